@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+import { createEngine, FeedbackError, type Engine } from '../engine/index.js';
+import type { Plan, BillingState } from '../engine/index.js';
+import { createApp, serveNode } from '../h3/index.js';
+import { intFlag, parseFlags, UsageError } from './args.js';
+
+const USAGE = `feedback-service <command> [options]
+
+Commands:
+  serve [--port 3000] [--host 127.0.0.1] [--db URL] [--allow-private-networks]
+  migrate [--db URL]
+  org create --name N [--plan free|paid] [--contact-cap N|none] [--admin-email E]... [--rate-limit N]
+  org update ORG_ID [--name N] [--plan free|paid] [--billing active|read_only]
+                    [--contact-cap N|none|default] [--admin-email E]... [--rate-limit N|default]
+  key create --org ORG_ID --scope read|read:write
+  key revoke KEY_ID
+  board create --org ORG_ID --name N
+
+Every command takes --json and then prints one JSON object.
+The database is a SQLite file (default ./feedback.db) or a postgres:// URL (--db or DATABASE_URL).`;
+
+const DB_FLAG = { db: { type: 'string' } } as const;
+
+function databaseOf(flag: string | undefined): string {
+  return flag ?? process.env.DATABASE_URL ?? './feedback.db';
+}
+
+function print(json: boolean | undefined, value: Record<string, unknown>, human: string): void {
+  console.log(json ? JSON.stringify(value) : human);
+}
+
+async function withEngine<T>(db: string | undefined, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  const engine = await createEngine({ database: databaseOf(db) });
+  try {
+    await engine.migrate();
+    return await fn(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+function capFlag(value: string | undefined, allowDefault: boolean): number | null | 'default' | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'none') return null;
+  if (value === 'default' && allowDefault) return 'default';
+  return intFlag(value, 'contact-cap');
+}
+
+async function serve(argv: string[]): Promise<void> {
+  const { values } = parseFlags(argv, {
+    ...DB_FLAG,
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'allow-private-networks': { type: 'boolean' },
+  });
+  const allowPrivateNetworks = values['allow-private-networks'] === true || process.env.FEEDBACK_ALLOW_PRIVATE_NETWORKS === '1';
+  const database = databaseOf(values.db);
+  const engine = await createEngine({ database });
+  await engine.migrate();
+  let bootstrap: { organizationId: string; apiKey: string } | undefined;
+  if ((await engine.organizations.count()) === 0) {
+    const org = await engine.organizations.create({ name: 'Default workspace', plan: 'paid' });
+    const key = await engine.keys.create(org.id, 'read:write');
+    bootstrap = { organizationId: org.id, apiKey: key.key };
+  }
+  const app = createApp({ engine });
+  const server = await serveNode(app, { port: intFlag(values.port, 'port') ?? Number(process.env.PORT ?? 3000), host: values.host ?? '127.0.0.1' });
+  const human = [
+    `feedback-service listening on ${server.url} (database: ${engine.dialect === 'sqlite' ? database : 'postgresql'})`,
+    ...(bootstrap
+      ? [
+          'Created a workspace and a read:write API key. The key is shown only this once:',
+          `  organization: ${bootstrap.organizationId}`,
+          `  api key:      ${bootstrap.apiKey}`,
+        ]
+      : []),
+  ].join('\n');
+  print(values.json, { url: server.url, dialect: engine.dialect, allowPrivateNetworks, ...(bootstrap ? { bootstrap } : {}) }, human);
+  const shutdown = async () => {
+    await server.close().catch(() => {});
+    await engine.close().catch(() => {});
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, sub, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(argv.slice(1));
+    case 'migrate': {
+      const { values } = parseFlags(argv.slice(1), DB_FLAG);
+      const engine = await createEngine({ database: databaseOf(values.db) });
+      try {
+        const applied = await engine.migrate();
+        print(values.json, { applied }, applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+      } finally {
+        await engine.close();
+      }
+      return;
+    }
+    case 'org': {
+      const flags = {
+        ...DB_FLAG,
+        name: { type: 'string' },
+        plan: { type: 'string' },
+        billing: { type: 'string' },
+        'contact-cap': { type: 'string' },
+        'admin-email': { type: 'string', multiple: true },
+        'rate-limit': { type: 'string' },
+      } as const;
+      const { values, positionals } = parseFlags(rest, flags);
+      if (sub === 'create') {
+        if (!values.name) throw new UsageError('org create needs --name');
+        if (values.billing) throw new UsageError('--billing is for org update');
+        const cap = capFlag(values['contact-cap'], false);
+        const org = await withEngine(values.db, (e) =>
+          e.organizations.create({
+            name: values.name!,
+            plan: values.plan as Plan | undefined,
+            ...(cap !== undefined ? { contactCap: cap as number | null } : {}),
+            adminEmails: values['admin-email'],
+            rateLimit: intFlag(values['rate-limit'], 'rate-limit'),
+          }),
+        );
+        print(values.json, { ...org }, `Created organization ${org.id} (${org.name}, plan ${org.plan}).`);
+        return;
+      }
+      if (sub === 'update') {
+        const id = positionals[0];
+        if (!id) throw new UsageError('org update needs ORG_ID');
+        const rate = values['rate-limit'];
+        const org = await withEngine(values.db, (e) =>
+          e.organizations.update(id, {
+            name: values.name,
+            plan: values.plan as Plan | undefined,
+            billingState: values.billing as BillingState | undefined,
+            contactCap: capFlag(values['contact-cap'], true),
+            adminEmails: values['admin-email'],
+            rateLimit: rate === 'default' ? null : intFlag(rate, 'rate-limit'),
+          }),
+        );
+        print(values.json, { ...org }, `Updated organization ${org.id}: plan ${org.plan}, billing ${org.billingState}, contact cap ${org.contactCap ?? 'unlimited'}, rate limit ${org.rateLimit}/min.`);
+        return;
+      }
+      throw new UsageError('org needs create or update');
+    }
+    case 'key': {
+      const { values, positionals } = parseFlags(rest, { ...DB_FLAG, org: { type: 'string' }, scope: { type: 'string' } });
+      if (sub === 'create') {
+        if (!values.org) throw new UsageError('key create needs --org');
+        if (values.scope !== 'read' && values.scope !== 'read:write') throw new UsageError('key create needs --scope read|read:write');
+        const key = await withEngine(values.db, (e) => e.keys.create(values.org!, values.scope as 'read' | 'read:write'));
+        print(values.json, { ...key }, `Created key ${key.id} (${key.scope}). It is shown only this once:\n${key.key}`);
+        return;
+      }
+      if (sub === 'revoke') {
+        const id = positionals[0];
+        if (!id) throw new UsageError('key revoke needs KEY_ID');
+        const result = await withEngine(values.db, (e) => e.keys.revoke(id));
+        print(values.json, { ...result }, `Revoked key ${result.id}.`);
+        return;
+      }
+      throw new UsageError('key needs create or revoke');
+    }
+    case 'board': {
+      const { values } = parseFlags(rest, { ...DB_FLAG, org: { type: 'string' }, name: { type: 'string' } });
+      if (sub === 'create') {
+        if (!values.org || !values.name) throw new UsageError('board create needs --org and --name');
+        const board = await withEngine(values.db, (e) => e.workspace(values.org!).boards.create({ name: values.name! }));
+        print(values.json, { ...board }, `Created board ${board.id} (${board.name}, /${board.slug}).`);
+        return;
+      }
+      throw new UsageError('board needs create');
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return;
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  const json = process.argv.includes('--json');
+  if (err instanceof UsageError) {
+    if (json) console.log(JSON.stringify({ error: { code: 'ERR_USAGE', message: err.message } }));
+    else console.error(`${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (err instanceof FeedbackError) {
+    if (json) console.log(JSON.stringify({ error: err.toJSON() }));
+    else console.error(`${err.code}: ${err.message}`);
+    process.exit(1);
+  }
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,16 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Organization } from './organization.js';
+
+/** An API key; only the SHA-256 hash of the secret is stored. */
+export const ApiKey = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_key',
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    keyHash: p.string().length(64).unique('api_key_key_hash_unique'),
+    scope: p.string().length(20),
+    revokedAt: p.datetime().length(3).nullable(),
+    createdAt: p.datetime().length(3),
+  },
+});

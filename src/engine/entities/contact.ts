@@ -1,0 +1,34 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Organization } from './organization.js';
+
+/** One end-user of the workspace's customer. */
+export const Contact = defineEntity({
+  name: 'Contact',
+  tableName: 'contact',
+  uniques: [{ name: 'contact_org_external_user_id_unique', properties: ['organization', 'externalUserId'] }],
+  indexes: [
+    { name: 'contact_org_created_idx', properties: ['organization', 'createdAt', 'id'] },
+    { name: 'contact_org_last_seen_idx', properties: ['organization', 'lastSeenAt', 'id'] },
+    { name: 'contact_org_mrr_idx', properties: ['organization', 'mrrCents', 'id'] },
+    { name: 'contact_org_email_hash_idx', properties: ['organization', 'emailHash'] },
+  ],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    externalUserId: p.string().length(255).nullable(),
+    email: p.string().length(320).nullable(),
+    /** SHA-256 hex of the trimmed, lower-cased email: matches votes and comments. */
+    emailHash: p.string().length(64).nullable(),
+    name: p.string().length(200).nullable(),
+    plan: p.string().length(100).nullable(),
+    mrrCents: p.integer().nullable(),
+    currency: p.string().length(3).nullable(),
+    metadata: p.json<Record<string, unknown>>(),
+    source: p.string().length(40),
+    consentBasis: p.string().length(40),
+    firstSeenAt: p.datetime().length(3),
+    lastSeenAt: p.datetime().length(3),
+    createdAt: p.datetime().length(3),
+    updatedAt: p.datetime().length(3),
+  },
+});

@@ -1,0 +1,19 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Organization } from './organization.js';
+
+/**
+ * An emitted event, written in the same transaction as the change that caused it.
+ * `payload` holds the exact JSON bytes receivers will get.
+ */
+export const Event = defineEntity({
+  name: 'Event',
+  tableName: 'event',
+  indexes: [{ name: 'event_org_created_idx', properties: ['organization', 'createdAt', 'id'] }],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    type: p.string().length(40),
+    payload: p.text(),
+    createdAt: p.datetime().length(3),
+  },
+});

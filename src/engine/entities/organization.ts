@@ -1,0 +1,23 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** A workspace: every other row belongs to exactly one. */
+export const Organization = defineEntity({
+  name: 'Organization',
+  tableName: 'organization',
+  properties: {
+    id: p.string().primary().length(40),
+    name: p.string().length(200),
+    /** `free` or `paid`; drives the default contact cap and webhook access. */
+    plan: p.string().length(20),
+    /** `active` or `read_only`; read-only workspaces refuse writes with ERR_FORBIDDEN. */
+    billingState: p.string().length(20),
+    /** Whether `contactCap` overrides the plan default; when set, a null cap means unlimited. */
+    contactCapOverride: p.boolean().default(false),
+    contactCap: p.integer().nullable(),
+    /** Requests per minute per key; null means the server default (600). */
+    rateLimit: p.integer().nullable(),
+    adminEmails: p.json<string[]>(),
+    createdAt: p.datetime().length(3),
+    updatedAt: p.datetime().length(3),
+  },
+});

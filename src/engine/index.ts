@@ -1,0 +1,22 @@
+export { createEngine, type Engine, type EngineOptions, type Workspace } from './engine.js';
+export { FeedbackError, parseInput, validationError } from './errors.js';
+export { newId } from './internal/ids.js';
+export { hashEmail } from './internal/email.js';
+export type { ContactsService } from './services/contacts.js';
+export type { BoardsService, CreateBoardInput } from './services/boards.js';
+export type { EventsService, StoredEvent } from './services/events.js';
+export { API_KEY_PREFIX, hashApiKey, type AuthenticatedKey, type CreatedApiKey, type KeysService } from './services/keys.js';
+export type { RateLimiter, RateLimitState } from './services/limits.js';
+export {
+  BILLING_STATES,
+  DEFAULT_RATE_LIMIT,
+  PLANS,
+  PLAN_CONTACT_CAPS,
+  type BillingState,
+  type CreateOrganizationInput,
+  type OrganizationInfo,
+  type OrganizationsService,
+  type Plan,
+  type UpdateOrganizationInput,
+} from './services/organizations.js';
+export * as entities from './entities/index.js';

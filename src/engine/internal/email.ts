@@ -1,0 +1,7 @@
+import { createHash } from 'node:crypto';
+
+/** SHA-256 hex of the trimmed, lower-cased email: how contacts, votes and comments are matched. */
+export function hashEmail(email: string | null | undefined): string | null {
+  if (email === null || email === undefined) return null;
+  return createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+}

@@ -1,0 +1,93 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { Board as BoardShape } from '../../schemas/posts.js';
+import { Board } from '../entities/board.js';
+import { Organization } from '../entities/organization.js';
+import { FeedbackError } from '../errors.js';
+import { newId } from '../internal/ids.js';
+import { toBool, toIso, type Database } from '../internal/sql.js';
+
+/** Lower-case ASCII words joined by `-`, at most `max` characters. */
+export function slugify(text: string, max = 80): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, max)
+    .replace(/-+$/g, '');
+  return slug || 'untitled';
+}
+
+export interface CreateBoardInput {
+  name: string;
+  slug?: string;
+  isPublic?: boolean;
+}
+
+export function toBoard(row: Record<string, unknown>): BoardShape {
+  return {
+    id: row.id as string,
+    organizationId: row.organization_id as string,
+    name: row.name as string,
+    slug: row.slug as string,
+    isPublic: toBool(row.is_public),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+/** Workspace-scoped boards. */
+export function createBoardsService(orm: MikroORM, db: Database, organizationId: string, clock: () => Date) {
+  return {
+    async create(input: CreateBoardInput): Promise<BoardShape> {
+      if (typeof input.name !== 'string' || input.name.length < 1 || input.name.length > 200)
+        throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
+      const em = orm.em.fork();
+      const org = await em.findOne(Organization, { id: organizationId });
+      if (!org) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
+      const base = input.slug ?? slugify(input.name);
+      if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(base) || base.length > 80)
+        throw new FeedbackError('ERR_VALIDATION', 'slug must match ^[a-z0-9]+(?:-[a-z0-9]+)*$ and be at most 80 characters');
+      const taken = new Set(
+        (await db.all<{ slug: string }>('SELECT slug FROM board WHERE organization_id = ? AND (slug = ? OR slug LIKE ?)', [
+          organizationId,
+          base,
+          `${base}-%`,
+        ])).map((r) => r.slug),
+      );
+      let slug = base;
+      for (let n = 2; taken.has(slug); n++) slug = `${base.slice(0, 80 - String(n).length - 1)}-${n}`;
+      const now = clock();
+      const board = em.create(Board, {
+        id: newId('brd', now.getTime()),
+        organization: org,
+        name: input.name,
+        slug,
+        isPublic: input.isPublic ?? true,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await em.flush();
+      return {
+        id: board.id,
+        organizationId,
+        name: board.name,
+        slug: board.slug,
+        isPublic: board.isPublic,
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      };
+    },
+
+    /** Every board of the workspace, oldest first. */
+    async list(): Promise<BoardShape[]> {
+      const rows = await db.all<Record<string, unknown>>(
+        'SELECT id, organization_id, name, slug, is_public, created_at, updated_at FROM board WHERE organization_id = ? ORDER BY created_at, id',
+        [organizationId],
+      );
+      return rows.map(toBoard);
+    },
+  };
+}
+export type BoardsService = ReturnType<typeof createBoardsService>;

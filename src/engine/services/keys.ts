@@ -1,0 +1,88 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/core';
+import type { Scope } from '../../schemas/common.js';
+import { ApiKey } from '../entities/api-key.js';
+import { Organization } from '../entities/organization.js';
+import { FeedbackError } from '../errors.js';
+import { newId } from '../internal/ids.js';
+import type { Database } from '../internal/sql.js';
+import { DEFAULT_RATE_LIMIT, type BillingState } from './organizations.js';
+
+/** Secrets look like `fsk_` + 43 base64url characters (32 random bytes). */
+export const API_KEY_PREFIX = 'fsk_';
+
+export function hashApiKey(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export interface CreatedApiKey {
+  id: string;
+  organizationId: string;
+  scope: Scope;
+  /** The secret, shown once: only its SHA-256 hash is stored. */
+  key: string;
+  createdAt: string;
+}
+
+/** What a valid key resolves to: the workspace and everything the request checks need. */
+export interface AuthenticatedKey {
+  keyId: string;
+  organizationId: string;
+  scope: Scope;
+  billingState: BillingState;
+  plan: string;
+  rateLimit: number;
+}
+
+export function createKeysService(orm: MikroORM, db: Database, clock: () => Date) {
+  return {
+    async create(organizationId: string, scope: Scope): Promise<CreatedApiKey> {
+      if (scope !== 'read' && scope !== 'read:write') throw new FeedbackError('ERR_VALIDATION', 'scope must be read or read:write');
+      const em = orm.em.fork();
+      const org = await em.findOne(Organization, { id: organizationId });
+      if (!org) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
+      const now = clock();
+      const secret = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+      const key = em.create(ApiKey, {
+        id: newId('key', now.getTime()),
+        organization: org,
+        keyHash: hashApiKey(secret),
+        scope,
+        revokedAt: null,
+        createdAt: now,
+      });
+      await em.flush();
+      return { id: key.id, organizationId, scope, key: secret, createdAt: now.toISOString() };
+    },
+
+    async revoke(keyId: string): Promise<{ id: string; revokedAt: string }> {
+      const em = orm.em.fork();
+      const key = await em.findOne(ApiKey, { id: keyId });
+      if (!key) throw new FeedbackError('ERR_NOT_FOUND', `No API key with id ${keyId}.`);
+      key.revokedAt ??= clock();
+      await em.flush();
+      return { id: key.id, revokedAt: key.revokedAt.toISOString() };
+    },
+
+    /** Resolve a presented secret: one indexed SELECT on the hash, joined to its workspace. */
+    async authenticate(secret: string): Promise<AuthenticatedKey | null> {
+      if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
+      const row = await db.one<Record<string, unknown>>(
+        `SELECT k.id, k.organization_id, k.scope, o.billing_state, o.plan, o.rate_limit
+         FROM api_key k JOIN organization o ON o.id = k.organization_id
+         WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+        [hashApiKey(secret)],
+      );
+      if (!row) return null;
+      return {
+        keyId: row.id as string,
+        organizationId: row.organization_id as string,
+        scope: row.scope as Scope,
+        billingState: row.billing_state as BillingState,
+        plan: row.plan as string,
+        rateLimit: row.rate_limit === null || row.rate_limit === undefined ? DEFAULT_RATE_LIMIT : Number(row.rate_limit),
+      };
+    },
+  };
+}
+export type KeysService = ReturnType<typeof createKeysService>;

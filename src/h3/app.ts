@@ -1,0 +1,134 @@
+import { H3, getRouterParams, type H3Event } from 'h3';
+import type { Engine } from '../engine/engine.js';
+import { FeedbackError } from '../engine/errors.js';
+import { newId } from '../engine/internal/ids.js';
+import type { RateLimitState } from '../engine/services/limits.js';
+import { readJsonObject, readQuery } from './internal/body.js';
+import { errorResponse, json } from './internal/respond.js';
+import type { RouteDefinition } from './internal/route.js';
+import { contactRoutes } from './routes/contacts.js';
+import { whoamiRoutes } from './routes/whoami.js';
+
+/** Every REST route the app serves, in one table (the OpenAPI document is checked against it). */
+export const ROUTES: readonly RouteDefinition[] = [...contactRoutes, ...whoamiRoutes];
+
+export interface AppOptions {
+  engine: Engine;
+  /** Where unexpected errors are reported; never receives secrets. Defaults to console.error. */
+  logError?: (message: string, error: unknown) => void;
+}
+
+function setRateLimitHeaders(headers: Headers, state: RateLimitState, now: number): void {
+  headers.set('RateLimit-Limit', String(state.limit));
+  headers.set('RateLimit-Remaining', String(state.remaining));
+  headers.set('RateLimit-Reset', String(Math.max(0, Math.ceil((state.resetAt - now) / 1000))));
+}
+
+function bearerToken(request: Request): string | null {
+  const header = request.headers.get('authorization');
+  if (!header) return null;
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/**
+ * The REST API as an h3 app: `app.fetch(request)` is a `Request -> Response` function that
+ * Node, MSW and tests all call.
+ * @example
+ * const app = createApp({ engine });
+ * const res = await app.fetch(new Request('http://x/v1/whoami', { headers: { authorization: `Bearer ${key}` } }));
+ */
+export function createApp(options: AppOptions): H3 {
+  const { engine } = options;
+  const logError = options.logError ?? ((message, error) => console.error(message, error));
+
+  async function handle(route: RouteDefinition, event: H3Event, headers: Headers): Promise<Response> {
+    const request = event.req as Request;
+    const token = bearerToken(request);
+    const key = token ? await engine.keys.authenticate(token) : null;
+    if (!key) {
+      headers.set('WWW-Authenticate', 'Bearer');
+      return errorResponse(
+        'ERR_UNAUTHORIZED',
+        token ? 'The API key is invalid or revoked.' : 'Missing API key: send Authorization: Bearer <API_KEY>.',
+        undefined,
+        headers,
+      );
+    }
+    const rateLimit = engine.limits.consume(key.keyId, key.rateLimit);
+    const now = engine.clock().getTime();
+    setRateLimitHeaders(headers, rateLimit, now);
+    if (!rateLimit.allowed) {
+      headers.set('Retry-After', String(Math.max(1, Math.ceil((rateLimit.resetAt - now) / 1000))));
+      return errorResponse(
+        'ERR_RATE_LIMITED',
+        `Rate limit of ${rateLimit.limit} requests per minute exceeded.`,
+        { limit: rateLimit.limit, resetAt: new Date(rateLimit.resetAt).toISOString() },
+        headers,
+      );
+    }
+    if (route.scope === 'read:write' && key.scope !== 'read:write') {
+      return errorResponse(
+        'ERR_SCOPE_INSUFFICIENT',
+        `This operation needs scope ${route.scope}; the key has ${key.scope}.`,
+        { required: route.scope, granted: key.scope },
+        headers,
+      );
+    }
+    if (route.method !== 'GET' && key.billingState === 'read_only') {
+      return errorResponse('ERR_FORBIDDEN', 'The workspace is in read-only billing state; writes are refused.', undefined, headers);
+    }
+    const body = route.body ? await readJsonObject(request) : {};
+    const result = await route.handler({
+      engine,
+      key,
+      workspace: engine.workspace(key.organizationId),
+      rateLimit,
+      params: getRouterParams(event, { decode: true }) as Record<string, string>,
+      query: readQuery(event.url),
+      body,
+    });
+    return json(result.status ?? 200, result.body, headers);
+  }
+
+  function toErrorResponse(err: unknown, headers: Headers, requestId: string): Response {
+    if (err instanceof FeedbackError) return errorResponse(err.code, err.message, err.details, headers);
+    logError(`[feedback-service] ${requestId} unexpected error`, err);
+    return errorResponse('ERR_INTERNAL', undefined, { requestId }, headers);
+  }
+
+  const app = new H3({
+    onError: (error, event) => {
+      const headers = new Headers({ 'X-Request-Id': newId('req') });
+      if (error.status === 400) return errorResponse('ERR_BAD_REQUEST', 'Malformed request URL.', undefined, headers);
+      return toErrorResponse(error.cause ?? error, headers, headers.get('X-Request-Id')!);
+    },
+  });
+
+  for (const route of ROUTES) {
+    app.on(route.method, route.path, async (event) => {
+      const requestId = newId('req');
+      const headers = new Headers({ 'X-Request-Id': requestId });
+      try {
+        return await handle(route, event, headers);
+      } catch (err) {
+        return toErrorResponse(err, headers, requestId);
+      }
+    });
+  }
+
+  const patterns = ROUTES.map((r) => ({
+    method: r.method,
+    regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`),
+  }));
+  app.all('/**', (event) => {
+    const headers = new Headers({ 'X-Request-Id': newId('req') });
+    const allowed = patterns.filter((p) => p.regex.test(event.url.pathname)).map((p) => p.method);
+    if (allowed.length > 0) {
+      headers.set('Allow', [...new Set(allowed)].join(', '));
+      return errorResponse('ERR_METHOD_NOT_ALLOWED', `${event.req.method} is not allowed here; use ${[...new Set(allowed)].join(', ')}.`, undefined, headers);
+    }
+    return errorResponse('ERR_NOT_FOUND', `No route ${event.req.method} ${event.url.pathname}.`, undefined, headers);
+  });
+  return app;
+}

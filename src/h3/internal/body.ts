@@ -1,0 +1,52 @@
+import { FeedbackError } from '../../engine/errors.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Read a JSON object body of at most 1 MiB: 413 when larger, 400 when not a JSON object. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw new FeedbackError('ERR_PAYLOAD_TOO_LARGE');
+  let text = '';
+  if (request.body) {
+    const reader = request.body.getReader();
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > MAX_BODY_BYTES) {
+          await reader.cancel().catch(() => {});
+          throw new FeedbackError('ERR_PAYLOAD_TOO_LARGE');
+        }
+        text += decoder.decode(value, { stream: true });
+      }
+      text += decoder.decode();
+    } catch (err) {
+      if (err instanceof FeedbackError) throw err;
+      throw new FeedbackError('ERR_BAD_REQUEST', 'The request body is not valid UTF-8 JSON.');
+    }
+  }
+  if (text.trim() === '') throw new FeedbackError('ERR_BAD_REQUEST', 'The request body is empty; send a JSON object.');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new FeedbackError('ERR_BAD_REQUEST', `The request body is not valid JSON: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new FeedbackError('ERR_BAD_REQUEST', 'The request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Query parameters as an object: a repeated key becomes an array. */
+export function readQuery(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}

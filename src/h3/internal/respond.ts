@@ -1,0 +1,19 @@
+import { ERROR_CODES, type ErrorCode } from '../../schemas/errors.js';
+
+/** A JSON response with the headers every answer carries. */
+export function json(status: number, body: unknown, headers: Headers): Response {
+  headers.set('content-type', 'application/json; charset=utf-8');
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** The error envelope: `{ error: { code, message, details? } }` with the code's status. */
+export function errorResponse(
+  code: ErrorCode,
+  message: string | undefined,
+  details: Record<string, unknown> | undefined,
+  headers: Headers,
+): Response {
+  const error: Record<string, unknown> = { code, message: message ?? ERROR_CODES[code].message };
+  if (details !== undefined) error.details = details;
+  return json(ERROR_CODES[code].status, { error }, headers);
+}

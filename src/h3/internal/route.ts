@@ -1,0 +1,37 @@
+import type { Scope } from '../../schemas/common.js';
+import type { Engine, Workspace } from '../../engine/engine.js';
+import type { AuthenticatedKey } from '../../engine/services/keys.js';
+import type { RateLimitState } from '../../engine/services/limits.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface RouteContext {
+  engine: Engine;
+  key: AuthenticatedKey;
+  workspace: Workspace;
+  rateLimit: RateLimitState;
+  params: Record<string, string>;
+  query: Record<string, string | string[]>;
+  /** The parsed JSON object body (POST and PATCH with `body: true`). */
+  body: Record<string, unknown>;
+}
+
+export interface RouteResult {
+  status?: number;
+  body: unknown;
+}
+
+/** One REST operation: what it needs and what it does. The pipeline does the rest. */
+export interface RouteDefinition {
+  method: Method;
+  path: string;
+  /** The scope the key needs: `read` allows every GET, `read:write` everything. */
+  scope: Scope;
+  /** Whether the route reads a JSON object body. */
+  body?: boolean;
+  handler(ctx: RouteContext): Promise<RouteResult>;
+}
+
+export function defineRoute(route: RouteDefinition): RouteDefinition {
+  return route;
+}

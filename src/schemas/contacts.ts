@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { cursorSchema, pageLimitSchema, pageSchema, timestampSchema } from './common.js';
+
+export const MAX_METADATA_KEYS = 100;
+export const MAX_MRR_CENTS = 100_000_000;
+
+/** Open enum: consumers must accept values added in minor releases. */
+export const CONTACT_SOURCES = ['identify', 'admin', 'public_post', 'public_vote', 'public_comment'] as const;
+export const CONSENT_BASES = ['sdk_identify', 'public_interaction_opt_in', 'admin_created', 'legacy_inferred'] as const;
+export type ContactSource = (typeof CONTACT_SOURCES)[number];
+export type ConsentBasis = (typeof CONSENT_BASES)[number];
+
+/** The trait fields: the ones whose change emits `contact.updated`. */
+export const CONTACT_TRAIT_FIELDS = ['externalUserId', 'email', 'name', 'plan', 'mrrCents', 'currency', 'metadata'] as const;
+export type ContactTraitField = (typeof CONTACT_TRAIT_FIELDS)[number];
+
+export const externalUserIdSchema = z.string().min(1).max(255);
+export const emailSchema = z.email().max(320);
+export const contactNameSchema = z.string().min(1).max(200);
+export const contactPlanSchema = z.string().min(1).max(100);
+export const mrrCentsSchema = z.number().int().min(0).max(MAX_MRR_CENTS);
+export const currencySchema = z.string().regex(/^[A-Z]{3}$/, 'currency must be three uppercase letters');
+export const metadataSchema = z
+  .record(z.string(), z.unknown())
+  .refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, {
+    message: `metadata may have at most ${MAX_METADATA_KEYS} keys`,
+    params: { code: 'too_big' },
+  });
+
+/**
+ * `mrrCents` and `currency` travel as a pair: a body that carries one carries the other,
+ * and either both are null or neither is.
+ */
+export function checkMrrPairing(
+  value: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+  names: { mrrCents: string; currency: string } = { mrrCents: 'mrrCents', currency: 'currency' },
+): void {
+  const hasMrr = names.mrrCents in value;
+  const hasCurrency = names.currency in value;
+  if (!hasMrr && !hasCurrency) return;
+  if (hasMrr !== hasCurrency) {
+    const missing = hasMrr ? names.currency : names.mrrCents;
+    ctx.addIssue({
+      code: 'custom',
+      path: [missing],
+      message: `${names.mrrCents} and ${names.currency} must be supplied together`,
+      params: { code: 'unpaired' },
+    });
+    return;
+  }
+  if ((value[names.mrrCents] === null) !== (value[names.currency] === null)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [value[names.mrrCents] === null ? names.mrrCents : names.currency],
+      message: `${names.mrrCents} and ${names.currency} must both be set or both be null`,
+      params: { code: 'unpaired' },
+    });
+  }
+}
+
+const traitShape = {
+  email: emailSchema.nullable().optional(),
+  name: contactNameSchema.nullable().optional(),
+  plan: contactPlanSchema.nullable().optional(),
+  mrrCents: mrrCentsSchema.nullable().optional(),
+  currency: currencySchema.nullable().optional(),
+  metadata: metadataSchema.optional(),
+};
+
+/** Body of `POST /v1/contacts`. */
+export const createContactBodySchema = z
+  .strictObject({ externalUserId: externalUserIdSchema.optional(), ...traitShape })
+  .superRefine((v, ctx) => checkMrrPairing(v, ctx));
+export type CreateContactBody = z.infer<typeof createContactBodySchema>;
+
+/** Body of `POST /v1/contacts/identify`. */
+export const identifyContactBodySchema = z
+  .strictObject({ externalUserId: externalUserIdSchema, ...traitShape })
+  .superRefine((v, ctx) => checkMrrPairing(v, ctx));
+export type IdentifyContactBody = z.infer<typeof identifyContactBodySchema>;
+
+/** Body of `PATCH /v1/contacts/{contactId}`. */
+export const updateContactBodySchema = z
+  .strictObject({ externalUserId: externalUserIdSchema.nullable().optional(), ...traitShape })
+  .superRefine((v, ctx) => checkMrrPairing(v, ctx));
+export type UpdateContactBody = z.infer<typeof updateContactBodySchema>;
+
+export const CONTACT_SORTS = ['created', 'last_seen', 'mrr'] as const;
+export type ContactSort = (typeof CONTACT_SORTS)[number];
+
+/** `plan` filter: repeated or comma-separated, exact and case-sensitive. */
+const planFilterSchema = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).filter((s) => s.length > 0))
+  .pipe(z.array(contactPlanSchema).min(1, 'plan must name at least one plan').max(100, 'at most 100 plans'));
+
+/** Query of `GET /v1/contacts`. */
+export const listContactsQuerySchema = z.strictObject({
+  q: z.string().min(1).max(200).optional(),
+  sort: z.enum(CONTACT_SORTS).default('created'),
+  plan: planFilterSchema.optional(),
+  cursor: cursorSchema.optional(),
+  limit: pageLimitSchema,
+});
+export type ListContactsQuery = z.infer<typeof listContactsQuerySchema>;
+export type ListContactsQueryInput = z.input<typeof listContactsQuerySchema>;
+
+/** A contact, as create, identify, update and read return it. */
+export const contactSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  externalUserId: z.string().nullable(),
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+  plan: z.string().nullable(),
+  mrrCents: z.number().int().nullable(),
+  currency: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  /** Open enum: see CONTACT_SOURCES. */
+  source: z.string(),
+  /** Open enum: see CONSENT_BASES. */
+  consentBasis: z.string(),
+  firstSeenAt: timestampSchema,
+  lastSeenAt: timestampSchema,
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type Contact = z.infer<typeof contactSchema>;
+
+export const contactListItemSchema = contactSchema.extend({ postCount: z.number().int() });
+export type ContactListItem = z.infer<typeof contactListItemSchema>;
+
+export const contactDetailSchema = contactListItemSchema.extend({
+  voteCount: z.number().int(),
+  commentCount: z.number().int(),
+});
+export type ContactDetail = z.infer<typeof contactDetailSchema>;
+
+export const contactPageSchema = pageSchema(contactListItemSchema);
+
+export const deletedContactSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+export type DeletedContact = z.infer<typeof deletedContactSchema>;

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { timestampSchema } from './common.js';
+
+export const EVENT_KINDS = [
+  'post.created',
+  'post.status_changed',
+  'vote.created',
+  'comment.created',
+  'changelog.published',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+export const eventKindSchema = z.enum(EVENT_KINDS);
+
+const postSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  slug: z.string(),
+  status: z.string(),
+  createdAt: timestampSchema,
+});
+
+/** The contact as event payloads carry it: every field but email and organizationId. */
+export const eventContactSchema = z.object({
+  id: z.string(),
+  externalUserId: z.string().nullable(),
+  name: z.string().nullable(),
+  plan: z.string().nullable(),
+  mrrCents: z.number().int().nullable(),
+  currency: z.string().nullable(),
+  source: z.string(),
+  consentBasis: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  firstSeenAt: timestampSchema,
+  lastSeenAt: timestampSchema,
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type EventContact = z.infer<typeof eventContactSchema>;
+
+export const traitChangeSchema = z.object({ from: z.unknown(), to: z.unknown() });
+
+export const postCreatedEventSchema = z.object({
+  event: z.literal('post.created'),
+  organizationId: z.string(),
+  boardId: z.string(),
+  post: postSummary,
+});
+export const postStatusChangedEventSchema = z.object({
+  event: z.literal('post.status_changed'),
+  organizationId: z.string(),
+  boardId: z.string(),
+  post: postSummary,
+  previousStatus: z.string(),
+});
+export const voteCreatedEventSchema = z.object({
+  event: z.literal('vote.created'),
+  organizationId: z.string(),
+  boardId: z.string(),
+  vote: z.object({ id: z.string(), postId: z.string(), userId: z.string().nullable(), createdAt: timestampSchema }),
+});
+export const commentCreatedEventSchema = z.object({
+  event: z.literal('comment.created'),
+  organizationId: z.string(),
+  boardId: z.string(),
+  comment: z.object({
+    id: z.string(),
+    postId: z.string(),
+    parentId: z.string().nullable(),
+    authorUserId: z.string().nullable(),
+    bodyText: z.string(),
+    createdAt: timestampSchema,
+  }),
+});
+export const changelogPublishedEventSchema = z.object({
+  event: z.literal('changelog.published'),
+  organizationId: z.string(),
+  boardId: z.string(),
+  entry: z.object({ id: z.string(), title: z.string(), slug: z.string(), publishedAt: timestampSchema }),
+});
+export const contactCreatedEventSchema = z.object({
+  event: z.literal('contact.created'),
+  organizationId: z.string(),
+  contact: eventContactSchema,
+});
+export const contactUpdatedEventSchema = z.object({
+  event: z.literal('contact.updated'),
+  organizationId: z.string(),
+  contact: eventContactSchema,
+  changes: z.record(z.string(), traitChangeSchema),
+});
+export const contactDeletedEventSchema = z.object({
+  event: z.literal('contact.deleted'),
+  organizationId: z.string(),
+  contact: z.object({ id: z.string(), externalUserId: z.string().nullable() }),
+});
+
+/** Every webhook event payload, discriminated by `event`. */
+export const webhookEventSchema = z.discriminatedUnion('event', [
+  postCreatedEventSchema,
+  postStatusChangedEventSchema,
+  voteCreatedEventSchema,
+  commentCreatedEventSchema,
+  changelogPublishedEventSchema,
+  contactCreatedEventSchema,
+  contactUpdatedEventSchema,
+  contactDeletedEventSchema,
+]);
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+export type WebhookEventOf<K extends EventKind> = Extract<WebhookEvent, { event: K }>;

@@ -1,0 +1,6 @@
+export * from './common.js';
+export * from './errors.js';
+export * from './contacts.js';
+export * from './posts.js';
+export * from './events.js';
+export * from './whoami.js';

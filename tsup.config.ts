@@ -1,0 +1,18 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: {
+    'schemas/index': 'src/schemas/index.ts',
+    'engine/index': 'src/engine/index.ts',
+    'h3/index': 'src/h3/index.ts',
+    'cli/index': 'src/cli/index.ts',
+  },
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  dts: { entry: { 'schemas/index': 'src/schemas/index.ts', 'engine/index': 'src/engine/index.ts', 'h3/index': 'src/h3/index.ts' } },
+  clean: true,
+  splitting: true,
+  sourcemap: true,
+  shims: false,
+});
