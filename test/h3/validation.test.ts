@@ -1,0 +1,134 @@
+import { expect, it } from 'vitest';
+import { describeMatrix } from '../helpers/harness.js';
+
+const s = (n: number) => 'x'.repeat(n);
+const email = (len: number) => `${'a'.repeat(64)}@${'b'.repeat(len - 64 - 1 - 4)}.com`;
+const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+
+/** [description, body, path of the first issue]: each must be 422 ERR_VALIDATION on create, identify and PATCH. */
+const INVALID: [string, Record<string, unknown>, string][] = [
+  ['empty externalUserId', { externalUserId: '' }, 'externalUserId'],
+  ['externalUserId of 256 characters', { externalUserId: s(256) }, 'externalUserId'],
+  ['externalUserId not a string', { externalUserId: 42 }, 'externalUserId'],
+  ['email not an email', { email: 'not-an-email' }, 'email'],
+  ['email longer than 320', { email: email(321) }, 'email'],
+  ['email a number', { email: 5 }, 'email'],
+  ['empty name', { name: '' }, 'name'],
+  ['name of 201 characters', { name: s(201) }, 'name'],
+  ['empty plan', { plan: '' }, 'plan'],
+  ['plan of 101 characters', { plan: s(101) }, 'plan'],
+  ['mrrCents over 100000000', { mrrCents: 100_000_001, currency: 'USD' }, 'mrrCents'],
+  ['negative mrrCents', { mrrCents: -1, currency: 'USD' }, 'mrrCents'],
+  ['fractional mrrCents', { mrrCents: 1.5, currency: 'USD' }, 'mrrCents'],
+  ['mrrCents as a string', { mrrCents: '100', currency: 'USD' }, 'mrrCents'],
+  ['lower-case currency', { mrrCents: 1, currency: 'usd' }, 'currency'],
+  ['two-letter currency', { mrrCents: 1, currency: 'US' }, 'currency'],
+  ['mrrCents without currency', { mrrCents: 100 }, 'currency'],
+  ['currency without mrrCents', { currency: 'USD' }, 'mrrCents'],
+  ['mrrCents set with currency null', { mrrCents: 100, currency: null }, 'currency'],
+  ['metadata over 100 keys', { metadata: keys(101) }, 'metadata'],
+  ['metadata an array', { metadata: [1, 2] }, 'metadata'],
+  ['metadata a string', { metadata: 'x' }, 'metadata'],
+  ['an unknown field', { externalUserID: 'typo' }, ''],
+  ['source (not writable)', { source: 'identify' }, ''],
+];
+
+describeMatrix('validation', (h) => {
+  it('accepts every bound at its edge', async () => {
+    const ws = await h.seed();
+    const body = { externalUserId: s(255), email: email(320), name: s(200), plan: s(100), mrrCents: 100_000_000, currency: 'ZZZ', metadata: keys(100) };
+    const res = await h.request('POST', '/v1/contacts', { key: ws.key, body });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject(body);
+    expect((await h.request('POST', '/v1/contacts', { key: ws.key, body: { mrrCents: 0, currency: 'USD', name: 'x', plan: 'p', externalUserId: 'y' } })).status).toBe(201);
+  });
+
+  for (const [what, body, path] of INVALID) {
+    it(`rejects ${what} with 422 ERR_VALIDATION and issue details, writing nothing`, async () => {
+      const ws = await h.seed();
+      const existing = (await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'base' } })).body.data;
+      const attempts = [
+        await h.request('POST', '/v1/contacts', { key: ws.key, body: { ...body } }),
+        await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'new-one', ...body } }),
+        await h.request('PATCH', `/v1/contacts/${existing.id}`, { key: ws.key, body: { ...body } }),
+      ];
+      for (const res of attempts) {
+        expect(res.status).toBe(422);
+        expect(res.body.error.code).toBe('ERR_VALIDATION');
+        expect(typeof res.body.error.message).toBe('string');
+        const issues = res.body.error.details.issues as { path: string; code: string; message: string }[];
+        expect(issues.length).toBeGreaterThan(0);
+        for (const issue of issues) expect(Object.keys(issue).sort()).toEqual(['code', 'message', 'path']);
+        if (path) expect(issues.map((i) => i.path)).toContain(path);
+      }
+      const list = await h.request('GET', '/v1/contacts', { key: ws.key });
+      expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([existing.id]);
+      expect(list.body.data[0].updatedAt).toBe(existing.updatedAt);
+      expect((await h.engine.workspace(ws.org.id).events.list()).length).toBe(1);
+    });
+  }
+
+  it('identify requires externalUserId', async () => {
+    const ws = await h.seed();
+    const res = await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { email: 'a@b.co' } });
+    expect(res.status).toBe(422);
+    expect(res.body.error.details.issues[0].path).toBe('externalUserId');
+  });
+
+  it('a body that is not valid JSON is 400 ERR_BAD_REQUEST', async () => {
+    const ws = await h.seed();
+    for (const rawBody of ['{', '{"a":}', 'undefined', "{'a':1}"]) {
+      const res = await h.request('POST', '/v1/contacts/identify', { key: ws.key, rawBody, headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('ERR_BAD_REQUEST');
+    }
+  });
+
+  it('a body that is JSON but not an object, or is empty, is 400 ERR_BAD_REQUEST', async () => {
+    const ws = await h.seed();
+    for (const rawBody of ['[]', '"x"', '42', 'null', 'true', '']) {
+      const res = await h.request('POST', '/v1/contacts', { key: ws.key, rawBody, headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('ERR_BAD_REQUEST');
+    }
+  });
+
+  it('a body over 1 MiB is 413 ERR_PAYLOAD_TOO_LARGE; exactly 1 MiB is read', async () => {
+    const ws = await h.seed();
+    const big = JSON.stringify({ externalUserId: 'u', metadata: { blob: 'x'.repeat(1024 * 1024) } });
+    const res = await h.request('POST', '/v1/contacts/identify', { key: ws.key, rawBody: big });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
+    const base = JSON.stringify({ externalUserId: 'u', metadata: { blob: '' } });
+    const exact = JSON.stringify({ externalUserId: 'u', metadata: { blob: 'x'.repeat(1024 * 1024 - base.length) } });
+    expect(new TextEncoder().encode(exact).length).toBe(1024 * 1024);
+    expect((await h.request('POST', '/v1/contacts/identify', { key: ws.key, rawBody: exact })).status).toBe(201);
+  });
+
+  it('list query parameters are validated: limit, sort, q length, unknown parameters', async () => {
+    const ws = await h.seed();
+    const bad = ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'sort=name', `q=${s(201)}`, 'q=', 'cursor=', 'unknown=1', 'plan='];
+    for (const qs of bad) {
+      const res = await h.request('GET', `/v1/contacts?${qs}`, { key: ws.key });
+      expect(res.status, qs).toBe(422);
+      expect(res.body.error.code).toBe('ERR_VALIDATION');
+    }
+    for (const qs of ['limit=1', 'limit=100', `q=${s(200)}`, 'sort=mrr', 'sort=last_seen', 'sort=created']) {
+      expect((await h.request('GET', `/v1/contacts?${qs}`, { key: ws.key })).status, qs).toBe(200);
+    }
+  });
+
+  it('a cursor that does not decode, or was made for another sort, is 422', async () => {
+    const ws = await h.seed();
+    for (let i = 0; i < 3; i++) await h.request('POST', '/v1/contacts', { key: ws.key, body: { mrrCents: i, currency: 'USD' } });
+    const page = await h.request('GET', '/v1/contacts?limit=1&sort=mrr', { key: ws.key });
+    const cursor = page.body.nextCursor as string;
+    expect(cursor).toBeTruthy();
+    const other = await h.request('GET', `/v1/contacts?limit=1&sort=created&cursor=${encodeURIComponent(cursor)}`, { key: ws.key });
+    expect(other.status).toBe(422);
+    expect(other.body.error.details.issues[0].path).toBe('cursor');
+    for (const junk of ['garbage', 'eyJ4IjoxfQ', Buffer.from('{"s":"mrr","v":"1","i":"x"}').toString('base64url')]) {
+      expect((await h.request('GET', `/v1/contacts?sort=mrr&cursor=${junk}`, { key: ws.key })).status).toBe(422);
+    }
+  });
+});
