@@ -1,0 +1,78 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+// Run the command from source through tsx's loader, resolved from this repository (the cwd is a temp folder).
+const TSX = pathToFileURL(join(import.meta.dirname, '../../node_modules/tsx/dist/loader.mjs')).href;
+const CLI = ['--import', TSX, join(import.meta.dirname, '../../src/cli/index.ts')];
+const dir = mkdtempSync(join(tmpdir(), 'feedback-cli-'));
+const db = join(dir, 'cli.db');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...args: string[]): Promise<any> {
+  const { stdout } = await run(process.execPath, [...CLI, ...args, '--db', db, '--json'], { cwd: dir });
+  return JSON.parse(stdout.trim());
+}
+
+describe('feedback-service command line', () => {
+  it('migrate, org create|update, key create|revoke and board create print one JSON object each', async () => {
+    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial']);
+    expect((await cli('migrate')).applied).toEqual([]);
+    const org = await cli('org', 'create', '--name', 'Acme', '--plan', 'free', '--admin-email', 'a@acme.com', '--rate-limit', '100');
+    expect(org).toMatchObject({ name: 'Acme', plan: 'free', contactCap: 1000, rateLimit: 100, adminEmails: ['a@acme.com'] });
+    const updated = await cli('org', 'update', org.id, '--billing', 'read_only', '--contact-cap', 'none', '--plan', 'paid');
+    expect(updated).toMatchObject({ billingState: 'read_only', contactCap: null, contactCapOverride: true, plan: 'paid' });
+    expect(await cli('org', 'update', org.id, '--contact-cap', 'default', '--plan', 'free')).toMatchObject({ contactCap: 1000, contactCapOverride: false });
+    const key = await cli('key', 'create', '--org', org.id, '--scope', 'read');
+    expect(key.key).toMatch(/^fsk_[A-Za-z0-9_-]{43}$/);
+    expect(key.scope).toBe('read');
+    expect((await cli('key', 'revoke', key.id)).id).toBe(key.id);
+    const board = await cli('board', 'create', '--org', org.id, '--name', 'Feature Requests!');
+    expect(board).toMatchObject({ name: 'Feature Requests!', slug: 'feature-requests', organizationId: org.id });
+    expect((await cli('board', 'create', '--org', org.id, '--name', 'Feature requests')).slug).toBe('feature-requests-2');
+  });
+
+  it('a usage error exits 2 with a JSON error; a refused operation exits 1', async () => {
+    await expect(cli('org', 'create')).rejects.toMatchObject({ code: 2 });
+    await expect(cli('key', 'revoke', 'key_nope')).rejects.toMatchObject({ code: 1 });
+    await expect(cli('org', 'create', '--name', 'x', '--bogus')).rejects.toMatchObject({ code: 2 });
+  });
+
+  it('serve on an empty database creates a workspace and a read:write key, prints them once, and serves', async () => {
+    const serveDir = mkdtempSync(join(tmpdir(), 'feedback-serve-'));
+    const child = spawn(process.execPath, [...CLI, 'serve', '--port', '0', '--json'], { cwd: serveDir });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+      });
+      const info = JSON.parse(line);
+      expect(info.bootstrap.apiKey).toMatch(/^fsk_/);
+      expect(info.dialect).toBe('sqlite');
+      const res = await fetch(`${info.url}/v1/whoami`, { headers: { authorization: `Bearer ${info.bootstrap.apiKey}` } });
+      expect((await res.json()).data).toMatchObject({ organizationId: info.bootstrap.organizationId, scope: 'read:write' });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    // The default database is ./feedback.db in the working directory; a second start prints no key.
+    const again = spawn(process.execPath, [...CLI, 'serve', '--port', '0', '--json'], { cwd: serveDir });
+    try {
+      const line = await new Promise<string>((resolve) => again.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!)));
+      expect(JSON.parse(line).bootstrap).toBeUndefined();
+    } finally {
+      again.kill('SIGTERM');
+      await new Promise((r) => again.once('exit', r));
+      rmSync(serveDir, { recursive: true, force: true });
+    }
+  });
+});
