@@ -40,9 +40,10 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
+/** @internal The ORM options the engine runs with, migrations included. */
+export async function engineOrmOptions(target: DatabaseTarget) {
   const { Migrator } = await import('@mikro-orm/migrations');
-  const options = ormOptions(target, {
+  return ormOptions(target, {
     extensions: [Migrator],
     migrations: {
       migrationsList: MIGRATIONS[target.dialect],
@@ -52,6 +53,10 @@ async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
       silent: true,
     },
   });
+}
+
+async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
+  const options = await engineOrmOptions(target);
   // Each driver is imported only when its database is used.
   if (target.dialect === 'sqlite') {
     const { MikroORM } = await import('@mikro-orm/sqlite');
@@ -70,8 +75,13 @@ async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
  */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const target = parseDatabase(options.database);
-  const clock = options.clock ?? (() => new Date());
-  const orm = await initOrm(target);
+  return createEngineOnOrm(await initOrm(target), target.dialect, options.clock);
+}
+
+/** @internal Build the engine on an ORM the caller initialized (the benchmark's driver comparison). */
+export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, clockOption?: () => Date): Engine {
+  const target = { dialect };
+  const clock = clockOption ?? (() => new Date());
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
   const db = createDatabase(target.dialect, knex);
   const limits = createRateLimiter(clock);

@@ -1,13 +1,13 @@
 import { expect, it } from 'vitest';
-import { describeMatrix, type Harness } from '../helpers/harness.js';
+import { describeMatrix, type ApiResponse, type Harness } from '../helpers/harness.js';
 
 async function walk(h: Harness, key: string, query: string, limit: number, between?: (page: number) => Promise<void>) {
   const ids: string[] = [];
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const qs = `${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const res = await h.request('GET', `/v1/contacts?${qs}`, { key });
+    const qs: string = `${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res: ApiResponse = await h.request('GET', `/v1/contacts?${qs}`, { key });
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeLessThanOrEqual(limit);
     ids.push(...res.body.data.map((c: { id: string }) => c.id));

@@ -295,14 +295,15 @@ function traitPatch(body: Record<string, unknown>): TraitPatch {
   return patch as TraitPatch;
 }
 
-interface CursorKey {
+export interface CursorKey {
   s: ContactSort;
   /** The sort value of the last row: epoch ms, mrr cents, or null for the null-mrr tail. */
   v: number | null;
   i: string;
 }
 
-function encodeCursor(key: CursorKey): string {
+/** @internal Exported for the benchmark, which seeks straight to a deep page. */
+export function encodeCursor(key: CursorKey): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
