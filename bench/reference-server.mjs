@@ -1,0 +1,60 @@
+// The reference: a bare node:http server doing what identify minimally must (key lookup + one upsert)
+// with raw driver SQL, no ORM, no validation, no event row. Same schema, same database.
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({ options: { db: { type: 'string' }, key: { type: 'string' } } });
+const isPg = /^postgres/.test(values.db);
+const UPSERT = `INSERT INTO contact (id, organization_id, external_user_id, email, email_hash, name, plan, mrr_cents, currency, metadata,
+  source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at)
+  VALUES (%s) ON CONFLICT (organization_id, external_user_id) DO UPDATE SET
+  email = excluded.email, name = excluded.name, last_seen_at = excluded.last_seen_at, updated_at = excluded.updated_at
+  RETURNING id, external_user_id, email, name, created_at, updated_at`;
+const KEY_SQL = 'SELECT k.id, k.organization_id, k.scope, o.billing_state FROM api_key k JOIN organization o ON o.id = k.organization_id WHERE k.key_hash = %s AND k.revoked_at IS NULL';
+
+let query;
+if (isPg) {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: values.db, max: 10 });
+  const n = (i) => `$${i}`;
+  const upsert = UPSERT.replace('%s', Array.from({ length: 16 }, (_, i) => n(i + 1)).join(', '));
+  const keySql = KEY_SQL.replace('%s', '$1');
+  query = { key: async (h) => (await pool.query(keySql, [h])).rows[0], upsert: async (p) => (await pool.query(upsert, p)).rows[0] };
+} else {
+  const { default: sqlite3 } = await import('sqlite3');
+  const db = new sqlite3.Database(values.db);
+  await new Promise((r, j) => db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000', (e) => (e ? j(e) : r())));
+  const get = (sql, p) => new Promise((r, j) => db.get(sql, p, (e, row) => (e ? j(e) : r(row))));
+  const upsert = UPSERT.replace('%s', Array.from({ length: 16 }, () => '?').join(', '));
+  const keySql = KEY_SQL.replace('%s', '?');
+  query = { key: (h) => get(keySql, [h]), upsert: (p) => get(upsert, p) };
+}
+
+let seq = 0;
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', async () => {
+    try {
+      const token = (req.headers.authorization ?? '').slice(7);
+      const key = await query.key(createHash('sha256').update(token).digest('hex'));
+      if (!key) {
+        res.writeHead(401).end();
+        return;
+      }
+      const input = JSON.parse(body);
+      const now = new Date();
+      const t = isPg ? now : now.getTime();
+      const row = await query.upsert([
+        `ctc_ref${process.pid}${seq++}`, key.organization_id, input.externalUserId, input.email ?? null, null, input.name ?? null,
+        null, null, null, '{}', 'identify', 'sdk_identify', t, t, t, t,
+      ]);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: row }));
+    } catch (err) {
+      res.writeHead(500).end(String(err));
+    }
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: `http://127.0.0.1:${server.address().port}` })));
+process.on('SIGTERM', () => process.exit(0));

@@ -1,0 +1,244 @@
+// npm run bench: identify throughput over HTTP against a same-run reference, list latency at 1M contacts.
+// Writes docs/benchmarks.md. Servers run in their own processes; the load generator (autocannon) here.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { encodeCursor } from '../src/engine/services/contacts.js';
+
+const PG_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 50;
+const SEEDED = 1000;
+const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
+const root = join(import.meta.dirname, '..');
+const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
+
+interface Started {
+  child: ChildProcess;
+  info: { url: string; key?: string; organizationId?: string };
+}
+
+function start(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve({ child, info: JSON.parse(line) });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+}
+
+async function stop(s: Started): Promise<void> {
+  s.child.removeAllListeners('exit');
+  const exited = new Promise((r) => s.child.once('exit', r));
+  s.child.kill('SIGTERM');
+  await exited;
+}
+
+async function freshPg(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(PG_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+type Scenario = 'existing' | 'new';
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** Identify load: `existing` changes one trait of a seeded contact per request; `new` creates a contact per request. */
+async function load(url: string, key: string, scenario: Scenario, tag: string): Promise<LoadResult> {
+  let n = 0;
+  const result = await autocannon({
+    url: `${url}/v1/contacts/identify`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          const i = n++;
+          const body =
+            scenario === 'existing'
+              ? { externalUserId: `u${i % SEEDED}`, email: `u${i % SEEDED}@example.com`, name: `name ${i}` }
+              : { externalUserId: `${tag}-${i}`, email: `${tag}-${i}@example.com`, name: 'new' };
+          return { ...req, body: JSON.stringify(body) } as typeof req;
+        },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+interface Row {
+  database: string;
+  scenario: Scenario;
+  stack: LoadResult;
+  reference: LoadResult;
+}
+
+async function identifyBench(database: 'sqlite' | 'postgresql', dir: string, driver = 'sqlite'): Promise<Row[]> {
+  const rows: Row[] = [];
+  const db = database === 'sqlite' ? join(dir, `${driver}.db`) : await freshPg('fs_bench_identify');
+  const stack = await start([tsx, 'bench/server.ts', '--db', db, '--driver', driver, '--seed', String(SEEDED)]);
+  const reference = await start(['bench/reference-server.mjs', '--db', db]);
+  try {
+    for (const scenario of ['existing', 'new'] as Scenario[]) {
+      // Warm both, then measure them back to back in the same run.
+      await load(stack.info.url, stack.info.key!, scenario, `warm-s-${scenario}`);
+      const s = await load(stack.info.url, stack.info.key!, scenario, `s-${scenario}`);
+      const r = await load(reference.info.url, stack.info.key!, scenario, `r-${scenario}`);
+      rows.push({ database: driver === 'sqlite' ? database : `sqlite (${driver})`, scenario, stack: s, reference: r });
+      console.log(`identify ${database}/${driver} ${scenario}: stack ${s.rps.toFixed(0)}/s p50 ${s.p50} p99 ${s.p99} (errors ${s.errors}); reference ${r.rps.toFixed(0)}/s p50 ${r.p50} p99 ${r.p99}; ratio ${(s.rps / r.rps).toFixed(2)}`);
+    }
+  } finally {
+    await stop(stack);
+    await stop(reference);
+  }
+  return rows;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function timeGet(url: string, key: string, path: string, times = 200): Promise<{ p50: number; p99: number; count: number }> {
+  const samples: number[] = [];
+  let count = 0;
+  for (let i = 0; i < times; i++) {
+    const t = performance.now();
+    const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    const body = (await res.json()) as { data: unknown[] };
+    samples.push(performance.now() - t);
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+    count = body.data.length;
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99), count };
+}
+
+async function listBench(): Promise<{ label: string; p50: number; p99: number; count: number }[]> {
+  const url = await freshPg('fs_bench_list');
+  const server = await start([tsx, 'bench/server.ts', '--db', url, '--seed', '0']);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const org = server.info.organizationId!;
+    console.log(`inserting ${LIST_ROWS} contacts...`);
+    const t0 = performance.now();
+    await client.query('DROP INDEX contact_email_trgm_idx; DROP INDEX contact_name_trgm_idx');
+    await client.query(
+      `INSERT INTO contact (id, organization_id, external_user_id, email, email_hash, name, plan, mrr_cents, currency, metadata,
+         source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at)
+       SELECT 'ctc_' || lpad(to_hex(g), 26, '0'), $1, 'u' || g,
+         'user' || g || '@' || (ARRAY['example.com','acme.io','mail.org'])[1 + g % 3], NULL,
+         'Name ' || substr(md5(g::text), 1, 10), (ARRAY['free','pro','team'])[1 + g % 3],
+         CASE WHEN g % 4 = 0 THEN NULL ELSE (g * 7919) % 100000 END, CASE WHEN g % 4 = 0 THEN NULL ELSE 'USD' END,
+         '{}', 'identify', 'sdk_identify', ts, ts, ts, ts
+       FROM generate_series(1, $2::int) g, LATERAL (SELECT now() - (g || ' seconds')::interval AS ts) t`,
+      [org, LIST_ROWS],
+    );
+    await client.query('CREATE INDEX contact_email_trgm_idx ON contact USING gin (email gin_trgm_ops)');
+    await client.query('CREATE INDEX contact_name_trgm_idx ON contact USING gin (name gin_trgm_ops)');
+    await client.query('ANALYZE contact');
+    console.log(`inserted and indexed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const deep = (
+      await client.query(
+        'SELECT mrr_cents, id FROM contact WHERE organization_id = $1 AND mrr_cents IS NOT NULL ORDER BY mrr_cents DESC, id DESC OFFSET $2 LIMIT 1',
+        [org, Math.floor(LIST_ROWS / 2)],
+      )
+    ).rows[0];
+    const tail = (await client.query('SELECT id FROM contact WHERE organization_id = $1 AND mrr_cents IS NULL ORDER BY id DESC OFFSET $2 LIMIT 1', [org, Math.floor(LIST_ROWS / 8)])).rows[0];
+    const mrrCursor = encodeCursor({ s: 'mrr', v: Number(deep.mrr_cents), i: deep.id });
+    const tailCursor = encodeCursor({ s: 'mrr', v: null, i: tail.id });
+    const key = server.info.key!;
+    const cases: [string, string][] = [
+      ['q, rare term (one match)', '/v1/contacts?q=user123457%40'],
+      ['q, absent term', '/v1/contacts?q=zzqqxx'],
+      ['q, common term (a third of rows)', '/v1/contacts?q=acme'],
+      ['sort=mrr, first page', '/v1/contacts?sort=mrr'],
+      [`sort=mrr, deep page (row ${Math.floor(LIST_ROWS / 2).toLocaleString('en')})`, `/v1/contacts?sort=mrr&cursor=${mrrCursor}`],
+      ['sort=mrr, deep in the null tail', `/v1/contacts?sort=mrr&cursor=${tailCursor}`],
+      ['sort=created, first page, limit 100', '/v1/contacts?limit=100'],
+    ];
+    const out = [];
+    for (const [label, path] of cases) {
+      await timeGet(server.info.url, key, path, 20);
+      const r = await timeGet(server.info.url, key, path);
+      console.log(`${label}: p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms (${r.count} rows)`);
+      out.push({ label, ...r });
+    }
+    return out;
+  } finally {
+    await client.end();
+    await stop(server);
+  }
+}
+
+const fmt = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 0 });
+const dir = mkdtempSync(join(tmpdir(), 'feedback-bench-'));
+try {
+  const identify = [
+    ...(await identifyBench('sqlite', dir)),
+    ...(await identifyBench('postgresql', dir)),
+    ...(await identifyBench('sqlite', dir, 'better-sqlite')),
+  ];
+  const lists = await listBench();
+  const md = `# Benchmarks
+
+Generated by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${cpus().length} cores, Node ${process.version}).
+Servers run in their own processes; the load generator (autocannon, ${CONNECTIONS} connections, ${DURATION} s per run after a
+warm-up run) runs in a third. The machine is shared and noisy: trust the ratios, measured in the same run, over the absolutes.
+
+## Identify over HTTP
+
+The **stack** is the whole product: bearer-key lookup, rate limit, scope and billing checks, body parsing, zod validation,
+\`SELECT ... FOR UPDATE\` of the contact, the change and its \`contact.created\`/\`contact.updated\` event row, in one transaction.
+The **reference** is a bare \`node:http\` server with the raw driver (node-sqlite3 or pg, no ORM) doing a key lookup and one
+\`INSERT ... ON CONFLICT DO UPDATE\`: no validation, no transaction, no event. Same database file or server, same schema.
+\`existing\`: each request changes one trait (name) of one of ${SEEDED} seeded contacts. \`new\`: each request creates a contact.
+
+| database | scenario | stack req/s | p50 ms | p99 ms | reference req/s | p50 ms | p99 ms | stack / reference |
+|---|---|---|---|---|---|---|---|---|
+${identify
+  .map((r) => `| ${r.database} | ${r.scenario} | ${fmt(r.stack.rps)} | ${r.stack.p50} | ${r.stack.p99} | ${fmt(r.reference.rps)} | ${r.reference.p50} | ${r.reference.p99} | **${(r.stack.rps / r.reference.rps).toFixed(2)}** |`)
+  .join('\n')}
+
+Target: the stack at 0.50 or more of the reference on both databases. \`sqlite (better-sqlite)\` runs the same engine on
+\`@mikro-orm/better-sqlite\` for comparison only (a devDependency; the package ships one SQLite driver, \`@mikro-orm/sqlite\`).
+
+## Listing at ${LIST_ROWS.toLocaleString('en')} contacts (PostgreSQL)
+
+One workspace with ${LIST_ROWS.toLocaleString('en')} contacts (a quarter without mrr). Sequential requests over HTTP through the whole
+stack, 200 per case after 20 warm-up requests. Target: p50 under 20 ms.
+
+| request | p50 ms | p99 ms | rows |
+|---|---|---|---|
+${lists.map((l) => `| ${l.label} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${l.count} |`).join('\n')}
+`;
+  writeFileSync(join(root, 'docs/benchmarks.md'), md);
+  console.log('\nwrote docs/benchmarks.md');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
