@@ -22,15 +22,27 @@ export interface Database extends Sql {
 type Connection = unknown;
 type Run = (conn: Connection, sql: string, params: readonly unknown[]) => Promise<unknown[]>;
 
-/** node-sqlite3: `all` runs any statement (RETURNING included) and collects its rows. */
-const runSqlite: Run = (conn, sql, params) =>
-  new Promise((resolve, reject) => {
+/**
+ * SQLite: node-sqlite3's `all` runs any statement (RETURNING included) and collects its rows. A
+ * better-sqlite3 connection (the benchmark's driver comparison) prepares; `reader` says whether rows come back.
+ */
+type BetterSqliteConnection = { prepare(sql: string): { reader: boolean; all(...p: unknown[]): unknown[]; run(...p: unknown[]): unknown } };
+const runSqlite: Run = (conn, sql, params) => {
+  // node-sqlite3's Database has prepare() too; only it has a callback-style all().
+  if (typeof (conn as { all?: unknown }).all !== 'function') {
+    const statement = (conn as BetterSqliteConnection).prepare(sql);
+    if (statement.reader) return Promise.resolve(statement.all(...params));
+    statement.run(...params);
+    return Promise.resolve([]);
+  }
+  return new Promise((resolve, reject) => {
     (conn as { all(sql: string, p: readonly unknown[], cb: (e: Error | null, rows: unknown[]) => void): void }).all(
       sql,
       params,
       (err, rows) => (err ? reject(err) : resolve(rows)),
     );
   });
+};
 
 /** `?` placeholders become `$1..$n` once per statement text. */
 const pgText = new Map<string, string>();

@@ -1,0 +1,17 @@
+// An h3 receiver: read the raw body, never readBody() (which parses it).
+import { H3, readRawBody, serve } from 'h3';
+import { createMemoryDedupeStore, verifyWebhook, WebhookVerificationError } from 'feedback-service/verify';
+
+const dedupe = createMemoryDedupeStore();
+const app = new H3().post('/webhooks/feedback', async (event) => {
+  try {
+    const raw = (await readRawBody(event, false)) ?? new Uint8Array();
+    const { event: payload } = await verifyWebhook(raw, event.req.headers, { secret: process.env.FEEDBACK_WEBHOOK_SECRET, dedupe });
+    console.log('received', payload.event);
+    return new Response(null, { status: 204 });
+  } catch (err) {
+    if (err instanceof WebhookVerificationError) return new Response(err.code, { status: err.code === 'duplicate' ? 200 : 400 });
+    throw err;
+  }
+});
+serve(app, { port: 4000 });
