@@ -154,7 +154,7 @@ async function listBench(): Promise<{ label: string; p50: number; p99: number; c
        SELECT 'ctc_' || lpad(to_hex(g), 26, '0'), $1, 'u' || g,
          'user' || g || '@' || (ARRAY['example.com','acme.io','mail.org'])[1 + g % 3], NULL,
          'Name ' || substr(md5(g::text), 1, 10), (ARRAY['free','pro','team'])[1 + g % 3],
-         CASE WHEN g % 4 = 0 THEN NULL ELSE (g * 7919) % 100000 END, CASE WHEN g % 4 = 0 THEN NULL ELSE 'USD' END,
+         CASE WHEN g % 4 = 0 THEN NULL ELSE ((g::bigint * 7919) % 100000)::int END, CASE WHEN g % 4 = 0 THEN NULL ELSE 'USD' END,
          '{}', 'identify', 'sdk_identify', ts, ts, ts, ts
        FROM generate_series(1, $2::int) g, LATERAL (SELECT now() - (g || ' seconds')::interval AS ts) t`,
       [org, LIST_ROWS],
