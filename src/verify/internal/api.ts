@@ -1,6 +1,8 @@
 import type { HmacBackend } from './crypto.js';
 import { signPayloadWith, verifyWith, type HeadersLike, type RawBody, type VerifiedWebhook, type VerifyOptions } from './core.js';
 
+const encoder = new TextEncoder();
+
 /** Anything with a Node IncomingMessage's shape: headers and an async-iterable body. */
 export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   headers: Record<string, string | string[] | undefined>;
@@ -38,7 +40,6 @@ export function createVerifyApi(backend: HmacBackend) {
     const max = options.maxBytes ?? 1024 * 1024;
     const chunks: Uint8Array[] = [];
     let size = 0;
-    const encoder = new TextEncoder();
     for await (const chunk of req) {
       const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
       size += bytes.length;

@@ -40,7 +40,6 @@ export interface VerifiedWebhook<E extends WebhookEvent = WebhookEvent> {
 }
 
 const HEADER_PATTERN = /^t=(0|[1-9][0-9]{0,15}),v1=([0-9a-f]{64})$/;
-const encoder = new TextEncoder();
 
 /** Parse `t=<digits>,v1=<64 lowercase hex>` strictly: anything else is malformed. */
 export function parseSignatureHeader(header: string): { timestamp: number; signature: string } {
@@ -61,9 +60,9 @@ function header(headers: HeadersLike, name: string): string | undefined {
   return Array.isArray(value) ? (value.length === 1 ? value[0] : value.join(',')) : value;
 }
 
-function toBytes(body: unknown): Uint8Array {
-  if (typeof body === 'string') return encoder.encode(body);
-  if (body instanceof Uint8Array) return body;
+/** The raw body as the HMAC takes it: a string stays a string (no copy), binary forms become bytes. */
+function toRaw(body: unknown): string | Uint8Array {
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   throw new WebhookVerificationError(
     'body_not_raw',
@@ -73,18 +72,17 @@ function toBytes(body: unknown): Uint8Array {
   );
 }
 
-/** Build the header value for a body: what our server sends, and what tests use to sign. */
-export async function signPayloadWith(backend: HmacBackend, secret: string, body: RawBody, timestamp: number): Promise<string> {
-  const bytes = toBytes(body);
-  return `t=${timestamp},v1=${await backend.hmacHex(secret, concat(encoder.encode(`${timestamp}.`), bytes))}`;
+/** Hex HMAC-SHA256 of `<t>.<rawBody>`: the one definition of the signature, for signing and verifying. */
+function computeSignature(backend: HmacBackend, secret: string, timestamp: number, raw: string | Uint8Array) {
+  return backend.hmacHex(secret, `${timestamp}.`, raw);
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
+/** Build the header value for a body: what our server sends, and what tests use to sign. */
+export async function signPayloadWith(backend: HmacBackend, secret: string, body: RawBody, timestamp: number): Promise<string> {
+  return `t=${timestamp},v1=${await computeSignature(backend, secret, timestamp, toRaw(body))}`;
 }
+
+const decoder = new TextDecoder();
 
 /**
  * Verify one delivery: header shape, freshness, signature over the exact bytes, then dedupe.
@@ -110,8 +108,8 @@ export async function verifyWith(
       `The signature timestamp is ${nowSeconds - timestamp} s from now; at most ${tolerance} s is accepted (check the clock or a replay).`,
     );
   }
-  const bytes = typeof Request !== 'undefined' && body instanceof Request ? new Uint8Array(await body.arrayBuffer()) : toBytes(body);
-  const expected = await backend.hmacHex(options.secret, concat(encoder.encode(`${timestamp}.`), bytes));
+  const raw = typeof Request !== 'undefined' && body instanceof Request ? new Uint8Array(await body.arrayBuffer()) : toRaw(body);
+  const expected = await computeSignature(backend, options.secret, timestamp, raw);
   if (!backend.timingSafeEqualHex(expected, signature)) {
     throw new WebhookVerificationError('signature_mismatch', 'The signature does not match the body and secret.');
   }
@@ -119,6 +117,13 @@ export async function verifyWith(
   const eventKind = header(headers, EVENT_HEADER);
   if (!deliveryId) throw new WebhookVerificationError('missing_header', 'The X-Service-Delivery header is missing.');
   if (!eventKind) throw new WebhookVerificationError('missing_header', 'The X-Service-Event header is missing.');
+  // Parse before claiming, so a body that cannot be used does not use up its delivery id.
+  let event: WebhookEvent;
+  try {
+    event = JSON.parse(typeof raw === 'string' ? raw : decoder.decode(raw)) as WebhookEvent;
+  } catch {
+    throw new WebhookVerificationError('body_not_raw', 'The signed body is not JSON.');
+  }
   if (options.dedupe) {
     if (!(await options.dedupe.claim(`delivery:${deliveryId}`, options.retention ?? DEFAULT_DEDUPE_RETENTION_SECONDS))) {
       throw new WebhookVerificationError('duplicate', `Delivery ${deliveryId} was already received.`);
@@ -128,12 +133,6 @@ export async function verifyWith(
     if (!(await options.dedupe.claim(`signature:${signature}`, 2 * tolerance))) {
       throw new WebhookVerificationError('duplicate', 'This signature was already received under another delivery id (a replayed request).');
     }
-  }
-  let event: WebhookEvent;
-  try {
-    event = JSON.parse(new TextDecoder().decode(bytes)) as WebhookEvent;
-  } catch {
-    throw new WebhookVerificationError('body_not_raw', 'The signed body is not JSON.');
   }
   return { event, deliveryId, eventKind: eventKind as EventKind, timestamp };
 }

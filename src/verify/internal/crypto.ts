@@ -1,7 +1,7 @@
 /** The two primitives verification needs; one implementation per runtime. */
 export interface HmacBackend {
-  /** HMAC-SHA256 of `data` under `secret` (UTF-8), as lowercase hex. */
-  hmacHex(secret: string, data: Uint8Array): Promise<string> | string;
+  /** HMAC-SHA256 under `secret` (UTF-8) of `prefix` (UTF-8) followed by `body`, as lowercase hex. */
+  hmacHex(secret: string, prefix: string, body: string | Uint8Array): Promise<string> | string;
   /** Compare two equal-length lowercase hex strings in constant time. */
   timingSafeEqualHex(a: string, b: string): boolean;
 }

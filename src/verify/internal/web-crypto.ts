@@ -16,7 +16,16 @@ export function createWebCryptoBackend(): HmacBackend {
     return key;
   }
   return {
-    async hmacHex(secret, data) {
+    async hmacHex(secret, prefix, body) {
+      // One encode for a string body; bytes are appended to the encoded prefix once.
+      let data: Uint8Array;
+      if (typeof body === 'string') data = encoder.encode(prefix + body);
+      else {
+        const head = encoder.encode(prefix);
+        data = new Uint8Array(head.length + body.length);
+        data.set(head, 0);
+        data.set(body, head.length);
+      }
       const sig = await globalThis.crypto.subtle.sign('HMAC', await keyFor(secret), data as BufferSource);
       return toHex(new Uint8Array(sig));
     },
