@@ -80,13 +80,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
 /** @internal Build the engine on an ORM the caller initialized (the benchmark's driver comparison). */
 export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, clockOption?: () => Date): Engine {
-  const target = { dialect };
   const clock = clockOption ?? (() => new Date());
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
-  const db = createDatabase(target.dialect, knex);
+  const db = createDatabase(dialect, knex);
   const limits = createRateLimiter(clock);
   return {
-    dialect: target.dialect,
+    dialect,
     orm,
     db,
     clock,

@@ -90,23 +90,10 @@ export function toContact(r: ContactRecord): Contact {
   };
 }
 
-/** The contact as event payloads carry it (no email, no organizationId). */
+/** The contact as event payloads carry it: the contact without email and organizationId. */
 export function toEventContact(r: ContactRecord): EventContact {
-  return {
-    id: r.id,
-    externalUserId: r.externalUserId,
-    name: r.name,
-    plan: r.plan,
-    mrrCents: r.mrrCents,
-    currency: r.currency,
-    source: r.source,
-    consentBasis: r.consentBasis,
-    metadata: r.metadata,
-    firstSeenAt: r.firstSeenAt.toISOString(),
-    lastSeenAt: r.lastSeenAt.toISOString(),
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
-  };
+  const { email: _email, organizationId: _organizationId, ...contact } = toContact(r);
+  return contact;
 }
 
 /** Shallow merge where a key set to null is removed; the cap applies to the result. */
