@@ -1,30 +1,53 @@
 import { randomBytes } from 'node:crypto';
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+const RANDOM_BYTES = 10;
+
+let lastTime = -1;
+let lastRandom: Uint8Array = new Uint8Array(RANDOM_BYTES);
+
+/** Add one to a big-endian byte string (wrapping is 2^80 ids in one millisecond away). */
+function increment(bytes: Uint8Array): Uint8Array {
+  const out = Uint8Array.from(bytes);
+  for (let i = out.length - 1; i >= 0; i--) {
+    if (out[i] !== 255) {
+      out[i]!++;
+      return out;
+    }
+    out[i] = 0;
+  }
+  return out;
+}
 
 /**
  * A prefixed, time-sortable id: `<prefix>_` + 10 characters of millisecond time and 16 of randomness
- * (Crockford base32, lower-case), so ids sort by creation time and never collide in practice.
+ * (Crockford base32, lower-case). Monotonic within the process: an id made in the same millisecond as
+ * the previous one (or with a clock that went back) takes the previous time and randomness plus one, so
+ * ids made later always sort later, which keeps `(created_at, id)` orderings in write order.
  */
 export function newId(prefix: string, now: number = Date.now()): string {
-  let time = '';
-  let t = now;
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[t % 32] + time;
-    t = Math.floor(t / 32);
+  let time = now;
+  let random: Uint8Array;
+  if (now <= lastTime) {
+    time = lastTime;
+    random = increment(lastRandom);
+  } else {
+    random = new Uint8Array(randomBytes(RANDOM_BYTES));
   }
-  const bytes = randomBytes(10);
-  let rand = '';
-  // 80 bits -> 16 base32 characters, 5 bits at a time.
+  lastTime = time;
+  lastRandom = random;
+  let timePart = '';
+  for (let i = 0, t = time; i < 10; i++, t = Math.floor(t / 32)) timePart = CROCKFORD[t % 32] + timePart;
+  let randomPart = '';
   let acc = 0;
   let bits = 0;
-  for (const b of bytes) {
-    acc = (acc << 8) | b;
+  for (const b of random) {
+    acc = ((acc << 8) | b) & 0xffff;
     bits += 8;
     while (bits >= 5) {
       bits -= 5;
-      rand += CROCKFORD[(acc >> bits) & 31];
+      randomPart += CROCKFORD[(acc >> bits) & 31];
     }
   }
-  return `${prefix}_${time}${rand}`;
+  return `${prefix}_${timePart}${randomPart}`;
 }
