@@ -29,6 +29,7 @@ for (const kind of ['sqlite', 'postgresql'] as const) {
             org.id,
             { externalUserId: 'x', email: null, name: null, plan: null, mrrCents: null, currency: null, metadata: {}, source: 'admin', consentBasis: 'admin_created' },
             new Date(),
+            null,
           );
           expect(record).not.toBeNull();
           // Inside the transaction both rows are visible...

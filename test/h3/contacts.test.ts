@@ -228,4 +228,34 @@ describeMatrix('contacts', (h) => {
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
     expect((await events(h, ws.org.id)).filter((e) => e.event === 'contact.created')).toHaveLength(1);
   });
+
+  it('concurrent trait changes of one contact lose no update: every change has its event and the events chain', async () => {
+    const ws = await h.seed();
+    const c = (await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'hot', name: 'n0' } })).body.data;
+    const writes = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'hot', name: `n${i + 1}` } })),
+      ...Array.from({ length: 6 }, (_, i) => h.request('PATCH', `/v1/contacts/${c.id}`, { key: ws.key, body: { metadata: { [`k${i}`]: i } } })),
+    ]);
+    expect(writes.map((w) => w.status).every((s) => s === 200)).toBe(true);
+    const updates = (await events(h, ws.org.id)).filter((e) => e.event === 'contact.updated');
+    // Six name changes and six metadata additions, none lost: the final state has every metadata key.
+    expect(updates).toHaveLength(12);
+    const final = (await h.request('GET', `/v1/contacts/${c.id}`, { key: ws.key })).body.data;
+    expect(Object.keys(final.metadata).sort()).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5']);
+    // Each event's `from` is the previous event's `to`: no change was computed from a stale read.
+    let name = 'n0';
+    let metadata: Record<string, unknown> = {};
+    for (const e of updates) {
+      if (e.changes.name) {
+        expect(e.changes.name.from).toBe(name);
+        name = e.changes.name.to;
+      }
+      if (e.changes.metadata) {
+        expect(e.changes.metadata.from).toEqual(metadata);
+        metadata = e.changes.metadata.to;
+      }
+    }
+    expect(final.name).toBe(name);
+    expect(final.metadata).toEqual(metadata);
+  });
 });

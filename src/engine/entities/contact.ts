@@ -30,5 +30,7 @@ export const Contact = defineEntity({
     lastSeenAt: p.datetime().length(3),
     createdAt: p.datetime().length(3),
     updatedAt: p.datetime().length(3),
+    /** Bumped by every trait change; contact writes are conditional on it (optimistic concurrency). */
+    version: p.integer().default(1),
   },
 });

@@ -22,7 +22,7 @@ import { hashEmail } from '../internal/email.js';
 import { jsonEqual } from '../internal/equality.js';
 import { newId } from '../internal/ids.js';
 import { forUpdate, json, toDate, toInt, toIntOrNull, toJson, ts, type Database, type Sql } from '../internal/sql.js';
-import { emitEvent } from './events.js';
+import { emitEvent, writeWithEvent } from './events.js';
 import { effectiveContactCap } from './organizations.js';
 
 /** A contact row as the services hold it between statements. */
@@ -42,13 +42,15 @@ export interface ContactRecord {
   lastSeenAt: Date;
   createdAt: Date;
   updatedAt: Date;
+  /** Bumped by every trait change; writes are conditional on it. Internal, never in responses. */
+  version: number;
 }
 
 type Traits = Pick<ContactRecord, ContactTraitField>;
 type TraitPatch = Partial<{ [K in ContactTraitField]: K extends 'metadata' ? Record<string, unknown> : Traits[K] }>;
 
 export const CONTACT_COLUMNS =
-  'c.id, c.organization_id, c.external_user_id, c.email, c.name, c.plan, c.mrr_cents, c.currency, c.metadata, c.source, c.consent_basis, c.first_seen_at, c.last_seen_at, c.created_at, c.updated_at';
+  'c.id, c.organization_id, c.external_user_id, c.email, c.name, c.plan, c.mrr_cents, c.currency, c.metadata, c.source, c.consent_basis, c.first_seen_at, c.last_seen_at, c.created_at, c.updated_at, c.version';
 
 export function toContactRecord(row: Record<string, unknown>): ContactRecord {
   return {
@@ -67,6 +69,7 @@ export function toContactRecord(row: Record<string, unknown>): ContactRecord {
     lastSeenAt: toDate(row.last_seen_at),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
+    version: toInt(row.version),
   };
 }
 
@@ -112,22 +115,27 @@ function mergeMetadata(current: Record<string, unknown>, patch: Record<string, u
 }
 
 const CONFLICT_MESSAGE = 'external_user_id already taken';
+/** Optimistic rounds before giving up: each round, one of the concurrent writers of a contact wins. */
+const MAX_ROUNDS = 20;
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
 
-/** Raise ERR_PLAN_LIMIT when one more contact would exceed the workspace's cap. */
-async function assertContactCapacity(tx: Sql, organizationId: string): Promise<void> {
-  const org = await tx.one<Record<string, unknown>>(
-    'SELECT plan, contact_cap_override, contact_cap FROM organization WHERE id = ?',
-    [organizationId],
-  );
+/** The workspace's contact cap in force (null = unlimited). */
+async function readContactCap(db: Sql, organizationId: string): Promise<number | null> {
+  const org = await db.one<Record<string, unknown>>('SELECT plan, contact_cap_override, contact_cap FROM organization WHERE id = ?', [
+    organizationId,
+  ]);
   if (!org) throw new FeedbackError('ERR_NOT_FOUND', 'Workspace not found.');
-  const cap = effectiveContactCap(org);
-  if (cap === null) return;
-  // Capped workspaces serialize their contact inserts so two creations cannot both take the last place.
+  return effectiveContactCap(org);
+}
+
+/** Inside a transaction: raise ERR_PLAN_LIMIT when one more contact would exceed `cap`. */
+async function assertContactCapacity(tx: Sql, organizationId: string, cap: number): Promise<void> {
+  // Capped workspaces serialize their contact inserts so two creations cannot both take the last place
+  // (SQLite's IMMEDIATE transaction already does).
   if (tx.dialect === 'postgresql') await tx.all('SELECT id FROM organization WHERE id = ? FOR UPDATE', [organizationId]);
   const bounded = await tx.one<{ n: unknown }>(
     'SELECT COUNT(*) AS n FROM (SELECT 1 FROM contact WHERE organization_id = ? LIMIT ?) t',
@@ -158,11 +166,17 @@ export interface NewContact {
 }
 
 /**
- * Insert a contact and its `contact.created` event in the caller's transaction. Returns null
- * when the externalUserId is already taken (nothing is written then).
+ * Insert a contact with its `contact.created` event. `cap` is the workspace's contact cap (null =
+ * unlimited): an uncapped insert is one write-with-event; a capped one counts under a lock in a
+ * transaction. Returns null when the externalUserId is already taken (nothing is written then).
  */
-export async function insertContact(tx: Sql, organizationId: string, input: NewContact, now: Date): Promise<ContactRecord | null> {
-  await assertContactCapacity(tx, organizationId);
+export async function insertContact(
+  db: Sql | Database,
+  organizationId: string,
+  input: NewContact,
+  now: Date,
+  cap: number | null,
+): Promise<ContactRecord | null> {
   const record: ContactRecord = {
     id: newId('ctc', now.getTime()),
     organizationId,
@@ -179,13 +193,14 @@ export async function insertContact(tx: Sql, organizationId: string, input: NewC
     lastSeenAt: input.lastSeenAt ?? now,
     createdAt: now,
     updatedAt: now,
+    version: 1,
   };
-  const rows = await tx.all(
-    `INSERT INTO contact (id, organization_id, external_user_id, email, email_hash, name, plan, mrr_cents, currency, metadata,
+  const write = {
+    sql: `INSERT INTO contact (id, organization_id, external_user_id, email, email_hash, name, plan, mrr_cents, currency, metadata,
        source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (organization_id, external_user_id) DO NOTHING RETURNING id`,
-    [
+     ON CONFLICT (organization_id, external_user_id) DO NOTHING`,
+    params: [
       record.id,
       organizationId,
       record.externalUserId,
@@ -198,28 +213,34 @@ export async function insertContact(tx: Sql, organizationId: string, input: NewC
       json(record.metadata),
       record.source,
       record.consentBasis,
-      ts(tx, record.firstSeenAt),
-      ts(tx, record.lastSeenAt),
-      ts(tx, now),
-      ts(tx, now),
+      ts(db, record.firstSeenAt),
+      ts(db, record.lastSeenAt),
+      ts(db, now),
+      ts(db, now),
     ],
-  );
-  if (rows.length === 0) return null;
-  await emitEvent(tx, { event: 'contact.created', organizationId, contact: toEventContact(record) }, now);
-  return record;
+  };
+  const event = { event: 'contact.created' as const, organizationId, contact: toEventContact(record) };
+  if (cap === null) return (await writeWithEvent(db, write, event, now)) ? record : null;
+  const insert = async (tx: Sql) => {
+    await assertContactCapacity(tx, organizationId, cap);
+    return (await writeWithEvent(tx, write, event, now)) ? record : null;
+  };
+  return 'transaction' in db ? db.transaction(insert) : insert(db);
 }
 
 /**
- * Apply a trait patch to a locked contact row: writes the row, and `contact.updated` with
- * `changes` when a trait really changed. `seen` advances lastSeenAt (identify, public interactions).
+ * Apply a trait patch to a contact as read: writes the row and `contact.updated` with `changes` when
+ * a trait really changed, conditional on the version read. Returns null when the contact changed or
+ * vanished since it was read (the caller reads again). `seen` advances lastSeenAt (identify, public
+ * interactions); a patch that only does that writes no event.
  */
 export async function applyContactPatch(
-  tx: Sql,
+  db: Sql | Database,
   current: ContactRecord,
   patch: TraitPatch,
   now: Date,
   options: { seen: boolean },
-): Promise<ContactRecord> {
+): Promise<ContactRecord | null> {
   const next: ContactRecord = { ...current };
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   for (const field of CONTACT_TRAIT_FIELDS) {
@@ -230,23 +251,35 @@ export async function applyContactPatch(
       (next as unknown as Record<string, unknown>)[field] = value;
     }
   }
-  const changed = Object.keys(changes).length > 0;
   if (options.seen && now > current.lastSeenAt) next.lastSeenAt = now;
-  if (changed) {
-    next.updatedAt = now;
-    if ('externalUserId' in changes && next.externalUserId !== null) {
-      const taken = await tx.one('SELECT id FROM contact WHERE organization_id = ? AND external_user_id = ? AND id <> ?', [
-        current.organizationId,
-        next.externalUserId,
+  if (Object.keys(changes).length === 0) {
+    if (next.lastSeenAt !== current.lastSeenAt) {
+      // Not a trait: no version check, and it only ever moves forward.
+      await db.all('UPDATE contact SET last_seen_at = ? WHERE id = ? AND last_seen_at < ? RETURNING id', [
+        ts(db, next.lastSeenAt),
         current.id,
+        ts(db, next.lastSeenAt),
       ]);
-      if (taken) throw new FeedbackError('ERR_CONFLICT', CONFLICT_MESSAGE);
     }
-    try {
-      await tx.all(
-        `UPDATE contact SET external_user_id = ?, email = ?, email_hash = ?, name = ?, plan = ?, mrr_cents = ?, currency = ?,
-           metadata = ?, last_seen_at = ?, updated_at = ? WHERE id = ? RETURNING id`,
-        [
+    return next;
+  }
+  next.updatedAt = now;
+  next.version = current.version + 1;
+  if ('externalUserId' in changes && next.externalUserId !== null) {
+    const taken = await db.one('SELECT id FROM contact WHERE organization_id = ? AND external_user_id = ? AND id <> ?', [
+      current.organizationId,
+      next.externalUserId,
+      current.id,
+    ]);
+    if (taken) throw new FeedbackError('ERR_CONFLICT', CONFLICT_MESSAGE);
+  }
+  try {
+    const written = await writeWithEvent(
+      db,
+      {
+        sql: `UPDATE contact SET external_user_id = ?, email = ?, email_hash = ?, name = ?, plan = ?, mrr_cents = ?, currency = ?,
+           metadata = ?, last_seen_at = ?, updated_at = ?, version = ? WHERE id = ? AND version = ?`,
+        params: [
           next.externalUserId,
           next.email,
           hashEmail(next.email),
@@ -255,24 +288,22 @@ export async function applyContactPatch(
           next.mrrCents,
           next.currency,
           json(next.metadata),
-          ts(tx, next.lastSeenAt),
-          ts(tx, next.updatedAt),
+          ts(db, next.lastSeenAt),
+          ts(db, next.updatedAt),
+          next.version,
           current.id,
+          current.version,
         ],
-      );
-    } catch (err) {
-      if (isUniqueViolation(err)) throw new FeedbackError('ERR_CONFLICT', CONFLICT_MESSAGE);
-      throw err;
-    }
-    await emitEvent(
-      tx,
+      },
       { event: 'contact.updated', organizationId: current.organizationId, contact: toEventContact(next), changes },
       now,
     );
-  } else if (next.lastSeenAt !== current.lastSeenAt) {
-    await tx.all('UPDATE contact SET last_seen_at = ? WHERE id = ? RETURNING id', [ts(tx, next.lastSeenAt), current.id]);
+    return written ? next : null;
+  } catch (err) {
+    // A concurrent writer took the externalUserId between the check and the write.
+    if (isUniqueViolation(err)) throw new FeedbackError('ERR_CONFLICT', CONFLICT_MESSAGE);
+    throw err;
   }
-  return next;
 }
 
 /** The trait patch a validated body carries: only the keys present. */
@@ -320,9 +351,10 @@ function sortValue(record: ContactRecord, sort: ContactSort): number | null {
 export function createContactsService(db: Database, organizationId: string, clock: () => Date) {
   const org = organizationId;
 
-  async function lockContact(tx: Sql, id: string): Promise<ContactRecord> {
+  /** Read one contact of the workspace, locking it when inside a PostgreSQL transaction (`lock`). */
+  async function readContact(tx: Sql, id: string, lock = false): Promise<ContactRecord> {
     const row = await tx.one<Record<string, unknown>>(
-      `SELECT ${CONTACT_COLUMNS} FROM contact c WHERE c.organization_id = ? AND c.id = ?${forUpdate(tx)}`,
+      `SELECT ${CONTACT_COLUMNS} FROM contact c WHERE c.organization_id = ? AND c.id = ?${lock ? forUpdate(tx) : ''}`,
       [org, id],
     );
     if (!row) throw new FeedbackError('ERR_NOT_FOUND', `No contact with id ${id}.`);
@@ -334,23 +366,22 @@ export function createContactsService(db: Database, organizationId: string, cloc
     async create(body: unknown): Promise<Contact> {
       const input = parseInput(createContactBodySchema, body);
       const now = clock();
-      const record = await db.transaction((tx) =>
-        insertContact(
-          tx,
-          org,
-          {
-            externalUserId: input.externalUserId ?? null,
-            email: input.email ?? null,
-            name: input.name ?? null,
-            plan: input.plan ?? null,
-            mrrCents: input.mrrCents ?? null,
-            currency: input.currency ?? null,
-            metadata: input.metadata ?? {},
-            source: 'admin',
-            consentBasis: 'admin_created',
-          },
-          now,
-        ),
+      const record = await insertContact(
+        db,
+        org,
+        {
+          externalUserId: input.externalUserId ?? null,
+          email: input.email ?? null,
+          name: input.name ?? null,
+          plan: input.plan ?? null,
+          mrrCents: input.mrrCents ?? null,
+          currency: input.currency ?? null,
+          metadata: input.metadata ?? {},
+          source: 'admin',
+          consentBasis: 'admin_created',
+        },
+        now,
+        await readContactCap(db, org),
       );
       if (!record) throw new FeedbackError('ERR_CONFLICT', CONFLICT_MESSAGE);
       return toContact(record);
@@ -358,45 +389,49 @@ export function createContactsService(db: Database, organizationId: string, cloc
 
     /**
      * `POST /v1/contacts/identify`: upsert by externalUserId. `created` tells 201 from 200.
-     * Runs as a few explicit statements in one transaction (the hot path).
+     * The hot path: one read (the contact and the workspace's cap together), then one
+     * version-conditional write with its event; a concurrent writer makes it read again.
      */
     async identify(body: unknown): Promise<{ contact: Contact; created: boolean }> {
       const input = parseInput(identifyContactBodySchema, body);
       const patch = traitPatch(input);
-      const now = clock();
-      // A concurrent identify may insert the same externalUserId between our read and our insert:
-      // the insert then does nothing and the next round finds the row.
-      for (let round = 0; round < 3; round++) {
-        const result = await db.transaction(async (tx) => {
-          const row = await tx.one<Record<string, unknown>>(
-            `SELECT ${CONTACT_COLUMNS} FROM contact c WHERE c.organization_id = ? AND c.external_user_id = ?${forUpdate(tx)}`,
-            [org, input.externalUserId],
-          );
-          if (row) {
-            const updated = await applyContactPatch(tx, toContactRecord(row), patch, now, { seen: true });
-            return { contact: toContact(updated), created: false };
-          }
-          const inserted = await insertContact(
-            tx,
-            org,
-            {
-              externalUserId: input.externalUserId,
-              email: input.email ?? null,
-              name: input.name ?? null,
-              plan: input.plan ?? null,
-              mrrCents: input.mrrCents ?? null,
-              currency: input.currency ?? null,
-              metadata: mergeMetadata({}, input.metadata ?? {}),
-              source: 'identify',
-              consentBasis: 'sdk_identify',
-            },
-            now,
-          );
-          return inserted ? { contact: toContact(inserted), created: true } : null;
-        });
-        if (result) return result;
+      for (let round = 0; round < MAX_ROUNDS; round++) {
+        // Each attempt reads the clock: a write's timestamps and its event's are those of the attempt that lands.
+        const now = clock();
+        const row = await db.one<Record<string, unknown>>(
+          `SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACT_COLUMNS}
+           FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ?
+           WHERE o.id = ?`,
+          [input.externalUserId, org],
+        );
+        if (!row) throw new FeedbackError('ERR_NOT_FOUND', 'Workspace not found.');
+        if (row.id !== null && row.id !== undefined) {
+          const updated = await applyContactPatch(db, toContactRecord(row), patch, now, { seen: true });
+          if (updated) return { contact: toContact(updated), created: false };
+          continue;
+        }
+        const cap = effectiveContactCap({ plan: row.org_plan, contact_cap_override: row.org_cap_override, contact_cap: row.org_cap });
+        const inserted = await insertContact(
+          db,
+          org,
+          {
+            externalUserId: input.externalUserId,
+            email: input.email ?? null,
+            name: input.name ?? null,
+            plan: input.plan ?? null,
+            mrrCents: input.mrrCents ?? null,
+            currency: input.currency ?? null,
+            metadata: mergeMetadata({}, input.metadata ?? {}),
+            source: 'identify',
+            consentBasis: 'sdk_identify',
+          },
+          now,
+          cap,
+        );
+        // Null: a concurrent identify inserted this externalUserId first; the next round updates it.
+        if (inserted) return { contact: toContact(inserted), created: true };
       }
-      throw new FeedbackError('ERR_CONFLICT', 'The contact changed concurrently; retry the request.');
+      throw new FeedbackError('ERR_CONFLICT', 'The contact kept changing concurrently; retry the request.');
     },
 
     /** `GET /v1/contacts/{id}` with postCount (exact) and voteCount/commentCount (by email hash). */
@@ -423,18 +458,19 @@ export function createContactsService(db: Database, organizationId: string, cloc
     /** `PATCH /v1/contacts/{id}`: omitted fields unchanged, null clears, metadata merged. */
     async update(id: string, body: unknown): Promise<Contact> {
       const input = parseInput(updateContactBodySchema, body);
-      const now = clock();
-      const record = await db.transaction(async (tx) =>
-        applyContactPatch(tx, await lockContact(tx, id), traitPatch(input), now, { seen: false }),
-      );
-      return toContact(record);
+      const patch = traitPatch(input);
+      for (let round = 0; round < MAX_ROUNDS; round++) {
+        const updated = await applyContactPatch(db, await readContact(db, id), patch, clock(), { seen: false });
+        if (updated) return toContact(updated);
+      }
+      throw new FeedbackError('ERR_CONFLICT', 'The contact kept changing concurrently; retry the request.');
     },
 
     /** `DELETE /v1/contacts/{id}`: attached posts stay, with contactId null. */
     async delete(id: string): Promise<DeletedContact> {
       const now = clock();
       await db.transaction(async (tx) => {
-        const current = await lockContact(tx, id);
+        const current = await readContact(tx, id, true);
         await tx.all('UPDATE post SET contact_id = NULL WHERE contact_id = ? RETURNING id', [id]);
         await tx.all('UPDATE vote SET contact_id = NULL WHERE contact_id = ? RETURNING id', [id]);
         await tx.all('UPDATE comment SET contact_id = NULL WHERE contact_id = ? RETURNING id', [id]);

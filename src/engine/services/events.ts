@@ -1,6 +1,6 @@
 import type { EventKind, WebhookEvent } from '../../schemas/events.js';
 import { newId } from '../internal/ids.js';
-import { toIso, ts, type Sql, type Database } from '../internal/sql.js';
+import { toIso, ts, type Database, type Sql } from '../internal/sql.js';
 
 /** An event row as written: the payload text is the exact body receivers will get. */
 export interface StoredEvent {
@@ -12,20 +12,46 @@ export interface StoredEvent {
   createdAt: string;
 }
 
+const EVENT_INSERT = 'INSERT INTO event (id, organization_id, type, payload, created_at)';
+
+function eventValues(sql: Sql, event: WebhookEvent, now: Date): unknown[] {
+  return [newId('evt', now.getTime()), event.organizationId, event.event, JSON.stringify(event), ts(sql, now)];
+}
+
 /**
  * Write an event row inside the caller's transaction, so it commits if and only if the
  * change that caused it commits.
  */
-export async function emitEvent(tx: Sql, event: WebhookEvent, now: Date): Promise<string> {
-  const id = newId('evt', now.getTime());
-  await tx.all('INSERT INTO event (id, organization_id, type, payload, created_at) VALUES (?, ?, ?, ?, ?)', [
-    id,
-    event.organizationId,
-    event.event,
-    JSON.stringify(event),
-    ts(tx, now),
-  ]);
-  return id;
+export async function emitEvent(tx: Sql, event: WebhookEvent, now: Date): Promise<void> {
+  await tx.all(`${EVENT_INSERT} VALUES (?, ?, ?, ?, ?)`, eventValues(tx, event, now));
+}
+
+/** A write statement (INSERT, UPDATE or DELETE, without RETURNING) and its parameters. */
+export interface WriteStatement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/**
+ * A change and its event as one unit: the event row is written if and only if `write` changed a
+ * row, and both commit together. On PostgreSQL this is one statement (a data-modifying CTE); on
+ * SQLite the two statements run in the caller's transaction, or in an IMMEDIATE one of their own.
+ * Returns whether the write changed a row (a conditional write that matched nothing writes no event).
+ */
+export async function writeWithEvent(db: Sql | Database, write: WriteStatement, event: WebhookEvent, now: Date): Promise<boolean> {
+  if (db.dialect === 'postgresql') {
+    const rows = await db.all(
+      `WITH w AS (${write.sql} RETURNING 1) ${EVENT_INSERT} SELECT ?, ?, ?, ?, ? FROM w LIMIT 1 RETURNING id`,
+      [...write.params, ...eventValues(db, event, now)],
+    );
+    return rows.length > 0;
+  }
+  const run = async (tx: Sql) => {
+    const changed = (await tx.all(`${write.sql} RETURNING 1`, write.params)).length > 0;
+    if (changed) await emitEvent(tx, event, now);
+    return changed;
+  };
+  return 'transaction' in db ? db.transaction(run) : run(db);
 }
 
 /** Read access to a workspace's events, oldest first. */
