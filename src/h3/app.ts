@@ -1,4 +1,4 @@
-import { H3, getRouterParams, type H3Event } from 'h3';
+import { H3, HTTPResponse, getRouterParams, type H3Event } from 'h3';
 import type { Engine } from '../engine/engine.js';
 import { FeedbackError } from '../engine/errors.js';
 import { newId } from '../engine/internal/ids.js';
@@ -42,7 +42,7 @@ export function createApp(options: AppOptions): H3 {
   const { engine } = options;
   const logError = options.logError ?? ((message, error) => console.error(message, error));
 
-  async function handle(route: RouteDefinition, event: H3Event, headers: Headers): Promise<Response> {
+  async function handle(route: RouteDefinition, event: H3Event, headers: Headers): Promise<HTTPResponse> {
     const request = event.req as Request;
     const token = bearerToken(request);
     const key = token ? await engine.keys.authenticate(token) : null;
@@ -91,8 +91,10 @@ export function createApp(options: AppOptions): H3 {
     return json(result.status ?? 200, result.body, headers);
   }
 
-  function toErrorResponse(err: unknown, headers: Headers, requestId: string): Response {
+  function toErrorResponse(err: unknown, headers: Headers, requestId: string, request?: Request): HTTPResponse {
     if (err instanceof FeedbackError) return errorResponse(err.code, err.message, err.details, headers);
+    // The client went away mid-request: nobody reads this answer, and it is not our failure.
+    if (request?.signal?.aborted) return errorResponse('ERR_BAD_REQUEST', 'The client closed the request.', undefined, headers);
     logError(`[feedback-service] ${requestId} unexpected error`, err);
     return errorResponse('ERR_INTERNAL', undefined, { requestId }, headers);
   }
@@ -112,7 +114,7 @@ export function createApp(options: AppOptions): H3 {
       try {
         return await handle(route, event, headers);
       } catch (err) {
-        return toErrorResponse(err, headers, requestId);
+        return toErrorResponse(err, headers, requestId, event.req as Request);
       }
     });
   }
