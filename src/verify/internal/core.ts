@@ -84,6 +84,7 @@ export async function signPayloadWith(backend: HmacBackend, secret: string, body
 
 const decoder = new TextDecoder();
 
+
 /**
  * Verify one delivery: header shape, freshness, signature over the exact bytes, then dedupe.
  * Throws WebhookVerificationError; on success returns the parsed event and the delivery's headers.
@@ -109,7 +110,8 @@ export async function verifyWith(
     );
   }
   const raw = typeof Request !== 'undefined' && body instanceof Request ? new Uint8Array(await body.arrayBuffer()) : toRaw(body);
-  const expected = await computeSignature(backend, options.secret, timestamp, raw);
+  const computed = computeSignature(backend, options.secret, timestamp, raw);
+  const expected = typeof computed === 'string' ? computed : await computed;
   if (!backend.timingSafeEqualHex(expected, signature)) {
     throw new WebhookVerificationError('signature_mismatch', 'The signature does not match the body and secret.');
   }
@@ -125,12 +127,15 @@ export async function verifyWith(
     throw new WebhookVerificationError('body_not_raw', 'The signed body is not JSON.');
   }
   if (options.dedupe) {
-    if (!(await options.dedupe.claim(`delivery:${deliveryId}`, options.retention ?? DEFAULT_DEDUPE_RETENTION_SECONDS))) {
+    // Await only an asynchronous store: the memory store answers at once, without a microtask hop.
+    const byId = options.dedupe.claim(`delivery:${deliveryId}`, options.retention ?? DEFAULT_DEDUPE_RETENTION_SECONDS);
+    if (!(typeof byId === 'boolean' ? byId : await byId)) {
       throw new WebhookVerificationError('duplicate', `Delivery ${deliveryId} was already received.`);
     }
     // The delivery id is not signed: a captured request re-sent with a fresh X-Service-Delivery would pass
     // the id check. Its signature is the same bytes, though, and within the window it must be unique.
-    if (!(await options.dedupe.claim(`signature:${signature}`, 2 * tolerance))) {
+    const bySignature = options.dedupe.claim(`signature:${signature}`, 2 * tolerance);
+    if (!(typeof bySignature === 'boolean' ? bySignature : await bySignature)) {
       throw new WebhookVerificationError('duplicate', 'This signature was already received under another delivery id (a replayed request).');
     }
   }

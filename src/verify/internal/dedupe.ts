@@ -24,17 +24,24 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
   const now = options.now ?? Date.now;
   // Insertion order = claim order, so the first entries are the oldest.
   const expiries = new Map<string, number>();
+  let claims = 0;
+  /** Drop expired entries from the old end, and the oldest ones beyond the bound. */
+  function sweep(t: number): void {
+    for (const [k, e] of expiries) {
+      if (e > t && expiries.size < maxEntries) break;
+      expiries.delete(k);
+    }
+  }
   return {
     claim(id, ttlSeconds) {
       const t = now();
       const expiry = expiries.get(id);
-      if (expiry !== undefined && expiry > t) return false;
-      expiries.delete(id);
-      // Drop expired entries from the old end, then enforce the bound.
-      for (const [k, e] of expiries) {
-        if (e > t && expiries.size < maxEntries) break;
-        expiries.delete(k);
+      if (expiry !== undefined) {
+        if (expiry > t) return false;
+        expiries.delete(id);
       }
+      // Sweeping on every claim costs an iterator per claim; every 64th claim keeps memory just as bounded.
+      if ((++claims & 63) === 0 || expiries.size >= maxEntries) sweep(t);
       expiries.set(id, t + ttlSeconds * 1000);
       return true;
     },

@@ -1,11 +1,17 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { HmacBackend } from './crypto.js';
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual, type HmacBackend } from './crypto.js';
 
 /** node:crypto HMAC: about twice as fast as Web Crypto in Node (perf-notes). */
 export function createNodeCryptoBackend(): HmacBackend {
   return {
-    // Two updates: neither the prefix nor a string body is copied into a new buffer.
-    hmacHex: (secret, prefix, body) => createHmac('sha256', secret).update(prefix).update(body).digest('hex'),
-    timingSafeEqualHex: (a, b) => a.length === b.length && timingSafeEqual(Buffer.from(a, 'latin1'), Buffer.from(b, 'latin1')),
+    // One update for a string body (V8 joins the two strings without copying the body twice).
+    hmacHex: (secret, prefix, body) =>
+      (typeof body === 'string'
+        ? createHmac('sha256', secret).update(prefix + body)
+        : createHmac('sha256', secret).update(prefix).update(body)
+      ).digest('hex'),
+    // Two 64-character hex strings: an XOR loop is constant-time and allocates nothing, where
+    // crypto.timingSafeEqual would need two Buffers made per call.
+    timingSafeEqualHex: constantTimeEqual,
   };
 }
