@@ -6,7 +6,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { encodeCursor } from '../src/engine/services/contacts.js';
+import { encodeCursor } from '../src/engine/internal/cursor.js';
 
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -170,8 +170,8 @@ async function listBench(): Promise<{ label: string; p50: number; p99: number; c
       )
     ).rows[0];
     const tail = (await client.query('SELECT id FROM contact WHERE organization_id = $1 AND mrr_cents IS NULL ORDER BY id DESC OFFSET $2 LIMIT 1', [org, Math.floor(LIST_ROWS / 8)])).rows[0];
-    const mrrCursor = encodeCursor({ s: 'mrr', v: Number(deep.mrr_cents), i: deep.id });
-    const tailCursor = encodeCursor({ s: 'mrr', v: null, i: tail.id });
+    const mrrCursor = encodeCursor('contacts:mrr', [Number(deep.mrr_cents), deep.id]);
+    const tailCursor = encodeCursor('contacts:mrr', [null, tail.id]);
     const key = server.info.key!;
     const cases: [string, string][] = [
       ['q, rare term (one match)', '/v1/contacts?q=user123457%40'],

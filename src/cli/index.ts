@@ -14,7 +14,11 @@ Commands:
                     [--contact-cap N|none|default] [--admin-email E]... [--rate-limit N|default]
   key create --org ORG_ID --scope read|read:write
   key revoke KEY_ID
-  board create --org ORG_ID --name N
+  board create --org ORG_ID --name N [--private]
+  board list --org ORG_ID
+  post create --org ORG_ID --board BOARD_ID --title T [--body-text X] [--contact CONTACT_ID]
+  changelog create --org ORG_ID --board BOARD_ID --title T [--body X]
+  changelog publish ENTRY_ID --org ORG_ID
 
 Every command takes --json and then prints one JSON object.
 The database is a SQLite file (default ./feedback.db) or a postgres:// URL (--db or DATABASE_URL).`;
@@ -166,14 +170,77 @@ async function main(argv: string[]): Promise<void> {
       throw new UsageError('key needs create or revoke');
     }
     case 'board': {
-      const { values } = parseFlags(rest, { ...DB_FLAG, org: { type: 'string' }, name: { type: 'string' } });
+      const { values } = parseFlags(rest, { ...DB_FLAG, org: { type: 'string' }, name: { type: 'string' }, private: { type: 'boolean' } });
+      if (!values.org) throw new UsageError(`board ${sub ?? ''} needs --org`);
       if (sub === 'create') {
-        if (!values.org || !values.name) throw new UsageError('board create needs --org and --name');
-        const board = await withEngine(values.db, (e) => e.workspace(values.org!).boards.create({ name: values.name! }));
+        if (!values.name) throw new UsageError('board create needs --name');
+        const board = await withEngine(values.db, (e) => e.workspace(values.org!).boards.create({ name: values.name!, isPublic: !values.private }));
         print(values.json, { ...board }, `Created board ${board.id} (${board.name}, /${board.slug}).`);
         return;
       }
-      throw new UsageError('board needs create');
+      if (sub === 'list') {
+        const boards = await withEngine(values.db, async (e) => {
+          const all = [];
+          let cursor: string | undefined;
+          do {
+            const page = await e.workspace(values.org!).boards.list({ limit: 100, ...(cursor ? { cursor } : {}) });
+            all.push(...page.data);
+            cursor = page.nextCursor ?? undefined;
+          } while (cursor);
+          return all;
+        });
+        print(values.json, { data: boards }, boards.map((b) => `${b.id}  ${b.slug}  ${b.name}${b.isPublic ? '' : ' (private)'}`).join('\n') || 'No boards.');
+        return;
+      }
+      throw new UsageError('board needs create or list');
+    }
+    case 'post': {
+      const { values } = parseFlags(rest, {
+        ...DB_FLAG,
+        org: { type: 'string' },
+        board: { type: 'string' },
+        title: { type: 'string' },
+        'body-text': { type: 'string' },
+        contact: { type: 'string' },
+      });
+      if (sub !== 'create') throw new UsageError('post needs create');
+      if (!values.org || !values.board || !values.title) throw new UsageError('post create needs --org, --board and --title');
+      const text = values['body-text'];
+      const post = await withEngine(values.db, (e) =>
+        e.workspace(values.org!).posts.create(values.board!, {
+          title: values.title!,
+          ...(text !== undefined ? { body: { json: { type: 'text', text }, text } } : {}),
+          ...(values.contact ? { contactId: values.contact } : {}),
+        }),
+      );
+      print(values.json, { ...post }, `Created post ${post.id} (/${post.slug}) on board ${post.boardId}.`);
+      return;
+    }
+    case 'changelog': {
+      const { values, positionals } = parseFlags(rest, {
+        ...DB_FLAG,
+        org: { type: 'string' },
+        board: { type: 'string' },
+        title: { type: 'string' },
+        body: { type: 'string' },
+      });
+      if (!values.org) throw new UsageError(`changelog ${sub ?? ''} needs --org`);
+      if (sub === 'create') {
+        if (!values.board || !values.title) throw new UsageError('changelog create needs --board and --title');
+        const entry = await withEngine(values.db, (e) =>
+          e.workspace(values.org!).changelog.create({ boardId: values.board!, title: values.title!, ...(values.body ? { body: values.body } : {}) }),
+        );
+        print(values.json, { ...entry }, `Created draft changelog entry ${entry.id} (/${entry.slug}).`);
+        return;
+      }
+      if (sub === 'publish') {
+        const id = positionals[0];
+        if (!id) throw new UsageError('changelog publish needs ENTRY_ID');
+        const entry = await withEngine(values.db, (e) => e.workspace(values.org!).changelog.publish(id));
+        print(values.json, { ...entry }, `Published changelog entry ${entry.id} at ${entry.publishedAt}.`);
+        return;
+      }
+      throw new UsageError('changelog needs create or publish');
     }
     case undefined:
     case 'help':

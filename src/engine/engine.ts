@@ -4,6 +4,10 @@ import { MIGRATIONS } from './migrations/index.js';
 import { ormOptions, parseDatabase, type DatabaseTarget } from './internal/orm-config.js';
 import { createDatabase, type Database, type Dialect } from './internal/sql.js';
 import { createBoardsService } from './services/boards.js';
+import { createChangelogService } from './services/changelog.js';
+import { createInteractionsService } from './services/interactions.js';
+import { createPostsService } from './services/posts.js';
+import { createTagsService } from './services/tags.js';
 import { createContactsService } from './services/contacts.js';
 import { createEventsService } from './services/events.js';
 import { createKeysService } from './services/keys.js';
@@ -22,6 +26,11 @@ export interface Workspace {
   readonly organizationId: string;
   readonly contacts: ReturnType<typeof createContactsService>;
   readonly boards: ReturnType<typeof createBoardsService>;
+  readonly tags: ReturnType<typeof createTagsService>;
+  readonly posts: ReturnType<typeof createPostsService>;
+  /** What end-users do on public boards: post, vote, comment (with or without the notify-me opt-in). */
+  readonly public: ReturnType<typeof createInteractionsService>;
+  readonly changelog: ReturnType<typeof createChangelogService>;
   readonly events: ReturnType<typeof createEventsService>;
 }
 
@@ -100,6 +109,10 @@ export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, clockOption?:
         organizationId,
         contacts: createContactsService(db, organizationId, clock),
         boards: createBoardsService(orm, db, organizationId, clock),
+        tags: createTagsService(db, organizationId, clock),
+        posts: createPostsService(db, organizationId, clock),
+        public: createInteractionsService(db, organizationId, clock),
+        changelog: createChangelogService(db, organizationId, clock),
         events: createEventsService(db, organizationId),
       };
     },

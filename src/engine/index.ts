@@ -5,6 +5,10 @@ export { hashEmail } from './internal/email.js';
 export type { ContactsService } from './services/contacts.js';
 export type { BoardsService, CreateBoardInput } from './services/boards.js';
 export type { EventsService, StoredEvent } from './services/events.js';
+export type { PostsService } from './services/posts.js';
+export type { InteractionsService } from './services/interactions.js';
+export type { ChangelogService } from './services/changelog.js';
+export type { TagsService, Tag } from './services/tags.js';
 export { API_KEY_PREFIX, hashApiKey, type AuthenticatedKey, type CreatedApiKey, type KeysService } from './services/keys.js';
 export type { RateLimiter, RateLimitState } from './services/limits.js';
 export {

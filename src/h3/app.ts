@@ -7,10 +7,11 @@ import { readJsonObject, readQuery } from './internal/body.js';
 import { errorResponse, json } from './internal/respond.js';
 import type { RouteDefinition } from './internal/route.js';
 import { contactRoutes } from './routes/contacts.js';
+import { postRoutes } from './routes/posts.js';
 import { whoamiRoutes } from './routes/whoami.js';
 
 /** Every REST route the app serves, in one table (the OpenAPI document is checked against it). */
-export const ROUTES: readonly RouteDefinition[] = [...contactRoutes, ...whoamiRoutes];
+export const ROUTES: readonly RouteDefinition[] = [...contactRoutes, ...postRoutes, ...whoamiRoutes];
 
 export interface AppOptions {
   engine: Engine;

@@ -4,3 +4,4 @@ export * from './contacts.js';
 export * from './posts.js';
 export * from './events.js';
 export * from './whoami.js';
+export * from './interactions.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestampSchema } from './common.js';
+import { cursorSchema, pageLimitSchema, pageSchema, timestampSchema } from './common.js';
 
 export const POST_STATUSES = ['open', 'under_review', 'planned', 'in_progress', 'shipped', 'declined', 'duplicate'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -43,3 +43,52 @@ export const boardSchema = z.object({
   updatedAt: timestampSchema,
 });
 export type Board = z.infer<typeof boardSchema>;
+
+export const POST_TITLE_MAX = 200;
+export const POST_BODY_TEXT_MAX = 50_000;
+export const POST_SLUG_MAX = 80;
+export const MAX_TAGS_PER_POST = 3;
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export const postTitleSchema = z.string().min(1).max(POST_TITLE_MAX);
+/** `{ json, text }`: `json` is any JSON (the rich document), `text` its plain text, at most 50,000 characters. */
+export const postBodySchema = z.strictObject({
+  json: z.unknown().refine((v) => v !== undefined, { message: 'body.json is required' }),
+  text: z.string().max(POST_BODY_TEXT_MAX),
+});
+export const postSlugSchema = z
+  .string()
+  .min(1)
+  .max(POST_SLUG_MAX)
+  .regex(SLUG_PATTERN, 'slug must be lower-case letters and digits joined by single hyphens');
+const referenceIdSchema = z.string().min(1).max(255);
+export const tagIdsSchema = z.array(referenceIdSchema).max(MAX_TAGS_PER_POST, `at most ${MAX_TAGS_PER_POST} tags per post`);
+
+/** Body of `POST /v1/boards/{boardId}/posts`. */
+export const createPostBodySchema = z.strictObject({
+  title: postTitleSchema,
+  body: postBodySchema.optional(),
+  contactId: referenceIdSchema.optional(),
+  tagIds: tagIdsSchema.optional(),
+});
+export type CreatePostBody = z.infer<typeof createPostBodySchema>;
+
+/** Body of `PATCH /v1/posts/{postId}`. */
+export const updatePostBodySchema = z.strictObject({
+  body: postBodySchema.optional(),
+  contactId: referenceIdSchema.nullable().optional(),
+  hideFromRoadmap: z.boolean().optional(),
+  slug: postSlugSchema.optional(),
+  status: postStatusSchema.optional(),
+  tagIds: tagIdsSchema.optional(),
+  title: postTitleSchema.optional(),
+});
+export type UpdatePostBody = z.infer<typeof updatePostBodySchema>;
+
+/** Query of `GET /v1/contacts/{contactId}/posts` and `GET /v1/boards`. */
+export const pageQuerySchema = z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema });
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+export type PageQueryInput = z.input<typeof pageQuerySchema>;
+
+export const postPageSchema = pageSchema(postSchema);
+export const boardPageSchema = pageSchema(boardSchema);

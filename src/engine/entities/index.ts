@@ -6,3 +6,5 @@ export { Post } from './post.js';
 export { Vote } from './vote.js';
 export { Comment } from './comment.js';
 export { Event } from './event.js';
+export { Tag, PostTag } from './tag.js';
+export { ChangelogEntry } from './changelog-entry.js';

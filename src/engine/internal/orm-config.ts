@@ -1,8 +1,8 @@
 import type { Options } from '@mikro-orm/core';
-import { ApiKey, Board, Comment, Contact, Event, Organization, Post, Vote } from '../entities/index.js';
+import { ApiKey, Board, ChangelogEntry, Comment, Contact, Event, Organization, Post, PostTag, Tag, Vote } from '../entities/index.js';
 import type { Dialect } from './sql.js';
 
-export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event];
+export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry];
 
 export interface DatabaseTarget {
   dialect: Dialect;

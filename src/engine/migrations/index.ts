@@ -2,17 +2,21 @@ import type { MigrationObject } from '@mikro-orm/core';
 import type { Dialect } from '../internal/sql.js';
 import { Migration20261122000000Initial as PgInitial } from './postgresql/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as PgContactVersion } from './postgresql/Migration20261122010000ContactVersion.js';
+import { Migration20261122020000TagsChangelog as PgTagsChangelog } from './postgresql/Migration20261122020000TagsChangelog.js';
 import { Migration20261122000000Initial as SqliteInitial } from './sqlite/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as SqliteContactVersion } from './sqlite/Migration20261122010000ContactVersion.js';
+import { Migration20261122020000TagsChangelog as SqliteTagsChangelog } from './sqlite/Migration20261122020000TagsChangelog.js';
 
 /** The checked-in migrations, per dialect, in order. Referenced, not globbed, so bundling keeps them. */
 export const MIGRATIONS: Record<Dialect, MigrationObject[]> = {
   sqlite: [
     { name: 'Migration20261122000000Initial', class: SqliteInitial },
     { name: 'Migration20261122010000ContactVersion', class: SqliteContactVersion },
+    { name: 'Migration20261122020000TagsChangelog', class: SqliteTagsChangelog },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
     { name: 'Migration20261122010000ContactVersion', class: PgContactVersion },
+    { name: 'Migration20261122020000TagsChangelog', class: PgTagsChangelog },
   ],
 };

@@ -1,10 +1,12 @@
 import type { MikroORM } from '@mikro-orm/core';
-import type { Board as BoardShape } from '../../schemas/posts.js';
+import type { Page } from '../../schemas/common.js';
+import { pageQuerySchema, type Board as BoardShape, type PageQueryInput } from '../../schemas/posts.js';
 import { Board } from '../entities/board.js';
 import { Organization } from '../entities/organization.js';
-import { FeedbackError } from '../errors.js';
+import { FeedbackError, parseInput } from '../errors.js';
+import { decodeCursor, encodeCursor, isFiniteNumber, isId } from '../internal/cursor.js';
 import { newId } from '../internal/ids.js';
-import { toBool, toIso, type Database } from '../internal/sql.js';
+import { toBool, toIso, ts, type Database } from '../internal/sql.js';
 
 /** Lower-case ASCII words joined by `-`, at most `max` characters. */
 export function slugify(text: string, max = 80): string {
@@ -80,13 +82,18 @@ export function createBoardsService(orm: MikroORM, db: Database, organizationId:
       };
     },
 
-    /** Every board of the workspace, oldest first. */
-    async list(): Promise<BoardShape[]> {
+    /** `GET /v1/boards`: the workspace's boards, oldest first, keyset pages on (createdAt, id). */
+    async list(query: PageQueryInput = {}): Promise<Page<BoardShape>> {
+      const q = parseInput(pageQuerySchema, query);
+      const key = q.cursor === undefined ? undefined : decodeCursor(q.cursor, 'boards', (k) => k.length === 2 && isFiniteNumber(k[0]) && isId(k[1]));
       const rows = await db.all<Record<string, unknown>>(
-        'SELECT id, organization_id, name, slug, is_public, created_at, updated_at FROM board WHERE organization_id = ? ORDER BY created_at, id',
-        [organizationId],
+        `SELECT id, organization_id, name, slug, is_public, created_at, updated_at FROM board
+         WHERE organization_id = ?${key ? ' AND (created_at, id) > (?, ?)' : ''} ORDER BY created_at, id LIMIT ?`,
+        [organizationId, ...(key ? [ts(db, new Date(key[0] as number)), key[1]] : []), q.limit + 1],
       );
-      return rows.map(toBoard);
+      const page = rows.slice(0, q.limit).map(toBoard);
+      const last = page[page.length - 1];
+      return { data: page, nextCursor: rows.length > q.limit && last ? encodeCursor('boards', [Date.parse(last.createdAt), last.id]) : null };
     },
   };
 }

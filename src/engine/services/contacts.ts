@@ -16,8 +16,10 @@ import {
   type ListContactsQueryInput,
 } from '../../schemas/contacts.js';
 import type { Page } from '../../schemas/common.js';
+import { backfillInputSchema, type BackfillUser } from '../../schemas/interactions.js';
 import type { EventContact } from '../../schemas/events.js';
 import { FeedbackError, parseInput, validationError } from '../errors.js';
+import { decodeCursor, encodeCursor, isFiniteNumber, isId } from '../internal/cursor.js';
 import { hashEmail } from '../internal/email.js';
 import { jsonEqual } from '../internal/equality.js';
 import { newId } from '../internal/ids.js';
@@ -124,7 +126,7 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /** The workspace's contact cap in force (null = unlimited). */
-async function readContactCap(db: Sql, organizationId: string): Promise<number | null> {
+export async function readContactCap(db: Sql, organizationId: string): Promise<number | null> {
   const org = await db.one<Record<string, unknown>>('SELECT plan, contact_cap_override, contact_cap FROM organization WHERE id = ?', [
     organizationId,
   ]);
@@ -313,32 +315,6 @@ function traitPatch(body: Record<string, unknown>): TraitPatch {
   return patch as TraitPatch;
 }
 
-export interface CursorKey {
-  s: ContactSort;
-  /** The sort value of the last row: epoch ms, mrr cents, or null for the null-mrr tail. */
-  v: number | null;
-  i: string;
-}
-
-/** @internal Exported for the benchmark, which seeks straight to a deep page. */
-export function encodeCursor(key: CursorKey): string {
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
-}
-
-function decodeCursor(cursor: string, sort: ContactSort): CursorKey {
-  const invalid = () =>
-    validationError([{ path: 'cursor', code: 'invalid_cursor', message: 'cursor is not valid for this list and sort' }]);
-  let key: CursorKey;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorKey;
-  } catch {
-    throw invalid();
-  }
-  if (!key || typeof key !== 'object' || key.s !== sort || typeof key.i !== 'string' || key.i.length === 0) throw invalid();
-  if (!(typeof key.v === 'number' && Number.isFinite(key.v)) && !(key.v === null && sort === 'mrr')) throw invalid();
-  return key;
-}
-
 const SORT_COLUMN: Record<ContactSort, string> = { created: 'c.created_at', last_seen: 'c.last_seen_at', mrr: 'c.mrr_cents' };
 
 function sortValue(record: ContactRecord, sort: ContactSort): number | null {
@@ -434,6 +410,52 @@ export function createContactsService(db: Database, organizationId: string, cloc
       throw new FeedbackError('ERR_CONFLICT', 'The contact kept changing concurrently; retry the request.');
     },
 
+    /**
+     * Import historical end-users as contacts with consentBasis `legacy_inferred` (treat as suppressed
+     * for marketing), skipping emails that already have a contact. One transaction for the batch.
+     */
+    async backfill(users: readonly BackfillUser[]): Promise<{ created: string[]; skipped: number }> {
+      const input = parseInput(backfillInputSchema, users);
+      const disordered = input.findIndex((u) => Date.parse(u.lastSeenAt) < Date.parse(u.firstSeenAt));
+      if (disordered !== -1) {
+        throw validationError([{ path: `${disordered}.lastSeenAt`, code: 'too_small', message: 'lastSeenAt must not be before firstSeenAt' }]);
+      }
+      const cap = await readContactCap(db, org);
+      return db.transaction(async (tx) => {
+        const created: string[] = [];
+        let skipped = 0;
+        const now = clock();
+        for (const user of input) {
+          const existing = await tx.one('SELECT id FROM contact WHERE organization_id = ? AND email_hash = ? LIMIT 1', [org, hashEmail(user.email)]);
+          if (existing) {
+            skipped++;
+            continue;
+          }
+          const record = await insertContact(
+            tx,
+            org,
+            {
+              externalUserId: null,
+              email: user.email,
+              name: user.name ?? null,
+              plan: null,
+              mrrCents: null,
+              currency: null,
+              metadata: {},
+              source: user.source ?? 'admin',
+              consentBasis: 'legacy_inferred',
+              firstSeenAt: new Date(user.firstSeenAt),
+              lastSeenAt: new Date(user.lastSeenAt),
+            },
+            now,
+            cap,
+          );
+          if (record) created.push(record.id);
+        }
+        return { created, skipped };
+      });
+    },
+
     /** `GET /v1/contacts/{id}` with postCount (exact) and voteCount/commentCount (by email hash). */
     async retrieve(id: string): Promise<ContactDetail> {
       const row = await db.one<Record<string, unknown>>(
@@ -490,7 +512,13 @@ export function createContactsService(db: Database, organizationId: string, cloc
      */
     async list(query: ListContactsQueryInput = {}): Promise<Page<ContactListItem>> {
       const q = parseInput(listContactsQuerySchema, query);
-      const cursor = q.cursor === undefined ? undefined : decodeCursor(q.cursor, q.sort);
+      // Cursor key: [sort value, id]; the sort value is null only in the null-mrr tail.
+      const kind = `contacts:${q.sort}`;
+      const key =
+        q.cursor === undefined
+          ? undefined
+          : decodeCursor(q.cursor, kind, (k) => k.length === 2 && isId(k[1]) && (isFiniteNumber(k[0]) || (k[0] === null && q.sort === 'mrr')));
+      const cursor = key && { v: key[0] as number | null, i: key[1] as string };
       const filters: string[] = ['c.organization_id = ?'];
       const params: unknown[] = [org];
       if (q.q !== undefined) {
@@ -539,7 +567,7 @@ export function createContactsService(db: Database, organizationId: string, cloc
       const last = page[page.length - 1];
       return {
         data: page.map(({ record, postCount }) => ({ ...toContact(record), postCount })),
-        nextCursor: hasMore && last ? encodeCursor({ s: q.sort, v: sortValue(last.record, q.sort), i: last.record.id }) : null,
+        nextCursor: hasMore && last ? encodeCursor(kind, [sortValue(last.record, q.sort), last.record.id]) : null,
       };
     },
   };
