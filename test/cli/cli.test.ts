@@ -37,6 +37,22 @@ describe('feedback-service command line', () => {
     expect((await cli('board', 'create', '--org', org.id, '--name', 'Feature requests')).slug).toBe('feature-requests-2');
   });
 
+  it('board list, post create and changelog create|publish seed a workspace by hand', async () => {
+    const org = await cli('org', 'create', '--name', 'Seeded', '--plan', 'paid');
+    const board = await cli('board', 'create', '--org', org.id, '--name', 'Roadmap');
+    const hidden = await cli('board', 'create', '--org', org.id, '--name', 'Internal', '--private');
+    expect(hidden.isPublic).toBe(false);
+    expect((await cli('board', 'list', '--org', org.id)).data.map((b: { id: string }) => b.id)).toEqual([board.id, hidden.id]);
+    const post = await cli('post', 'create', '--org', org.id, '--board', board.id, '--title', 'Offline mode', '--body-text', 'Works on a plane');
+    expect(post).toMatchObject({ boardId: board.id, slug: 'offline-mode', bodyText: 'Works on a plane', status: 'open', moderationStatus: 'approved' });
+    const entry = await cli('changelog', 'create', '--org', org.id, '--board', board.id, '--title', 'Offline mode shipped');
+    expect(entry).toMatchObject({ status: 'draft', slug: 'offline-mode-shipped' });
+    const published = await cli('changelog', 'publish', entry.id, '--org', org.id);
+    expect(published.status).toBe('published');
+    await expect(cli('changelog', 'publish', entry.id, '--org', org.id)).rejects.toMatchObject({ code: 1 });
+    await expect(cli('post', 'create', '--org', org.id, '--board', 'brd_nope', '--title', 'x')).rejects.toMatchObject({ code: 1 });
+  });
+
   it('a usage error exits 2 with a JSON error; a refused operation exits 1', async () => {
     await expect(cli('org', 'create')).rejects.toMatchObject({ code: 2 });
     await expect(cli('key', 'revoke', 'key_nope')).rejects.toMatchObject({ code: 1 });
