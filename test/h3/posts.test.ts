@@ -217,6 +217,9 @@ describeMatrix('posts and boards', (h) => {
       expect((await h.request('GET', `/v1/contacts/${contact.id}/posts?${qs}`, { key: ws.key })).status, qs).toBe(422);
     }
     expect((await h.request('GET', '/v1/contacts/ctc_nope/posts', { key: ws.key })).status).toBe(404);
+    // Another workspace's key: the contact and its posts are indistinguishable from absent ones.
+    const stranger = await h.seed();
+    expect((await h.request('GET', `/v1/contacts/${contact.id}/posts`, { key: stranger.key })).status).toBe(404);
   });
 
   it('per-contact cursors never repeat or skip while posts are inserted during the walk', async () => {
