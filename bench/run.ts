@@ -251,7 +251,8 @@ warm-up run) runs in a third. The machine is shared and noisy: trust the ratios,
 ## Identify over HTTP
 
 The **stack** is the whole product: bearer-key lookup, rate limit, scope and billing checks, body parsing, zod validation,
-\`SELECT ... FOR UPDATE\` of the contact, the change and its \`contact.created\`/\`contact.updated\` event row, in one transaction.
+one read of the contact (with the workspace's cap), and one version-conditional write of the change with its
+\`contact.created\`/\`contact.updated\` event row (one statement on PostgreSQL, an IMMEDIATE transaction on SQLite).
 The **reference** is a bare \`node:http\` server with the raw driver (node-sqlite3 or pg, no ORM) doing a key lookup and one
 \`INSERT ... ON CONFLICT DO UPDATE\`: no validation, no transaction, no event. Same database file or server, same schema.
 \`existing\`: each request changes one trait (name) of one of ${SEEDED} seeded contacts. \`new\`: each request creates a contact.
@@ -264,6 +265,20 @@ ${identify
 
 Target: the stack at 0.50 or more of the reference on both databases. \`sqlite (better-sqlite)\` runs the same engine on
 \`@mikro-orm/better-sqlite\` for comparison only (a devDependency; the package ships one SQLite driver, \`@mikro-orm/sqlite\`).
+
+Where the time goes (measured in-process on this machine):
+
+- **PostgreSQL** meets the target. Identify is three statements (key lookup, read, write-with-event as one data-modifying
+  CTE) against the reference's two; the rest is Node CPU on a box where the load generator and PostgreSQL share two cores.
+- **SQLite on node-sqlite3** (the driver \`@mikro-orm/sqlite\` 6 uses) does not. Every node-sqlite3 statement costs
+  120-130 us through the libuv threadpool, whether awaited one by one or pipelined on a serialized connection (measured
+  both ways), and SQLite serializes them on its one connection: throughput is statements per request. A change and its
+  event row need a transaction: key lookup, read, \`BEGIN IMMEDIATE\`, write, event, \`COMMIT\` is six statements to the
+  reference's two, a ceiling near 0.33 before any HTTP or validation work. About 58% of the server's main thread sits idle
+  waiting on the threadpool (CPU profile).
+- The same engine on **better-sqlite** (synchronous, no threadpool hop) reaches the target; shipping it instead of
+  node-sqlite3 is a decision for the team (the design names \`@mikro-orm/sqlite\`).
+
 
 ## Reads at ${LIST_ROWS.toLocaleString('en')} contacts (PostgreSQL)
 
