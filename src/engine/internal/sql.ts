@@ -109,6 +109,12 @@ export function createDatabase(dialect: Dialect, knex: Knex): Database {
   };
 }
 
+/** A unique-constraint violation, as either driver reports it. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}
+
 /** `FOR UPDATE` where the database has row locks; SQLite serializes writers anyway. */
 export function forUpdate(sql: Sql): string {
   return sql.dialect === 'postgresql' ? ' FOR UPDATE' : '';

@@ -23,7 +23,7 @@ import { decodeCursor, encodeCursor, isFiniteNumber, isId } from '../internal/cu
 import { hashEmail } from '../internal/email.js';
 import { jsonEqual } from '../internal/equality.js';
 import { newId } from '../internal/ids.js';
-import { forUpdate, json, toDate, toInt, toIntOrNull, toJson, ts, type Database, type Sql } from '../internal/sql.js';
+import { forUpdate, json, toDate, toInt, toIntOrNull, toJson, ts, type Database, type Sql, isUniqueViolation } from '../internal/sql.js';
 import { emitEvent, writeWithEvent } from './events.js';
 import { effectiveContactCap } from './organizations.js';
 
@@ -119,11 +119,6 @@ function mergeMetadata(current: Record<string, unknown>, patch: Record<string, u
 const CONFLICT_MESSAGE = 'external_user_id already taken';
 /** Optimistic rounds before giving up: each round, one of the concurrent writers of a contact wins. */
 const MAX_ROUNDS = 20;
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || /UNIQUE constraint failed/.test(e?.message ?? '');
-}
 
 /** The workspace's contact cap in force (null = unlimited). */
 export async function readContactCap(db: Sql, organizationId: string): Promise<number | null> {

@@ -11,7 +11,7 @@ import {
 import { FeedbackError, parseInput, validationError } from '../errors.js';
 import { decodeCursor, encodeCursor, isFiniteNumber, isId } from '../internal/cursor.js';
 import { newId } from '../internal/ids.js';
-import { forUpdate, toBool, toDate, toInt, toIntOrNull, ts, type Database, type Sql } from '../internal/sql.js';
+import { forUpdate, toBool, toDate, toInt, toIntOrNull, ts, type Database, type Sql, isUniqueViolation } from '../internal/sql.js';
 import { slugify } from './boards.js';
 import { emitEvent } from './events.js';
 
@@ -45,11 +45,6 @@ export function toPost(row: Record<string, unknown>): Post {
 /** The post as `post.created` and `post.status_changed` carry it. */
 function postSummary(post: Post) {
   return { id: post.id, title: post.title, slug: post.slug, status: post.status, createdAt: post.createdAt };
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
 
 /** A live (not soft-deleted) post of the workspace, locked for the transaction on PostgreSQL. */
