@@ -13,12 +13,36 @@ import { createEventsService } from './services/events.js';
 import { createKeysService } from './services/keys.js';
 import { createRateLimiter } from './services/limits.js';
 import { createOrganizationsService } from './services/organizations.js';
+import { createWebhooksService } from './services/webhooks.js';
+import { createMailer } from './delivery/mailer.js';
+import { createScheduler, type DeliveryScheduler, type SchedulerOptions } from './delivery/scheduler.js';
+import { createSender } from './delivery/sender.js';
+import { WEBHOOK_LIMITS } from '../schemas/webhooks.js';
 
 export interface EngineOptions {
   /** A SQLite file path, `:memory:`, or a `postgres://` URL. */
   database: string;
   /** Where time comes from; tests inject one. */
   clock?: () => Date;
+  webhooks?: WebhookOptions;
+  /** Where background work (deliveries, mail) reports problems; never receives secrets. Defaults to console.error. */
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface WebhookOptions {
+  /**
+   * Accept receivers on loopback, private and other non-public addresses, at registration and at connect
+   * time. For tests and local development only: it turns the server into a proxy into its own network.
+   */
+  allowPrivateNetworks?: boolean;
+  /** Per-attempt receiver time-out in milliseconds (10,000). */
+  timeoutMs?: number;
+  /** SMTP server for admin notices (`smtp://user:pass@host:587`); without one they are logged. */
+  smtpUrl?: string;
+  /** Sender address of admin notices. */
+  mailFrom?: string;
+  /** Concurrency, lease and poll settings of the delivery scheduler. */
+  scheduler?: SchedulerOptions;
 }
 
 /** Everything one workspace can do; every statement behind it names the workspace. */
@@ -32,6 +56,7 @@ export interface Workspace {
   readonly public: ReturnType<typeof createInteractionsService>;
   readonly changelog: ReturnType<typeof createChangelogService>;
   readonly events: ReturnType<typeof createEventsService>;
+  readonly webhooks: ReturnType<typeof createWebhooksService>;
 }
 
 export interface Engine {
@@ -42,6 +67,11 @@ export interface Engine {
   readonly organizations: ReturnType<typeof createOrganizationsService>;
   readonly keys: ReturnType<typeof createKeysService>;
   readonly limits: ReturnType<typeof createRateLimiter>;
+  /**
+   * Webhook delivery: `start()` it in a server process (`serve` does), or call `runDue()` yourself.
+   * Several processes on one PostgreSQL database share the work.
+   */
+  readonly scheduler: DeliveryScheduler;
   /** The operations of one workspace. The caller always names it. */
   workspace(organizationId: string): Workspace;
   /** Apply the checked-in migrations; returns the names applied now. */
@@ -84,20 +114,37 @@ async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
  */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const target = parseDatabase(options.database);
-  return createEngineOnOrm(await initOrm(target), target.dialect, options.clock);
+  return createEngineOnOrm(await initOrm(target), target.dialect, options);
 }
 
 /** @internal Build the engine on an ORM the caller initialized (the benchmark's driver comparison). */
-export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, clockOption?: () => Date): Engine {
-  const clock = clockOption ?? (() => new Date());
+export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, options: Omit<EngineOptions, 'database'> = {}): Engine {
+  const clock = options.clock ?? (() => new Date());
+  const log = options.log ?? ((message: string, error?: unknown) => (error === undefined ? console.error(message) : console.error(message, error)));
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
   const db = createDatabase(dialect, knex);
   const limits = createRateLimiter(clock);
+  const webhookOptions = options.webhooks ?? {};
+  const webhookConfig = { allowPrivateNetworks: webhookOptions.allowPrivateNetworks ?? false };
+  const sender = createSender({ ...webhookConfig, timeoutMs: webhookOptions.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs });
+  const mailer = createMailer({ smtpUrl: webhookOptions.smtpUrl, from: webhookOptions.mailFrom, log });
+  const scheduler = createScheduler(
+    {
+      db,
+      clock,
+      sender,
+      mailer,
+      log,
+      listenUrl: dialect === 'postgresql' ? (orm.config.get('clientUrl') as string | undefined) : undefined,
+    },
+    webhookOptions.scheduler,
+  );
   return {
     dialect,
     orm,
     db,
     clock,
+    scheduler,
     organizations: createOrganizationsService(orm, clock),
     keys: createKeysService(orm, db, clock),
     limits,
@@ -114,6 +161,7 @@ export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, clockOption?:
         public: createInteractionsService(db, organizationId, clock),
         changelog: createChangelogService(db, organizationId, clock),
         events: createEventsService(db, organizationId),
+        webhooks: createWebhooksService(db, organizationId, clock, webhookConfig),
       };
     },
     async migrate() {
@@ -121,6 +169,11 @@ export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, clockOption?:
       const applied = await migrator.up();
       return applied.map((m) => m.name);
     },
-    close: () => orm.close(true),
+    async close() {
+      await scheduler.stop();
+      mailer.close();
+      await sender.close();
+      await orm.close(true);
+    },
   };
 }

@@ -1,4 +1,7 @@
-export { createEngine, type Engine, type EngineOptions, type Workspace } from './engine.js';
+export { createEngine, type Engine, type EngineOptions, type WebhookOptions, type Workspace } from './engine.js';
+export type { DeliveryScheduler, RunSummary, SchedulerOptions } from './delivery/scheduler.js';
+export { nonPublicReason } from './delivery/addresses.js';
+export type { WebhooksService } from './services/webhooks.js';
 export { FeedbackError, parseInput, validationError } from './errors.js';
 export { newId } from './internal/ids.js';
 export { hashEmail } from './internal/email.js';

@@ -8,10 +8,11 @@ import { errorResponse, json } from './internal/respond.js';
 import type { RouteDefinition } from './internal/route.js';
 import { contactRoutes } from './routes/contacts.js';
 import { postRoutes } from './routes/posts.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { whoamiRoutes } from './routes/whoami.js';
 
 /** Every REST route the app serves, in one table (the OpenAPI document is checked against it). */
-export const ROUTES: readonly RouteDefinition[] = [...contactRoutes, ...postRoutes, ...whoamiRoutes];
+export const ROUTES: readonly RouteDefinition[] = [...contactRoutes, ...postRoutes, ...webhookRoutes, ...whoamiRoutes];
 
 export interface AppOptions {
   engine: Engine;

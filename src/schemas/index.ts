@@ -5,3 +5,4 @@ export * from './posts.js';
 export * from './events.js';
 export * from './whoami.js';
 export * from './interactions.js';
+export * from './webhooks.js';

@@ -8,3 +8,4 @@ export { Comment } from './comment.js';
 export { Event } from './event.js';
 export { Tag, PostTag } from './tag.js';
 export { ChangelogEntry } from './changelog-entry.js';
+export { Webhook, Delivery, DeliveryAttempt } from './webhook.js';

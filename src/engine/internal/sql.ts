@@ -11,11 +11,19 @@ export interface Sql {
   readonly dialect: Dialect;
   all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   one<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  /**
+   * Note that this work wrote webhook deliveries (directly, or through the event fan-out trigger): the
+   * database's `onDeliveriesCommitted` listeners run once it is committed (at COMMIT in a transaction,
+   * at once outside one, where each statement commits by itself).
+   */
+  wroteDeliveries(): void;
 }
 
 export interface Database extends Sql {
   /** Run `fn` in one transaction: everything it writes commits together or not at all. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /** Call `listener` after every commit that wrote deliveries (the local scheduler's wake-up). */
+  onDeliveriesCommitted(listener: () => void): () => void;
 }
 
 /** A driver connection as the knex pool hands it out. */
@@ -60,9 +68,14 @@ const runPg: Run = async (conn, sql, params) =>
   (await (conn as { query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }> }).query(toPgPlaceholders(sql), params))
     .rows;
 
-function bind(dialect: Dialect, run: Run, conn: Connection): Sql {
+function bind(dialect: Dialect, run: Run, conn: Connection, onWroteDeliveries: () => void): Sql {
   const all = <T>(sql: string, params: readonly unknown[] = []) => run(conn, sql, params) as Promise<T[]>;
-  return { dialect, all, one: async <T>(sql: string, params?: readonly unknown[]) => (await all<T>(sql, params))[0] };
+  return {
+    dialect,
+    all,
+    one: async <T>(sql: string, params?: readonly unknown[]) => (await all<T>(sql, params))[0],
+    wroteDeliveries: onWroteDeliveries,
+  };
 }
 
 /**
@@ -88,8 +101,18 @@ export function createDatabase(dialect: Dialect, knex: Knex): Database {
     }
   }
 
+  const listeners = new Set<() => void>();
+  const deliveriesCommitted = () => {
+    for (const listener of listeners) listener();
+  };
+
   return {
     dialect,
+    wroteDeliveries: deliveriesCommitted,
+    onDeliveriesCommitted(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     all: <T>(sql: string, params: readonly unknown[] = []) => withConnection((conn) => run(conn, sql, params) as Promise<T[]>),
     one: async <T>(sql: string, params: readonly unknown[] = []) =>
       (await withConnection((conn) => run(conn, sql, params) as Promise<T[]>))[0],
@@ -97,13 +120,15 @@ export function createDatabase(dialect: Dialect, knex: Knex): Database {
       withConnection(async (conn) => {
         await run(conn, begin, []);
         let result: T;
+        let wrote = false;
         try {
-          result = await fn(bind(dialect, run, conn));
+          result = await fn(bind(dialect, run, conn, () => (wrote = true)));
         } catch (err) {
           await run(conn, 'ROLLBACK', []).catch(() => {});
           throw err;
         }
         await run(conn, 'COMMIT', []);
+        if (wrote) deliveriesCommitted();
         return result;
       }),
   };

@@ -3,9 +3,11 @@ import type { Dialect } from '../internal/sql.js';
 import { Migration20261122000000Initial as PgInitial } from './postgresql/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as PgContactVersion } from './postgresql/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as PgTagsChangelog } from './postgresql/Migration20261122020000TagsChangelog.js';
+import { Migration20261122030000Webhooks as PgWebhooks } from './postgresql/Migration20261122030000Webhooks.js';
 import { Migration20261122000000Initial as SqliteInitial } from './sqlite/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as SqliteContactVersion } from './sqlite/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as SqliteTagsChangelog } from './sqlite/Migration20261122020000TagsChangelog.js';
+import { Migration20261122030000Webhooks as SqliteWebhooks } from './sqlite/Migration20261122030000Webhooks.js';
 
 /** The checked-in migrations, per dialect, in order. Referenced, not globbed, so bundling keeps them. */
 export const MIGRATIONS: Record<Dialect, MigrationObject[]> = {
@@ -13,10 +15,12 @@ export const MIGRATIONS: Record<Dialect, MigrationObject[]> = {
     { name: 'Migration20261122000000Initial', class: SqliteInitial },
     { name: 'Migration20261122010000ContactVersion', class: SqliteContactVersion },
     { name: 'Migration20261122020000TagsChangelog', class: SqliteTagsChangelog },
+    { name: 'Migration20261122030000Webhooks', class: SqliteWebhooks },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
     { name: 'Migration20261122010000ContactVersion', class: PgContactVersion },
     { name: 'Migration20261122020000TagsChangelog', class: PgTagsChangelog },
+    { name: 'Migration20261122030000Webhooks', class: PgWebhooks },
   ],
 };

@@ -20,10 +20,12 @@ function eventValues(sql: Sql, event: WebhookEvent, now: Date): unknown[] {
 
 /**
  * Write an event row inside the caller's transaction, so it commits if and only if the
- * change that caused it commits.
+ * change that caused it commits. The `event_fan_out` trigger (migration 4) turns the row into one
+ * pending delivery per subscribed, enabled webhook in the same statement.
  */
 export async function emitEvent(tx: Sql, event: WebhookEvent, now: Date): Promise<void> {
   await tx.all(`${EVENT_INSERT} VALUES (?, ?, ?, ?, ?)`, eventValues(tx, event, now));
+  tx.wroteDeliveries();
 }
 
 /** A write statement (INSERT, UPDATE or DELETE, without RETURNING) and its parameters. */
@@ -44,11 +46,12 @@ export async function writeWithEvent(db: Sql | Database, write: WriteStatement, 
       `WITH w AS (${write.sql} RETURNING 1) ${EVENT_INSERT} SELECT ?, ?, ?, ?, ? FROM w LIMIT 1 RETURNING id`,
       [...write.params, ...eventValues(db, event, now)],
     );
+    if (rows.length > 0) db.wroteDeliveries();
     return rows.length > 0;
   }
   const run = async (tx: Sql) => {
     const changed = (await tx.all(`${write.sql} RETURNING 1`, write.params)).length > 0;
-    if (changed) await emitEvent(tx, event, now);
+    if (changed) await emitEvent(tx, event, now);  // notes the deliveries
     return changed;
   };
   return 'transaction' in db ? db.transaction(run) : run(db);

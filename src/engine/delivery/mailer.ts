@@ -1,0 +1,57 @@
+/** One message to a workspace's admins. */
+export interface MailMessage {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+/** Where admin notices go. `send` never throws: a mail failure is logged, not fatal. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+export interface MailOptions {
+  /** An SMTP URL (`smtp://user:pass@host:587`, `smtps://...`). Without one, messages are logged. */
+  smtpUrl?: string;
+  /** The sender address; `feedback-service@localhost` by default. */
+  from?: string;
+  log: (message: string) => void;
+}
+
+/**
+ * Mail through nodemailer to the configured SMTP server, or to the log when none is configured.
+ * nodemailer is loaded only when an SMTP server is configured.
+ */
+export function createMailer(options: MailOptions): Mailer {
+  const from = options.from ?? 'feedback-service@localhost';
+  if (!options.smtpUrl) {
+    return {
+      async send(message) {
+        options.log(`[feedback-service] mail (no SMTP server configured) to ${message.to.join(', ')}: ${message.subject}\n${message.text}`);
+      },
+      close() {},
+    };
+  }
+  const smtpUrl = options.smtpUrl;
+  let transport: Promise<{ sendMail(m: object): Promise<unknown>; close(): void }> | undefined;
+  const getTransport = () =>
+    (transport ??= import('nodemailer').then((nodemailer) => nodemailer.createTransport(smtpUrl)));
+  return {
+    async send(message) {
+      if (message.to.length === 0) {
+        options.log(`[feedback-service] mail not sent (the workspace has no admin emails): ${message.subject}`);
+        return;
+      }
+      try {
+        await (await getTransport()).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      } catch (err) {
+        // The SMTP URL may carry a password: report the error, not the configuration.
+        options.log(`[feedback-service] mail to ${message.to.join(', ')} failed: ${(err as Error).message}`);
+      }
+    },
+    close() {
+      void transport?.then((t) => t.close());
+    },
+  };
+}
