@@ -8,6 +8,7 @@ const USAGE = `feedback-service <command> [options]
 
 Commands:
   serve [--port 3000] [--host 127.0.0.1] [--db URL] [--allow-private-networks]
+        [--smtp-url smtp://user:pass@host:587] [--mail-from ADDRESS]
   migrate [--db URL]
   org create --name N [--plan free|paid] [--contact-cap N|none] [--admin-email E]... [--rate-limit N]
   org update ORG_ID [--name N] [--plan free|paid] [--billing active|read_only]
@@ -56,10 +57,19 @@ async function serve(argv: string[]): Promise<void> {
     port: { type: 'string' },
     host: { type: 'string' },
     'allow-private-networks': { type: 'boolean' },
+    'smtp-url': { type: 'string' },
+    'mail-from': { type: 'string' },
   });
   const allowPrivateNetworks = values['allow-private-networks'] === true || process.env.FEEDBACK_ALLOW_PRIVATE_NETWORKS === '1';
   const database = databaseOf(values.db);
-  const engine = await createEngine({ database });
+  const engine = await createEngine({
+    database,
+    webhooks: {
+      allowPrivateNetworks,
+      smtpUrl: values['smtp-url'] ?? process.env.FEEDBACK_SMTP_URL,
+      mailFrom: values['mail-from'] ?? process.env.FEEDBACK_MAIL_FROM,
+    },
+  });
   await engine.migrate();
   let bootstrap: { organizationId: string; apiKey: string } | undefined;
   if ((await engine.organizations.count()) === 0) {
@@ -68,6 +78,7 @@ async function serve(argv: string[]): Promise<void> {
     bootstrap = { organizationId: org.id, apiKey: key.key };
   }
   const app = createApp({ engine });
+  await engine.scheduler.start();
   const server = await serveNode(app, { port: intFlag(values.port, 'port') ?? Number(process.env.PORT ?? 3000), host: values.host ?? '127.0.0.1' });
   const human = [
     `feedback-service listening on ${server.url} (database: ${engine.dialect === 'sqlite' ? database : 'postgresql'})`,

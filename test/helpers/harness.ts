@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { createEngine, type Engine, type OrganizationInfo, type CreateOrganizationInput } from '../../src/engine/index.js';
+import { createEngine, type Engine, type EngineOptions, type OrganizationInfo, type CreateOrganizationInput } from '../../src/engine/index.js';
 import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
 import type { H3 } from 'h3';
 import { createTestDatabase, postgresReachable, POSTGRES_REQUIRED, type TestDatabase } from './databases.js';
@@ -53,7 +53,11 @@ export interface Harness {
  * Run one HTTP suite against every database and both transports: `app.fetch` in-process
  * and a real listening server (as h3's own describeMatrix does).
  */
-export function describeMatrix(name: string, suite: (h: Harness) => void, options: { transports?: Transport[] } = {}): void {
+export function describeMatrix(
+  name: string,
+  suite: (h: Harness) => void,
+  options: { transports?: Transport[]; engine?: Omit<EngineOptions, 'database' | 'clock'> } = {},
+): void {
   for (const database of ['sqlite', 'postgresql'] as const) {
     for (const transport of options.transports ?? (['fetch', 'socket'] as const)) {
       describe.skipIf(database === 'postgresql' && !POSTGRES_AVAILABLE)(`${name} [${database}, ${transport}]`, () => {
@@ -99,7 +103,7 @@ export function describeMatrix(name: string, suite: (h: Harness) => void, option
         };
         beforeAll(async () => {
           db = await createTestDatabase(database);
-          state.engine = await createEngine({ database: db.url, clock: () => new Date(Date.now() + offset) });
+          state.engine = await createEngine({ ...options.engine, database: db.url, clock: () => new Date(Date.now() + offset) });
           await state.engine.migrate();
           state.app = createApp({ engine: state.engine, logError: () => {} });
           if (transport === 'socket') server = await serveNode(state.app, { port: 0 });
