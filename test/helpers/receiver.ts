@@ -5,6 +5,8 @@ export interface ReceivedRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /** Header names as sent, in order. */
+  headerNames: string[];
   /** The raw body, exactly as received. */
   body: string;
 }
@@ -31,7 +33,13 @@ export async function startReceiver(initial?: Respond): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const received = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        headerNames: req.rawHeaders.filter((_, i) => i % 2 === 0),
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(received);
       void Promise.resolve(handler(received, res)).catch(() => res.destroy());
     });

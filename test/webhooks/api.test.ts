@@ -82,7 +82,7 @@ describeMatrix(
       expect(over.status).toBe(402);
       expect(over.body.error).toMatchObject({ code: 'ERR_PLAN_LIMIT', details: { resource: 'webhook', limit: 25, current: 25 } });
       const pages: string[] = [];
-      let cursor: string | null = null;
+      let cursor: string | null = null as string | null;
       do {
         const page = await h.request('GET', `/v1/webhooks?limit=10${cursor ? `&cursor=${cursor}` : ''}`, { key: ws.key });
         pages.push(...page.body.data.map((w: { url: string }) => w.url));
@@ -135,7 +135,7 @@ describeMatrix(
       for (let i = 0; i < 5; i++) await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: `list-${i}` } });
       await h.engine.scheduler.runDue();
       const seen: any[] = [];
-      let cursor: string | null = null;
+      let cursor: string | null = null as string | null;
       do {
         const page = await h.request('GET', `/v1/webhooks/${id}/deliveries?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key: ws.readKey });
         expect(page.status).toBe(200);

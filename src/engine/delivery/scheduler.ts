@@ -360,7 +360,8 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
           const saturated = [...inFlightByWebhook].filter(([, n]) => n >= perWebhook).map(([id]) => id);
           const want = concurrency - inFlight;
           const claimed = await claim(want, saturated);
-          mayHaveMore = claimed.length === want;
+          // A claim held back by the per-webhook cap leaves work behind, to be claimed as those finish.
+          mayHaveMore = claimed.length > 0 || saturated.length > 0;
           if (claimed.length === 0) break;
           inFlight += claimed.length;
           for (const c of claimed) inFlightByWebhook.set(c.webhookId, (inFlightByWebhook.get(c.webhookId) ?? 0) + 1);

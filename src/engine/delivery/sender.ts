@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { WEBHOOK_LIMITS } from '../../schemas/webhooks.js';
-import { guardedLookup, nonPublicReason, urlHost } from './addresses.js';
+import { BlockedAddressError, guardedLookup, nonPublicReason, urlHost } from './addresses.js';
 
 /** What one attempt produced, as the attempt log keeps it. */
 export interface AttemptOutcome {
@@ -26,6 +26,7 @@ const decoder = new TextDecoder();
 function describe(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const inner = e.cause?.message ? e.cause : e;
+  if (inner instanceof BlockedAddressError) return inner.message;
   const text = inner.message ?? String(err);
   return inner.code && !text.includes(inner.code) ? `${inner.code}: ${text}` : text;
 }
