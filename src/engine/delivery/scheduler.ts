@@ -34,6 +34,8 @@ export interface DeliveryScheduler {
   /** Claim and send everything due now (by the engine's clock), and resolve once all of it is recorded. */
   runDue(): Promise<RunSummary>;
   readonly running: boolean;
+  /** Attempts recorded by this scheduler since it was created (for metrics). */
+  readonly totals: Readonly<RunSummary>;
 }
 
 interface Claimed {
@@ -439,6 +441,9 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   return {
     get running() {
       return running;
+    },
+    get totals() {
+      return { ...totals };
     },
     async start() {
       if (running) return;

@@ -1,0 +1,169 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/index.js';
+import { createTestDatabase, postgresReachable, type TestDatabase } from '../helpers/databases.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+
+const TSX = pathToFileURL(join(import.meta.dirname, '../../node_modules/tsx/dist/loader.mjs')).href;
+const FIXTURE = join(import.meta.dirname, 'fixtures/scheduler-process.ts');
+
+interface SchedulerProcess {
+  child: ChildProcess;
+  /** SIGTERM, then the totals it printed. */
+  stop(): Promise<{ attempted: number; succeeded: number; failed: number }>;
+}
+
+function startProcess(env: Record<string, string>): Promise<SchedulerProcess> {
+  const child = spawn(process.execPath, ['--import', TSX, FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  return new Promise((resolve, reject) => {
+    const onData = () => {
+      if (!out.includes('ready\n')) return;
+      child.stdout!.off('data', onData);
+      resolve({
+        child,
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', () => done(JSON.parse(out.split('\n').filter(Boolean).pop()!)));
+            child.kill('SIGTERM');
+          }),
+      });
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`scheduler process exited with ${code} before it was ready`)));
+  });
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!(await postgresReachable()))('webhook scheduler processes sharing one PostgreSQL database', () => {
+  let db: TestDatabase;
+  let engine: Engine;
+  let receiver: Receiver;
+  let smtp: SmtpSink;
+  /** Attempts in progress per delivery id, across all processes; any second one at once is an overlap. */
+  const active = new Map<string, number>();
+  let overlaps = 0;
+  let slowMs = 0;
+  let failing = false;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('postgresql');
+    engine = await createEngine({ database: db.url, webhooks: { allowPrivateNetworks: true } });
+    await engine.migrate();
+    smtp = await startSmtpSink();
+    receiver = await startReceiver(async (req, res) => {
+      const id = req.headers['x-service-delivery'] as string;
+      if (active.has(id)) overlaps++;
+      active.set(id, 1);
+      await delay(slowMs > 0 ? slowMs : Math.random() * 2);
+      active.delete(id);
+      res.writeHead(failing ? 500 : 200).end();
+    });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await smtp?.close();
+    await engine?.close();
+    await db?.drop();
+  });
+
+  const env = (extra: Record<string, string> = {}) => ({ DATABASE_URL: db.url, SMTP_URL: smtp.url, ...extra });
+
+  async function workspaceWithWebhook(path: string, adminEmails: string[] = []) {
+    const org = await engine.organizations.create({ name: path, plan: 'paid', adminEmails });
+    const w = engine.workspace(org.id);
+    const hook = await w.webhooks.create({ url: `${receiver.origin}${path}`, events: ['contact.created'] });
+    return { w, hook };
+  }
+
+  async function createContacts(w: ReturnType<Engine['workspace']>, prefix: string, count: number) {
+    for (let i = 0; i < count; i += 20) {
+      await Promise.all(Array.from({ length: Math.min(20, count - i) }, (_, j) => w.contacts.create({ externalUserId: `${prefix}-${i + j}` })));
+    }
+  }
+
+  const statusCounts = async (webhookId: string) =>
+    Object.fromEntries(
+      (await engine.db.all<{ status: string; n: unknown }>('SELECT status, count(*) AS n FROM delivery WHERE webhook_id = ? GROUP BY status', [webhookId])).map(
+        (r) => [r.status, Number(r.n)],
+      ),
+    ) as Record<string, number>;
+
+  it('three processes deliver 1,000 events: each exactly once, none attempted twice at once, none lost', async () => {
+    const { w, hook } = await workspaceWithWebhook('/shared');
+    const processes = await Promise.all([startProcess(env()), startProcess(env()), startProcess(env())]);
+    await createContacts(w, 'mp', 1000);
+    await until('1,000 deliveries to succeed', async () => (await statusCounts(hook.id)).succeeded === 1000);
+    const totals = await Promise.all(processes.map((p) => p.stop()));
+
+    expect(await statusCounts(hook.id)).toEqual({ succeeded: 1000 });
+    expect(overlaps).toBe(0);
+    const ids = receiver.requests.filter((r) => r.path === '/shared').map((r) => r.headers['x-service-delivery']);
+    expect(ids).toHaveLength(1000);
+    expect(new Set(ids).size).toBe(1000);
+    expect(totals.reduce((sum, t) => sum + t.attempted, 0)).toBe(1000);
+    // The work was shared: more than one process delivered.
+    expect(totals.filter((t) => t.attempted > 0).length).toBeGreaterThan(1);
+    const attempts = await engine.db.all<{ n: unknown }>(
+      'SELECT count(*) AS n FROM delivery_attempt a JOIN delivery d ON d.id = a.delivery_id WHERE d.webhook_id = ?',
+      [hook.id],
+    );
+    expect(Number(attempts[0]!.n)).toBe(1000);
+  });
+
+  it('a process killed with SIGKILL mid-batch leaves nothing undelivered once its leases expire', async () => {
+    const { w, hook } = await workspaceWithWebhook('/kill');
+    slowMs = 150;
+    const doomed = await startProcess(env({ LEASE_MS: '2000' }));
+    await createContacts(w, 'kill', 120);
+    await until('the doomed process to be mid-batch', async () => receiver.requests.some((r) => r.path === '/kill'), 10_000);
+    const leased = await engine.db.all("SELECT id FROM delivery WHERE webhook_id = ? AND status = 'pending' AND lease_token IS NOT NULL", [hook.id]);
+    expect(leased.length).toBeGreaterThan(0);
+    doomed.child.kill('SIGKILL');
+    await new Promise((r) => doomed.child.once('exit', r));
+    active.clear(); // its connections are gone with it
+
+    const survivors = await Promise.all([startProcess(env({ LEASE_MS: '2000' })), startProcess(env({ LEASE_MS: '2000' }))]);
+    await until('all 120 deliveries to succeed', async () => (await statusCounts(hook.id)).succeeded === 120);
+    await Promise.all(survivors.map((p) => p.stop()));
+    slowMs = 0;
+
+    expect(await statusCounts(hook.id)).toEqual({ succeeded: 120 });
+    const delivered = new Set(receiver.requests.filter((r) => r.path === '/kill').map((r) => r.headers['x-service-delivery']));
+    expect(delivered.size).toBe(120);
+    // Every delivery the dead process had leased was attempted again by a survivor and recorded.
+    const rows = await engine.db.all<{ id: string; attempt_count: unknown }>(
+      `SELECT id, attempt_count FROM delivery WHERE id IN (${leased.map(() => '?').join(', ')})`,
+      leased.map((r) => r.id),
+    );
+    for (const row of rows) expect(Number(row.attempt_count)).toBe(1);
+  });
+
+  it('50 consecutive failures seen by three processes disable the webhook once and send one email', async () => {
+    const { w, hook } = await workspaceWithWebhook('/failing', ['admin@example.com']);
+    failing = true;
+    const processes = await Promise.all([startProcess(env()), startProcess(env()), startProcess(env())]);
+    await createContacts(w, 'fail', 80);
+    await until('the webhook to be disabled', async () => !(await w.webhooks.retrieve(hook.id)).enabled);
+    await smtp.waitFor(1);
+    await Promise.all(processes.map((p) => p.stop()));
+    failing = false;
+    await delay(200);
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0]!.data).toContain(hook.id);
+    expect((await statusCounts(hook.id)).pending ?? 0).toBe(0);
+  });
+});
