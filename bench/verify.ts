@@ -1,10 +1,9 @@
 // Verifications per second of a 1 KB delivery: ours (node:crypto and Web Crypto builds, dedupe off and on)
 // against stripe.webhooks.constructEvent, measured in the same run. Appends its section to docs/benchmarks.md.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import * as nodeBuild from '../src/verify/node.js';
 import * as webBuild from '../src/verify/index.js';
+import { writeSection } from './doc.js';
 
 const Stripe = createRequire(import.meta.url)('stripe');
 const stripe = new Stripe('sk_test_unused');
@@ -84,7 +83,4 @@ Target on Node: at least 1.0 times stripe's rate.
 ${rows.map(([label, r]) => `| ${label} | ${Math.round(r).toLocaleString('en')} | ${(r / stripeRate).toFixed(2)} |`).join('\n')}
 `;
 for (const [label, r] of rows) console.log(`${label}: ${Math.round(r)}/s (${(r / stripeRate).toFixed(2)}x stripe)`);
-const file = join(import.meta.dirname, '../docs/benchmarks.md');
-const doc = readFileSync(file, 'utf8');
-const start = doc.indexOf('## Webhook verification');
-writeFileSync(file, `${start === -1 ? doc.trimEnd() : doc.slice(0, start).trimEnd()}\n\n${section}`);
+writeSection(section);

@@ -253,6 +253,16 @@ describeMatrix(
       expect(await h.engine.db.all("SELECT id FROM event WHERE type = 'contact.deleted' AND organization_id = ?", [ws.org.id])).toEqual([]);
     });
 
+    it('runDue delivers a backlog many claim batches deep, each delivery once', async () => {
+      const ws = await h.seed();
+      const hook = await register(h, ws, `${receiver.origin}/backlog`, ['contact.created']);
+      for (let i = 0; i < 150; i++) await newContact(h, ws, `backlog-${i}`);
+      expect(await h.engine.scheduler.runDue()).toEqual({ attempted: 150, succeeded: 150, failed: 0 });
+      const ids = sentTo('/backlog').map((r) => r.headers['x-service-delivery']);
+      expect(new Set(ids).size).toBe(150);
+      expect((await deliveries(h, ws, hook.id)).every((d) => d.status === 'succeeded')).toBe(true);
+    });
+
     it('never logs a webhook secret', () => {
       expect(secrets.length).toBeGreaterThan(0);
       for (const secret of secrets) for (const line of logged) expect(line).not.toContain(secret);
@@ -261,7 +271,8 @@ describeMatrix(
   {
     transports: ['fetch'],
     engine: {
-      webhooks: { allowPrivateNetworks: true, timeoutMs: 300, smtpUrl: smtp.url, mailFrom: 'alerts@feedback.test' },
+      // Two requests per webhook at once: claims of 16, at most 48 held, so the backlog test spans many claims.
+      webhooks: { allowPrivateNetworks: true, timeoutMs: 300, smtpUrl: smtp.url, mailFrom: 'alerts@feedback.test', scheduler: { perWebhookConcurrency: 2 } },
       log: (message, error) => logged.push(`${message} ${String(error)} ${JSON.stringify(error)}`),
     },
   },

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { RETRY_SCHEDULE_MS, WEBHOOK_LIMITS } from '../../schemas/webhooks.js';
 import { signPayloadWith } from '../../verify/internal/core.js';
 import { createNodeCryptoBackend } from '../../verify/internal/node-crypto.js';
-import { toBool, toInt, toJson, ts, type Database, type Sql } from '../internal/sql.js';
+import { statement, toBool, toInt, toJson, ts, type Database } from '../internal/sql.js';
 import { disableWebhook } from '../services/webhooks.js';
 import type { Mailer } from './mailer.js';
 import type { AttemptOutcome, Sender } from './sender.js';
 
 export interface SchedulerOptions {
-  /** Deliveries claimed and not yet recorded, across all webhooks (64). */
+  /** Requests in flight, across all webhooks (64). */
   concurrency?: number;
   /** Requests in flight to one webhook (8): a slow receiver holds at most this many of the slots. */
   perWebhookConcurrency?: number;
@@ -53,6 +53,11 @@ interface Ready extends Claimed {
   payload: string;
 }
 
+interface SendQueue {
+  active: number;
+  waiting: Ready[];
+}
+
 /** What the recorder writes for one claimed delivery. */
 interface Result {
   id: string;
@@ -76,6 +81,67 @@ export interface SchedulerDeps {
 export const DELIVERY_CHANNEL = 'feedback_service_delivery';
 
 const RECORD_BATCH = 200;
+
+/** The columns of one recorded outcome (`v`), as each database reads them from the JSON parameter. */
+const RESULT_FIELDS = [
+  ['id', 'text'],
+  ['token', 'text'],
+  ['webhook_id', 'text'],
+  ['seq', 'int'],
+  ['number', 'int'],
+  ['ok', 'int'],
+  ['at', 'timestamptz'],
+  ['next_at', 'timestamptz'],
+  ['status_code', 'int'],
+  ['error', 'text'],
+  ['duration_ms', 'int'],
+  ['response_body', 'text'],
+] as const;
+const RESULT_COLUMNS = {
+  pg: RESULT_FIELDS.map(([name, type]) => `${name} ${type}`).join(', '),
+  sqlite: RESULT_FIELDS.map(([name]) => `value ->> '${name}' AS ${name}`).join(', '),
+};
+
+const LAST = WEBHOOK_LIMITS.attempts;
+/**
+ * An attempt's outcome, where the lease is still held: a 2xx succeeds; otherwise the next attempt is due at
+ * `next_at`, or after the fifth the delivery fails (`attempts_exhausted`). A delivery failed meanwhile by
+ * disabling its webhook stays failed with that reason.
+ */
+const UPDATE_DELIVERIES = `UPDATE delivery SET attempt_count = v.number, lease_token = NULL,
+  status = CASE WHEN v.ok = 1 THEN 'succeeded' WHEN delivery.status = 'failed' OR v.number >= ${LAST} THEN 'failed' ELSE 'pending' END,
+  next_attempt_at = CASE WHEN v.ok = 1 OR delivery.status = 'failed' OR v.number >= ${LAST} THEN NULL ELSE v.next_at END,
+  succeeded_at = CASE WHEN v.ok = 1 THEN v.at ELSE NULL END,
+  failed_at = CASE WHEN v.ok = 1 THEN NULL WHEN delivery.status = 'failed' THEN delivery.failed_at WHEN v.number >= ${LAST} THEN v.at ELSE NULL END,
+  failure_reason = CASE WHEN v.ok = 1 THEN NULL WHEN delivery.status = 'failed' THEN delivery.failure_reason
+    WHEN v.number >= ${LAST} THEN 'attempts_exhausted' ELSE NULL END
+  FROM v WHERE delivery.id = v.id AND delivery.lease_token = v.token`;
+
+/** The attempt log rows of the recorded outcomes (`r`). */
+const INSERT_ATTEMPTS = `INSERT INTO delivery_attempt (delivery_id, number, attempted_at, status_code, error, duration_ms, response_body)
+  SELECT id, number, at, status_code, error, duration_ms, response_body FROM r`;
+
+/**
+ * Consecutive failures per webhook, in completion order (`seq`): a success resets the count to the failures
+ * after the last one; without one, the failures add to the count.
+ */
+const COUNT_FAILURES = `s AS (SELECT webhook_id, max(CASE WHEN ok = 1 THEN seq END) AS last_ok, sum(CASE WHEN ok = 0 THEN 1 ELSE 0 END) AS failures
+    FROM r GROUP BY webhook_id),
+  c AS (SELECT webhook_id, failures,
+    CASE WHEN last_ok IS NULL THEN NULL ELSE (SELECT count(*) FROM r WHERE r.webhook_id = s.webhook_id AND r.ok = 0 AND r.seq > s.last_ok) END AS tail
+    FROM s)`;
+const UPDATE_COUNTERS = `UPDATE webhook SET consecutive_failures = CASE WHEN c.tail IS NULL THEN webhook.consecutive_failures + c.failures ELSE c.tail END
+  FROM c WHERE webhook.id = c.webhook_id AND (c.failures > 0 OR webhook.consecutive_failures <> 0)
+  RETURNING webhook.id, CASE WHEN webhook.enabled AND webhook.consecutive_failures >= ${WEBHOOK_LIMITS.consecutiveFailures} THEN 1 ELSE 0 END AS over`;
+
+/** PostgreSQL: a whole batch of outcomes in one statement. */
+const RECORD_PG = statement(`WITH v AS (SELECT * FROM json_to_recordset(?::json) AS x (${RESULT_COLUMNS.pg})),
+  u AS (${UPDATE_DELIVERIES} RETURNING delivery.id),
+  r AS (SELECT v.* FROM v JOIN u ON u.id = v.id),
+  a AS (${INSERT_ATTEMPTS}),
+  ${COUNT_FAILURES},
+  w AS (${UPDATE_COUNTERS})
+  SELECT 'recorded' AS kind, id FROM u UNION ALL SELECT 'over' AS kind, id FROM w WHERE over = 1`);
 const hmac = createNodeCryptoBackend();
 
 /**
@@ -92,10 +158,21 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   const pollMs = options.pollMs ?? 1000;
   const pg = db.dialect === 'postgresql';
 
+  // Claims run ahead of sending and recording, so neither waits for the other: a webhook is claimed for in
+  // batches of `claimBatch` while it holds fewer than `heldPerWebhook`; the process holds at most `heldLimit`.
+  // A slow webhook's queue can take longer than a lease: held deliveries have their leases renewed while
+  // this process lives.
+  const claimBatch = perWebhook * 8;
+  const heldPerWebhook = claimBatch * 3;
+  const heldLimit = concurrency * 64;
+
   let running = false;
-  let inFlight = 0;
-  const inFlightByWebhook = new Map<string, number>();
-  const sendQueues = new Map<string, { active: number; waiting: Ready[] }>();
+  /** Claimed and not yet recorded, overall and per webhook. */
+  let held = 0;
+  const heldByWebhook = new Map<string, number>();
+  /** Requests in flight, and per webhook the deliveries waiting to be sent. */
+  let sending = 0;
+  const sendQueues = new Map<string, SendQueue>();
   let pumping: Promise<void> | null = null;
   let again = false;
   let mayHaveMore = false;
@@ -107,55 +184,66 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   const idleWaiters: Array<() => void> = [];
   const totals: RunSummary = { attempted: 0, succeeded: 0, failed: 0 };
   let poll: NodeJS.Timeout | undefined;
+  let renewal: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
   let listener: { close(): Promise<void> } | undefined;
 
   // --- claiming -----------------------------------------------------------------------------------
 
-  /** Up to `limit` due deliveries, at most `perWebhook` per webhook, none of the `saturated` webhooks'. */
-  async function claim(limit: number, saturated: string[]): Promise<Claimed[]> {
+  /**
+   * Up to `limit` due deliveries, oldest first, at most `claimBatch` of each webhook and none of the
+   * `saturated` webhooks'. Every step is an index seek on delivery_pending_idx (webhook_id, next_attempt_at):
+   * a loose index scan lists the webhooks with pending deliveries, then each gives its oldest due ones. So a
+   * claim costs one seek per webhook with pending work, however long any webhook's backlog is, and a slow
+   * webhook's backlog never hides another webhook's deliveries.
+   */
+  const oldestDue = `SELECT id, next_attempt_at FROM delivery WHERE webhook_id = h.id AND status = 'pending' AND next_attempt_at <= ?
+    ORDER BY next_attempt_at, id LIMIT ?`;
+  // PostgreSQL: rows another process is claiming right now are skipped, not waited for, and the conditions
+  // are re-checked on the locked row, so a delivery claimed and committed meanwhile is not claimed twice.
+  // SQLite serializes writers: the statement sees no concurrent claim.
+  const picked = pg
+    ? `SELECT d.id, d.next_attempt_at FROM h CROSS JOIN LATERAL (${oldestDue} FOR UPDATE SKIP LOCKED) d
+       WHERE h.id IS NOT NULL AND h.id NOT IN (SELECT value FROM json_array_elements_text(?::json))`
+    : `SELECT d.id, d.next_attempt_at FROM h CROSS JOIN delivery d ON d.id IN (SELECT id FROM (${oldestDue}))
+       WHERE h.id IS NOT NULL AND h.id NOT IN (SELECT value FROM json_each(?))`;
+  const CLAIM = statement(
+    `WITH RECURSIVE h (id) AS (
+       SELECT (SELECT webhook_id FROM delivery WHERE status = 'pending' ORDER BY webhook_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT webhook_id FROM delivery WHERE status = 'pending' AND webhook_id > h.id ORDER BY webhook_id LIMIT 1) FROM h WHERE h.id IS NOT NULL
+     )
+     UPDATE delivery SET next_attempt_at = ?, lease_token = ?
+     WHERE id ${pg ? '= ANY(ARRAY' : 'IN'}(SELECT id FROM (${picked}) p ORDER BY next_attempt_at, id LIMIT ?)${pg ? ')' : ''}
+     RETURNING id, webhook_id, event_type, attempt_count,
+       (SELECT url FROM webhook w WHERE w.id = delivery.webhook_id) AS url,
+       (SELECT secret FROM webhook w WHERE w.id = delivery.webhook_id) AS secret,
+       (SELECT enabled FROM webhook w WHERE w.id = delivery.webhook_id) AS enabled,
+       (SELECT payload FROM event e WHERE e.id = delivery.event_id) AS payload`,
+  );
+
+  async function claim(limit: number, saturated: string[]): Promise<Ready[]> {
     const now = clock();
     const token = randomBytes(12).toString('hex');
-    const exclude = saturated.length > 0 ? ` AND webhook_id NOT IN (${saturated.map(() => '?').join(', ')})` : '';
-    // The oldest due deliveries (bounded scan on delivery_due_idx), ranked per webhook.
-    const candidates =
-      `SELECT id FROM (SELECT id, next_attempt_at, row_number() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS rn ` +
-      `FROM (SELECT id, webhook_id, next_attempt_at FROM delivery WHERE status = 'pending' AND next_attempt_at <= ?${exclude} ` +
-      `ORDER BY next_attempt_at, id LIMIT ?) due) ranked WHERE rn <= ? ORDER BY next_attempt_at, id LIMIT ?`;
-    const candidateParams = [ts(db, now), ...saturated, Math.max(limit * 4, 256), perWebhook, limit];
-    // PostgreSQL: rows another process is claiming right now are skipped, not waited for; the conditions are
-    // re-checked on the locked row, so a delivery claimed and committed meanwhile is not claimed twice.
-    const target = pg
-      ? `SELECT id FROM delivery WHERE id IN (${candidates}) AND status = 'pending' AND next_attempt_at <= ? FOR UPDATE SKIP LOCKED`
-      : candidates;
-    const rows = await db.all<Record<string, unknown>>(
-      `UPDATE delivery SET next_attempt_at = ?, lease_token = ? WHERE id IN (${target})
-       RETURNING id, webhook_id, event_type, attempt_count`,
-      [ts(db, new Date(now.getTime() + leaseMs)), token, ...candidateParams, ...(pg ? [ts(db, now)] : [])],
-    );
+    const rows = await db.all<Record<string, unknown>>(CLAIM, [
+      ts(db, new Date(now.getTime() + leaseMs)),
+      token,
+      ts(db, now),
+      claimBatch,
+      JSON.stringify(saturated),
+      limit,
+    ]);
     return rows.map((r) => ({
       id: r.id as string,
       token,
       webhookId: r.webhook_id as string,
       eventType: r.event_type as string,
       attemptCount: toInt(r.attempt_count),
+      url: r.url as string,
+      secret: r.secret as string,
+      enabled: toBool(r.enabled),
+      payload: r.payload as string,
     }));
-  }
-
-  /** The receiver, secret and exact payload bytes of claimed deliveries (gone if their webhook was deleted). */
-  async function load(claimed: Claimed[]): Promise<Ready[]> {
-    const rows = await db.all<Record<string, unknown>>(
-      `SELECT d.id, w.url, w.secret, w.enabled, e.payload FROM delivery d
-       JOIN webhook w ON w.id = d.webhook_id JOIN event e ON e.id = d.event_id
-       WHERE d.id IN (${claimed.map(() => '?').join(', ')})`,
-      claimed.map((c) => c.id),
-    );
-    const byId = new Map(rows.map((r) => [r.id as string, r]));
-    return claimed.flatMap((c) => {
-      const r = byId.get(c.id);
-      if (!r) return [];
-      return [{ ...c, url: r.url as string, secret: r.secret as string, enabled: toBool(r.enabled), payload: r.payload as string }];
-    });
   }
 
   // --- sending ------------------------------------------------------------------------------------
@@ -181,61 +269,86 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: { ...outcome, number, attemptedAt, nextAt } };
   }
 
+  /**
+   * Sends start in webhook order, rotating, while fewer than `concurrency` are in flight overall and fewer
+   * than `perWebhook` to that webhook: a slow receiver holds at most `perWebhook` of the slots.
+   */
+  function startSends(): void {
+    for (const [webhookId, queue] of sendQueues) {
+      if (sending >= concurrency) return;
+      let launched = false;
+      while (queue.active < perWebhook && queue.waiting.length > 0 && sending < concurrency) {
+        launch(webhookId, queue, queue.waiting.shift()!);
+        launched = true;
+      }
+      if (queue.active === 0 && queue.waiting.length === 0) sendQueues.delete(webhookId);
+      else if (launched) {
+        // The next round starts with the other webhooks.
+        sendQueues.delete(webhookId);
+        sendQueues.set(webhookId, queue);
+      }
+    }
+  }
+
+  function launch(webhookId: string, queue: SendQueue, next: Ready): void {
+    sending++;
+    queue.active++;
+    void attempt(next)
+      .catch((err): Result => {
+        log('[feedback-service] delivery attempt crashed', err);
+        return { id: next.id, token: next.token, webhookId, attempt: null };
+      })
+      .then((result) => {
+        sending--;
+        queue.active--;
+        if (!sendQueues.has(webhookId) && queue.waiting.length > 0) sendQueues.set(webhookId, queue);
+        startSends();
+        return record(result);
+      })
+      .catch((err) => log('[feedback-service] recording a delivery failed; its lease will expire and it will be retried', err))
+      .finally(() => release(next));
+  }
+
   function dispatch(ready: Ready): void {
     let queue = sendQueues.get(ready.webhookId);
     if (!queue) sendQueues.set(ready.webhookId, (queue = { active: 0, waiting: [] }));
     queue.waiting.push(ready);
-    drainSendQueue(ready.webhookId, queue);
   }
 
-  function drainSendQueue(webhookId: string, queue: { active: number; waiting: Ready[] }): void {
-    while (queue.active < perWebhook && queue.waiting.length > 0) {
-      const next = queue.waiting.shift()!;
-      queue.active++;
-      void attempt(next)
-        .catch((err): Result => {
-          log('[feedback-service] delivery attempt crashed', err);
-          return { id: next.id, token: next.token, webhookId, attempt: null };
-        })
-        .then((result) => {
-          queue.active--;
-          if (queue.active === 0 && queue.waiting.length === 0) sendQueues.delete(webhookId);
-          else drainSendQueue(webhookId, queue);
-          return record(result);
-        })
-        .catch((err) => log('[feedback-service] recording a delivery failed; its lease will expire and it will be retried', err))
-        .finally(() => release(next));
-    }
-  }
-
+  /** A recorded delivery gives back its claim; a webhook dropping below its claim limit can be claimed for again. */
   function release(d: Claimed): void {
-    inFlight--;
-    const n = (inFlightByWebhook.get(d.webhookId) ?? 1) - 1;
-    if (n <= 0) inFlightByWebhook.delete(d.webhookId);
-    else inFlightByWebhook.set(d.webhookId, n);
-    if (mayHaveMore) void pump();
+    const ids = leases.get(d.token);
+    ids?.delete(d.id);
+    if (ids?.size === 0) leases.delete(d.token);
+    held--;
+    const n = (heldByWebhook.get(d.webhookId) ?? 1) - 1;
+    if (n <= 0) heldByWebhook.delete(d.webhookId);
+    else heldByWebhook.set(d.webhookId, n);
+    if (n === heldPerWebhook - 1 || mayHaveMore) void pump();
     else settleIfIdle();
   }
 
   // --- recording ----------------------------------------------------------------------------------
 
   const recordQueue: Array<{ result: Result; done: (err?: unknown) => void }> = [];
-  let recording = false;
+  /** Batches being written. PostgreSQL writes two at once (they meet only on the webhook row); SQLite one. */
+  let recording = 0;
+  const recorders = pg ? 2 : 1;
 
   /** Outcomes are written in batches: whatever completed while the previous batch was being written. */
   function record(result: Result): Promise<void> {
     return new Promise((resolve, reject) => {
       recordQueue.push({ result, done: (err) => (err ? reject(err) : resolve()) });
-      if (!recording) void drainRecords();
+      if (recording < recorders) void drainRecords();
     });
   }
 
   async function drainRecords(): Promise<void> {
-    recording = true;
+    recording++;
     while (recordQueue.length > 0) {
       const batch = recordQueue.splice(0, RECORD_BATCH);
       try {
-        const disabled = await db.transaction((tx) => writeResults(tx, batch.map((b) => b.result)));
+        const disabled = await writeResults(batch.map((b) => b.result));
         for (const b of batch) b.done();
         for (const webhookId of disabled) {
           notifying++;
@@ -248,72 +361,69 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
         for (const b of batch) b.done(err);
       }
     }
-    recording = false;
+    recording--;
     settleIfIdle();
   }
 
-  /** One batch of outcomes, in one transaction; returns the webhooks this batch disabled. */
-  async function writeResults(tx: Sql, results: Result[]): Promise<string[]> {
+  /**
+   * One batch of outcomes; returns the webhooks this batch disabled. Only deliveries whose lease this process
+   * still holds are recorded. On PostgreSQL the whole batch is one statement (data-modifying CTEs); on SQLite
+   * the same statements run in one transaction. The rows travel as one JSON parameter, so the statement text
+   * is the same for every batch size.
+   */
+  async function writeResults(results: Result[]): Promise<string[]> {
     const now = clock();
     const attempted = results.filter((r) => r.attempt !== null);
+    const rows = attempted.map((r, seq) => {
+      const a = r.attempt!;
+      const time = (d: Date | null) => (d === null ? null : pg ? d.toISOString() : d.getTime());
+      return {
+        id: r.id,
+        token: r.token,
+        webhook_id: r.webhookId,
+        seq,
+        number: a.number,
+        ok: a.ok ? 1 : 0,
+        at: time(a.attemptedAt),
+        next_at: time(a.nextAt),
+        status_code: a.statusCode,
+        error: a.error?.slice(0, 500) ?? null,
+        duration_ms: a.durationMs,
+        response_body: a.responseBody,
+      };
+    });
     const recorded = new Set<string>();
-    if (attempted.length > 0) {
-      const row = pg ? '(?::text, ?::text, ?::int, ?::int, ?::timestamptz, ?::timestamptz)' : '(?, ?, ?, ?, ?, ?)';
-      const rows = await tx.all<{ id: string }>(
-        `WITH v (id, token, number, ok, at, next_at) AS (VALUES ${attempted.map(() => row).join(', ')})
-         UPDATE delivery SET attempt_count = v.number, lease_token = NULL,
-           status = CASE WHEN v.ok = 1 THEN 'succeeded' WHEN delivery.status = 'failed' OR v.number >= ${WEBHOOK_LIMITS.attempts} THEN 'failed' ELSE 'pending' END,
-           next_attempt_at = CASE WHEN v.ok = 1 OR delivery.status = 'failed' OR v.number >= ${WEBHOOK_LIMITS.attempts} THEN NULL ELSE v.next_at END,
-           succeeded_at = CASE WHEN v.ok = 1 THEN v.at ELSE NULL END,
-           failed_at = CASE WHEN v.ok = 1 THEN NULL WHEN delivery.status = 'failed' THEN delivery.failed_at WHEN v.number >= ${WEBHOOK_LIMITS.attempts} THEN v.at ELSE NULL END,
-           failure_reason = CASE WHEN v.ok = 1 THEN NULL WHEN delivery.status = 'failed' THEN delivery.failure_reason WHEN v.number >= ${WEBHOOK_LIMITS.attempts} THEN 'attempts_exhausted' ELSE NULL END
-         FROM v WHERE delivery.id = v.id AND delivery.lease_token = v.token RETURNING delivery.id`,
-        attempted.flatMap((r) => {
-          const a = r.attempt!;
-          return [r.id, r.token, a.number, a.ok ? 1 : 0, ts(tx, a.attemptedAt), a.nextAt ? ts(tx, a.nextAt) : null];
-        }),
-      );
-      for (const r of rows) recorded.add(r.id);
-      const logged = attempted.filter((r) => recorded.has(r.id));
-      if (logged.length > 0) {
-        await tx.all(
-          `INSERT INTO delivery_attempt (delivery_id, number, attempted_at, status_code, error, duration_ms, response_body)
-           VALUES ${logged.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-          logged.flatMap((r) => {
-            const a = r.attempt!;
-            return [r.id, a.number, ts(tx, a.attemptedAt), a.statusCode, a.error?.slice(0, 500) ?? null, a.durationMs, a.responseBody];
-          }),
-        );
+    const over: string[] = [];
+    if (rows.length > 0) {
+      if (pg) {
+        const out = await db.all<{ kind: string; id: string }>(RECORD_PG, [JSON.stringify(rows)]);
+        for (const row of out) (row.kind === 'recorded' ? recorded.add(row.id) : over.push(row.id));
+      } else {
+        await db.transaction(async (tx) => {
+          const v = `v AS (SELECT ${RESULT_COLUMNS.sqlite} FROM json_each(?))`;
+          for (const row of await tx.all<{ id: string }>(`WITH ${v} ${UPDATE_DELIVERIES} RETURNING delivery.id`, [JSON.stringify(rows)]))
+            recorded.add(row.id);
+          const kept = JSON.stringify(rows.filter((row) => recorded.has(row.id)));
+          await tx.all(`WITH ${v}, r AS (SELECT * FROM v) ${INSERT_ATTEMPTS}`, [kept]);
+          const counted = await tx.all<{ id: string }>(`WITH ${v}, r AS (SELECT * FROM v), ${COUNT_FAILURES} ${UPDATE_COUNTERS}`, [kept]);
+          over.push(...counted.filter((row) => toBool((row as { over?: unknown }).over)).map((row) => row.id));
+        });
       }
     }
     // Claimed, but the webhook was disabled before the attempt: the delivery ends as the disabling would have ended it.
     for (const r of results.filter((x) => x.attempt === null)) {
-      await tx.all(
+      await db.all(
         `UPDATE delivery SET status = 'failed', failed_at = ?, failure_reason = 'webhook_disabled', next_attempt_at = NULL, lease_token = NULL
          WHERE id = ? AND lease_token = ? AND status = 'pending' RETURNING id`,
-        [ts(tx, now), r.id, r.token],
+        [ts(db, now), r.id, r.token],
       );
     }
-    // Consecutive failures per webhook, in completion order: a success resets the count to the failures after it.
-    const byWebhook = new Map<string, { succeeded: boolean; failures: number }>();
-    for (const r of attempted) {
-      if (!recorded.has(r.id)) continue;
-      const entry = byWebhook.get(r.webhookId) ?? { succeeded: false, failures: 0 };
-      if (r.attempt!.ok) {
-        entry.succeeded = true;
-        entry.failures = 0;
-      } else entry.failures++;
-      byWebhook.set(r.webhookId, entry);
-    }
+    // The 50th consecutive failure disables the webhook, exactly once: the update is conditional, and re-checks
+    // the count, so a success recorded meanwhile by another process wins.
     const disabled: string[] = [];
-    for (const [webhookId, { succeeded, failures }] of byWebhook) {
-      await tx.all(
-        `UPDATE webhook SET consecutive_failures = ${succeeded ? '?' : 'consecutive_failures + ?'} WHERE id = ? RETURNING id`,
-        [failures, webhookId],
-      );
-      // The 50th consecutive failure disables the webhook, exactly once: the update is conditional.
-      if (failures > 0 && (await disableWebhook(tx, webhookId, now, ` AND consecutive_failures >= ${WEBHOOK_LIMITS.consecutiveFailures}`)))
-        disabled.push(webhookId);
+    for (const webhookId of over) {
+      const condition = ` AND consecutive_failures >= ${WEBHOOK_LIMITS.consecutiveFailures}`;
+      if (await db.transaction((tx) => disableWebhook(tx, webhookId, now, condition))) disabled.push(webhookId);
     }
     for (const r of attempted) {
       if (!recorded.has(r.id)) continue;
@@ -347,6 +457,26 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     }
   }
 
+  // --- leases -------------------------------------------------------------------------------------
+
+  /** Held delivery ids per claim token. */
+  const leases = new Map<string, Set<string>>();
+
+  /** Push the leases of everything this process still holds one lease further out. */
+  async function renewLeases(): Promise<void> {
+    const until = ts(db, new Date(clock().getTime() + leaseMs));
+    for (const [token, ids] of leases) {
+      const list = [...ids];
+      for (let i = 0; i < list.length; i += 500) {
+        const chunk = list.slice(i, i + 500);
+        await db.all(
+          `UPDATE delivery SET next_attempt_at = ? WHERE lease_token = ? AND id IN (${chunk.map(() => '?').join(', ')}) RETURNING id`,
+          [until, token, ...chunk],
+        );
+      }
+    }
+  }
+
   // --- the loop -----------------------------------------------------------------------------------
 
   /** Claim while there is capacity and something is due; one pump at a time, re-run when woken meanwhile. */
@@ -358,25 +488,21 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     pumping = (async () => {
       do {
         again = false;
-        while (inFlight < concurrency && !halted) {
-          const saturated = [...inFlightByWebhook].filter(([, n]) => n >= perWebhook).map(([id]) => id);
-          const want = concurrency - inFlight;
+        while (held < heldLimit && !halted) {
+          const saturated = [...heldByWebhook].filter(([, n]) => n >= heldPerWebhook).map(([id]) => id);
+          const want = heldLimit - held;
           const claimed = await claim(want, saturated);
-          // A claim held back by the per-webhook cap leaves work behind, to be claimed as those finish.
-          mayHaveMore = claimed.length > 0 || saturated.length > 0;
-          if (claimed.length === 0) break;
-          inFlight += claimed.length;
-          for (const c of claimed) inFlightByWebhook.set(c.webhookId, (inFlightByWebhook.get(c.webhookId) ?? 0) + 1);
-          let ready: Ready[];
-          try {
-            ready = await load(claimed);
-          } catch (err) {
-            for (const c of claimed) release(c);
-            throw err;
+          held += claimed.length;
+          if (claimed.length > 0) leases.set(claimed[0]!.token, new Set(claimed.map((c) => c.id)));
+          for (const c of claimed) {
+            heldByWebhook.set(c.webhookId, (heldByWebhook.get(c.webhookId) ?? 0) + 1);
+            dispatch(c);
           }
-          const loaded = new Set(ready.map((r) => r.id));
-          for (const c of claimed) if (!loaded.has(c.id)) release(c);
-          for (const r of ready) dispatch(r);
+          startSends();
+          // Claim again until a claim comes back empty: every webhook with due work is then either emptied or
+          // holding its limit, and is claimed for again when it drains below it.
+          mayHaveMore = claimed.length === want;
+          if (claimed.length === 0) break;
         }
       } while (again);
     })()
@@ -389,7 +515,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   }
 
   function settleIfIdle(): void {
-    if (inFlight === 0 && !pumping && notifying === 0 && !recording) for (const resolve of idleWaiters.splice(0)) resolve();
+    if (held === 0 && !pumping && notifying === 0 && recording === 0) for (const resolve of idleWaiters.splice(0)) resolve();
   }
 
   function idle(): Promise<void> {
@@ -451,6 +577,8 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
       unsubscribe = db.onDeliveriesCommitted(wake);
       poll = setInterval(wake, pollMs);
       poll.unref();
+      renewal = setInterval(() => void renewLeases().catch((err) => log('[feedback-service] renewing delivery leases failed', err)), leaseMs / 3);
+      renewal.unref();
       if (deps.listenUrl) {
         try {
           listener = await listen(deps.listenUrl);
@@ -463,6 +591,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     async stop() {
       running = false;
       clearInterval(poll);
+      clearInterval(renewal);
       unsubscribe?.();
       await listener?.close();
       listener = undefined;

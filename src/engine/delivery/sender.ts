@@ -43,6 +43,23 @@ export function createSender(options: SenderOptions) {
     connect: options.allowPrivateNetworks ? {} : { lookup: guardedLookup as never },
   });
 
+  const timeoutMessage = `timeout: no complete response within ${options.timeoutMs} ms`;
+  // Receiver URLs repeat: parse each once.
+  const urls = new Map<string, URL | null>();
+  const parseUrl = (url: string): URL | null => {
+    let parsed = urls.get(url);
+    if (parsed === undefined) {
+      try {
+        parsed = new URL(url);
+      } catch {
+        parsed = null;
+      }
+      if (urls.size > 10_000) urls.clear();
+      urls.set(url, parsed);
+    }
+    return parsed;
+  };
+
   return {
     async send(url: string, headers: Record<string, string>, body: string): Promise<AttemptOutcome> {
       const started = performance.now();
@@ -54,30 +71,21 @@ export function createSender(options: SenderOptions) {
         durationMs: elapsed(),
         responseBody,
       });
-      let parsed: URL;
-      try {
-        parsed = new URL(url);
-      } catch {
-        return failed(`invalid url ${url}`);
-      }
+      const parsed = parseUrl(url);
+      if (parsed === null) return failed(`invalid url ${url}`);
       if (!options.allowPrivateNetworks) {
         const host = urlHost(parsed);
         const reason = isIP(host) ? nonPublicReason(host) : null;
         if (reason) return failed(`${host} is a ${reason} address`);
       }
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, options.timeoutMs);
+      // undici's own timers bound the wait for headers and for each body chunk; the deadline bounds the whole.
+      const deadline = started + options.timeoutMs;
       try {
         const res = await request(parsed, {
           method: 'POST',
           headers,
           body,
           dispatcher: agent,
-          signal: controller.signal,
           headersTimeout: options.timeoutMs,
           bodyTimeout: options.timeoutMs,
         });
@@ -91,12 +99,14 @@ export function createSender(options: SenderOptions) {
             keptBytes += part.length;
           }
           total += chunk.length;
-          if (total > DRAIN_LIMIT) {
+          if (total > DRAIN_LIMIT || performance.now() > deadline) {
             res.body.destroy();
+            if (performance.now() > deadline) return failed(timeoutMessage, res.statusCode);
             break;
           }
         }
-        const responseBody = keptBytes === 0 ? null : decoder.decode(Buffer.concat(kept));
+        if (performance.now() > deadline) return failed(timeoutMessage, res.statusCode);
+        const responseBody = keptBytes === 0 ? null : decoder.decode(kept.length === 1 ? kept[0] : Buffer.concat(kept));
         const statusCode = res.statusCode;
         if (statusCode >= 200 && statusCode < 300) return { ok: true, statusCode, error: null, durationMs: elapsed(), responseBody };
         if (statusCode >= 300 && statusCode < 400) {
@@ -105,10 +115,9 @@ export function createSender(options: SenderOptions) {
         }
         return failed(`receiver answered ${statusCode}`, statusCode, responseBody);
       } catch (err) {
-        if (timedOut) return failed(`timeout: no complete response within ${options.timeoutMs} ms`);
+        const code = (err as { code?: string }).code;
+        if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return failed(timeoutMessage);
         return failed(describe(err));
-      } finally {
-        clearTimeout(timer);
       }
     },
     close: () => agent.close(),

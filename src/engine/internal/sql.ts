@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 
 export type Dialect = 'sqlite' | 'postgresql';
@@ -9,8 +10,8 @@ export type Dialect = 'sqlite' | 'postgresql';
  */
 export interface Sql {
   readonly dialect: Dialect;
-  all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-  one<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  all<T = Record<string, unknown>>(sql: string | Statement, params?: readonly unknown[]): Promise<T[]>;
+  one<T = Record<string, unknown>>(sql: string | Statement, params?: readonly unknown[]): Promise<T | undefined>;
   /**
    * Note that this work wrote webhook deliveries (directly, or through the event fan-out trigger): the
    * database's `onDeliveriesCommitted` listeners run once it is committed (at COMMIT in a transaction,
@@ -26,16 +27,29 @@ export interface Database extends Sql {
   onDeliveriesCommitted(listener: () => void): () => void;
 }
 
+/**
+ * A statement run often with the same text: PostgreSQL parses and plans it once per connection (a named
+ * prepared statement) instead of on every execution. SQLite runs the text as usual.
+ */
+export interface Statement {
+  readonly text: string;
+  readonly name: string;
+}
+export function statement(text: string): Statement {
+  return { text, name: `fs_${createHash('sha1').update(text).digest('hex').slice(0, 16)}` };
+}
+
 /** A driver connection as the knex pool hands it out. */
 type Connection = unknown;
-type Run = (conn: Connection, sql: string, params: readonly unknown[]) => Promise<unknown[]>;
+type Run = (conn: Connection, sql: string | Statement, params: readonly unknown[]) => Promise<unknown[]>;
 
 /**
  * SQLite: node-sqlite3's `all` runs any statement (RETURNING included) and collects its rows. A
  * better-sqlite3 connection (the benchmark's driver comparison) prepares; `reader` says whether rows come back.
  */
 type BetterSqliteConnection = { prepare(sql: string): { reader: boolean; all(...p: unknown[]): unknown[]; run(...p: unknown[]): unknown } };
-const runSqlite: Run = (conn, sql, params) => {
+const runSqlite: Run = (conn, statementOrText, params) => {
+  const sql = typeof statementOrText === 'string' ? statementOrText : statementOrText.text;
   // node-sqlite3's Database has prepare() too; only it has a callback-style all().
   if (typeof (conn as { all?: unknown }).all !== 'function') {
     const statement = (conn as BetterSqliteConnection).prepare(sql);
@@ -64,16 +78,25 @@ function toPgPlaceholders(sql: string): string {
   return text;
 }
 
-const runPg: Run = async (conn, sql, params) =>
-  (await (conn as { query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }> }).query(toPgPlaceholders(sql), params))
-    .rows;
+type PgConnection = {
+  query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }>;
+  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
+};
+const runPg: Run = async (conn, sql, params) => {
+  const pgConn = conn as PgConnection;
+  const result =
+    typeof sql === 'string'
+      ? await pgConn.query(toPgPlaceholders(sql), params)
+      : await pgConn.query({ name: sql.name, text: toPgPlaceholders(sql.text), values: params });
+  return result.rows;
+};
 
 function bind(dialect: Dialect, run: Run, conn: Connection, onWroteDeliveries: () => void): Sql {
-  const all = <T>(sql: string, params: readonly unknown[] = []) => run(conn, sql, params) as Promise<T[]>;
+  const all = <T>(sql: string | Statement, params: readonly unknown[] = []) => run(conn, sql, params) as Promise<T[]>;
   return {
     dialect,
     all,
-    one: async <T>(sql: string, params?: readonly unknown[]) => (await all<T>(sql, params))[0],
+    one: async <T>(sql: string | Statement, params?: readonly unknown[]) => (await all<T>(sql, params))[0],
     wroteDeliveries: onWroteDeliveries,
   };
 }
@@ -113,8 +136,8 @@ export function createDatabase(dialect: Dialect, knex: Knex): Database {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    all: <T>(sql: string, params: readonly unknown[] = []) => withConnection((conn) => run(conn, sql, params) as Promise<T[]>),
-    one: async <T>(sql: string, params: readonly unknown[] = []) =>
+    all: <T>(sql: string | Statement, params: readonly unknown[] = []) => withConnection((conn) => run(conn, sql, params) as Promise<T[]>),
+    one: async <T>(sql: string | Statement, params: readonly unknown[] = []) =>
       (await withConnection((conn) => run(conn, sql, params) as Promise<T[]>))[0],
     transaction: <T>(fn: (tx: Sql) => Promise<T>) =>
       withConnection(async (conn) => {

@@ -12,14 +12,12 @@ export class Migration20261122030000Webhooks extends Migration {
     this.addSql('create index "webhook_org_created_idx" on "webhook" ("organization_id", "created_at", "id")');
     this.addSql('create table "delivery" ("id" varchar(40) not null, "organization_id" varchar(40) not null, "webhook_id" varchar(40) not null, "event_id" varchar(40) not null, "event_type" varchar(40) not null, "status" varchar(20) not null, "attempt_count" int not null default 0, "next_attempt_at" timestamptz(3) null, "lease_token" varchar(40) null, "succeeded_at" timestamptz(3) null, "failed_at" timestamptz(3) null, "failure_reason" varchar(40) null, "replay_of_id" varchar(40) null, "created_at" timestamptz(3) not null, constraint "delivery_pkey" primary key ("id"))');
     this.addSql('create index "delivery_webhook_created_idx" on "delivery" ("webhook_id", "created_at", "id")');
-    this.addSql('create index "delivery_event_id_index" on "delivery" ("event_id")');
-    // What the scheduler claims: pending deliveries by due time.
-    this.addSql('create index "delivery_due_idx" on "delivery" ("next_attempt_at", "id") where "status" = \'pending\'');
+    // What the scheduler claims: per webhook, its pending deliveries by due time (one seek per webhook).
+    this.addSql('create index "delivery_pending_idx" on "delivery" ("webhook_id", "next_attempt_at", "id") where "status" = \'pending\'');
     this.addSql('create table "delivery_attempt" ("delivery_id" varchar(40) not null, "number" int not null, "attempted_at" timestamptz(3) not null, "status_code" int null, "error" varchar(500) null, "duration_ms" int not null, "response_body" text null, constraint "delivery_attempt_pkey" primary key ("delivery_id", "number"))');
     this.addSql('alter table "webhook" add constraint "webhook_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
     this.addSql('alter table "delivery" add constraint "delivery_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
     this.addSql('alter table "delivery" add constraint "delivery_webhook_id_foreign" foreign key ("webhook_id") references "webhook" ("id") on update cascade on delete cascade');
-    this.addSql('alter table "delivery" add constraint "delivery_event_id_foreign" foreign key ("event_id") references "event" ("id") on update cascade on delete cascade');
     this.addSql('alter table "delivery_attempt" add constraint "delivery_attempt_delivery_id_foreign" foreign key ("delivery_id") references "delivery" ("id") on update cascade on delete cascade');
     // Delivery ids keep the event's time part (time-sortable) and add 64 random bits.
     this.addSql(`create function "event_fan_out"() returns trigger language plpgsql as $$

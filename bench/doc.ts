@@ -1,0 +1,18 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const FILE = join(import.meta.dirname, '../docs/benchmarks.md');
+
+/** Put `section` (which starts with its `## ` heading) into docs/benchmarks.md, replacing an older one of the same heading. */
+export function writeSection(section: string): void {
+  const heading = section.slice(0, section.indexOf('\n'));
+  const doc = readFileSync(FILE, 'utf8');
+  const start = doc.indexOf(`${heading}\n`);
+  if (start === -1) {
+    writeFileSync(FILE, `${doc.trimEnd()}\n\n${section}`);
+    return;
+  }
+  const next = doc.indexOf('\n## ', start + heading.length);
+  const rest = next === -1 ? '' : `\n\n${doc.slice(next + 1)}`;
+  writeFileSync(FILE, `${doc.slice(0, start).trimEnd()}\n\n${section.trimEnd()}\n${rest}`);
+}
