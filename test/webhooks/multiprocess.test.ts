@@ -167,3 +167,36 @@ describe.skipIf(!(await postgresReachable()))('webhook scheduler processes shari
     expect((await statusCounts(hook.id)).pending ?? 0).toBe(0);
   });
 });
+
+describe.skipIf(!(await postgresReachable()))('webhook leases', () => {
+  it('a queue slower than a lease keeps its claims: two schedulers never attempt one delivery twice', async () => {
+    const db = await createTestDatabase('postgresql');
+    // One request at a time per webhook, 60 ms each, a 200 ms lease: the backlog takes far longer than a lease.
+    const options = { database: db.url, webhooks: { allowPrivateNetworks: true, scheduler: { perWebhookConcurrency: 1, leaseMs: 200 } } };
+    const a = await createEngine(options);
+    await a.migrate();
+    const b = await createEngine(options);
+    const receiver = await startReceiver(async (_req, res) => {
+      await delay(60);
+      res.end('ok');
+    });
+    try {
+      const org = await a.organizations.create({ name: 'lease', plan: 'paid' });
+      const w = a.workspace(org.id);
+      await w.webhooks.create({ url: `${receiver.origin}/lease`, events: ['contact.created'] });
+      for (let i = 0; i < 12; i++) await w.contacts.create({ externalUserId: `lease-${i}` });
+      const first = a.scheduler.runDue();
+      await delay(250); // a's leases would have lapsed by now without renewal
+      const [ra, rb] = await Promise.all([first, b.scheduler.runDue()]);
+      const ids = receiver.requests.map((r) => r.headers['x-service-delivery']);
+      expect(ids).toHaveLength(12);
+      expect(new Set(ids).size).toBe(12);
+      expect(ra.attempted + rb.attempted).toBe(12);
+    } finally {
+      await receiver.close();
+      await a.close();
+      await b.close();
+      await db.drop();
+    }
+  });
+});

@@ -80,7 +80,9 @@ export interface SchedulerDeps {
 /** The channel the `event_fan_out` trigger NOTIFYs on when it writes deliveries. */
 export const DELIVERY_CHANNEL = 'feedback_service_delivery';
 
-const RECORD_BATCH = 200;
+const RECORD_BATCH = 500;
+const RECORD_BATCH_MIN = 100;
+const RECORD_DELAY_MS = 2;
 
 /** The columns of one recorded outcome (`v`), as each database reads them from the JSON parameter. */
 const RESULT_FIELDS = [
@@ -108,7 +110,7 @@ const LAST = WEBHOOK_LIMITS.attempts;
  * `next_at`, or after the fifth the delivery fails (`attempts_exhausted`). A delivery failed meanwhile by
  * disabling its webhook stays failed with that reason.
  */
-const UPDATE_DELIVERIES = `UPDATE delivery SET attempt_count = v.number, lease_token = NULL,
+const UPDATE_DELIVERIES = `UPDATE delivery SET attempt_count = v.number, lease_token = NULL, lease_expires_at = NULL,
   status = CASE WHEN v.ok = 1 THEN 'succeeded' WHEN delivery.status = 'failed' OR v.number >= ${LAST} THEN 'failed' ELSE 'pending' END,
   next_attempt_at = CASE WHEN v.ok = 1 OR delivery.status = 'failed' OR v.number >= ${LAST} THEN NULL ELSE v.next_at END,
   succeeded_at = CASE WHEN v.ok = 1 THEN v.at ELSE NULL END,
@@ -145,8 +147,8 @@ const RECORD_PG = statement(`WITH v AS (SELECT * FROM json_to_recordset(?::json)
 const hmac = createNodeCryptoBackend();
 
 /**
- * Claims are leases written in one statement: a claimed delivery's `next_attempt_at` moves to the lease's
- * expiry and it gets a `lease_token`. The HTTP call happens outside any transaction; the outcome is written
+ * Claims are leases written in one statement: a claimed delivery gets a `lease_token` and a `lease_expires_at`,
+ * and is not claimable again until that passes. The HTTP call happens outside any transaction; the outcome is written
  * only where the token still matches. A process that dies mid-delivery loses nothing: when its lease
  * expires the delivery is due again and any process retries it.
  */
@@ -198,7 +200,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
    * webhook's backlog never hides another webhook's deliveries.
    */
   const oldestDue = `SELECT id, next_attempt_at FROM delivery WHERE webhook_id = h.id AND status = 'pending' AND next_attempt_at <= ?
-    ORDER BY next_attempt_at, id LIMIT ?`;
+    AND (lease_expires_at IS NULL OR lease_expires_at <= ?) ORDER BY next_attempt_at, id LIMIT ?`;
   // PostgreSQL: rows another process is claiming right now are skipped, not waited for, and the conditions
   // are re-checked on the locked row, so a delivery claimed and committed meanwhile is not claimed twice.
   // SQLite serializes writers: the statement sees no concurrent claim.
@@ -213,7 +215,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
        UNION ALL
        SELECT (SELECT webhook_id FROM delivery WHERE status = 'pending' AND webhook_id > h.id ORDER BY webhook_id LIMIT 1) FROM h WHERE h.id IS NOT NULL
      )
-     UPDATE delivery SET next_attempt_at = ?, lease_token = ?
+     UPDATE delivery SET lease_expires_at = ?, lease_token = ?
      WHERE id ${pg ? '= ANY(ARRAY' : 'IN'}(SELECT id FROM (${picked}) p ORDER BY next_attempt_at, id LIMIT ?)${pg ? ')' : ''}
      RETURNING id, webhook_id, event_type, attempt_count,
        (SELECT url FROM webhook w WHERE w.id = delivery.webhook_id) AS url,
@@ -228,6 +230,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     const rows = await db.all<Record<string, unknown>>(CLAIM, [
       ts(db, new Date(now.getTime() + leaseMs)),
       token,
+      ts(db, now),
       ts(db, now),
       claimBatch,
       JSON.stringify(saturated),
@@ -320,6 +323,10 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     const ids = leases.get(d.token);
     ids?.delete(d.id);
     if (ids?.size === 0) leases.delete(d.token);
+    if (leases.size === 0 && renewal) {
+      clearInterval(renewal);
+      renewal = undefined;
+    }
     held--;
     const n = (heldByWebhook.get(d.webhookId) ?? 1) - 1;
     if (n <= 0) heldByWebhook.delete(d.webhookId);
@@ -335,12 +342,25 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   let recording = 0;
   const recorders = pg ? 2 : 1;
 
-  /** Outcomes are written in batches: whatever completed while the previous batch was being written. */
+  let flushTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Outcomes are written in batches: a batch goes when `RECORD_BATCH_MIN` are waiting or `RECORD_DELAY_MS`
+   * after the first, so a busy scheduler writes a few large statements rather than many small ones (each
+   * statement costs about as much as a delivery's own request). Only the claim is held meanwhile.
+   */
   function record(result: Result): Promise<void> {
     return new Promise((resolve, reject) => {
       recordQueue.push({ result, done: (err) => (err ? reject(err) : resolve()) });
-      if (recording < recorders) void drainRecords();
+      if (recordQueue.length >= RECORD_BATCH_MIN) flushRecords();
+      else flushTimer ??= setTimeout(flushRecords, RECORD_DELAY_MS);
     });
+  }
+
+  function flushRecords(): void {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (recording < recorders && recordQueue.length > 0) void drainRecords();
   }
 
   async function drainRecords(): Promise<void> {
@@ -359,6 +379,10 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
         }
       } catch (err) {
         for (const b of batch) b.done(err);
+      }
+      if (recordQueue.length > 0 && recordQueue.length < RECORD_BATCH_MIN) {
+        flushTimer ??= setTimeout(flushRecords, RECORD_DELAY_MS);
+        break;
       }
     }
     recording--;
@@ -413,7 +437,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     // Claimed, but the webhook was disabled before the attempt: the delivery ends as the disabling would have ended it.
     for (const r of results.filter((x) => x.attempt === null)) {
       await db.all(
-        `UPDATE delivery SET status = 'failed', failed_at = ?, failure_reason = 'webhook_disabled', next_attempt_at = NULL, lease_token = NULL
+        `UPDATE delivery SET status = 'failed', failed_at = ?, failure_reason = 'webhook_disabled', next_attempt_at = NULL, lease_token = NULL, lease_expires_at = NULL
          WHERE id = ? AND lease_token = ? AND status = 'pending' RETURNING id`,
         [ts(db, now), r.id, r.token],
       );
@@ -462,7 +486,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   /** Held delivery ids per claim token. */
   const leases = new Map<string, Set<string>>();
 
-  /** Push the leases of everything this process still holds one lease further out. */
+  /** Push the leases of everything this process still holds one lease further out (every third of a lease while it holds any). */
   async function renewLeases(): Promise<void> {
     const until = ts(db, new Date(clock().getTime() + leaseMs));
     for (const [token, ids] of leases) {
@@ -470,7 +494,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
       for (let i = 0; i < list.length; i += 500) {
         const chunk = list.slice(i, i + 500);
         await db.all(
-          `UPDATE delivery SET next_attempt_at = ? WHERE lease_token = ? AND id IN (${chunk.map(() => '?').join(', ')}) RETURNING id`,
+          `UPDATE delivery SET lease_expires_at = ? WHERE lease_token = ? AND id IN (${chunk.map(() => '?').join(', ')}) RETURNING id`,
           [until, token, ...chunk],
         );
       }
@@ -493,7 +517,10 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
           const want = heldLimit - held;
           const claimed = await claim(want, saturated);
           held += claimed.length;
-          if (claimed.length > 0) leases.set(claimed[0]!.token, new Set(claimed.map((c) => c.id)));
+          if (claimed.length > 0) {
+            leases.set(claimed[0]!.token, new Set(claimed.map((c) => c.id)));
+            renewal ??= setInterval(() => void renewLeases().catch((err) => log('[feedback-service] renewing delivery leases failed', err)), leaseMs / 3);
+          }
           for (const c of claimed) {
             heldByWebhook.set(c.webhookId, (heldByWebhook.get(c.webhookId) ?? 0) + 1);
             dispatch(c);
@@ -577,8 +604,6 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
       unsubscribe = db.onDeliveriesCommitted(wake);
       poll = setInterval(wake, pollMs);
       poll.unref();
-      renewal = setInterval(() => void renewLeases().catch((err) => log('[feedback-service] renewing delivery leases failed', err)), leaseMs / 3);
-      renewal.unref();
       if (deps.listenUrl) {
         try {
           listener = await listen(deps.listenUrl);
@@ -591,7 +616,6 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     async stop() {
       running = false;
       clearInterval(poll);
-      clearInterval(renewal);
       unsubscribe?.();
       await listener?.close();
       listener = undefined;

@@ -26,8 +26,8 @@ export const Webhook = defineEntity({
 });
 
 /**
- * One event to one webhook. Pending deliveries are due at `nextAttemptAt`; a claim moves it to the lease's
- * expiry and sets `leaseToken`, so a claim that is never recorded becomes due again by itself.
+ * One event to one webhook. Pending deliveries are due at `nextAttemptAt`; a claim sets `leaseToken` and
+ * `leaseExpiresAt`, so a claim that is never recorded becomes claimable again by itself.
  */
 export const Delivery = defineEntity({
   name: 'Delivery',
@@ -46,6 +46,8 @@ export const Delivery = defineEntity({
     attemptCount: p.integer().default(0),
     nextAttemptAt: p.datetime().length(3).nullable(),
     leaseToken: p.string().length(40).nullable(),
+    /** Until when the claim holds; not indexed, so claiming and renewing are HOT updates on PostgreSQL. */
+    leaseExpiresAt: p.datetime().length(3).nullable(),
     succeededAt: p.datetime().length(3).nullable(),
     failedAt: p.datetime().length(3).nullable(),
     /** `attempts_exhausted` or `webhook_disabled`. */

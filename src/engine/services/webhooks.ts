@@ -59,8 +59,6 @@ function toDelivery(row: Record<string, unknown>, attempts: DeliveryAttempt[]): 
     eventId: row.event_id as string,
     status,
     payload: JSON.parse(row.payload as string) as WebhookEvent,
-    // A claimed delivery's next_attempt_at holds its lease expiry, which is when it is retried if the
-    // attempt is never recorded: still the honest answer to "when is the next attempt due".
     nextAttemptAt: status === 'pending' ? toIsoOrNull(row.next_attempt_at) : null,
     succeededAt: toIsoOrNull(row.succeeded_at),
     failedAt: toIsoOrNull(row.failed_at),
@@ -106,9 +104,13 @@ export async function disableWebhook(tx: Sql, webhookId: string, now: Date, cond
     [false, ts(tx, now), ts(tx, now), webhookId, true],
   );
   if (disabled.length === 0) return false;
+  // Deliveries whose outcome a scheduler is recording right now are locked by it (and it is about to lock
+  // this webhook's row, which we hold): skip them rather than deadlock. Such a delivery either succeeded,
+  // or stays pending and is ended the same way when it is next claimed (the claim sees the webhook disabled).
   await tx.all(
     `UPDATE delivery SET status = 'failed', failed_at = ?, failure_reason = 'webhook_disabled', next_attempt_at = NULL
-     WHERE webhook_id = ? AND status = 'pending' RETURNING id`,
+     WHERE id IN (SELECT id FROM delivery WHERE webhook_id = ? AND status = 'pending'${tx.dialect === 'postgresql' ? ' FOR UPDATE SKIP LOCKED' : ''})
+     RETURNING id`,
     [ts(tx, now), webhookId],
   );
   return true;
