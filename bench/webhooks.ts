@@ -10,8 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Agent, request } from 'undici';
-import { createEngine, type Engine } from '../src/engine/index.js';
+import { pathToFileURL } from 'node:url';
+import type { Engine } from '../src/engine/index.js';
 import { writeSection } from './doc.js';
+
+// The built package, as users run it (npm run bench builds first); typed from the source.
+const { createEngine } = (await import(pathToFileURL(join(import.meta.dirname, '../dist/engine/index.js')).href)) as typeof import('../src/engine/index.js');
 
 const PG_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
@@ -38,10 +42,11 @@ function startReceiverProcess(): Promise<{ url: string; child: ChildProcess }> {
 }
 
 /** The reference: `n` signed POSTs, `CONCURRENCY` at a time, over one keep-alive undici Agent. */
-async function referenceLoop(url: string, n: number): Promise<number> {
+async function referenceLoop(url: string, n: number): Promise<Rate> {
   const agent = new Agent({ keepAliveTimeout: 30_000 });
   let next = 0;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < n) {
@@ -65,9 +70,19 @@ async function referenceLoop(url: string, n: number): Promise<number> {
       }
     }),
   );
-  const rate = n / ((performance.now() - started) / 1000);
+  const rate = measured(n, started, cpu);
   await agent.close();
   return rate;
+}
+
+/** Deliveries per second, and this process's CPU time per delivery (all its threads). */
+interface Rate {
+  perSecond: number;
+  cpuMicros: number;
+}
+function measured(n: number, started: number, cpu: NodeJS.CpuUsage): Rate {
+  const used = process.cpuUsage(cpu);
+  return { perSecond: n / ((performance.now() - started) / 1000), cpuMicros: (used.user + used.system) / n };
 }
 
 async function openEngine(dialect: 'sqlite' | 'postgresql'): Promise<{ engine: Engine; drop(): Promise<void> }> {
@@ -112,7 +127,7 @@ async function insertEvents(engine: Engine, organizationId: string, n: number, r
 
 interface DialectResult {
   dialect: string;
-  rounds: Array<{ ours: number; reference: number }>;
+  rounds: Array<{ ours: Rate; reference: Rate }>;
   p50: number;
   p99: number;
 }
@@ -130,11 +145,15 @@ async function benchDialect(dialect: 'sqlite' | 'postgresql', receiverUrl: strin
       const reference = await referenceLoop(receiverUrl, DELIVERIES);
       await insertEvents(engine, org.id, DELIVERIES, round);
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const summary = await engine.scheduler.runDue();
-      const ours = summary.succeeded / ((performance.now() - started) / 1000);
+      const ours = measured(summary.succeeded, started, cpu);
       if (summary.succeeded !== DELIVERIES) throw new Error(`delivered ${summary.succeeded} of ${DELIVERIES}`);
       rounds.push({ ours, reference });
-      console.log(`${dialect} round ${round + 1}: scheduler ${Math.round(ours)}/s, reference ${Math.round(reference)}/s (${(ours / reference).toFixed(2)})`);
+      console.log(
+        `${dialect} round ${round + 1}: scheduler ${Math.round(ours.perSecond)}/s (${Math.round(ours.cpuMicros)} us CPU each), ` +
+          `reference ${Math.round(reference.perSecond)}/s (${Math.round(reference.cpuMicros)} us) = ${(ours.perSecond / reference.perSecond).toFixed(2)}`,
+      );
     }
     await w.webhooks.delete(hook.id);
 
@@ -172,7 +191,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgresql', receiverUrl: strin
 const receiver = await startReceiverProcess();
 const results: DialectResult[] = [];
 try {
-  for (const dialect of ['postgresql', 'sqlite'] as const) results.push(await benchDialect(dialect, receiver.url));
+  for (const dialect of (process.env.BENCH_DIALECTS ?? 'postgresql,sqlite').split(',') as Array<'postgresql' | 'sqlite'>)
+    results.push(await benchDialect(dialect, receiver.url));
 } finally {
   receiver.child.kill();
 }
@@ -189,14 +209,15 @@ the commit resolving to the receiver having the request, ${LATENCY_SAMPLES} sequ
 
 Targets: 0.50 of the reference or more; p50 under 20 ms.
 
-| database | scheduler deliveries/s | reference/s | ratio | commit-to-receipt p50 | p99 |
-|---|---|---|---|---|---|
+| database | scheduler deliveries/s | reference/s | ratio | sender CPU per delivery, ours / reference | commit-to-receipt p50 | p99 |
+|---|---|---|---|---|---|---|
 ${results
   .map((r) => {
-    const ours = median(r.rounds.map((x) => x.ours));
-    const reference = median(r.rounds.map((x) => x.reference));
-    const ratio = median(r.rounds.map((x) => x.ours / x.reference));
-    return `| ${r.dialect} | ${Math.round(ours).toLocaleString('en')} | ${Math.round(reference).toLocaleString('en')} | ${ratio.toFixed(2)} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms |`;
+    const ours = median(r.rounds.map((x) => x.ours.perSecond));
+    const reference = median(r.rounds.map((x) => x.reference.perSecond));
+    const ratio = median(r.rounds.map((x) => x.ours.perSecond / x.reference.perSecond));
+    const cpu = `${Math.round(median(r.rounds.map((x) => x.ours.cpuMicros)))} / ${Math.round(median(r.rounds.map((x) => x.reference.cpuMicros)))} us`;
+    return `| ${r.dialect} | ${Math.round(ours).toLocaleString('en')} | ${Math.round(reference).toLocaleString('en')} | ${ratio.toFixed(2)} | ${cpu} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms |`;
   })
   .join('\n')}
 `;

@@ -3,7 +3,7 @@ import { RETRY_SCHEDULE_MS, WEBHOOK_LIMITS } from '../../schemas/webhooks.js';
 import { signPayloadWith } from '../../verify/internal/core.js';
 import { createNodeCryptoBackend } from '../../verify/internal/node-crypto.js';
 import { statement, toBool, toInt, toJson, ts, type Database } from '../internal/sql.js';
-import { disableWebhook } from '../services/webhooks.js';
+import { disableWebhook, endPendingDeliveries } from '../services/webhooks.js';
 import type { Mailer } from './mailer.js';
 import type { AttemptOutcome, Sender } from './sender.js';
 
@@ -81,8 +81,10 @@ export interface SchedulerDeps {
 export const DELIVERY_CHANNEL = 'feedback_service_delivery';
 
 const RECORD_BATCH = 500;
-const RECORD_BATCH_MIN = 100;
-const RECORD_DELAY_MS = 2;
+/** A receiver that answered 2xx within this is claimed for deep. */
+const FAST_MS = 1000;
+const RECORD_BATCH_MIN = 250;
+const RECORD_DELAY_MS = 20;
 
 /** The columns of one recorded outcome (`v`), as each database reads them from the JSON parameter. */
 const RESULT_FIELDS = [
@@ -134,7 +136,8 @@ const COUNT_FAILURES = `s AS (SELECT webhook_id, max(CASE WHEN ok = 1 THEN seq E
     FROM s)`;
 const UPDATE_COUNTERS = `UPDATE webhook SET consecutive_failures = CASE WHEN c.tail IS NULL THEN webhook.consecutive_failures + c.failures ELSE c.tail END
   FROM c WHERE webhook.id = c.webhook_id AND (c.failures > 0 OR webhook.consecutive_failures <> 0)
-  RETURNING webhook.id, CASE WHEN webhook.enabled AND webhook.consecutive_failures >= ${WEBHOOK_LIMITS.consecutiveFailures} THEN 1 ELSE 0 END AS over`;
+  RETURNING webhook.id, CASE WHEN webhook.enabled AND webhook.consecutive_failures >= ${WEBHOOK_LIMITS.consecutiveFailures} THEN 1 ELSE 0 END AS over,
+    CASE WHEN webhook.enabled THEN 0 ELSE 1 END AS disabled`;
 
 /** PostgreSQL: a whole batch of outcomes in one statement. */
 const RECORD_PG = statement(`WITH v AS (SELECT * FROM json_to_recordset(?::json) AS x (${RESULT_COLUMNS.pg})),
@@ -143,7 +146,8 @@ const RECORD_PG = statement(`WITH v AS (SELECT * FROM json_to_recordset(?::json)
   a AS (${INSERT_ATTEMPTS}),
   ${COUNT_FAILURES},
   w AS (${UPDATE_COUNTERS})
-  SELECT 'recorded' AS kind, id FROM u UNION ALL SELECT 'over' AS kind, id FROM w WHERE over = 1`);
+  SELECT 'recorded' AS kind, id FROM u UNION ALL SELECT 'over' AS kind, id FROM w WHERE over = 1
+  UNION ALL SELECT 'disabled' AS kind, id FROM w WHERE disabled = 1`);
 const hmac = createNodeCryptoBackend();
 
 /**
@@ -160,13 +164,17 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   const pollMs = options.pollMs ?? 1000;
   const pg = db.dialect === 'postgresql';
 
-  // Claims run ahead of sending and recording, so neither waits for the other: a webhook is claimed for in
-  // batches of `claimBatch` while it holds fewer than `heldPerWebhook`; the process holds at most `heldLimit`.
-  // A slow webhook's queue can take longer than a lease: held deliveries have their leases renewed while
-  // this process lives.
-  const claimBatch = perWebhook * 8;
-  const heldPerWebhook = claimBatch * 3;
+  // Claims run ahead of sending and recording, so neither waits for the other. How far ahead depends on the
+  // receiver: a webhook whose last attempt succeeded within a second is claimed for deep (batches of
+  // `deep.batch` while it holds fewer than `deep.held`); any other (new, failing, slow) shallow, so a hanging
+  // receiver holds few of the process's `heldLimit` claims. Held deliveries have their leases renewed while
+  // this process lives, so a queue slower than a lease keeps its claims.
+  const deep = { batch: perWebhook * 16, held: perWebhook * 48 };
+  const shallow = { batch: perWebhook * 2, held: perWebhook * 2 };
   const heldLimit = concurrency * 64;
+  /** Webhooks whose last recorded attempt succeeded within FAST_MS. */
+  const fast = new Set<string>();
+  const limitOf = (webhookId: string) => (fast.has(webhookId) ? deep.held : shallow.held);
 
   let running = false;
   /** Claimed and not yet recorded, overall and per webhook. */
@@ -193,8 +201,8 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   // --- claiming -----------------------------------------------------------------------------------
 
   /**
-   * Up to `limit` due deliveries, oldest first, at most `claimBatch` of each webhook and none of the
-   * `saturated` webhooks'. Every step is an index seek on delivery_pending_idx (webhook_id, next_attempt_at):
+   * Up to `limit` due deliveries, oldest first, at most `batch` of each webhook, only of the `include`d
+   * webhooks (when given) and none of the `exclude`d ones. Every step is an index seek on delivery_pending_idx (webhook_id, next_attempt_at):
    * a loose index scan lists the webhooks with pending deliveries, then each gives its oldest due ones. So a
    * claim costs one seek per webhook with pending work, however long any webhook's backlog is, and a slow
    * webhook's backlog never hides another webhook's deliveries.
@@ -206,9 +214,11 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   // SQLite serializes writers: the statement sees no concurrent claim.
   const picked = pg
     ? `SELECT d.id, d.next_attempt_at FROM h CROSS JOIN LATERAL (${oldestDue} FOR UPDATE SKIP LOCKED) d
-       WHERE h.id IS NOT NULL AND h.id NOT IN (SELECT value FROM json_array_elements_text(?::json))`
+       WHERE h.id IS NOT NULL AND h.id NOT IN (SELECT value FROM json_array_elements_text(?::json))
+         AND (?::text IS NULL OR h.id IN (SELECT value FROM json_array_elements_text(?::json)))`
     : `SELECT d.id, d.next_attempt_at FROM h CROSS JOIN delivery d ON d.id IN (SELECT id FROM (${oldestDue}))
-       WHERE h.id IS NOT NULL AND h.id NOT IN (SELECT value FROM json_each(?))`;
+       WHERE h.id IS NOT NULL AND h.id NOT IN (SELECT value FROM json_each(?))
+         AND (? IS NULL OR h.id IN (SELECT value FROM json_each(?)))`;
   const CLAIM = statement(
     `WITH RECURSIVE h (id) AS (
        SELECT (SELECT webhook_id FROM delivery WHERE status = 'pending' ORDER BY webhook_id LIMIT 1)
@@ -224,16 +234,19 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
        (SELECT payload FROM event e WHERE e.id = delivery.event_id) AS payload`,
   );
 
-  async function claim(limit: number, saturated: string[]): Promise<Ready[]> {
+  async function claim(limit: number, batch: number, exclude: string[], include: string[] | null): Promise<Ready[]> {
     const now = clock();
     const token = randomBytes(12).toString('hex');
+    const included = include === null ? null : JSON.stringify(include);
     const rows = await db.all<Record<string, unknown>>(CLAIM, [
       ts(db, new Date(now.getTime() + leaseMs)),
       token,
       ts(db, now),
       ts(db, now),
-      claimBatch,
-      JSON.stringify(saturated),
+      batch,
+      JSON.stringify(exclude),
+      included,
+      included,
       limit,
     ]);
     return rows.map((r) => ({
@@ -304,6 +317,12 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
       .then((result) => {
         sending--;
         queue.active--;
+        if (result.attempt?.ok && result.attempt.durationMs < FAST_MS) {
+          if (!fast.has(webhookId)) {
+            fast.add(webhookId);
+            void pump(); // it may hold more now
+          }
+        } else fast.delete(webhookId);
         if (!sendQueues.has(webhookId) && queue.waiting.length > 0) sendQueues.set(webhookId, queue);
         startSends();
         return record(result);
@@ -331,7 +350,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     const n = (heldByWebhook.get(d.webhookId) ?? 1) - 1;
     if (n <= 0) heldByWebhook.delete(d.webhookId);
     else heldByWebhook.set(d.webhookId, n);
-    if (n === heldPerWebhook - 1 || mayHaveMore) void pump();
+    if (n === limitOf(d.webhookId) - 1 || mayHaveMore) void pump();
     else settleIfIdle();
   }
 
@@ -418,10 +437,16 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     });
     const recorded = new Set<string>();
     const over: string[] = [];
+    /** Webhooks disabled while this batch was in flight: what it left pending is ended here. */
+    const disabledMeanwhile: string[] = [];
     if (rows.length > 0) {
       if (pg) {
         const out = await db.all<{ kind: string; id: string }>(RECORD_PG, [JSON.stringify(rows)]);
-        for (const row of out) (row.kind === 'recorded' ? recorded.add(row.id) : over.push(row.id));
+        for (const row of out) {
+          if (row.kind === 'recorded') recorded.add(row.id);
+          else if (row.kind === 'over') over.push(row.id);
+          else disabledMeanwhile.push(row.id);
+        }
       } else {
         await db.transaction(async (tx) => {
           const v = `v AS (SELECT ${RESULT_COLUMNS.sqlite} FROM json_each(?))`;
@@ -431,6 +456,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
           await tx.all(`WITH ${v}, r AS (SELECT * FROM v) ${INSERT_ATTEMPTS}`, [kept]);
           const counted = await tx.all<{ id: string }>(`WITH ${v}, r AS (SELECT * FROM v), ${COUNT_FAILURES} ${UPDATE_COUNTERS}`, [kept]);
           over.push(...counted.filter((row) => toBool((row as { over?: unknown }).over)).map((row) => row.id));
+          disabledMeanwhile.push(...counted.filter((row) => toBool((row as { disabled?: unknown }).disabled)).map((row) => row.id));
         });
       }
     }
@@ -442,6 +468,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
         [ts(db, now), r.id, r.token],
       );
     }
+    for (const webhookId of disabledMeanwhile) await endPendingDeliveries(db, webhookId, now);
     // The 50th consecutive failure disables the webhook, exactly once: the update is conditional, and re-checks
     // the count, so a success recorded meanwhile by another process wins.
     const disabled: string[] = [];
@@ -513,12 +540,19 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
       do {
         again = false;
         while (held < heldLimit && !halted) {
-          const saturated = [...heldByWebhook].filter(([, n]) => n >= heldPerWebhook).map(([id]) => id);
-          const want = heldLimit - held;
-          const claimed = await claim(want, saturated);
+          const saturated = [...heldByWebhook].filter(([id, n]) => n >= limitOf(id)).map(([id]) => id);
+          const deepOnes = [...fast].filter((id) => (heldByWebhook.get(id) ?? 0) < deep.held);
+          let claimed: Ready[] = [];
+          if (deepOnes.length > 0) claimed = await claim(heldLimit - held, deep.batch, [], deepOnes);
+          const want = heldLimit - held - claimed.length;
+          if (want > 0) claimed = claimed.concat(await claim(want, shallow.batch, [...saturated, ...fast], null));
           held += claimed.length;
+          for (const c of claimed) {
+            let ids = leases.get(c.token);
+            if (!ids) leases.set(c.token, (ids = new Set()));
+            ids.add(c.id);
+          }
           if (claimed.length > 0) {
-            leases.set(claimed[0]!.token, new Set(claimed.map((c) => c.id)));
             renewal ??= setInterval(() => void renewLeases().catch((err) => log('[feedback-service] renewing delivery leases failed', err)), leaseMs / 3);
           }
           for (const c of claimed) {
@@ -528,7 +562,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
           startSends();
           // Claim again until a claim comes back empty: every webhook with due work is then either emptied or
           // holding its limit, and is claimed for again when it drains below it.
-          mayHaveMore = claimed.length === want;
+          mayHaveMore = held >= heldLimit;
           if (claimed.length === 0) break;
         }
       } while (again);

@@ -104,16 +104,23 @@ export async function disableWebhook(tx: Sql, webhookId: string, now: Date, cond
     [false, ts(tx, now), ts(tx, now), webhookId, true],
   );
   if (disabled.length === 0) return false;
+  await endPendingDeliveries(tx, webhookId, now);
+  return true;
+}
+
+/**
+ * End a disabled webhook's pending deliveries as failed with reason `webhook_disabled`.
+ */
+export async function endPendingDeliveries(tx: Sql, webhookId: string, now: Date): Promise<void> {
   // Deliveries whose outcome a scheduler is recording right now are locked by it (and it is about to lock
-  // this webhook's row, which we hold): skip them rather than deadlock. Such a delivery either succeeded,
-  // or stays pending and is ended the same way when it is next claimed (the claim sees the webhook disabled).
+  // this webhook's row, which we hold): skip them rather than deadlock. That recorder waits for our commit
+  // on the webhook row, sees the webhook disabled, and ends what it left pending itself.
   await tx.all(
     `UPDATE delivery SET status = 'failed', failed_at = ?, failure_reason = 'webhook_disabled', next_attempt_at = NULL
      WHERE id IN (SELECT id FROM delivery WHERE webhook_id = ? AND status = 'pending'${tx.dialect === 'postgresql' ? ' FOR UPDATE SKIP LOCKED' : ''})
      RETURNING id`,
     [ts(tx, now), webhookId],
   );
-  return true;
 }
 
 /** Workspace-scoped webhooks: registration, reads, changes, the delivery log and replay. */
