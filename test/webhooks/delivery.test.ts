@@ -263,6 +263,22 @@ describeMatrix(
       expect((await deliveries(h, ws, hook.id)).every((d) => d.status === 'succeeded')).toBe(true);
     });
 
+    it('a started scheduler delivers a committed change at once, without waiting for its poll', async () => {
+      const ws = await h.seed();
+      await register(h, ws, `${receiver.origin}/started`, ['contact.created']);
+      await h.engine.scheduler.start();
+      try {
+        const committed = Date.now();
+        await newContact(h, ws, 'started-1');
+        while (sentTo('/started').length === 0 && Date.now() - committed < 5000) await new Promise((r) => setTimeout(r, 2));
+        expect(sentTo('/started')).toHaveLength(1);
+        // The poll is ten minutes here: only a wake-up (the commit's own; on PostgreSQL also NOTIFY) explains this.
+        expect(Date.now() - committed).toBeLessThan(2000);
+      } finally {
+        await h.engine.scheduler.stop();
+      }
+    });
+
     it('never logs a webhook secret', () => {
       expect(secrets.length).toBeGreaterThan(0);
       for (const secret of secrets) for (const line of logged) expect(line).not.toContain(secret);
@@ -272,7 +288,7 @@ describeMatrix(
     transports: ['fetch'],
     engine: {
       // Two requests per webhook at once: claims of 16, at most 48 held, so the backlog test spans many claims.
-      webhooks: { allowPrivateNetworks: true, timeoutMs: 300, smtpUrl: smtp.url, mailFrom: 'alerts@feedback.test', scheduler: { perWebhookConcurrency: 2 } },
+      webhooks: { allowPrivateNetworks: true, timeoutMs: 300, smtpUrl: smtp.url, mailFrom: 'alerts@feedback.test', scheduler: { perWebhookConcurrency: 2, pollMs: 600_000 } },
       log: (message, error) => logged.push(`${message} ${String(error)} ${JSON.stringify(error)}`),
     },
   },

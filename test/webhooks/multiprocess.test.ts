@@ -102,6 +102,22 @@ describe.skipIf(!(await postgresReachable()))('webhook scheduler processes shari
       ),
     ) as Record<string, number>;
 
+  it('a commit in another process wakes a scheduler at once through LISTEN/NOTIFY, not the poll', async () => {
+    const { w, hook } = await workspaceWithWebhook('/notify');
+    const listener = await startProcess(env({ POLL_MS: '600000' }));
+    try {
+      await delay(300); // its LISTEN is up, and its first poll has passed
+      const committed = Date.now();
+      await w.contacts.create({ externalUserId: 'notify-1' });
+      await receiver.waitFor(receiver.requests.filter((r) => r.path !== '/notify').length + 1, 5000);
+      expect(receiver.requests.filter((r) => r.path === '/notify')).toHaveLength(1);
+      expect(Date.now() - committed).toBeLessThan(3000);
+      await until('the delivery to be recorded', async () => (await statusCounts(hook.id)).succeeded === 1, 5000);
+    } finally {
+      await listener.stop();
+    }
+  });
+
   it('three processes deliver 1,000 events: each exactly once, none attempted twice at once, none lost', async () => {
     const { w, hook } = await workspaceWithWebhook('/shared');
     const processes = await Promise.all([startProcess(env()), startProcess(env()), startProcess(env())]);
