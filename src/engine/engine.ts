@@ -145,8 +145,8 @@ export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, options: Omit
     db,
     clock,
     scheduler,
-    organizations: createOrganizationsService(orm, clock),
-    keys: createKeysService(orm, db, clock),
+    organizations: createOrganizationsService(db, clock),
+    keys: createKeysService(db, clock),
     limits,
     workspace(organizationId: string): Workspace {
       if (typeof organizationId !== 'string' || organizationId.length === 0) {
@@ -155,7 +155,7 @@ export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, options: Omit
       return {
         organizationId,
         contacts: createContactsService(db, organizationId, clock),
-        boards: createBoardsService(orm, db, organizationId, clock),
+        boards: createBoardsService(db, organizationId, clock),
         tags: createTagsService(db, organizationId, clock),
         posts: createPostsService(db, organizationId, clock),
         public: createInteractionsService(db, organizationId, clock),

@@ -1,8 +1,5 @@
-import type { MikroORM } from '@mikro-orm/core';
 import type { Page } from '../../schemas/common.js';
 import { pageQuerySchema, type Board as BoardShape, type PageQueryInput } from '../../schemas/posts.js';
-import { Board } from '../entities/board.js';
-import { Organization } from '../entities/organization.js';
 import { FeedbackError, parseInput } from '../errors.js';
 import { decodeCursor, encodeCursor, isFiniteNumber, isId } from '../internal/cursor.js';
 import { newId } from '../internal/ids.js';
@@ -40,14 +37,13 @@ export function toBoard(row: Record<string, unknown>): BoardShape {
 }
 
 /** Workspace-scoped boards. */
-export function createBoardsService(orm: MikroORM, db: Database, organizationId: string, clock: () => Date) {
+export function createBoardsService(db: Database, organizationId: string, clock: () => Date) {
   return {
     async create(input: CreateBoardInput): Promise<BoardShape> {
       if (typeof input.name !== 'string' || input.name.length < 1 || input.name.length > 200)
         throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
-      const em = orm.em.fork();
-      const org = await em.findOne(Organization, { id: organizationId });
-      if (!org) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
+      if (!(await db.one('SELECT id FROM organization WHERE id = ?', [organizationId])))
+        throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
       const base = input.slug ?? slugify(input.name);
       if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(base) || base.length > 80)
         throw new FeedbackError('ERR_VALIDATION', 'slug must match ^[a-z0-9]+(?:-[a-z0-9]+)*$ and be at most 80 characters');
@@ -61,25 +57,13 @@ export function createBoardsService(orm: MikroORM, db: Database, organizationId:
       let slug = base;
       for (let n = 2; taken.has(slug); n++) slug = `${base.slice(0, 80 - String(n).length - 1)}-${n}`;
       const now = clock();
-      const board = em.create(Board, {
-        id: newId('brd', now.getTime()),
-        organization: org,
-        name: input.name,
-        slug,
-        isPublic: input.isPublic ?? true,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await em.flush();
-      return {
-        id: board.id,
-        organizationId,
-        name: board.name,
-        slug: board.slug,
-        isPublic: board.isPublic,
-        createdAt: now.toISOString(),
-        updatedAt: now.toISOString(),
-      };
+      const id = newId('brd', now.getTime());
+      const isPublic = input.isPublic ?? true;
+      await db.all(
+        'INSERT INTO board (id, organization_id, name, slug, is_public, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [id, organizationId, input.name, slug, isPublic, ts(db, now), ts(db, now)],
+      );
+      return { id, organizationId, name: input.name, slug, isPublic, createdAt: now.toISOString(), updatedAt: now.toISOString() };
     },
 
     /** `GET /v1/boards`: the workspace's boards, oldest first, keyset pages on (createdAt, id). */

@@ -1,11 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/core';
 import type { Scope } from '../../schemas/common.js';
-import { ApiKey } from '../entities/api-key.js';
-import { Organization } from '../entities/organization.js';
 import { FeedbackError } from '../errors.js';
 import { newId } from '../internal/ids.js';
-import type { Database } from '../internal/sql.js';
+import { toIso, ts, type Database } from '../internal/sql.js';
 import { DEFAULT_RATE_LIMIT, type BillingState } from './organizations.js';
 
 /** Secrets look like `fsk_` + 43 base64url characters (32 random bytes). */
@@ -34,34 +31,33 @@ export interface AuthenticatedKey {
   rateLimit: number;
 }
 
-export function createKeysService(orm: MikroORM, db: Database, clock: () => Date) {
+export function createKeysService(db: Database, clock: () => Date) {
   return {
     async create(organizationId: string, scope: Scope): Promise<CreatedApiKey> {
       if (scope !== 'read' && scope !== 'read:write') throw new FeedbackError('ERR_VALIDATION', 'scope must be read or read:write');
-      const em = orm.em.fork();
-      const org = await em.findOne(Organization, { id: organizationId });
-      if (!org) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
+      if (!(await db.one('SELECT id FROM organization WHERE id = ?', [organizationId])))
+        throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
       const now = clock();
+      const id = newId('key', now.getTime());
       const secret = API_KEY_PREFIX + randomBytes(32).toString('base64url');
-      const key = em.create(ApiKey, {
-        id: newId('key', now.getTime()),
-        organization: org,
-        keyHash: hashApiKey(secret),
+      await db.all('INSERT INTO api_key (id, organization_id, key_hash, scope, revoked_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)', [
+        id,
+        organizationId,
+        hashApiKey(secret),
         scope,
-        revokedAt: null,
-        createdAt: now,
-      });
-      await em.flush();
-      return { id: key.id, organizationId, scope, key: secret, createdAt: now.toISOString() };
+        ts(db, now),
+      ]);
+      return { id, organizationId, scope, key: secret, createdAt: now.toISOString() };
     },
 
+    /** Revoke a key; revoking a revoked key keeps its first revocation time. */
     async revoke(keyId: string): Promise<{ id: string; revokedAt: string }> {
-      const em = orm.em.fork();
-      const key = await em.findOne(ApiKey, { id: keyId });
-      if (!key) throw new FeedbackError('ERR_NOT_FOUND', `No API key with id ${keyId}.`);
-      key.revokedAt ??= clock();
-      await em.flush();
-      return { id: key.id, revokedAt: key.revokedAt.toISOString() };
+      const row = await db.one<{ revoked_at: unknown }>(
+        'UPDATE api_key SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING revoked_at',
+        [ts(db, clock()), keyId],
+      );
+      if (!row) throw new FeedbackError('ERR_NOT_FOUND', `No API key with id ${keyId}.`);
+      return { id: keyId, revokedAt: toIso(row.revoked_at) };
     },
 
     /** Resolve a presented secret: one indexed SELECT on the hash, joined to its workspace. */

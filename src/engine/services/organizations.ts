@@ -1,8 +1,6 @@
-import type { InferEntity, MikroORM } from '@mikro-orm/core';
-import { Organization } from '../entities/organization.js';
 import { FeedbackError } from '../errors.js';
 import { newId } from '../internal/ids.js';
-import { toBool, toIntOrNull } from '../internal/sql.js';
+import { toBool, toIntOrNull, toIso, toJson, ts, type Database } from '../internal/sql.js';
 
 export const PLANS = ['free', 'paid'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -53,21 +51,21 @@ export interface UpdateOrganizationInput {
   rateLimit?: number | null;
 }
 
-type OrgEntity = InferEntity<typeof Organization>;
+const ORG_COLUMNS =
+  'id, name, plan, billing_state, contact_cap_override, contact_cap, rate_limit, admin_emails, created_at, updated_at';
 
-function toInfo(o: OrgEntity): OrganizationInfo {
-  const row = { plan: o.plan, contact_cap_override: o.contactCapOverride, contact_cap: o.contactCap };
+function toInfo(row: Record<string, unknown>): OrganizationInfo {
   return {
-    id: o.id,
-    name: o.name,
-    plan: o.plan as Plan,
-    billingState: o.billingState as BillingState,
+    id: row.id as string,
+    name: row.name as string,
+    plan: row.plan as Plan,
+    billingState: row.billing_state as BillingState,
     contactCap: effectiveContactCap(row),
-    contactCapOverride: o.contactCapOverride,
-    rateLimit: o.rateLimit ?? DEFAULT_RATE_LIMIT,
-    adminEmails: o.adminEmails,
-    createdAt: o.createdAt.toISOString(),
-    updatedAt: o.updatedAt.toISOString(),
+    contactCapOverride: toBool(row.contact_cap_override),
+    rateLimit: toIntOrNull(row.rate_limit) ?? DEFAULT_RATE_LIMIT,
+    adminEmails: toJson<string[]>(row.admin_emails),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
   };
 }
 
@@ -86,58 +84,67 @@ function check(input: { plan?: string; billingState?: string; contactCap?: unkno
     throw new FeedbackError('ERR_VALIDATION', 'rate limit must be a positive integer');
 }
 
-/** Operator-level workspace administration (the CLI's `org` commands). Ordinary ORM operations. */
-export function createOrganizationsService(orm: MikroORM, clock: () => Date) {
+/**
+ * Operator-level workspace administration (the CLI's `org` commands). Explicit statements like the rest of
+ * the engine: the ORM's unit of work turns on AsyncLocalStorage for the whole process at its first flush, which
+ * makes every later await in the process (requests, deliveries) several times dearer.
+ */
+export function createOrganizationsService(db: Database, clock: () => Date) {
+  const read = (id: string) => db.one<Record<string, unknown>>(`SELECT ${ORG_COLUMNS} FROM organization WHERE id = ?`, [id]);
   return {
     async create(input: CreateOrganizationInput): Promise<OrganizationInfo> {
       check(input);
-      const em = orm.em.fork();
       const now = clock();
-      const org = em.create(Organization, {
-        id: newId('org', now.getTime()),
-        name: input.name,
-        plan: input.plan ?? 'free',
-        billingState: 'active',
-        contactCapOverride: input.contactCap !== undefined,
-        contactCap: input.contactCap ?? null,
-        rateLimit: input.rateLimit ?? null,
-        adminEmails: input.adminEmails ?? [],
-        createdAt: now,
-        updatedAt: now,
-      });
-      await em.flush();
-      return toInfo(org);
+      const id = newId('org', now.getTime());
+      await db.all(
+        `INSERT INTO organization (${ORG_COLUMNS}) VALUES (?, ?, ?, 'active', ?, ?, ?, ?, ?, ?)`,
+        [
+          id,
+          input.name,
+          input.plan ?? 'free',
+          input.contactCap !== undefined,
+          input.contactCap ?? null,
+          input.rateLimit ?? null,
+          JSON.stringify(input.adminEmails ?? []),
+          ts(db, now),
+          ts(db, now),
+        ],
+      );
+      return toInfo((await read(id))!);
     },
 
     async update(id: string, input: UpdateOrganizationInput): Promise<OrganizationInfo> {
       check(input);
-      const em = orm.em.fork();
-      const org = await em.findOne(Organization, { id });
-      if (!org) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${id}.`);
-      if (input.name !== undefined) org.name = input.name;
-      if (input.plan !== undefined) org.plan = input.plan;
-      if (input.billingState !== undefined) org.billingState = input.billingState;
-      if (input.adminEmails !== undefined) org.adminEmails = input.adminEmails;
-      if (input.rateLimit !== undefined) org.rateLimit = input.rateLimit;
+      const sets: string[] = ['updated_at = ?'];
+      const params: unknown[] = [ts(db, clock())];
+      const set = (column: string, value: unknown) => {
+        sets.push(`${column} = ?`);
+        params.push(value);
+      };
+      if (input.name !== undefined) set('name', input.name);
+      if (input.plan !== undefined) set('plan', input.plan);
+      if (input.billingState !== undefined) set('billing_state', input.billingState);
+      if (input.adminEmails !== undefined) set('admin_emails', JSON.stringify(input.adminEmails));
+      if (input.rateLimit !== undefined) set('rate_limit', input.rateLimit);
       if (input.contactCap === 'default') {
-        org.contactCapOverride = false;
-        org.contactCap = null;
+        set('contact_cap_override', false);
+        set('contact_cap', null);
       } else if (input.contactCap !== undefined) {
-        org.contactCapOverride = true;
-        org.contactCap = input.contactCap;
+        set('contact_cap_override', true);
+        set('contact_cap', input.contactCap);
       }
-      org.updatedAt = clock();
-      await em.flush();
-      return toInfo(org);
+      const updated = await db.all(`UPDATE organization SET ${sets.join(', ')} WHERE id = ? RETURNING id`, [...params, id]);
+      if (updated.length === 0) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${id}.`);
+      return toInfo((await read(id))!);
     },
 
     async get(id: string): Promise<OrganizationInfo | null> {
-      const org = await orm.em.fork().findOne(Organization, { id });
-      return org ? toInfo(org) : null;
+      const row = await read(id);
+      return row ? toInfo(row) : null;
     },
 
     async count(): Promise<number> {
-      return orm.em.fork().count(Organization, {});
+      return Number((await db.one<{ n: unknown }>('SELECT count(*) AS n FROM organization'))!.n);
     },
   };
 }
