@@ -6,10 +6,10 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { freshPg } from './databases.js';
 import { encodeCursor } from '../src/engine/internal/cursor.js';
 import { hashEmail } from '../src/engine/internal/email.js';
 
-const PG_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
 const SEEDED = 1000;
@@ -40,17 +40,6 @@ async function stop(s: Started): Promise<void> {
   const exited = new Promise((r) => s.child.once('exit', r));
   s.child.kill('SIGTERM');
   await exited;
-}
-
-async function freshPg(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(PG_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
 }
 
 type Scenario = 'existing' | 'new';

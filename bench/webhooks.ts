@@ -8,16 +8,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { Agent, request } from 'undici';
 import { pathToFileURL } from 'node:url';
 import type { Engine } from '../src/engine/index.js';
+import { dropPg, freshPg } from './databases.js';
 import { writeSection } from './doc.js';
 
 // The built package, as users run it (npm run bench builds first); typed from the source.
 const { createEngine } = (await import(pathToFileURL(join(import.meta.dirname, '../dist/engine/index.js')).href)) as typeof import('../src/engine/index.js');
 
-const PG_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
 const ROUNDS = Number(process.env.BENCH_DELIVERY_ROUNDS ?? 3);
@@ -92,23 +91,8 @@ async function openEngine(dialect: 'sqlite' | 'postgresql'): Promise<{ engine: E
     return { engine, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const name = `bench_webhooks_${process.pid}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const engine = await createEngine({ database: url.toString(), webhooks: { allowPrivateNetworks: true } });
-  return {
-    engine,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  const engine = await createEngine({ database: await freshPg(name), webhooks: { allowPrivateNetworks: true } });
+  return { engine, drop: () => dropPg(name) };
 }
 
 /** `n` events written in one statement; the fan-out trigger turns each into a due delivery. */
