@@ -12,7 +12,7 @@ export interface SchedulerOptions {
   concurrency?: number;
   /** Requests in flight to one webhook (8): a slow receiver holds at most this many of the slots. */
   perWebhookConcurrency?: number;
-  /** How long a claim holds a delivery (60 s). Longer than the attempt time-out, so a live claim never lapses. */
+  /** How long a claim holds a delivery (60 s); renewed every third of it while held, so only a dead process's claims lapse. */
   leaseMs?: number;
   /** The fallback poll, for retries coming due and leases of dead processes expiring (1 s). */
   pollMs?: number;
@@ -38,24 +38,24 @@ export interface DeliveryScheduler {
   readonly totals: Readonly<RunSummary>;
 }
 
+/** A delivery this process holds a lease on, with everything its attempt needs. */
 interface Claimed {
   id: string;
+  /** The claim's lease token: the outcome is recorded only where the delivery still carries it. */
   token: string;
   webhookId: string;
   eventType: string;
   attemptCount: number;
-}
-
-interface Ready extends Claimed {
   url: string;
   secret: string;
   enabled: boolean;
+  /** The exact bytes sent. */
   payload: string;
 }
 
 interface SendQueue {
   active: number;
-  waiting: Ready[];
+  waiting: Claimed[];
 }
 
 /** What the recorder writes for one claimed delivery. */
@@ -80,11 +80,12 @@ export interface SchedulerDeps {
 /** The channel the `event_fan_out` trigger NOTIFYs on when it writes deliveries. */
 export const DELIVERY_CHANNEL = 'feedback_service_delivery';
 
+/** Outcomes written per statement at most; a batch goes once this many wait, or this long after the first. */
 const RECORD_BATCH = 500;
-/** A receiver that answered 2xx within this is claimed for deep. */
-const FAST_MS = 1000;
 const RECORD_BATCH_MIN = 250;
 const RECORD_DELAY_MS = 20;
+/** A receiver that answered 2xx within this is claimed for deep. */
+const FAST_MS = 1000;
 
 /** The columns of one recorded outcome (`v`), as each database reads them from the JSON parameter. */
 const RESULT_FIELDS = [
@@ -148,6 +149,7 @@ const RECORD_PG = statement(`WITH v AS (SELECT * FROM json_to_recordset(?::json)
   w AS (${UPDATE_COUNTERS})
   SELECT 'recorded' AS kind, id FROM u UNION ALL SELECT 'over' AS kind, id FROM w WHERE over = 1
   UNION ALL SELECT 'disabled' AS kind, id FROM w WHERE disabled = 1`);
+
 const hmac = createNodeCryptoBackend();
 
 /**
@@ -234,7 +236,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
        (SELECT payload FROM event e WHERE e.id = delivery.event_id) AS payload`,
   );
 
-  async function claim(limit: number, batch: number, exclude: string[], include: string[] | null): Promise<Ready[]> {
+  async function claim(limit: number, batch: number, exclude: string[], include: string[] | null): Promise<Claimed[]> {
     const now = clock();
     const token = randomBytes(12).toString('hex');
     const included = include === null ? null : JSON.stringify(include);
@@ -264,7 +266,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
 
   // --- sending ------------------------------------------------------------------------------------
 
-  async function attempt(d: Ready): Promise<Result> {
+  async function attempt(d: Claimed): Promise<Result> {
     if (!d.enabled) return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: null };
     const number = d.attemptCount + 1;
     const attemptedAt = clock();
@@ -306,7 +308,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     }
   }
 
-  function launch(webhookId: string, queue: SendQueue, next: Ready): void {
+  function launch(webhookId: string, queue: SendQueue, next: Claimed): void {
     sending++;
     queue.active++;
     void attempt(next)
@@ -331,7 +333,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
       .finally(() => release(next));
   }
 
-  function dispatch(ready: Ready): void {
+  function dispatch(ready: Claimed): void {
     let queue = sendQueues.get(ready.webhookId);
     if (!queue) sendQueues.set(ready.webhookId, (queue = { active: 0, waiting: [] }));
     queue.waiting.push(ready);
@@ -531,7 +533,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   // --- the loop -----------------------------------------------------------------------------------
 
   /** Hold claimed deliveries (their leases are renewed from now on) and queue them for sending. */
-  function take(claimed: Ready[]): number {
+  function take(claimed: Claimed[]): number {
     held += claimed.length;
     for (const c of claimed) {
       let ids = leases.get(c.token);
