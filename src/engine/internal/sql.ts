@@ -53,8 +53,10 @@ const runSqlite: Run = (conn, statementOrText, params) => {
   // node-sqlite3's Database has prepare() too; only it has a callback-style all().
   if (typeof (conn as { all?: unknown }).all !== 'function') {
     const statement = (conn as BetterSqliteConnection).prepare(sql);
-    if (statement.reader) return Promise.resolve(statement.all(...params));
-    statement.run(...params);
+    // node-sqlite3 binds booleans as 1 and 0; better-sqlite3 refuses them.
+    const bound = params.map((p) => (typeof p === 'boolean' ? Number(p) : p));
+    if (statement.reader) return Promise.resolve(statement.all(...bound));
+    statement.run(...bound);
     return Promise.resolve([]);
   }
   return new Promise((resolve, reject) => {
