@@ -14,6 +14,7 @@ import { createKeysService } from './services/keys.js';
 import { createRateLimiter } from './services/limits.js';
 import { createOrganizationsService } from './services/organizations.js';
 import { createWebhooksService } from './services/webhooks.js';
+import { createIdempotencyStore } from './services/idempotency.js';
 import { createMailer } from './delivery/mailer.js';
 import { createScheduler, type DeliveryScheduler, type SchedulerOptions } from './delivery/scheduler.js';
 import { createSender } from './delivery/sender.js';
@@ -67,6 +68,8 @@ export interface Engine {
   readonly organizations: ReturnType<typeof createOrganizationsService>;
   readonly keys: ReturnType<typeof createKeysService>;
   readonly limits: ReturnType<typeof createRateLimiter>;
+  /** Idempotency-Key records of POST requests (per workspace, 24 hours). */
+  readonly idempotency: ReturnType<typeof createIdempotencyStore>;
   /**
    * Webhook delivery: `start()` it in a server process (`serve` does), or call `runDue()` yourself.
    * Several processes on one PostgreSQL database share the work.
@@ -148,6 +151,7 @@ export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, options: Omit
     organizations: createOrganizationsService(db, clock),
     keys: createKeysService(db, clock),
     limits,
+    idempotency: createIdempotencyStore(db, clock),
     workspace(organizationId: string): Workspace {
       if (typeof organizationId !== 'string' || organizationId.length === 0) {
         throw new TypeError('workspace(organizationId) needs the id of a workspace');

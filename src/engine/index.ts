@@ -2,6 +2,7 @@ export { createEngine, type Engine, type EngineOptions, type WebhookOptions, typ
 export type { DeliveryScheduler, RunSummary, SchedulerOptions } from './delivery/scheduler.js';
 export { nonPublicReason } from './delivery/addresses.js';
 export type { WebhooksService } from './services/webhooks.js';
+export { IDEMPOTENCY_TTL_MS, type IdempotencyDecision, type IdempotencyStore } from './services/idempotency.js';
 export { FeedbackError, parseInput, validationError } from './errors.js';
 export { newId } from './internal/ids.js';
 export { hashEmail } from './internal/email.js';

@@ -3,6 +3,7 @@ import type { Engine } from '../engine/engine.js';
 import { FeedbackError } from '../engine/errors.js';
 import { newId } from '../engine/internal/ids.js';
 import type { RateLimitState } from '../engine/services/limits.js';
+import { requestFingerprint } from '../engine/services/idempotency.js';
 import { readJsonObject, readQuery } from './internal/body.js';
 import { errorResponse, json } from './internal/respond.js';
 import type { RouteDefinition } from './internal/route.js';
@@ -81,16 +82,64 @@ export function createApp(options: AppOptions): H3 {
       return errorResponse('ERR_FORBIDDEN', 'The workspace is in read-only billing state; writes are refused.', undefined, headers);
     }
     const body = route.body ? await readJsonObject(request) : {};
-    const result = await route.handler({
-      engine,
-      key,
-      workspace: engine.workspace(key.organizationId),
-      rateLimit,
-      params: getRouterParams(event, { decode: true }) as Record<string, string>,
-      query: readQuery(event.url),
-      body,
-    });
-    return json(result.status ?? 200, result.body, headers);
+    const run = () =>
+      route.handler({
+        engine,
+        key,
+        workspace: engine.workspace(key.organizationId),
+        rateLimit,
+        params: getRouterParams(event, { decode: true }) as Record<string, string>,
+        query: readQuery(event.url),
+        body,
+      });
+    const idempotencyKey = route.method === 'POST' ? request.headers.get('idempotency-key') : null;
+    if (idempotencyKey === null) {
+      const result = await run();
+      return json(result.status ?? 200, result.body, headers);
+    }
+    return idempotent(key.organizationId, idempotencyKey, requestFingerprint('POST', event.url.pathname, body), run, headers);
+  }
+
+  /**
+   * A POST with an Idempotency-Key: the first request with the key runs and its response (success or refusal)
+   * is kept 24 hours; a repeat with the same request gets that response again (`Idempotent-Replayed: true`)
+   * without running, a repeat with another request is 409, and a repeat while the first still runs waits for it.
+   * An unexpected failure keeps nothing, so a retry runs again.
+   */
+  async function idempotent(
+    organizationId: string,
+    idempotencyKey: string,
+    fingerprint: string,
+    run: () => Promise<{ status?: number; body: unknown }>,
+    headers: Headers,
+  ): Promise<HTTPResponse> {
+    if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
+      return errorResponse('ERR_BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', undefined, headers);
+    const decision = await engine.idempotency.begin(organizationId, idempotencyKey, fingerprint);
+    if (decision.kind === 'conflict') return errorResponse('ERR_CONFLICT', decision.message, { reason: 'idempotency_key_reused' }, headers);
+    if (decision.kind === 'replay') {
+      headers.set('Idempotent-Replayed', 'true');
+      headers.set('content-type', 'application/json; charset=utf-8');
+      return new HTTPResponse(decision.body, { status: decision.status, headers });
+    }
+    let status: number;
+    let payload: unknown;
+    try {
+      const result = await run();
+      status = result.status ?? 200;
+      payload = result.body;
+    } catch (err) {
+      if (!(err instanceof FeedbackError) || err.status >= 500) {
+        await engine.idempotency.release(organizationId, idempotencyKey).catch(() => {});
+        throw err;
+      }
+      status = err.status;
+      payload = { error: err.toJSON() };
+    }
+    const text = JSON.stringify(payload);
+    await engine.idempotency.complete(organizationId, idempotencyKey, status, text);
+    headers.set('content-type', 'application/json; charset=utf-8');
+    return new HTTPResponse(text, { status, headers });
   }
 
   function toErrorResponse(err: unknown, headers: Headers, requestId: string, request?: Request): HTTPResponse {

@@ -9,3 +9,4 @@ export { Event } from './event.js';
 export { Tag, PostTag } from './tag.js';
 export { ChangelogEntry } from './changelog-entry.js';
 export { Webhook, Delivery, DeliveryAttempt } from './webhook.js';
+export { IdempotencyKey } from './idempotency-key.js';

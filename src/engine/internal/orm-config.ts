@@ -1,8 +1,8 @@
 import type { Options } from '@mikro-orm/core';
-import { ApiKey, Board, ChangelogEntry, Comment, Contact, Delivery, DeliveryAttempt, Event, Organization, Post, PostTag, Tag, Vote, Webhook } from '../entities/index.js';
+import { ApiKey, Board, ChangelogEntry, Comment, Contact, Delivery, DeliveryAttempt, Event, Organization, Post, PostTag, Tag, Vote, Webhook, IdempotencyKey } from '../entities/index.js';
 import type { Dialect } from './sql.js';
 
-export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt];
+export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey];
 
 export interface DatabaseTarget {
   dialect: Dialect;

@@ -4,10 +4,12 @@ import { Migration20261122000000Initial as PgInitial } from './postgresql/Migrat
 import { Migration20261122010000ContactVersion as PgContactVersion } from './postgresql/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as PgTagsChangelog } from './postgresql/Migration20261122020000TagsChangelog.js';
 import { Migration20261122030000Webhooks as PgWebhooks } from './postgresql/Migration20261122030000Webhooks.js';
+import { Migration20261122040000IdempotencyKeys as PgIdempotencyKeys } from './postgresql/Migration20261122040000IdempotencyKeys.js';
 import { Migration20261122000000Initial as SqliteInitial } from './sqlite/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as SqliteContactVersion } from './sqlite/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as SqliteTagsChangelog } from './sqlite/Migration20261122020000TagsChangelog.js';
 import { Migration20261122030000Webhooks as SqliteWebhooks } from './sqlite/Migration20261122030000Webhooks.js';
+import { Migration20261122040000IdempotencyKeys as SqliteIdempotencyKeys } from './sqlite/Migration20261122040000IdempotencyKeys.js';
 
 /** The checked-in migrations, per dialect, in order. Referenced, not globbed, so bundling keeps them. */
 export const MIGRATIONS: Record<Dialect, MigrationObject[]> = {
@@ -16,11 +18,13 @@ export const MIGRATIONS: Record<Dialect, MigrationObject[]> = {
     { name: 'Migration20261122010000ContactVersion', class: SqliteContactVersion },
     { name: 'Migration20261122020000TagsChangelog', class: SqliteTagsChangelog },
     { name: 'Migration20261122030000Webhooks', class: SqliteWebhooks },
+    { name: 'Migration20261122040000IdempotencyKeys', class: SqliteIdempotencyKeys },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
     { name: 'Migration20261122010000ContactVersion', class: PgContactVersion },
     { name: 'Migration20261122020000TagsChangelog', class: PgTagsChangelog },
     { name: 'Migration20261122030000Webhooks', class: PgWebhooks },
+    { name: 'Migration20261122040000IdempotencyKeys', class: PgIdempotencyKeys },
   ],
 };

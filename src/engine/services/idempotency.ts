@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { toDate, toInt, ts, type Database } from '../internal/sql.js';
+
+/** How long a key is remembered. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A request still `in_progress` after this is taken to have died with its process; its key is free again. */
+const ABANDONED_MS = 60_000;
+/** How long a repeat waits for the first request with its key to finish before it is refused. */
+const WAIT_MS = 10_000;
+const POLL_MS = 25;
+
+/** What to do with a POST that carries an Idempotency-Key. */
+export type IdempotencyDecision =
+  | { kind: 'execute' }
+  | { kind: 'replay'; status: number; body: string }
+  | { kind: 'conflict'; message: string };
+
+/** The fingerprint of a request: method, path and body. A key reused with another fingerprint is refused. */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body)}`).digest('hex');
+}
+
+/**
+ * Idempotency keys per workspace. `begin` claims a key with one conditional insert, so of concurrent
+ * requests with the same key exactly one executes; the others wait for its response and replay it.
+ */
+export function createIdempotencyStore(db: Database, clock: () => Date) {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  return {
+    async begin(organizationId: string, key: string, fingerprint: string): Promise<IdempotencyDecision> {
+      const deadline = Date.now() + WAIT_MS;
+      for (;;) {
+        const now = clock();
+        const claimed = await db.all(
+          `INSERT INTO idempotency_key (organization_id, key, request_hash, status, created_at, expires_at)
+           VALUES (?, ?, ?, 'in_progress', ?, ?) ON CONFLICT (organization_id, key) DO NOTHING RETURNING key`,
+          [organizationId, key, fingerprint, ts(db, now), ts(db, new Date(now.getTime() + IDEMPOTENCY_TTL_MS))],
+        );
+        if (claimed.length > 0) {
+          // Now and then, forget expired keys.
+          if (Math.random() < 0.01) await db.all('DELETE FROM idempotency_key WHERE expires_at <= ? RETURNING key', [ts(db, now)]);
+          return { kind: 'execute' };
+        }
+        const row = await db.one<Record<string, unknown>>(
+          'SELECT request_hash, status, response_status, response_body, created_at, expires_at FROM idempotency_key WHERE organization_id = ? AND key = ?',
+          [organizationId, key],
+        );
+        if (!row) continue; // released or expired meanwhile: claim it again
+        const expired = toDate(row.expires_at).getTime() <= now.getTime();
+        const abandoned = row.status === 'in_progress' && toDate(row.created_at).getTime() <= now.getTime() - ABANDONED_MS;
+        if (expired || abandoned) {
+          await db.all('DELETE FROM idempotency_key WHERE organization_id = ? AND key = ? AND created_at = ? RETURNING key', [
+            organizationId,
+            key,
+            ts(db, toDate(row.created_at)),
+          ]);
+          continue;
+        }
+        if (row.request_hash !== fingerprint)
+          return {
+            kind: 'conflict',
+            message: 'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+          };
+        if (row.status === 'completed') return { kind: 'replay', status: toInt(row.response_status), body: row.response_body as string };
+        if (Date.now() > deadline)
+          return { kind: 'conflict', message: 'A request with this Idempotency-Key is still in progress; retry later.' };
+        await sleep(POLL_MS);
+      }
+    },
+
+    /** Keep the response of the request that claimed the key: repeats get it back. */
+    async complete(organizationId: string, key: string, status: number, body: string): Promise<void> {
+      await db.all(
+        "UPDATE idempotency_key SET status = 'completed', response_status = ?, response_body = ? WHERE organization_id = ? AND key = ? RETURNING key",
+        [status, body, organizationId, key],
+      );
+    },
+
+    /** Forget a key whose request failed unexpectedly, so a retry runs it again. */
+    async release(organizationId: string, key: string): Promise<void> {
+      await db.all("DELETE FROM idempotency_key WHERE organization_id = ? AND key = ? AND status = 'in_progress' RETURNING key", [
+        organizationId,
+        key,
+      ]);
+    },
+  };
+}
+export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;
