@@ -9,6 +9,7 @@ import { errorResponse, json } from './internal/respond.js';
 import type { RouteDefinition } from './internal/route.js';
 import { contactRoutes } from './routes/contacts.js';
 import { postRoutes } from './routes/posts.js';
+import { createOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { whoamiRoutes } from './routes/whoami.js';
 
@@ -158,6 +159,16 @@ export function createApp(options: AppOptions): H3 {
     },
   });
 
+  // The OpenAPI document needs no key; it is built once, on first request.
+  let openapi: string | undefined;
+  app.get(OPENAPI_PATH, () => {
+    openapi ??= JSON.stringify(createOpenApiDocument(ROUTES, { version: '1' }));
+    return new HTTPResponse(openapi, {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'X-Request-Id': newId('req') },
+    });
+  });
+
   for (const route of ROUTES) {
     app.on(route.method, route.path, async (event) => {
       const requestId = newId('req');
@@ -170,7 +181,7 @@ export function createApp(options: AppOptions): H3 {
     });
   }
 
-  const patterns = ROUTES.map((r) => ({
+  const patterns = [...ROUTES, { method: 'GET', path: OPENAPI_PATH }].map((r) => ({
     method: r.method,
     regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`),
   }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestampSchema } from './common.js';
+import { pageSchema, timestampSchema } from './common.js';
 import { eventKindSchema, webhookEventSchema } from './events.js';
 
 /** Limits of the webhook resource (spec: Limits; decisions: Webhooks). */
@@ -137,3 +137,7 @@ export const deliverySchema = z.object({
   attempts: z.array(deliveryAttemptSchema),
 });
 export type Delivery = z.infer<typeof deliverySchema>;
+
+export const webhookPageSchema = pageSchema(webhookSchema);
+export const deliveryPageSchema = pageSchema(deliverySchema);
+export const deletedWebhookSchema = z.object({ id: z.string(), deleted: z.literal(true) });

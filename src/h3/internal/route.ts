@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Scope } from '../../schemas/common.js';
 import type { Engine, Workspace } from '../../engine/engine.js';
 import type { AuthenticatedKey } from '../../engine/services/keys.js';
@@ -29,7 +30,22 @@ export interface RouteDefinition {
   scope: Scope;
   /** Whether the route reads a JSON object body. */
   body?: boolean;
+  /** What the OpenAPI document says of it; every schema comes from `schemas`. */
+  doc: RouteDoc;
   handler(ctx: RouteContext): Promise<RouteResult>;
+}
+
+export interface RouteDoc {
+  operationId: string;
+  summary: string;
+  /** The JSON body (for routes with `body: true`). */
+  body?: z.ZodType;
+  /** The query parameters, an object schema. */
+  query?: z.ZodObject;
+  /** Success responses by status. */
+  responses: Record<number, z.ZodType>;
+  /** Error statuses beyond those every route can answer (401, 403, 429, 500; 404 with a path id; 400, 413, 422 with a body). */
+  errors?: number[];
 }
 
 export function defineRoute(route: RouteDefinition): RouteDefinition {

@@ -1,3 +1,5 @@
+import { dataSchema } from '../../schemas/common.js';
+import { whoamiSchema } from '../../schemas/whoami.js';
 import type { Whoami } from '../../schemas/whoami.js';
 import { defineRoute } from '../internal/route.js';
 
@@ -5,6 +7,7 @@ export const whoamiRoutes = [
   defineRoute({
     method: 'GET',
     path: '/v1/whoami',
+    doc: { operationId: 'whoami', summary: 'The key, its workspace and its rate-limit budget', responses: { 200: dataSchema(whoamiSchema) } },
     scope: 'read',
     handler: async ({ key, rateLimit }) => {
       const data: Whoami = {

@@ -1,0 +1,55 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { expect, it } from 'vitest';
+import { describeMatrix } from '../helpers/harness.js';
+
+describeMatrix('GET /v1/openapi.json', (h) => {
+  it('serves a valid OpenAPI 3.1 document without a key', async () => {
+    const res = await h.request('GET', '/v1/openapi.json', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body.openapi).toBe('3.1.0');
+    const validator = new Validator();
+    const result = await validator.validate(res.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('covers every route the app serves, and only those', async () => {
+    const doc = (await h.request('GET', '/v1/openapi.json', { key: null })).body;
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    const served = h.app['~routes']
+      .filter((r) => r.route !== '/**')
+      .map((r) => `${r.method} ${r.route!.replace(/:([A-Za-z]+)/g, '{$1}')}`)
+      .sort();
+    expect(documented).toEqual(served);
+    expect(served.length).toBeGreaterThan(15);
+  });
+
+  it('documents bodies, parameters, responses and errors from the schemas, with their bounds', async () => {
+    const doc = (await h.request('GET', '/v1/openapi.json', { key: null })).body;
+    const create = doc.paths['/v1/contacts'].post;
+    const body = create.requestBody.content['application/json'].schema;
+    expect(body.additionalProperties).toBe(false);
+    expect(body.properties.mrrCents.anyOf?.[0]?.maximum ?? body.properties.mrrCents.maximum).toBe(100_000_000);
+    expect(body.properties.email.anyOf?.[0]?.maxLength ?? body.properties.email.maxLength).toBe(320);
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '402', '403', '409', '413', '422', '429', '500']);
+    expect(create.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    const list = doc.paths['/v1/contacts'].get;
+    const limit = list.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit).toMatchObject({ in: 'query', required: false });
+    const replay = doc.paths['/v1/webhooks/{webhookId}/deliveries/{deliveryId}/replay'].post;
+    expect(replay.parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name)).toEqual(['webhookId', 'deliveryId']);
+    expect(replay.responses['409']).toBeDefined();
+    const webhook = doc.paths['/v1/webhooks'].post.responses['201'].content['application/json'].schema;
+    expect(webhook.properties.data.required).toContain('secret');
+    expect(doc.paths['/v1/webhooks/{webhookId}'].get.responses['200'].content['application/json'].schema.properties.data.properties.secret).toBeUndefined();
+  });
+
+  it('answers 405 to other methods on it', async () => {
+    const res = await h.request('POST', '/v1/openapi.json', { key: null });
+    expect(res.status).toBe(405);
+  });
+});
