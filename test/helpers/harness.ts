@@ -47,6 +47,8 @@ export interface Harness {
   seed(input?: Partial<CreateOrganizationInput>): Promise<SeededWorkspace>;
   /** Move the injected clock forward. */
   advance(ms: number): void;
+  /** The listening server's URL (socket transport only). */
+  readonly baseUrl: string;
 }
 
 /**
@@ -73,6 +75,10 @@ export function describeMatrix(
           },
           get app() {
             return state.app;
+          },
+          get baseUrl() {
+            if (!server) throw new Error('baseUrl needs the socket transport');
+            return server.url;
           },
           async request(method, path, opts = {}) {
             const headers = new Headers(opts.headers);
