@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   AbortError,
   AuthenticationError,
@@ -217,6 +217,15 @@ describe('client retries', () => {
     const unreachable = await caught(createClient({ apiKey: 'fsk_x', baseUrl: silent.url, maxRetries: 0 }).whoami());
     expect(unreachable).toBeInstanceOf(ConnectionError);
   });
+});
+
+it('takes and returns the schemas types', () => {
+  type Client = FeedbackClient;
+  expectTypeOf<Parameters<Client['contacts']['create']>[0]>().toMatchTypeOf<{ externalUserId?: string | null; mrrCents?: number | null }>();
+  expectTypeOf<Awaited<ReturnType<Client['contacts']['identify']>>>().toEqualTypeOf<import('../../src/schemas/index.js').Contact>();
+  expectTypeOf<Awaited<ReturnType<Client['webhooks']['create']>>>().toHaveProperty('secret');
+  expectTypeOf<Awaited<ReturnType<Client['webhooks']['retrieve']>>>().not.toHaveProperty('secret');
+  expectTypeOf<Parameters<Client['contacts']['create']>[0]>().not.toHaveProperty('mrr');
 });
 
 // Inputs are the schemas' types: a wrong field does not compile (checked by `npm run typecheck`).
