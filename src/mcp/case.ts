@@ -1,0 +1,80 @@
+/**
+ * The snake_case surface of the agent tools, derived from the REST schemas by one generic set of functions:
+ * JSON Schema property names are renamed, and values are converted guided by the schema, so free-form maps
+ * (`metadata`) keep their keys and every bound of the REST schema carries over.
+ */
+export type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  additionalProperties?: boolean | JsonSchema;
+  [key: string]: unknown;
+};
+
+export const toSnake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const toCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** The schema with every property name (and `required` entry) in snake_case. */
+export function snakeSchema(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...schema };
+  if (schema.properties) {
+    out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [toSnake(k), snakeSchema(v)]));
+    if (schema.required) out.required = schema.required.map(toSnake);
+  }
+  if (schema.items) out.items = snakeSchema(schema.items);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) if (schema[key]) out[key] = schema[key]!.map(snakeSchema);
+  if (typeof schema.additionalProperties === 'object') out.additionalProperties = snakeSchema(schema.additionalProperties);
+  return out;
+}
+
+/** The named properties a value of this schema may have, across union branches. */
+function propertiesOf(schema: JsonSchema | undefined): Record<string, JsonSchema> | undefined {
+  if (!schema) return undefined;
+  if (schema.properties) return schema.properties;
+  const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])];
+  const merged = Object.assign({}, ...branches.map((b) => propertiesOf(b) ?? {})) as Record<string, JsonSchema>;
+  return Object.keys(merged).length > 0 ? merged : undefined;
+}
+
+function itemsOf(schema: JsonSchema | undefined): JsonSchema | undefined {
+  if (!schema) return undefined;
+  return schema.items ?? [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].find((b) => b.items)?.items;
+}
+
+function recordValuesOf(schema: JsonSchema | undefined): JsonSchema | undefined {
+  if (!schema) return undefined;
+  if (typeof schema.additionalProperties === 'object') return schema.additionalProperties;
+  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].map(recordValuesOf).find(Boolean);
+}
+
+/**
+ * Convert a value's property names guided by a camelCase schema: `toCamel` on the way in (tool input to REST
+ * input), `toSnake` on the way out. Names the schema does not know are kept as they are (so a typo still fails
+ * the strict REST validation, under its own name), and the keys of free-form maps are never touched.
+ */
+export function convertKeys(value: unknown, schema: JsonSchema | undefined, direction: 'in' | 'out'): unknown {
+  if (Array.isArray(value)) return value.map((v) => convertKeys(v, itemsOf(schema), direction));
+  if (value === null || typeof value !== 'object') return value;
+  const properties = propertiesOf(schema);
+  if (!properties) {
+    const values = recordValuesOf(schema);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convertKeys(v, values, direction)]));
+  }
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => {
+      const camel = direction === 'in' ? toCamel(k) : k;
+      const property = properties[camel];
+      if (!property) return [k, v];
+      return [direction === 'in' ? camel : toSnake(k), convertKeys(v, property, direction)];
+    }),
+  );
+}
+
+/** camelCase field names in an error message or path, in snake_case. */
+export function snakeText(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+)\b/g, (word) => toSnake(word));
+}

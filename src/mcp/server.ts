@@ -1,0 +1,101 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Scope } from '../schemas/common.js';
+import { convertKeys, snakeText, type JsonSchema } from './case.js';
+import type { FeedbackOperations } from './operations.js';
+import { restJsonSchema, TOOLS, toolInputSchema, toolOutputSchema, type ToolDefinition } from './tools.js';
+
+interface PreparedTool {
+  tool: ToolDefinition;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  /** The camelCase schemas that guide the key conversions. */
+  restInput: JsonSchema | undefined;
+  restOutput: JsonSchema;
+}
+
+let prepared: Map<string, PreparedTool> | undefined;
+function preparedTools(): Map<string, PreparedTool> {
+  prepared ??= new Map(
+    TOOLS.map((tool) => [
+      tool.name,
+      {
+        tool,
+        inputSchema: toolInputSchema(tool),
+        outputSchema: toolOutputSchema(tool),
+        restInput: tool.input ? restJsonSchema(tool.input, 'input') : undefined,
+        restOutput: restJsonSchema(tool.output, 'output'),
+      },
+    ]),
+  );
+  return prepared;
+}
+
+export interface ToolServerOptions {
+  /** The caller's scope: a `read` caller sees and calls the read tools only. */
+  scope?: Scope;
+  /** Reported to clients in `initialize`. */
+  version?: string;
+}
+
+/** A tool error with the REST envelope's `code`, `message` and `details`, in snake_case. */
+function toolError(code: string, message: string, details?: Record<string, unknown>): CallToolResult {
+  const issues = details?.issues as Array<{ path: string; code: string; message: string }> | undefined;
+  const snakeDetails = details && {
+    ...details,
+    ...(issues ? { issues: issues.map((i) => ({ ...i, path: snakeText(i.path), message: snakeText(i.message) })) } : {}),
+  };
+  const error = { code, message: snakeText(message), ...(snakeDetails ? { details: snakeDetails } : {}) };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
+}
+
+/** Run one tool call: snake_case in, the operation, snake_case out; a refusal is a tool error, never an exception. */
+export async function callTool(ops: FeedbackOperations, name: string, args: Record<string, unknown> = {}, scope: Scope = 'read:write'): Promise<CallToolResult> {
+  const entry = preparedTools().get(name);
+  if (!entry) return toolError('ERR_NOT_FOUND', `No tool named ${name}.`);
+  const { tool } = entry;
+  if (tool.scope === 'read:write' && scope !== 'read:write')
+    return toolError('ERR_SCOPE_INSUFFICIENT', `This tool needs scope read:write; the key has ${scope}.`, { required: 'read:write', granted: scope });
+  const ids: string[] = [];
+  for (const idArgument of tool.ids) {
+    const value = args[idArgument.name];
+    if (typeof value !== 'string' || value.length === 0)
+      return toolError('ERR_VALIDATION', `${idArgument.name}: ${idArgument.name} is required`, {
+        issues: [{ path: idArgument.name, code: 'invalid_type', message: `${idArgument.name} is required` }],
+      });
+    ids.push(value);
+  }
+  const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !tool.ids.some((i) => i.name === k)));
+  try {
+    const result = await tool.call(ops, ids, convertKeys(rest, entry.restInput, 'in') as Record<string, unknown>);
+    const output = convertKeys(result, entry.restOutput, 'out') as Record<string, unknown>;
+    return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+  } catch (err) {
+    const e = err as { code?: unknown; message?: unknown; details?: unknown };
+    if (typeof e?.code === 'string' && e.code.startsWith('ERR_'))
+      return toolError(e.code, String(e.message), (e.details as Record<string, unknown> | undefined) ?? undefined);
+    return toolError('ERR_INTERNAL', 'An unexpected error occurred.');
+  }
+}
+
+/** The MCP server of the 18 tools over `ops`; connect it to any transport. */
+export function createToolServer(ops: FeedbackOperations, options: ToolServerOptions = {}): Server {
+  const scope = options.scope ?? 'read:write';
+  const server = new Server({ name: 'feedback-service', version: options.version ?? '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...preparedTools().values()]
+      .filter(({ tool }) => scope === 'read:write' || tool.scope === 'read')
+      .map(({ tool, inputSchema, outputSchema }) => ({
+        name: tool.name,
+        title: tool.title,
+        description: `${tool.description} (REST: ${tool.rest})`,
+        inputSchema: inputSchema as { type: 'object' },
+        outputSchema: outputSchema as { type: 'object' },
+        annotations: { title: tool.title, ...tool.annotations },
+      })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+    callTool(ops, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, scope),
+  );
+  return server;
+}

@@ -1,0 +1,150 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createToolServer, engineOperations, toSnake } from '../../src/mcp/index.js';
+import type { Scope } from '../../src/schemas/common.js';
+import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+
+const TOOL_NAMES = [
+  'list_contacts', 'get_contact', 'create_contact', 'identify_contact', 'update_contact', 'delete_contact', 'list_contact_posts',
+  'list_boards', 'create_post', 'update_post', 'whoami',
+  'list_webhooks', 'get_webhook', 'create_webhook', 'update_webhook', 'delete_webhook', 'list_webhook_deliveries', 'replay_webhook_delivery',
+];
+
+/** A value's keys in snake_case, except inside `metadata` (free-form), as the tools return REST shapes. */
+function snakeKeys(value: unknown, parent = ''): unknown {
+  if (Array.isArray(value)) return value.map((v) => snakeKeys(v, parent));
+  if (value === null || typeof value !== 'object' || parent === 'metadata') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [toSnake(k), snakeKeys(v, k)]));
+}
+
+async function connect(h: Harness, ws: SeededWorkspace, scope: Scope = 'read:write') {
+  const server = createToolServer(engineOperations(h.engine, ws.org.id), { scope });
+  const client = new Client({ name: 'test', version: '1' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(a), client.connect(b)]);
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const result = await client.callTool({ name, arguments: args });
+    return { isError: result.isError === true, data: result.structuredContent as any, error: result.isError ? JSON.parse((result.content as Array<{ text: string }>)[0]!.text).error : undefined };
+  };
+  return { client, call, close: () => client.close() };
+}
+
+describeMatrix(
+  'MCP tools in-process',
+  (h) => {
+    let receiver: Receiver;
+    beforeAll(async () => {
+      receiver = await startReceiver();
+    });
+    afterAll(() => receiver.close());
+
+    it('lists exactly the 18 tools, each with input and output schemas, a title and truthful annotations', async () => {
+      const ws = await h.seed();
+      const { client, close } = await connect(h, ws);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
+      for (const tool of tools) {
+        expect(tool.inputSchema.type).toBe('object');
+        expect(tool.outputSchema?.type).toBe('object');
+        expect(tool.title).toBeTruthy();
+        expect(tool.description!.length).toBeGreaterThan(30);
+        const writes = !tool.name.startsWith('list_') && !tool.name.startsWith('get_') && tool.name !== 'whoami';
+        expect(tool.annotations?.readOnlyHint).toBe(!writes);
+      }
+      const create = tools.find((t) => t.name === 'create_contact')!;
+      const props = create.inputSchema.properties as Record<string, any>;
+      expect(Object.keys(props)).toEqual(expect.arrayContaining(['external_user_id', 'mrr_cents', 'currency', 'metadata']));
+      expect(props.mrr_cents.anyOf?.[0]?.maximum ?? props.mrr_cents.maximum).toBe(100_000_000);
+      expect(tools.find((t) => t.name === 'delete_contact')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+      expect(tools.find((t) => t.name === 'replay_webhook_delivery')!.annotations).toMatchObject({ idempotentHint: false });
+      await close();
+    });
+
+    it('each tool returns what its REST route returns, in snake_case', async () => {
+      const ws = await h.seed();
+      const { call, close } = await connect(h, ws);
+      const rest = async (method: string, path: string, body?: unknown) => (await h.request(method, path, { key: ws.key, body })).body;
+
+      const created = await call('create_contact', { external_user_id: 'mcp-1', email: 'ann@example.com', mrr_cents: 4900, currency: 'USD', metadata: { companySize: 12 } });
+      expect(created.isError).toBe(false);
+      const contactId = created.data.id;
+      expect(created.data).toMatchObject({ external_user_id: 'mcp-1', mrr_cents: 4900, metadata: { companySize: 12 } });
+      expect((await call('get_contact', { contact_id: contactId })).data).toEqual(snakeKeys((await rest('GET', `/v1/contacts/${contactId}`)).data));
+      expect((await call('identify_contact', { external_user_id: 'mcp-1', plan: 'pro' })).data.plan).toBe('pro');
+      const updated = (await call('update_contact', { contact_id: contactId, name: 'Ann' })).data;
+      const { postCount: _p, voteCount: _v, commentCount: _c, ...current } = (await rest('GET', `/v1/contacts/${contactId}`)).data;
+      expect(updated).toEqual(snakeKeys(current));
+      expect((await call('list_contacts', { limit: 10 })).data).toEqual(snakeKeys(await rest('GET', '/v1/contacts?limit=10')));
+      const board = await h.engine.workspace(ws.org.id).boards.create({ name: 'Ideas' });
+      expect((await call('list_boards')).data).toEqual(snakeKeys(await rest('GET', '/v1/boards')));
+      const post = (await call('create_post', { board_id: board.id, title: 'Dark mode', contact_id: contactId })).data;
+      expect(post).toEqual(snakeKeys((await rest('GET', `/v1/contacts/${contactId}/posts`)).data[0]));
+      expect((await call('update_post', { post_id: post.id, status: 'planned' })).data.status).toBe('planned');
+      expect((await call('list_contact_posts', { contact_id: contactId })).data).toEqual(snakeKeys(await rest('GET', `/v1/contacts/${contactId}/posts`)));
+      expect((await call('whoami')).data).toMatchObject({ organization_id: ws.org.id, scope: 'read:write' });
+
+      const webhook = (await call('create_webhook', { url: `${receiver.origin}/mcp`, events: ['contact.deleted'] })).data;
+      expect(webhook.secret).toMatch(/^whsec_/);
+      expect((await call('get_webhook', { webhook_id: webhook.id })).data).toEqual(snakeKeys((await rest('GET', `/v1/webhooks/${webhook.id}`)).data));
+      expect((await call('list_webhooks')).data).toEqual(snakeKeys(await rest('GET', '/v1/webhooks')));
+      expect((await call('update_webhook', { webhook_id: webhook.id, description: 'crm' })).data.description).toBe('crm');
+      expect((await call('delete_contact', { contact_id: contactId })).data).toEqual({ id: contactId, deleted: true });
+      await h.engine.scheduler.runDue();
+      const deliveries = await call('list_webhook_deliveries', { webhook_id: webhook.id });
+      expect(deliveries.data).toEqual(snakeKeys(await rest('GET', `/v1/webhooks/${webhook.id}/deliveries`)));
+      const replay = await call('replay_webhook_delivery', { webhook_id: webhook.id, delivery_id: deliveries.data.data[0].id });
+      expect(replay.data.replay_of).toBe(deliveries.data.data[0].id);
+      expect((await call('delete_webhook', { webhook_id: webhook.id })).data).toEqual({ id: webhook.id, deleted: true });
+      await close();
+    });
+
+    it('applies the REST validation rules on the snake_case surface, as tool errors with the same code and message', async () => {
+      const ws = await h.seed({ contactCap: 1 });
+      const { call, close } = await connect(h, ws);
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ external_user_id: 'v', mrr_cents: 100 }, 'currency'],
+        [{ external_user_id: 'v', currency: 'USD' }, 'mrr_cents'],
+        [{ external_user_id: 'v', mrr_cents: 100_000_001, currency: 'USD' }, 'mrr_cents'],
+        [{ external_user_id: 'v', email: `${'a'.repeat(315)}@x.com` }, 'email'],
+        [{ external_user_id: 'v', metadata: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])) }, 'metadata'],
+        [{ external_user_id: '' }, 'external_user_id'],
+        [{ external_user_id: 'v', nickname: 'x' }, ''],
+      ];
+      for (const [args, path] of cases) {
+        const result = await call('create_contact', args);
+        expect(result.isError, JSON.stringify(args).slice(0, 60)).toBe(true);
+        expect(result.error.code).toBe('ERR_VALIDATION');
+        expect(result.error.details.issues.map((i: { path: string }) => i.path)).toContain(path);
+        expect(JSON.stringify(result.error)).not.toMatch(/mrrCents|externalUserId/);
+      }
+      expect((await call('create_contact', { external_user_id: 'first' })).isError).toBe(false);
+      const capped = await call('create_contact', { external_user_id: 'second' });
+      expect(capped.error).toMatchObject({ code: 'ERR_PLAN_LIMIT', details: { limit: 1, current: 1, resource: 'contact' } });
+      expect((await call('get_contact', { contact_id: 'ctc_nope' })).error.code).toBe('ERR_NOT_FOUND');
+      expect((await call('get_contact', {})).error.code).toBe('ERR_VALIDATION');
+      const open = await connect(h, await h.seed());
+      expect((await open.call('create_contact', { external_user_id: 'taken' })).isError).toBe(false);
+      const taken = await open.call('create_contact', { external_user_id: 'taken' });
+      expect(taken.error).toMatchObject({ code: 'ERR_CONFLICT', message: 'external_user_id already taken' });
+      await open.close();
+      // The session survives every refusal.
+      expect((await call('whoami')).isError).toBe(false);
+      await close();
+    });
+
+    it('a read caller sees and calls the read tools only', async () => {
+      const ws = await h.seed();
+      const { client, call, close } = await connect(h, ws, 'read');
+      const { tools } = await client.listTools();
+      expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+      expect(tools).toHaveLength(8);
+      const refused = await call('create_contact', { external_user_id: 'x' });
+      expect(refused.error).toMatchObject({ code: 'ERR_SCOPE_INSUFFICIENT', details: { required: 'read:write', granted: 'read' } });
+      expect((await call('list_contacts')).isError).toBe(false);
+      await close();
+    });
+  },
+  { transports: ['fetch'], engine: { webhooks: { allowPrivateNetworks: true } } },
+);
