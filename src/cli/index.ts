@@ -20,6 +20,8 @@ Commands:
   post create --org ORG_ID --board BOARD_ID --title T [--body-text X] [--contact CONTACT_ID]
   changelog create --org ORG_ID --board BOARD_ID --title T [--body X]
   changelog publish ENTRY_ID --org ORG_ID
+  mcp --org ORG_ID [--db URL]                     the 18 agent tools over stdio, on the database
+  mcp --base-url URL --api-key KEY                the same tools against a running server
 
 Every command takes --json and then prints one JSON object.
 The database is a SQLite file (default ./feedback.db) or a postgres:// URL (--db or DATABASE_URL).`;
@@ -98,6 +100,41 @@ async function serve(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+}
+
+/**
+ * `mcp`: the agent tools over stdio (stdout is the protocol: nothing else is printed there). On a database
+ * (`--db`, `--org`) the operator acts with full scope; against a server (`--base-url`, `--api-key`) the key's
+ * scope and the server's rules apply.
+ */
+async function mcp(argv: string[]): Promise<void> {
+  const { values } = parseFlags(argv, { ...DB_FLAG, org: { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' } });
+  const { createToolServer, engineOperations, clientOperations } = await import('../mcp/index.js');
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const baseUrl = values['base-url'] ?? process.env.FEEDBACK_BASE_URL;
+  let server;
+  let close = async () => {};
+  if (baseUrl) {
+    const apiKey = values['api-key'] ?? process.env.FEEDBACK_API_KEY;
+    if (!apiKey) throw new UsageError('mcp --base-url needs --api-key (or FEEDBACK_API_KEY)');
+    const { createClient } = await import('../client/index.js');
+    const client = createClient({ apiKey, baseUrl });
+    const me = await client.whoami();
+    server = createToolServer(clientOperations(client), { scope: me.scope });
+  } else {
+    if (!values.org) throw new UsageError('mcp needs --org ORG_ID (with --db), or --base-url and --api-key');
+    const engine = await createEngine({ database: databaseOf(values.db), log: (m, e) => console.error(m, e ?? '') });
+    await engine.migrate();
+    const org = await engine.organizations.get(values.org);
+    if (!org) {
+      await engine.close();
+      throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${values.org}.`);
+    }
+    server = createToolServer(engineOperations(engine, org.id), { billingState: org.billingState });
+    close = () => engine.close();
+  }
+  server.onclose = () => void close().then(() => process.exit(0));
+  await server.connect(new StdioServerTransport());
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -254,6 +291,8 @@ async function main(argv: string[]): Promise<void> {
       throw new UsageError('changelog needs create or publish');
     }
     case undefined:
+    case 'mcp':
+      return mcp(argv.slice(1));
     case 'help':
     case '--help':
     case '-h':

@@ -3,13 +3,14 @@ import type { Engine } from '../engine/engine.js';
 import { FeedbackError } from '../engine/errors.js';
 import { newId } from '../engine/internal/ids.js';
 import type { RateLimitState } from '../engine/services/limits.js';
+import type { AuthenticatedKey } from '../engine/services/keys.js';
 import { requestFingerprint } from '../engine/services/idempotency.js';
 import { readJsonObject, readQuery } from './internal/body.js';
 import { errorResponse, json } from './internal/respond.js';
 import type { RouteDefinition } from './internal/route.js';
 import { contactRoutes } from './routes/contacts.js';
 import { postRoutes } from './routes/posts.js';
-import { createOpenApiDocument, OPENAPI_PATH } from './openapi.js';
+import { createOpenApiDocument, MCP_PATH, OPENAPI_PATH } from './openapi.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { whoamiRoutes } from './routes/whoami.js';
 
@@ -46,8 +47,8 @@ export function createApp(options: AppOptions): H3 {
   const { engine } = options;
   const logError = options.logError ?? ((message, error) => console.error(message, error));
 
-  async function handle(route: RouteDefinition, event: H3Event, headers: Headers): Promise<HTTPResponse> {
-    const request = event.req as Request;
+  /** Key (401), then rate limit (429): what every authenticated request goes through first. */
+  async function admit(request: Request, headers: Headers): Promise<{ key: AuthenticatedKey; rateLimit: RateLimitState } | HTTPResponse> {
     const token = bearerToken(request);
     const key = token ? await engine.keys.authenticate(token) : null;
     if (!key) {
@@ -71,6 +72,14 @@ export function createApp(options: AppOptions): H3 {
         headers,
       );
     }
+    return { key, rateLimit };
+  }
+
+  async function handle(route: RouteDefinition, event: H3Event, headers: Headers): Promise<HTTPResponse> {
+    const request = event.req as Request;
+    const admitted = await admit(request, headers);
+    if (admitted instanceof HTTPResponse) return admitted;
+    const { key, rateLimit } = admitted;
     if (route.scope === 'read:write' && key.scope !== 'read:write') {
       return errorResponse(
         'ERR_SCOPE_INSUFFICIENT',
@@ -169,6 +178,31 @@ export function createApp(options: AppOptions): H3 {
     });
   });
 
+  // MCP over Streamable HTTP (stateless: one server per request), with the same keys, rate limits, scopes and
+  // billing state as REST. The MCP SDK is an optional peer, loaded on first use.
+  app.post(MCP_PATH, async (event) => {
+    const requestId = newId('req');
+    const headers = new Headers({ 'X-Request-Id': requestId });
+    const request = event.req as Request;
+    try {
+      const admitted = await admit(request, headers);
+      if (admitted instanceof HTTPResponse) return admitted;
+      const { key } = admitted;
+      const [{ createToolServer, engineOperations }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+        import('../mcp/index.js'),
+        import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+      ]);
+      const server = createToolServer(engineOperations(engine, key.organizationId), { scope: key.scope, billingState: key.billingState });
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      const response = await transport.handleRequest(request);
+      for (const [name, value] of headers) response.headers.set(name, value);
+      return response;
+    } catch (err) {
+      return toErrorResponse(err, headers, requestId, request);
+    }
+  });
+
   for (const route of ROUTES) {
     app.on(route.method, route.path, async (event) => {
       const requestId = newId('req');
@@ -181,7 +215,7 @@ export function createApp(options: AppOptions): H3 {
     });
   }
 
-  const patterns = [...ROUTES, { method: 'GET', path: OPENAPI_PATH }].map((r) => ({
+  const patterns = [...ROUTES, { method: 'GET', path: OPENAPI_PATH }, { method: 'POST', path: MCP_PATH }].map((r) => ({
     method: r.method,
     regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`),
   }));

@@ -4,6 +4,8 @@ import type { RouteDefinition } from './internal/route.js';
 
 /** Where the document is served; it needs no key. */
 export const OPENAPI_PATH = '/v1/openapi.json';
+/** The agent tools over MCP Streamable HTTP (JSON-RPC), with the same bearer keys. */
+export const MCP_PATH = '/mcp';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -77,6 +79,19 @@ export function createOpenApiDocument(routes: readonly RouteDefinition[], info: 
       summary: 'This document',
       security: [],
       responses: { '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  };
+  paths[MCP_PATH] = {
+    post: {
+      operationId: 'mcp',
+      summary: 'The 18 agent tools over MCP Streamable HTTP (JSON-RPC 2.0); see docs/mcp.md',
+      security: [{ bearerAuth: [] }],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: {
+        '200': { description: 'A JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
+        '401': { description: codesOf(401), content: { 'application/json': { schema: errorResponseRef } } },
+        '429': { description: codesOf(429), content: { 'application/json': { schema: errorResponseRef } } },
+      },
     },
   };
   return {

@@ -34,6 +34,8 @@ function preparedTools(): Map<string, PreparedTool> {
 export interface ToolServerOptions {
   /** The caller's scope: a `read` caller sees and calls the read tools only. */
   scope?: Scope;
+  /** A workspace in read-only billing state: write tools are refused (`ERR_FORBIDDEN`), as REST writes are. */
+  billingState?: 'active' | 'read_only';
   /** Reported to clients in `initialize`. */
   version?: string;
 }
@@ -50,12 +52,20 @@ function toolError(code: string, message: string, details?: Record<string, unkno
 }
 
 /** Run one tool call: snake_case in, the operation, snake_case out; a refusal is a tool error, never an exception. */
-export async function callTool(ops: FeedbackOperations, name: string, args: Record<string, unknown> = {}, scope: Scope = 'read:write'): Promise<CallToolResult> {
+export async function callTool(
+  ops: FeedbackOperations,
+  name: string,
+  args: Record<string, unknown> = {},
+  options: Pick<ToolServerOptions, 'scope' | 'billingState'> = {},
+): Promise<CallToolResult> {
+  const scope = options.scope ?? 'read:write';
   const entry = preparedTools().get(name);
   if (!entry) return toolError('ERR_NOT_FOUND', `No tool named ${name}.`);
   const { tool } = entry;
   if (tool.scope === 'read:write' && scope !== 'read:write')
     return toolError('ERR_SCOPE_INSUFFICIENT', `This tool needs scope read:write; the key has ${scope}.`, { required: 'read:write', granted: scope });
+  if (tool.scope === 'read:write' && options.billingState === 'read_only')
+    return toolError('ERR_FORBIDDEN', 'The workspace is in read-only billing state; writes are refused.');
   const ids: string[] = [];
   for (const idArgument of tool.ids) {
     const value = args[idArgument.name];
@@ -95,7 +105,7 @@ export function createToolServer(ops: FeedbackOperations, options: ToolServerOpt
       })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) =>
-    callTool(ops, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, scope),
+    callTool(ops, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, { scope, billingState: options.billingState }),
   );
   return server;
 }

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/index.js';
+import { describeMatrix, type Harness } from '../helpers/harness.js';
+
+const CLI = join(import.meta.dirname, '../../dist/cli/index.js');
+
+function result(r: Awaited<ReturnType<Client['callTool']>>) {
+  const text = (r.content as Array<{ text: string }>)[0]!.text;
+  return r.isError ? { error: JSON.parse(text).error } : { data: r.structuredContent as any };
+}
+
+async function httpClient(h: Harness, key: string) {
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${h.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  return client;
+}
+
+describeMatrix(
+  'MCP over Streamable HTTP at /mcp',
+  (h) => {
+    it('lists the 18 tools and runs them for the key workspace', async () => {
+      const ws = await h.seed();
+      const client = await httpClient(h, ws.key);
+      expect((await client.listTools()).tools).toHaveLength(18);
+      const created = result(await client.callTool({ name: 'create_contact', arguments: { external_user_id: 'http-1', mrr_cents: 990, currency: 'EUR' } }));
+      expect(created.data).toMatchObject({ external_user_id: 'http-1', mrr_cents: 990, organization_id: ws.org.id });
+      const rest = await h.request('GET', `/v1/contacts/${created.data.id}`, { key: ws.key });
+      expect(rest.body.data.mrrCents).toBe(990);
+      await client.close();
+    });
+
+    it('applies scope, billing state and workspace isolation as REST does; no key is 401', async () => {
+      const ws = await h.seed();
+      const reader = await httpClient(h, ws.readKey);
+      expect((await reader.listTools()).tools.map((t) => t.name)).not.toContain('create_contact');
+      expect(result(await reader.callTool({ name: 'create_contact', arguments: { external_user_id: 'r' } })).error).toMatchObject({
+        code: 'ERR_SCOPE_INSUFFICIENT',
+      });
+      expect(result(await reader.callTool({ name: 'list_contacts', arguments: {} })).data.data).toEqual([]);
+      await reader.close();
+
+      const frozen = await h.seed();
+      await h.engine.organizations.update(frozen.org.id, { billingState: 'read_only' });
+      const frozenClient = await httpClient(h, frozen.key);
+      expect(result(await frozenClient.callTool({ name: 'create_contact', arguments: { external_user_id: 'f' } })).error).toMatchObject({ code: 'ERR_FORBIDDEN' });
+      expect(result(await frozenClient.callTool({ name: 'whoami', arguments: {} })).data.organization_id).toBe(frozen.org.id);
+      await frozenClient.close();
+
+      const other = await h.seed();
+      const theirs = (await h.request('POST', '/v1/contacts', { key: other.key, body: { externalUserId: 'theirs' } })).body.data;
+      const mine = await httpClient(h, ws.key);
+      expect(result(await mine.callTool({ name: 'get_contact', arguments: { contact_id: theirs.id } })).error.code).toBe('ERR_NOT_FOUND');
+      await mine.close();
+
+      const anonymous = await fetch(`${h.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(anonymous.status).toBe(401);
+      expect((await anonymous.json()).error.code).toBe('ERR_UNAUTHORIZED');
+    });
+
+    it('the stdio command against this server uses the key and its scope', async () => {
+      const ws = await h.seed();
+      const client = new Client({ name: 'test', version: '1' });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--base-url', h.baseUrl, '--api-key', ws.readKey], stderr: 'pipe' }));
+      const { tools } = await client.listTools();
+      expect(tools.every((t) => t.annotations?.readOnlyHint)).toBe(true);
+      expect(result(await client.callTool({ name: 'whoami', arguments: {} })).data).toMatchObject({ organization_id: ws.org.id, scope: 'read' });
+      await client.close();
+    });
+  },
+  { transports: ['socket'] },
+);
+
+describe('MCP over stdio on a database', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'feedback-mcp-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('spawns the built command and serves the workspace named by --org', async () => {
+    const database = join(dir, 'mcp.db');
+    const engine = await createEngine({ database });
+    await engine.migrate();
+    const org = await engine.organizations.create({ name: 'stdio', plan: 'paid' });
+    await engine.close();
+
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--db', database, '--org', org.id], stderr: 'pipe' }));
+    expect((await client.listTools()).tools).toHaveLength(18);
+    const created = result(await client.callTool({ name: 'identify_contact', arguments: { external_user_id: 'stdio-1', email: 'sam@example.com' } }));
+    expect(created.data).toMatchObject({ external_user_id: 'stdio-1', email: 'sam@example.com', organization_id: org.id });
+    const invalid = result(await client.callTool({ name: 'create_contact', arguments: { external_user_id: 'x', mrr_cents: 5 } }));
+    expect(invalid.error.code).toBe('ERR_VALIDATION');
+    await client.close();
+
+    const check = await createEngine({ database });
+    expect((await check.workspace(org.id).contacts.list()).data.map((c) => c.externalUserId)).toEqual(['stdio-1']);
+    await check.close();
+  });
+});
