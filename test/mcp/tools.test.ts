@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createToolServer, engineOperations, toSnake } from '../../src/mcp/index.js';
 import type { Scope } from '../../src/schemas/common.js';
+import { INVALID_CONTACT_BODIES } from '../helpers/contact-cases.js';
 import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
@@ -131,6 +132,27 @@ describeMatrix(
       await open.close();
       // The session survives every refusal.
       expect((await call('whoami')).isError).toBe(false);
+      await close();
+    });
+
+    it('refuses every REST contact validation case on create, identify and update, converted to snake_case', async () => {
+      const ws = await h.seed();
+      const { call, close } = await connect(h, ws);
+      const existing = (await call('create_contact', { external_user_id: 'base' })).data;
+      for (const [what, body, path] of INVALID_CONTACT_BODIES) {
+        const args = snakeKeys(body) as Record<string, unknown>;
+        const results = [
+          await call('create_contact', args),
+          await call('identify_contact', { external_user_id: 'new-one', ...args }),
+          await call('update_contact', { contact_id: existing.id, ...args }),
+        ];
+        for (const result of results) {
+          expect(result.isError, what).toBe(true);
+          expect(result.error.code, what).toBe('ERR_VALIDATION');
+          expect(result.error.details.issues.map((i: { path: string }) => i.path), what).toContain(toSnake(path));
+        }
+      }
+      expect((await call('list_contacts')).data.data.map((c: { external_user_id: string }) => c.external_user_id)).toEqual(['base']);
       await close();
     });
 
