@@ -8,14 +8,10 @@ import { requestFingerprint } from '../engine/services/idempotency.js';
 import { readJsonObject, readQuery } from './internal/body.js';
 import { errorResponse, json } from './internal/respond.js';
 import type { RouteDefinition } from './internal/route.js';
-import { contactRoutes } from './routes/contacts.js';
-import { postRoutes } from './routes/posts.js';
 import { createOpenApiDocument, MCP_PATH, OPENAPI_PATH } from './openapi.js';
-import { webhookRoutes } from './routes/webhooks.js';
-import { whoamiRoutes } from './routes/whoami.js';
+import { ROUTES } from './routes/index.js';
 
-/** Every REST route the app serves, in one table (the OpenAPI document is checked against it). */
-export const ROUTES: readonly RouteDefinition[] = [...contactRoutes, ...postRoutes, ...webhookRoutes, ...whoamiRoutes];
+export { ROUTES };
 
 export interface AppOptions {
   engine: Engine;
