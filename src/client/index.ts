@@ -87,13 +87,18 @@ const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
 const MAX_RETRY_AFTER_S = 60;
 
+/** Wait between attempts; the caller's signal ends the wait (and its listener goes with the wait). */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 
 function searchParams(query: Query | undefined): URLSearchParams | undefined {

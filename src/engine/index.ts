@@ -13,7 +13,7 @@ export type { PostsService } from './services/posts.js';
 export type { InteractionsService } from './services/interactions.js';
 export type { ChangelogService } from './services/changelog.js';
 export type { TagsService, Tag } from './services/tags.js';
-export { API_KEY_PREFIX, hashApiKey, type AuthenticatedKey, type CreatedApiKey, type KeysService } from './services/keys.js';
+export { API_KEY_PREFIX, accessRefusal, hashApiKey, type AuthenticatedKey, type CreatedApiKey, type KeysService } from './services/keys.js';
 export type { RateLimiter, RateLimitState } from './services/limits.js';
 export {
   BILLING_STATES,

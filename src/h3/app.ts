@@ -3,10 +3,10 @@ import type { Engine } from '../engine/engine.js';
 import { FeedbackError } from '../engine/errors.js';
 import { newId } from '../engine/internal/ids.js';
 import type { RateLimitState } from '../engine/services/limits.js';
-import type { AuthenticatedKey } from '../engine/services/keys.js';
+import { accessRefusal, type AuthenticatedKey } from '../engine/services/keys.js';
 import { requestFingerprint } from '../engine/services/idempotency.js';
 import { readJsonObject, readQuery } from './internal/body.js';
-import { errorResponse, json } from './internal/respond.js';
+import { errorResponse, json, jsonText } from './internal/respond.js';
 import type { RouteDefinition } from './internal/route.js';
 import { createOpenApiDocument, MCP_PATH, OPENAPI_PATH } from './openapi.js';
 import { ROUTES } from './routes/index.js';
@@ -76,17 +76,8 @@ export function createApp(options: AppOptions): H3 {
     const admitted = await admit(request, headers);
     if (admitted instanceof HTTPResponse) return admitted;
     const { key, rateLimit } = admitted;
-    if (route.scope === 'read:write' && key.scope !== 'read:write') {
-      return errorResponse(
-        'ERR_SCOPE_INSUFFICIENT',
-        `This operation needs scope ${route.scope}; the key has ${key.scope}.`,
-        { required: route.scope, granted: key.scope },
-        headers,
-      );
-    }
-    if (route.method !== 'GET' && key.billingState === 'read_only') {
-      return errorResponse('ERR_FORBIDDEN', 'The workspace is in read-only billing state; writes are refused.', undefined, headers);
-    }
+    const refusal = accessRefusal(key, route.scope, route.method !== 'GET');
+    if (refusal) return errorResponse(refusal.code, refusal.message, refusal.details, headers);
     const body = route.body ? await readJsonObject(request) : {};
     const run = () =>
       route.handler({
@@ -125,8 +116,7 @@ export function createApp(options: AppOptions): H3 {
     if (decision.kind === 'conflict') return errorResponse('ERR_CONFLICT', decision.message, { reason: 'idempotency_key_reused' }, headers);
     if (decision.kind === 'replay') {
       headers.set('Idempotent-Replayed', 'true');
-      headers.set('content-type', 'application/json; charset=utf-8');
-      return new HTTPResponse(decision.body, { status: decision.status, headers });
+      return jsonText(decision.status, decision.body, headers);
     }
     let status: number;
     let payload: unknown;
@@ -144,8 +134,7 @@ export function createApp(options: AppOptions): H3 {
     }
     const text = JSON.stringify(payload);
     await engine.idempotency.complete(organizationId, idempotencyKey, status, text);
-    headers.set('content-type', 'application/json; charset=utf-8');
-    return new HTTPResponse(text, { status, headers });
+    return jsonText(status, text, headers);
   }
 
   function toErrorResponse(err: unknown, headers: Headers, requestId: string, request?: Request): HTTPResponse {
@@ -168,10 +157,7 @@ export function createApp(options: AppOptions): H3 {
   let openapi: string | undefined;
   app.get(OPENAPI_PATH, () => {
     openapi ??= JSON.stringify(createOpenApiDocument(ROUTES, { version: '1' }));
-    return new HTTPResponse(openapi, {
-      status: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'X-Request-Id': newId('req') },
-    });
+    return jsonText(200, openapi, new Headers({ 'X-Request-Id': newId('req') }));
   });
 
   // MCP over Streamable HTTP (stateless: one server per request), with the same keys, rate limits, scopes and

@@ -1,19 +1,12 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ERROR_CODES, errorEnvelopeSchema } from '../schemas/errors.js';
+import { toJsonSchema as jsonSchema } from '../schemas/json-schema.js';
 import type { RouteDefinition } from './internal/route.js';
 
 /** Where the document is served; it needs no key. */
 export const OPENAPI_PATH = '/v1/openapi.json';
 /** The agent tools over MCP Streamable HTTP (JSON-RPC), with the same bearer keys. */
 export const MCP_PATH = '/mcp';
-
-type JsonSchema = Record<string, unknown>;
-
-/** JSON Schema 2020-12 (OpenAPI 3.1's dialect) from a zod schema, without the `$schema` marker. */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-}
 
 /** The error codes that answer with a status, for the response description. */
 function codesOf(status: number): string {

@@ -1,9 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { accessRefusal } from '../engine/services/keys.js';
 import type { Scope } from '../schemas/common.js';
 import { convertKeys, snakeText, type JsonSchema } from './case.js';
 import type { FeedbackOperations } from './operations.js';
-import { restJsonSchema, TOOLS, toolInputSchema, toolOutputSchema, type ToolDefinition } from './tools.js';
+import { toJsonSchema } from '../schemas/json-schema.js';
+import { TOOLS, toolInputSchema, toolOutputSchema, type ToolDefinition } from './tools.js';
 
 interface PreparedTool {
   tool: ToolDefinition;
@@ -23,8 +25,8 @@ function preparedTools(): Map<string, PreparedTool> {
         tool,
         inputSchema: toolInputSchema(tool),
         outputSchema: toolOutputSchema(tool),
-        restInput: tool.input ? restJsonSchema(tool.input, 'input') : undefined,
-        restOutput: restJsonSchema(tool.output, 'output'),
+        restInput: tool.input ? toJsonSchema(tool.input, 'input') : undefined,
+        restOutput: toJsonSchema(tool.output, 'output'),
       },
     ]),
   );
@@ -62,10 +64,9 @@ export async function callTool(
   const entry = preparedTools().get(name);
   if (!entry) return toolError('ERR_NOT_FOUND', `No tool named ${name}.`);
   const { tool } = entry;
-  if (tool.scope === 'read:write' && scope !== 'read:write')
-    return toolError('ERR_SCOPE_INSUFFICIENT', `This tool needs scope read:write; the key has ${scope}.`, { required: 'read:write', granted: scope });
-  if (tool.scope === 'read:write' && options.billingState === 'read_only')
-    return toolError('ERR_FORBIDDEN', 'The workspace is in read-only billing state; writes are refused.');
+  // The same rule as REST, from the tool's route.
+  const refusal = accessRefusal({ scope, billingState: options.billingState ?? 'active' }, tool.scope, tool.writes);
+  if (refusal) return toolError(refusal.code, refusal.message, refusal.details);
   const ids: string[] = [];
   for (const idArgument of tool.ids) {
     const value = args[idArgument.name];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROUTES } from '../h3/routes/index.js';
+import { toJsonSchema } from '../schemas/json-schema.js';
 import type { Scope } from '../schemas/common.js';
 import { snakeSchema, toSnake, type JsonSchema } from './case.js';
 import type { FeedbackOperations } from './operations.js';
@@ -28,6 +29,8 @@ export interface ToolDefinition {
   /** The REST operation it mirrors, as `METHOD /path`. */
   rest: string;
   scope: Scope;
+  /** Whether its REST route writes (any method but GET): refused in read-only billing state. */
+  writes: boolean;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
   /** The route's path ids, in snake_case. */
   ids: IdArgument[];
@@ -56,6 +59,7 @@ function fromRoute(spec: ToolSpec): ToolDefinition {
     ...spec,
     rest: `${route.method} ${route.path.replace(/:([A-Za-z]+)/g, '{$1}')}`,
     scope: route.scope,
+    writes: route.method !== 'GET',
     ids,
     input: route.doc.body ?? route.doc.query,
     output: 'nextCursor' in shape ? success : shape.data!,
@@ -156,15 +160,9 @@ export const TOOLS: readonly ToolDefinition[] = ([
   },
 ] satisfies ToolSpec[]).map(fromRoute);
 
-/** JSON Schema of a REST schema (camelCase), without the `$schema` marker. */
-export function restJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-}
-
 /** The tool's input schema on the snake_case surface: its path ids, then the REST body or query. */
 export function toolInputSchema(tool: ToolDefinition): JsonSchema {
-  const base = tool.input ? snakeSchema(restJsonSchema(tool.input, 'input')) : { type: 'object', properties: {}, additionalProperties: false };
+  const base = tool.input ? snakeSchema(toJsonSchema(tool.input, 'input')) : { type: 'object', properties: {}, additionalProperties: false };
   const idProperties = Object.fromEntries(tool.ids.map((i) => [i.name, { type: 'string', minLength: 1, description: i.description }]));
   return {
     ...base,
@@ -175,5 +173,5 @@ export function toolInputSchema(tool: ToolDefinition): JsonSchema {
 }
 
 export function toolOutputSchema(tool: ToolDefinition): JsonSchema {
-  return snakeSchema(restJsonSchema(tool.output, 'output'));
+  return snakeSchema(toJsonSchema(tool.output, 'output'));
 }

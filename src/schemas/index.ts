@@ -6,3 +6,4 @@ export * from './events.js';
 export * from './whoami.js';
 export * from './interactions.js';
 export * from './webhooks.js';
+export * from './json-schema.js';

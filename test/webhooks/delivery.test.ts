@@ -79,10 +79,10 @@ describeMatrix(
       const events = await w.events.list();
       expect(events.map((e) => e.type).sort()).toEqual([...EVENT_KINDS].sort());
       expect(got.map((r) => r.headers['x-service-event']).sort()).toEqual([...EVENT_KINDS].sort());
-      const logged = await deliveries(h, ws, hook.id);
+      const deliveryLog = await deliveries(h, ws, hook.id);
       for (const event of events) {
         const request = got.find((r) => r.headers['x-service-event'] === event.type)!;
-        const delivery = logged.find((d) => d.eventId === event.id);
+        const delivery = deliveryLog.find((d) => d.eventId === event.id);
         expect(request.method).toBe('POST');
         // Exactly the spec's headers, beside what HTTP itself needs.
         expect(request.headerNames.filter((n) => !['host', 'connection', 'content-length'].includes(n.toLowerCase()))).toEqual([

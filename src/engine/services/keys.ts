@@ -31,6 +31,26 @@ export interface AuthenticatedKey {
   rateLimit: number;
 }
 
+/**
+ * Whether a key may run an operation that needs `required` scope and does or does not write: the scope check
+ * (403 ERR_SCOPE_INSUFFICIENT), then the billing state (403 ERR_FORBIDDEN on writes). One rule for REST and
+ * the agent tools. Returns the refusal, or null.
+ */
+export function accessRefusal(
+  key: Pick<AuthenticatedKey, 'scope' | 'billingState'>,
+  required: Scope,
+  writes: boolean,
+): FeedbackError | null {
+  if (required === 'read:write' && key.scope !== 'read:write')
+    return new FeedbackError('ERR_SCOPE_INSUFFICIENT', `This operation needs scope ${required}; the key has ${key.scope}.`, {
+      required,
+      granted: key.scope,
+    });
+  if (writes && key.billingState === 'read_only')
+    return new FeedbackError('ERR_FORBIDDEN', 'The workspace is in read-only billing state; writes are refused.');
+  return null;
+}
+
 export function createKeysService(db: Database, clock: () => Date) {
   return {
     async create(organizationId: string, scope: Scope): Promise<CreatedApiKey> {

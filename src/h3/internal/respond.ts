@@ -6,8 +6,13 @@ import { ERROR_CODES, type ErrorCode } from '../../schemas/errors.js';
  * so that on Node h3 answers with srvx's fast response, written to the socket without a web stream.
  */
 export function json(status: number, body: unknown, headers: Headers): HTTPResponse {
+  return jsonText(status, JSON.stringify(body), headers);
+}
+
+/** The same for a body that is already JSON text (a replayed or cached answer). */
+export function jsonText(status: number, text: string, headers: Headers): HTTPResponse {
   headers.set('content-type', 'application/json; charset=utf-8');
-  return new HTTPResponse(JSON.stringify(body), { status, headers });
+  return new HTTPResponse(text, { status, headers });
 }
 
 /** The error envelope: `{ error: { code, message, details? } }` with the code's status. */
