@@ -263,6 +263,25 @@ describeMatrix(
       expect((await deliveries(h, ws, hook.id)).every((d) => d.status === 'succeeded')).toBe(true);
     });
 
+    it('runDue delivers a backlog of one instant (every delivery due at the same millisecond) across claim refills', async () => {
+      const ws = await h.seed();
+      const hook = await register(h, ws, `${receiver.origin}/instant`, ['contact.created']);
+      // 150 events in one statement, as a bulk import writes them: one created_at, so claims order by id alone.
+      const series =
+        h.engine.dialect === 'postgresql'
+          ? 'SELECT g FROM generate_series(1, 150) g'
+          : 'WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < 150) SELECT g FROM s';
+      const now = h.engine.dialect === 'postgresql' ? new Date() : Date.now();
+      await h.engine.db.all(
+        `INSERT INTO event (id, organization_id, type, payload, created_at)
+         SELECT 'evt_instant_' || g, ?, 'contact.created', '{"event":"contact.created"}', ? FROM (${series}) x`,
+        [ws.org.id, now],
+      );
+      expect(await h.engine.scheduler.runDue()).toEqual({ attempted: 150, succeeded: 150, failed: 0 });
+      expect(new Set(sentTo('/instant').map((r) => r.headers['x-service-delivery'])).size).toBe(150);
+      expect((await deliveries(h, ws, hook.id)).every((d) => d.status === 'succeeded')).toBe(true);
+    });
+
     it('a started scheduler delivers a committed change at once, without waiting for its poll', async () => {
       const ws = await h.seed();
       await register(h, ws, `${receiver.origin}/started`, ['contact.created']);
@@ -277,6 +296,31 @@ describeMatrix(
       } finally {
         await h.engine.scheduler.stop();
       }
+    });
+
+    it('a delivery committed behind where the scheduler last claimed is still claimed, on its commit', async () => {
+      const ws = await h.seed();
+      const hook = await register(h, ws, `${receiver.origin}/behind`, ['contact.created']);
+      await h.engine.scheduler.start();
+      try {
+        // A backlog makes the webhook fast: its refills seek from the newest delivery claimed.
+        for (let i = 0; i < 40; i++) await newContact(h, ws, `ahead-${i}`);
+        const deadline = Date.now() + 5000;
+        while (sentTo('/behind').length < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+        expect(sentTo('/behind')).toHaveLength(40);
+        // A change whose event is older than all of those (a transaction that began earlier and commits later).
+        h.advance(-3_600_000);
+        await newContact(h, ws, 'behind-1');
+        h.advance(3_600_000);
+        const committed = Date.now();
+        while (sentTo('/behind').length < 41 && Date.now() - committed < 5000) await new Promise((r) => setTimeout(r, 5));
+        expect(sentTo('/behind')).toHaveLength(41); // the poll is ten minutes here: the commit's wake-up claimed it
+      } finally {
+        await h.engine.scheduler.stop(); // resolves once every attempt is recorded
+      }
+      const log = await deliveries(h, ws, hook.id);
+      expect(log.map((d) => d.status)).toEqual(Array(41).fill('succeeded'));
+      expect(log.at(-1).payload.contact.externalUserId).toBe('behind-1'); // newest first: the oldest event is last
     });
 
     it('never logs a webhook secret', () => {

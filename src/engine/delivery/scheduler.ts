@@ -190,6 +190,12 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   let pumping: Promise<void> | null = null;
   let again = false;
   let mayHaveMore = false;
+  /**
+   * Whether a claim for the shallow class may find anything: set on every wake (a commit, NOTIFY, the poll),
+   * when one of its webhooks drops below its limit or leaves the deep class, and while its claims bring
+   * something. A deep webhook refilling its claims then costs one statement, not one per class.
+   */
+  let shallowWanted = true;
   let wakeQueued = false;
   /** Set while `stop()` waits: no new claims. */
   let halted = false;
@@ -205,54 +211,81 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   // --- claiming -----------------------------------------------------------------------------------
 
   /**
-   * Up to `limit` due deliveries, oldest first, at most `batch` of each webhook, only of the `include`d
-   * webhooks (when given) and none of the `exclude`d ones. Every step is an index seek on delivery_pending_idx (webhook_id, next_attempt_at):
-   * a loose index scan lists the webhooks with pending deliveries, then each gives its oldest due ones. So a
-   * claim costs one seek per webhook with pending work, however long any webhook's backlog is, and a slow
-   * webhook's backlog never hides another webhook's deliveries.
+   * Up to `limit` due deliveries, oldest first, at most `batch` of each webhook `h`. Every step is an index
+   * seek on delivery_pending_idx (webhook_id, next_attempt_at): each webhook gives its oldest due deliveries,
+   * so a claim costs one seek per webhook, however long any webhook's backlog is, and a slow webhook's
+   * backlog never hides another webhook's deliveries. The webhooks are either given (the deep class, known
+   * from its recorded outcomes) or found by a loose index scan of the webhooks with pending deliveries, less
+   * the `exclude`d ones (the shallow class: new, failing or slow webhooks).
+   *
+   * A given webhook may come with a cursor: the position (next_attempt_at, id) of the newest delivery this
+   * process claimed for it since it was last woken. Its seek then starts there, past what this process holds
+   * and past the index entries of deliveries already done (which stay in the index until vacuum), instead of
+   * walking them on every refill. What lies before a cursor and becomes claimable (a lease of a dead process
+   * expiring, a delivery committed out of order) comes with a wake (the poll, a commit, NOTIFY), and every
+   * wake claims without cursors.
    */
-  const oldestDue = `SELECT id, next_attempt_at FROM delivery WHERE webhook_id = h.id AND status = 'pending' AND next_attempt_at <= ?
-    AND (lease_expires_at IS NULL OR lease_expires_at <= ?) ORDER BY next_attempt_at, id LIMIT ?`;
-  // PostgreSQL: rows another process is claiming right now are skipped, not waited for, and the conditions
-  // are re-checked on the locked row, so a delivery claimed and committed meanwhile is not claimed twice.
-  // SQLite serializes writers: the statement sees no concurrent claim.
-  const picked = pg
-    ? `SELECT d.id, d.next_attempt_at FROM h CROSS JOIN LATERAL (${oldestDue} FOR UPDATE SKIP LOCKED) d
-       WHERE h.id IS NOT NULL AND h.id NOT IN (SELECT value FROM json_array_elements_text(?::json))
-         AND (?::text IS NULL OR h.id IN (SELECT value FROM json_array_elements_text(?::json)))`
-    : `SELECT d.id, d.next_attempt_at FROM h CROSS JOIN delivery d ON d.id IN (SELECT id FROM (${oldestDue}))
-       WHERE h.id IS NOT NULL AND h.id NOT IN (SELECT value FROM json_each(?))
-         AND (? IS NULL OR h.id IN (SELECT value FROM json_each(?)))`;
-  const CLAIM = statement(
-    `WITH RECURSIVE h (id) AS (
+  const json = (param: string) => (pg ? `json_array_elements_text(${param}::json)` : `json_each(${param})`);
+  const GIVEN_WEBHOOKS = pg
+    ? `h (id, at, after) AS (SELECT id, at, after FROM json_to_recordset(?::json) AS x (id text, at timestamptz, after text))`
+    : `h (id, at, after) AS (SELECT value ->> 'id', value ->> 'at', value ->> 'after' FROM json_each(?))`;
+  const PENDING_WEBHOOKS = `h (id) AS (
        SELECT (SELECT webhook_id FROM delivery WHERE status = 'pending' ORDER BY webhook_id LIMIT 1)
        UNION ALL
        SELECT (SELECT webhook_id FROM delivery WHERE status = 'pending' AND webhook_id > h.id ORDER BY webhook_id LIMIT 1) FROM h WHERE h.id IS NOT NULL
-     )
-     UPDATE delivery SET lease_expires_at = ?, lease_token = ?
-     WHERE id ${pg ? '= ANY(ARRAY' : 'IN'}(SELECT id FROM (${picked}) p ORDER BY next_attempt_at, id LIMIT ?)${pg ? ')' : ''}
-     RETURNING id, webhook_id, event_type, attempt_count,
-       (SELECT url FROM webhook w WHERE w.id = delivery.webhook_id) AS url,
-       (SELECT secret FROM webhook w WHERE w.id = delivery.webhook_id) AS secret,
-       (SELECT enabled FROM webhook w WHERE w.id = delivery.webhook_id) AS enabled,
-       (SELECT payload FROM event e WHERE e.id = delivery.event_id) AS payload`,
-  );
+     )`;
+  const oldestDue = (cursor: boolean) => `SELECT ${pg ? 'ctid, ' : ''}id, next_attempt_at FROM delivery
+    WHERE webhook_id = h.id AND status = 'pending' AND next_attempt_at <= ?${
+      cursor ? ` AND (next_attempt_at, id) > (COALESCE(h.at, ${pg ? "'-infinity'" : '-1'}), COALESCE(h.after, ''))` : ''
+    }
+    AND (lease_expires_at IS NULL OR lease_expires_at <= ?) ORDER BY next_attempt_at, id LIMIT ?`;
+  // PostgreSQL: rows another process is claiming right now are skipped, not waited for, and the conditions
+  // are re-checked on the locked row, so a delivery claimed and committed meanwhile is not claimed twice.
+  // The locked rows are updated by their tuple id (a TID scan), not looked up again by primary key: a row
+  // locked by this statement cannot move before the update. SQLite serializes writers: the statement sees
+  // no concurrent claim.
+  const picked = (excluding: boolean) =>
+    pg
+      ? `SELECT d.ctid, d.next_attempt_at, d.id FROM h CROSS JOIN LATERAL (${oldestDue(!excluding)} FOR UPDATE SKIP LOCKED) d
+         WHERE h.id IS NOT NULL${excluding ? ` AND h.id NOT IN (SELECT value FROM ${json('?')})` : ''}`
+      : `SELECT d.id, d.next_attempt_at FROM h CROSS JOIN delivery d ON d.id IN (SELECT id FROM (${oldestDue(!excluding)}))
+         WHERE h.id IS NOT NULL${excluding ? ` AND h.id NOT IN (SELECT value FROM ${json('?')})` : ''}`;
+  // The claimed rows come back in claim order (next_attempt_at, id), as the database orders them: a
+  // webhook's last row is its cursor. SQLite has no UPDATE in a WITH, so its rows are ordered here (its text
+  // order is by code unit, as JavaScript compares).
+  const update = (excluding: boolean) => `UPDATE delivery SET lease_expires_at = ?, lease_token = ?
+       WHERE ${pg ? 'ctid = ANY(ARRAY' : 'id IN'}(SELECT ${pg ? 'ctid' : 'id'} FROM (${picked(excluding)}) p ORDER BY next_attempt_at, id LIMIT ?)${pg ? ')' : ''}
+       RETURNING id, webhook_id, event_type, attempt_count, next_attempt_at,
+         (SELECT url FROM webhook w WHERE w.id = delivery.webhook_id) AS url,
+         (SELECT secret FROM webhook w WHERE w.id = delivery.webhook_id) AS secret,
+         (SELECT enabled FROM webhook w WHERE w.id = delivery.webhook_id) AS enabled,
+         (SELECT payload FROM event e WHERE e.id = delivery.event_id) AS payload`;
+  const claimStatement = (webhooks: string, excluding: boolean) =>
+    statement(
+      pg
+        ? `WITH ${excluding ? 'RECURSIVE ' : ''}${webhooks}, c AS (${update(excluding)}) SELECT * FROM c ORDER BY next_attempt_at, id`
+        : `WITH ${excluding ? 'RECURSIVE ' : ''}${webhooks} ${update(excluding)}`,
+    );
+  const CLAIM_GIVEN = claimStatement(GIVEN_WEBHOOKS, false);
+  const CLAIM_PENDING = claimStatement(PENDING_WEBHOOKS, true);
 
-  async function claim(limit: number, batch: number, exclude: string[], include: string[] | null): Promise<Claimed[]> {
+  /** Per deep webhook, where its next refill claim starts; cleared on every wake. */
+  const cursors = new Map<string, { at: unknown; after: string }>();
+
+  /** Claim for the `given` webhooks (from their cursors), or else for any webhook with pending deliveries but the `excluded`. */
+  async function claim(limit: number, batch: number, webhooks: { given: string[] } | { excluded: string[] }): Promise<Claimed[]> {
     const now = clock();
     const token = randomBytes(12).toString('hex');
-    const included = include === null ? null : JSON.stringify(include);
-    const rows = await db.all<Record<string, unknown>>(CLAIM, [
-      ts(db, new Date(now.getTime() + leaseMs)),
-      token,
-      ts(db, now),
-      ts(db, now),
-      batch,
-      JSON.stringify(exclude),
-      included,
-      included,
-      limit,
-    ]);
+    const lease = [ts(db, new Date(now.getTime() + leaseMs)), token, ts(db, now)];
+    let rows: Array<Record<string, unknown>>;
+    if ('given' in webhooks) {
+      const given = JSON.stringify(webhooks.given.map((id) => ({ id, ...cursors.get(id) })));
+      rows = await db.all<Record<string, unknown>>(CLAIM_GIVEN, [given, ...lease, ts(db, now), batch, limit]);
+      if (!pg) rows.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || (a.id! < b.id! ? -1 : 1));
+      for (const r of rows) cursors.set(r.webhook_id as string, { at: r.next_attempt_at, after: r.id as string });
+    } else {
+      rows = await db.all<Record<string, unknown>>(CLAIM_PENDING, [...lease, ts(db, now), batch, JSON.stringify(webhooks.excluded), limit]);
+    }
     return rows.map((r) => ({
       id: r.id as string,
       token,
@@ -326,7 +359,10 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
             fast.add(webhookId);
             void pump(); // it may hold more now
           }
-        } else fast.delete(webhookId);
+        } else if (fast.delete(webhookId)) {
+          shallowWanted = true; // its deliveries are shallow from now on
+          cursors.delete(webhookId);
+        }
         if (!sendQueues.has(webhookId) && queue.waiting.length > 0) sendQueues.set(webhookId, queue);
         startSends();
         return record(result);
@@ -354,7 +390,9 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     const n = (heldByWebhook.get(d.webhookId) ?? 1) - 1;
     if (n <= 0) heldByWebhook.delete(d.webhookId);
     else heldByWebhook.set(d.webhookId, n);
-    if (n === limitOf(d.webhookId) - 1 || mayHaveMore) void pump();
+    const belowLimit = n === limitOf(d.webhookId) - 1;
+    if ((belowLimit && !fast.has(d.webhookId)) || mayHaveMore) shallowWanted = true;
+    if (belowLimit || mayHaveMore) void pump();
     else settleIfIdle();
   }
 
@@ -566,9 +604,16 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
           const room = heldLimit - held;
           // The two classes are disjoint sets of webhooks: claim both at once (on PostgreSQL, two connections),
           // and start sending what each brings as soon as it arrives. Each may fill at most half the room.
+          const claimShallow = shallowWanted;
+          shallowWanted = false;
           const counts = await Promise.all([
-            deepOnes.length > 0 ? claim(Math.ceil(room / 2), deep.batch, [], deepOnes).then(take) : 0,
-            claim(Math.floor(room / 2) || 1, shallow.batch, [...saturated, ...fast], null).then(take),
+            deepOnes.length > 0 ? claim(Math.ceil(room / 2), deep.batch, { given: deepOnes }).then(take) : 0,
+            claimShallow
+              ? claim(Math.floor(room / 2) || 1, shallow.batch, { excluded: [...saturated, ...fast] }).then((claimed) => {
+                  if (claimed.length > 0) shallowWanted = true;
+                  return take(claimed);
+                })
+              : 0,
           ]);
           const claimedCount = counts[0] + counts[1];
           // Claim again until a claim comes back empty: every webhook with due work is then either emptied or
@@ -604,6 +649,8 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     setImmediate(() => {
       wakeQueued = false;
       mayHaveMore = true;
+      shallowWanted = true;
+      cursors.clear();
       void pump();
     });
   }
@@ -671,6 +718,8 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     async runDue() {
       const before = { ...totals };
       mayHaveMore = true;
+      shallowWanted = true;
+      cursors.clear();
       await pump();
       await idle();
       return { attempted: totals.attempted - before.attempted, succeeded: totals.succeeded - before.succeeded, failed: totals.failed - before.failed };
