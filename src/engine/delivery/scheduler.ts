@@ -216,7 +216,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
    * so a claim costs one seek per webhook, however long any webhook's backlog is, and a slow webhook's
    * backlog never hides another webhook's deliveries. The webhooks are either given (the deep class, known
    * from its recorded outcomes) or found by a loose index scan of the webhooks with pending deliveries, less
-   * the `exclude`d ones (the shallow class: new, failing or slow webhooks).
+   * the `excluded` ones (the shallow class: new, failing or slow webhooks).
    *
    * A given webhook may come with a cursor: the position (next_attempt_at, id) of the newest delivery this
    * process claimed for it since it was last woken. Its seek then starts there, past what this process holds
