@@ -225,18 +225,18 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
    * expiring, a delivery committed out of order) comes with a wake (the poll, a commit, NOTIFY), and every
    * wake claims without cursors.
    */
-  const json = (param: string) => (pg ? `json_array_elements_text(${param}::json)` : `json_each(${param})`);
   const GIVEN_WEBHOOKS = pg
     ? `h (id, at, after) AS (SELECT id, at, after FROM json_to_recordset(?::json) AS x (id text, at timestamptz, after text))`
     : `h (id, at, after) AS (SELECT value ->> 'id', value ->> 'at', value ->> 'after' FROM json_each(?))`;
-  const PENDING_WEBHOOKS = `h (id) AS (
+  const PENDING_WEBHOOKS = `RECURSIVE h (id) AS (
        SELECT (SELECT webhook_id FROM delivery WHERE status = 'pending' ORDER BY webhook_id LIMIT 1)
        UNION ALL
        SELECT (SELECT webhook_id FROM delivery WHERE status = 'pending' AND webhook_id > h.id ORDER BY webhook_id LIMIT 1) FROM h WHERE h.id IS NOT NULL
      )`;
-  const oldestDue = (cursor: boolean) => `SELECT ${pg ? 'ctid, ' : ''}id, next_attempt_at FROM delivery
+  /** A webhook's oldest due deliveries; for given webhooks, from the cursor on. */
+  const oldestDue = (given: boolean) => `SELECT ${pg ? 'ctid, ' : ''}id, next_attempt_at FROM delivery
     WHERE webhook_id = h.id AND status = 'pending' AND next_attempt_at <= ?${
-      cursor ? ` AND (next_attempt_at, id) > (COALESCE(h.at, ${pg ? "'-infinity'" : '-1'}), COALESCE(h.after, ''))` : ''
+      given ? ` AND (next_attempt_at, id) > (COALESCE(h.at, ${pg ? "'-infinity'" : '-1'}), COALESCE(h.after, ''))` : ''
     }
     AND (lease_expires_at IS NULL OR lease_expires_at <= ?) ORDER BY next_attempt_at, id LIMIT ?`;
   // PostgreSQL: rows another process is claiming right now are skipped, not waited for, and the conditions
@@ -244,30 +244,30 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   // The locked rows are updated by their tuple id (a TID scan), not looked up again by primary key: a row
   // locked by this statement cannot move before the update. SQLite serializes writers: the statement sees
   // no concurrent claim.
-  const picked = (excluding: boolean) =>
-    pg
-      ? `SELECT d.ctid, d.next_attempt_at, d.id FROM h CROSS JOIN LATERAL (${oldestDue(!excluding)} FOR UPDATE SKIP LOCKED) d
-         WHERE h.id IS NOT NULL${excluding ? ` AND h.id NOT IN (SELECT value FROM ${json('?')})` : ''}`
-      : `SELECT d.id, d.next_attempt_at FROM h CROSS JOIN delivery d ON d.id IN (SELECT id FROM (${oldestDue(!excluding)}))
-         WHERE h.id IS NOT NULL${excluding ? ` AND h.id NOT IN (SELECT value FROM ${json('?')})` : ''}`;
+  const picked = (given: boolean) => {
+    const due = pg
+      ? `CROSS JOIN LATERAL (${oldestDue(given)} FOR UPDATE SKIP LOCKED) d`
+      : `CROSS JOIN delivery d ON d.id IN (SELECT id FROM (${oldestDue(given)}))`;
+    const excluded = pg ? 'json_array_elements_text(?::json)' : 'json_each(?)';
+    return `SELECT ${pg ? 'd.ctid, ' : ''}d.id, d.next_attempt_at FROM h ${due}
+      WHERE h.id IS NOT NULL${given ? '' : ` AND h.id NOT IN (SELECT value FROM ${excluded})`}`;
+  };
   // The claimed rows come back in claim order (next_attempt_at, id), as the database orders them: a
   // webhook's last row is its cursor. SQLite has no UPDATE in a WITH, so its rows are ordered here (its text
   // order is by code unit, as JavaScript compares).
-  const update = (excluding: boolean) => `UPDATE delivery SET lease_expires_at = ?, lease_token = ?
-       WHERE ${pg ? 'ctid = ANY(ARRAY' : 'id IN'}(SELECT ${pg ? 'ctid' : 'id'} FROM (${picked(excluding)}) p ORDER BY next_attempt_at, id LIMIT ?)${pg ? ')' : ''}
+  const update = (given: boolean) => `UPDATE delivery SET lease_expires_at = ?, lease_token = ?
+       WHERE ${pg ? 'ctid = ANY(ARRAY' : 'id IN'}(SELECT ${pg ? 'ctid' : 'id'} FROM (${picked(given)}) p ORDER BY next_attempt_at, id LIMIT ?)${pg ? ')' : ''}
        RETURNING id, webhook_id, event_type, attempt_count, next_attempt_at,
          (SELECT url FROM webhook w WHERE w.id = delivery.webhook_id) AS url,
          (SELECT secret FROM webhook w WHERE w.id = delivery.webhook_id) AS secret,
          (SELECT enabled FROM webhook w WHERE w.id = delivery.webhook_id) AS enabled,
          (SELECT payload FROM event e WHERE e.id = delivery.event_id) AS payload`;
-  const claimStatement = (webhooks: string, excluding: boolean) =>
-    statement(
-      pg
-        ? `WITH ${excluding ? 'RECURSIVE ' : ''}${webhooks}, c AS (${update(excluding)}) SELECT * FROM c ORDER BY next_attempt_at, id`
-        : `WITH ${excluding ? 'RECURSIVE ' : ''}${webhooks} ${update(excluding)}`,
-    );
-  const CLAIM_GIVEN = claimStatement(GIVEN_WEBHOOKS, false);
-  const CLAIM_PENDING = claimStatement(PENDING_WEBHOOKS, true);
+  const claimStatement = (given: boolean) => {
+    const webhooks = given ? GIVEN_WEBHOOKS : PENDING_WEBHOOKS;
+    return statement(pg ? `WITH ${webhooks}, c AS (${update(given)}) SELECT * FROM c ORDER BY next_attempt_at, id` : `WITH ${webhooks} ${update(given)}`);
+  };
+  const CLAIM_GIVEN = claimStatement(true);
+  const CLAIM_PENDING = claimStatement(false);
 
   /** Per deep webhook, where its next refill claim starts; cleared on every wake. */
   const cursors = new Map<string, { at: unknown; after: string }>();
