@@ -1,7 +1,7 @@
 import { createChangelogInputSchema, type ChangelogEntry, type CreateChangelogInput } from '../../schemas/interactions.js';
 import { FeedbackError, parseInput } from '../errors.js';
 import { newId } from '../internal/ids.js';
-import { toDate, ts, type Database } from '../internal/sql.js';
+import { toIso, toIsoOrNull, ts, type Database } from '../internal/sql.js';
 import { slugify } from './boards.js';
 import { writeWithEvent } from './events.js';
 import { freeSlug, readBoard, withSlugRetry } from './posts.js';
@@ -15,9 +15,9 @@ function toEntry(row: Record<string, unknown>): ChangelogEntry {
     slug: row.slug as string,
     body: row.body as string,
     status: row.status as ChangelogEntry['status'],
-    publishedAt: row.published_at === null || row.published_at === undefined ? null : toDate(row.published_at).toISOString(),
-    createdAt: toDate(row.created_at).toISOString(),
-    updatedAt: toDate(row.updated_at).toISOString(),
+    publishedAt: toIsoOrNull(row.published_at),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
   };
 }
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Scope } from '../../schemas/common.js';
 import { FeedbackError } from '../errors.js';
 import { newId } from '../internal/ids.js';
-import { toIso, ts, type Database } from '../internal/sql.js';
+import { toIntOrNull, toIso, ts, type Database } from '../internal/sql.js';
 import { DEFAULT_RATE_LIMIT, type BillingState } from './organizations.js';
 
 /** Secrets look like `fsk_` + 43 base64url characters (32 random bytes). */
@@ -96,7 +96,7 @@ export function createKeysService(db: Database, clock: () => Date) {
         scope: row.scope as Scope,
         billingState: row.billing_state as BillingState,
         plan: row.plan as string,
-        rateLimit: row.rate_limit === null || row.rate_limit === undefined ? DEFAULT_RATE_LIMIT : Number(row.rate_limit),
+        rateLimit: toIntOrNull(row.rate_limit) ?? DEFAULT_RATE_LIMIT,
       };
     },
   };

@@ -11,7 +11,7 @@ import {
 import { FeedbackError, parseInput, validationError } from '../errors.js';
 import { decodeCursor, encodeCursor, isFiniteNumber, isId } from '../internal/cursor.js';
 import { newId } from '../internal/ids.js';
-import { forUpdate, toBool, toDate, toInt, toIntOrNull, ts, type Database, type Sql, isUniqueViolation } from '../internal/sql.js';
+import { forUpdate, toBool, toInt, toIntOrNull, toIso, toIsoOrNull, ts, type Database, type Sql, isUniqueViolation } from '../internal/sql.js';
 import { slugify } from './boards.js';
 import { emitEvent } from './events.js';
 
@@ -36,9 +36,9 @@ export function toPost(row: Record<string, unknown>): Post {
     mergedIntoId: (row.merged_into_id as string | null) ?? null,
     commentCount: toInt(row.comment_count),
     voteCount: toInt(row.vote_count),
-    createdAt: toDate(row.created_at).toISOString(),
-    updatedAt: toDate(row.updated_at).toISOString(),
-    deletedAt: row.deleted_at === null || row.deleted_at === undefined ? null : toDate(row.deleted_at).toISOString(),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    deletedAt: toIsoOrNull(row.deleted_at),
   };
 }
 

@@ -1,6 +1,6 @@
 import { FeedbackError } from '../errors.js';
 import { newId } from '../internal/ids.js';
-import { toDate, ts, type Database } from '../internal/sql.js';
+import { toIso, ts, type Database } from '../internal/sql.js';
 import { slugify } from './boards.js';
 
 export interface Tag {
@@ -41,7 +41,7 @@ export function createTagsService(db: Database, organizationId: string, clock: (
         organizationId: r.organization_id as string,
         name: r.name as string,
         slug: r.slug as string,
-        createdAt: toDate(r.created_at).toISOString(),
+        createdAt: toIso(r.created_at),
       }));
     },
   };
