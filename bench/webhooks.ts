@@ -52,39 +52,46 @@ function signedHeaders(i: number): Record<string, string> {
   };
 }
 
-/** One signed POST with `undici.request`, the body read to its end. */
-async function postWithRequest(agent: Agent, url: string, i: number): Promise<number> {
-  const res = await request(url, { method: 'POST', dispatcher: agent, body: payload, headers: signedHeaders(i) });
-  await res.body.text();
-  return res.statusCode;
-}
+/** A POST function for one receiver: one signed POST, resolving to the status code once the body is read. */
+type Poster = (agent: Agent, i: number) => Promise<number>;
 
-/** The same POST through undici's callback `dispatch` API, as the scheduler's sender makes it. */
-function postWithDispatch(agent: Agent, url: string, i: number): Promise<number> {
-  const { origin, pathname } = new URL(url);
-  return new Promise((resolve, reject) => {
-    let status = 0;
-    agent.dispatch(
-      { origin, path: pathname, method: 'POST', body: payload, headers: signedHeaders(i) },
-      {
-        onRequestStart() {},
-        onResponseStart(_c, statusCode) {
-          status = statusCode;
+/** With `undici.request`, given the url string each time, as the reference is written. */
+const requestPoster =
+  (url: string): Poster =>
+  async (agent, i) => {
+    const res = await request(url, { method: 'POST', dispatcher: agent, body: payload, headers: signedHeaders(i) });
+    await res.body.text();
+    return res.statusCode;
+  };
+
+/** Through undici's callback `dispatch` API, the url parsed once, as the scheduler's sender does. */
+const dispatchPoster = (url: string): Poster => {
+  const { origin, pathname: path } = new URL(url);
+  return (agent, i) =>
+    new Promise((resolve, reject) => {
+      let status = 0;
+      agent.dispatch(
+        { origin, path, method: 'POST', body: payload, headers: signedHeaders(i) },
+        {
+          onRequestStart() {},
+          onResponseStart(_c, statusCode) {
+            status = statusCode;
+          },
+          onResponseData() {},
+          onResponseEnd: () => resolve(status),
+          onResponseError: (_c, err) => reject(err),
         },
-        onResponseData() {},
-        onResponseEnd: () => resolve(status),
-        onResponseError: (_c, err) => reject(err),
-      },
-    );
-  });
-}
+      );
+    });
+};
 
 /**
  * A bare loop: `n` signed POSTs, `CONCURRENCY` at a time, over one keep-alive undici Agent. The reference
  * is `undici.request` (the fastest client in perf-notes); the `dispatch` loop is the same loop on the API
  * our sender uses, reported beside it so the ratio's gain from the cheaper API is visible.
  */
-async function bareLoop(url: string, n: number, post: typeof postWithRequest = postWithRequest): Promise<Rate> {
+async function bareLoop(url: string, n: number, poster: (url: string) => Poster = requestPoster): Promise<Rate> {
+  const post = poster(url);
   const agent = new Agent({ keepAliveTimeout: 30_000 });
   let next = 0;
   const started = performance.now();
@@ -92,7 +99,7 @@ async function bareLoop(url: string, n: number, post: typeof postWithRequest = p
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < n) {
-        const status = await post(agent, url, next++);
+        const status = await post(agent, next++);
         if (status !== 200) throw new Error(`bare loop got ${status}`);
       }
     }),
@@ -152,11 +159,11 @@ async function benchDialect(dialect: 'sqlite' | 'postgresql', receiverUrl: strin
     const w = engine.workspace(org.id);
     const hook = await w.webhooks.create({ url: receiverUrl, events: ['contact.created'] });
     await bareLoop(receiverUrl, 2000); // warm both sides
-    await bareLoop(receiverUrl, 2000, postWithDispatch);
+    await bareLoop(receiverUrl, 2000, dispatchPoster);
     const rounds: DialectResult['rounds'] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const reference = await bareLoop(receiverUrl, DELIVERIES);
-      const dispatch = await bareLoop(receiverUrl, DELIVERIES, postWithDispatch);
+      const dispatch = await bareLoop(receiverUrl, DELIVERIES, dispatchPoster);
       await insertEvents(engine, org.id, DELIVERIES, round);
       const started = performance.now();
       const cpu = process.cpuUsage();
