@@ -1,6 +1,11 @@
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // Examples import the package by name, as users do; the tests run them on the sources, so `npm test` needs no build.
+    alias: [{ find: /^feedback-service\/([a-z0-9]+)$/, replacement: join(import.meta.dirname, 'src/$1/index.ts') }],
+  },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 30_000,

@@ -1,5 +1,5 @@
 // Prints the DDL the entity model implies, per dialect: the starting point of a checked-in migration.
-import { MikroORM as SqliteORM } from '@mikro-orm/sqlite';
+import { MikroORM as SqliteORM } from '@mikro-orm/libsql';
 import { MikroORM as PgORM } from '@mikro-orm/postgresql';
 import { ormOptions } from '../src/engine/internal/orm-config.js';
 

@@ -82,10 +82,10 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** @internal The ORM options the engine runs with, migrations included. */
-export async function engineOrmOptions(target: DatabaseTarget) {
+/** The ORM, with the checked-in migrations; each driver is imported only when its database is used. */
+async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
   const { Migrator } = await import('@mikro-orm/migrations');
-  return ormOptions(target, {
+  const options = ormOptions(target, {
     extensions: [Migrator],
     migrations: {
       migrationsList: MIGRATIONS[target.dialect],
@@ -95,13 +95,8 @@ export async function engineOrmOptions(target: DatabaseTarget) {
       silent: true,
     },
   });
-}
-
-async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
-  const options = await engineOrmOptions(target);
-  // Each driver is imported only when its database is used.
   if (target.dialect === 'sqlite') {
-    const { MikroORM } = await import('@mikro-orm/sqlite');
+    const { MikroORM } = await import('@mikro-orm/libsql');
     return (await MikroORM.init(options as never)) as unknown as MikroORM;
   }
   const { MikroORM } = await import('@mikro-orm/postgresql');
@@ -117,11 +112,8 @@ async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
  */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const target = parseDatabase(options.database);
-  return createEngineOnOrm(await initOrm(target), target.dialect, options);
-}
-
-/** @internal Build the engine on an ORM the caller initialized (the benchmark's driver comparison). */
-export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, options: Omit<EngineOptions, 'database'> = {}): Engine {
+  const dialect = target.dialect;
+  const orm = await initOrm(target);
   const clock = options.clock ?? (() => new Date());
   const log = options.log ?? ((message: string, error?: unknown) => (error === undefined ? console.error(message) : console.error(message, error)));
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
@@ -169,14 +161,14 @@ export function createEngineOnOrm(orm: MikroORM, dialect: Dialect, options: Omit
       };
     },
     async migrate() {
-      const migrator = orm.getMigrator();
-      const applied = await migrator.up();
+      const applied = await db.lendToOrm(() => orm.getMigrator().up());
       return applied.map((m) => m.name);
     },
     async close() {
       await scheduler.stop();
       mailer.close();
       await sender.close();
+      await db.close();
       await orm.close(true);
     },
   };

@@ -2,20 +2,18 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_ARGS } from '../helpers/cli.js';
 
 const run = promisify(execFile);
-// Run the command from source through tsx's loader, resolved from this repository (the cwd is a temp folder).
-const TSX = pathToFileURL(join(import.meta.dirname, '../../node_modules/tsx/dist/loader.mjs')).href;
-const CLI = ['--import', TSX, join(import.meta.dirname, '../../src/cli/index.ts')];
+
 const dir = mkdtempSync(join(tmpdir(), 'feedback-cli-'));
 const db = join(dir, 'cli.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(...args: string[]): Promise<any> {
-  const { stdout } = await run(process.execPath, [...CLI, ...args, '--db', db, '--json'], { cwd: dir });
+  const { stdout } = await run(process.execPath, [...CLI_ARGS, ...args, '--db', db, '--json'], { cwd: dir });
   return JSON.parse(stdout.trim());
 }
 
@@ -61,7 +59,7 @@ describe('feedback-service command line', () => {
 
   it('serve on an empty database creates a workspace and a read:write key, prints them once, and serves', async () => {
     const serveDir = mkdtempSync(join(tmpdir(), 'feedback-serve-'));
-    const child = spawn(process.execPath, [...CLI, 'serve', '--port', '0', '--json'], { cwd: serveDir });
+    const child = spawn(process.execPath, [...CLI_ARGS, 'serve', '--port', '0', '--json'], { cwd: serveDir });
     try {
       const line = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -81,7 +79,7 @@ describe('feedback-service command line', () => {
       await new Promise((r) => child.once('exit', r));
     }
     // The default database is ./feedback.db in the working directory; a second start prints no key.
-    const again = spawn(process.execPath, [...CLI, 'serve', '--port', '0', '--json'], { cwd: serveDir });
+    const again = spawn(process.execPath, [...CLI_ARGS, 'serve', '--port', '0', '--json'], { cwd: serveDir });
     try {
       const line = await new Promise<string>((resolve) => again.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!)));
       expect(JSON.parse(line).bootstrap).toBeUndefined();

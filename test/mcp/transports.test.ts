@@ -6,9 +6,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/index.js';
+import { CLI_ARGS } from '../helpers/cli.js';
 import { describeMatrix, type Harness } from '../helpers/harness.js';
 
-const CLI = join(import.meta.dirname, '../../dist/cli/index.js');
 
 function result(r: Awaited<ReturnType<Client['callTool']>>) {
   const text = (r.content as Array<{ text: string }>)[0]!.text;
@@ -70,7 +70,7 @@ describeMatrix(
     it('the stdio command against this server uses the key and its scope', async () => {
       const ws = await h.seed();
       const client = new Client({ name: 'test', version: '1' });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--base-url', h.baseUrl, '--api-key', ws.readKey], stderr: 'pipe' }));
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [...CLI_ARGS, 'mcp', '--base-url', h.baseUrl, '--api-key', ws.readKey], stderr: 'pipe' }));
       const { tools } = await client.listTools();
       expect(tools.every((t) => t.annotations?.readOnlyHint)).toBe(true);
       expect(result(await client.callTool({ name: 'whoami', arguments: {} })).data).toMatchObject({ organization_id: ws.org.id, scope: 'read' });
@@ -92,7 +92,7 @@ describe('MCP over stdio on a database', () => {
     await engine.close();
 
     const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--db', database, '--org', org.id], stderr: 'pipe' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [...CLI_ARGS, 'mcp', '--db', database, '--org', org.id], stderr: 'pipe' }));
     expect((await client.listTools()).tools).toHaveLength(18);
     const created = result(await client.callTool({ name: 'identify_contact', arguments: { external_user_id: 'stdio-1', email: 'sam@example.com' } }));
     expect(created.data).toMatchObject({ external_user_id: 'stdio-1', email: 'sam@example.com', organization_id: org.id });

@@ -37,11 +37,17 @@ export function ormOptions(target: DatabaseTarget, extra: Partial<Options> = {})
     return {
       ...common,
       dbName: target.location,
+      // One connection: the engine keeps it (internal/sqlite.ts); libsql's exec is synchronous.
       pool: {
         min: 1,
         max: 1,
-        afterCreate: (conn: { exec(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => {
-          conn.exec(SQLITE_PRAGMAS.join(';\n'), (err) => done(err, conn));
+        afterCreate: (conn: { exec(sql: string): void }, done: (err: Error | null, conn: unknown) => void) => {
+          try {
+            conn.exec(SQLITE_PRAGMAS.join(';\n'));
+            done(null, conn);
+          } catch (err) {
+            done(err as Error, conn);
+          }
         },
       },
     } as Options;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
+import { createSqliteDatabase } from './sqlite.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
 
@@ -29,7 +30,7 @@ export interface Database extends Sql {
 
 /**
  * A statement run often with the same text: PostgreSQL parses and plans it once per connection (a named
- * prepared statement) instead of on every execution. SQLite runs the text as usual.
+ * prepared statement) instead of on every execution. SQLite prepares every statement text once anyway.
  */
 export interface Statement {
   readonly text: string;
@@ -41,32 +42,7 @@ export function statement(text: string): Statement {
 
 /** A driver connection as the knex pool hands it out. */
 type Connection = unknown;
-type Run = (conn: Connection, sql: string | Statement, params: readonly unknown[]) => Promise<unknown[]>;
-
-/**
- * SQLite: node-sqlite3's `all` runs any statement (RETURNING included) and collects its rows. A
- * better-sqlite3 connection (the benchmark's driver comparison) prepares; `reader` says whether rows come back.
- */
-type BetterSqliteConnection = { prepare(sql: string): { reader: boolean; all(...p: unknown[]): unknown[]; run(...p: unknown[]): unknown } };
-const runSqlite: Run = (conn, statementOrText, params) => {
-  const sql = typeof statementOrText === 'string' ? statementOrText : statementOrText.text;
-  // node-sqlite3's Database has prepare() too; only it has a callback-style all().
-  if (typeof (conn as { all?: unknown }).all !== 'function') {
-    const statement = (conn as BetterSqliteConnection).prepare(sql);
-    // node-sqlite3 binds booleans as 1 and 0; better-sqlite3 refuses them.
-    const bound = params.map((p) => (typeof p === 'boolean' ? Number(p) : p));
-    if (statement.reader) return Promise.resolve(statement.all(...bound));
-    statement.run(...bound);
-    return Promise.resolve([]);
-  }
-  return new Promise((resolve, reject) => {
-    (conn as { all(sql: string, p: readonly unknown[], cb: (e: Error | null, rows: unknown[]) => void): void }).all(
-      sql,
-      params,
-      (err, rows) => (err ? reject(err) : resolve(rows)),
-    );
-  });
-};
+type KnexClient = { acquireConnection(): Promise<Connection>; releaseConnection(c: Connection): Promise<unknown> };
 
 /** `?` placeholders become `$1..$n` once per statement text. */
 const pgText = new Map<string, string>();
@@ -84,38 +60,49 @@ type PgConnection = {
   query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }>;
   query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
 };
-const runPg: Run = async (conn, sql, params) => {
+async function runPg(conn: Connection, sql: string | Statement, params: readonly unknown[]): Promise<unknown[]> {
   const pgConn = conn as PgConnection;
   const result =
     typeof sql === 'string'
       ? await pgConn.query(toPgPlaceholders(sql), params)
       : await pgConn.query({ name: sql.name, text: toPgPlaceholders(sql.text), values: params });
   return result.rows;
-};
+}
 
-function bind(dialect: Dialect, run: Run, conn: Connection, onWroteDeliveries: () => void): Sql {
-  const all = <T>(sql: string | Statement, params: readonly unknown[] = []) => run(conn, sql, params) as Promise<T[]>;
+/** The engine's statements on its database; `close()` gives back the connection it holds, if any. */
+export interface EngineDatabase extends Database {
+  /** Run `fn` (the ORM's own work: migrations) while the ORM's pool has every connection the engine holds. */
+  lendToOrm<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** What both dialects share: the listeners of commits that wrote deliveries. */
+export interface CommitListeners {
+  notify(): void;
+  add(listener: () => void): () => void;
+}
+function commitListeners(): CommitListeners {
+  const listeners = new Set<() => void>();
   return {
-    dialect,
-    all,
-    one: async <T>(sql: string | Statement, params?: readonly unknown[]) => (await all<T>(sql, params))[0],
-    wroteDeliveries: onWroteDeliveries,
+    notify: () => {
+      for (const listener of listeners) listener();
+    },
+    add(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }
 
 /**
- * Statements go straight to the driver connection, taken from the ORM's knex pool for the duration of
- * one statement or one transaction, so the pool stays the single arbiter shared with ordinary ORM work
- * (on SQLite it has one connection: every transaction is serialized). Measured here: 45 us per SQLite
- * statement this way against 179 us through knex.raw (docs/benchmarks.md).
+ * The explicit-SQL path on the ORM's own connections. PostgreSQL: each statement or transaction takes a
+ * connection from the ORM's knex pool for its duration, so the pool stays the one arbiter shared with the ORM's
+ * own work. SQLite: see `createSqliteDatabase`.
  */
-export function createDatabase(dialect: Dialect, knex: Knex): Database {
-  const client = (knex as unknown as { client: { acquireConnection(): Promise<Connection>; releaseConnection(c: Connection): Promise<unknown> } })
-    .client;
-  const run = dialect === 'postgresql' ? runPg : runSqlite;
-  // SQLite: take the write lock up front. A deferred transaction that reads and then writes fails at once
-  // with SQLITE_BUSY when another process writes meanwhile (busy_timeout does not apply to the upgrade).
-  const begin = dialect === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN';
+export function createDatabase(dialect: Dialect, knex: Knex): EngineDatabase {
+  const client = (knex as unknown as { client: KnexClient }).client;
+  const committed = commitListeners();
+  if (dialect === 'sqlite') return createSqliteDatabase(client, committed);
 
   async function withConnection<T>(fn: (conn: Connection) => Promise<T>): Promise<T> {
     const conn = await client.acquireConnection();
@@ -125,44 +112,43 @@ export function createDatabase(dialect: Dialect, knex: Knex): Database {
       await client.releaseConnection(conn);
     }
   }
-
-  const listeners = new Set<() => void>();
-  const deliveriesCommitted = () => {
-    for (const listener of listeners) listener();
-  };
-
   return {
     dialect,
-    wroteDeliveries: deliveriesCommitted,
-    onDeliveriesCommitted(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    all: <T>(sql: string | Statement, params: readonly unknown[] = []) => withConnection((conn) => run(conn, sql, params) as Promise<T[]>),
+    wroteDeliveries: committed.notify,
+    onDeliveriesCommitted: committed.add,
+    all: <T>(sql: string | Statement, params: readonly unknown[] = []) => withConnection((conn) => runPg(conn, sql, params) as Promise<T[]>),
     one: async <T>(sql: string | Statement, params: readonly unknown[] = []) =>
-      (await withConnection((conn) => run(conn, sql, params) as Promise<T[]>))[0],
+      (await withConnection((conn) => runPg(conn, sql, params) as Promise<T[]>))[0],
     transaction: <T>(fn: (tx: Sql) => Promise<T>) =>
       withConnection(async (conn) => {
-        await run(conn, begin, []);
+        await runPg(conn, 'BEGIN', []);
         let result: T;
         let wrote = false;
         try {
-          result = await fn(bind(dialect, run, conn, () => (wrote = true)));
+          const all = <R>(sql: string | Statement, params: readonly unknown[] = []) => runPg(conn, sql, params) as Promise<R[]>;
+          result = await fn({
+            dialect,
+            all,
+            one: async <R>(sql: string | Statement, params?: readonly unknown[]) => (await all<R>(sql, params))[0],
+            wroteDeliveries: () => (wrote = true),
+          });
         } catch (err) {
-          await run(conn, 'ROLLBACK', []).catch(() => {});
+          await runPg(conn, 'ROLLBACK', []).catch(() => {});
           throw err;
         }
-        await run(conn, 'COMMIT', []);
-        if (wrote) deliveriesCommitted();
+        await runPg(conn, 'COMMIT', []);
+        if (wrote) committed.notify();
         return result;
       }),
+    lendToOrm: (fn) => fn(),
+    close: async () => {},
   };
 }
 
-/** A unique-constraint violation, as either driver reports it. */
+/** A unique-constraint violation, as either driver reports it (libsql: `SQLITE_CONSTRAINT_UNIQUE`). */
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT' || /UNIQUE constraint failed/.test(e?.message ?? '');
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
 
 /** `FOR UPDATE` where the database has row locks; SQLite serializes writers anyway. */

@@ -1,0 +1,185 @@
+import type { CommitListeners, EngineDatabase, Sql, Statement } from './sql.js';
+
+/** A libsql connection and prepared statement, as far as the engine uses them. */
+interface LibsqlStatement {
+  readonly reader: boolean;
+  all(params: unknown[]): Record<string, unknown>[];
+  get(params: unknown[]): Record<string, unknown> | undefined;
+  run(params: unknown[]): { changes: number };
+}
+interface LibsqlConnection {
+  prepare(sql: string): LibsqlStatement;
+}
+type KnexClient = { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<unknown> };
+
+/** Prepared statements kept per connection; past this many texts the oldest is dropped. */
+const MAX_PREPARED = 1000;
+
+/**
+ * A parameter as libsql binds it. libsql 0.5 aborts the whole process (a Rust panic, not an exception) on a
+ * boolean, a Date, a Buffer or an object, so every value is converted here or refused with a TypeError.
+ */
+function toParam(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'bigint':
+      return value;
+    case 'boolean':
+      return value ? 1 : 0;
+    case 'undefined':
+      return null;
+    default:
+      if (value === null) return null;
+      if (value instanceof Date) return value.getTime();
+      throw new TypeError(`cannot bind a ${Object.prototype.toString.call(value)} as a SQLite parameter`);
+  }
+}
+
+/**
+ * SQLite through libsql, which is synchronous: one connection for the process, taken from the ORM's pool once and
+ * kept. A second connection in the same process could only wait for the first one's write lock by blocking the
+ * event loop that the first one needs to finish its transaction.
+ *
+ * - Every statement text is prepared once per connection and kept (`MAX_PREPARED`).
+ * - A statement outside a transaction runs at once (it cannot interleave with anything: it is synchronous).
+ * - A transaction holds the connection from BEGIN IMMEDIATE to COMMIT; statements and transactions that arrive
+ *   meanwhile wait, in arrival order. IMMEDIATE takes the write lock up front: a deferred transaction that reads
+ *   and then writes fails at once with SQLITE_BUSY when another process wrote meanwhile.
+ * - Another process holding the write lock (a CLI command on the same file) is waited for up to `busy_timeout`.
+ */
+export function createSqliteDatabase(client: KnexClient, committed: CommitListeners): EngineDatabase {
+  let conn: LibsqlConnection | undefined;
+  let acquiring: Promise<LibsqlConnection> | undefined;
+  const prepared = new WeakMap<LibsqlConnection, Map<string, LibsqlStatement>>();
+  /** Whether a transaction (or the ORM's borrowed turn) holds the connection, and who waits for it. */
+  let held = false;
+  const waiting: Array<() => void> = [];
+
+  function prepare(c: LibsqlConnection, text: string): LibsqlStatement {
+    let cache = prepared.get(c);
+    if (!cache) prepared.set(c, (cache = new Map()));
+    let stmt = cache.get(text);
+    if (stmt === undefined) {
+      stmt = c.prepare(text);
+      if (cache.size >= MAX_PREPARED) cache.delete(cache.keys().next().value!);
+      cache.set(text, stmt);
+    }
+    return stmt;
+  }
+
+  function execAll<T>(c: LibsqlConnection, sql: string | Statement, params: readonly unknown[]): T[] {
+    const stmt = prepare(c, typeof sql === 'string' ? sql : sql.text);
+    const bound = params.map(toParam);
+    if (stmt.reader) return stmt.all(bound) as T[];
+    stmt.run(bound);
+    return [];
+  }
+
+  function execOne<T>(c: LibsqlConnection, sql: string | Statement, params: readonly unknown[]): T | undefined {
+    const stmt = prepare(c, typeof sql === 'string' ? sql : sql.text);
+    const bound = params.map(toParam);
+    if (!stmt.reader) {
+      stmt.run(bound);
+      return undefined;
+    }
+    // get() is one native call where all() iterates in JavaScript; its row carries an extra `_metadata` key.
+    const row = stmt.get(bound);
+    if (row !== undefined) delete row._metadata;
+    return row as T | undefined;
+  }
+
+  async function connection(): Promise<LibsqlConnection> {
+    if (conn) return conn;
+    acquiring ??= client.acquireConnection().then((c) => (conn = c as LibsqlConnection));
+    try {
+      return await acquiring;
+    } finally {
+      acquiring = undefined;
+    }
+  }
+
+  /** Hold the connection exclusively (a transaction); resolves when it is this caller's turn. */
+  function hold(): Promise<void> {
+    if (!held) {
+      held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+  function letGo(): void {
+    const next = waiting.shift();
+    if (next) next();
+    else held = false;
+  }
+
+  /** A statement outside a transaction: at once when the connection is free, else in turn. */
+  async function statement<T>(exec: (c: LibsqlConnection) => T): Promise<T> {
+    const c = conn ?? (await connection());
+    if (!held) return exec(c);
+    await hold();
+    try {
+      return exec(c);
+    } finally {
+      letGo();
+    }
+  }
+
+  return {
+    dialect: 'sqlite',
+    wroteDeliveries: committed.notify,
+    onDeliveriesCommitted: committed.add,
+    all: <T>(sql: string | Statement, params: readonly unknown[] = []) => statement((c) => execAll<T>(c, sql, params)),
+    one: <T>(sql: string | Statement, params: readonly unknown[] = []) => statement((c) => execOne<T>(c, sql, params)),
+    async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+      const c = conn ?? (await connection());
+      await hold();
+      try {
+        execAll(c, 'BEGIN IMMEDIATE', []);
+      } catch (err) {
+        letGo();
+        throw err;
+      }
+      let wrote = false;
+      let result: T;
+      try {
+        result = await fn({
+          dialect: 'sqlite',
+          all: async <R>(sql: string | Statement, params: readonly unknown[] = []) => execAll<R>(c, sql, params),
+          one: async <R>(sql: string | Statement, params: readonly unknown[] = []) => execOne<R>(c, sql, params),
+          wroteDeliveries: () => (wrote = true),
+        });
+        execAll(c, 'COMMIT', []);
+      } catch (err) {
+        // Some errors end the transaction by themselves; ROLLBACK then has nothing to undo.
+        try {
+          execAll(c, 'ROLLBACK', []);
+        } catch {}
+        letGo();
+        throw err;
+      }
+      letGo();
+      if (wrote) committed.notify();
+      return result;
+    },
+    async lendToOrm<T>(fn: () => Promise<T>): Promise<T> {
+      await hold();
+      try {
+        if (conn) {
+          const c = conn;
+          conn = undefined;
+          await client.releaseConnection(c);
+        }
+        return await fn();
+      } finally {
+        letGo();
+      }
+    },
+    async close() {
+      await hold();
+      if (conn) await client.releaseConnection(conn);
+      conn = undefined;
+      letGo();
+    },
+  };
+}
