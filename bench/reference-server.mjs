@@ -1,5 +1,5 @@
 // The reference: a bare node:http server doing what identify minimally must (key lookup + one upsert)
-// with raw driver SQL, no ORM, no validation, no event row. Same schema, same database.
+// with raw driver SQL (pg or libsql), no ORM, no validation, no event row. Same schema, same database.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -22,13 +22,13 @@ if (isPg) {
   const keySql = KEY_SQL.replace('%s', '$1');
   query = { key: async (h) => (await pool.query(keySql, [h])).rows[0], upsert: async (p) => (await pool.query(upsert, p)).rows[0] };
 } else {
-  const { default: sqlite3 } = await import('sqlite3');
-  const db = new sqlite3.Database(values.db);
-  await new Promise((r, j) => db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000', (e) => (e ? j(e) : r())));
-  const get = (sql, p) => new Promise((r, j) => db.get(sql, p, (e, row) => (e ? j(e) : r(row))));
-  const upsert = UPSERT.replace('%s', Array.from({ length: 16 }, () => '?').join(', '));
-  const keySql = KEY_SQL.replace('%s', '?');
-  query = { key: (h) => get(keySql, [h]), upsert: (p) => get(upsert, p) };
+  // The same driver as the product (libsql, synchronous), each statement prepared once, as a careful hand-written server would.
+  const { default: Database } = await import('libsql');
+  const db = new Database(values.db);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000');
+  const upsert = db.prepare(UPSERT.replace('%s', Array.from({ length: 16 }, () => '?').join(', ')));
+  const keySql = db.prepare(KEY_SQL.replace('%s', '?'));
+  query = { key: (h) => keySql.get([h]), upsert: (p) => upsert.get(p) };
 }
 
 let seq = 0;

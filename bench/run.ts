@@ -88,10 +88,10 @@ interface Row {
   reference: LoadResult;
 }
 
-async function identifyBench(database: 'sqlite' | 'postgresql', dir: string, driver = 'sqlite'): Promise<Row[]> {
+async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Promise<Row[]> {
   const rows: Row[] = [];
-  const db = database === 'sqlite' ? join(dir, `${driver}.db`) : await freshPg('fs_bench_identify');
-  const stack = await start([tsx, 'bench/server.ts', '--db', db, '--driver', driver, '--seed', String(SEEDED)]);
+  const db = database === 'sqlite' ? join(dir, 'identify.db') : await freshPg('fs_bench_identify');
+  const stack = await start([tsx, 'bench/server.ts', '--db', db, '--seed', String(SEEDED)]);
   const reference = await start(['bench/reference-server.mjs', '--db', db]);
   try {
     for (const scenario of ['existing', 'new'] as Scenario[]) {
@@ -99,8 +99,8 @@ async function identifyBench(database: 'sqlite' | 'postgresql', dir: string, dri
       await load(stack.info.url, stack.info.key!, scenario, `warm-s-${scenario}`);
       const s = await load(stack.info.url, stack.info.key!, scenario, `s-${scenario}`);
       const r = await load(reference.info.url, stack.info.key!, scenario, `r-${scenario}`);
-      rows.push({ database: driver === 'sqlite' ? database : `sqlite (${driver})`, scenario, stack: s, reference: r });
-      console.log(`identify ${database}/${driver} ${scenario}: stack ${s.rps.toFixed(0)}/s p50 ${s.p50} p99 ${s.p99} (errors ${s.errors}); reference ${r.rps.toFixed(0)}/s p50 ${r.p50} p99 ${r.p99}; ratio ${(s.rps / r.rps).toFixed(2)}`);
+      rows.push({ database, scenario, stack: s, reference: r });
+      console.log(`identify ${database} ${scenario}: stack ${s.rps.toFixed(0)}/s p50 ${s.p50} p99 ${s.p99} (errors ${s.errors}); reference ${r.rps.toFixed(0)}/s p50 ${r.p50} p99 ${r.p99}; ratio ${(s.rps / r.rps).toFixed(2)}`);
     }
   } finally {
     await stop(stack);
@@ -228,7 +228,6 @@ try {
   const identify = [
     ...(await identifyBench('sqlite', dir)),
     ...(await identifyBench('postgresql', dir)),
-    ...(await identifyBench('sqlite', dir, 'better-sqlite')),
   ];
   const lists = process.env.BENCH_SKIP_LIST ? [] : await listBench();
   const md = `# Benchmarks

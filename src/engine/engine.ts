@@ -117,7 +117,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const clock = options.clock ?? (() => new Date());
   const log = options.log ?? ((message: string, error?: unknown) => (error === undefined ? console.error(message) : console.error(message, error)));
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
-  const db = createDatabase(dialect, knex);
+  const db = createDatabase(dialect, knex, { location: target.location, log });
   const limits = createRateLimiter(clock);
   const webhookOptions = options.webhooks ?? {};
   const webhookConfig = { allowPrivateNetworks: webhookOptions.allowPrivateNetworks ?? false };

@@ -23,6 +23,7 @@ function open() {
   const db = createSqliteDatabase(
     { acquireConnection: async () => counting, releaseConnection: async () => undefined },
     { notify: () => notified++, add: () => () => {} },
+    { file: ':memory:', log: () => {} },
   );
   return { db, prepared, notifications: () => notified };
 }

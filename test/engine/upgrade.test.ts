@@ -11,6 +11,7 @@ const fixtures = join(import.meta.dirname, '../fixtures');
 const ids = JSON.parse(readFileSync(join(fixtures, 'sqlite-0.1.0.json'), 'utf8'));
 const before = JSON.parse(readFileSync(join(fixtures, 'sqlite-0.1.0.reads.json'), 'utf8'));
 const RELEASE_0_1_0_MIGRATIONS = 5;
+const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 describe('a SQLite database made by release 0.1.0 (node-sqlite3)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feedback-upgrade-'));
@@ -40,8 +41,17 @@ describe('a SQLite database made by release 0.1.0 (node-sqlite3)', () => {
     expect(await ws.tags.list()).toMatchObject(before.tags);
     expect(await ws.changelog.list(ids.boardId)).toMatchObject(before.changelog);
     expect((await ws.webhooks.list()).data).toMatchObject(before.webhooks);
-    expect((await ws.webhooks.listDeliveries(ids.okWebhookId, { limit: 100 })).data).toMatchObject(before.okDeliveries);
-    expect((await ws.webhooks.listDeliveries(ids.failWebhookId, { limit: 100 })).data).toMatchObject(before.failDeliveries);
+    // The same deliveries; within one millisecond they now list in the order their events were emitted (0.1.0 left
+    // that to their ids' random tails).
+    for (const [webhookId, old] of [
+      [ids.okWebhookId, before.okDeliveries],
+      [ids.failWebhookId, before.failDeliveries],
+    ]) {
+      const now = (await ws.webhooks.listDeliveries(webhookId, { limit: 100 })).data;
+      expect(byId(now)).toMatchObject(byId(old));
+      const key = (d: { createdAt: string; eventId: string; id: string }) => [d.createdAt, d.eventId, d.id].join(' ');
+      expect(now.map(key)).toEqual(now.map(key).sort().reverse());
+    }
     expect(await ws.events.list()).toMatchObject(before.events);
     expect(await engine.organizations.get(ids.organizationId)).toMatchObject(before.organization);
     expect(await engine.organizations.get(ids.freeOrganizationId)).toMatchObject(before.freeOrganization);

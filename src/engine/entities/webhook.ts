@@ -32,7 +32,7 @@ export const Webhook = defineEntity({
 export const Delivery = defineEntity({
   name: 'Delivery',
   tableName: 'delivery',
-  indexes: [{ name: 'delivery_webhook_created_idx', properties: ['webhook', 'createdAt', 'id'] }],
+  indexes: [{ name: 'delivery_webhook_created_idx', properties: ['webhook', 'createdAt', 'eventId', 'id'] }],
   properties: {
     id: p.string().primary().length(40),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),

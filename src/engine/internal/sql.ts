@@ -13,6 +13,8 @@ export interface Sql {
   readonly dialect: Dialect;
   all<T = Record<string, unknown>>(sql: string | Statement, params?: readonly unknown[]): Promise<T[]>;
   one<T = Record<string, unknown>>(sql: string | Statement, params?: readonly unknown[]): Promise<T | undefined>;
+  /** A write without RETURNING: how many rows it changed. */
+  run(sql: string | Statement, params?: readonly unknown[]): Promise<number>;
   /**
    * Note that this work wrote webhook deliveries (directly, or through the event fan-out trigger): the
    * database's `onDeliveriesCommitted` listeners run once it is committed (at COMMIT in a transaction,
@@ -56,17 +58,22 @@ function toPgPlaceholders(sql: string): string {
   return text;
 }
 
+type PgResult = { rows: unknown[]; rowCount: number | null };
 type PgConnection = {
-  query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }>;
-  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
+  query(text: string, values: readonly unknown[]): Promise<PgResult>;
+  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<PgResult>;
 };
-async function runPg(conn: Connection, sql: string | Statement, params: readonly unknown[]): Promise<unknown[]> {
+function queryPg(conn: Connection, sql: string | Statement, params: readonly unknown[]): Promise<PgResult> {
   const pgConn = conn as PgConnection;
-  const result =
-    typeof sql === 'string'
-      ? await pgConn.query(toPgPlaceholders(sql), params)
-      : await pgConn.query({ name: sql.name, text: toPgPlaceholders(sql.text), values: params });
-  return result.rows;
+  return typeof sql === 'string'
+    ? pgConn.query(toPgPlaceholders(sql), params)
+    : pgConn.query({ name: sql.name, text: toPgPlaceholders(sql.text), values: params });
+}
+async function runPg(conn: Connection, sql: string | Statement, params: readonly unknown[]): Promise<unknown[]> {
+  return (await queryPg(conn, sql, params)).rows;
+}
+async function changesPg(conn: Connection, sql: string | Statement, params: readonly unknown[]): Promise<number> {
+  return (await queryPg(conn, sql, params)).rowCount ?? 0;
 }
 
 /** The engine's statements on its database; `close()` gives back the connection it holds, if any. */
@@ -99,10 +106,14 @@ function commitListeners(): CommitListeners {
  * connection from the ORM's knex pool for its duration, so the pool stays the one arbiter shared with the ORM's
  * own work. SQLite: see `createSqliteDatabase`.
  */
-export function createDatabase(dialect: Dialect, knex: Knex): EngineDatabase {
+export function createDatabase(
+  dialect: Dialect,
+  knex: Knex,
+  options: { location: string; log: (message: string) => void },
+): EngineDatabase {
   const client = (knex as unknown as { client: KnexClient }).client;
   const committed = commitListeners();
-  if (dialect === 'sqlite') return createSqliteDatabase(client, committed);
+  if (dialect === 'sqlite') return createSqliteDatabase(client, committed, { file: options.location, log: options.log });
 
   async function withConnection<T>(fn: (conn: Connection) => Promise<T>): Promise<T> {
     const conn = await client.acquireConnection();
@@ -119,6 +130,7 @@ export function createDatabase(dialect: Dialect, knex: Knex): EngineDatabase {
     all: <T>(sql: string | Statement, params: readonly unknown[] = []) => withConnection((conn) => runPg(conn, sql, params) as Promise<T[]>),
     one: async <T>(sql: string | Statement, params: readonly unknown[] = []) =>
       (await withConnection((conn) => runPg(conn, sql, params) as Promise<T[]>))[0],
+    run: (sql: string | Statement, params: readonly unknown[] = []) => withConnection((conn) => changesPg(conn, sql, params)),
     transaction: <T>(fn: (tx: Sql) => Promise<T>) =>
       withConnection(async (conn) => {
         await runPg(conn, 'BEGIN', []);
@@ -130,6 +142,7 @@ export function createDatabase(dialect: Dialect, knex: Knex): EngineDatabase {
             dialect,
             all,
             one: async <R>(sql: string | Statement, params?: readonly unknown[]) => (await all<R>(sql, params))[0],
+            run: (sql: string | Statement, params: readonly unknown[] = []) => changesPg(conn, sql, params),
             wroteDeliveries: () => (wrote = true),
           });
         } catch (err) {

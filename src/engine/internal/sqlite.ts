@@ -1,3 +1,4 @@
+import { SAFETY_NET_PAGES, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
 import type { CommitListeners, EngineDatabase, Sql, Statement } from './sql.js';
 
 /** A libsql connection and prepared statement, as far as the engine uses them. */
@@ -9,6 +10,7 @@ interface LibsqlStatement {
 }
 interface LibsqlConnection {
   prepare(sql: string): LibsqlStatement;
+  exec(sql: string): void;
 }
 type KnexClient = { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<unknown> };
 
@@ -47,8 +49,15 @@ function toParam(value: unknown): unknown {
  *   meanwhile wait, in arrival order. IMMEDIATE takes the write lock up front: a deferred transaction that reads
  *   and then writes fails at once with SQLITE_BUSY when another process wrote meanwhile.
  * - Another process holding the write lock (a CLI command on the same file) is waited for up to `busy_timeout`.
+ * - A database file is checkpointed by a worker thread (sqlite-checkpointer.ts), not by COMMITs on the event loop.
  */
-export function createSqliteDatabase(client: KnexClient, committed: CommitListeners): EngineDatabase {
+export function createSqliteDatabase(
+  client: KnexClient,
+  committed: CommitListeners,
+  options: { file: string; log: (message: string) => void },
+): EngineDatabase {
+  const inMemory = options.file === ':memory:' || options.file === '';
+  let checkpointer: Checkpointer | undefined;
   let conn: LibsqlConnection | undefined;
   let acquiring: Promise<LibsqlConnection> | undefined;
   const prepared = new WeakMap<LibsqlConnection, Map<string, LibsqlStatement>>();
@@ -89,9 +98,20 @@ export function createSqliteDatabase(client: KnexClient, committed: CommitListen
     return row as T | undefined;
   }
 
+  function execRun(c: LibsqlConnection, sql: string | Statement, params: readonly unknown[]): number {
+    return prepare(c, typeof sql === 'string' ? sql : sql.text).run(params.map(toParam)).changes;
+  }
+
   async function connection(): Promise<LibsqlConnection> {
     if (conn) return conn;
-    acquiring ??= client.acquireConnection().then((c) => (conn = c as LibsqlConnection));
+    acquiring ??= client.acquireConnection().then((acquired) => {
+      const c = acquired as LibsqlConnection;
+      if (!inMemory) {
+        c.exec(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+        checkpointer ??= startCheckpointer(options.file, options.log);
+      }
+      return (conn = c);
+    });
     try {
       return await acquiring;
     } finally {
@@ -131,6 +151,7 @@ export function createSqliteDatabase(client: KnexClient, committed: CommitListen
     onDeliveriesCommitted: committed.add,
     all: <T>(sql: string | Statement, params: readonly unknown[] = []) => statement((c) => execAll<T>(c, sql, params)),
     one: <T>(sql: string | Statement, params: readonly unknown[] = []) => statement((c) => execOne<T>(c, sql, params)),
+    run: (sql: string | Statement, params: readonly unknown[] = []) => statement((c) => execRun(c, sql, params)),
     async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
       const c = conn ?? (await connection());
       await hold();
@@ -147,6 +168,7 @@ export function createSqliteDatabase(client: KnexClient, committed: CommitListen
           dialect: 'sqlite',
           all: async <R>(sql: string | Statement, params: readonly unknown[] = []) => execAll<R>(c, sql, params),
           one: async <R>(sql: string | Statement, params: readonly unknown[] = []) => execOne<R>(c, sql, params),
+          run: async (sql: string | Statement, params: readonly unknown[] = []) => execRun(c, sql, params),
           wroteDeliveries: () => (wrote = true),
         });
         execAll(c, 'COMMIT', []);
@@ -177,7 +199,15 @@ export function createSqliteDatabase(client: KnexClient, committed: CommitListen
     },
     async close() {
       await hold();
-      if (conn) await client.releaseConnection(conn);
+      // The worker's connection closes first, so that the last one to close (ours, with the ORM) removes the WAL.
+      await checkpointer?.stop();
+      checkpointer = undefined;
+      // libsql has no finalize: the connection really closes once its statements are garbage (a WAL file may stay
+      // until then, as after a crash; SQLite recovers it on the next open).
+      if (conn) {
+        prepared.delete(conn);
+        await client.releaseConnection(conn);
+      }
       conn = undefined;
       letGo();
     },

@@ -10,6 +10,9 @@ import { Migration20261122010000ContactVersion as SqliteContactVersion } from '.
 import { Migration20261122020000TagsChangelog as SqliteTagsChangelog } from './sqlite/Migration20261122020000TagsChangelog.js';
 import { Migration20261122030000Webhooks as SqliteWebhooks } from './sqlite/Migration20261122030000Webhooks.js';
 import { Migration20261122040000IdempotencyKeys as SqliteIdempotencyKeys } from './sqlite/Migration20261122040000IdempotencyKeys.js';
+import { Migration20261123000000DropPrefixIndexes as SqliteDropPrefixIndexes } from './sqlite/Migration20261123000000DropPrefixIndexes.js';
+import { Migration20261123010000DeliveryEventOrder as SqliteDeliveryEventOrder } from './sqlite/Migration20261123010000DeliveryEventOrder.js';
+import { Migration20261123010000DeliveryEventOrder as PgDeliveryEventOrder } from './postgresql/Migration20261123010000DeliveryEventOrder.js';
 
 /** The checked-in migrations, per dialect, in order. Referenced, not globbed, so bundling keeps them. */
 export const MIGRATIONS: Record<Dialect, MigrationObject[]> = {
@@ -19,6 +22,8 @@ export const MIGRATIONS: Record<Dialect, MigrationObject[]> = {
     { name: 'Migration20261122020000TagsChangelog', class: SqliteTagsChangelog },
     { name: 'Migration20261122030000Webhooks', class: SqliteWebhooks },
     { name: 'Migration20261122040000IdempotencyKeys', class: SqliteIdempotencyKeys },
+    { name: 'Migration20261123000000DropPrefixIndexes', class: SqliteDropPrefixIndexes },
+    { name: 'Migration20261123010000DeliveryEventOrder', class: SqliteDeliveryEventOrder },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -26,5 +31,6 @@ export const MIGRATIONS: Record<Dialect, MigrationObject[]> = {
     { name: 'Migration20261122020000TagsChangelog', class: PgTagsChangelog },
     { name: 'Migration20261122030000Webhooks', class: PgWebhooks },
     { name: 'Migration20261122040000IdempotencyKeys', class: PgIdempotencyKeys },
+    { name: 'Migration20261123010000DeliveryEventOrder', class: PgDeliveryEventOrder },
   ],
 };

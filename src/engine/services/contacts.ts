@@ -252,7 +252,7 @@ export async function applyContactPatch(
   if (Object.keys(changes).length === 0) {
     if (next.lastSeenAt !== current.lastSeenAt) {
       // Not a trait: no version check, and it only ever moves forward.
-      await db.all('UPDATE contact SET last_seen_at = ? WHERE id = ? AND last_seen_at < ? RETURNING id', [
+      await db.run('UPDATE contact SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?', [
         ts(db, next.lastSeenAt),
         current.id,
         ts(db, next.lastSeenAt),
@@ -270,27 +270,25 @@ export async function applyContactPatch(
     ]);
     if (taken) throw new FeedbackError('ERR_CONFLICT', CONFLICT_MESSAGE);
   }
+  // Only the changed traits' columns are written: an index whose columns are not in the SET list is not touched.
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  for (const field of Object.keys(changes) as ContactTraitField[]) {
+    for (const [column, value] of TRAIT_COLUMNS[field](next)) {
+      sets.push(`${column} = ?`);
+      params.push(value);
+    }
+  }
+  if (next.lastSeenAt !== current.lastSeenAt) {
+    sets.push('last_seen_at = ?');
+    params.push(ts(db, next.lastSeenAt));
+  }
   try {
     const written = await writeWithEvent(
       db,
       {
-        sql: `UPDATE contact SET external_user_id = ?, email = ?, email_hash = ?, name = ?, plan = ?, mrr_cents = ?, currency = ?,
-           metadata = ?, last_seen_at = ?, updated_at = ?, version = ? WHERE id = ? AND version = ?`,
-        params: [
-          next.externalUserId,
-          next.email,
-          hashEmail(next.email),
-          next.name,
-          next.plan,
-          next.mrrCents,
-          next.currency,
-          json(next.metadata),
-          ts(db, next.lastSeenAt),
-          ts(db, next.updatedAt),
-          next.version,
-          current.id,
-          current.version,
-        ],
+        sql: `UPDATE contact SET ${sets.join(', ')}, updated_at = ?, version = ? WHERE id = ? AND version = ?`,
+        params: [...params, ts(db, next.updatedAt), next.version, current.id, current.version],
       },
       { event: 'contact.updated', organizationId: current.organizationId, contact: toEventContact(next), changes },
       now,
@@ -302,6 +300,20 @@ export async function applyContactPatch(
     throw err;
   }
 }
+
+/** The columns a trait is stored in, with their values as bound. */
+const TRAIT_COLUMNS: Record<ContactTraitField, (c: ContactRecord) => Array<[string, unknown]>> = {
+  externalUserId: (c) => [['external_user_id', c.externalUserId]],
+  email: (c) => [
+    ['email', c.email],
+    ['email_hash', hashEmail(c.email)],
+  ],
+  name: (c) => [['name', c.name]],
+  plan: (c) => [['plan', c.plan]],
+  mrrCents: (c) => [['mrr_cents', c.mrrCents]],
+  currency: (c) => [['currency', c.currency]],
+  metadata: (c) => [['metadata', json(c.metadata)]],
+};
 
 /** The trait patch a validated body carries: only the keys present. */
 function traitPatch(body: Record<string, unknown>): TraitPatch {

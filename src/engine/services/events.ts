@@ -50,7 +50,7 @@ export async function writeWithEvent(db: Sql | Database, write: WriteStatement, 
     return rows.length > 0;
   }
   const run = async (tx: Sql) => {
-    const changed = (await tx.all(`${write.sql} RETURNING 1`, write.params)).length > 0;
+    const changed = (await tx.run(write.sql, write.params)) > 0;
     if (changed) await emitEvent(tx, event, now);  // notes the deliveries
     return changed;
   };

@@ -254,21 +254,31 @@ export function createWebhooksService(db: Database, organizationId: string, cloc
       return { id, deleted: true };
     },
 
-    /** `GET /v1/webhooks/{id}/deliveries`: newest first, keyset pages, each delivery with every attempt. */
+    /**
+     * `GET /v1/webhooks/{id}/deliveries`: newest first, keyset pages on (createdAt, eventId, id), each delivery with
+     * every attempt. Deliveries of one event share its time; the event id (monotonic) orders those of one millisecond.
+     */
     async listDeliveries(webhookId: string, query: PageQueryInput = {}): Promise<Page<Delivery>> {
       const q = parseInput(pageQuerySchema, query);
-      const key = q.cursor === undefined ? undefined : decodeCursor(q.cursor, 'deliveries', (k) => k.length === 2 && isFiniteNumber(k[0]) && isId(k[1]));
+      const key =
+        q.cursor === undefined
+          ? undefined
+          : decodeCursor(q.cursor, 'deliveries', (k) => k.length === 3 && isFiniteNumber(k[0]) && isId(k[1]) && isId(k[2]));
       await readWebhook(db, webhookId);
       const rows = await db.all<Record<string, unknown>>(
         `SELECT ${DELIVERY_COLUMNS} FROM delivery d JOIN event e ON e.id = d.event_id
-         WHERE d.webhook_id = ?${key ? ' AND (d.created_at, d.id) < (?, ?)' : ''} ORDER BY d.created_at DESC, d.id DESC LIMIT ?`,
-        [webhookId, ...(key ? [ts(db, new Date(key[0] as number)), key[1]] : []), q.limit + 1],
+         WHERE d.webhook_id = ?${key ? ' AND (d.created_at, d.event_id, d.id) < (?, ?, ?)' : ''}
+         ORDER BY d.created_at DESC, d.event_id DESC, d.id DESC LIMIT ?`,
+        [webhookId, ...(key ? [ts(db, new Date(key[0] as number)), key[1], key[2]] : []), q.limit + 1],
       );
       const pageRows = rows.slice(0, q.limit);
       const attempts = await readAttempts(db, pageRows.map((r) => r.id as string));
       const page = pageRows.map((r) => toDelivery(r, attempts.get(r.id as string)!));
       const last = page[page.length - 1];
-      return { data: page, nextCursor: rows.length > q.limit && last ? encodeCursor('deliveries', [Date.parse(last.createdAt), last.id]) : null };
+      return {
+        data: page,
+        nextCursor: rows.length > q.limit && last ? encodeCursor('deliveries', [Date.parse(last.createdAt), last.eventId, last.id]) : null,
+      };
     },
 
     /** One delivery of the workspace with its attempts. */

@@ -1,0 +1,68 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/** How often the worker copies the WAL into the database file. */
+const INTERVAL_MS = 50;
+/**
+ * The main connection's own automatic checkpoint, in WAL pages (4 KiB each): a safety net, far enough out that it
+ * rarely runs while the worker keeps up, near enough to bound the WAL (40 MiB) if the worker stops.
+ */
+export const SAFETY_NET_PAGES = 10_000;
+
+// The worker is plain CommonJS evaluated from a string, so the same code runs from src/ and from the bundle.
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.libsql);
+const db = new Database(workerData.file);
+// Never wait for a lock: the connection that writes must not be kept waiting by this one.
+db.exec('PRAGMA busy_timeout = 0');
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const timer = setInterval(() => {
+  try {
+    checkpoint.get([]);
+  } catch (err) {
+    if (!/busy|locked/i.test(String(err && err.message))) parentPort.postMessage({ error: String(err && err.message) });
+  }
+}, workerData.intervalMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.postMessage({ stopped: true });
+});
+`;
+
+export interface Checkpointer {
+  /** Stop checkpointing and close the worker's connection (so the last connection to close can remove the WAL). */
+  stop(): Promise<void>;
+}
+
+/**
+ * WAL checkpoints in a worker thread on its own connection. A checkpoint fsyncs the WAL and the database file; on
+ * the connection that writes it runs every 1,000 pages, inside a COMMIT, on the event loop, and costs about a
+ * third of an identify's write (docs/benchmarks.md). Here PASSIVE checkpoints copy what they can without taking any
+ * lock a writer needs, and the fsyncs happen off the event loop. Durability is unchanged (`synchronous = NORMAL`).
+ */
+export function startCheckpointer(file: string, log: (message: string) => void): Checkpointer {
+  const libsql = createRequire(import.meta.url).resolve('libsql');
+  const worker = new Worker(WORKER, { eval: true, workerData: { file, libsql, intervalMs: INTERVAL_MS } });
+  worker.unref();
+  let reported = false;
+  worker.on('message', (message: { error?: string }) => {
+    if (message.error && !reported) {
+      reported = true;
+      log(`[feedback-service] background WAL checkpoint failed (the writing connection checkpoints by itself): ${message.error}`);
+    }
+  });
+  worker.on('error', (err) => log(`[feedback-service] the WAL checkpoint worker stopped: ${err.message}`));
+  return {
+    async stop() {
+      const stopped = new Promise<void>((resolve) => {
+        worker.once('message', () => resolve());
+        worker.once('exit', () => resolve());
+      });
+      worker.postMessage('stop');
+      await stopped;
+      await worker.terminate();
+    },
+  };
+}
