@@ -241,8 +241,9 @@ warm-up run) runs in a third. The machine is shared and noisy: trust the ratios,
 The **stack** is the whole product: bearer-key lookup, rate limit, scope and billing checks, body parsing, zod validation,
 one read of the contact (with the workspace's cap), and one version-conditional write of the change with its
 \`contact.created\`/\`contact.updated\` event row (one statement on PostgreSQL, an IMMEDIATE transaction on SQLite).
-The **reference** is a bare \`node:http\` server with the raw driver (node-sqlite3 or pg, no ORM) doing a key lookup and one
-\`INSERT ... ON CONFLICT DO UPDATE\`: no validation, no transaction, no event. Same database file or server, same schema.
+The **reference** is a bare \`node:http\` server with the raw driver (libsql or pg, no ORM) doing a key lookup and one
+\`INSERT ... ON CONFLICT DO UPDATE\`: no validation, no transaction, no event. On SQLite its two statements are prepared
+once, with the pragmas SQLite servers commonly run (WAL, \`synchronous=NORMAL\`). Same database file or server, same schema.
 \`existing\`: each request changes one trait (name) of one of ${SEEDED} seeded contacts. \`new\`: each request creates a contact.
 
 | database | scenario | stack req/s | p50 ms | p99 ms | reference req/s | p50 ms | p99 ms | stack / reference |
@@ -251,22 +252,22 @@ ${identify
   .map((r) => `| ${r.database} | ${r.scenario} | ${fmt(r.stack.rps)} | ${r.stack.p50} | ${r.stack.p99} | ${fmt(r.reference.rps)} | ${r.reference.p50} | ${r.reference.p99} | **${(r.stack.rps / r.reference.rps).toFixed(2)}** |`)
   .join('\n')}
 
-Target: the stack at 0.50 or more of the reference on both databases. \`sqlite (better-sqlite)\` runs the same engine on
-\`@mikro-orm/better-sqlite\` for comparison only (a devDependency; the package ships one SQLite driver, \`@mikro-orm/sqlite\`).
+Target: the stack at 0.50 or more of the reference on both databases.
 
-Where the time goes (measured in-process on this machine):
+Where the time goes on SQLite (CPU profile of the stack's server under the \`existing\` load, 2026-11-23):
 
-- **PostgreSQL** meets the target. Identify is three statements (key lookup, read, write-with-event as one data-modifying
-  CTE) against the reference's two; the rest is Node CPU on a box where the load generator and PostgreSQL share two cores.
-- **SQLite on node-sqlite3** (the driver \`@mikro-orm/sqlite\` 6 uses) does not. Every node-sqlite3 statement costs
-  120-130 us through the libuv threadpool, whether awaited one by one or pipelined on a serialized connection (measured
-  both ways), and SQLite serializes them on its one connection: throughput is statements per request. A change and its
-  event row need a transaction: key lookup, read, \`BEGIN IMMEDIATE\`, write, event, \`COMMIT\` is six statements to the
-  reference's two, a ceiling near 0.33 before any HTTP or validation work. About 58% of the server's main thread sits idle
-  waiting on the threadpool (CPU profile).
-- The same engine on **better-sqlite** (synchronous, no threadpool hop) reaches the target; shipping it instead of
-  node-sqlite3 is a decision for the team (the design names \`@mikro-orm/sqlite\`).
-
+- **libsql, 45 %**: the write transaction (\`BEGIN IMMEDIATE\`, the contact \`UPDATE\`, the event \`INSERT\` with its fan-out
+  trigger, \`COMMIT\`) 27 %, the two single-row reads (key, then the contact with its workspace's cap) 16 %. The reference
+  runs two statements; identify runs six, because a change and its event commit together.
+- **The socket and Node's HTTP, 28 %** (\`writev\` 13 %): the same work the reference does.
+- **Our code 9 %, h3 and srvx 4 %, zod 1 %.**
+- What brought it from 0.39 to 0.6 (in-process identify of an existing contact, 198 us to 114 us): WAL checkpoints moved
+  off the event loop into a worker thread (a checkpoint fsyncs; inside a \`COMMIT\` every 1,000 pages it cost about a third
+  of the write), the contact \`UPDATE\` setting only the changed columns (an index whose columns are not in the \`SET\` list
+  is not touched), SQLite-only indexes that duplicated the first column of another index dropped (14 us per event
+  insert), and every statement prepared once per connection. Before all of it, the driver change (libsql instead of
+  node-sqlite3, whose every statement crossed the libuv threadpool): on node-sqlite3 the stack ran at 0.20-0.23 of a bare
+  server on that driver.
 
 ## Reads at ${LIST_ROWS.toLocaleString('en')} contacts (PostgreSQL)
 

@@ -12,6 +12,10 @@ interface LibsqlConnection {
   prepare(sql: string): LibsqlStatement;
   exec(sql: string): void;
 }
+interface Prepared {
+  stmt: LibsqlStatement;
+  reader: boolean;
+}
 type KnexClient = { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<unknown> };
 
 /** Prepared statements kept per connection; past this many texts the oldest is dropped. */
@@ -60,35 +64,37 @@ export function createSqliteDatabase(
   let checkpointer: Checkpointer | undefined;
   let conn: LibsqlConnection | undefined;
   let acquiring: Promise<LibsqlConnection> | undefined;
-  const prepared = new WeakMap<LibsqlConnection, Map<string, LibsqlStatement>>();
+  /** Per connection, each statement text prepared, with whether it returns rows (a native call to ask). */
+  const prepared = new WeakMap<LibsqlConnection, Map<string, Prepared>>();
   /** Whether a transaction (or the ORM's borrowed turn) holds the connection, and who waits for it. */
   let held = false;
   const waiting: Array<() => void> = [];
 
-  function prepare(c: LibsqlConnection, text: string): LibsqlStatement {
+  function prepare(c: LibsqlConnection, text: string): Prepared {
     let cache = prepared.get(c);
     if (!cache) prepared.set(c, (cache = new Map()));
-    let stmt = cache.get(text);
-    if (stmt === undefined) {
-      stmt = c.prepare(text);
+    let entry = cache.get(text);
+    if (entry === undefined) {
+      const stmt = c.prepare(text);
+      entry = { stmt, reader: stmt.reader };
       if (cache.size >= MAX_PREPARED) cache.delete(cache.keys().next().value!);
-      cache.set(text, stmt);
+      cache.set(text, entry);
     }
-    return stmt;
+    return entry;
   }
 
   function execAll<T>(c: LibsqlConnection, sql: string | Statement, params: readonly unknown[]): T[] {
-    const stmt = prepare(c, typeof sql === 'string' ? sql : sql.text);
+    const { stmt, reader } = prepare(c, typeof sql === 'string' ? sql : sql.text);
     const bound = params.map(toParam);
-    if (stmt.reader) return stmt.all(bound) as T[];
+    if (reader) return stmt.all(bound) as T[];
     stmt.run(bound);
     return [];
   }
 
   function execOne<T>(c: LibsqlConnection, sql: string | Statement, params: readonly unknown[]): T | undefined {
-    const stmt = prepare(c, typeof sql === 'string' ? sql : sql.text);
+    const { stmt, reader } = prepare(c, typeof sql === 'string' ? sql : sql.text);
     const bound = params.map(toParam);
-    if (!stmt.reader) {
+    if (!reader) {
       stmt.run(bound);
       return undefined;
     }
@@ -99,7 +105,7 @@ export function createSqliteDatabase(
   }
 
   function execRun(c: LibsqlConnection, sql: string | Statement, params: readonly unknown[]): number {
-    return prepare(c, typeof sql === 'string' ? sql : sql.text).run(params.map(toParam)).changes;
+    return prepare(c, typeof sql === 'string' ? sql : sql.text).stmt.run(params.map(toParam)).changes;
   }
 
   async function connection(): Promise<LibsqlConnection> {
