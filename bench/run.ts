@@ -252,7 +252,9 @@ ${identify
   .map((r) => `| ${r.database} | ${r.scenario} | ${fmt(r.stack.rps)} | ${r.stack.p50} | ${r.stack.p99} | ${fmt(r.reference.rps)} | ${r.reference.p50} | ${r.reference.p99} | **${(r.stack.rps / r.reference.rps).toFixed(2)}** |`)
   .join('\n')}
 
-Target: the stack at 0.50 or more of the reference on both databases.
+Target: the stack at 0.50 or more of the reference on both databases. On PostgreSQL the stack prepares identify's three
+statements (a named statement per connection) and the reference, as first defined, does not; perf-notes measured the
+reference itself 15-25 % faster prepared, so read the PostgreSQL ratio with that in mind.
 
 Where the time goes on SQLite (CPU profile of the stack's server under the \`existing\` load, 2026-11-23):
 
@@ -268,6 +270,10 @@ Where the time goes on SQLite (CPU profile of the stack's server under the \`exi
   insert), and every statement prepared once per connection. Before all of it, the driver change (libsql instead of
   node-sqlite3, whose every statement crossed the libuv threadpool): on node-sqlite3 the stack ran at 0.20-0.23 of a bare
   server on that driver.
+- On PostgreSQL the stack makes three round trips (key, read, write-with-event as one statement) to the reference's
+  two, and on loopback each costs a \`writev\` into the kernel's TCP path (42 % of the server's CPU before identify's
+  statements were prepared). Preparing them (no parse or plan per request on a PostgreSQL that shares the two cores)
+  took the ratio from about 0.51 to about 0.75.
 
 ## Reads at ${LIST_ROWS.toLocaleString('en')} contacts (PostgreSQL)
 

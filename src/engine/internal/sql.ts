@@ -38,8 +38,15 @@ export interface Statement {
   readonly text: string;
   readonly name: string;
 }
+const statements = new Map<string, Statement>();
+/** The statement of this text (one object per text: a text built at run time is hashed once). */
 export function statement(text: string): Statement {
-  return { text, name: `fs_${createHash('sha1').update(text).digest('hex').slice(0, 16)}` };
+  let s = statements.get(text);
+  if (s === undefined) {
+    s = { text, name: `fs_${createHash('sha1').update(text).digest('hex').slice(0, 16)}` };
+    if (statements.size < 2000) statements.set(text, s);
+  }
+  return s;
 }
 
 /** A driver connection as the knex pool hands it out. */

@@ -23,7 +23,7 @@ import { decodeCursor, encodeCursor, isFiniteNumber, isId } from '../internal/cu
 import { hashEmail } from '../internal/email.js';
 import { jsonEqual } from '../internal/equality.js';
 import { newId } from '../internal/ids.js';
-import { forUpdate, json, toDate, toInt, toIntOrNull, toJson, ts, type Database, type Sql, isUniqueViolation } from '../internal/sql.js';
+import { forUpdate, json, statement, toDate, toInt, toIntOrNull, toJson, ts, type Database, type Sql, isUniqueViolation } from '../internal/sql.js';
 import { emitEvent, writeWithEvent } from './events.js';
 import { effectiveContactCap } from './organizations.js';
 
@@ -322,6 +322,11 @@ function traitPatch(body: Record<string, unknown>): TraitPatch {
   return patch as TraitPatch;
 }
 
+/** Identify's one read: the contact (if any) with its workspace's cap. Prepared once per connection on PostgreSQL. */
+const IDENTIFY_READ = statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACT_COLUMNS}
+  FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ?
+  WHERE o.id = ?`);
+
 const SORT_COLUMN: Record<ContactSort, string> = { created: 'c.created_at', last_seen: 'c.last_seen_at', mrr: 'c.mrr_cents' };
 
 function sortValue(record: ContactRecord, sort: ContactSort): number | null {
@@ -395,12 +400,7 @@ export function createContactsService(db: Database, organizationId: string, cloc
       for (let round = 0; round < MAX_ROUNDS; round++) {
         // Each attempt reads the clock: a write's timestamps and its event's are those of the attempt that lands.
         const now = clock();
-        const row = await db.one<Record<string, unknown>>(
-          `SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACT_COLUMNS}
-           FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ?
-           WHERE o.id = ?`,
-          [input.externalUserId, org],
-        );
+        const row = await db.one<Record<string, unknown>>(IDENTIFY_READ, [input.externalUserId, org]);
         if (!row) throw new FeedbackError('ERR_NOT_FOUND', 'Workspace not found.');
         if (row.id !== null && row.id !== undefined) {
           const updated = await applyContactPatch(db, toContactRecord(row), patch, now, { seen: true });

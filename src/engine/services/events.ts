@@ -1,6 +1,6 @@
 import type { EventKind, WebhookEvent } from '../../schemas/events.js';
 import { newId } from '../internal/ids.js';
-import { toIso, ts, type Database, type Sql } from '../internal/sql.js';
+import { statement, toIso, ts, type Database, type Sql } from '../internal/sql.js';
 
 /** An event row as written: the payload text is the exact body receivers will get. */
 export interface StoredEvent {
@@ -42,8 +42,9 @@ export interface WriteStatement {
  */
 export async function writeWithEvent(db: Sql | Database, write: WriteStatement, event: WebhookEvent, now: Date): Promise<boolean> {
   if (db.dialect === 'postgresql') {
+    // Prepared once per connection: a write's text comes from a small set (per resource, per set of changed columns).
     const rows = await db.all(
-      `WITH w AS (${write.sql} RETURNING 1) ${EVENT_INSERT} SELECT ?, ?, ?, ?, ? FROM w LIMIT 1 RETURNING id`,
+      statement(`WITH w AS (${write.sql} RETURNING 1) ${EVENT_INSERT} SELECT ?, ?, ?, ?, ? FROM w LIMIT 1 RETURNING id`),
       [...write.params, ...eventValues(db, event, now)],
     );
     if (rows.length > 0) db.wroteDeliveries();

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Scope } from '../../schemas/common.js';
 import { FeedbackError } from '../errors.js';
 import { newId } from '../internal/ids.js';
-import { toIntOrNull, toIso, ts, type Database } from '../internal/sql.js';
+import { statement, toIntOrNull, toIso, ts, type Database } from '../internal/sql.js';
 import { DEFAULT_RATE_LIMIT, type BillingState } from './organizations.js';
 
 /** Secrets look like `fsk_` + 43 base64url characters (32 random bytes). */
@@ -51,6 +51,11 @@ export function accessRefusal(
   return null;
 }
 
+/** Every request runs it: prepared once per connection on PostgreSQL. */
+const AUTHENTICATE = statement(`SELECT k.id, k.organization_id, k.scope, o.billing_state, o.plan, o.rate_limit
+  FROM api_key k JOIN organization o ON o.id = k.organization_id
+  WHERE k.key_hash = ? AND k.revoked_at IS NULL`);
+
 export function createKeysService(db: Database, clock: () => Date) {
   return {
     async create(organizationId: string, scope: Scope): Promise<CreatedApiKey> {
@@ -83,12 +88,7 @@ export function createKeysService(db: Database, clock: () => Date) {
     /** Resolve a presented secret: one indexed SELECT on the hash, joined to its workspace. */
     async authenticate(secret: string): Promise<AuthenticatedKey | null> {
       if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
-      const row = await db.one<Record<string, unknown>>(
-        `SELECT k.id, k.organization_id, k.scope, o.billing_state, o.plan, o.rate_limit
-         FROM api_key k JOIN organization o ON o.id = k.organization_id
-         WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-        [hashApiKey(secret)],
-      );
+      const row = await db.one<Record<string, unknown>>(AUTHENTICATE, [hashApiKey(secret)]);
       if (!row) return null;
       return {
         keyId: row.id as string,
