@@ -4,15 +4,20 @@ import { parseArgs } from 'node:util';
 import { createEngine } from '../src/engine/index.js';
 import { createApp, serveNode } from '../src/h3/index.js';
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, seed: { type: 'string' } } });
+// --key and --org reuse a workspace seeded by an earlier start on the same database.
+const { values } = parseArgs({ options: { db: { type: 'string' }, seed: { type: 'string' }, key: { type: 'string' }, org: { type: 'string' } } });
 const engine = await createEngine({ database: values.db! });
 await engine.migrate();
-const org = await engine.organizations.create({ name: 'bench', plan: 'paid', rateLimit: 1_000_000_000 });
-const key = await engine.keys.create(org.id, 'read:write');
-const ws = engine.workspace(org.id);
-for (let i = 0; i < Number(values.seed ?? 0); i++) await ws.contacts.identify({ externalUserId: `u${i}`, name: 'seed', email: `u${i}@example.com` });
+let info = { key: values.key, organizationId: values.org };
+if (!info.key || !info.organizationId) {
+  const org = await engine.organizations.create({ name: 'bench', plan: 'paid', rateLimit: 1_000_000_000 });
+  const key = await engine.keys.create(org.id, 'read:write');
+  const ws = engine.workspace(org.id);
+  for (let i = 0; i < Number(values.seed ?? 0); i++) await ws.contacts.identify({ externalUserId: `u${i}`, name: 'seed', email: `u${i}@example.com` });
+  info = { key: key.key, organizationId: org.id };
+}
 const server = await serveNode(createApp({ engine }), { port: 0 });
-console.log(JSON.stringify({ url: server.url, key: key.key, organizationId: org.id }));
+console.log(JSON.stringify({ url: server.url, ...info }));
 process.on('SIGTERM', async () => {
   await server.close();
   await engine.close();
