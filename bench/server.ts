@@ -1,8 +1,14 @@
 // The full stack under load: engine + h3 app on node:http, in its own process.
 // Prints one JSON line { url, key, organizationId } once listening.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createEngine } from '../src/engine/index.js';
-import { createApp, serveNode } from '../src/h3/index.js';
+
+// The built package, as users run it (npm run bench builds first); BENCH_SOURCE=1 runs the sources instead.
+const from = (face: string) =>
+  pathToFileURL(join(import.meta.dirname, process.env.BENCH_SOURCE ? `../src/${face}/index.ts` : `../dist/${face}/index.js`)).href;
+const { createEngine } = (await import(from('engine'))) as typeof import('../src/engine/index.js');
+const { createApp, serveNode } = (await import(from('h3'))) as typeof import('../src/h3/index.js');
 
 // --key and --org reuse a workspace seeded by an earlier start on the same database.
 const { values } = parseArgs({ options: { db: { type: 'string' }, seed: { type: 'string' }, key: { type: 'string' }, org: { type: 'string' } } });

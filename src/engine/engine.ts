@@ -10,7 +10,7 @@ import { createPostsService } from './services/posts.js';
 import { createTagsService } from './services/tags.js';
 import { createContactsService } from './services/contacts.js';
 import { createEventsService } from './services/events.js';
-import { createKeysService } from './services/keys.js';
+import { createKeyCache, createKeysService } from './services/keys.js';
 import { createRateLimiter } from './services/limits.js';
 import { createOrganizationsService } from './services/organizations.js';
 import { createWebhooksService } from './services/webhooks.js';
@@ -119,6 +119,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
   const db = createDatabase(dialect, knex, { location: target.location, log });
   const limits = createRateLimiter(clock);
+  const keyCache = createKeyCache(clock);
   const webhookOptions = options.webhooks ?? {};
   const webhookConfig = { allowPrivateNetworks: webhookOptions.allowPrivateNetworks ?? false };
   const sender = createSender({ ...webhookConfig, timeoutMs: webhookOptions.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs });
@@ -140,8 +141,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     db,
     clock,
     scheduler,
-    organizations: createOrganizationsService(db, clock),
-    keys: createKeysService(db, clock),
+    organizations: createOrganizationsService(db, clock, keyCache),
+    keys: createKeysService(db, clock, keyCache),
     limits,
     idempotency: createIdempotencyStore(db, clock),
     workspace(organizationId: string): Workspace {

@@ -1,4 +1,4 @@
-import { H3, HTTPResponse, getRouterParams, type H3Event } from 'h3';
+import { H3, getRouterParams, type H3Event } from 'h3';
 import type { Engine } from '../engine/engine.js';
 import { FeedbackError } from '../engine/errors.js';
 import { newId } from '../engine/internal/ids.js';
@@ -6,7 +6,7 @@ import type { RateLimitState } from '../engine/services/limits.js';
 import { accessRefusal, type AuthenticatedKey } from '../engine/services/keys.js';
 import { requestFingerprint } from '../engine/services/idempotency.js';
 import { readJsonObject, readQuery } from './internal/body.js';
-import { errorResponse, json, jsonText } from './internal/respond.js';
+import { errorResponse, json, jsonText, type ResponseHeaders } from './internal/respond.js';
 import type { RouteDefinition } from './internal/route.js';
 import { createOpenApiDocument, MCP_PATH, OPENAPI_PATH } from './openapi.js';
 import { ROUTES } from './routes/index.js';
@@ -19,10 +19,10 @@ export interface AppOptions {
   logError?: (message: string, error: unknown) => void;
 }
 
-function setRateLimitHeaders(headers: Headers, state: RateLimitState, now: number): void {
-  headers.set('RateLimit-Limit', String(state.limit));
-  headers.set('RateLimit-Remaining', String(state.remaining));
-  headers.set('RateLimit-Reset', String(Math.max(0, Math.ceil((state.resetAt - now) / 1000))));
+function setRateLimitHeaders(headers: ResponseHeaders, state: RateLimitState, now: number): void {
+  headers['ratelimit-limit'] = String(state.limit);
+  headers['ratelimit-remaining'] = String(state.remaining);
+  headers['ratelimit-reset'] = String(Math.max(0, Math.ceil((state.resetAt - now) / 1000)));
 }
 
 function bearerToken(request: Request): string | null {
@@ -44,11 +44,11 @@ export function createApp(options: AppOptions): H3 {
   const logError = options.logError ?? ((message, error) => console.error(message, error));
 
   /** Key (401), then rate limit (429): what every authenticated request goes through first. */
-  async function admit(request: Request, headers: Headers): Promise<{ key: AuthenticatedKey; rateLimit: RateLimitState } | HTTPResponse> {
+  async function admit(request: Request, headers: ResponseHeaders): Promise<{ key: AuthenticatedKey; rateLimit: RateLimitState } | Response> {
     const token = bearerToken(request);
     const key = token ? await engine.keys.authenticate(token) : null;
     if (!key) {
-      headers.set('WWW-Authenticate', 'Bearer');
+      headers['www-authenticate'] = 'Bearer';
       return errorResponse(
         'ERR_UNAUTHORIZED',
         token ? 'The API key is invalid or revoked.' : 'Missing API key: send Authorization: Bearer <API_KEY>.',
@@ -60,7 +60,7 @@ export function createApp(options: AppOptions): H3 {
     const now = engine.clock().getTime();
     setRateLimitHeaders(headers, rateLimit, now);
     if (!rateLimit.allowed) {
-      headers.set('Retry-After', String(Math.max(1, Math.ceil((rateLimit.resetAt - now) / 1000))));
+      headers['retry-after'] = String(Math.max(1, Math.ceil((rateLimit.resetAt - now) / 1000)));
       return errorResponse(
         'ERR_RATE_LIMITED',
         `Rate limit of ${rateLimit.limit} requests per minute exceeded.`,
@@ -71,10 +71,10 @@ export function createApp(options: AppOptions): H3 {
     return { key, rateLimit };
   }
 
-  async function handle(route: RouteDefinition, event: H3Event, headers: Headers): Promise<HTTPResponse> {
+  async function handle(route: RouteDefinition, event: H3Event, headers: ResponseHeaders): Promise<Response> {
     const request = event.req as Request;
     const admitted = await admit(request, headers);
-    if (admitted instanceof HTTPResponse) return admitted;
+    if (admitted instanceof Response) return admitted;
     const { key, rateLimit } = admitted;
     const refusal = accessRefusal(key, route.scope, route.method !== 'GET');
     if (refusal) return errorResponse(refusal.code, refusal.message, refusal.details, headers);
@@ -108,14 +108,14 @@ export function createApp(options: AppOptions): H3 {
     idempotencyKey: string,
     fingerprint: string,
     run: () => Promise<{ status?: number; body: unknown }>,
-    headers: Headers,
-  ): Promise<HTTPResponse> {
+    headers: ResponseHeaders,
+  ): Promise<Response> {
     if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
       return errorResponse('ERR_BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', undefined, headers);
     const decision = await engine.idempotency.begin(organizationId, idempotencyKey, fingerprint);
     if (decision.kind === 'conflict') return errorResponse('ERR_CONFLICT', decision.message, { reason: 'idempotency_key_reused' }, headers);
     if (decision.kind === 'replay') {
-      headers.set('Idempotent-Replayed', 'true');
+      headers['idempotent-replayed'] = 'true';
       return jsonText(decision.status, decision.body, headers);
     }
     let status: number;
@@ -137,7 +137,7 @@ export function createApp(options: AppOptions): H3 {
     return jsonText(status, text, headers);
   }
 
-  function toErrorResponse(err: unknown, headers: Headers, requestId: string, request?: Request): HTTPResponse {
+  function toErrorResponse(err: unknown, headers: ResponseHeaders, requestId: string, request?: Request): Response {
     if (err instanceof FeedbackError) return errorResponse(err.code, err.message, err.details, headers);
     // The client went away mid-request: nobody reads this answer, and it is not our failure.
     if (request?.signal?.aborted) return errorResponse('ERR_BAD_REQUEST', 'The client closed the request.', undefined, headers);
@@ -147,9 +147,10 @@ export function createApp(options: AppOptions): H3 {
 
   const app = new H3({
     onError: (error, event) => {
-      const headers = new Headers({ 'X-Request-Id': newId('req') });
+      const requestId = newId('req');
+      const headers: ResponseHeaders = { 'x-request-id': requestId };
       if (error.status === 400) return errorResponse('ERR_BAD_REQUEST', 'Malformed request URL.', undefined, headers);
-      return toErrorResponse(error.cause ?? error, headers, headers.get('X-Request-Id')!);
+      return toErrorResponse(error.cause ?? error, headers, requestId);
     },
   });
 
@@ -157,18 +158,18 @@ export function createApp(options: AppOptions): H3 {
   let openapi: string | undefined;
   app.get(OPENAPI_PATH, () => {
     openapi ??= JSON.stringify(createOpenApiDocument(ROUTES, { version: '1' }));
-    return jsonText(200, openapi, new Headers({ 'X-Request-Id': newId('req') }));
+    return jsonText(200, openapi, { 'x-request-id': newId('req') });
   });
 
   // MCP over Streamable HTTP (stateless: one server per request), with the same keys, rate limits, scopes and
   // billing state as REST. The MCP SDK is an optional peer, loaded on first use.
   app.post(MCP_PATH, async (event) => {
     const requestId = newId('req');
-    const headers = new Headers({ 'X-Request-Id': requestId });
+    const headers: ResponseHeaders = { 'x-request-id': requestId };
     const request = event.req as Request;
     try {
       const admitted = await admit(request, headers);
-      if (admitted instanceof HTTPResponse) return admitted;
+      if (admitted instanceof Response) return admitted;
       const { key } = admitted;
       const [{ createToolServer, engineOperations }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
         import('../mcp/index.js'),
@@ -178,7 +179,7 @@ export function createApp(options: AppOptions): H3 {
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       const response = await transport.handleRequest(request);
-      for (const [name, value] of headers) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
       return response;
     } catch (err) {
       return toErrorResponse(err, headers, requestId, request);
@@ -188,7 +189,7 @@ export function createApp(options: AppOptions): H3 {
   for (const route of ROUTES) {
     app.on(route.method, route.path, async (event) => {
       const requestId = newId('req');
-      const headers = new Headers({ 'X-Request-Id': requestId });
+      const headers: ResponseHeaders = { 'x-request-id': requestId };
       try {
         return await handle(route, event, headers);
       } catch (err) {
@@ -202,10 +203,10 @@ export function createApp(options: AppOptions): H3 {
     regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`),
   }));
   app.all('/**', (event) => {
-    const headers = new Headers({ 'X-Request-Id': newId('req') });
+    const headers: ResponseHeaders = { 'x-request-id': newId('req') };
     const allowed = patterns.filter((p) => p.regex.test(event.url.pathname)).map((p) => p.method);
     if (allowed.length > 0) {
-      headers.set('Allow', [...new Set(allowed)].join(', '));
+      headers.allow = [...new Set(allowed)].join(', ');
       return errorResponse('ERR_METHOD_NOT_ALLOWED', `${event.req.method} is not allowed here; use ${[...new Set(allowed)].join(', ')}.`, undefined, headers);
     }
     return errorResponse('ERR_NOT_FOUND', `No route ${event.req.method} ${event.url.pathname}.`, undefined, headers);

@@ -14,7 +14,7 @@ it('a SQLite file is checkpointed in the background: writes reach the database f
   const org = await engine.organizations.create({ name: 'checkpoint', plan: 'paid' });
   const ws = engine.workspace(org.id);
   const sizeBefore = statSync(file).size;
-  // About 1,500 WAL pages: the writing connection checkpoints by itself only at 10,000.
+  // About 1,500 WAL pages: the writing connection checkpoints by itself only at SAFETY_NET_PAGES (50,000).
   for (let i = 0; i < 300; i++) await ws.contacts.identify({ externalUserId: `c${i}`, email: `c${i}@example.com`, metadata: { i, pad: 'x'.repeat(200) } });
   const deadline = Date.now() + 5000;
   while (statSync(file).size <= sizeBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

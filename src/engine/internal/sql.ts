@@ -23,9 +23,22 @@ export interface Sql {
   wroteDeliveries(): void;
 }
 
+/** Statements that run at once and return their result (SQLite's driver is synchronous). */
+export interface SyncSql {
+  readonly dialect: 'sqlite';
+  all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): T[];
+  run(sql: string, params?: readonly unknown[]): number;
+  wroteDeliveries(): void;
+}
+
 export interface Database extends Sql {
   /** Run `fn` in one transaction: everything it writes commits together or not at all. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * SQLite only: run `fn` in one transaction within one turn of the event loop (BEGIN IMMEDIATE, fn, COMMIT). No
+   * transaction spans an await, so under load nothing queues behind it. For short writes that need no await.
+   */
+  batch?<T>(fn: (tx: SyncSql) => T): Promise<T>;
   /** Call `listener` after every commit that wrote deliveries (the local scheduler's wake-up). */
   onDeliveriesCommitted(listener: () => void): () => void;
 }
@@ -202,7 +215,7 @@ export function toIntOrNull(v: unknown): number | null {
   return v === null || v === undefined ? null : toInt(v);
 }
 /** A value bound for a timestamp column: a Date for PostgreSQL, epoch milliseconds for SQLite. */
-export function ts(sql: Sql, d: Date): Date | number {
+export function ts(sql: { readonly dialect: Dialect }, d: Date): Date | number {
   return sql.dialect === 'postgresql' ? d : d.getTime();
 }
 /** JSON bound for a json/jsonb column. */

@@ -4,10 +4,15 @@ import { Worker } from 'node:worker_threads';
 /** How often the worker copies the WAL into the database file. */
 const INTERVAL_MS = 50;
 /**
- * The main connection's own automatic checkpoint, in WAL pages (4 KiB each): a safety net, far enough out that it
- * rarely runs while the worker keeps up, near enough to bound the WAL (40 MiB) if the worker stops.
+ * The writing connection's own automatic checkpoint, in WAL pages (4 KiB each): a safety net that bounds the WAL
+ * (200 MiB) if the worker stops. Under ordinary load the worker catches up and the next write restarts the WAL from
+ * its beginning; only under sustained saturation (writes never pausing) does the WAL reach this and the writing
+ * connection checkpoint the remainder itself. Measured here at 4,000 identifies/s: at 10,000 pages that happened
+ * three times a second and cost 15 % of the throughput.
  */
-export const SAFETY_NET_PAGES = 10_000;
+export const SAFETY_NET_PAGES = 50_000;
+/** After the WAL restarts, its file is cut back to this (bytes), so a burst does not keep its disk space. */
+export const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
 // The worker is plain CommonJS evaluated from a string, so the same code runs from src/ and from the bundle.
 const WORKER = `

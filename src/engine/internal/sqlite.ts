@@ -1,5 +1,5 @@
-import { SAFETY_NET_PAGES, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
-import type { CommitListeners, EngineDatabase, Sql, Statement } from './sql.js';
+import { SAFETY_NET_PAGES, WAL_SIZE_LIMIT, startCheckpointer, type Checkpointer } from './sqlite-checkpointer.js';
+import type { CommitListeners, EngineDatabase, Sql, Statement, SyncSql } from './sql.js';
 
 /** A libsql connection and prepared statement, as far as the engine uses them. */
 interface LibsqlStatement {
@@ -113,7 +113,7 @@ export function createSqliteDatabase(
     acquiring ??= client.acquireConnection().then((acquired) => {
       const c = acquired as LibsqlConnection;
       if (!inMemory) {
-        c.exec(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+        c.exec(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_PAGES}; PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
         checkpointer ??= startCheckpointer(options.file, options.log);
       }
       return (conn = c);
@@ -151,9 +151,42 @@ export function createSqliteDatabase(
     }
   }
 
+  /** BEGIN IMMEDIATE, `fn`, COMMIT, all in this turn; the caller holds the connection. */
+  function batchOn<T>(c: LibsqlConnection, fn: (tx: SyncSql) => T): T {
+    let wrote = false;
+    execAll(c, 'BEGIN IMMEDIATE', []);
+    let result: T;
+    try {
+      result = fn({
+        dialect: 'sqlite',
+        all: <R>(sql: string, params: readonly unknown[] = []) => execAll<R>(c, sql, params),
+        run: (sql: string, params: readonly unknown[] = []) => execRun(c, sql, params),
+        wroteDeliveries: () => (wrote = true),
+      });
+      execAll(c, 'COMMIT', []);
+    } catch (err) {
+      try {
+        execAll(c, 'ROLLBACK', []);
+      } catch {}
+      throw err;
+    }
+    if (wrote) committed.notify();
+    return result;
+  }
+
   return {
     dialect: 'sqlite',
     wroteDeliveries: committed.notify,
+    async batch<T>(fn: (tx: SyncSql) => T): Promise<T> {
+      const c = conn ?? (await connection());
+      if (!held) return batchOn(c, fn);
+      await hold();
+      try {
+        return batchOn(c, fn);
+      } finally {
+        letGo();
+      }
+    },
     onDeliveriesCommitted: committed.add,
     all: <T>(sql: string | Statement, params: readonly unknown[] = []) => statement((c) => execAll<T>(c, sql, params)),
     one: <T>(sql: string | Statement, params: readonly unknown[] = []) => statement((c) => execOne<T>(c, sql, params)),

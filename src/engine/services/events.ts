@@ -14,7 +14,7 @@ export interface StoredEvent {
 
 const EVENT_INSERT = 'INSERT INTO event (id, organization_id, type, payload, created_at)';
 
-function eventValues(sql: Sql, event: WebhookEvent, now: Date): unknown[] {
+function eventValues(sql: { dialect: Sql['dialect'] }, event: WebhookEvent, now: Date): unknown[] {
   return [newId('evt', now.getTime()), event.organizationId, event.event, JSON.stringify(event), ts(sql, now)];
 }
 
@@ -50,12 +50,20 @@ export async function writeWithEvent(db: Sql | Database, write: WriteStatement, 
     if (rows.length > 0) db.wroteDeliveries();
     return rows.length > 0;
   }
-  const run = async (tx: Sql) => {
-    const changed = (await tx.run(write.sql, write.params)) > 0;
-    if (changed) await emitEvent(tx, event, now);  // notes the deliveries
-    return changed;
-  };
-  return 'transaction' in db ? db.transaction(run) : run(db);
+  // SQLite outside a transaction: the two statements in one turn, so the transaction spans no await.
+  if ('batch' in db && db.batch) {
+    return db.batch((tx) => {
+      const changed = tx.run(write.sql, write.params) > 0;
+      if (changed) {
+        tx.run(`${EVENT_INSERT} VALUES (?, ?, ?, ?, ?)`, eventValues(tx, event, now));
+        tx.wroteDeliveries();
+      }
+      return changed;
+    });
+  }
+  const changed = (await db.run(write.sql, write.params)) > 0;
+  if (changed) await emitEvent(db, event, now); // notes the deliveries
+  return changed;
 }
 
 /** Read access to a workspace's events, oldest first. */

@@ -56,7 +56,38 @@ const AUTHENTICATE = statement(`SELECT k.id, k.organization_id, k.scope, o.billi
   FROM api_key k JOIN organization o ON o.id = k.organization_id
   WHERE k.key_hash = ? AND k.revoked_at IS NULL`);
 
-export function createKeysService(db: Database, clock: () => Date) {
+/** How long an authenticated key is kept in process memory; see `KeyCache`. */
+export const KEY_CACHE_MS = 1000;
+const KEY_CACHE_MAX = 10_000;
+
+/**
+ * Authenticated keys kept in process for `KEY_CACHE_MS`: every request reads its key, and the rows behind it (the
+ * key, its workspace's billing state, plan and rate limit) almost never change. A change made through this engine
+ * (`keys.revoke`, `organizations.update`) clears it at once; one made by another process (a CLI command, another
+ * instance) takes effect within `KEY_CACHE_MS`. Unknown keys are never kept, so a new key works at once.
+ */
+export function createKeyCache(clock: () => Date) {
+  const entries = new Map<string, { key: AuthenticatedKey; until: number }>();
+  return {
+    get(hash: string): AuthenticatedKey | undefined {
+      const entry = entries.get(hash);
+      if (entry === undefined) return undefined;
+      if (entry.until > clock().getTime()) return entry.key;
+      entries.delete(hash);
+      return undefined;
+    },
+    set(hash: string, key: AuthenticatedKey): void {
+      if (entries.size >= KEY_CACHE_MAX) entries.delete(entries.keys().next().value!);
+      entries.set(hash, { key, until: clock().getTime() + KEY_CACHE_MS });
+    },
+    clear(): void {
+      entries.clear();
+    },
+  };
+}
+export type KeyCache = ReturnType<typeof createKeyCache>;
+
+export function createKeysService(db: Database, clock: () => Date, cache: KeyCache) {
   return {
     async create(organizationId: string, scope: Scope): Promise<CreatedApiKey> {
       if (scope !== 'read' && scope !== 'read:write') throw new FeedbackError('ERR_VALIDATION', 'scope must be read or read:write');
@@ -81,16 +112,20 @@ export function createKeysService(db: Database, clock: () => Date) {
         'UPDATE api_key SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING revoked_at',
         [ts(db, clock()), keyId],
       );
+      cache.clear();
       if (!row) throw new FeedbackError('ERR_NOT_FOUND', `No API key with id ${keyId}.`);
       return { id: keyId, revokedAt: toIso(row.revoked_at) };
     },
 
-    /** Resolve a presented secret: one indexed SELECT on the hash, joined to its workspace. */
+    /** Resolve a presented secret: the key cache, else one indexed SELECT on the hash, joined to its workspace. */
     async authenticate(secret: string): Promise<AuthenticatedKey | null> {
       if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
-      const row = await db.one<Record<string, unknown>>(AUTHENTICATE, [hashApiKey(secret)]);
+      const hash = hashApiKey(secret);
+      const cached = cache.get(hash);
+      if (cached) return cached;
+      const row = await db.one<Record<string, unknown>>(AUTHENTICATE, [hash]);
       if (!row) return null;
-      return {
+      const key: AuthenticatedKey = {
         keyId: row.id as string,
         organizationId: row.organization_id as string,
         scope: row.scope as Scope,
@@ -98,6 +133,8 @@ export function createKeysService(db: Database, clock: () => Date) {
         plan: row.plan as string,
         rateLimit: toIntOrNull(row.rate_limit) ?? DEFAULT_RATE_LIMIT,
       };
+      cache.set(hash, key);
+      return key;
     },
   };
 }

@@ -89,7 +89,7 @@ function check(input: { plan?: string; billingState?: string; contactCap?: unkno
  * the engine: the ORM's unit of work turns on AsyncLocalStorage for the whole process at its first flush, which
  * makes every later await in the process (requests, deliveries) several times dearer.
  */
-export function createOrganizationsService(db: Database, clock: () => Date) {
+export function createOrganizationsService(db: Database, clock: () => Date, keyCache: { clear(): void }) {
   const read = (id: string) => db.one<Record<string, unknown>>(`SELECT ${ORG_COLUMNS} FROM organization WHERE id = ?`, [id]);
   return {
     async create(input: CreateOrganizationInput): Promise<OrganizationInfo> {
@@ -134,6 +134,8 @@ export function createOrganizationsService(db: Database, clock: () => Date) {
         set('contact_cap', input.contactCap);
       }
       const updated = await db.all(`UPDATE organization SET ${sets.join(', ')} WHERE id = ? RETURNING id`, [...params, id]);
+      // Billing state, plan and rate limit travel with authenticated keys.
+      keyCache.clear();
       if (updated.length === 0) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${id}.`);
       return toInfo((await read(id))!);
     },

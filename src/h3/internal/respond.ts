@@ -1,18 +1,24 @@
-import { HTTPResponse } from 'h3';
+import { FastResponse } from 'srvx';
 import { ERROR_CODES, type ErrorCode } from '../../schemas/errors.js';
 
 /**
- * A JSON response with the headers every answer carries. h3's HTTPResponse (not the global Response)
- * so that on Node h3 answers with srvx's fast response, written to the socket without a web stream.
+ * The headers of one answer, lower-case names: a plain object, not a web `Headers` (which validates every name and
+ * value, and which h3 would copy into another one).
  */
-export function json(status: number, body: unknown, headers: Headers): HTTPResponse {
+export type ResponseHeaders = Record<string, string>;
+
+/**
+ * A JSON response with the headers every answer carries. srvx's FastResponse is a `Response` that h3 passes through
+ * as it is; on Node it is written to the socket from the plain header object, without a web `Headers` or stream.
+ */
+export function json(status: number, body: unknown, headers: ResponseHeaders): Response {
   return jsonText(status, JSON.stringify(body), headers);
 }
 
 /** The same for a body that is already JSON text (a replayed or cached answer). */
-export function jsonText(status: number, text: string, headers: Headers): HTTPResponse {
-  headers.set('content-type', 'application/json; charset=utf-8');
-  return new HTTPResponse(text, { status, headers });
+export function jsonText(status: number, text: string, headers: ResponseHeaders): Response {
+  headers['content-type'] = 'application/json; charset=utf-8';
+  return new FastResponse(text, { status, headers });
 }
 
 /** The error envelope: `{ error: { code, message, details? } }` with the code's status. */
@@ -20,8 +26,8 @@ export function errorResponse(
   code: ErrorCode,
   message: string | undefined,
   details: Record<string, unknown> | undefined,
-  headers: Headers,
-): HTTPResponse {
+  headers: ResponseHeaders,
+): Response {
   const error: Record<string, unknown> = { code, message: message ?? ERROR_CODES[code].message };
   if (details !== undefined) error.details = details;
   return json(ERROR_CODES[code].status, { error }, headers);
