@@ -249,7 +249,9 @@ every round, with less margin when the machine is quiet (the last run, the table
 11-26k/s in the two before, ours 11-12.6k/s against 8-11.5k/s). To the bare dispatch loop the medians were 0.47,
 0.44 and 0.33 on PostgreSQL, 0.41, 0.42 and 0.38 on SQLite: the pipeline costs about as much CPU as the POST
 itself, or more. Before this version (undici.request in the sender, a claim per class on every refill) the
-medians were 0.40-0.51 on PostgreSQL and 0.47-0.59 on SQLite.
+medians were 0.40-0.51 on PostgreSQL and 0.47-0.59 on SQLite. With SQLite on libsql (2026-11-23: a kept connection, statements
+prepared once, WAL checkpoints in a worker thread) the SQLite medians were 0.71, 0.71 and 0.67 across three full runs,
+and the sender's CPU per delivery fell from 87-142 us to 84-115 us.
 
 | database | scheduler deliveries/s | reference/s | ratio (range) | bare dispatch loop/s | ratio to it (range) | sender CPU per delivery: ours / reference / dispatch | commit-to-receipt p50 | p99 |
 |---|---|---|---|---|---|---|---|---|
