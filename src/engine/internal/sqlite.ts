@@ -151,27 +151,46 @@ export function createSqliteDatabase(
     }
   }
 
-  /** BEGIN IMMEDIATE, `fn`, COMMIT, all in this turn; the caller holds the connection. */
-  function batchOn<T>(c: LibsqlConnection, fn: (tx: SyncSql) => T): T {
-    let wrote = false;
+  /**
+   * BEGIN IMMEDIATE on a connection the caller holds, with the transaction's statements (which run at once), and its
+   * end: COMMIT (then the listeners hear of the deliveries it wrote) or ROLLBACK (some errors end the transaction by
+   * themselves; ROLLBACK then has nothing to undo).
+   */
+  function begin(c: LibsqlConnection) {
     execAll(c, 'BEGIN IMMEDIATE', []);
-    let result: T;
+    let wrote = false;
+    const tx: SyncSql & { one<R>(sql: string | Statement, params?: readonly unknown[]): R | undefined } = {
+      dialect: 'sqlite',
+      all: <R>(sql: string, params: readonly unknown[] = []) => execAll<R>(c, sql, params),
+      one: <R>(sql: string | Statement, params: readonly unknown[] = []) => execOne<R>(c, sql, params),
+      run: (sql: string, params: readonly unknown[] = []) => execRun(c, sql, params),
+      wroteDeliveries: () => (wrote = true),
+    };
+    return {
+      tx,
+      commit() {
+        execAll(c, 'COMMIT', []);
+        if (wrote) committed.notify();
+      },
+      rollback() {
+        try {
+          execAll(c, 'ROLLBACK', []);
+        } catch {}
+      },
+    };
+  }
+
+  /** `fn` between BEGIN and COMMIT, within this turn of the event loop; the caller holds the connection. */
+  function batchOn<T>(c: LibsqlConnection, fn: (tx: SyncSql) => T): T {
+    const t = begin(c);
     try {
-      result = fn({
-        dialect: 'sqlite',
-        all: <R>(sql: string, params: readonly unknown[] = []) => execAll<R>(c, sql, params),
-        run: (sql: string, params: readonly unknown[] = []) => execRun(c, sql, params),
-        wroteDeliveries: () => (wrote = true),
-      });
-      execAll(c, 'COMMIT', []);
+      const result = fn(t.tx);
+      t.commit();
+      return result;
     } catch (err) {
-      try {
-        execAll(c, 'ROLLBACK', []);
-      } catch {}
+      t.rollback();
       throw err;
     }
-    if (wrote) committed.notify();
-    return result;
   }
 
   return {
@@ -195,33 +214,25 @@ export function createSqliteDatabase(
       const c = conn ?? (await connection());
       await hold();
       try {
-        execAll(c, 'BEGIN IMMEDIATE', []);
-      } catch (err) {
-        letGo();
-        throw err;
-      }
-      let wrote = false;
-      let result: T;
-      try {
-        result = await fn({
-          dialect: 'sqlite',
-          all: async <R>(sql: string | Statement, params: readonly unknown[] = []) => execAll<R>(c, sql, params),
-          one: async <R>(sql: string | Statement, params: readonly unknown[] = []) => execOne<R>(c, sql, params),
-          run: async (sql: string | Statement, params: readonly unknown[] = []) => execRun(c, sql, params),
-          wroteDeliveries: () => (wrote = true),
-        });
-        execAll(c, 'COMMIT', []);
-      } catch (err) {
-        // Some errors end the transaction by themselves; ROLLBACK then has nothing to undo.
+        const t = begin(c);
         try {
-          execAll(c, 'ROLLBACK', []);
-        } catch {}
+          const { tx } = t;
+          const result = await fn({
+            dialect: 'sqlite',
+            all: async (sql, params) => tx.all(typeof sql === 'string' ? sql : sql.text, params),
+            one: async (sql, params) => tx.one(sql, params),
+            run: async (sql, params) => tx.run(typeof sql === 'string' ? sql : sql.text, params),
+            wroteDeliveries: tx.wroteDeliveries,
+          });
+          t.commit();
+          return result;
+        } catch (err) {
+          t.rollback();
+          throw err;
+        }
+      } finally {
         letGo();
-        throw err;
       }
-      letGo();
-      if (wrote) committed.notify();
-      return result;
     },
     async lendToOrm<T>(fn: () => Promise<T>): Promise<T> {
       await hold();
