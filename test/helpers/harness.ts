@@ -51,6 +51,52 @@ export interface Harness {
   readonly baseUrl: string;
 }
 
+export interface EngineHarness {
+  readonly database: 'sqlite' | 'postgresql';
+  /** The migrated engine of this suite. */
+  readonly engine: Engine;
+  /** The database's location, for a second engine on it (another process, as far as the first can tell). */
+  readonly url: string;
+  /** Move the engine's clock forward (unless the suite gave a clock of its own). */
+  advance(ms: number): void;
+}
+
+/** Run one engine-level suite on every database: a fresh database and a migrated engine for each. */
+export function describeEngine(
+  name: string,
+  suite: (e: EngineHarness) => void,
+  options: { engine?: Omit<EngineOptions, 'database' | 'clock'>; clock?: () => Date } = {},
+): void {
+  for (const database of ['sqlite', 'postgresql'] as const) {
+    describe.skipIf(database === 'postgresql' && !POSTGRES_AVAILABLE)(`${name} [${database}]`, () => {
+      let db: TestDatabase | undefined;
+      let offset = 0;
+      const state = {} as { engine: Engine };
+      beforeAll(async () => {
+        db = await createTestDatabase(database);
+        state.engine = await createEngine({ log: () => {}, ...options.engine, database: db.url, clock: options.clock ?? (() => new Date(Date.now() + offset)) });
+        await state.engine.migrate();
+      });
+      afterAll(async () => {
+        await state.engine?.close();
+        await db?.drop();
+      });
+      suite({
+        database,
+        get engine() {
+          return state.engine;
+        },
+        get url() {
+          return db!.url;
+        },
+        advance(ms) {
+          offset += ms;
+        },
+      });
+    });
+  }
+}
+
 /**
  * Run one HTTP suite against every database and both transports: `app.fetch` in-process
  * and a real listening server (as h3's own describeMatrix does).

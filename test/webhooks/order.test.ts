@@ -1,28 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine/index.js';
-import { createTestDatabase, postgresReachable, type TestDatabase } from '../helpers/databases.js';
+import { expect, it } from 'vitest';
+import { describeEngine } from '../helpers/harness.js';
 
-const POSTGRES = await postgresReachable();
+// A frozen clock: every event and delivery has the same created_at.
+const now = new Date('2026-11-23T12:00:00.000Z');
 
-for (const kind of ['sqlite', 'postgresql'] as const) {
-  describe.skipIf(kind === 'postgresql' && !POSTGRES)(`delivery order within one millisecond [${kind}]`, () => {
-    let db: TestDatabase;
-    let engine: Engine;
-    beforeAll(async () => {
-      db = await createTestDatabase(kind);
-      // A frozen clock: every event and delivery has the same created_at.
-      const now = new Date('2026-11-23T12:00:00.000Z');
-      engine = await createEngine({ database: db.url, clock: () => now, webhooks: { allowPrivateNetworks: true } });
-      await engine.migrate();
-    });
-    afterAll(async () => {
-      await engine.close();
-      await db.drop();
-    });
-
+describeEngine(
+  'delivery order within one millisecond',
+  (h) => {
     it('GET deliveries is newest first by the order the events were emitted, in every page, when they share a millisecond', async () => {
-      const org = await engine.organizations.create({ name: 'order', plan: 'paid' });
-      const ws = engine.workspace(org.id);
+      const org = await h.engine.organizations.create({ name: 'order', plan: 'paid' });
+      const ws = h.engine.workspace(org.id);
       const hooks = [
         await ws.webhooks.create({ url: 'http://127.0.0.1:9/a', events: ['contact.created'] }),
         await ws.webhooks.create({ url: 'http://127.0.0.1:9/b', events: ['contact.created'] }),
@@ -40,5 +27,6 @@ for (const kind of ['sqlite', 'postgresql'] as const) {
         expect(seen).toEqual(expected);
       }
     });
-  });
-}
+  },
+  { clock: () => now, engine: { webhooks: { allowPrivateNetworks: true } } },
+);
