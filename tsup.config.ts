@@ -3,6 +3,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: {
     'schemas/index': 'src/schemas/index.ts',
+    'contract/index': 'src/contract/index.ts',
     'engine/index': 'src/engine/index.ts',
     'h3/index': 'src/h3/index.ts',
     'verify/index': 'src/verify/index.ts',
@@ -18,6 +19,7 @@ export default defineConfig({
   dts: {
     entry: {
       'schemas/index': 'src/schemas/index.ts',
+      'contract/index': 'src/contract/index.ts',
       'engine/index': 'src/engine/index.ts',
       'h3/index': 'src/h3/index.ts',
       'verify/index': 'src/verify/index.ts',

@@ -20,7 +20,7 @@ Commands:
   post create --org ORG_ID --board BOARD_ID --title T [--body-text X] [--contact CONTACT_ID]
   changelog create --org ORG_ID --board BOARD_ID --title T [--body X]
   changelog publish ENTRY_ID --org ORG_ID
-  mcp --org ORG_ID [--db URL]                     the 18 agent tools over stdio, on the database
+  mcp --org ORG_ID [--db URL]                     the agent tools over stdio, on the database
   mcp --base-url URL --api-key KEY                the same tools against a running server
 
 Every command takes --json and then prints one JSON object.
@@ -79,7 +79,8 @@ async function serve(argv: string[]): Promise<void> {
     const key = await engine.keys.create(org.id, 'read:write');
     bootstrap = { organizationId: org.id, apiKey: key.key };
   }
-  const app = createApp({ engine });
+  const { mcpEndpoint } = await import('../mcp/http.js');
+  const app = createApp({ engine, endpoints: [mcpEndpoint(engine)] });
   await engine.scheduler.start();
   const server = await serveNode(app, { port: intFlag(values.port, 'port') ?? Number(process.env.PORT ?? 3000), host: values.host ?? '127.0.0.1' });
   const human = [

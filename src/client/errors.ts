@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode, type ValidationIssue } from '../schemas/errors.js';
+import { ERROR_CODES, type ErrorCode, type ValidationIssue } from '../schemas/error-codes.js';
 
 /** Every error the client throws. `status` and `code` are null when no response came. */
 export class FeedbackApiError extends Error {

@@ -1,10 +1,7 @@
 import ky, { type KyInstance } from 'ky';
-import type { z } from 'zod';
-import type { ListContactsQueryInput, Contact, ContactDetail, ContactListItem, DeletedContact } from '../schemas/contacts.js';
-import type { createContactBodySchema, identifyContactBodySchema, updateContactBodySchema } from '../schemas/contacts.js';
-import type { Board, Post, PageQueryInput, createPostBodySchema, updatePostBodySchema } from '../schemas/posts.js';
-import type { CreateWebhookBody, CreatedWebhook, Delivery, UpdateWebhookBody, Webhook } from '../schemas/webhooks.js';
-import type { Whoami } from '../schemas/whoami.js';
+// The zod-free table itself (not the contract's index, which also holds the schemas): the client loads no zod.
+import { OPERATIONS, fillPath, pathParams, type Method, type OperationId } from '../contract/operations.js';
+import type { BodyOf, DataOf, ItemOf, QueryOf, ResponseOf } from '../contract/schemas.js';
 import {
   AbortError,
   ConnectionError,
@@ -12,7 +9,6 @@ import {
   InternalServerError,
   RateLimitError,
   TimeoutError,
-  parseRetryAfter,
   toApiError,
 } from './errors.js';
 
@@ -74,7 +70,7 @@ export class PageResult<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
 type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
 
 interface Call {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: Method;
   path: string;
   body?: unknown;
   query?: Query;
@@ -187,53 +183,64 @@ export function createClient(options: ClientOptions) {
     }
   }
 
-  const data = async <T>(call: Call): Promise<T> => (await request<{ data: T }>(call)).data.data;
-  const page = <T>(path: string, query: Query | undefined, opts?: RequestOptions) =>
-    new PageResult<T>(
-      async (cursor) => (await request<{ data: T[]; nextCursor: string | null }>({ method: 'GET', path, query: { ...query, cursor }, options: opts })).data,
+  /** One operation of the contract: its method and path from the table, the path ids filled in, the input as its body or query. */
+  const callOf = (id: OperationId, ids: readonly string[], input: unknown, opts?: RequestOptions): Call => {
+    const operation = OPERATIONS[id];
+    return {
+      method: operation.method,
+      path: fillPath(operation.path, ids),
+      ...(operation.method === 'GET' ? { query: input as Query } : operation.method === 'DELETE' ? {} : { body: input ?? {} }),
+      options: opts,
+      idempotent: 'idempotency' in operation && operation.idempotency === 'natural',
+    };
+  };
+  const data = async <K extends OperationId>(id: K, ids: readonly string[], input: unknown, opts?: RequestOptions): Promise<DataOf<K>> =>
+    (await request<{ data: DataOf<K> }>(callOf(id, ids, input, opts))).data.data;
+  const page = <K extends OperationId>(id: K, ids: readonly string[], query: Query | undefined, opts?: RequestOptions) =>
+    new PageResult<ItemOf<K>>(
+      async (cursor) => (await request<{ data: ItemOf<K>[]; nextCursor: string | null }>(callOf(id, ids, { ...query, cursor }, opts))).data,
       query?.cursor as string | undefined,
     );
-  const id = (value: string) => encodeURIComponent(value);
 
   return {
     contacts: {
-      list: (query?: ListContactsQueryInput, opts?: RequestOptions) => page<ContactListItem>('/v1/contacts', query as Query, opts),
-      create: (body: z.input<typeof createContactBodySchema>, opts?: RequestOptions) =>
-        data<Contact>({ method: 'POST', path: '/v1/contacts', body, options: opts }),
+      list: (query?: QueryOf<'listContacts'>, opts?: RequestOptions) => page('listContacts', [], query as Query, opts),
+      create: (body: BodyOf<'createContact'>, opts?: RequestOptions) => data('createContact', [], body, opts),
       /** Create or update by `externalUserId`; idempotent by the spec, so it retries without a key. */
-      identify: (body: z.input<typeof identifyContactBodySchema>, opts?: RequestOptions) =>
-        data<Contact>({ method: 'POST', path: '/v1/contacts/identify', body, options: opts, idempotent: true }),
-      retrieve: (contactId: string, opts?: RequestOptions) => data<ContactDetail>({ method: 'GET', path: `/v1/contacts/${id(contactId)}`, options: opts }),
-      update: (contactId: string, body: z.input<typeof updateContactBodySchema>, opts?: RequestOptions) =>
-        data<Contact>({ method: 'PATCH', path: `/v1/contacts/${id(contactId)}`, body, options: opts }),
-      delete: (contactId: string, opts?: RequestOptions) =>
-        data<DeletedContact>({ method: 'DELETE', path: `/v1/contacts/${id(contactId)}`, options: opts }),
-      listPosts: (contactId: string, query?: PageQueryInput, opts?: RequestOptions) =>
-        page<Post>(`/v1/contacts/${id(contactId)}/posts`, query as Query, opts),
+      identify: (body: BodyOf<'identifyContact'>, opts?: RequestOptions) => data('identifyContact', [], body, opts),
+      retrieve: (contactId: string, opts?: RequestOptions) => data('retrieveContact', [contactId], undefined, opts),
+      update: (contactId: string, body: BodyOf<'updateContact'>, opts?: RequestOptions) => data('updateContact', [contactId], body, opts),
+      delete: (contactId: string, opts?: RequestOptions) => data('deleteContact', [contactId], undefined, opts),
+      listPosts: (contactId: string, query?: QueryOf<'listContactPosts'>, opts?: RequestOptions) =>
+        page('listContactPosts', [contactId], query as Query, opts),
     },
     boards: {
-      list: (query?: PageQueryInput, opts?: RequestOptions) => page<Board>('/v1/boards', query as Query, opts),
+      list: (query?: QueryOf<'listBoards'>, opts?: RequestOptions) => page('listBoards', [], query as Query, opts),
     },
     posts: {
-      create: (boardId: string, body: z.input<typeof createPostBodySchema>, opts?: RequestOptions) =>
-        data<Post>({ method: 'POST', path: `/v1/boards/${id(boardId)}/posts`, body, options: opts }),
-      update: (postId: string, body: z.input<typeof updatePostBodySchema>, opts?: RequestOptions) =>
-        data<Post>({ method: 'PATCH', path: `/v1/posts/${id(postId)}`, body, options: opts }),
+      create: (boardId: string, body: BodyOf<'createPost'>, opts?: RequestOptions) => data('createPost', [boardId], body, opts),
+      update: (postId: string, body: BodyOf<'updatePost'>, opts?: RequestOptions) => data('updatePost', [postId], body, opts),
     },
     webhooks: {
-      create: (body: CreateWebhookBody, opts?: RequestOptions) => data<CreatedWebhook>({ method: 'POST', path: '/v1/webhooks', body, options: opts }),
-      list: (query?: PageQueryInput, opts?: RequestOptions) => page<Webhook>('/v1/webhooks', query as Query, opts),
-      retrieve: (webhookId: string, opts?: RequestOptions) => data<Webhook>({ method: 'GET', path: `/v1/webhooks/${id(webhookId)}`, options: opts }),
-      update: (webhookId: string, body: UpdateWebhookBody, opts?: RequestOptions) =>
-        data<Webhook>({ method: 'PATCH', path: `/v1/webhooks/${id(webhookId)}`, body, options: opts }),
-      delete: (webhookId: string, opts?: RequestOptions) =>
-        data<{ id: string; deleted: true }>({ method: 'DELETE', path: `/v1/webhooks/${id(webhookId)}`, options: opts }),
-      listDeliveries: (webhookId: string, query?: PageQueryInput, opts?: RequestOptions) =>
-        page<Delivery>(`/v1/webhooks/${id(webhookId)}/deliveries`, query as Query, opts),
+      create: (body: BodyOf<'createWebhook'>, opts?: RequestOptions) => data('createWebhook', [], body, opts),
+      list: (query?: QueryOf<'listWebhooks'>, opts?: RequestOptions) => page('listWebhooks', [], query as Query, opts),
+      retrieve: (webhookId: string, opts?: RequestOptions) => data('retrieveWebhook', [webhookId], undefined, opts),
+      update: (webhookId: string, body: BodyOf<'updateWebhook'>, opts?: RequestOptions) => data('updateWebhook', [webhookId], body, opts),
+      delete: (webhookId: string, opts?: RequestOptions) => data('deleteWebhook', [webhookId], undefined, opts),
+      listDeliveries: (webhookId: string, query?: QueryOf<'listWebhookDeliveries'>, opts?: RequestOptions) =>
+        page('listWebhookDeliveries', [webhookId], query as Query, opts),
       replayDelivery: (webhookId: string, deliveryId: string, opts?: RequestOptions) =>
-        data<Delivery>({ method: 'POST', path: `/v1/webhooks/${id(webhookId)}/deliveries/${id(deliveryId)}/replay`, options: opts }),
+        data('replayWebhookDelivery', [webhookId, deliveryId], undefined, opts),
     },
-    whoami: (opts?: RequestOptions) => data<Whoami>({ method: 'GET', path: '/v1/whoami', options: opts }),
+    whoami: (opts?: RequestOptions) => data('whoami', [], undefined, opts),
+    /**
+     * Any operation by its id (`feedback-service/contract`), with its path ids by name: the answer's body as the
+     * server sent it (`{ data }`, or the page of a list). The methods above are the typed way in.
+     */
+    operation: async <K extends OperationId>(id: K, args: { params?: Record<string, string>; input?: unknown } = {}, opts?: RequestOptions) => {
+      const ids = pathParams(OPERATIONS[id].path).map((name) => args.params?.[name] ?? '');
+      return (await request<ResponseOf<K>>(callOf(id, ids, args.input, opts))).data;
+    },
   };
 }
 export type FeedbackClient = ReturnType<typeof createClient>;

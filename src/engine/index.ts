@@ -2,8 +2,9 @@ export { createEngine, type Engine, type EngineOptions, type WebhookOptions, typ
 export type { DeliveryScheduler, RunSummary, SchedulerOptions } from './delivery/scheduler.js';
 export { nonPublicReason } from './delivery/addresses.js';
 export type { WebhooksService } from './services/webhooks.js';
-export { IDEMPOTENCY_TTL_MS, type IdempotencyDecision, type IdempotencyStore } from './services/idempotency.js';
+export { IDEMPOTENCY_TTL_MS, requestFingerprint, type IdempotencyDecision, type IdempotencyStore } from './services/idempotency.js';
 export { FeedbackError, parseInput, validationError } from './errors.js';
+export { operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
 export { newId } from './internal/ids.js';
 export { hashEmail } from './internal/email.js';
 export type { ContactsService } from './services/contacts.js';

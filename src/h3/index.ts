@@ -1,5 +1,5 @@
-export { createApp, ROUTES, type AppOptions } from './app.js';
+export { createApp, type AppEndpoint, type AppOptions } from './app.js';
+export type { Admitted } from './internal/admit.js';
+export { errorResponse, json, jsonText, type ResponseHeaders } from './internal/respond.js';
 export { serveNode, type NodeServer, type ServeNodeOptions } from './node.js';
-export type { RouteDefinition, RouteContext, RouteResult, Method } from './internal/route.js';
-export { createOpenApiDocument, OPENAPI_PATH } from './openapi.js';
-export type { RouteDoc } from './internal/route.js';
+export { createOpenApiDocument, errorResponseDoc, OPENAPI_PATH, type DocumentedEndpoint } from './openapi.js';

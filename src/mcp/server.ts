@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { accessRefusal } from '../engine/services/keys.js';
+import { operationRefusal } from '../engine/index.js';
 import type { Scope } from '../schemas/common.js';
 import { convertKeys, snakeText, type JsonSchema } from './case.js';
 import type { FeedbackOperations } from './operations.js';
@@ -64,21 +64,21 @@ export async function callTool(
   const entry = preparedTools().get(name);
   if (!entry) return toolError('ERR_NOT_FOUND', `No tool named ${name}.`);
   const { tool } = entry;
-  // The same rule as REST, from the tool's route.
-  const refusal = accessRefusal({ scope, billingState: options.billingState ?? 'active' }, tool.scope, tool.writes);
+  // The same rule as REST, from the tool's operation.
+  const refusal = operationRefusal({ scope, billingState: options.billingState ?? 'active' }, tool.operationId);
   if (refusal) return toolError(refusal.code, refusal.message, refusal.details);
-  const ids: string[] = [];
+  const params: Record<string, string> = {};
   for (const idArgument of tool.ids) {
     const value = args[idArgument.name];
     if (typeof value !== 'string' || value.length === 0)
       return toolError('ERR_VALIDATION', `${idArgument.name}: ${idArgument.name} is required`, {
         issues: [{ path: idArgument.name, code: 'invalid_type', message: `${idArgument.name} is required` }],
       });
-    ids.push(value);
+    params[idArgument.param] = value;
   }
   const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !tool.ids.some((i) => i.name === k)));
   try {
-    const result = await tool.call(ops, ids, convertKeys(rest, entry.restInput, 'in') as Record<string, unknown>);
+    const result = await ops.call(tool.operationId, params, convertKeys(rest, entry.restInput, 'in') as Record<string, unknown>);
     const output = convertKeys(result, entry.restOutput, 'out') as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
   } catch (err) {
@@ -89,7 +89,7 @@ export async function callTool(
   }
 }
 
-/** The MCP server of the 18 tools over `ops`; connect it to any transport. */
+/** The MCP server of the agent tools over `ops`; connect it to any transport. */
 export function createToolServer(ops: FeedbackOperations, options: ToolServerOptions = {}): Server {
   const scope = options.scope ?? 'read:write';
   const server = new Server({ name: 'feedback-service', version: options.version ?? '1' }, { capabilities: { tools: {} } });

@@ -1,7 +1,8 @@
 import { http, type HttpHandler } from 'msw';
 import { createEngine, type Engine, type Plan } from '../engine/index.js';
 import type { StoredEvent } from '../engine/services/events.js';
-import { createApp } from '../h3/app.js';
+import { createApp } from '../h3/index.js';
+import { mcpEndpoint } from '../mcp/http.js';
 import type { Contact, CreateContactBody } from '../schemas/contacts.js';
 import type { Board } from '../schemas/posts.js';
 
@@ -47,7 +48,7 @@ export async function createMockFeedbackService(options: MockServiceOptions = {}
   const baseUrl = (options.baseUrl ?? 'https://feedback.test').replace(/\/+$/, '');
   const engine: Engine = await createEngine({ database: ':memory:', clock: options.clock, log: () => {} });
   await engine.migrate();
-  const app = createApp({ engine, logError: () => {} });
+  const app = createApp({ engine, logError: () => {}, endpoints: [mcpEndpoint(engine)] });
 
   const handlers: HttpHandler[] = [http.all(`${baseUrl}/*`, ({ request }) => app.fetch(request))];
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { createEngine, type Engine, type EngineOptions, type OrganizationInfo, type CreateOrganizationInput } from '../../src/engine/index.js';
 import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
+import { mcpEndpoint } from '../../src/mcp/index.js';
 import type { H3 } from 'h3';
 import { createTestDatabase, postgresReachable, POSTGRES_REQUIRED, type TestDatabase } from './databases.js';
 
@@ -157,7 +158,7 @@ export function describeMatrix(
           db = await createTestDatabase(database);
           state.engine = await createEngine({ ...options.engine, database: db.url, clock: () => new Date(Date.now() + offset) });
           await state.engine.migrate();
-          state.app = createApp({ engine: state.engine, logError: () => {} });
+          state.app = createApp({ engine: state.engine, logError: () => {}, endpoints: [mcpEndpoint(state.engine)] });
           if (transport === 'socket') server = await serveNode(state.app, { port: 0 });
         });
         afterAll(async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { bundle } from '../helpers/bundle.js';
 import { expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
@@ -27,5 +28,13 @@ it('the web build of verify bundles without any node: import, Buffer or process,
     const src = readFileSync(join(root, 'src/verify', file), 'utf8');
     for (const m of src.matchAll(/^import (?!type )[^;]*from '([^']+)'/gm)) expect(m[1], file).toMatch(/^\.\.?\/(?!\.\.\/)/);
     for (const m of src.matchAll(/^export [^;]*from '([^']+)'/gm)) if (!/^export type/.test(m[0])) expect(m[1], file).toMatch(/^\.\.?\/(?!\.\.\/)/);
+  }
+});
+
+it('feedback-service/verify bundles to under 6 KB minified, web and Node builds alike', async () => {
+  for (const [entry, platform] of [['src/verify/index.ts', 'neutral'], ['src/verify/node.ts', 'node']] as const) {
+    const { bytes, inputs } = await bundle(entry, platform);
+    expect(inputs.every((f) => f.startsWith('src/verify/')), entry).toBe(true);
+    expect(bytes, entry).toBeLessThan(6 * 1024);
   }
 });

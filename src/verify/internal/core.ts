@@ -1,4 +1,4 @@
-import type { EventKind, WebhookEvent } from '../../schemas/events.js';
+import type { EventKind, WebhookEvent } from './events.js';
 import type { HmacBackend } from './crypto.js';
 import type { DedupeStore } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';

@@ -13,4 +13,4 @@ export {
 export { createMemoryDedupeStore, type DedupeStore, type MemoryDedupeStoreOptions } from './dedupe.js';
 export { WebhookVerificationError, type WebhookVerificationErrorCode } from './errors.js';
 export type { NodeRequestLike } from './api.js';
-export type { WebhookEvent, EventKind } from '../../schemas/events.js';
+export type * from './events.js';

@@ -1,0 +1,43 @@
+import type { Engine } from '../engine/index.js';
+import { errorResponseDoc, type AppEndpoint } from '../h3/index.js';
+
+/** Where the server answers the agent tools over MCP Streamable HTTP (JSON-RPC), with the same bearer keys. */
+export const MCP_PATH = '/mcp';
+
+/**
+ * The agent tools over MCP Streamable HTTP (stateless: one server per request), for `createApp({ endpoints })`: the
+ * same keys, rate limits, scopes and billing state as REST. The MCP SDK (an optional peer) and the tool server are
+ * loaded on the first request, so serving REST never needs them.
+ * @example
+ * const app = createApp({ engine, endpoints: [mcpEndpoint(engine)] });
+ */
+export function mcpEndpoint(engine: Engine): AppEndpoint {
+  return {
+    method: 'POST',
+    path: MCP_PATH,
+    openapi: {
+      operationId: 'mcp',
+      summary: 'The agent tools over MCP Streamable HTTP (JSON-RPC 2.0), one per operation; see docs/mcp.md',
+      security: [{ bearerAuth: [] }],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: {
+        '200': { description: 'A JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
+        '401': errorResponseDoc(401),
+        '429': errorResponseDoc(429),
+      },
+    },
+    async handle(request, { key, caller }, headers) {
+      const [{ createToolServer }, { engineOperations }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+        import('./server.js'),
+        import('./operations.js'),
+        import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+      ]);
+      const server = createToolServer(engineOperations(engine, key.organizationId, caller), { scope: key.scope, billingState: key.billingState });
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      const response = await transport.handleRequest(request);
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      return response;
+    },
+  };
+}

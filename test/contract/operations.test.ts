@@ -1,0 +1,28 @@
+import { expect, it } from 'vitest';
+import { OPERATIONS, OPERATION_IDS, OPERATION_SCHEMAS, answersPage, pathParams, writes } from '../../src/contract/index.js';
+
+it('the contract holds the 18 operations of the spec and decisions, each with its schemas, one agent tool each', () => {
+  expect(OPERATION_IDS).toHaveLength(18);
+  expect(Object.keys(OPERATION_SCHEMAS).sort()).toEqual([...OPERATION_IDS].sort());
+  const tools = OPERATION_IDS.map((id) => OPERATIONS[id].tool.name);
+  expect(new Set(tools).size).toBe(18);
+  expect(tools.filter((name) => name.endsWith('_contact') || name.endsWith('_contacts') || name === 'list_contact_posts')).toHaveLength(7);
+  expect(tools).toEqual(expect.arrayContaining(['list_contacts', 'create_contact', 'identify_contact']));
+  for (const name of tools) expect(name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+  expect(new Set(OPERATION_IDS.map((id) => `${OPERATIONS[id].method} ${OPERATIONS[id].path}`)).size).toBe(18);
+});
+
+it('scopes follow the rule: read allows every GET, read:write everything else', () => {
+  for (const id of OPERATION_IDS) expect(OPERATIONS[id].scope, id).toBe(writes(OPERATIONS[id]) ? 'read:write' : 'read');
+});
+
+it('every POST says how a retry is made safe; bodies only where the method takes one; lists are GETs that answer a page', () => {
+  for (const id of OPERATION_IDS) {
+    const operation = OPERATIONS[id];
+    expect('idempotency' in operation, id).toBe(operation.method === 'POST');
+    if ('body' in OPERATION_SCHEMAS[id]) expect(['POST', 'PATCH'], id).toContain(operation.method);
+    if (answersPage(id)) expect(operation.method, id).toBe('GET');
+    for (const name of pathParams(operation.path)) expect(name, id).toMatch(/^[a-z]+Id$/);
+  }
+  expect(OPERATIONS.identifyContact.idempotency).toBe('natural');
+});
