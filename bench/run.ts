@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freshPg } from './databases.js';
-import { encodeCursor } from '../src/engine/internal/cursor.js';
-import { hashEmail } from '../src/engine/internal/email.js';
+import { encodeCursor } from '../src/engine/shared/pages.js';
+import { hashEmail } from '../src/engine/shared/email.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;

@@ -1,7 +1,7 @@
 // Prints the DDL the entity model implies, per dialect: the starting point of a checked-in migration.
 import { MikroORM as SqliteORM } from '@mikro-orm/libsql';
 import { MikroORM as PgORM } from '@mikro-orm/postgresql';
-import { ormOptions } from '../src/engine/internal/orm-config.js';
+import { ormOptions } from '../src/engine/orm.js';
 
 const dialect = process.argv[2] ?? 'sqlite';
 const orm = dialect === 'sqlite'

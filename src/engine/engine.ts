@@ -1,24 +1,25 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
-import { MIGRATIONS } from './migrations/index.js';
-import { ormOptions, parseDatabase, type DatabaseTarget } from './internal/orm-config.js';
-import { createDatabase, type Database, type Dialect } from './internal/sql.js';
-import { createBoardsService } from './services/boards.js';
-import { createChangelogService } from './services/changelog.js';
-import { createInteractionsService } from './services/interactions.js';
-import { createPostsService } from './services/posts.js';
-import { createTagsService } from './services/tags.js';
-import { createContactsService } from './services/contacts.js';
-import { createEventsService } from './services/events.js';
-import { createKeyCache, createKeysService } from './services/keys.js';
-import { createRateLimiter } from './services/limits.js';
-import { createOrganizationsService } from './services/organizations.js';
-import { createWebhooksService } from './services/webhooks.js';
-import { createIdempotencyStore } from './services/idempotency.js';
+import { WEBHOOK_LIMITS } from '../schemas/webhooks.js';
+import { createBoardsService } from './boards.js';
+import { createChangelogService } from './changelog.js';
+import { createContactsService } from './contacts/index.js';
 import { createMailer } from './delivery/mailer.js';
 import { createScheduler, type DeliveryScheduler, type SchedulerOptions } from './delivery/scheduler.js';
 import { createSender } from './delivery/sender.js';
-import { WEBHOOK_LIMITS } from '../schemas/webhooks.js';
+import { createEventsService } from './events.js';
+import { createIdempotencyStore } from './idempotency.js';
+import { createInteractionsService } from './interactions.js';
+import { createKeyCache, createKeysService } from './keys.js';
+import { createRateLimiter } from './limits.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { ormOptions, parseDatabase, type DatabaseTarget } from './orm.js';
+import { createOrganizationsService } from './organizations.js';
+import { createPostsService } from './posts.js';
+import { createDatabase } from './store/database.js';
+import type { Database } from './store/sql.js';
+import { createTagsService } from './tags.js';
+import { createWebhooksService } from './webhooks/index.js';
 
 export interface EngineOptions {
   /** A SQLite file path, `:memory:`, or a `postgres://` URL. */
@@ -61,7 +62,7 @@ export interface Workspace {
 }
 
 export interface Engine {
-  readonly dialect: Dialect;
+  readonly dialect: 'sqlite' | 'postgresql';
   readonly orm: MikroORM;
   readonly db: Database;
   readonly clock: () => Date;

@@ -1,21 +1,22 @@
+// The engine's one door: other faces import the engine from here and nowhere else (enforced by `npm run lint`).
 export { createEngine, type Engine, type EngineOptions, type WebhookOptions, type Workspace } from './engine.js';
 export type { DeliveryScheduler, RunSummary, SchedulerOptions } from './delivery/scheduler.js';
-export { nonPublicReason } from './delivery/addresses.js';
-export type { WebhooksService } from './services/webhooks.js';
-export { IDEMPOTENCY_TTL_MS, requestFingerprint, type IdempotencyDecision, type IdempotencyStore } from './services/idempotency.js';
+export { nonPublicReason } from './shared/addresses.js';
 export { FeedbackError, parseInput, validationError } from './errors.js';
 export { operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
-export { newId } from './internal/ids.js';
-export { hashEmail } from './internal/email.js';
-export type { ContactsService } from './services/contacts.js';
-export type { BoardsService, CreateBoardInput } from './services/boards.js';
-export type { EventsService, StoredEvent } from './services/events.js';
-export type { PostsService } from './services/posts.js';
-export type { InteractionsService } from './services/interactions.js';
-export type { ChangelogService } from './services/changelog.js';
-export type { TagsService, Tag } from './services/tags.js';
-export { API_KEY_PREFIX, accessRefusal, hashApiKey, type AuthenticatedKey, type CreatedApiKey, type KeysService } from './services/keys.js';
-export type { RateLimiter, RateLimitState } from './services/limits.js';
+export { newId } from './shared/ids.js';
+export { hashEmail } from './shared/email.js';
+export { IDEMPOTENCY_TTL_MS, requestFingerprint, type IdempotencyDecision, type IdempotencyStore } from './idempotency.js';
+export type { ContactsService } from './contacts/index.js';
+export type { BoardsService, CreateBoardInput } from './boards.js';
+export type { EventsService, StoredEvent } from './events.js';
+export type { PostsService } from './posts.js';
+export type { InteractionsService } from './interactions.js';
+export type { ChangelogService } from './changelog.js';
+export type { TagsService, Tag } from './tags.js';
+export type { WebhooksService } from './webhooks/index.js';
+export { API_KEY_PREFIX, KEY_CACHE_MS, accessRefusal, hashApiKey, type AuthenticatedKey, type CreatedApiKey, type KeysService } from './keys.js';
+export type { RateLimiter, RateLimitState } from './limits.js';
 export {
   BILLING_STATES,
   DEFAULT_RATE_LIMIT,
@@ -27,5 +28,5 @@ export {
   type OrganizationsService,
   type Plan,
   type UpdateOrganizationInput,
-} from './services/organizations.js';
+} from './organizations.js';
 export * as entities from './entities/index.js';

@@ -2,7 +2,7 @@ import { OPERATIONS, writes, type OperationId } from '../contract/index.js';
 import type { Whoami } from '../schemas/whoami.js';
 import type { Engine, Workspace } from './engine.js';
 import type { FeedbackError } from './errors.js';
-import { accessRefusal, type AuthenticatedKey } from './services/keys.js';
+import { accessRefusal, type AuthenticatedKey } from './keys.js';
 
 /** Who runs an operation: their workspace, and what `whoami` answers them. */
 export interface Caller {

@@ -1,6 +1,6 @@
 import { http, type HttpHandler } from 'msw';
 import { createEngine, type Engine, type Plan } from '../engine/index.js';
-import type { StoredEvent } from '../engine/services/events.js';
+import type { StoredEvent } from '../engine/index.js';
 import { createApp } from '../h3/index.js';
 import { mcpEndpoint } from '../mcp/http.js';
 import type { Contact, CreateContactBody } from '../schemas/contacts.js';
@@ -82,8 +82,7 @@ export async function createMockFeedbackService(options: MockServiceOptions = {}
 
     /** Forget every workspace and everything in it (between tests). */
     async reset(): Promise<void> {
-      // Every table hangs off organization with ON DELETE CASCADE.
-      await engine.db.all('DELETE FROM organization RETURNING id');
+      for (const org of await engine.organizations.list()) await engine.organizations.delete(org.id);
     },
 
     close: () => engine.close(),

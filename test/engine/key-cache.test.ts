@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/index.js';
-import { KEY_CACHE_MS } from '../../src/engine/services/keys.js';
+import { KEY_CACHE_MS } from '../../src/engine/index.js';
 import { describeEngine } from '../helpers/harness.js';
 
 describeEngine('authenticated keys kept in process', (h) => {

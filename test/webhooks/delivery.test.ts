@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EVENT_KINDS, RETRY_SCHEDULE_MS } from '../../src/schemas/index.js';
-import { emitEvent } from '../../src/engine/services/events.js';
+import { emit as emitEvent } from '../../src/engine/store/events.js';
 import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startSmtpSink } from '../helpers/smtp.js';

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { RETRY_SCHEDULE_MS, WEBHOOK_LIMITS } from '../../schemas/webhooks.js';
 import { signPayloadWith } from '../../verify/internal/core.js';
 import { createNodeCryptoBackend } from '../../verify/internal/node-crypto.js';
-import { statement, toBool, toInt, toJson, ts, type Database } from '../internal/sql.js';
-import { disableWebhook, endPendingDeliveries } from '../services/webhooks.js';
+import { disableWebhook } from '../shared/webhooks.js';
+import { endPending as endPendingDeliveries } from '../store/deliveries.js';
+import { statement, toBool, toInt, toJson, ts, type Database } from '../store/sql.js';
 import type { Mailer } from './mailer.js';
 import type { AttemptOutcome, Sender } from './sender.js';
 
@@ -166,7 +167,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   const perWebhook = options.perWebhookConcurrency ?? 8;
   const leaseMs = options.leaseMs ?? 60_000;
   const pollMs = options.pollMs ?? 1000;
-  const pg = db.dialect === 'postgresql';
+  const pg = db.dialect.name === 'postgresql';
 
   // Claims run ahead of sending and recording, so neither waits for the other. How far ahead depends on the
   // receiver: a webhook whose last attempt succeeded within a second is claimed for deep (batches of
@@ -515,8 +516,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     // the count, so a success recorded meanwhile by another process wins.
     const disabled: string[] = [];
     for (const webhookId of over) {
-      const condition = ` AND consecutive_failures >= ${WEBHOOK_LIMITS.consecutiveFailures}`;
-      if (await db.transaction((tx) => disableWebhook(tx, webhookId, now, condition))) disabled.push(webhookId);
+      if (await db.transaction((tx) => disableWebhook(tx, webhookId, now, WEBHOOK_LIMITS.consecutiveFailures))) disabled.push(webhookId);
     }
     for (const r of attempted) {
       if (!recorded.has(r.id)) continue;

@@ -1,5 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
-import type { Dialect } from '../internal/sql.js';
+import type { SqlDialect } from '../store/dialect.js';
 import { Migration20261122000000Initial as PgInitial } from './postgresql/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as PgContactVersion } from './postgresql/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as PgTagsChangelog } from './postgresql/Migration20261122020000TagsChangelog.js';
@@ -15,7 +15,7 @@ import { Migration20261123010000DeliveryEventOrder as SqliteDeliveryEventOrder }
 import { Migration20261123010000DeliveryEventOrder as PgDeliveryEventOrder } from './postgresql/Migration20261123010000DeliveryEventOrder.js';
 
 /** The checked-in migrations, per dialect, in order. Referenced, not globbed, so bundling keeps them. */
-export const MIGRATIONS: Record<Dialect, MigrationObject[]> = {
+export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
   sqlite: [
     { name: 'Migration20261122000000Initial', class: SqliteInitial },
     { name: 'Migration20261122010000ContactVersion', class: SqliteContactVersion },

@@ -1,0 +1,50 @@
+import { backfillInputSchema, type BackfillUser } from '../../schemas/interactions.js';
+import { parseInput, validationError } from '../errors.js';
+import { readContactCap } from '../shared/caps.js';
+import { insertContact } from '../shared/contacts.js';
+import { hashEmail } from '../shared/email.js';
+import * as contacts from '../store/contacts.js';
+import type { WorkspaceContext } from '../shared/context.js';
+
+/**
+ * Import historical end-users as contacts with consentBasis `legacy_inferred` (treat as suppressed for marketing),
+ * skipping emails that already have a contact. One transaction for the batch.
+ */
+export async function backfill({ db, organizationId, clock }: WorkspaceContext, users: readonly BackfillUser[]): Promise<{ created: string[]; skipped: number }> {
+  const input = parseInput(backfillInputSchema, users);
+  const disordered = input.findIndex((u) => Date.parse(u.lastSeenAt) < Date.parse(u.firstSeenAt));
+  if (disordered !== -1) throw validationError([{ path: `${disordered}.lastSeenAt`, code: 'too_small', message: 'lastSeenAt must not be before firstSeenAt' }]);
+  const cap = await readContactCap(db, organizationId);
+  return db.transaction(async (tx) => {
+    const created: string[] = [];
+    let skipped = 0;
+    const now = clock();
+    for (const user of input) {
+      if (await contacts.findIdByEmailHash(tx, organizationId, hashEmail(user.email)!)) {
+        skipped++;
+        continue;
+      }
+      const record = await insertContact(
+        tx,
+        organizationId,
+        {
+          externalUserId: null,
+          email: user.email,
+          name: user.name ?? null,
+          plan: null,
+          mrrCents: null,
+          currency: null,
+          metadata: {},
+          source: user.source ?? 'admin',
+          consentBasis: 'legacy_inferred',
+          firstSeenAt: new Date(user.firstSeenAt),
+          lastSeenAt: new Date(user.lastSeenAt),
+        },
+        now,
+        cap,
+      );
+      if (record) created.push(record.id);
+    }
+    return { created, skipped };
+  });
+}

@@ -1,0 +1,48 @@
+import { identifyContactBodySchema, type Contact } from '../../schemas/contacts.js';
+import { FeedbackError, parseInput } from '../errors.js';
+import { effectiveContactCap } from '../shared/caps.js';
+import { applyContactPatch, insertContact, mergeMetadata, toContact, traitPatch } from '../shared/contacts.js';
+import * as contacts from '../store/contacts.js';
+import { MAX_ROUNDS } from '../shared/contacts.js';
+import type { WorkspaceContext } from '../shared/context.js';
+
+/**
+ * `POST /v1/contacts/identify`: upsert by externalUserId; `created` tells 201 from 200. The hot path: one read (the
+ * contact and the workspace's cap together), then one version-conditional write with its event; a concurrent writer
+ * makes it read again.
+ */
+export async function identify({ db, organizationId, clock }: WorkspaceContext, body: unknown): Promise<{ contact: Contact; created: boolean }> {
+  const input = parseInput(identifyContactBodySchema, body);
+  const patch = traitPatch(input);
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    // Each attempt reads the clock: a write's timestamps and its event's are those of the attempt that lands.
+    const now = clock();
+    const found = await contacts.findForIdentify(db, organizationId, input.externalUserId);
+    if (!found) throw new FeedbackError('ERR_NOT_FOUND', 'Workspace not found.');
+    if (found.contact) {
+      const updated = await applyContactPatch(db, found.contact, patch, now, { seen: true });
+      if (updated) return { contact: toContact(updated), created: false };
+      continue;
+    }
+    const inserted = await insertContact(
+      db,
+      organizationId,
+      {
+        externalUserId: input.externalUserId,
+        email: input.email ?? null,
+        name: input.name ?? null,
+        plan: input.plan ?? null,
+        mrrCents: input.mrrCents ?? null,
+        currency: input.currency ?? null,
+        metadata: mergeMetadata({}, input.metadata ?? {}),
+        source: 'identify',
+        consentBasis: 'sdk_identify',
+      },
+      now,
+      effectiveContactCap(found.cap),
+    );
+    // Null: a concurrent identify inserted this externalUserId first; the next round updates it.
+    if (inserted) return { contact: toContact(inserted), created: true };
+  }
+  throw new FeedbackError('ERR_CONFLICT', 'The contact kept changing concurrently; retry the request.');
+}

@@ -1,0 +1,1 @@
+export { createContactsService, type ContactsService } from './service.js';

@@ -1,0 +1,31 @@
+import { listContactsQuerySchema, type ContactListItem, type ContactSort, type ListContactsQueryInput } from '../../schemas/contacts.js';
+import type { Page } from '../../schemas/common.js';
+import { parseInput } from '../errors.js';
+import { toContact } from '../shared/contacts.js';
+import { isFiniteNumber, isId, readCursor, toPage } from '../shared/pages.js';
+import * as contacts from '../store/contacts.js';
+import type { WorkspaceContext } from '../shared/context.js';
+
+function sortValue(record: contacts.ContactRecord, sort: ContactSort): number | null {
+  if (sort === 'created') return record.createdAt.getTime();
+  if (sort === 'last_seen') return record.lastSeenAt.getTime();
+  return record.mrrCents;
+}
+
+/** `GET /v1/contacts`: keyset pages, ties broken on id, nulls last for `mrr`; each contact with its post count. */
+export async function list({ db, organizationId }: WorkspaceContext, query: ListContactsQueryInput = {}): Promise<Page<ContactListItem>> {
+  const q = parseInput(listContactsQuerySchema, query);
+  // Cursor key: [sort value, id]; the sort value is null only in the null-mrr tail.
+  const kind = `contacts:${q.sort}`;
+  const key = readCursor(q.cursor, kind, (k) => k.length === 2 && isId(k[1]) && (isFiniteNumber(k[0]) || (k[0] === null && q.sort === 'mrr')));
+  const rows = await contacts.listSorted(db, organizationId, {
+    q: q.q,
+    plan: q.plan,
+    sort: q.sort,
+    limit: q.limit + 1,
+    after: key && { value: key[0] as number | null, id: key[1] as string },
+  });
+  const page = toPage(rows, q.limit, kind, (last) => [sortValue(last, q.sort), last.id]);
+  const counts = await contacts.postCounts(db, page.data.map((r) => r.id));
+  return { data: page.data.map((record) => ({ ...toContact(record), postCount: counts.get(record.id) ?? 0 })), nextCursor: page.nextCursor };
+}

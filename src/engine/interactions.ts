@@ -1,0 +1,135 @@
+import type { ContactSource } from '../schemas/contacts.js';
+import {
+  publicCommentInputSchema,
+  publicPostInputSchema,
+  publicVoteInputSchema,
+  type Comment,
+  type PublicCommentInput,
+  type PublicPostInput,
+  type PublicVoteInput,
+  type Vote,
+} from '../schemas/interactions.js';
+import type { Post } from '../schemas/posts.js';
+import { FeedbackError, parseInput, validationError } from './errors.js';
+import { requireBoard } from './shared/boards.js';
+import { readContactCap } from './shared/caps.js';
+import { insertContact } from './shared/contacts.js';
+import { hashEmail } from './shared/email.js';
+import { newId } from './shared/ids.js';
+import { insertPost } from './shared/posts.js';
+import { withSlugRetry } from './shared/slugs.js';
+import * as comments from './store/comments.js';
+import * as contacts from './store/contacts.js';
+import { emit } from './store/events.js';
+import * as posts from './store/posts.js';
+import type { Database, Sql } from './store/sql.js';
+import * as votes from './store/votes.js';
+
+/**
+ * With the notify-me opt-in: the workspace's contact with this email (oldest first), its lastSeenAt advanced; or a new
+ * contact with the interaction's `source` and consentBasis `public_interaction_opt_in` (and its `contact.created`).
+ * A workspace at its contact cap keeps the interaction without a contact.
+ */
+async function optInContact(tx: Sql, organizationId: string, who: { email: string; name?: string }, source: ContactSource, now: Date): Promise<string | null> {
+  const existing = await contacts.findIdByEmailHash(tx, organizationId, hashEmail(who.email)!);
+  if (existing) {
+    await contacts.touch(tx, existing, now);
+    return existing;
+  }
+  try {
+    const created = await insertContact(
+      tx,
+      organizationId,
+      { externalUserId: null, email: who.email, name: who.name ?? null, plan: null, mrrCents: null, currency: null, metadata: {}, source, consentBasis: 'public_interaction_opt_in' },
+      now,
+      await readContactCap(tx, organizationId),
+    );
+    return created?.id ?? null;
+  } catch (err) {
+    // The end-user's feedback is not refused because the workspace reached its contact cap.
+    if (err instanceof FeedbackError && err.code === 'ERR_PLAN_LIMIT') return null;
+    throw err;
+  }
+}
+
+/** A live post on a public board of the workspace; a private board's posts are not found by the public. */
+async function publicPost(tx: Sql, organizationId: string, postId: string): Promise<Post> {
+  const post = await posts.findLive(tx, organizationId, postId, true);
+  if (!post || !(await requireBoard(tx, organizationId, post.boardId)).isPublic) throw new FeedbackError('ERR_NOT_FOUND', `No post with id ${postId}.`);
+  return post;
+}
+
+/**
+ * What end-users do on a workspace's public boards: file a post, vote, comment. Each runs in one transaction with its
+ * events (and the contact's, with the opt-in).
+ */
+export function createInteractionsService(db: Database, organizationId: string, clock: () => Date) {
+  const org = organizationId;
+  return {
+    /** File a post on a public board. */
+    async post(input: PublicPostInput): Promise<Post> {
+      const i = parseInput(publicPostInputSchema, input);
+      return withSlugRetry(() =>
+        db.transaction(async (tx) => {
+          const board = await requireBoard(tx, org, i.boardId);
+          if (!board.isPublic) throw new FeedbackError('ERR_NOT_FOUND', `No board with id ${i.boardId}.`);
+          const now = clock();
+          const contactId = i.notifyMe ? await optInContact(tx, org, i, 'public_post', now) : null;
+          return insertPost(
+            tx,
+            org,
+            { boardId: i.boardId, title: i.title, body: i.body, contactId, authorUserId: i.authorUserId ?? null, moderationStatus: 'approved' },
+            now,
+          );
+        }),
+      );
+    },
+
+    /** Vote on a post: one vote per voter (user id, or email for anonymous voters) and post. */
+    async vote(input: PublicVoteInput): Promise<Vote> {
+      const i = parseInput(publicVoteInputSchema, input);
+      return db.transaction(async (tx) => {
+        const post = await publicPost(tx, org, i.postId);
+        const now = clock();
+        const contactId = i.notifyMe ? await optInContact(tx, org, i, 'public_vote', now) : null;
+        const emailHash = hashEmail(i.email)!;
+        const vote: Vote = { id: newId('vote', now.getTime()), postId: post.id, userId: i.userId ?? null, contactId, createdAt: now.toISOString() };
+        const voterKey = vote.userId ? `u:${vote.userId}` : `e:${emailHash}`;
+        if (!(await votes.insert(tx, { ...vote, organizationId: org, emailHash, voterKey, createdAt: now })))
+          throw new FeedbackError('ERR_CONFLICT', 'This voter has already voted on this post.');
+        await emit(
+          tx,
+          { event: 'vote.created', organizationId: org, boardId: post.boardId, vote: { id: vote.id, postId: post.id, userId: vote.userId, createdAt: vote.createdAt } },
+          now,
+        );
+        return vote;
+      });
+    },
+
+    /** Comment on a post, or reply to one of its comments. */
+    async comment(input: PublicCommentInput): Promise<Comment> {
+      const i = parseInput(publicCommentInputSchema, input);
+      return db.transaction(async (tx) => {
+        const post = await publicPost(tx, org, i.postId);
+        if (i.parentId && !(await comments.existsOnPost(tx, i.parentId, post.id)))
+          throw validationError([{ path: 'parentId', code: 'not_found', message: `No comment with id ${i.parentId} on this post.` }]);
+        const now = clock();
+        const contactId = i.notifyMe ? await optInContact(tx, org, i, 'public_comment', now) : null;
+        const comment: Comment = {
+          id: newId('cmt', now.getTime()),
+          postId: post.id,
+          parentId: i.parentId ?? null,
+          authorUserId: i.authorUserId ?? null,
+          contactId,
+          bodyText: i.bodyText,
+          createdAt: now.toISOString(),
+        };
+        await comments.insert(tx, { ...comment, organizationId: org, emailHash: hashEmail(i.email), createdAt: now });
+        const { contactId: _contactId, ...payload } = comment;
+        await emit(tx, { event: 'comment.created', organizationId: org, boardId: post.boardId, comment: payload }, now);
+        return comment;
+      });
+    },
+  };
+}
+export type InteractionsService = ReturnType<typeof createInteractionsService>;

@@ -1,0 +1,138 @@
+import { FeedbackError } from './errors.js';
+import { effectiveContactCap } from './shared/caps.js';
+import { newId } from './shared/ids.js';
+import { BILLING_STATES, DEFAULT_RATE_LIMIT, PLANS, type BillingState, type Plan } from './shared/plans.js';
+import * as organizations from './store/organizations.js';
+import type { Database } from './store/sql.js';
+
+export { BILLING_STATES, DEFAULT_RATE_LIMIT, PLANS, PLAN_CONTACT_CAPS, type BillingState, type Plan } from './shared/plans.js';
+
+export interface OrganizationInfo {
+  id: string;
+  name: string;
+  plan: Plan;
+  billingState: BillingState;
+  /** The cap in force (null = unlimited) and whether it overrides the plan's default. */
+  contactCap: number | null;
+  contactCapOverride: boolean;
+  rateLimit: number;
+  adminEmails: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateOrganizationInput {
+  name: string;
+  plan?: Plan;
+  /** A number overrides the plan's cap; null means unlimited; undefined keeps the plan default. */
+  contactCap?: number | null;
+  adminEmails?: string[];
+  rateLimit?: number;
+}
+
+export interface UpdateOrganizationInput {
+  name?: string;
+  plan?: Plan;
+  billingState?: BillingState;
+  /** A number or null (unlimited) overrides; 'default' returns to the plan's cap. */
+  contactCap?: number | null | 'default';
+  adminEmails?: string[];
+  /** Requests per minute per key; null returns to the server default. */
+  rateLimit?: number | null;
+}
+
+function toInfo(row: organizations.OrganizationRow): OrganizationInfo {
+  return {
+    ...row,
+    plan: row.plan as Plan,
+    billingState: row.billingState as BillingState,
+    contactCap: effectiveContactCap(row),
+    rateLimit: row.rateLimit ?? DEFAULT_RATE_LIMIT,
+  };
+}
+
+function check(input: { plan?: string; billingState?: string; contactCap?: unknown; rateLimit?: unknown; name?: string }) {
+  if (input.name !== undefined && (input.name.length < 1 || input.name.length > 200)) throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
+  if (input.plan !== undefined && !PLANS.includes(input.plan as Plan)) throw new FeedbackError('ERR_VALIDATION', `plan must be one of ${PLANS.join(', ')}`);
+  if (input.billingState !== undefined && !BILLING_STATES.includes(input.billingState as BillingState))
+    throw new FeedbackError('ERR_VALIDATION', `billing must be one of ${BILLING_STATES.join(', ')}`);
+  const cap = input.contactCap;
+  if (typeof cap === 'number' && !(Number.isInteger(cap) && cap >= 0)) throw new FeedbackError('ERR_VALIDATION', 'contact cap must be a non-negative integer');
+  const rate = input.rateLimit;
+  if (rate !== undefined && rate !== null && !(typeof rate === 'number' && Number.isInteger(rate) && rate >= 1))
+    throw new FeedbackError('ERR_VALIDATION', 'rate limit must be a positive integer');
+}
+
+/**
+ * Operator-level workspace administration (the CLI's `org` commands). `keyCache` is told of every change: billing
+ * state, plan and rate limit travel with authenticated keys.
+ */
+export function createOrganizationsService(db: Database, clock: () => Date, keyCache: { clear(): void }) {
+  async function get(id: string): Promise<OrganizationInfo | null> {
+    const row = await organizations.find(db, id);
+    return row ? toInfo(row) : null;
+  }
+  return {
+    async create(input: CreateOrganizationInput): Promise<OrganizationInfo> {
+      check(input);
+      const now = clock();
+      const id = newId('org', now.getTime());
+      await organizations.insert(
+        db,
+        {
+          id,
+          name: input.name,
+          plan: input.plan ?? 'free',
+          billingState: 'active',
+          contactCapOverride: input.contactCap !== undefined,
+          contactCap: input.contactCap ?? null,
+          rateLimit: input.rateLimit ?? null,
+          adminEmails: input.adminEmails ?? [],
+        },
+        now,
+      );
+      return (await get(id))!;
+    },
+
+    async update(id: string, input: UpdateOrganizationInput): Promise<OrganizationInfo> {
+      check(input);
+      const cap = input.contactCap;
+      const found = await organizations.update(
+        db,
+        id,
+        {
+          name: input.name,
+          plan: input.plan,
+          billingState: input.billingState,
+          adminEmails: input.adminEmails,
+          rateLimit: input.rateLimit,
+          ...(cap === 'default' ? { contactCapOverride: false, contactCap: null } : cap !== undefined ? { contactCapOverride: true, contactCap: cap } : {}),
+        },
+        clock(),
+      );
+      keyCache.clear();
+      if (!found) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${id}.`);
+      return (await get(id))!;
+    },
+
+    get,
+
+    /** Every workspace, oldest first. */
+    async list(): Promise<OrganizationInfo[]> {
+      return (await organizations.list(db)).map(toInfo);
+    },
+
+    async count(): Promise<number> {
+      return organizations.count(db);
+    },
+
+    /** Delete a workspace and everything in it (its keys, contacts, boards, webhooks and their deliveries). */
+    async delete(id: string): Promise<{ id: string; deleted: true }> {
+      const found = await organizations.remove(db, id);
+      keyCache.clear();
+      if (!found) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${id}.`);
+      return { id, deleted: true };
+    },
+  };
+}
+export type OrganizationsService = ReturnType<typeof createOrganizationsService>;

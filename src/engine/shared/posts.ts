@@ -1,0 +1,55 @@
+import type { ModerationStatus, Post } from '../../schemas/posts.js';
+import { emit } from '../store/events.js';
+import * as posts from '../store/posts.js';
+import * as tags from '../store/tags.js';
+import type { Sql } from '../store/sql.js';
+import { newId } from './ids.js';
+import { firstFreeSlug, slugify } from './slugs.js';
+
+/** The post as `post.created` and `post.status_changed` carry it. */
+export function postSummary(post: Post) {
+  return { id: post.id, title: post.title, slug: post.slug, status: post.status, createdAt: post.createdAt };
+}
+
+export interface NewPost {
+  boardId: string;
+  title: string;
+  body?: { json: unknown; text: string };
+  contactId: string | null;
+  authorUserId?: string | null;
+  tagIds?: string[];
+  moderationStatus: ModerationStatus;
+}
+
+/**
+ * Insert a post (slug derived from the title and made unique in the board), its tags and its `post.created` event,
+ * in the caller's transaction. The board must be in the workspace.
+ */
+export async function insertPost(tx: Sql, organizationId: string, input: NewPost, now: Date): Promise<Post> {
+  const base = slugify(input.title);
+  const post: Post = {
+    id: newId('post', now.getTime()),
+    organizationId,
+    boardId: input.boardId,
+    contactId: input.contactId,
+    authorUserId: input.authorUserId ?? null,
+    title: input.title,
+    slug: firstFreeSlug(base, await posts.slugsLike(tx, input.boardId, base)),
+    body: input.body === undefined ? '' : JSON.stringify(input.body.json),
+    bodyText: input.body?.text ?? '',
+    status: 'open',
+    moderationStatus: input.moderationStatus,
+    hideFromRoadmap: false,
+    roadmapOrder: null,
+    mergedIntoId: null,
+    commentCount: 0,
+    voteCount: 0,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    deletedAt: null,
+  };
+  await posts.insert(tx, post);
+  if (input.tagIds?.length) await tags.setForPost(tx, post.id, new Set(input.tagIds));
+  await emit(tx, { event: 'post.created', organizationId, boardId: post.boardId, post: postSummary(post) }, now);
+  return post;
+}

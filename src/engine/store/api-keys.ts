@@ -1,0 +1,51 @@
+import { statement, toIntOrNull, toIso, ts, type Sql } from './sql.js';
+
+/** An API key with what a request needs of its workspace. */
+export interface KeyWithWorkspace {
+  keyId: string;
+  organizationId: string;
+  scope: string;
+  billingState: string;
+  plan: string;
+  /** Requests per minute per key; null is the server default. */
+  rateLimit: number | null;
+}
+
+export async function insert(sql: Sql, key: { id: string; organizationId: string; keyHash: string; scope: string }, now: Date): Promise<void> {
+  await sql.run('INSERT INTO api_key (id, organization_id, key_hash, scope, revoked_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)', [
+    key.id,
+    key.organizationId,
+    key.keyHash,
+    key.scope,
+    ts(sql, now),
+  ]);
+}
+
+/** Revoke a key, keeping its first revocation time; that time, or undefined for an unknown key. */
+export async function revoke(sql: Sql, id: string, now: Date): Promise<string | undefined> {
+  const row = await sql.one<{ revoked_at: unknown }>('UPDATE api_key SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING revoked_at', [
+    ts(sql, now),
+    id,
+  ]);
+  return row && toIso(row.revoked_at);
+}
+
+/** Every request runs it: prepared once per connection on PostgreSQL. */
+const AUTHENTICATE = statement(`SELECT k.id, k.organization_id, k.scope, o.billing_state, o.plan, o.rate_limit
+  FROM api_key k JOIN organization o ON o.id = k.organization_id
+  WHERE k.key_hash = ? AND k.revoked_at IS NULL`);
+
+/** The live key with this hash, joined to its workspace. */
+export async function findLive(sql: Sql, keyHash: string): Promise<KeyWithWorkspace | undefined> {
+  const row = await sql.one(AUTHENTICATE, [keyHash]);
+  return (
+    row && {
+      keyId: row.id as string,
+      organizationId: row.organization_id as string,
+      scope: row.scope as string,
+      billingState: row.billing_state as string,
+      plan: row.plan as string,
+      rateLimit: toIntOrNull(row.rate_limit),
+    }
+  );
+}

@@ -1,0 +1,28 @@
+import { ts, type Sql } from './sql.js';
+
+export interface CommentRow {
+  id: string;
+  organizationId: string;
+  postId: string;
+  parentId: string | null;
+  authorUserId: string | null;
+  emailHash: string | null;
+  contactId: string | null;
+  bodyText: string;
+  createdAt: Date;
+}
+
+/** Insert a comment and count it on its post. */
+export async function insert(sql: Sql, c: CommentRow): Promise<void> {
+  await sql.run(
+    `INSERT INTO comment (id, organization_id, post_id, parent_id, author_user_id, email_hash, contact_id, body_text, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [c.id, c.organizationId, c.postId, c.parentId, c.authorUserId, c.emailHash, c.contactId, c.bodyText, ts(sql, c.createdAt)],
+  );
+  await sql.run('UPDATE post SET comment_count = comment_count + 1 WHERE id = ?', [c.postId]);
+}
+
+/** Whether this comment is on this post. */
+export async function existsOnPost(sql: Sql, id: string, postId: string): Promise<boolean> {
+  return (await sql.one('SELECT id FROM comment WHERE id = ? AND post_id = ?', [id, postId])) !== undefined;
+}

@@ -1,0 +1,52 @@
+import type { EventKind, WebhookEvent } from '../../schemas/events.js';
+import { newId } from '../shared/ids.js';
+import { insertValues, toIso, ts, type Database, type InsertStatement, type Sql, type WriteStatement } from './sql.js';
+
+/** An event row as written: the payload text is the exact body receivers will get. */
+export interface StoredEvent {
+  id: string;
+  organizationId: string;
+  type: EventKind;
+  payload: WebhookEvent;
+  payloadText: string;
+  createdAt: string;
+}
+
+/** The insert of an event row; the `event_fan_out` trigger (migration 4) turns it into one pending delivery per subscribed, enabled webhook, in the same statement. */
+function eventInsert(sql: Pick<Sql, 'dialect'>, event: WebhookEvent, now: Date): InsertStatement {
+  return {
+    into: 'INSERT INTO event (id, organization_id, type, payload, created_at)',
+    params: [newId('evt', now.getTime()), event.organizationId, event.event, JSON.stringify(event), ts(sql, now)],
+  };
+}
+
+/** Write an event row in the caller's transaction, so that it commits if and only if the change that caused it does. */
+export async function emit(tx: Sql, event: WebhookEvent, now: Date): Promise<void> {
+  const { sql, params } = insertValues(eventInsert(tx, event, now));
+  await tx.run(sql, params);
+  tx.wroteDeliveries();
+}
+
+/**
+ * A change and its event as one unit: the event row is written if and only if `write` changed a row, and both commit
+ * together (how, the dialect says). Returns whether the write changed a row.
+ */
+export function writeWithEvent(db: Sql | Database, write: WriteStatement, event: WebhookEvent, now: Date): Promise<boolean> {
+  return db.dialect.writeWithEvent(db, write, eventInsert(db, event, now));
+}
+
+/** The workspace's events in emission order, optionally of one kind. */
+export async function list(sql: Sql, organizationId: string, type?: EventKind): Promise<StoredEvent[]> {
+  const rows = await sql.all<{ id: string; organization_id: string; type: EventKind; payload: string; created_at: unknown }>(
+    `SELECT id, organization_id, type, payload, created_at FROM event WHERE organization_id = ?${type ? ' AND type = ?' : ''} ORDER BY created_at, id`,
+    type ? [organizationId, type] : [organizationId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    organizationId: r.organization_id,
+    type: r.type,
+    payload: JSON.parse(r.payload) as WebhookEvent,
+    payloadText: r.payload,
+    createdAt: toIso(r.created_at),
+  }));
+}

@@ -1,0 +1,62 @@
+import { toDate, toInt, ts, type Sql } from './sql.js';
+
+/** A POST's Idempotency-Key as stored: the request it was first used with (a hash) and, once done, its response. */
+export interface IdempotencyKeyRow {
+  requestHash: string;
+  status: 'in_progress' | 'completed';
+  responseStatus: number | null;
+  responseBody: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** Claim a key for a request (one conditional insert): whether this call claimed it. */
+export async function claim(sql: Sql, organizationId: string, key: string, requestHash: string, now: Date, expiresAt: Date): Promise<boolean> {
+  const changed = await sql.run(
+    `INSERT INTO idempotency_key (organization_id, key, request_hash, status, created_at, expires_at)
+     VALUES (?, ?, ?, 'in_progress', ?, ?) ON CONFLICT (organization_id, key) DO NOTHING`,
+    [organizationId, key, requestHash, ts(sql, now), ts(sql, expiresAt)],
+  );
+  return changed > 0;
+}
+
+export async function find(sql: Sql, organizationId: string, key: string): Promise<IdempotencyKeyRow | undefined> {
+  const row = await sql.one(
+    'SELECT request_hash, status, response_status, response_body, created_at, expires_at FROM idempotency_key WHERE organization_id = ? AND key = ?',
+    [organizationId, key],
+  );
+  return (
+    row && {
+      requestHash: row.request_hash as string,
+      status: row.status as IdempotencyKeyRow['status'],
+      responseStatus: row.response_status === null ? null : toInt(row.response_status),
+      responseBody: (row.response_body as string | null) ?? null,
+      createdAt: toDate(row.created_at),
+      expiresAt: toDate(row.expires_at),
+    }
+  );
+}
+
+/** Forget a key, only as claimed at `createdAt` (not a newer claim of the same key). */
+export async function removeClaim(sql: Sql, organizationId: string, key: string, createdAt: Date): Promise<void> {
+  await sql.run('DELETE FROM idempotency_key WHERE organization_id = ? AND key = ? AND created_at = ?', [organizationId, key, ts(sql, createdAt)]);
+}
+
+/** Forget every key that has expired. */
+export async function removeExpired(sql: Sql, now: Date): Promise<void> {
+  await sql.run('DELETE FROM idempotency_key WHERE expires_at <= ?', [ts(sql, now)]);
+}
+
+export async function complete(sql: Sql, organizationId: string, key: string, status: number, body: string): Promise<void> {
+  await sql.run("UPDATE idempotency_key SET status = 'completed', response_status = ?, response_body = ? WHERE organization_id = ? AND key = ?", [
+    status,
+    body,
+    organizationId,
+    key,
+  ]);
+}
+
+/** Forget a key whose request is still in progress (it failed unexpectedly). */
+export async function release(sql: Sql, organizationId: string, key: string): Promise<void> {
+  await sql.run("DELETE FROM idempotency_key WHERE organization_id = ? AND key = ? AND status = 'in_progress'", [organizationId, key]);
+}

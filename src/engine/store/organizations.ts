@@ -1,0 +1,105 @@
+import { json, toBool, toInt, toIntOrNull, toIso, toJson, ts, type Sql } from './sql.js';
+
+/** A workspace row. */
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  plan: string;
+  billingState: string;
+  /** Whether `contactCap` overrides the plan's default; when set, a null cap means unlimited. */
+  contactCapOverride: boolean;
+  contactCap: number | null;
+  /** Requests per minute per key; null is the server default. */
+  rateLimit: number | null;
+  adminEmails: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The columns of a workspace's contact cap, as `effectiveContactCap` reads them. */
+export type CapColumns = Pick<OrganizationRow, 'plan' | 'contactCapOverride' | 'contactCap'>;
+
+const COLUMNS = 'id, name, plan, billing_state, contact_cap_override, contact_cap, rate_limit, admin_emails, created_at, updated_at';
+
+function toRow(row: Record<string, unknown>): OrganizationRow {
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    plan: row.plan as string,
+    billingState: row.billing_state as string,
+    contactCapOverride: toBool(row.contact_cap_override),
+    contactCap: toIntOrNull(row.contact_cap),
+    rateLimit: toIntOrNull(row.rate_limit),
+    adminEmails: toJson<string[]>(row.admin_emails),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 'updatedAt'>, now: Date): Promise<void> {
+  await sql.run(`INSERT INTO organization (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    org.id,
+    org.name,
+    org.plan,
+    org.billingState,
+    org.contactCapOverride,
+    org.contactCap,
+    org.rateLimit,
+    json(org.adminEmails),
+    ts(sql, now),
+    ts(sql, now),
+  ]);
+}
+
+/** The columns a workspace update may set. */
+export type OrganizationChanges = Partial<Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails'>>;
+const CHANGE_COLUMNS: Record<keyof OrganizationChanges, string> = {
+  name: 'name',
+  plan: 'plan',
+  billingState: 'billing_state',
+  contactCapOverride: 'contact_cap_override',
+  contactCap: 'contact_cap',
+  rateLimit: 'rate_limit',
+  adminEmails: 'admin_emails',
+};
+
+/** Set the given columns (and `updated_at`); whether the workspace exists. */
+export async function update(sql: Sql, id: string, changes: OrganizationChanges, now: Date): Promise<boolean> {
+  const entries = Object.entries(changes).filter(([, v]) => v !== undefined) as Array<[keyof OrganizationChanges, unknown]>;
+  const sets = ['updated_at = ?', ...entries.map(([field]) => `${CHANGE_COLUMNS[field]} = ?`)];
+  const params = [ts(sql, now), ...entries.map(([field, v]) => (field === 'adminEmails' ? json(v) : v))];
+  return (await sql.run(`UPDATE organization SET ${sets.join(', ')} WHERE id = ?`, [...params, id])) > 0;
+}
+
+export async function find(sql: Sql, id: string): Promise<OrganizationRow | undefined> {
+  const row = await sql.one(`SELECT ${COLUMNS} FROM organization WHERE id = ?`, [id]);
+  return row && toRow(row);
+}
+
+/** Every workspace, oldest first. */
+export async function list(sql: Sql): Promise<OrganizationRow[]> {
+  return (await sql.all(`SELECT ${COLUMNS} FROM organization ORDER BY created_at, id`)).map(toRow);
+}
+
+export async function count(sql: Sql): Promise<number> {
+  return toInt((await sql.one<{ n: unknown }>('SELECT count(*) AS n FROM organization'))!.n);
+}
+
+/** Delete a workspace and, by cascade, everything in it; whether it existed. */
+export async function remove(sql: Sql, id: string): Promise<boolean> {
+  return (await sql.run('DELETE FROM organization WHERE id = ?', [id])) > 0;
+}
+
+/**
+ * The workspace's plan and cap columns, locking its row for the transaction where the database has row locks: what
+ * serializes the writes that must not race past a limit (the last contact under a cap, the 25th webhook).
+ */
+export async function lockForLimits(sql: Sql, id: string): Promise<CapColumns | undefined> {
+  const row = await sql.one(`SELECT plan, contact_cap_override, contact_cap FROM organization WHERE id = ?${sql.dialect.forUpdate}`, [id]);
+  return row && { plan: row.plan as string, contactCapOverride: toBool(row.contact_cap_override), contactCap: toIntOrNull(row.contact_cap) };
+}
+
+/** Whether a workspace exists. */
+export async function exists(sql: Sql, id: string): Promise<boolean> {
+  return (await sql.one('SELECT id FROM organization WHERE id = ?', [id])) !== undefined;
+}

@@ -1,0 +1,86 @@
+import { textOf, type CommitListeners, type EngineDatabase, type Sql, type Statement } from '../sql.js';
+import { postgresqlDialect } from './dialect.js';
+
+/** A connection as the ORM's knex pool hands it out (pg's Client). */
+type Connection = unknown;
+type KnexClient = { acquireConnection(): Promise<Connection>; releaseConnection(c: Connection): Promise<unknown> };
+type PgResult = { rows: unknown[]; rowCount: number | null };
+type PgConnection = {
+  query(text: string, values: readonly unknown[]): Promise<PgResult>;
+  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<PgResult>;
+};
+
+/** `?` placeholders become `$1..$n` once per statement text. */
+const pgText = new Map<string, string>();
+function toPgPlaceholders(sql: string): string {
+  let text = pgText.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    if (pgText.size < 1000) pgText.set(sql, text);
+  }
+  return text;
+}
+
+function query(conn: Connection, sql: string | Statement, params: readonly unknown[]): Promise<PgResult> {
+  const pg = conn as PgConnection;
+  const text = toPgPlaceholders(textOf(sql));
+  return typeof sql === 'string' ? pg.query(text, params) : pg.query({ name: sql.name, text, values: params });
+}
+
+/** The statements of one connection; `wrote` notes deliveries written. */
+function on(conn: Connection, wrote: () => void): Sql {
+  const all = async <T>(sql: string | Statement, params: readonly unknown[] = []) => (await query(conn, sql, params)).rows as T[];
+  return {
+    dialect: postgresqlDialect,
+    all,
+    one: async <T>(sql: string | Statement, params: readonly unknown[] = []) => (await all<T>(sql, params))[0],
+    run: async (sql: string | Statement, params: readonly unknown[] = []) => (await query(conn, sql, params)).rowCount ?? 0,
+    wroteDeliveries: wrote,
+  };
+}
+
+/**
+ * PostgreSQL through the ORM's knex pool: each statement or transaction takes a connection for its duration, so the
+ * pool stays the one arbiter shared with the ORM's own work. Named statements (`statement()`) are parsed and planned
+ * once per connection.
+ */
+export function createPostgresqlDatabase(client: KnexClient, committed: CommitListeners): EngineDatabase {
+  async function withConnection<T>(fn: (sql: Sql) => Promise<T>, wrote: () => void = committed.notify): Promise<T> {
+    const conn = await client.acquireConnection();
+    try {
+      return await fn(on(conn, wrote));
+    } finally {
+      await client.releaseConnection(conn);
+    }
+  }
+  return {
+    dialect: postgresqlDialect,
+    wroteDeliveries: committed.notify,
+    onDeliveriesCommitted: committed.add,
+    all: (sql, params) => withConnection((s) => s.all(sql, params)),
+    one: (sql, params) => withConnection((s) => s.one(sql, params)),
+    run: (sql, params) => withConnection((s) => s.run(sql, params)),
+    async transaction(fn) {
+      let wrote = false;
+      const result = await withConnection(
+        async (tx) => {
+          await tx.run('BEGIN');
+          try {
+            const value = await fn(tx);
+            await tx.run('COMMIT');
+            return value;
+          } catch (err) {
+            await tx.run('ROLLBACK').catch(() => {});
+            throw err;
+          }
+        },
+        () => (wrote = true),
+      );
+      if (wrote) committed.notify();
+      return result;
+    },
+    lendToOrm: (fn) => fn(),
+    close: async () => {},
+  };
+}

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import type { SqlDialect } from './dialect.js';
+
+/**
+ * The explicit-SQL path every operation takes: statements on the ORM's own connections, without the unit of work
+ * and without the query builder. Placeholders are `?`; rows come back as plain objects. Only the store's modules
+ * write SQL text; services call their functions.
+ */
+export interface Sql {
+  /** What differs between SQLite and PostgreSQL (dialect.ts). */
+  readonly dialect: SqlDialect;
+  all<T = Record<string, unknown>>(sql: string | Statement, params?: readonly unknown[]): Promise<T[]>;
+  one<T = Record<string, unknown>>(sql: string | Statement, params?: readonly unknown[]): Promise<T | undefined>;
+  /** A write without RETURNING: how many rows it changed. */
+  run(sql: string | Statement, params?: readonly unknown[]): Promise<number>;
+  /**
+   * Note that this work wrote webhook deliveries (directly, or through the event fan-out trigger): the database's
+   * `onDeliveriesCommitted` listeners run once it is committed (at COMMIT in a transaction, at once outside one,
+   * where each statement commits by itself).
+   */
+  wroteDeliveries(): void;
+}
+
+/** Statements that run at once and return their result (SQLite's driver is synchronous). */
+export interface SyncSql {
+  readonly dialect: SqlDialect;
+  all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): T[];
+  run(sql: string, params?: readonly unknown[]): number;
+  wroteDeliveries(): void;
+}
+
+export interface Database extends Sql {
+  /** Run `fn` in one transaction: everything it writes commits together or not at all. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * SQLite only: run `fn` in one transaction within one turn of the event loop (BEGIN IMMEDIATE, fn, COMMIT). No
+   * transaction spans an await, so under load nothing queues behind it. For short writes that need no await.
+   */
+  batch?<T>(fn: (tx: SyncSql) => T): Promise<T>;
+  /** Call `listener` after every commit that wrote deliveries (the local scheduler's wake-up). */
+  onDeliveriesCommitted(listener: () => void): () => void;
+}
+
+/** The engine's statements on its database; `close()` gives back the connection it holds, if any. */
+export interface EngineDatabase extends Database {
+  /** Run `fn` (the ORM's own work: migrations) while the ORM's pool has every connection the engine holds. */
+  lendToOrm<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The listeners of commits that wrote deliveries. */
+export interface CommitListeners {
+  notify(): void;
+  add(listener: () => void): () => void;
+}
+export function commitListeners(): CommitListeners {
+  const listeners = new Set<() => void>();
+  return {
+    notify: () => {
+      for (const listener of listeners) listener();
+    },
+    add(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/**
+ * A statement run often with the same text: PostgreSQL parses and plans it once per connection (a named prepared
+ * statement) instead of on every execution. SQLite prepares every statement text once anyway.
+ */
+export interface Statement {
+  readonly text: string;
+  readonly name: string;
+}
+const statements = new Map<string, Statement>();
+/** The statement of this text (one object per text: a text built at run time is hashed once). */
+export function statement(text: string): Statement {
+  let s = statements.get(text);
+  if (s === undefined) {
+    s = { text, name: `fs_${createHash('sha1').update(text).digest('hex').slice(0, 16)}` };
+    if (statements.size < 2000) statements.set(text, s);
+  }
+  return s;
+}
+export const textOf = (sql: string | Statement): string => (typeof sql === 'string' ? sql : sql.text);
+
+/** A write (INSERT, UPDATE or DELETE, without RETURNING) and its parameters. */
+export interface WriteStatement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/** An INSERT as its head (`INSERT INTO t (a, b)`) and its values: each dialect adds `VALUES` or a `SELECT`. */
+export interface InsertStatement {
+  into: string;
+  params: readonly unknown[];
+}
+export const insertValues = (insert: InsertStatement): WriteStatement => ({
+  sql: `${insert.into} VALUES (${placeholders(insert.params)})`,
+  params: insert.params,
+});
+
+/** `?, ?, ?` for a list of values. */
+export const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
+
+/** A unique-constraint violation, as either driver reports it (libsql: `SQLITE_CONSTRAINT_UNIQUE`). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}
+
+/** Values as the drivers return them, normalized. */
+export function toDate(v: unknown): Date {
+  if (v instanceof Date) return v;
+  if (typeof v === 'number') return new Date(v);
+  if (typeof v === 'string') return /^\d+(\.\d+)?$/.test(v) ? new Date(Number(v)) : new Date(v);
+  throw new TypeError(`not a timestamp: ${String(v)}`);
+}
+export function toIso(v: unknown): string {
+  return toDate(v).toISOString();
+}
+export function toIsoOrNull(v: unknown): string | null {
+  return v === null || v === undefined ? null : toIso(v);
+}
+export function toJson<T>(v: unknown): T {
+  return (typeof v === 'string' ? JSON.parse(v) : v) as T;
+}
+export function toBool(v: unknown): boolean {
+  return v === true || v === 1 || v === '1' || v === 't';
+}
+export function toInt(v: unknown): number {
+  return typeof v === 'number' ? v : Number(v);
+}
+export function toIntOrNull(v: unknown): number | null {
+  return v === null || v === undefined ? null : toInt(v);
+}
+export const toStringOrNull = (v: unknown): string | null => (v as string | null | undefined) ?? null;
+/** A value bound for a timestamp column: a Date for PostgreSQL, epoch milliseconds for SQLite. */
+export function ts(sql: { readonly dialect: SqlDialect }, d: Date): Date | number {
+  return sql.dialect.time(d);
+}
+/** JSON bound for a json/jsonb column. */
+export function json(v: unknown): string {
+  return JSON.stringify(v);
+}

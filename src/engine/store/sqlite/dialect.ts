@@ -1,0 +1,35 @@
+import type { SqlDialect } from '../dialect.js';
+import { insertValues } from '../sql.js';
+
+/** SQLite's side of what differs (dialect.ts). Timestamps are epoch milliseconds; booleans bind as 1 and 0. */
+export const sqliteDialect: SqlDialect = {
+  name: 'sqlite',
+  time: (d) => d.getTime(),
+  jsonTime: (d) => d.getTime(),
+  ilike: 'LIKE',
+  forUpdate: '',
+  forUpdateSkipLocked: '',
+  minTime: '-1',
+  jsonRows: (columns, alias) => `(SELECT ${columns.map(([name]) => `value ->> '${name}' AS ${name}`).join(', ')} FROM json_each(?)) ${alias}`,
+  jsonStrings: 'json_each(?)',
+  async writeWithEvent(db, write, insert) {
+    const event = insertValues(insert);
+    // Outside a transaction: both statements in one turn, so the transaction spans no await.
+    if ('batch' in db && db.batch) {
+      return db.batch((tx) => {
+        const changed = tx.run(write.sql, write.params) > 0;
+        if (changed) {
+          tx.run(event.sql, event.params);
+          tx.wroteDeliveries();
+        }
+        return changed;
+      });
+    }
+    const changed = (await db.run(write.sql, write.params)) > 0;
+    if (changed) {
+      await db.run(event.sql, event.params);
+      db.wroteDeliveries();
+    }
+    return changed;
+  },
+};

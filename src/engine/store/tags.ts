@@ -1,0 +1,42 @@
+import { placeholders, toIso, ts, type Sql } from './sql.js';
+
+export interface TagRow {
+  id: string;
+  organizationId: string;
+  name: string;
+  slug: string;
+  createdAt: string;
+}
+
+/** Insert a tag unless its slug is taken in the workspace; whether it was inserted. */
+export async function insert(sql: Sql, tag: TagRow): Promise<boolean> {
+  const changed = await sql.run(
+    'INSERT INTO tag (id, organization_id, name, slug, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (organization_id, slug) DO NOTHING',
+    [tag.id, tag.organizationId, tag.name, tag.slug, ts(sql, new Date(tag.createdAt))],
+  );
+  return changed > 0;
+}
+
+/** Every tag of the workspace, by name. */
+export async function list(sql: Sql, organizationId: string): Promise<TagRow[]> {
+  const rows = await sql.all('SELECT id, organization_id, name, slug, created_at FROM tag WHERE organization_id = ? ORDER BY name, id', [organizationId]);
+  return rows.map((r) => ({
+    id: r.id as string,
+    organizationId: r.organization_id as string,
+    name: r.name as string,
+    slug: r.slug as string,
+    createdAt: toIso(r.created_at),
+  }));
+}
+
+/** Which of these ids are tags of the workspace. */
+export async function existing(sql: Sql, organizationId: string, ids: string[]): Promise<Set<string>> {
+  const rows = await sql.all<{ id: string }>(`SELECT id FROM tag WHERE organization_id = ? AND id IN (${placeholders(ids)})`, [organizationId, ...ids]);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Replace the tags a post carries. */
+export async function setForPost(sql: Sql, postId: string, tagIds: Iterable<string>): Promise<void> {
+  await sql.run('DELETE FROM post_tag WHERE post_id = ?', [postId]);
+  for (const tagId of tagIds) await sql.run('INSERT INTO post_tag (post_id, tag_id) VALUES (?, ?)', [postId, tagId]);
+}

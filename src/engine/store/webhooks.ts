@@ -1,0 +1,108 @@
+import type { EventKind } from '../../schemas/events.js';
+import type { Webhook } from '../../schemas/webhooks.js';
+import { toBool, toInt, toIso, toIsoOrNull, toJson, toStringOrNull, ts, type Sql } from './sql.js';
+
+/** Subscribed kinds as stored: `,kind,kind,`, matched by the fan-out trigger with one substring test. */
+export function encodeEventKinds(kinds: readonly EventKind[]): string {
+  return `,${kinds.join(',')},`;
+}
+function decodeEventKinds(stored: string): EventKind[] {
+  return stored.split(',').filter(Boolean) as EventKind[];
+}
+
+const COLUMNS = 'id, url, events, description, enabled, disabled_at, created_at, updated_at';
+
+function toWebhook(row: Record<string, unknown>): Webhook {
+  return {
+    id: row.id as string,
+    url: row.url as string,
+    events: decodeEventKinds(row.events as string),
+    description: toStringOrNull(row.description),
+    enabled: toBool(row.enabled),
+    disabledAt: toIsoOrNull(row.disabled_at),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+export async function insert(sql: Sql, organizationId: string, webhook: Webhook, secret: string): Promise<void> {
+  await sql.run(
+    `INSERT INTO webhook (id, organization_id, url, events, description, secret, enabled, consecutive_failures, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+    [
+      webhook.id, organizationId, webhook.url, encodeEventKinds(webhook.events), webhook.description, secret, webhook.enabled,
+      ts(sql, new Date(webhook.createdAt)), ts(sql, new Date(webhook.updatedAt)),
+    ],
+  );
+}
+
+export async function count(sql: Sql, organizationId: string): Promise<number> {
+  return toInt((await sql.one<{ n: unknown }>('SELECT count(*) AS n FROM webhook WHERE organization_id = ?', [organizationId]))!.n);
+}
+
+/** A webhook of the workspace (never its secret), locked for the transaction with `lock` (PostgreSQL). */
+export async function find(sql: Sql, organizationId: string, id: string, lock = false): Promise<Webhook | undefined> {
+  const row = await sql.one(`SELECT ${COLUMNS} FROM webhook WHERE id = ? AND organization_id = ?${lock ? sql.dialect.forUpdate : ''}`, [id, organizationId]);
+  return row && toWebhook(row);
+}
+
+/** Up to `limit` webhooks of the workspace after (createdAt, id), oldest first. */
+export async function list(sql: Sql, organizationId: string, limit: number, after?: { at: number; id: string }): Promise<Webhook[]> {
+  const rows = await sql.all(
+    `SELECT ${COLUMNS} FROM webhook WHERE organization_id = ?${after ? ' AND (created_at, id) > (?, ?)' : ''} ORDER BY created_at, id LIMIT ?`,
+    [organizationId, ...(after ? [ts(sql, new Date(after.at)), after.id] : []), limit],
+  );
+  return rows.map(toWebhook);
+}
+
+/** What a webhook update may set; `enable` re-enables it and resets its failure count. */
+export interface WebhookChanges {
+  url?: string;
+  events?: EventKind[];
+  description?: string | null;
+  resetFailures?: boolean;
+  enable?: boolean;
+}
+
+/** Set the given fields (and `updated_at` when any); the caller holds the row. */
+export async function update(sql: Sql, id: string, changes: WebhookChanges, now: Date): Promise<void> {
+  const sets: Array<[string, unknown]> = [];
+  if (changes.url !== undefined) sets.push(['url', changes.url]);
+  if (changes.events !== undefined) sets.push(['events', encodeEventKinds(changes.events)]);
+  if (changes.description !== undefined) sets.push(['description', changes.description]);
+  if (changes.resetFailures) sets.push(['consecutive_failures', 0]);
+  if (changes.enable) sets.push(['enabled', true], ['disabled_at', null]);
+  if (sets.length === 0) return;
+  sets.push(['updated_at', ts(sql, now)]);
+  await sql.run(`UPDATE webhook SET ${sets.map(([column]) => `${column} = ?`).join(', ')} WHERE id = ?`, [...sets.map(([, value]) => value), id]);
+}
+
+/** Delete a webhook with its deliveries and their log; whether it existed. */
+export async function remove(sql: Sql, organizationId: string, id: string): Promise<boolean> {
+  return (await sql.run('DELETE FROM webhook WHERE id = ? AND organization_id = ?', [id, organizationId])) > 0;
+}
+
+/**
+ * Disable an enabled webhook, at most once (an atomic conditional update), and only when it has at least
+ * `minFailures` consecutive failures (so a success recorded meanwhile by another process wins). Whether this call
+ * disabled it.
+ */
+export async function disable(sql: Sql, id: string, now: Date, minFailures = 0): Promise<boolean> {
+  const changed = await sql.run('UPDATE webhook SET enabled = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND enabled = ? AND consecutive_failures >= ?', [
+    false,
+    ts(sql, now),
+    ts(sql, now),
+    id,
+    true,
+    minFailures,
+  ]);
+  return changed > 0;
+}
+
+/** A webhook with its workspace's name and admins, for the notice that it was disabled. */
+export async function findWithAdmins(sql: Sql, id: string): Promise<{ url: string; organizationId: string; name: string; adminEmails: string[] } | undefined> {
+  const row = await sql.one('SELECT w.url, o.id AS org_id, o.name, o.admin_emails FROM webhook w JOIN organization o ON o.id = w.organization_id WHERE w.id = ?', [
+    id,
+  ]);
+  return row && { url: row.url as string, organizationId: row.org_id as string, name: row.name as string, adminEmails: toJson<string[]>(row.admin_emails) };
+}

@@ -1,0 +1,1 @@
+export { createWebhooksService, type WebhookConfig, type WebhooksService } from './service.js';
