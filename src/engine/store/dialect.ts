@@ -29,6 +29,25 @@ export interface SqlDialect {
   /** `FROM`-able single-column rows (`value`) of a JSON array parameter of strings. */
   readonly jsonStrings: string;
   /**
+   * Whether one statement may hold several data-modifying CTEs (PostgreSQL): a claim then returns its rows in claim
+   * order, and a batch of outcomes is recorded in one statement instead of a transaction of three.
+   */
+  readonly modifyingCtes: boolean;
+  /** How the scheduler's claim (engine/delivery/sql/claim.ts) finds and takes due deliveries. */
+  readonly claims: {
+    /** A row's own address: its tuple id (PostgreSQL) or rowid (SQLite), so that taking it needs no second index lookup. */
+    readonly rowRef: string;
+    /**
+     * `SELECT ref, id, next_attempt_at FROM h ...`: each webhook `h`'s oldest due deliveries, as `due` selects them
+     * (`rowRef AS ref, id, next_attempt_at`). PostgreSQL locks them, skipping rows another process is claiming right
+     * now instead of waiting, and re-checks the conditions on the locked row; SQLite serializes writers, so the
+     * statement sees no concurrent claim.
+     */
+    pick(due: string): string;
+    /** The condition that an UPDATE's row is one of `refs` (a SELECT of refs). */
+    whereRef(refs: string): string;
+  };
+  /**
    * Write a change and its event row as one unit: the event is inserted if and only if the change matched a row, and
    * both commit together. Returns whether the change matched. PostgreSQL: one statement (a data-modifying CTE,
    * prepared); SQLite: both statements within one turn in an IMMEDIATE transaction (or in the caller's transaction).

@@ -3,9 +3,15 @@ import type { HmacBackend } from './crypto.js';
 import type { DedupeStore } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
 
-export const SIGNATURE_HEADER = 'x-service-signature';
-export const DELIVERY_HEADER = 'x-service-delivery';
-export const EVENT_HEADER = 'x-service-event';
+/** The delivery headers, named as the server sends them. Header names are case-insensitive; the constants below are the lower-case forms receivers look up. */
+export const WEBHOOK_HEADERS = Object.freeze({
+  event: 'X-Service-Event',
+  delivery: 'X-Service-Delivery',
+  signature: 'X-Service-Signature',
+} as const);
+export const SIGNATURE_HEADER = 'x-service-signature' satisfies Lowercase<typeof WEBHOOK_HEADERS.signature>;
+export const DELIVERY_HEADER = 'x-service-delivery' satisfies Lowercase<typeof WEBHOOK_HEADERS.delivery>;
+export const EVENT_HEADER = 'x-service-event' satisfies Lowercase<typeof WEBHOOK_HEADERS.event>;
 /** Receivers reject timestamps further than this from now, in either direction. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 /** How long a delivery id stays claimed: our retries span 1 h 12 min; a day covers unacknowledged successes. */

@@ -4,6 +4,7 @@ export {
   DELIVERY_HEADER,
   EVENT_HEADER,
   SIGNATURE_HEADER,
+  WEBHOOK_HEADERS,
   parseSignatureHeader,
   type HeadersLike,
   type RawBody,

@@ -12,6 +12,13 @@ export const postgresqlDialect: SqlDialect = {
   minTime: "'-infinity'",
   jsonRows: (columns, alias) => `json_to_recordset(?::json) AS ${alias} (${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`,
   jsonStrings: 'json_array_elements_text(?::json)',
+  modifyingCtes: true,
+  claims: {
+    rowRef: 'ctid',
+    pick: (due) => `SELECT d.ref, d.id, d.next_attempt_at FROM h CROSS JOIN LATERAL (${due} FOR UPDATE SKIP LOCKED) d`,
+    // A row locked by this statement cannot move before the update.
+    whereRef: (refs) => `ctid = ANY(ARRAY(${refs}))`,
+  },
   async writeWithEvent(db, write, event) {
     // One statement: the event row only if the change returned one. Prepared once per connection: a write's text
     // comes from a small set (per resource, per set of changed columns).

@@ -1,0 +1,43 @@
+import { RETRY_SCHEDULE_MS } from '../../schemas/webhooks.js';
+import { WEBHOOK_HEADERS, signPayload } from '../../verify/node.js';
+import type { AttemptOutcome, Sender } from './sender.js';
+import type { ClaimedRow } from './sql/claim.js';
+
+/** A delivery this process holds a lease on, with everything its attempt needs. */
+export interface Held extends ClaimedRow {
+  /** The claim's lease token: the outcome is recorded only where the delivery still carries it. */
+  token: string;
+}
+
+/** What the recorder writes for one held delivery. */
+export interface Result {
+  id: string;
+  token: string;
+  webhookId: string;
+  /** null: the webhook was disabled before the attempt; the delivery ends without one. */
+  attempt: (AttemptOutcome & { number: number; attemptedAt: Date; nextAt: Date | null }) | null;
+}
+
+/**
+ * One attempt: the payload's exact bytes, signed at this attempt's time (so a late retry still passes a receiver's
+ * 300 s window), with the next attempt's time from the retry schedule.
+ */
+export async function attemptDelivery(d: Held, sender: Sender, clock: () => Date): Promise<Result> {
+  if (!d.enabled) return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: null };
+  const number = d.attemptCount + 1;
+  const attemptedAt = clock();
+  const outcome = await sender.send(
+    d.url,
+    {
+      'Content-Type': 'application/json',
+      'User-Agent': 'Service-Webhooks/1.0',
+      [WEBHOOK_HEADERS.event]: d.eventType,
+      [WEBHOOK_HEADERS.delivery]: d.id,
+      [WEBHOOK_HEADERS.signature]: await signPayload(d.secret, d.payload, Math.floor(attemptedAt.getTime() / 1000)),
+    },
+    d.payload,
+  );
+  const wait = RETRY_SCHEDULE_MS[number];
+  const nextAt = outcome.ok || wait === undefined ? null : new Date(clock().getTime() + wait);
+  return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: { ...outcome, number, attemptedAt, nextAt } };
+}

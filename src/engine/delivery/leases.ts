@@ -1,0 +1,41 @@
+import type { Sql } from '../store/sql.js';
+import { renewLeases } from './sql/leases.js';
+
+/** Lease ids renewed per statement at most. */
+const RENEW_CHUNK = 500;
+
+/**
+ * The leases this process holds, by claim token, renewed every third of a lease while it holds any: only a dead
+ * process's claims lapse, and a queue slower than a lease keeps its claims.
+ */
+export function createLeases(db: Sql, clock: () => Date, leaseMs: number, log: (message: string, error?: unknown) => void) {
+  const byToken = new Map<string, Set<string>>();
+  let renewal: NodeJS.Timeout | undefined;
+
+  async function renew(): Promise<void> {
+    const until = new Date(clock().getTime() + leaseMs);
+    for (const [token, ids] of byToken) {
+      const list = [...ids];
+      for (let i = 0; i < list.length; i += RENEW_CHUNK) await renewLeases(db, token, list.slice(i, i + RENEW_CHUNK), until);
+    }
+  }
+
+  return {
+    hold(token: string, id: string): void {
+      let ids = byToken.get(token);
+      if (!ids) byToken.set(token, (ids = new Set()));
+      ids.add(id);
+      renewal ??= setInterval(() => void renew().catch((err) => log('[feedback-service] renewing delivery leases failed', err)), leaseMs / 3);
+    },
+    release(token: string, id: string): void {
+      const ids = byToken.get(token);
+      ids?.delete(id);
+      if (ids?.size === 0) byToken.delete(token);
+      if (byToken.size === 0 && renewal) {
+        clearInterval(renewal);
+        renewal = undefined;
+      }
+    },
+  };
+}
+export type Leases = ReturnType<typeof createLeases>;
