@@ -1,7 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_ARGS } from '../helpers/cli.js';
@@ -55,6 +56,30 @@ describe('feedback-service command line', () => {
     await expect(cli('org', 'create')).rejects.toMatchObject({ code: 2 });
     await expect(cli('key', 'revoke', 'key_nope')).rejects.toMatchObject({ code: 1 });
     await expect(cli('org', 'create', '--name', 'x', '--bogus')).rejects.toMatchObject({ code: 2 });
+  });
+
+  it('--help answers from the command table alone: no command module, no engine, no database driver is loaded', async () => {
+    const trace = join(dir, 'loads.txt');
+    const hook = pathToFileURL(join(import.meta.dirname, '../fixtures/trace-loads.mjs')).href;
+    const register = `data:text/javascript,import{register}from'node:module';register(${JSON.stringify(hook)})`;
+    const help = async (...args: string[]) => {
+      rmSync(trace, { force: true });
+      const { stdout } = await run(process.execPath, [...CLI_ARGS.slice(0, 2), '--import', register, ...CLI_ARGS.slice(2), ...args], {
+        cwd: dir,
+        env: { ...process.env, TRACE_LOADS: trace },
+      });
+      return { stdout, loaded: readFileSync(trace, 'utf8').split('\n').filter(Boolean) };
+    };
+    const all = await help('--help');
+    expect(all.stdout).toContain('feedback-service <command> [options]');
+    for (const command of ['serve', 'migrate', 'org create', 'key revoke', 'board list', 'post create', 'changelog publish', 'mcp --org']) expect(all.stdout).toContain(`  ${command}`);
+    const one = await help('org', '--help');
+    expect(one.stdout.trim()).toMatch(/^feedback-service org create --name N/);
+    expect(one.stdout).not.toContain('serve');
+    for (const { loaded } of [all, one]) {
+      expect(loaded.some((url) => url.endsWith('/src/cli/index.ts'))).toBe(true); // the trace sees our modules
+      expect(loaded.filter((url) => /\/src\/(?!cli\/(index|args)\.ts$)|@mikro-orm|libsql|\/pg\//.test(url))).toEqual([]);
+    }
   });
 
   it('serve on an empty database creates a workspace and a read:write key, prints them once, and serves', async () => {

@@ -1,0 +1,58 @@
+import { createEngine } from '../../engine/index.js';
+import { createApp, serveNode } from '../../h3/index.js';
+import { mcpEndpoint } from '../../mcp/http.js';
+import { intFlag, parseFlags } from '../args.js';
+import { DB_FLAG, databaseOf, print } from '../common.js';
+
+/**
+ * `serve`: migrate, create a workspace and a read:write key on an empty database (printed once), and serve REST
+ * under /v1 and the agent tools under /mcp, with the delivery scheduler running.
+ */
+export async function run(argv: string[]): Promise<void> {
+  const { values } = parseFlags(argv, {
+    ...DB_FLAG,
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'allow-private-networks': { type: 'boolean' },
+    'smtp-url': { type: 'string' },
+    'mail-from': { type: 'string' },
+  });
+  const allowPrivateNetworks = values['allow-private-networks'] === true || process.env.FEEDBACK_ALLOW_PRIVATE_NETWORKS === '1';
+  const database = databaseOf(values.db);
+  const engine = await createEngine({
+    database,
+    webhooks: {
+      allowPrivateNetworks,
+      smtpUrl: values['smtp-url'] ?? process.env.FEEDBACK_SMTP_URL,
+      mailFrom: values['mail-from'] ?? process.env.FEEDBACK_MAIL_FROM,
+    },
+  });
+  await engine.migrate();
+  let bootstrap: { organizationId: string; apiKey: string } | undefined;
+  if ((await engine.organizations.count()) === 0) {
+    const org = await engine.organizations.create({ name: 'Default workspace', plan: 'paid' });
+    const key = await engine.keys.create(org.id, 'read:write');
+    bootstrap = { organizationId: org.id, apiKey: key.key };
+  }
+  const app = createApp({ engine, endpoints: [mcpEndpoint(engine)] });
+  await engine.scheduler.start();
+  const server = await serveNode(app, { port: intFlag(values.port, 'port') ?? Number(process.env.PORT ?? 3000), host: values.host ?? '127.0.0.1' });
+  const human = [
+    `feedback-service listening on ${server.url} (database: ${engine.dialect === 'sqlite' ? database : 'postgresql'})`,
+    ...(bootstrap
+      ? [
+          'Created a workspace and a read:write API key. The key is shown only this once:',
+          `  organization: ${bootstrap.organizationId}`,
+          `  api key:      ${bootstrap.apiKey}`,
+        ]
+      : []),
+  ].join('\n');
+  print(values.json, { url: server.url, dialect: engine.dialect, allowPrivateNetworks, ...(bootstrap ? { bootstrap } : {}) }, human);
+  const shutdown = async () => {
+    await server.close().catch(() => {});
+    await engine.close().catch(() => {});
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
