@@ -1,5 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
-import type { SqlDialect } from '../store/dialect.js';
+import type { SqlDialect } from '../store/sql.js';
 import { Migration20261122000000Initial as PgInitial } from './postgresql/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as PgContactVersion } from './postgresql/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as PgTagsChangelog } from './postgresql/Migration20261122020000TagsChangelog.js';

@@ -1,4 +1,4 @@
-import { FeedbackError } from '../../engine/errors.js';
+import { FeedbackError } from '../../engine/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

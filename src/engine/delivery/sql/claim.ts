@@ -1,5 +1,4 @@
-import type { SqlDialect } from '../../store/dialect.js';
-import { statement, toBool, toInt, ts, type Sql, type Statement } from '../../store/sql.js';
+import { statement, toBool, toInt, ts, type Sql, type SqlDialect, type Statement } from '../../store/sql.js';
 
 /** A delivery a claim took, with everything its attempt needs. */
 export interface ClaimedRow {

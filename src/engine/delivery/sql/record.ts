@@ -1,5 +1,5 @@
 import { WEBHOOK_LIMITS } from '../../../schemas/webhooks.js';
-import type { JsonColumn, SqlDialect } from '../../store/dialect.js';
+import type { JsonColumn, SqlDialect } from '../../store/sql.js';
 import { statement, toBool, type Database, type Statement } from '../../store/sql.js';
 
 /** One attempt's outcome as recorded, where its delivery's lease is still held. */

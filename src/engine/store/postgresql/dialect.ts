@@ -1,4 +1,4 @@
-import type { SqlDialect } from '../dialect.js';
+import type { SqlDialect } from '../sql.js';
 import { placeholders, statement } from '../sql.js';
 
 /** PostgreSQL's side of what differs (dialect.ts). */

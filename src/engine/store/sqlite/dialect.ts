@@ -1,4 +1,4 @@
-import type { SqlDialect } from '../dialect.js';
+import type { SqlDialect } from '../sql.js';
 import { insertValues } from '../sql.js';
 
 /** SQLite's side of what differs (dialect.ts). Timestamps are epoch milliseconds; booleans bind as 1 and 0. */

@@ -1,0 +1,36 @@
+// The layering of the package's faces, checked by `npm run lint:layers` (and by CI). Floors, lowest first:
+//   schemas, contract, verify   the ground floor: import nothing of ours (contract reads schemas)
+//   engine, client              engine knows no HTTP framework; client is light (ky, the contract, zod-free modules)
+//   h3                          the REST adapter
+//   mcp                         the agent tools (its HTTP endpoint is one an h3 app mounts; it may drive the tools
+//                               through the client)
+//   msw, cli                    on top: they put the others together
+// Nothing imports a face above it; a face enters another only through its public entry (index.ts, verify/node.ts),
+// never its internal/ folder, and the engine only through src/engine/index.ts.
+const face = (names) => `^src/(${names.join('|')})/`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    { name: 'no-cycles', severity: 'error', comment: 'Modules import each other in a circle: break it with a shared module below both.', from: {}, to: { circular: true } },
+    { name: 'schemas-ground-floor', severity: 'error', comment: 'schemas imports nothing of ours.', from: { path: '^src/schemas/' }, to: { path: '^src/', pathNot: '^src/schemas/' } },
+    { name: 'contract-ground-floor', severity: 'error', comment: 'contract imports only schemas.', from: { path: '^src/contract/' }, to: { path: '^src/', pathNot: '^src/(contract|schemas)/' } },
+    { name: 'verify-ground-floor', severity: 'error', comment: 'verify imports nothing of ours.', from: { path: '^src/verify/' }, to: { path: '^src/', pathNot: '^src/verify/' } },
+    { name: 'verify-zero-dependency', severity: 'error', comment: 'verify runs in Node, Workers, Deno and Bun with no package installed.', from: { path: '^src/verify/' }, to: { dependencyTypes: ['npm', 'npm-dev', 'npm-peer', 'npm-optional', 'npm-no-pkg', 'npm-unknown'] } },
+    { name: 'public-entries', severity: 'error', comment: "A face uses another as its users do, never its internal/ folder.", from: { path: '^src/([^/]+)/' }, to: { path: '^src/[^/]+/internal/', pathNot: '^src/$1/' } },
+    { name: 'engine-door', severity: 'error', comment: 'Other faces enter the engine only through src/engine/index.ts.', from: { path: '^src/', pathNot: '^src/engine/' }, to: { path: '^src/engine/', pathNot: '^src/engine/index\\.ts$' } },
+    { name: 'engine-below-adapters', severity: 'error', comment: 'The engine knows no HTTP framework and no face above it.', from: { path: '^src/engine/' }, to: { path: face(['h3', 'client', 'mcp', 'msw', 'cli', 'portal']) } },
+    { name: 'engine-no-http-framework', severity: 'error', comment: 'The engine knows no HTTP framework.', from: { path: '^src/engine/' }, to: { path: 'node_modules/(h3|srvx|ky|msw)/' } },
+    { name: 'client-light', severity: 'error', comment: 'The client runs on edge runtimes: ky, the contract and zod-free modules only.', from: { path: '^src/client/' }, to: { path: face(['engine', 'h3', 'mcp', 'msw', 'cli', 'portal']) } },
+    { name: 'client-no-zod', severity: 'error', comment: 'The client bundles no zod: it imports zod-free modules (contract/operations, schemas/error-codes) and types.', from: { path: '^src/client/' }, to: { path: 'node_modules/zod/', dependencyTypesNot: ['type-only'] } },
+    { name: 'h3-below-top', severity: 'error', comment: 'h3 serves the engine; the server (cli) mounts other endpoints beside it.', from: { path: '^src/h3/' }, to: { path: face(['client', 'mcp', 'msw', 'cli', 'portal']) } },
+    { name: 'mcp-below-top', severity: 'error', from: { path: '^src/mcp/' }, to: { path: face(['msw', 'cli', 'portal']) } },
+    { name: 'msw-below-cli', severity: 'error', from: { path: '^src/msw/' }, to: { path: face(['cli']) } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
