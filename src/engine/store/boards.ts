@@ -1,3 +1,4 @@
+import { asIs, defineRows, pageOf, type After } from './rows.js';
 import { toBool, toIso, ts, type Sql } from './sql.js';
 
 export interface BoardRow {
@@ -10,22 +11,18 @@ export interface BoardRow {
   updatedAt: string;
 }
 
-const COLUMNS = 'id, organization_id, name, slug, is_public, created_at, updated_at';
-
-function toRow(row: Record<string, unknown>): BoardRow {
-  return {
-    id: row.id as string,
-    organizationId: row.organization_id as string,
-    name: row.name as string,
-    slug: row.slug as string,
-    isPublic: toBool(row.is_public),
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-  };
-}
+const BOARDS = defineRows<BoardRow>('board', 'b', {
+  id: asIs,
+  organizationId: asIs,
+  name: asIs,
+  slug: asIs,
+  isPublic: toBool,
+  createdAt: toIso,
+  updatedAt: toIso,
+});
 
 export async function insert(sql: Sql, board: BoardRow): Promise<void> {
-  await sql.run(`INSERT INTO board (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.run(`INSERT INTO board (${BOARDS.names}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
     board.id,
     board.organizationId,
     board.name,
@@ -37,17 +34,13 @@ export async function insert(sql: Sql, board: BoardRow): Promise<void> {
 }
 
 export async function find(sql: Sql, organizationId: string, id: string): Promise<BoardRow | undefined> {
-  const row = await sql.one(`SELECT ${COLUMNS} FROM board WHERE organization_id = ? AND id = ?`, [organizationId, id]);
-  return row && toRow(row);
+  const row = await sql.one(`SELECT ${BOARDS.columns} FROM board b WHERE b.organization_id = ? AND b.id = ?`, [organizationId, id]);
+  return row && BOARDS.read(row);
 }
 
 /** Up to `limit` boards of the workspace after (createdAt, id), oldest first. */
-export async function list(sql: Sql, organizationId: string, limit: number, after?: { at: number; id: string }): Promise<BoardRow[]> {
-  const rows = await sql.all(
-    `SELECT ${COLUMNS} FROM board WHERE organization_id = ?${after ? ' AND (created_at, id) > (?, ?)' : ''} ORDER BY created_at, id LIMIT ?`,
-    [organizationId, ...(after ? [ts(sql, new Date(after.at)), after.id] : []), limit],
-  );
-  return rows.map(toRow);
+export function list(sql: Sql, organizationId: string, limit: number, after?: After): Promise<BoardRow[]> {
+  return pageOf(sql, BOARDS, { where: 'b.organization_id = ?', params: [organizationId] }, limit, after);
 }
 
 /** The slugs of the workspace's boards that are `base` or `base-...`. */

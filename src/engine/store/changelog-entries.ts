@@ -1,42 +1,39 @@
 import type { ChangelogEntry } from '../../schemas/interactions.js';
+import { asIs, defineRows } from './rows.js';
 import { toIso, toIsoOrNull, ts, type Sql, type WriteStatement } from './sql.js';
 
-const COLUMNS = 'id, organization_id, board_id, title, slug, body, status, published_at, created_at, updated_at';
-
-function toEntry(row: Record<string, unknown>): ChangelogEntry {
-  return {
-    id: row.id as string,
-    organizationId: row.organization_id as string,
-    boardId: row.board_id as string,
-    title: row.title as string,
-    slug: row.slug as string,
-    body: row.body as string,
-    status: row.status as ChangelogEntry['status'],
-    publishedAt: toIsoOrNull(row.published_at),
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-  };
-}
+const ENTRIES = defineRows<ChangelogEntry>('changelog_entry', 'ce', {
+  id: asIs,
+  organizationId: asIs,
+  boardId: asIs,
+  title: asIs,
+  slug: asIs,
+  body: asIs,
+  status: asIs,
+  publishedAt: toIsoOrNull,
+  createdAt: toIso,
+  updatedAt: toIso,
+});
 
 export async function insert(sql: Sql, entry: ChangelogEntry): Promise<void> {
-  await sql.run(`INSERT INTO changelog_entry (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`, [
+  await sql.run(`INSERT INTO changelog_entry (${ENTRIES.names}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`, [
     entry.id, entry.organizationId, entry.boardId, entry.title, entry.slug, entry.body, entry.status,
     ts(sql, new Date(entry.createdAt)), ts(sql, new Date(entry.updatedAt)),
   ]);
 }
 
 export async function find(sql: Sql, organizationId: string, id: string): Promise<ChangelogEntry | undefined> {
-  const row = await sql.one(`SELECT ${COLUMNS} FROM changelog_entry WHERE organization_id = ? AND id = ?`, [organizationId, id]);
-  return row && toEntry(row);
+  const row = await sql.one(`SELECT ${ENTRIES.columns} FROM changelog_entry ce WHERE ce.organization_id = ? AND ce.id = ?`, [organizationId, id]);
+  return row && ENTRIES.read(row);
 }
 
 /** A board's entries, newest first. */
 export async function listForBoard(sql: Sql, organizationId: string, boardId: string): Promise<ChangelogEntry[]> {
-  const rows = await sql.all(`SELECT ${COLUMNS} FROM changelog_entry WHERE organization_id = ? AND board_id = ? ORDER BY created_at DESC, id DESC`, [
+  const rows = await sql.all(`SELECT ${ENTRIES.columns} FROM changelog_entry ce WHERE ce.organization_id = ? AND ce.board_id = ? ORDER BY ce.created_at DESC, ce.id DESC`, [
     organizationId,
     boardId,
   ]);
-  return rows.map(toEntry);
+  return rows.map((row) => ENTRIES.read(row));
 }
 
 /** Publish a draft: matches nothing once it is published (so `changelog.published` is written once). */

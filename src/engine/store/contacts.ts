@@ -1,5 +1,6 @@
 import { hashEmail } from '../shared/email.js';
 import type { CapColumns } from './organizations.js';
+import { asIs, defineRows } from './rows.js';
 import {
   json,
   placeholders,
@@ -39,32 +40,27 @@ export interface ContactRecord {
 /** The fields a trait change may set. */
 export type TraitField = 'externalUserId' | 'email' | 'name' | 'plan' | 'mrrCents' | 'currency' | 'metadata';
 
-const COLUMNS =
-  'c.id, c.organization_id, c.external_user_id, c.email, c.name, c.plan, c.mrr_cents, c.currency, c.metadata, c.source, c.consent_basis, c.first_seen_at, c.last_seen_at, c.created_at, c.updated_at, c.version';
-
-function toRecord(row: Record<string, unknown>): ContactRecord {
-  return {
-    id: row.id as string,
-    organizationId: row.organization_id as string,
-    externalUserId: toStringOrNull(row.external_user_id),
-    email: toStringOrNull(row.email),
-    name: toStringOrNull(row.name),
-    plan: toStringOrNull(row.plan),
-    mrrCents: toIntOrNull(row.mrr_cents),
-    currency: toStringOrNull(row.currency),
-    metadata: toJson<Record<string, unknown>>(row.metadata) ?? {},
-    source: row.source as string,
-    consentBasis: row.consent_basis as string,
-    firstSeenAt: toDate(row.first_seen_at),
-    lastSeenAt: toDate(row.last_seen_at),
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
-    version: toInt(row.version),
-  };
-}
+const CONTACTS = defineRows<ContactRecord>('contact', 'c', {
+  id: asIs,
+  organizationId: asIs,
+  externalUserId: toStringOrNull,
+  email: toStringOrNull,
+  name: toStringOrNull,
+  plan: toStringOrNull,
+  mrrCents: toIntOrNull,
+  currency: toStringOrNull,
+  metadata: (v) => toJson<Record<string, unknown>>(v) ?? {},
+  source: asIs,
+  consentBasis: asIs,
+  firstSeenAt: toDate,
+  lastSeenAt: toDate,
+  createdAt: toDate,
+  updatedAt: toDate,
+  version: toInt,
+});
 
 /** Identify's one read: the contact (if any) with its workspace's cap columns. Prepared once per connection on PostgreSQL. */
-const FIND_FOR_IDENTIFY = statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${COLUMNS}
+const FIND_FOR_IDENTIFY = statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACTS.columns}
   FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ?
   WHERE o.id = ?`);
 
@@ -73,13 +69,13 @@ export async function findForIdentify(sql: Sql, organizationId: string, external
   const row = await sql.one(FIND_FOR_IDENTIFY, [externalUserId, organizationId]);
   if (!row) return undefined;
   const cap = { plan: row.org_plan as string, contactCapOverride: toBool(row.org_cap_override), contactCap: toIntOrNull(row.org_cap) };
-  return row.id === null || row.id === undefined ? { cap } : { cap, contact: toRecord(row) };
+  return row.id === null || row.id === undefined ? { cap } : { cap, contact: CONTACTS.read(row) };
 }
 
 /** A contact of the workspace, locked for the transaction with `lock` (PostgreSQL). */
 export async function find(sql: Sql, organizationId: string, id: string, lock = false): Promise<ContactRecord | undefined> {
-  const row = await sql.one(`SELECT ${COLUMNS} FROM contact c WHERE c.organization_id = ? AND c.id = ?${lock ? sql.dialect.forUpdate : ''}`, [organizationId, id]);
-  return row && toRecord(row);
+  const row = await sql.one(`SELECT ${CONTACTS.columns} FROM contact c WHERE c.organization_id = ? AND c.id = ?${lock ? sql.dialect.forUpdate : ''}`, [organizationId, id]);
+  return row && CONTACTS.read(row);
 }
 
 /** A contact with its counts: posts (exact, live ones) and votes and comments (by email hash). */
@@ -89,7 +85,7 @@ export async function findWithCounts(
   id: string,
 ): Promise<{ contact: ContactRecord; postCount: number; voteCount: number; commentCount: number } | undefined> {
   const row = await sql.one(
-    `SELECT ${COLUMNS},
+    `SELECT ${CONTACTS.columns},
        (SELECT COUNT(*) FROM post p WHERE p.contact_id = c.id AND p.deleted_at IS NULL) AS post_count,
        CASE WHEN c.email_hash IS NULL THEN 0 ELSE
          (SELECT COUNT(*) FROM vote v WHERE v.organization_id = c.organization_id AND v.email_hash = c.email_hash) END AS vote_count,
@@ -98,7 +94,7 @@ export async function findWithCounts(
      FROM contact c WHERE c.organization_id = ? AND c.id = ?`,
     [organizationId, id],
   );
-  return row && { contact: toRecord(row), postCount: toInt(row.post_count), voteCount: toInt(row.vote_count), commentCount: toInt(row.comment_count) };
+  return row && { contact: CONTACTS.read(row), postCount: toInt(row.post_count), voteCount: toInt(row.vote_count), commentCount: toInt(row.comment_count) };
 }
 
 export async function exists(sql: Sql, organizationId: string, id: string): Promise<boolean> {
@@ -225,12 +221,12 @@ export async function listSorted(
   }
   const seek = async (extra: string[], extraParams: unknown[], order: string, limit: number) =>
     (
-      await sql.all(`SELECT ${COLUMNS} FROM contact c WHERE ${[...filters, ...extra].join(' AND ')} ORDER BY ${order} LIMIT ?`, [
+      await sql.all(`SELECT ${CONTACTS.columns} FROM contact c WHERE ${[...filters, ...extra].join(' AND ')} ORDER BY ${order} LIMIT ?`, [
         ...params,
         ...extraParams,
         limit,
       ])
-    ).map(toRecord);
+    ).map((row) => CONTACTS.read(row));
   const { after, limit } = query;
   if (query.sort !== 'mrr') {
     const column = SORT_COLUMN[query.sort];

@@ -1,3 +1,4 @@
+import { asIs, defineRows } from './rows.js';
 import { json, toBool, toInt, toIntOrNull, toIso, toJson, ts, type Sql } from './sql.js';
 
 /** A workspace row. */
@@ -19,25 +20,21 @@ export interface OrganizationRow {
 /** The columns of a workspace's contact cap, as `effectiveContactCap` reads them. */
 export type CapColumns = Pick<OrganizationRow, 'plan' | 'contactCapOverride' | 'contactCap'>;
 
-const COLUMNS = 'id, name, plan, billing_state, contact_cap_override, contact_cap, rate_limit, admin_emails, created_at, updated_at';
-
-function toRow(row: Record<string, unknown>): OrganizationRow {
-  return {
-    id: row.id as string,
-    name: row.name as string,
-    plan: row.plan as string,
-    billingState: row.billing_state as string,
-    contactCapOverride: toBool(row.contact_cap_override),
-    contactCap: toIntOrNull(row.contact_cap),
-    rateLimit: toIntOrNull(row.rate_limit),
-    adminEmails: toJson<string[]>(row.admin_emails),
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-  };
-}
+const ORGANIZATIONS = defineRows<OrganizationRow>('organization', 'o', {
+  id: asIs,
+  name: asIs,
+  plan: asIs,
+  billingState: asIs,
+  contactCapOverride: toBool,
+  contactCap: toIntOrNull,
+  rateLimit: toIntOrNull,
+  adminEmails: toJson,
+  createdAt: toIso,
+  updatedAt: toIso,
+});
 
 export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 'updatedAt'>, now: Date): Promise<void> {
-  await sql.run(`INSERT INTO organization (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     org.id,
     org.name,
     org.plan,
@@ -53,32 +50,23 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
 
 /** The columns a workspace update may set. */
 export type OrganizationChanges = Partial<Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails'>>;
-const CHANGE_COLUMNS: Record<keyof OrganizationChanges, string> = {
-  name: 'name',
-  plan: 'plan',
-  billingState: 'billing_state',
-  contactCapOverride: 'contact_cap_override',
-  contactCap: 'contact_cap',
-  rateLimit: 'rate_limit',
-  adminEmails: 'admin_emails',
-};
 
 /** Set the given columns (and `updated_at`); whether the workspace exists. */
 export async function update(sql: Sql, id: string, changes: OrganizationChanges, now: Date): Promise<boolean> {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined) as Array<[keyof OrganizationChanges, unknown]>;
-  const sets = ['updated_at = ?', ...entries.map(([field]) => `${CHANGE_COLUMNS[field]} = ?`)];
+  const sets = ['updated_at = ?', ...entries.map(([field]) => `${ORGANIZATIONS.column(field)} = ?`)];
   const params = [ts(sql, now), ...entries.map(([field, v]) => (field === 'adminEmails' ? json(v) : v))];
   return (await sql.run(`UPDATE organization SET ${sets.join(', ')} WHERE id = ?`, [...params, id])) > 0;
 }
 
 export async function find(sql: Sql, id: string): Promise<OrganizationRow | undefined> {
-  const row = await sql.one(`SELECT ${COLUMNS} FROM organization WHERE id = ?`, [id]);
-  return row && toRow(row);
+  const row = await sql.one(`SELECT ${ORGANIZATIONS.columns} FROM organization o WHERE o.id = ?`, [id]);
+  return row && ORGANIZATIONS.read(row);
 }
 
 /** Every workspace, oldest first. */
 export async function list(sql: Sql): Promise<OrganizationRow[]> {
-  return (await sql.all(`SELECT ${COLUMNS} FROM organization ORDER BY created_at, id`)).map(toRow);
+  return (await sql.all(`SELECT ${ORGANIZATIONS.columns} FROM organization o ORDER BY o.created_at, o.id`)).map((row) => ORGANIZATIONS.read(row));
 }
 
 export async function count(sql: Sql): Promise<number> {

@@ -1,5 +1,6 @@
 import type { EventKind } from '../../schemas/events.js';
 import type { Webhook } from '../../schemas/webhooks.js';
+import { asIs, defineRows, pageOf, type After } from './rows.js';
 import { toBool, toInt, toIso, toIsoOrNull, toJson, toStringOrNull, ts, type Sql } from './sql.js';
 
 /** Subscribed kinds as stored: `,kind,kind,`, matched by the fan-out trigger with one substring test. */
@@ -10,20 +11,16 @@ function decodeEventKinds(stored: string): EventKind[] {
   return stored.split(',').filter(Boolean) as EventKind[];
 }
 
-const COLUMNS = 'id, url, events, description, enabled, disabled_at, created_at, updated_at';
-
-function toWebhook(row: Record<string, unknown>): Webhook {
-  return {
-    id: row.id as string,
-    url: row.url as string,
-    events: decodeEventKinds(row.events as string),
-    description: toStringOrNull(row.description),
-    enabled: toBool(row.enabled),
-    disabledAt: toIsoOrNull(row.disabled_at),
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-  };
-}
+const WEBHOOKS = defineRows<Webhook>('webhook', 'w', {
+  id: asIs,
+  url: asIs,
+  events: (stored) => decodeEventKinds(stored as string),
+  description: toStringOrNull,
+  enabled: toBool,
+  disabledAt: toIsoOrNull,
+  createdAt: toIso,
+  updatedAt: toIso,
+});
 
 export async function insert(sql: Sql, organizationId: string, webhook: Webhook, secret: string): Promise<void> {
   await sql.run(
@@ -42,17 +39,13 @@ export async function count(sql: Sql, organizationId: string): Promise<number> {
 
 /** A webhook of the workspace (never its secret), locked for the transaction with `lock` (PostgreSQL). */
 export async function find(sql: Sql, organizationId: string, id: string, lock = false): Promise<Webhook | undefined> {
-  const row = await sql.one(`SELECT ${COLUMNS} FROM webhook WHERE id = ? AND organization_id = ?${lock ? sql.dialect.forUpdate : ''}`, [id, organizationId]);
-  return row && toWebhook(row);
+  const row = await sql.one(`SELECT ${WEBHOOKS.columns} FROM webhook w WHERE w.id = ? AND w.organization_id = ?${lock ? sql.dialect.forUpdate : ''}`, [id, organizationId]);
+  return row && WEBHOOKS.read(row);
 }
 
 /** Up to `limit` webhooks of the workspace after (createdAt, id), oldest first. */
-export async function list(sql: Sql, organizationId: string, limit: number, after?: { at: number; id: string }): Promise<Webhook[]> {
-  const rows = await sql.all(
-    `SELECT ${COLUMNS} FROM webhook WHERE organization_id = ?${after ? ' AND (created_at, id) > (?, ?)' : ''} ORDER BY created_at, id LIMIT ?`,
-    [organizationId, ...(after ? [ts(sql, new Date(after.at)), after.id] : []), limit],
-  );
-  return rows.map(toWebhook);
+export function list(sql: Sql, organizationId: string, limit: number, after?: After): Promise<Webhook[]> {
+  return pageOf(sql, WEBHOOKS, { where: 'w.organization_id = ?', params: [organizationId] }, limit, after);
 }
 
 /** What a webhook update may set; `enable` re-enables it and resets its failure count. */
