@@ -58,14 +58,7 @@ export function mergeMetadata(current: Record<string, unknown>, patch: Record<st
   return next;
 }
 
-export interface NewContact {
-  externalUserId: string | null;
-  email: string | null;
-  name: string | null;
-  plan: string | null;
-  mrrCents: number | null;
-  currency: string | null;
-  metadata: Record<string, unknown>;
+export interface NewContact extends Pick<ContactRecord, 'externalUserId' | 'email' | 'name' | 'plan' | 'mrrCents' | 'currency' | 'metadata'> {
   source: ContactSource;
   consentBasis: ConsentBasis;
   firstSeenAt?: Date;
