@@ -1,4 +1,4 @@
-// The engine's one door: other faces import the engine from here and nowhere else (enforced by `npm run lint`).
+// The engine's one door: other faces import the engine from here and nowhere else (enforced by `npm run lint:layers`, .dependency-cruiser.cjs).
 export { createEngine, type Engine, type EngineOptions, type WebhookOptions, type Workspace } from './engine.js';
 export type { DeliveryScheduler, RunSummary, SchedulerOptions } from './delivery/scheduler.js';
 export { nonPublicReason } from './shared/addresses.js';

@@ -1,9 +1,8 @@
 import { identifyContactBodySchema, type Contact } from '../../schemas/contacts.js';
 import { FeedbackError, parseInput } from '../errors.js';
 import { effectiveContactCap } from '../shared/caps.js';
-import { applyContactPatch, insertContact, mergeMetadata, toContact, traitPatch } from '../shared/contacts.js';
+import { applyContactPatch, insertContact, MAX_ROUNDS, mergeMetadata, toContact, traitPatch } from '../shared/contacts.js';
 import * as contacts from '../store/contacts.js';
-import { MAX_ROUNDS } from '../shared/contacts.js';
 import type { WorkspaceContext } from '../shared/context.js';
 
 /**
