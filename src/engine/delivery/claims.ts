@@ -39,7 +39,7 @@ export function createClaimPolicy(options: { db: Database; clock: () => Date; le
     const given = 'given' in webhooks ? { given: webhooks.given.map((id) => ({ id, ...cursors.get(id) })) } : webhooks;
     const rows = await claimDue(db, { now, token, leaseUntil: new Date(now.getTime() + leaseMs), batch, limit, webhooks: given });
     if ('given' in webhooks) for (const r of rows) cursors.set(r.webhookId, { at: r.nextAttemptAt, after: r.id });
-    return rows.map((r) => ({ ...r, token }));
+    return rows;
   }
 
   return {

@@ -13,6 +13,8 @@ export interface ClaimedRow {
   enabled: boolean;
   /** The exact bytes sent. */
   payload: string;
+  /** The claim's lease token: the outcome is recorded only where the delivery still carries it. */
+  token: string;
 }
 
 /** The webhooks a claim is for: given (with a cursor each, or none), or every webhook with pending deliveries but these. */
@@ -85,5 +87,6 @@ export async function claimDue(
     secret: r.secret as string,
     enabled: toBool(r.enabled),
     payload: r.payload as string,
+    token: claim.token,
   }));
 }
