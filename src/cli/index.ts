@@ -48,12 +48,21 @@ The database is a SQLite file (default ./feedback.db) or a postgres:// URL (--db
 
 const HELP = new Set(['help', '--help', '-h']);
 
+/** One command's usage lines, each led by the program's name, continuation lines kept aligned under it. */
+function commandHelp(command: Command): string {
+  const lead = 'feedback-service ';
+  return `  ${command.usage}`
+    .split('\n')
+    .map((line) => (/^ {2}\S/.test(line) ? lead + line.slice(2) : ' '.repeat(lead.length - 2) + line))
+    .join('\n');
+}
+
 async function main(argv: string[]): Promise<void> {
   const [name = 'mcp', ...rest] = argv;
   if (HELP.has(name)) return void console.log(USAGE);
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command: ${name}`);
-  if (rest.includes('--help') || rest.includes('-h')) return void console.log(`feedback-service ${command.usage}`);
+  if (rest.includes('--help') || rest.includes('-h')) return void console.log(commandHelp(command));
   await (await command.load()).run(rest);
 }
 
