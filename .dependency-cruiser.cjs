@@ -8,6 +8,8 @@
 // Nothing imports a face above it; a face enters another only through its public entry (index.ts, verify/node.ts),
 // never its internal/ folder, and the engine only through src/engine/index.ts.
 const face = (names) => `^src/(${names.join('|')})/`;
+/** The engine's resource services: a file or a folder each. */
+const RESOURCES = 'boards|changelog|contacts|events|idempotency|interactions|keys|limits|organizations|posts|tags|webhooks';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -20,6 +22,13 @@ module.exports = {
     { name: 'public-entries', severity: 'error', comment: "A face uses another as its users do, never its internal/ folder.", from: { path: '^src/([^/]+)/' }, to: { path: '^src/[^/]+/internal/', pathNot: '^src/$1/' } },
     { name: 'engine-door', severity: 'error', comment: 'Other faces enter the engine only through src/engine/index.ts.', from: { path: '^src/', pathNot: '^src/engine/' }, to: { path: '^src/engine/', pathNot: '^src/engine/index\\.ts$' } },
     { name: 'engine-below-adapters', severity: 'error', comment: 'The engine knows no HTTP framework and no face above it.', from: { path: '^src/engine/' }, to: { path: face(['h3', 'client', 'mcp', 'msw', 'cli', 'portal']) } },
+    {
+      name: 'engine-resources-not-sideways',
+      severity: 'error',
+      comment: 'A resource service does not import another: what two need lives in engine/shared (engine.ts and operations.ts compose them).',
+      from: { path: `^src/engine/(${RESOURCES})(\\.ts$|/)` },
+      to: { path: `^src/engine/(${RESOURCES})(\\.ts$|/)`, pathNot: '^src/engine/$1(\\.ts$|/)' },
+    },
     { name: 'engine-no-http-framework', severity: 'error', comment: 'The engine knows no HTTP framework.', from: { path: '^src/engine/' }, to: { path: 'node_modules/(h3|srvx|ky|msw)/' } },
     { name: 'client-light', severity: 'error', comment: 'The client runs on edge runtimes: ky, the contract and zod-free modules only.', from: { path: '^src/client/' }, to: { path: face(['engine', 'h3', 'mcp', 'msw', 'cli', 'portal']) } },
     { name: 'client-no-zod', severity: 'error', comment: 'The client bundles no zod: it imports zod-free modules (contract/operations, schemas/error-codes) and types.', from: { path: '^src/client/' }, to: { path: 'node_modules/zod/', dependencyTypesNot: ['type-only'] } },
