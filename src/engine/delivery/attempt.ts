@@ -1,10 +1,9 @@
 import { RETRY_SCHEDULE_MS } from '../../schemas/webhooks.js';
 import { WEBHOOK_HEADERS, signPayload } from '../../verify/node.js';
 import type { AttemptOutcome, Sender } from './sender.js';
-import type { ClaimedRow } from './sql/claim.js';
+import type { Held } from './sql/claim.js';
 
-/** A delivery this process holds a lease on (under its claim's token), with everything its attempt needs. */
-export type Held = ClaimedRow;
+export type { Held };
 
 /** What the recorder writes for one held delivery. */
 export interface Result {

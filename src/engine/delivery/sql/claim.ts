@@ -1,7 +1,7 @@
 import { statement, toBool, toInt, ts, type Sql, type SqlDialect, type Statement } from '../../store/sql.js';
 
-/** A delivery a claim took, with everything its attempt needs. */
-export interface ClaimedRow {
+/** A delivery a claim took and this process now holds (under the claim's token), with everything its attempt needs. */
+export interface Held {
   id: string;
   webhookId: string;
   eventType: string;
@@ -68,7 +68,7 @@ const claimStatement = (d: SqlDialect, given: boolean) => {
 export async function claimDue(
   db: Sql,
   claim: { now: Date; token: string; leaseUntil: Date; batch: number; limit: number; webhooks: ClaimWebhooks },
-): Promise<ClaimedRow[]> {
+): Promise<Held[]> {
   const lease = [ts(db, claim.leaseUntil), claim.token, ts(db, claim.now), ts(db, claim.now), claim.batch];
   const given = 'given' in claim.webhooks;
   const rows =
