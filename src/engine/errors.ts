@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode, type ValidationIssue } from '../schemas/errors.js';
+import { textIssues } from '../schemas/input.js';
 import type { z } from 'zod';
 
 /**
@@ -34,8 +35,14 @@ export function validationError(issues: ValidationIssue[]): FeedbackError {
   return new FeedbackError('ERR_VALIDATION', message, { issues });
 }
 
-/** Parse with a zod schema, turning its issues into ERR_VALIDATION. */
+/**
+ * Parse with a zod schema, turning its issues into ERR_VALIDATION. Every input of every operation comes through
+ * here, so the input rule both databases can keep is checked here first: no string or key anywhere in the input
+ * holds U+0000 or an unpaired surrogate.
+ */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const textFaults = textIssues(input);
+  if (textFaults.length > 0) throw validationError(textFaults);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw validationError(

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { OPERATIONS, OPERATION_SCHEMAS, type OperationId, type OperationSchemas } from '../contract/index.js';
+import { parseInput } from './errors.js';
 import * as idempotencyKeys from './store/idempotency-keys.js';
 import type { Database } from './store/sql.js';
 
@@ -13,9 +15,15 @@ const POLL_MS = 25;
 /** What to do with a POST that carries an Idempotency-Key. */
 export type IdempotencyDecision = { kind: 'execute' } | { kind: 'replay'; status: number; body: string } | { kind: 'conflict'; message: string };
 
-/** The fingerprint of a request: method, path and body. A key reused with another fingerprint is refused. */
-export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body)}`).digest('hex');
+/**
+ * The fingerprint of a request: method, path and the validated body (so fields in another order are the same
+ * request). A key reused with another fingerprint is refused. Validation comes first: an invalid body is refused
+ * (422) before anything is hashed or kept, and only a validated body, bounded in depth, is ever serialized.
+ */
+export function requestFingerprint(id: OperationId, path: string, body: Record<string, unknown>): string {
+  const schema = (OPERATION_SCHEMAS[id] as OperationSchemas).body;
+  const valid: unknown = schema ? parseInput(schema, body) : {};
+  return createHash('sha256').update(`${OPERATIONS[id].method} ${path}\n${JSON.stringify(valid)}`).digest('hex');
 }
 
 /**

@@ -1,7 +1,8 @@
 import { OPERATIONS, writes, type OperationId } from '../contract/index.js';
+import { textFault } from '../schemas/input.js';
 import type { Whoami } from '../schemas/whoami.js';
 import type { Engine, Workspace } from './engine.js';
-import type { FeedbackError } from './errors.js';
+import { FeedbackError } from './errors.js';
 import { accessRefusal, type AuthenticatedKey } from './keys.js';
 
 /** Who runs an operation: their workspace, and what `whoami` answers them. */
@@ -54,7 +55,11 @@ const BINDINGS: Record<OperationId, Binding> = {
  * Run one operation of the contract for a caller, in their workspace: what REST and the in-process agent tools
  * both do once the caller is known and allowed. Refusals are FeedbackErrors (validation, 404, 409, 402).
  */
-export function runOperation(engine: Engine, caller: Caller, id: OperationId, request: OperationRequest): Promise<OperationResult> {
+export async function runOperation(engine: Engine, caller: Caller, id: OperationId, request: OperationRequest): Promise<OperationResult> {
+  // A path id that breaks the input rule cannot name anything stored (and PostgreSQL could not even compare it).
+  for (const [param, value] of Object.entries(request.params)) {
+    if (textFault(value) !== null) throw new FeedbackError('ERR_NOT_FOUND', `No ${param.replace(/Id$/, '')} with id ${value}.`);
+  }
   return BINDINGS[id](engine.workspace(caller.organizationId), request, caller);
 }
 

@@ -1,6 +1,6 @@
 import { H3, getRouterParams, type H3Event } from 'h3';
 import { OPERATIONS, OPERATION_IDS, OPERATION_SCHEMAS, answersPage, type OperationId, type OperationSchemas } from '../contract/index.js';
-import { FeedbackError, newId, operationRefusal, requestFingerprint, runOperation, type Engine } from '../engine/index.js';
+import { FeedbackError, logErrorLine, newId, operationRefusal, requestFingerprint, runOperation, type Engine } from '../engine/index.js';
 import { admit, type Admitted } from './internal/admit.js';
 import { readJsonObject, readQuery } from './internal/body.js';
 import { idempotent } from './internal/idempotent.js';
@@ -13,14 +13,15 @@ import { createOpenApiDocument, OPENAPI_PATH, type DocumentedEndpoint } from './
  */
 export interface AppEndpoint extends DocumentedEndpoint {
   method: 'GET' | 'POST';
-  handle(request: Request, admitted: Admitted, headers: ResponseHeaders): Promise<Response>;
+  /** `logError` is the app's: where the endpoint reports an unexpected failure, with `headers['x-request-id']`. */
+  handle(request: Request, admitted: Admitted, headers: ResponseHeaders, logError: (message: string, error: unknown) => void): Promise<Response>;
 }
 
 export interface AppOptions {
   engine: Engine;
   /** Endpoints served beside the REST operations (`mcpEndpoint(engine)` from `feedback-service/mcp`). */
   endpoints?: readonly AppEndpoint[];
-  /** Where unexpected errors are reported; never receives secrets. Defaults to console.error. */
+  /** Where unexpected errors are reported; never receives secrets. Defaults to one line on stderr. */
   logError?: (message: string, error: unknown) => void;
 }
 
@@ -34,7 +35,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions): H3 {
   const { engine } = options;
   const endpoints = options.endpoints ?? [];
-  const logError = options.logError ?? ((message, error) => console.error(message, error));
+  const logError = options.logError ?? logErrorLine;
 
   /** One operation: key, rate limit, scope and billing, the body, then the engine (idempotently with a key). */
   async function handle(id: OperationId, event: H3Event, headers: ResponseHeaders): Promise<Response> {
@@ -57,7 +58,7 @@ export function createApp(options: AppOptions): H3 {
       const result = await run();
       return json(result.status, result.body, headers);
     }
-    return idempotent(engine, admitted.key.organizationId, idempotencyKey, requestFingerprint('POST', event.url.pathname, body ?? {}), run, headers);
+    return idempotent(engine, admitted.key.organizationId, idempotencyKey, requestFingerprint(id, event.url.pathname, body ?? {}), run, headers);
   }
 
   function toErrorResponse(err: unknown, headers: ResponseHeaders, requestId: string, request?: Request): Response {
@@ -102,7 +103,7 @@ export function createApp(options: AppOptions): H3 {
       guarded(async (event, headers) => {
         const request = event.req as Request;
         const admitted = await admit(engine, request, headers);
-        return admitted instanceof Response ? admitted : endpoint.handle(request, admitted, headers);
+        return admitted instanceof Response ? admitted : endpoint.handle(request, admitted, headers, logError);
       }),
     );
   }

@@ -57,6 +57,9 @@ function recordValuesOf(schema: JsonSchema | undefined): JsonSchema | undefined 
  * the strict REST validation, under its own name), and the keys of free-form maps are never touched.
  */
 export function convertKeys(value: unknown, schema: JsonSchema | undefined, direction: 'in' | 'out'): unknown {
+  // Free-form values (inside `metadata`, `body.json`) are left as they are: no names to convert, and no walk into
+  // whatever depth they have before validation refuses it.
+  if (schema === undefined) return value;
   if (Array.isArray(value)) return value.map((v) => convertKeys(v, itemsOf(schema), direction));
   if (value === null || typeof value !== 'object') return value;
   const properties = propertiesOf(schema);

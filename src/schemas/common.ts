@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonValueFault } from './input.js';
 
 /** ISO 8601 UTC timestamp with milliseconds, as every response carries them. */
 export const timestampSchema = z.iso.datetime({ offset: false, precision: 3 });
@@ -43,4 +44,10 @@ export type Page<T> = { data: T[]; nextCursor: string | null };
 /** `{ data: T }`, the success envelope of every single-resource response. */
 export function dataSchema<T extends z.ZodType>(item: T) {
   return z.object({ data: item });
+}
+
+/** Refines free-form JSON (`metadata`, `body.json`): at most 32 levels deep, numbers that JSON carries exactly. */
+export function jsonSchemaRefinement(value: unknown, ctx: z.RefinementCtx): void {
+  const fault = jsonValueFault(value);
+  if (fault) ctx.addIssue({ code: 'custom', path: fault.path, message: fault.message, params: { code: fault.code } });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorSchema, pageLimitSchema, pageSchema, timestampSchema } from './common.js';
+import { cursorSchema, jsonSchemaRefinement, pageLimitSchema, pageSchema, timestampSchema } from './common.js';
 
 export const MAX_METADATA_KEYS = 100;
 export const MAX_MRR_CENTS = 100_000_000;
@@ -25,7 +25,8 @@ export const metadataSchema = z
   .refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, {
     message: `metadata may have at most ${MAX_METADATA_KEYS} keys`,
     params: { code: 'too_big' },
-  });
+  })
+  .superRefine(jsonSchemaRefinement);
 
 /**
  * `mrrCents` and `currency` travel as a pair: a body that carries one carries the other,

@@ -7,3 +7,4 @@ export * from './whoami.js';
 export * from './interactions.js';
 export * from './webhooks.js';
 export * from './json-schema.js';
+export * from './input.js';

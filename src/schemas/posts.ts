@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorSchema, pageLimitSchema, pageSchema, timestampSchema } from './common.js';
+import { cursorSchema, jsonSchemaRefinement, pageLimitSchema, pageSchema, timestampSchema } from './common.js';
 
 export const POST_STATUSES = ['open', 'under_review', 'planned', 'in_progress', 'shipped', 'declined', 'duplicate'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -51,9 +51,12 @@ export const MAX_TAGS_PER_POST = 3;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export const postTitleSchema = z.string().min(1).max(POST_TITLE_MAX);
-/** `{ json, text }`: `json` is any JSON (the rich document), `text` its plain text, at most 50,000 characters. */
+/** `{ json, text }`: `json` is any JSON nesting at most 32 levels (the rich document), `text` its plain text, at most 50,000 characters. */
 export const postBodySchema = z.strictObject({
-  json: z.unknown().refine((v) => v !== undefined, { message: 'body.json is required' }),
+  json: z
+    .unknown()
+    .refine((v) => v !== undefined, { message: 'body.json is required' })
+    .superRefine(jsonSchemaRefinement),
   text: z.string().max(POST_BODY_TEXT_MAX),
 });
 export const postSlugSchema = z

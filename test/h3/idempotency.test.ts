@@ -23,14 +23,28 @@ describeMatrix('Idempotency-Key on POST', (h) => {
     expect((await create(h, ws, { externalUserId: 'idem-1', name: 'Ann' })).status).toBe(409);
   });
 
-  it('a refusal is kept too: the repeat gets the same 4xx', async () => {
+  it('a refusal by the operation is kept: the repeat gets the same 4xx', async () => {
     const ws = await h.seed();
-    const first = await create(h, ws, { externalUserId: 'idem-2', mrrCents: 100 }, 'key-2');
-    expect(first.status).toBe(422);
-    const again = await create(h, ws, { externalUserId: 'idem-2', mrrCents: 100 }, 'key-2');
-    expect(again.status).toBe(422);
+    expect((await create(h, ws, { externalUserId: 'taken' })).status).toBe(201);
+    const first = await create(h, ws, { externalUserId: 'taken', name: 'B' }, 'key-2');
+    expect(first.status).toBe(409);
+    const again = await create(h, ws, { name: 'B', externalUserId: 'taken' }, 'key-2');
+    expect(again.status).toBe(409);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('a body that fails validation is refused without using the key: the corrected body runs with it', async () => {
+    const ws = await h.seed();
+    const first = await create(h, ws, { externalUserId: 'idem-2', mrrCents: 100 }, 'key-2b');
+    expect(first.status).toBe(422);
+    const again = await create(h, ws, { externalUserId: 'idem-2', mrrCents: 100 }, 'key-2b');
+    expect(again.status).toBe(422);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    const fixed = await create(h, ws, { externalUserId: 'idem-2', mrrCents: 100, currency: 'EUR' }, 'key-2b');
+    expect(fixed.status).toBe(201);
+    expect((await create(h, ws, { currency: 'EUR', mrrCents: 100, externalUserId: 'idem-2' }, 'key-2b')).headers.get('idempotent-replayed')).toBe('true');
+    expect(await createdEvents(h, ws)).toBe(1);
   });
 
   it('the same key with another body, or another route, is 409 and runs nothing', async () => {

@@ -1,8 +1,8 @@
-import { listContactsQuerySchema, type ContactListItem, type ContactSort, type ListContactsQueryInput } from '../../schemas/contacts.js';
+import { MAX_MRR_CENTS, listContactsQuerySchema, type ContactListItem, type ContactSort, type ListContactsQueryInput } from '../../schemas/contacts.js';
 import type { Page } from '../../schemas/common.js';
 import { parseInput } from '../errors.js';
 import { toContact } from '../shared/contacts.js';
-import { isFiniteNumber, isId, readCursor, toPage } from '../shared/pages.js';
+import { isId, isIntegerIn, readCursor, timeAndId, toPage, type CursorKey } from '../shared/pages.js';
 import * as contacts from '../store/contacts.js';
 import type { WorkspaceContext } from '../shared/context.js';
 
@@ -12,12 +12,19 @@ function sortValue(record: contacts.ContactRecord, sort: ContactSort): number | 
   return record.mrrCents;
 }
 
+const isMrr = isIntegerIn(0, MAX_MRR_CENTS);
+/** Cursor key per sort: [sort value, id]; the sort value is null only in the null-mrr tail. */
+const CURSOR_KEYS: Record<ContactSort, (k: CursorKey) => boolean> = {
+  created: timeAndId,
+  last_seen: timeAndId,
+  mrr: (k) => k.length === 2 && (k[0] === null || isMrr(k[0])) && isId(k[1]),
+};
+
 /** `GET /v1/contacts`: keyset pages, ties broken on id, nulls last for `mrr`; each contact with its post count. */
 export async function list({ db, organizationId }: WorkspaceContext, query: ListContactsQueryInput = {}): Promise<Page<ContactListItem>> {
   const q = parseInput(listContactsQuerySchema, query);
-  // Cursor key: [sort value, id]; the sort value is null only in the null-mrr tail.
   const kind = `contacts:${q.sort}`;
-  const key = readCursor(q.cursor, kind, (k) => k.length === 2 && isId(k[1]) && (isFiniteNumber(k[0]) || (k[0] === null && q.sort === 'mrr')));
+  const key = readCursor(q.cursor, kind, CURSOR_KEYS[q.sort]);
   const rows = await contacts.listSorted(db, organizationId, {
     q: q.q,
     plan: q.plan,

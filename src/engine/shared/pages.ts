@@ -29,13 +29,20 @@ export function decodeCursor(cursor: string, kind: string, valid: (key: CursorKe
   return key as CursorKey;
 }
 
-/** A finite number (an epoch-ms time or an integer sort value). */
-export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-/** A non-empty id. */
-export const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 255;
+/**
+ * An epoch-ms time both databases can compare: an integer from year 1 to year 9999 (a JavaScript date reaches
+ * further, PostgreSQL's timestamps do not).
+ */
+export const isTime = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= MIN_TIME && (v as number) <= MAX_TIME;
+const MIN_TIME = -62_135_596_800_000; // 0001-01-01T00:00:00.000Z
+const MAX_TIME = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+/** An integer sort value from `min` to `max` (a count or an amount). */
+export const isIntegerIn = (min: number, max: number) => (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
+/** One of our ids: 1 to 255 visible ASCII characters. */
+export const isId = (v: unknown): v is string => typeof v === 'string' && /^[\x21-\x7e]{1,255}$/.test(v);
 
 /** The most common position: a time (epoch ms) and an id. */
-export const timeAndId = (k: CursorKey): boolean => k.length === 2 && isFiniteNumber(k[0]) && isId(k[1]);
+export const timeAndId = (k: CursorKey): boolean => k.length === 2 && isTime(k[0]) && isId(k[1]);
 
 /** The position a list's `cursor` parameter names, or undefined for the first page (ERR_VALIDATION when not valid). */
 export function readCursor(cursor: string | undefined, kind: string, valid: (key: CursorKey) => boolean = timeAndId): CursorKey | undefined {

@@ -3,7 +3,7 @@ import { pageQuerySchema, type PageQueryInput } from '../../schemas/posts.js';
 import type { Delivery } from '../../schemas/webhooks.js';
 import { FeedbackError, parseInput } from '../errors.js';
 import { newId } from '../shared/ids.js';
-import { isFiniteNumber, isId, readCursor, toPage } from '../shared/pages.js';
+import { isId, isTime, readCursor, toPage } from '../shared/pages.js';
 import * as deliveries from '../store/deliveries.js';
 import type { Sql } from '../store/sql.js';
 import * as webhooks from '../store/webhooks.js';
@@ -26,7 +26,7 @@ export async function retrieveDelivery({ db, organizationId }: WorkspaceContext,
 /** `GET /v1/webhooks/{id}/deliveries`: newest first, keyset pages on (createdAt, eventId, id), each with every attempt. */
 export async function listDeliveries({ db, organizationId }: WorkspaceContext, webhookId: string, query: PageQueryInput = {}): Promise<Page<Delivery>> {
   const q = parseInput(pageQuerySchema, query);
-  const key = readCursor(q.cursor, 'deliveries', (k) => k.length === 3 && isFiniteNumber(k[0]) && isId(k[1]) && isId(k[2]));
+  const key = readCursor(q.cursor, 'deliveries', (k) => k.length === 3 && isTime(k[0]) && isId(k[1]) && isId(k[2]));
   await requireWebhook(db, organizationId, webhookId);
   const rows = await deliveries.listForWebhook(db, webhookId, q.limit + 1, key && { at: key[0] as number, eventId: key[1] as string, id: key[2] as string });
   return toPage(rows, q.limit, 'deliveries', (last) => [Date.parse(last.createdAt), last.eventId, last.id]);
