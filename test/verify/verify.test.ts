@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -53,6 +54,45 @@ for (const [name, build] of [['node:crypto build', nodeBuild], ['Web Crypto buil
       expect(err).toBeInstanceOf(WebhookVerificationError);
       expect(err.code).toBe('body_not_raw');
       expect(err.message).toMatch(/express\.raw/);
+    });
+
+    it('the event kind is the signed body\'s event: an X-Service-Event that disagrees is event_mismatch, and uses up nothing', async () => {
+      // The audit's reproducer: a contact.deleted body presented as post.created.
+      const dedupe = build.createMemoryDedupeStore();
+      const lying = { ...headersFor(good), 'x-service-event': 'post.created' };
+      const err = await build.verifyWebhook(VECTOR.body, lying, { ...opts, dedupe }).catch((e) => e);
+      expect(err).toBeInstanceOf(WebhookVerificationError);
+      expect(err.code).toBe('event_mismatch');
+      expect(err.message).toContain('contact.deleted');
+      // The refused request claimed nothing: the genuine delivery still verifies.
+      const ok = await build.verifyWebhook(VECTOR.body, headersFor(good), { ...opts, dedupe });
+      expect(ok.eventKind).toBe('contact.deleted');
+      expect(ok.eventKind).toBe(ok.event.event);
+    });
+
+    it('a signed body that is not a JSON object with a string event is malformed_body', async () => {
+      for (const body of ['not json', '[1]', '{"organizationId":"org_1"}', '{"event":7}', 'null']) {
+        const header = await build.signPayload(VECTOR.secret, body, VECTOR.timestamp);
+        await expect(build.verifyWebhook(body, headersFor(header), opts)).rejects.toMatchObject({ code: 'malformed_body' });
+      }
+    });
+
+    it('the test vector in docs/webhooks.md verifies with exactly the headers the page lists', async () => {
+      const page = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+      const section = page.slice(page.indexOf('## Test vector'));
+      const row = (name: string) => new RegExp(`^\\| ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\| \`([^\`]+)\``, 'm').exec(section)?.[1];
+      const headers: Record<string, string> = {};
+      for (const name of ['X-Service-Signature', 'X-Service-Delivery', 'X-Service-Event', 'Content-Type']) headers[name] = row(`\`${name}\``)!;
+      const body = row('body')!;
+      const secret = row('secret')!;
+      expect(Object.values(headers).every(Boolean) && body && secret).toBeTruthy();
+      const result = await build.verifyWebhook(body, headers, { secret, now: () => Number(row('timestamp')) * 1000 });
+      expect(result).toMatchObject({ deliveryId: headers['X-Service-Delivery'], eventKind: headers['X-Service-Event'] });
+      // Without either required header it is refused.
+      for (const missing of ['X-Service-Delivery', 'X-Service-Event']) {
+        const fewer = Object.fromEntries(Object.entries(headers).filter(([k]) => k !== missing));
+        await expect(build.verifyWebhook(body, fewer, { secret, now: () => Number(row('timestamp')) * 1000 })).rejects.toMatchObject({ code: 'missing_header' });
+      }
     });
 
     it('a re-serialized body (same JSON, other bytes) is signature_mismatch', async () => {

@@ -39,7 +39,7 @@ export interface VerifiedWebhook<E extends WebhookEvent = WebhookEvent> {
   event: E;
   /** `X-Service-Delivery`: unique per delivery, the dedupe key. */
   deliveryId: string;
-  /** `X-Service-Event`. */
+  /** The signed body's `event` (`X-Service-Event` must agree with it). */
   eventKind: EventKind;
   /** The signature's timestamp (unix seconds). */
   timestamp: number;
@@ -125,12 +125,22 @@ export async function verifyWith(
   const eventKind = header(headers, EVENT_HEADER);
   if (!deliveryId) throw new WebhookVerificationError('missing_header', 'The X-Service-Delivery header is missing.');
   if (!eventKind) throw new WebhookVerificationError('missing_header', 'The X-Service-Event header is missing.');
-  // Parse before claiming, so a body that cannot be used does not use up its delivery id.
+  // Parse and check before claiming, so a body that cannot be used does not use up its delivery id.
   let event: WebhookEvent;
   try {
     event = JSON.parse(typeof raw === 'string' ? raw : decoder.decode(raw)) as WebhookEvent;
   } catch {
-    throw new WebhookVerificationError('body_not_raw', 'The signed body is not JSON.');
+    throw new WebhookVerificationError('malformed_body', 'The signed body is not JSON.');
+  }
+  if (event === null || typeof event !== 'object' || typeof (event as { event?: unknown }).event !== 'string') {
+    throw new WebhookVerificationError('malformed_body', 'The signed body is not a JSON object with a string "event".');
+  }
+  // The header is not signed; the body is. Trust the body, and refuse a request whose header says otherwise.
+  if (eventKind !== event.event) {
+    throw new WebhookVerificationError(
+      'event_mismatch',
+      `X-Service-Event says ${JSON.stringify(eventKind)} but the signed body is a ${JSON.stringify(event.event)} event.`,
+    );
   }
   if (options.dedupe) {
     // Await only an asynchronous store: the memory store answers at once, without a microtask hop.
@@ -145,5 +155,5 @@ export async function verifyWith(
       throw new WebhookVerificationError('duplicate', 'This signature was already received under another delivery id (a replayed request).');
     }
   }
-  return { event, deliveryId, eventKind: eventKind as EventKind, timestamp };
+  return { event, deliveryId, eventKind: event.event, timestamp };
 }
