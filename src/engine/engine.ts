@@ -12,6 +12,7 @@ import { createIdempotencyStore } from './idempotency.js';
 import { createInteractionsService } from './interactions.js';
 import { createKeyCache, createKeysService } from './keys.js';
 import { createRateLimiter } from './limits.js';
+import { logErrorLine } from './log.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { ormOptions, parseDatabase, type DatabaseTarget } from './orm.js';
 import { createOrganizationsService } from './organizations.js';
@@ -116,7 +117,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const dialect = target.dialect;
   const orm = await initOrm(target);
   const clock = options.clock ?? (() => new Date());
-  const log = options.log ?? ((message: string, error?: unknown) => (error === undefined ? console.error(message) : console.error(message, error)));
+  const log = options.log ?? logErrorLine;
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
   const db = createDatabase(dialect, knex, { location: target.location, log });
   const limits = createRateLimiter(clock);

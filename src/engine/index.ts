@@ -5,6 +5,7 @@ export { nonPublicReason } from './shared/addresses.js';
 export { FeedbackError, parseInput, validationError } from './errors.js';
 export { operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
 export { newId } from './shared/ids.js';
+export { errorLine, logErrorLine } from './log.js';
 export { hashEmail } from './shared/email.js';
 export { IDEMPOTENCY_TTL_MS, requestFingerprint, type IdempotencyDecision, type IdempotencyStore } from './idempotency.js';
 export type { ContactsService } from './contacts/index.js';

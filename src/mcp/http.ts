@@ -26,13 +26,18 @@ export function mcpEndpoint(engine: Engine): AppEndpoint {
         '429': errorResponseDoc(429),
       },
     },
-    async handle(request, { key, caller }, headers) {
+    async handle(request, { key, caller }, headers, logError) {
       const [{ createToolServer }, { engineOperations }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
         import('./server.js'),
         import('./operations.js'),
         import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
       ]);
-      const server = createToolServer(engineOperations(engine, key.organizationId, caller), { scope: key.scope, billingState: key.billingState });
+      const server = createToolServer(engineOperations(engine, key.organizationId, caller), {
+        scope: key.scope,
+        billingState: key.billingState,
+        logError,
+        requestId: () => headers['x-request-id']!,
+      });
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       const response = await transport.handleRequest(request);

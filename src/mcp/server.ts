@@ -1,8 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { operationRefusal } from '../engine/index.js';
+import { logErrorLine, newId, operationRefusal } from '../engine/index.js';
 import type { Scope } from '../schemas/common.js';
-import { convertKeys, snakeText, type JsonSchema } from './case.js';
+import { convertKeys, snakeText, toSnake, type JsonSchema } from './case.js';
 import type { FeedbackOperations } from './operations.js';
 import { toJsonSchema } from '../schemas/json-schema.js';
 import { TOOLS, toolInputSchema, toolOutputSchema, type ToolDefinition } from './tools.js';
@@ -40,7 +40,15 @@ export interface ToolServerOptions {
   billingState?: 'active' | 'read_only';
   /** Reported to clients in `initialize`. */
   version?: string;
+  /**
+   * Where an unexpected tool failure is reported, one line each with its request id (default: stderr, which the
+   * stdio transport leaves free). Never receives keys or secrets.
+   */
+  logError?: (message: string, error: unknown) => void;
+  /** The request id of a failure (over HTTP, the request's `X-Request-Id`); a new `req_` id per failure otherwise. */
+  requestId?: () => string;
 }
+
 
 /** A tool error with the REST envelope's `code`, `message` and `details`, in snake_case. */
 function toolError(code: string, message: string, details?: Record<string, unknown>): CallToolResult {
@@ -49,7 +57,8 @@ function toolError(code: string, message: string, details?: Record<string, unkno
     ...details,
     ...(issues ? { issues: issues.map((i) => ({ ...i, path: snakeText(i.path), message: snakeText(i.message) })) } : {}),
   };
-  const error = { code, message: snakeText(message), ...(snakeDetails ? { details: snakeDetails } : {}) };
+  const named = snakeDetails && Object.fromEntries(Object.entries(snakeDetails).map(([k, v]) => [toSnake(k), v]));
+  const error = { code, message: snakeText(message), ...(named ? { details: named } : {}) };
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
 }
 
@@ -58,7 +67,7 @@ export async function callTool(
   ops: FeedbackOperations,
   name: string,
   args: Record<string, unknown> = {},
-  options: Pick<ToolServerOptions, 'scope' | 'billingState'> = {},
+  options: Pick<ToolServerOptions, 'scope' | 'billingState' | 'logError' | 'requestId'> = {},
 ): Promise<CallToolResult> {
   const scope = options.scope ?? 'read:write';
   const entry = preparedTools().get(name);
@@ -85,7 +94,10 @@ export async function callTool(
     const e = err as { code?: unknown; message?: unknown; details?: unknown };
     if (typeof e?.code === 'string' && e.code.startsWith('ERR_'))
       return toolError(e.code, String(e.message), (e.details as Record<string, unknown> | undefined) ?? undefined);
-    return toolError('ERR_INTERNAL', 'An unexpected error occurred.');
+    // As REST answers ERR_INTERNAL: one log line and the answer share a request id, and no stack reaches the caller.
+    const requestId = (options.requestId ?? (() => newId('req')))();
+    (options.logError ?? logErrorLine)(`[feedback-service] ${requestId} unexpected error in tool ${name}`, err);
+    return toolError('ERR_INTERNAL', 'An unexpected error occurred.', { requestId });
   }
 }
 
@@ -106,7 +118,7 @@ export function createToolServer(ops: FeedbackOperations, options: ToolServerOpt
       })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) =>
-    callTool(ops, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, { scope, billingState: options.billingState }),
+    callTool(ops, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, { ...options, scope }),
   );
   return server;
 }

@@ -5,7 +5,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/index.js';
+import { createEngine, errorLine } from '../../src/engine/index.js';
+import { createApp } from '../../src/h3/index.js';
+import { mcpEndpoint } from '../../src/mcp/index.js';
 import { CLI_ARGS } from '../helpers/cli.js';
 import { describeMatrix, type Harness } from '../helpers/harness.js';
 
@@ -65,6 +67,58 @@ describeMatrix(
       });
       expect(anonymous.status).toBe(401);
       expect((await anonymous.json()).error.code).toBe('ERR_UNAUTHORIZED');
+    });
+
+    it('whoami over /mcp reports the calling key and the budget REST reports', async () => {
+      const ws = await h.seed();
+      const rpc = (body: unknown) =>
+        fetch(`${h.baseUrl}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${ws.readKey}` },
+          body: JSON.stringify(body),
+        });
+      const rest = await h.request('GET', '/v1/whoami', { key: ws.readKey });
+      const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+      const data = (await res.json()).result.structuredContent;
+      const readKeyId = (await h.engine.keys.authenticate(ws.readKey))!.keyId;
+      expect(data).toMatchObject({ key_id: readKeyId, organization_id: ws.org.id, scope: 'read' });
+      expect(data.rate_limit.limit).toBe(rest.body.data.rateLimit.limit);
+      // The same budget: one request after the REST call, and what this response's headers say.
+      expect(data.rate_limit.remaining).toBe(rest.body.data.rateLimit.remaining - 1);
+      expect(String(data.rate_limit.remaining)).toBe(res.headers.get('ratelimit-remaining'));
+    });
+
+    it('an unexpected tool failure keeps ERR_INTERNAL, logs one line with a request id, and returns that id', async () => {
+      const ws = await h.seed();
+      const lines: string[] = [];
+      const app = createApp({ engine: h.engine, logError: (message, error) => lines.push(`${message}: ${errorLine(error)}`), endpoints: [mcpEndpoint(h.engine)] });
+      const workspace = h.engine.workspace;
+      (h.engine as { workspace: unknown }).workspace = () => {
+        throw new TypeError('the disk is on fire');
+      };
+      try {
+        const res = await app.fetch(
+          new Request('http://x/mcp', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${ws.key}` },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_contacts', arguments: {} } }),
+          }),
+        );
+        const requestId = res.headers.get('x-request-id');
+        expect(requestId).toMatch(/^req_/);
+        const call = (await res.json()).result;
+        expect(call.isError).toBe(true);
+        const { error } = JSON.parse(call.content[0].text);
+        expect(error).toEqual({ code: 'ERR_INTERNAL', message: 'An unexpected error occurred.', details: { request_id: requestId } });
+        expect(call.content[0].text).not.toContain('disk is on fire');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).not.toContain('\n');
+        expect(lines[0]).toContain(requestId);
+        expect(lines[0]).toContain('list_contacts');
+        expect(lines[0]).toContain('the disk is on fire');
+      } finally {
+        (h.engine as { workspace: unknown }).workspace = workspace;
+      }
     });
 
     it('the stdio command against this server uses the key and its scope', async () => {
