@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+
+// PostgreSQL engines need the key that seals webhook secrets; spawned servers inherit it.
+process.env.FEEDBACK_SECRET_KEY ??= randomBytes(32).toString('base64url');
 
 /** The PostgreSQL server the benchmarks create their databases on. */
 export const PG_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -29,6 +29,11 @@ const COMMANDS: Record<string, Command> = {
     usage: 'changelog create --org ORG_ID --board BOARD_ID --title T [--body X]\n  changelog publish ENTRY_ID --org ORG_ID',
     load: () => import('./commands/changelog.js'),
   },
+  secrets: {
+    usage: `secrets generate-key                           a new key for FEEDBACK_SECRET_KEY
+  secrets rotate [--db URL]                       seal every stored secret under the current key`,
+    load: () => import('./commands/secrets.js'),
+  },
   mcp: {
     usage: `mcp --org ORG_ID [--db URL]                     the agent tools over stdio, on the database
   mcp --base-url URL --api-key KEY                the same tools against a running server`,

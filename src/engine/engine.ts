@@ -13,10 +13,12 @@ import { createInteractionsService } from './interactions.js';
 import { createKeyCache, createKeysService } from './keys.js';
 import { createRateLimiter } from './limits.js';
 import { logErrorLine } from './log.js';
-import { MIGRATIONS } from './migrations/index.js';
+import { MIGRATIONS, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
 import { ormOptions, parseDatabase, type DatabaseTarget } from './orm.js';
 import { createOrganizationsService } from './organizations.js';
 import { createPostsService } from './posts.js';
+import { resealStored, type ResealReport } from './sealing.js';
+import { createSecretBox, resolveSecretKeys, type SecretKeys } from './secrets.js';
 import { createDatabase } from './store/database.js';
 import type { Database } from './store/sql.js';
 import { createTagsService } from './tags.js';
@@ -28,8 +30,14 @@ export interface EngineOptions {
   /** Where time comes from; tests inject one. */
   clock?: () => Date;
   webhooks?: WebhookOptions;
-  /** Where background work (deliveries, mail) reports problems; never receives secrets. Defaults to console.error. */
+  /** Where background work (deliveries, mail) reports problems; never receives secrets. Defaults to one line on stderr. */
   log?: (message: string, error?: unknown) => void;
+  /**
+   * The keys that seal webhook secrets at rest. Default: `FEEDBACK_SECRET_KEY` (and `FEEDBACK_SECRET_KEY_FALLBACKS`)
+   * from the environment; else, for a SQLite file, a key file beside it (`<database>.key`, created with mode 0600);
+   * a `:memory:` database gets a key of its own. PostgreSQL needs one of the first two.
+   */
+  secretKeys?: SecretKeys;
 }
 
 export interface WebhookOptions {
@@ -81,6 +89,13 @@ export interface Engine {
   workspace(organizationId: string): Workspace;
   /** Apply the checked-in migrations; returns the names applied now. */
   migrate(): Promise<string[]>;
+  /** The id of the key that seals secrets now (8 hex characters; the key itself is never shown). */
+  readonly secretKeyId: string;
+  /**
+   * Seal every stored secret under the current key: the last step of a key rotation (docs/security.md). Safe beside
+   * serving processes.
+   */
+  rotateSecrets(): Promise<ResealReport>;
   close(): Promise<void>;
 }
 
@@ -115,9 +130,11 @@ async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const target = parseDatabase(options.database);
   const dialect = target.dialect;
+  const log = options.log ?? logErrorLine;
+  // Before anything is opened: a missing or malformed key stops here, leaving nothing to close.
+  const secrets = createSecretBox(options.secretKeys ?? resolveSecretKeys(target, process.env, (message) => log(message)));
   const orm = await initOrm(target);
   const clock = options.clock ?? (() => new Date());
-  const log = options.log ?? logErrorLine;
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
   const db = createDatabase(dialect, knex, { location: target.location, log });
   const limits = createRateLimiter(clock);
@@ -132,6 +149,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       clock,
       sender,
       mailer,
+      secrets,
       log,
       listenUrl: dialect === 'postgresql' ? (orm.config.get('clientUrl') as string | undefined) : undefined,
     },
@@ -146,7 +164,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     organizations: createOrganizationsService(db, clock, keyCache),
     keys: createKeysService(db, clock, keyCache),
     limits,
-    idempotency: createIdempotencyStore(db, clock),
+    idempotency: createIdempotencyStore(db, clock, secrets),
+    secretKeyId: secrets.keyId,
+    rotateSecrets: () => resealStored(db, secrets),
     workspace(organizationId: string): Workspace {
       if (typeof organizationId !== 'string' || organizationId.length === 0) {
         throw new TypeError('workspace(organizationId) needs the id of a workspace');
@@ -160,12 +180,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         public: createInteractionsService(db, organizationId, clock),
         changelog: createChangelogService(db, organizationId, clock),
         events: createEventsService(db, organizationId),
-        webhooks: createWebhooksService(db, organizationId, clock, webhookConfig),
+        webhooks: createWebhooksService(db, organizationId, clock, { ...webhookConfig, secrets }),
       };
     },
     async migrate() {
-      const applied = await db.lendToOrm(() => orm.getMigrator().up());
-      return applied.map((m) => m.name);
+      const applied = (await db.lendToOrm(() => orm.getMigrator().up())).map((m) => m.name);
+      // The upgrade that brought sealing seals, once, what was stored before it.
+      if (applied.includes(SEALED_SECRETS_MIGRATION)) await resealStored(db, secrets);
+      return applied;
     },
     async close() {
       await scheduler.stop();

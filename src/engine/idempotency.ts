@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { OPERATIONS, OPERATION_SCHEMAS, type OperationId, type OperationSchemas } from '../contract/index.js';
 import { parseInput } from './errors.js';
 import * as idempotencyKeys from './store/idempotency-keys.js';
+import { sealedAt } from './sealing.js';
+import type { SecretBox } from './secrets.js';
 import type { Database } from './store/sql.js';
 
 /** How long a key is remembered. */
@@ -30,7 +32,7 @@ export function requestFingerprint(id: OperationId, path: string, body: Record<s
  * Idempotency keys per workspace. `begin` claims a key with one conditional insert, so of concurrent requests with
  * the same key exactly one executes; the others wait for its response and replay it.
  */
-export function createIdempotencyStore(db: Database, clock: () => Date) {
+export function createIdempotencyStore(db: Database, clock: () => Date, secrets: SecretBox) {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   return {
@@ -53,14 +55,20 @@ export function createIdempotencyStore(db: Database, clock: () => Date) {
         }
         if (row.requestHash !== fingerprint)
           return { kind: 'conflict', message: 'This Idempotency-Key was already used with a different request; use a new key for a new request.' };
-        if (row.status === 'completed') return { kind: 'replay', status: row.responseStatus!, body: row.responseBody! };
+        if (row.status === 'completed') {
+          return { kind: 'replay', status: row.responseStatus!, body: secrets.open(row.responseBody!, sealedAt.idempotentAnswer(organizationId, key)) };
+        }
         if (Date.now() > deadline) return { kind: 'conflict', message: 'A request with this Idempotency-Key is still in progress; retry later.' };
         await sleep(POLL_MS);
       }
     },
 
-    /** Keep the response of the request that claimed the key: repeats get it back. */
-    complete: (organizationId: string, key: string, status: number, body: string) => idempotencyKeys.complete(db, organizationId, key, status, body),
+    /**
+     * Keep the response of the request that claimed the key: repeats get it back. It is kept sealed: the answer to a
+     * webhook registration carries the signing secret.
+     */
+    complete: (organizationId: string, key: string, status: number, body: string) =>
+      idempotencyKeys.complete(db, organizationId, key, status, secrets.seal(body, sealedAt.idempotentAnswer(organizationId, key))),
 
     /** Forget a key whose request failed unexpectedly, so a retry runs it again. */
     release: (organizationId: string, key: string) => idempotencyKeys.release(db, organizationId, key),

@@ -6,6 +6,15 @@ export { FeedbackError, parseInput, validationError } from './errors.js';
 export { operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
 export { newId } from './shared/ids.js';
 export { errorLine, logErrorLine } from './log.js';
+export {
+  SECRET_KEY_ENV,
+  SECRET_KEY_FALLBACKS_ENV,
+  SecretKeyError,
+  generateSecretKey,
+  secretKeyFileOf,
+  type SecretKeys,
+} from './secrets.js';
+export type { ResealReport } from './sealing.js';
 export { hashEmail } from './shared/email.js';
 export { IDEMPOTENCY_TTL_MS, requestFingerprint, type IdempotencyDecision, type IdempotencyStore } from './idempotency.js';
 export type { ContactsService } from './contacts/index.js';

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_ARGS } from '../helpers/cli.js';
+import { startReceiver } from '../helpers/receiver.js';
 
 const run = promisify(execFile);
 
@@ -20,7 +21,7 @@ async function cli(...args: string[]): Promise<any> {
 
 describe('feedback-service command line', () => {
   it('migrate, org create|update, key create|revoke and board create print one JSON object each', async () => {
-    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder']);
+    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets']);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli('org', 'create', '--name', 'Acme', '--plan', 'free', '--admin-email', 'a@acme.com', '--rate-limit', '100');
     expect(org).toMatchObject({ name: 'Acme', plan: 'free', contactCap: 1000, rateLimit: 100, adminEmails: ['a@acme.com'] });
@@ -111,6 +112,60 @@ describe('feedback-service command line', () => {
     } finally {
       again.kill('SIGTERM');
       await new Promise((r) => again.once('exit', r));
+      rmSync(serveDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('what a server prints', () => {
+  it('never prints a key or a secret: a whole run, grepped (the first start prints its bootstrap key once, by design)', async () => {
+    const serveDir = mkdtempSync(join(tmpdir(), 'feedback-logs-'));
+    const receiver = await startReceiver((_req, res) => {
+      res.statusCode = 500;
+      res.end('nope');
+    });
+    const env = { ...process.env };
+    delete env.FEEDBACK_SECRET_KEY; // the embedded default: the key file beside the database
+    const child = spawn(process.execPath, [...CLI_ARGS, 'serve', '--port', '0', '--json', '--allow-private-networks'], { cwd: serveDir, env });
+    let output = '';
+    let stdout = '';
+    child.stdout.on('data', (d) => ((output += d), (stdout += d)));
+    child.stderr.on('data', (d) => (output += d));
+    try {
+      const info = await new Promise<any>((resolve, reject) => {
+        child.stdout.on('data', () => stdout.includes('\n') && resolve(JSON.parse(stdout.split('\n')[0]!)));
+        child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${output}`)));
+      });
+      const apiKey: string = info.bootstrap.apiKey;
+      const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, key = apiKey) =>
+        fetch(`${info.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      await run(process.execPath, [...CLI_ARGS, 'org', 'update', info.bootstrap.organizationId, '--plan', 'paid', '--db', join(serveDir, 'feedback.db')], { cwd: serveDir, env });
+      const registration = { url: `${receiver.origin}/hook`, events: ['contact.created', 'contact.updated'] };
+      const created = await call('POST', '/v1/webhooks', registration, { 'idempotency-key': 'grep-1' });
+      expect(created.status).toBe(201);
+      const secret: string = created.body.data.secret;
+      expect((await call('POST', '/v1/webhooks', registration, { 'idempotency-key': 'grep-1' })).body.data.secret).toBe(secret);
+      // Failing deliveries, refused keys, invalid input, a tool call, a replayed registration: whatever gets logged.
+      for (let i = 0; i < 3; i++) await call('POST', '/v1/contacts/identify', { externalUserId: `u${i}`, metadata: { i } });
+      const wrongKey = `fsk_${'x'.repeat(43)}`;
+      expect((await call('GET', '/v1/whoami', undefined, {}, wrongKey)).status).toBe(401);
+      expect((await call('POST', '/v1/contacts', { name: 'a\u0000b' })).status).toBe(422);
+      await call('POST', '/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {} } }, { accept: 'application/json, text/event-stream' });
+      await receiver.waitFor(3, 10_000);
+
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      const secretKey = readFileSync(join(serveDir, 'feedback.db.key'), 'utf8').trim();
+      expect(output.split(apiKey).length - 1).toBe(1); // the bootstrap line
+      for (const leak of [secret, secret.slice('whsec_'.length), secretKey, wrongKey]) expect(output).not.toContain(leak);
+      expect(output).toContain('feedback.db.key'); // the key file's creation is announced, by name
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await receiver.close();
       rmSync(serveDir, { recursive: true, force: true });
     }
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/index.js';
 import { MIGRATIONS } from '../../src/engine/migrations/index.js';
+import { createSecretBox } from '../../src/engine/secrets.js';
 
 // test/fixtures/sqlite-0.1.0.db was written by release 0.1.0 on node-sqlite3 (make-sqlite-0.1.0.ts), and
 // sqlite-0.1.0.reads.json is what that release read back from it.
@@ -17,9 +18,11 @@ describe('a SQLite database made by release 0.1.0 (node-sqlite3)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feedback-upgrade-'));
   let engine: Engine;
   let applied: string[];
+  let clearSecrets: { id: string; secret: string }[];
   beforeAll(async () => {
     copyFileSync(join(fixtures, 'sqlite-0.1.0.db'), join(dir, 'old.db'));
     engine = await createEngine({ database: join(dir, 'old.db'), log: () => {} });
+    clearSecrets = await engine.db.all('SELECT id, secret FROM webhook ORDER BY id');
     applied = await engine.migrate();
   });
   afterAll(async () => {
@@ -29,6 +32,18 @@ describe('a SQLite database made by release 0.1.0 (node-sqlite3)', () => {
 
   it('migrates with only the migrations added since 0.1.0', () => {
     expect(applied).toEqual(MIGRATIONS.sqlite.slice(RELEASE_0_1_0_MIGRATIONS).map((m) => m.name));
+  });
+
+  it('seals the webhook secrets 0.1.0 kept in clear, each still opening to the same secret', async () => {
+    expect(clearSecrets.length).toBeGreaterThan(0);
+    const box = createSecretBox({ current: process.env.FEEDBACK_SECRET_KEY! });
+    for (const { id, secret } of clearSecrets) {
+      expect(secret).toMatch(/^whsec_/);
+      const now = (await engine.db.one<{ secret: string }>('SELECT secret FROM webhook WHERE id = ?', [id]))!.secret;
+      expect(now).toMatch(/^fs1:/);
+      expect(now).not.toContain(secret.slice(6));
+      expect(box.open(now, `webhook:${id}`)).toBe(secret);
+    }
   });
 
   it('reads back every row as release 0.1.0 read it', async () => {

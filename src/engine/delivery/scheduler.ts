@@ -15,7 +15,8 @@
  * claims the deliveries again.
  */
 import type { Database } from '../store/sql.js';
-import { attemptDelivery, type Held, type Result } from './attempt.js';
+import type { SecretBox } from '../secrets.js';
+import { attemptDelivery, createSecretOpener, type Held, type Result } from './attempt.js';
 import { createClaimPolicy } from './claims.js';
 import { createLeases } from './leases.js';
 import { listenForDeliveries } from './listener.js';
@@ -55,6 +56,8 @@ export interface SchedulerDeps {
   clock: () => Date;
   sender: Sender;
   mailer: Mailer;
+  /** Opens the webhooks' sealed signing secrets. */
+  secrets: SecretBox;
   log: (message: string, error?: unknown) => void;
   /** PostgreSQL: the URL to LISTEN on for other processes' commits. */
   listenUrl?: string;
@@ -62,6 +65,7 @@ export interface SchedulerDeps {
 
 export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}): DeliveryScheduler {
   const { db, clock, sender, mailer, log } = deps;
+  const signingSecret = createSecretOpener(deps.secrets);
   const concurrency = options.concurrency ?? 64;
   const perWebhook = options.perWebhookConcurrency ?? 8;
   const leaseMs = options.leaseMs ?? 60_000;
@@ -74,7 +78,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     concurrency,
     perWebhook,
     attempt: (d) =>
-      attemptDelivery(d, sender, clock).catch((err): Result => {
+      attemptDelivery(d, sender, clock, signingSecret).catch((err): Result => {
         log('[feedback-service] delivery attempt crashed', err);
         return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: null };
       }),

@@ -15,8 +15,11 @@ export const Webhook = defineEntity({
     url: p.string().length(2048),
     events: p.string().length(400),
     description: p.string().length(500).nullable(),
-    /** The signing secret (`whsec_...`): returned once at registration, never read back through the API. */
-    secret: p.string().length(100),
+    /**
+     * The signing secret (`whsec_...`), sealed with the server's key (engine/secrets.ts): returned once at
+     * registration, never read back through the API.
+     */
+    secret: p.string().length(255),
     enabled: p.boolean().default(true),
     consecutiveFailures: p.integer().default(0),
     disabledAt: p.datetime().length(3).nullable(),

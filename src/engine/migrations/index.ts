@@ -12,7 +12,12 @@ import { Migration20261122030000Webhooks as SqliteWebhooks } from './sqlite/Migr
 import { Migration20261122040000IdempotencyKeys as SqliteIdempotencyKeys } from './sqlite/Migration20261122040000IdempotencyKeys.js';
 import { Migration20261123000000DropPrefixIndexes as SqliteDropPrefixIndexes } from './sqlite/Migration20261123000000DropPrefixIndexes.js';
 import { Migration20261123010000DeliveryEventOrder as SqliteDeliveryEventOrder } from './sqlite/Migration20261123010000DeliveryEventOrder.js';
+import { Migration20261123020000SealedSecrets as SqliteSealedSecrets } from './sqlite/Migration20261123020000SealedSecrets.js';
 import { Migration20261123010000DeliveryEventOrder as PgDeliveryEventOrder } from './postgresql/Migration20261123010000DeliveryEventOrder.js';
+import { Migration20261123020000SealedSecrets as PgSealedSecrets } from './postgresql/Migration20261123020000SealedSecrets.js';
+
+/** The migration after which stored secrets are sealed: when `migrate()` applies it, it seals what came before. */
+export const SEALED_SECRETS_MIGRATION = 'Migration20261123020000SealedSecrets';
 
 /** The checked-in migrations, per dialect, in order. Referenced, not globbed, so bundling keeps them. */
 export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
@@ -24,6 +29,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261122040000IdempotencyKeys', class: SqliteIdempotencyKeys },
     { name: 'Migration20261123000000DropPrefixIndexes', class: SqliteDropPrefixIndexes },
     { name: 'Migration20261123010000DeliveryEventOrder', class: SqliteDeliveryEventOrder },
+    { name: 'Migration20261123020000SealedSecrets', class: SqliteSealedSecrets },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -32,5 +38,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261122030000Webhooks', class: PgWebhooks },
     { name: 'Migration20261122040000IdempotencyKeys', class: PgIdempotencyKeys },
     { name: 'Migration20261123010000DeliveryEventOrder', class: PgDeliveryEventOrder },
+    { name: 'Migration20261123020000SealedSecrets', class: PgSealedSecrets },
   ],
 };

@@ -60,3 +60,24 @@ export async function complete(sql: Sql, organizationId: string, key: string, st
 export async function release(sql: Sql, organizationId: string, key: string): Promise<void> {
   await sql.run("DELETE FROM idempotency_key WHERE organization_id = ? AND key = ? AND status = 'in_progress'", [organizationId, key]);
 }
+
+/** Up to `limit` kept answers not sealed under key `keyId`, by (organization, key) after `after`. */
+export async function answersNotSealedWith(
+  sql: Sql,
+  keyId: string,
+  after: readonly [string, string],
+  limit: number,
+): Promise<{ organizationId: string; key: string; body: string }[]> {
+  const rows = await sql.all<{ organization_id: string; key: string; response_body: string }>(
+    `SELECT organization_id, key, response_body FROM idempotency_key
+     WHERE (organization_id > ? OR (organization_id = ? AND key > ?)) AND response_body IS NOT NULL AND response_body NOT LIKE ?
+     ORDER BY organization_id, key LIMIT ?`,
+    [after[0], after[0], after[1], `fs1:${keyId}:%`, limit],
+  );
+  return rows.map((r) => ({ organizationId: r.organization_id, key: r.key, body: r.response_body }));
+}
+
+/** Replace a kept answer with its resealed form, unless it changed meanwhile. */
+export async function replaceAnswer(sql: Sql, organizationId: string, key: string, previous: string, next: string): Promise<void> {
+  await sql.run('UPDATE idempotency_key SET response_body = ? WHERE organization_id = ? AND key = ? AND response_body = ?', [next, organizationId, key, previous]);
+}

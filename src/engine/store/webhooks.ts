@@ -99,3 +99,17 @@ export async function findWithAdmins(sql: Sql, id: string): Promise<{ url: strin
   ]);
   return row && { url: row.url as string, organizationId: row.org_id as string, name: row.name as string, adminEmails: toJson<string[]>(row.admin_emails) };
 }
+
+/** Up to `limit` stored signing secrets not sealed under key `keyId` (never sealed, or under another key), by id after `after`. */
+export async function secretsNotSealedWith(sql: Sql, keyId: string, after: string, limit: number): Promise<{ id: string; secret: string }[]> {
+  const rows = await sql.all<{ id: string; secret: string }>(
+    'SELECT id, secret FROM webhook WHERE id > ? AND secret NOT LIKE ? ORDER BY id LIMIT ?',
+    [after, `fs1:${keyId}:%`, limit],
+  );
+  return rows.map((r) => ({ id: r.id, secret: r.secret }));
+}
+
+/** Replace a stored secret with its resealed form, unless it changed meanwhile. */
+export async function replaceSecret(sql: Sql, id: string, previous: string, next: string): Promise<void> {
+  await sql.run('UPDATE webhook SET secret = ? WHERE id = ? AND secret = ?', [next, id, previous]);
+}

@@ -16,6 +16,8 @@ import { newId } from '../shared/ids.js';
 import { readCursor, toPage } from '../shared/pages.js';
 import { disableWebhook } from '../shared/webhooks.js';
 import * as organizations from '../store/organizations.js';
+import { sealedAt } from '../sealing.js';
+import type { SecretBox } from '../secrets.js';
 import type { Database } from '../store/sql.js';
 import * as webhooks from '../store/webhooks.js';
 import type { WorkspaceContext } from '../shared/context.js';
@@ -24,6 +26,8 @@ import { listDeliveries, replayDelivery, requireWebhook, retrieveDelivery } from
 export interface WebhookConfig {
   /** Accept receivers on loopback and private networks (tests, local development). */
   allowPrivateNetworks: boolean;
+  /** Seals the signing secret before it is stored. */
+  secrets: SecretBox;
 }
 
 /** Workspace-scoped webhooks: registration, reads, changes, the delivery log and replay. */
@@ -65,7 +69,7 @@ export function createWebhooksService(db: Database, organizationId: string, cloc
             limit: WEBHOOK_LIMITS.perWorkspace,
             current: count,
           });
-        await webhooks.insert(tx, organizationId, webhook, secret);
+        await webhooks.insert(tx, organizationId, webhook, config.secrets.seal(secret, sealedAt.webhookSecret(webhook.id)));
       });
       return { ...webhook, secret };
     },

@@ -9,6 +9,7 @@ export interface Held {
   /** As the database returns it: where a deep webhook's next refill seeks from. */
   nextAttemptAt: unknown;
   url: string;
+  /** The webhook's signing secret, sealed (attempt.ts opens it). */
   secret: string;
   enabled: boolean;
   /** The exact bytes sent. */
