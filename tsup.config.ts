@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 const entry = {
   'schemas/index': 'src/schemas/index.ts',
@@ -24,4 +27,5 @@ export default defineConfig({
   splitting: true,
   sourcemap: true,
   shims: false,
+  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
 });

@@ -11,3 +11,4 @@ export {
   type QueryOf,
   type ResponseOf,
 } from './schemas.js';
+export { PACKAGE_VERSION } from './version.js';

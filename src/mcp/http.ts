@@ -6,7 +6,7 @@ export const MCP_PATH = '/mcp';
 
 /**
  * The agent tools over MCP Streamable HTTP (stateless: one server per request), for `createApp({ endpoints })`: the
- * same keys, rate limits, scopes and billing state as REST. The MCP SDK (an optional peer) and the tool server are
+ * same keys, rate limits, scopes and billing state as REST. The MCP SDK and the tool server are
  * loaded on the first request, so serving REST never needs them.
  * @example
  * const app = createApp({ engine, endpoints: [mcpEndpoint(engine)] });

@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { PACKAGE_VERSION } from '../contract/index.js';
 import { logErrorLine, newId, operationRefusal } from '../engine/index.js';
 import type { Scope } from '../schemas/common.js';
 import { convertKeys, snakeText, toSnake, type JsonSchema } from './case.js';
@@ -38,7 +39,7 @@ export interface ToolServerOptions {
   scope?: Scope;
   /** A workspace in read-only billing state: write tools are refused (`ERR_FORBIDDEN`), as REST writes are. */
   billingState?: 'active' | 'read_only';
-  /** Reported to clients in `initialize`. */
+  /** Reported to clients in `initialize` (default: this package's version). */
   version?: string;
   /**
    * Where an unexpected tool failure is reported, one line each with its request id (default: stderr, which the
@@ -104,7 +105,7 @@ export async function callTool(
 /** The MCP server of the agent tools over `ops`; connect it to any transport. */
 export function createToolServer(ops: FeedbackOperations, options: ToolServerOptions = {}): Server {
   const scope = options.scope ?? 'read:write';
-  const server = new Server({ name: 'feedback-service', version: options.version ?? '1' }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'feedback-service', version: options.version ?? PACKAGE_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [...preparedTools().values()]
       .filter(({ tool }) => scope === 'read:write' || tool.scope === 'read')

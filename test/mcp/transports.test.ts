@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +11,8 @@ import { mcpEndpoint } from '../../src/mcp/index.js';
 import { CLI_ARGS } from '../helpers/cli.js';
 import { describeMatrix, type Harness } from '../helpers/harness.js';
 
+
+const PACKAGE_JSON = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 function result(r: Awaited<ReturnType<Client['callTool']>>) {
   const text = (r.content as Array<{ text: string }>)[0]!.text;
@@ -30,6 +32,7 @@ describeMatrix(
       const ws = await h.seed();
       const client = await httpClient(h, ws.key);
       expect((await client.listTools()).tools).toHaveLength(18);
+      expect(client.getServerVersion()).toMatchObject({ name: 'feedback-service', version: PACKAGE_JSON.version });
       const created = result(await client.callTool({ name: 'create_contact', arguments: { external_user_id: 'http-1', mrr_cents: 990, currency: 'EUR' } }));
       expect(created.data).toMatchObject({ external_user_id: 'http-1', mrr_cents: 990, organization_id: ws.org.id });
       const rest = await h.request('GET', `/v1/contacts/${created.data.id}`, { key: ws.key });
