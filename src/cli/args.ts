@@ -2,6 +2,16 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export class UsageError extends Error {}
 
+/** A command that could not do its work for a reason the user can act on: exit 1, `{ error: { code, message } }`. */
+export class CommandError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Parse a command's flags strictly: unknown flags are a usage error, not silently ignored. */
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
   try {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `feedback-service` command. This file only reads the command line: each command's module (commands/*.ts) is
 // loaded when that command runs, so `--help` and usage errors answer without loading the engine or a database driver.
-import { UsageError } from './args.js';
+import { CommandError, UsageError } from './args.js';
 
 interface Command {
   /** Its lines in the usage text. */
@@ -17,12 +17,13 @@ const COMMANDS: Record<string, Command> = {
   },
   migrate: { usage: 'migrate [--db URL]', load: () => import('./commands/migrate.js') },
   org: {
-    usage: `org create --name N [--plan free|paid] [--contact-cap N|none] [--admin-email E]... [--rate-limit N]
+    usage: `org list
+  org create --name N [--plan free|paid] [--contact-cap N|none] [--admin-email E]... [--rate-limit N]
   org update ORG_ID [--name N] [--plan free|paid] [--billing active|read_only]
                     [--contact-cap N|none|default] [--admin-email E]... [--rate-limit N|default]`,
     load: () => import('./commands/org.js'),
   },
-  key: { usage: 'key create --org ORG_ID --scope read|read:write\n  key revoke KEY_ID', load: () => import('./commands/key.js') },
+  key: { usage: 'key list --org ORG_ID\n  key create --org ORG_ID --scope read|read:write\n  key revoke KEY_ID', load: () => import('./commands/key.js') },
   board: { usage: 'board create --org ORG_ID --name N [--private]\n  board list --org ORG_ID', load: () => import('./commands/board.js') },
   post: { usage: 'post create --org ORG_ID --board BOARD_ID --title T [--body-text X] [--contact CONTACT_ID]', load: () => import('./commands/post.js') },
   changelog: {
@@ -78,13 +79,26 @@ main(process.argv.slice(2)).catch(async (err: unknown) => {
     else console.error(`${err.message}\n\n${USAGE}`);
     process.exit(2);
   }
+  if (err instanceof CommandError) {
+    if (json) console.log(JSON.stringify({ error: { code: err.code, message: err.message } }));
+    else console.error(err.message);
+    process.exit(1);
+  }
   // Loaded only now: a command that got this far has loaded the engine already.
-  const { FeedbackError } = await import('../engine/index.js');
+  const { FeedbackError, isDatabaseUnavailable } = await import('../engine/index.js');
   if (err instanceof FeedbackError) {
     if (json) console.log(JSON.stringify({ error: err.toJSON() }));
     else console.error(`${err.code}: ${err.message}`);
     process.exit(1);
   }
-  console.error(err);
+  if (isDatabaseUnavailable(err)) {
+    const cause = (err as { code?: string; message?: string }).code ?? (err as Error).message;
+    const message = `cannot reach the database (${cause}): check --db or DATABASE_URL, and that the server is up`;
+    if (json) console.log(JSON.stringify({ error: { code: 'ERR_UNAVAILABLE', message } }));
+    else console.error(message);
+    process.exit(1);
+  }
+  if (json) console.log(JSON.stringify({ error: { code: 'ERR_INTERNAL', message: (err as Error)?.message ?? String(err) } }));
+  else console.error(err);
   process.exit(1);
 });

@@ -12,6 +12,7 @@ import { createIdempotencyStore } from './idempotency.js';
 import { createInteractionsService } from './interactions.js';
 import { createKeyCache, createKeysService } from './keys.js';
 import { createRateLimiter } from './limits.js';
+import { createReadiness, type Readiness } from './health.js';
 import { logErrorLine } from './log.js';
 import { MIGRATIONS, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
 import { ormOptions, parseDatabase, type DatabaseTarget } from './orm.js';
@@ -89,6 +90,11 @@ export interface Engine {
   workspace(organizationId: string): Workspace;
   /** Apply the checked-in migrations; returns the names applied now. */
   migrate(): Promise<string[]>;
+  /**
+   * Whether this engine can serve: the database answers (within 2 s), no migration is pending, and, with
+   * `requireScheduler`, the delivery scheduler runs. What `/readyz` reports.
+   */
+  readiness(options?: { requireScheduler?: boolean }): Promise<Readiness>;
   /** The id of the key that seals secrets now (8 hex characters; the key itself is never shown). */
   readonly secretKeyId: string;
   /**
@@ -166,6 +172,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     limits,
     idempotency: createIdempotencyStore(db, clock, secrets),
     secretKeyId: secrets.keyId,
+    readiness: createReadiness(db, orm, scheduler),
     rotateSecrets: () => resealStored(db, secrets),
     workspace(organizationId: string): Workspace {
       if (typeof organizationId !== 'string' || organizationId.length === 0) {

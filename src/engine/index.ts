@@ -6,6 +6,7 @@ export { FeedbackError, parseInput, validationError } from './errors.js';
 export { operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
 export { newId } from './shared/ids.js';
 export { errorLine, logErrorLine } from './log.js';
+export { isDatabaseUnavailable, type CheckResult, type Readiness } from './health.js';
 export {
   SECRET_KEY_ENV,
   SECRET_KEY_FALLBACKS_ENV,
@@ -25,6 +26,7 @@ export type { InteractionsService } from './interactions.js';
 export type { ChangelogService } from './changelog.js';
 export type { TagsService, Tag } from './tags.js';
 export type { WebhooksService } from './webhooks/index.js';
+export type { ApiKeyInfo } from './store/api-keys.js';
 export { API_KEY_PREFIX, KEY_CACHE_MS, accessRefusal, hashApiKey, type AuthenticatedKey, type CreatedApiKey, type KeysService } from './keys.js';
 export type { RateLimiter, RateLimitState } from './limits.js';
 export {

@@ -76,8 +76,16 @@ export function createKeyCache(clock: () => Date) {
 }
 export type KeyCache = ReturnType<typeof createKeyCache>;
 
+const LAST_USED_PRECISION_MS = 60_000;
+
 export function createKeysService(db: Database, clock: () => Date, cache: KeyCache) {
   return {
+    /** The keys of a workspace with when each was made, revoked and last used; never a key itself. */
+    async list(organizationId: string): Promise<apiKeys.ApiKeyInfo[]> {
+      if (!(await organizations.exists(db, organizationId))) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
+      return apiKeys.listForOrganization(db, organizationId);
+    },
+
     async create(organizationId: string, scope: Scope): Promise<CreatedApiKey> {
       if (scope !== 'read' && scope !== 'read:write') throw new FeedbackError('ERR_VALIDATION', 'scope must be read or read:write');
       if (!(await organizations.exists(db, organizationId))) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
@@ -104,12 +112,16 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
       if (cached) return cached;
       const row = await apiKeys.findLive(db, hash);
       if (!row) return null;
+      const { lastUsedAt, ...found } = row;
       const key: AuthenticatedKey = {
-        ...row,
+        ...found,
         scope: row.scope as Scope,
         billingState: row.billingState as BillingState,
         rateLimit: row.rateLimit ?? DEFAULT_RATE_LIMIT,
       };
+      // Last use, to the minute: written only on a cache miss and when a minute has passed, never in the way.
+      const now = clock();
+      if (lastUsedAt === null || now.getTime() - lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) void apiKeys.markUsed(db, row.keyId, now).catch(() => {});
       cache.set(hash, key);
       return key;
     },

@@ -1,6 +1,6 @@
 import { H3, getRouterParams, type H3Event } from 'h3';
 import { OPERATIONS, OPERATION_IDS, OPERATION_SCHEMAS, answersPage, type OperationId, type OperationSchemas } from '../contract/index.js';
-import { FeedbackError, logErrorLine, newId, operationRefusal, requestFingerprint, runOperation, type Engine } from '../engine/index.js';
+import { FeedbackError, isDatabaseUnavailable, logErrorLine, newId, operationRefusal, requestFingerprint, runOperation, type Engine } from '../engine/index.js';
 import { admit, type Admitted } from './internal/admit.js';
 import { readJsonObject, readQuery } from './internal/body.js';
 import { idempotent } from './internal/idempotent.js';
@@ -17,10 +17,18 @@ export interface AppEndpoint extends DocumentedEndpoint {
   handle(request: Request, admitted: Admitted, headers: ResponseHeaders, logError: (message: string, error: unknown) => void): Promise<Response>;
 }
 
+/** Liveness: answers 200 while the process runs. */
+export const HEALTH_PATH = '/healthz';
+/** Readiness: 200 when the database answers, migrations are current and (for `serve`) the scheduler runs; else 503. */
+export const READY_PATH = '/readyz';
+const RETRY_AFTER_SECONDS = 2;
+
 export interface AppOptions {
   engine: Engine;
   /** Endpoints served beside the REST operations (`mcpEndpoint(engine)` from `feedback-service/mcp`). */
   endpoints?: readonly AppEndpoint[];
+  /** `/readyz` also requires the delivery scheduler to run (what `feedback-service serve` sets). */
+  requireScheduler?: boolean;
   /** Where unexpected errors are reported; never receives secrets. Defaults to one line on stderr. */
   logError?: (message: string, error: unknown) => void;
 }
@@ -63,6 +71,12 @@ export function createApp(options: AppOptions): H3 {
 
   function toErrorResponse(err: unknown, headers: ResponseHeaders, requestId: string, request?: Request): Response {
     if (err instanceof FeedbackError) return errorResponse(err.code, err.message, err.details, headers);
+    // The database went away (a restart, a failover): retryable, and it recovers by itself when the database returns.
+    if (isDatabaseUnavailable(err)) {
+      logError(`[feedback-service] ${requestId} database unavailable`, err);
+      headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+      return errorResponse('ERR_UNAVAILABLE', undefined, { requestId }, headers);
+    }
     // The client went away mid-request: nobody reads this answer, and it is not our failure.
     if (request?.signal?.aborted) return errorResponse('ERR_BAD_REQUEST', 'The client closed the request.', undefined, headers);
     logError(`[feedback-service] ${requestId} unexpected error`, err);
@@ -89,6 +103,15 @@ export function createApp(options: AppOptions): H3 {
     },
   });
 
+  // Health for load balancers and probes, no key: the process is up; the process can serve.
+  app.get(HEALTH_PATH, () => json(200, { status: 'ok' }, { 'x-request-id': newId('req'), 'cache-control': 'no-store' }));
+  app.get(READY_PATH, async () => {
+    const headers: ResponseHeaders = { 'x-request-id': newId('req'), 'cache-control': 'no-store' };
+    const { ready, checks } = await engine.readiness({ requireScheduler: options.requireScheduler });
+    if (!ready) headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+    return json(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks }, headers);
+  });
+
   // The OpenAPI document needs no key; it is built once, on first request.
   let openapi: string | undefined;
   app.get(OPENAPI_PATH, () => {
@@ -110,7 +133,7 @@ export function createApp(options: AppOptions): H3 {
 
   for (const id of OPERATION_IDS) app.on(OPERATIONS[id].method, OPERATIONS[id].path, guarded((event, headers) => handle(id, event, headers)));
 
-  const patterns = [...OPERATION_IDS.map((id) => OPERATIONS[id]), { method: 'GET', path: OPENAPI_PATH }, ...endpoints].map((r) => ({
+  const patterns = [...OPERATION_IDS.map((id) => OPERATIONS[id]), { method: 'GET', path: OPENAPI_PATH }, { method: 'GET', path: HEALTH_PATH }, { method: 'GET', path: READY_PATH }, ...endpoints].map((r) => ({
     method: r.method,
     regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`),
   }));

@@ -15,6 +15,7 @@ export const ERROR_CODES = Object.freeze({
   ERR_VALIDATION: { status: 422, message: 'The request failed validation.' },
   ERR_RATE_LIMITED: { status: 429, message: 'Rate limit exceeded.' },
   ERR_INTERNAL: { status: 500, message: 'An unexpected error occurred.' },
+  ERR_UNAVAILABLE: { status: 503, message: 'The database is unreachable; retry shortly.' },
 } as const);
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,10 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/index.js';
 import { CLI_ARGS } from '../helpers/cli.js';
 import { startReceiver } from '../helpers/receiver.js';
 
@@ -21,7 +23,7 @@ async function cli(...args: string[]): Promise<any> {
 
 describe('feedback-service command line', () => {
   it('migrate, org create|update, key create|revoke and board create print one JSON object each', async () => {
-    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets']);
+    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets', 'Migration20261123030000ApiKeyLastUsed']);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli('org', 'create', '--name', 'Acme', '--plan', 'free', '--admin-email', 'a@acme.com', '--rate-limit', '100');
     expect(org).toMatchObject({ name: 'Acme', plan: 'free', contactCap: 1000, rateLimit: 100, adminEmails: ['a@acme.com'] });
@@ -53,6 +55,34 @@ describe('feedback-service command line', () => {
     await expect(cli('post', 'create', '--org', org.id, '--board', 'brd_nope', '--title', 'x')).rejects.toMatchObject({ code: 1 });
   });
 
+  it('org list and key list show what exists, with each key\'s last use and never a key', async () => {
+    const org = await cli('org', 'create', '--name', 'Listed');
+    const used = await cli('key', 'create', '--org', org.id, '--scope', 'read:write');
+    const idle = await cli('key', 'create', '--org', org.id, '--scope', 'read');
+    const engine = await createEngine({ database: db, log: () => {} });
+    expect(await engine.keys.authenticate(used.key)).toMatchObject({ keyId: used.id });
+    await new Promise((r) => setTimeout(r, 100)); // the last-use write is not awaited by the request
+    await engine.close();
+    expect((await cli('org', 'list')).data.map((o: { id: string }) => o.id)).toContain(org.id);
+    const { stdout } = await run(process.execPath, [...CLI_ARGS, 'key', 'list', '--org', org.id, '--db', db, '--json'], { cwd: dir });
+    const listed = JSON.parse(stdout).data;
+    expect(listed.map((k: { id: string }) => k.id)).toEqual([used.id, idle.id]);
+    expect(listed[0]).toMatchObject({ scope: 'read:write', revokedAt: null, lastUsedAt: expect.stringMatching(/^\d{4}-/) });
+    expect(listed[1]).toMatchObject({ scope: 'read', lastUsedAt: null });
+    expect(stdout).not.toContain(used.key);
+    expect(stdout).not.toContain(idle.key);
+  });
+
+  it('refuses a bad --plan or --billing before it opens (or creates) a database', async () => {
+    const fresh = join(dir, 'never-created.db');
+    for (const args of [['org', 'create', '--name', 'x', '--plan', 'gold'], ['org', 'update', 'org_x', '--billing', 'frozen']]) {
+      const err = await run(process.execPath, [...CLI_ARGS, ...args, '--db', fresh, '--json'], { cwd: dir }).catch((e) => e);
+      expect(err.code).toBe(2);
+      expect(JSON.parse(err.stdout).error.code).toBe('ERR_USAGE');
+    }
+    expect(existsSync(fresh)).toBe(false);
+  });
+
   it('a usage error exits 2 with a JSON error; a refused operation exits 1', async () => {
     await expect(cli('org', 'create')).rejects.toMatchObject({ code: 2 });
     await expect(cli('key', 'revoke', 'key_nope')).rejects.toMatchObject({ code: 1 });
@@ -75,7 +105,7 @@ describe('feedback-service command line', () => {
     expect(all.stdout).toContain('feedback-service <command> [options]');
     for (const command of ['serve', 'migrate', 'org create', 'key revoke', 'board list', 'post create', 'changelog publish', 'mcp --org']) expect(all.stdout).toContain(`  ${command}`);
     const one = await help('org', '--help');
-    expect(one.stdout.trim()).toMatch(/^feedback-service org create --name N/);
+    expect(one.stdout.trim()).toMatch(/^feedback-service org list\nfeedback-service org create --name N/);
     expect(one.stdout).not.toContain('serve');
     for (const { loaded } of [all, one]) {
       expect(loaded.some((url) => url.endsWith('/src/cli/index.ts'))).toBe(true); // the trace sees our modules
@@ -112,6 +142,40 @@ describe('feedback-service command line', () => {
     } finally {
       again.kill('SIGTERM');
       await new Promise((r) => again.once('exit', r));
+      rmSync(serveDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('serve on a port in use', () => {
+  it('stops before it makes the first workspace and key, so the next start still prints them', async () => {
+    const serveDir = mkdtempSync(join(tmpdir(), 'feedback-busy-'));
+    const busy = createNetServer().listen(0, '127.0.0.1');
+    await new Promise((r) => busy.once('listening', r));
+    const port = String((busy.address() as AddressInfo).port);
+    try {
+      const err = await run(process.execPath, [...CLI_ARGS, 'serve', '--port', port, '--json'], { cwd: serveDir }).catch((e) => e);
+      expect(err.code).toBe(1);
+      expect(JSON.parse(err.stdout).error).toMatchObject({ code: 'ERR_CANNOT_LISTEN', message: expect.stringMatching(/EADDRINUSE.*--port/) });
+      const orgs = await run(process.execPath, [...CLI_ARGS, 'org', 'list', '--json'], { cwd: serveDir });
+      expect(JSON.parse(orgs.stdout).data).toEqual([]);
+      const child = spawn(process.execPath, [...CLI_ARGS, 'serve', '--port', '0'], { cwd: serveDir });
+      try {
+        const out = await new Promise<string>((resolve) => {
+          let text = '';
+          child.stdout.on('data', (d) => {
+            text += d;
+            if (text.includes('/v1/whoami')) resolve(text);
+          });
+        });
+        expect(out).toMatch(/api key: +fsk_/);
+        expect(out).toMatch(/curl -H 'Authorization: Bearer fsk_[^']+' http:\/\/127\.0\.0\.1:\d+\/v1\/whoami/);
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+    } finally {
+      busy.close();
       rmSync(serveDir, { recursive: true, force: true });
     }
   });

@@ -3,6 +3,15 @@ import { DB_FLAG, print, withEngine } from '../common.js';
 
 export async function run([sub, ...rest]: string[]): Promise<void> {
   const { values, positionals } = parseFlags(rest, { ...DB_FLAG, org: { type: 'string' }, scope: { type: 'string' } });
+  if (sub === 'list') {
+    if (!values.org) throw new UsageError('key list needs --org');
+    const keys = await withEngine(values.db, (e) => e.keys.list(values.org!));
+    const lines = keys.map(
+      (k) => `${k.id}  ${k.scope.padEnd(10)}  created ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}`,
+    );
+    print(values.json, { data: keys }, lines.length ? lines.join('\n') : 'No keys.');
+    return;
+  }
   if (sub === 'create') {
     if (!values.org) throw new UsageError('key create needs --org');
     if (values.scope !== 'read' && values.scope !== 'read:write') throw new UsageError('key create needs --scope read|read:write');
@@ -17,5 +26,5 @@ export async function run([sub, ...rest]: string[]): Promise<void> {
     print(values.json, { ...result }, `Revoked key ${result.id}.`);
     return;
   }
-  throw new UsageError('key needs create or revoke');
+  throw new UsageError('key needs list, create or revoke');
 }

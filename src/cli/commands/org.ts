@@ -1,4 +1,4 @@
-import type { BillingState, Plan } from '../../engine/index.js';
+import { BILLING_STATES, PLANS, type BillingState, type Plan } from '../../engine/index.js';
 import { intFlag, parseFlags, UsageError } from '../args.js';
 import { DB_FLAG, print, withEngine } from '../common.js';
 
@@ -22,6 +22,17 @@ function capFlag(value: string | undefined, allowDefault: boolean): number | nul
 
 export async function run([sub, ...rest]: string[]): Promise<void> {
   const { values, positionals } = parseFlags(rest, FLAGS);
+  // Arguments are checked before the database is opened (or created).
+  if (values.plan !== undefined && !(PLANS as readonly string[]).includes(values.plan)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
+  if (values.billing !== undefined && !(BILLING_STATES as readonly string[]).includes(values.billing)) {
+    throw new UsageError(`--billing must be one of ${BILLING_STATES.join(', ')}`);
+  }
+  if (sub === 'list') {
+    const orgs = await withEngine(values.db, (e) => e.organizations.list());
+    const lines = orgs.map((o) => `${o.id}  ${o.name}  plan ${o.plan}, billing ${o.billingState}, contact cap ${o.contactCap ?? 'unlimited'}`);
+    print(values.json, { data: orgs }, lines.length ? lines.join('\n') : 'No organizations yet.');
+    return;
+  }
   if (sub === 'create') {
     if (!values.name) throw new UsageError('org create needs --name');
     if (values.billing) throw new UsageError('--billing is for org update');
@@ -59,5 +70,5 @@ export async function run([sub, ...rest]: string[]): Promise<void> {
     );
     return;
   }
-  throw new UsageError('org needs create or update');
+  throw new UsageError('org needs list, create or update');
 }

@@ -1,7 +1,7 @@
 import { createEngine } from '../../engine/index.js';
 import { createApp, serveNode } from '../../h3/index.js';
 import { mcpEndpoint } from '../../mcp/http.js';
-import { intFlag, parseFlags } from '../args.js';
+import { CommandError, intFlag, parseFlags } from '../args.js';
 import { DB_FLAG, databaseOf, print } from '../common.js';
 
 /**
@@ -28,15 +28,22 @@ export async function run(argv: string[]): Promise<void> {
     },
   });
   await engine.migrate();
+  const app = createApp({ engine, endpoints: [mcpEndpoint(engine)], requireScheduler: true });
+  // Listen first: a port in use stops the start before a workspace and key are made that nobody would see.
+  const server = await serveNode(app, { port: intFlag(values.port, 'port') ?? Number(process.env.PORT ?? 3000), host: values.host ?? '127.0.0.1' }).catch(
+    async (err: NodeJS.ErrnoException) => {
+      await engine.close().catch(() => {});
+      if (err.code === 'EADDRINUSE' || err.code === 'EACCES') throw new CommandError('ERR_CANNOT_LISTEN', `cannot listen: ${err.message} (choose another --port)`);
+      throw err;
+    },
+  );
   let bootstrap: { organizationId: string; apiKey: string } | undefined;
   if ((await engine.organizations.count()) === 0) {
     const org = await engine.organizations.create({ name: 'Default workspace', plan: 'paid' });
     const key = await engine.keys.create(org.id, 'read:write');
     bootstrap = { organizationId: org.id, apiKey: key.key };
   }
-  const app = createApp({ engine, endpoints: [mcpEndpoint(engine)] });
   await engine.scheduler.start();
-  const server = await serveNode(app, { port: intFlag(values.port, 'port') ?? Number(process.env.PORT ?? 3000), host: values.host ?? '127.0.0.1' });
   const human = [
     `feedback-service listening on ${server.url} (database: ${engine.dialect === 'sqlite' ? database : 'postgresql'})`,
     ...(bootstrap
@@ -44,6 +51,8 @@ export async function run(argv: string[]): Promise<void> {
           'Created a workspace and a read:write API key. The key is shown only this once:',
           `  organization: ${bootstrap.organizationId}`,
           `  api key:      ${bootstrap.apiKey}`,
+          'Try it:',
+          `  curl -H 'Authorization: Bearer ${bootstrap.apiKey}' ${server.url}/v1/whoami`,
         ]
       : []),
   ].join('\n');

@@ -11,6 +11,8 @@ export const ApiKey = defineEntity({
     keyHash: p.string().length(64).unique('api_key_key_hash_unique'),
     scope: p.string().length(20),
     revokedAt: p.datetime().length(3).nullable(),
+    /** When a request last presented it, to the minute (written at most once a minute per key and process). */
+    lastUsedAt: p.datetime().length(3).nullable(),
     createdAt: p.datetime().length(3),
   },
 });

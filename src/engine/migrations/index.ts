@@ -13,6 +13,8 @@ import { Migration20261122040000IdempotencyKeys as SqliteIdempotencyKeys } from 
 import { Migration20261123000000DropPrefixIndexes as SqliteDropPrefixIndexes } from './sqlite/Migration20261123000000DropPrefixIndexes.js';
 import { Migration20261123010000DeliveryEventOrder as SqliteDeliveryEventOrder } from './sqlite/Migration20261123010000DeliveryEventOrder.js';
 import { Migration20261123020000SealedSecrets as SqliteSealedSecrets } from './sqlite/Migration20261123020000SealedSecrets.js';
+import { Migration20261123030000ApiKeyLastUsed as SqliteApiKeyLastUsed } from './sqlite/Migration20261123030000ApiKeyLastUsed.js';
+import { Migration20261123030000ApiKeyLastUsed as PgApiKeyLastUsed } from './postgresql/Migration20261123030000ApiKeyLastUsed.js';
 import { Migration20261123010000DeliveryEventOrder as PgDeliveryEventOrder } from './postgresql/Migration20261123010000DeliveryEventOrder.js';
 import { Migration20261123020000SealedSecrets as PgSealedSecrets } from './postgresql/Migration20261123020000SealedSecrets.js';
 
@@ -30,6 +32,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261123000000DropPrefixIndexes', class: SqliteDropPrefixIndexes },
     { name: 'Migration20261123010000DeliveryEventOrder', class: SqliteDeliveryEventOrder },
     { name: 'Migration20261123020000SealedSecrets', class: SqliteSealedSecrets },
+    { name: 'Migration20261123030000ApiKeyLastUsed', class: SqliteApiKeyLastUsed },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -39,5 +42,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261122040000IdempotencyKeys', class: PgIdempotencyKeys },
     { name: 'Migration20261123010000DeliveryEventOrder', class: PgDeliveryEventOrder },
     { name: 'Migration20261123020000SealedSecrets', class: PgSealedSecrets },
+    { name: 'Migration20261123030000ApiKeyLastUsed', class: PgApiKeyLastUsed },
   ],
 };

@@ -1,4 +1,4 @@
-import { statement, toIntOrNull, toIso, ts, type Sql } from './sql.js';
+import { statement, toDate, toIntOrNull, toIso, toIsoOrNull, ts, type Sql } from './sql.js';
 
 /** An API key with what a request needs of its workspace. */
 export interface KeyWithWorkspace {
@@ -9,6 +9,37 @@ export interface KeyWithWorkspace {
   plan: string;
   /** Requests per minute per key; null is the server default. */
   rateLimit: number | null;
+  lastUsedAt: Date | null;
+}
+
+/** An API key as `key list` shows it: never the key itself (only its hash is stored anyway). */
+export interface ApiKeyInfo {
+  id: string;
+  organizationId: string;
+  scope: string;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** The keys of a workspace, oldest first. */
+export async function listForOrganization(sql: Sql, organizationId: string): Promise<ApiKeyInfo[]> {
+  const rows = await sql.all('SELECT id, organization_id, scope, created_at, revoked_at, last_used_at FROM api_key WHERE organization_id = ? ORDER BY created_at, id', [
+    organizationId,
+  ]);
+  return rows.map((r) => ({
+    id: r.id as string,
+    organizationId: r.organization_id as string,
+    scope: r.scope as string,
+    createdAt: toIso(r.created_at),
+    revokedAt: toIsoOrNull(r.revoked_at),
+    lastUsedAt: toIsoOrNull(r.last_used_at),
+  }));
+}
+
+/** Note that a key was used now. */
+export async function markUsed(sql: Sql, id: string, now: Date): Promise<void> {
+  await sql.run('UPDATE api_key SET last_used_at = ? WHERE id = ?', [ts(sql, now), id]);
 }
 
 export async function insert(sql: Sql, key: { id: string; organizationId: string; keyHash: string; scope: string }, now: Date): Promise<void> {
@@ -31,7 +62,7 @@ export async function revoke(sql: Sql, id: string, now: Date): Promise<string | 
 }
 
 /** Every request runs it: prepared once per connection on PostgreSQL. */
-const AUTHENTICATE = statement(`SELECT k.id, k.organization_id, k.scope, o.billing_state, o.plan, o.rate_limit
+const AUTHENTICATE = statement(`SELECT k.id, k.organization_id, k.scope, k.last_used_at, o.billing_state, o.plan, o.rate_limit
   FROM api_key k JOIN organization o ON o.id = k.organization_id
   WHERE k.key_hash = ? AND k.revoked_at IS NULL`);
 
@@ -46,6 +77,7 @@ export async function findLive(sql: Sql, keyHash: string): Promise<KeyWithWorksp
       billingState: row.billing_state as string,
       plan: row.plan as string,
       rateLimit: toIntOrNull(row.rate_limit),
+      lastUsedAt: row.last_used_at === null || row.last_used_at === undefined ? null : toDate(row.last_used_at),
     }
   );
 }
