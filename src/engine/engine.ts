@@ -5,7 +5,8 @@ import { createBoardsService } from './boards.js';
 import { createChangelogService } from './changelog.js';
 import { createContactsService } from './contacts/index.js';
 import { createMailer } from './delivery/mailer.js';
-import { createScheduler, type DeliveryScheduler, type SchedulerOptions } from './delivery/scheduler.js';
+import { createScheduler, type AttemptReport, type DeliveryScheduler, type SchedulerOptions } from './delivery/scheduler.js';
+import * as deliveries from './store/deliveries.js';
 import { createSender } from './delivery/sender.js';
 import { createEventsService } from './events.js';
 import { createIdempotencyStore } from './idempotency.js';
@@ -13,7 +14,7 @@ import { createInteractionsService } from './interactions.js';
 import { createKeyCache, createKeysService } from './keys.js';
 import { createRateLimiter } from './limits.js';
 import { createReadiness, type Readiness } from './health.js';
-import { logErrorLine } from './log.js';
+import { logErrorLine, logToLogger, type Logger } from './log.js';
 import { MIGRATIONS, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
 import { ormOptions, parseDatabase, type DatabaseTarget } from './orm.js';
 import { createOrganizationsService } from './organizations.js';
@@ -33,6 +34,13 @@ export interface EngineOptions {
   webhooks?: WebhookOptions;
   /** Where background work (deliveries, mail) reports problems; never receives secrets. Defaults to one line on stderr. */
   log?: (message: string, error?: unknown) => void;
+  /**
+   * A structured logger (a pino logger is one): problems go to it (unless `log` is given), and every delivery
+   * attempt is one `info` line with its webhook, delivery, attempt, status and duration.
+   */
+  logger?: Logger;
+  /** Hears of every delivery attempt (metrics). */
+  onAttempt?: (attempt: AttemptReport) => void;
   /**
    * The keys that seal webhook secrets at rest. Default: `FEEDBACK_SECRET_KEY` (and `FEEDBACK_SECRET_KEY_FALLBACKS`)
    * from the environment; else, for a SQLite file, a key file beside it (`<database>.key`, created with mode 0600);
@@ -90,6 +98,8 @@ export interface Engine {
   workspace(organizationId: string): Workspace;
   /** Apply the checked-in migrations; returns the names applied now. */
   migrate(): Promise<string[]>;
+  /** The delivery backlog across workspaces, for metrics: due deliveries, the oldest one's age, disabled webhooks. */
+  deliveryBacklog(): Promise<{ due: number; oldestDueAgeSeconds: number | null; disabledWebhooks: number }>;
   /**
    * Whether this engine can serve: the database answers (within 2 s), no migration is pending, and, with
    * `requireScheduler`, the delivery scheduler runs. What `/readyz` reports.
@@ -103,6 +113,19 @@ export interface Engine {
    */
   rotateSecrets(): Promise<ResealReport>;
   close(): Promise<void>;
+}
+
+/** What hears of each delivery attempt: the logger's line and the caller's listener. */
+function attemptListener(options: EngineOptions): ((a: AttemptReport) => void) | undefined {
+  const { logger, onAttempt } = options;
+  if (!logger && !onAttempt) return undefined;
+  return (a) => {
+    logger?.info(
+      { webhookId: a.webhookId, deliveryId: a.deliveryId, event: a.eventType, attempt: a.attempt, status: a.statusCode, durationMs: a.durationMs, ok: a.ok, error: a.error ?? undefined },
+      a.ok ? 'delivery attempt succeeded' : a.final ? 'delivery attempt failed; no more attempts' : 'delivery attempt failed; will retry',
+    );
+    onAttempt?.(a);
+  };
 }
 
 /** The ORM, with the checked-in migrations; each driver is imported only when its database is used. */
@@ -136,7 +159,7 @@ async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const target = parseDatabase(options.database);
   const dialect = target.dialect;
-  const log = options.log ?? logErrorLine;
+  const log = options.log ?? (options.logger ? logToLogger(options.logger) : logErrorLine);
   // Before anything is opened: a missing or malformed key stops here, leaving nothing to close.
   const secrets = createSecretBox(options.secretKeys ?? resolveSecretKeys(target, process.env, (message) => log(message)));
   const orm = await initOrm(target);
@@ -156,6 +179,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       sender,
       mailer,
       secrets,
+      onAttempt: attemptListener(options),
       log,
       listenUrl: dialect === 'postgresql' ? (orm.config.get('clientUrl') as string | undefined) : undefined,
     },
@@ -173,6 +197,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     idempotency: createIdempotencyStore(db, clock, secrets),
     secretKeyId: secrets.keyId,
     readiness: createReadiness(db, orm, scheduler),
+    async deliveryBacklog() {
+      const now = clock();
+      const b = await deliveries.backlog(db, now);
+      return { due: b.due, oldestDueAgeSeconds: b.oldestDueAt && (now.getTime() - b.oldestDueAt.getTime()) / 1000, disabledWebhooks: b.disabledWebhooks };
+    },
     rotateSecrets: () => resealStored(db, secrets),
     workspace(organizationId: string): Workspace {
       if (typeof organizationId !== 'string' || organizationId.length === 0) {

@@ -1,11 +1,11 @@
 // The engine's one door: other faces import the engine from here and nowhere else (enforced by `npm run lint:layers`, .dependency-cruiser.cjs).
 export { createEngine, type Engine, type EngineOptions, type WebhookOptions, type Workspace } from './engine.js';
-export type { DeliveryScheduler, RunSummary, SchedulerOptions } from './delivery/scheduler.js';
+export type { AttemptReport, DeliveryScheduler, RunSummary, SchedulerOptions } from './delivery/scheduler.js';
 export { nonPublicReason } from './shared/addresses.js';
 export { FeedbackError, parseInput, validationError } from './errors.js';
 export { operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
 export { newId } from './shared/ids.js';
-export { errorLine, logErrorLine } from './log.js';
+export { errorLine, logErrorLine, logToLogger, type Logger } from './log.js';
 export { isDatabaseUnavailable, type CheckResult, type Readiness } from './health.js';
 export {
   SECRET_KEY_ENV,

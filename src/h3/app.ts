@@ -1,10 +1,12 @@
+import { timingSafeEqual } from 'node:crypto';
 import { H3, getRouterParams, type H3Event } from 'h3';
 import { OPERATIONS, OPERATION_IDS, OPERATION_SCHEMAS, answersPage, type OperationId, type OperationSchemas } from '../contract/index.js';
-import { FeedbackError, isDatabaseUnavailable, logErrorLine, newId, operationRefusal, requestFingerprint, runOperation, type Engine } from '../engine/index.js';
+import { FeedbackError, isDatabaseUnavailable, logErrorLine, newId, operationRefusal, requestFingerprint, runOperation, type Engine, type Logger } from '../engine/index.js';
 import { admit, type Admitted } from './internal/admit.js';
 import { readJsonObject, readQuery } from './internal/body.js';
 import { idempotent } from './internal/idempotent.js';
 import { errorResponse, json, jsonText, type ResponseHeaders } from './internal/respond.js';
+import { METRICS_PATH, type Metrics } from './metrics.js';
 import { createOpenApiDocument, OPENAPI_PATH, type DocumentedEndpoint } from './openapi.js';
 
 /**
@@ -29,8 +31,25 @@ export interface AppOptions {
   endpoints?: readonly AppEndpoint[];
   /** `/readyz` also requires the delivery scheduler to run (what `feedback-service serve` sets). */
   requireScheduler?: boolean;
-  /** Where unexpected errors are reported; never receives secrets. Defaults to one line on stderr. */
+  /**
+   * A structured logger (pino's shape): one `info` line per request (request id, method, route pattern, status,
+   * duration, key id and workspace; never a key or a body), and unexpected errors at `error`.
+   */
+  logger?: Logger;
+  /** Where unexpected errors are reported; never receives secrets. Defaults to the logger, else one line on stderr. */
   logError?: (message: string, error: unknown) => void;
+  /** Prometheus metrics (`createMetrics()`), served at `/metrics`. */
+  metrics?: Metrics;
+  /** With metrics: scrapes must send `Authorization: Bearer <metricsToken>` (a key of its own, not an API key). */
+  metricsToken?: string;
+}
+
+/** What one request carries through the app: its id, its answer's headers, and who it turned out to be. */
+interface RequestScope {
+  requestId: string;
+  headers: ResponseHeaders;
+  keyId?: string;
+  organizationId?: string;
 }
 
 /**
@@ -41,22 +60,42 @@ export interface AppOptions {
  * const res = await app.fetch(new Request('http://x/v1/whoami', { headers: { authorization: `Bearer ${key}` } }));
  */
 export function createApp(options: AppOptions): H3 {
-  const { engine } = options;
+  const { engine, logger, metrics } = options;
   const endpoints = options.endpoints ?? [];
-  const logError = options.logError ?? logErrorLine;
+  const logError = options.logError ?? (logger ? (message: string, err: unknown) => logger.error({ err }, message.replace(/^\[feedback-service\] /, '')) : logErrorLine);
+  metrics?.watch(engine);
+
+  /** Key (401) and rate limit (429), noting who the request is for the access log. */
+  async function admitted(request: Request, scope: RequestScope): Promise<Admitted | Response> {
+    const result = await admit(engine, request, scope.headers);
+    if (!(result instanceof Response)) {
+      scope.keyId = result.key.keyId;
+      scope.organizationId = result.key.organizationId;
+    }
+    return result;
+  }
 
   /** One operation: key, rate limit, scope and billing, the body, then the engine (idempotently with a key). */
-  async function handle(id: OperationId, event: H3Event, headers: ResponseHeaders): Promise<Response> {
+  async function handle(id: OperationId, event: H3Event, scope: RequestScope): Promise<Response> {
+    const { headers } = scope;
     const request = event.req as Request;
-    const admitted = await admit(engine, request, headers);
-    if (admitted instanceof Response) return admitted;
-    const refusal = operationRefusal(admitted.key, id);
+    const admission = await admitted(request, scope);
+    if (admission instanceof Response) return admission;
+    const refusal = operationRefusal(admission.key, id);
     if (refusal) return errorResponse(refusal.code, refusal.message, refusal.details, headers);
     const schemas: OperationSchemas = OPERATION_SCHEMAS[id];
     const body = schemas.body ? await readJsonObject(request) : undefined;
     const params = getRouterParams(event, { decode: true }) as Record<string, string>;
     const run = async () => {
-      const { value, created } = await runOperation(engine, admitted.caller, id, { params, input: body ?? readQuery(event.url) });
+      let outcome;
+      try {
+        outcome = await runOperation(engine, admission.caller, id, { params, input: body ?? readQuery(event.url) });
+      } catch (err) {
+        if (id === 'identifyContact' && err instanceof FeedbackError) metrics?.identify('refused');
+        throw err;
+      }
+      const { value, created } = outcome;
+      if (id === 'identifyContact') metrics?.identify(created ? 'created' : 'updated');
       const statuses = Object.keys(schemas.responses).map(Number);
       const status = created === undefined ? statuses[0]! : created ? 201 : 200;
       return { status, body: answersPage(id) ? value : { data: value } };
@@ -66,7 +105,7 @@ export function createApp(options: AppOptions): H3 {
       const result = await run();
       return json(result.status, result.body, headers);
     }
-    return idempotent(engine, admitted.key.organizationId, idempotencyKey, requestFingerprint(id, event.url.pathname, body ?? {}), run, headers);
+    return idempotent(engine, admission.key.organizationId, idempotencyKey, requestFingerprint(id, event.url.pathname, body ?? {}), run, headers);
   }
 
   function toErrorResponse(err: unknown, headers: ResponseHeaders, requestId: string, request?: Request): Response {
@@ -83,68 +122,157 @@ export function createApp(options: AppOptions): H3 {
     return errorResponse('ERR_INTERNAL', undefined, { requestId }, headers);
   }
 
-  /** A route that answers with `X-Request-Id`, and with the error envelope whatever it throws. */
-  const guarded = (fn: (event: H3Event, headers: ResponseHeaders) => Promise<Response>) => async (event: H3Event) => {
-    const requestId = newId('req');
-    const headers: ResponseHeaders = { 'x-request-id': requestId };
-    try {
-      return await fn(event, headers);
-    } catch (err) {
-      return toErrorResponse(err, headers, requestId, event.req as Request);
-    }
-  };
+  /** The access log line and the request metrics of one answer. */
+  function record(route: string, method: string, status: number, started: number, scope: RequestScope): void {
+    const ms = performance.now() - started;
+    metrics?.request(route, method, status, ms / 1000);
+    logger?.info(
+      { reqId: scope.requestId, method, route, status, durationMs: Math.round(ms * 10) / 10, keyId: scope.keyId, organizationId: scope.organizationId },
+      'request',
+    );
+  }
+
+  /**
+   * Every route: a request id and `X-Request-Id`, the error envelope whatever it throws, and one access-log line and
+   * metrics sample labelled with the route's pattern (never the raw path, whose ids would be unbounded).
+   */
+  const observed =
+    (route: string, fn: (event: H3Event, scope: RequestScope) => Response | Promise<Response>) =>
+    async (event: H3Event): Promise<Response> => {
+      const started = performance.now();
+      const requestId = newId('req');
+      const scope: RequestScope = { requestId, headers: { 'x-request-id': requestId } };
+      let response: Response;
+      try {
+        response = await fn(event, scope);
+      } catch (err) {
+        response = toErrorResponse(err, scope.headers, requestId, event.req as Request);
+      }
+      if (logger || metrics) record(route, event.req.method, response.status, started, scope);
+      return response;
+    };
 
   const app = new H3({
-    onError: (error) => {
+    onError: (error, event) => {
       const requestId = newId('req');
       const headers: ResponseHeaders = { 'x-request-id': requestId };
-      if (error.status === 400) return errorResponse('ERR_BAD_REQUEST', 'Malformed request URL.', undefined, headers);
-      return toErrorResponse(error.cause ?? error, headers, requestId);
+      const response =
+        error.status === 400 ? errorResponse('ERR_BAD_REQUEST', 'Malformed request URL.', undefined, headers) : toErrorResponse(error.cause ?? error, headers, requestId);
+      if (logger || metrics) record('(invalid)', event?.req.method ?? 'GET', response.status, performance.now(), { requestId, headers });
+      return response;
     },
   });
 
   // Health for load balancers and probes, no key: the process is up; the process can serve.
-  app.get(HEALTH_PATH, () => json(200, { status: 'ok' }, { 'x-request-id': newId('req'), 'cache-control': 'no-store' }));
-  app.get(READY_PATH, async () => {
-    const headers: ResponseHeaders = { 'x-request-id': newId('req'), 'cache-control': 'no-store' };
-    const { ready, checks } = await engine.readiness({ requireScheduler: options.requireScheduler });
-    if (!ready) headers['retry-after'] = String(RETRY_AFTER_SECONDS);
-    return json(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks }, headers);
-  });
+  app.get(HEALTH_PATH, observed(HEALTH_PATH, (_event, { headers }) => json(200, { status: 'ok' }, { ...headers, 'cache-control': 'no-store' })));
+  app.get(
+    READY_PATH,
+    observed(READY_PATH, async (_event, { headers }) => {
+      headers['cache-control'] = 'no-store';
+      const { ready, checks } = await engine.readiness({ requireScheduler: options.requireScheduler });
+      if (!ready) headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+      return json(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks }, headers);
+    }),
+  );
+
+  if (metrics) {
+    app.get(
+      METRICS_PATH,
+      observed(METRICS_PATH, async (event, { headers }) => {
+        const token = options.metricsToken;
+        if (token !== undefined && !bearerMatches(event.req.headers.get('authorization'), token)) {
+          headers['www-authenticate'] = 'Bearer';
+          return errorResponse('ERR_UNAUTHORIZED', 'Scrapes need Authorization: Bearer <metrics token>.', undefined, headers);
+        }
+        headers['content-type'] = metrics.registry.contentType;
+        return new Response(await metrics.registry.metrics(), { status: 200, headers });
+      }),
+    );
+  }
 
   // The OpenAPI document needs no key; it is built once, on first request.
   let openapi: string | undefined;
-  app.get(OPENAPI_PATH, () => {
-    openapi ??= JSON.stringify(createOpenApiDocument({ version: '1' }, endpoints));
-    return jsonText(200, openapi, { 'x-request-id': newId('req') });
-  });
+  app.get(
+    OPENAPI_PATH,
+    observed(OPENAPI_PATH, (_event, { headers }) => {
+      openapi ??= JSON.stringify(createOpenApiDocument({ version: '1' }, [...operational(Boolean(metrics)), ...endpoints]));
+      return jsonText(200, openapi, headers);
+    }),
+  );
 
   for (const endpoint of endpoints) {
     app.on(
       endpoint.method,
       endpoint.path,
-      guarded(async (event, headers) => {
+      observed(endpoint.path, async (event, scope) => {
         const request = event.req as Request;
-        const admitted = await admit(engine, request, headers);
-        return admitted instanceof Response ? admitted : endpoint.handle(request, admitted, headers, logError);
+        const admission = await admitted(request, scope);
+        return admission instanceof Response ? admission : endpoint.handle(request, admission, scope.headers, logError);
       }),
     );
   }
 
-  for (const id of OPERATION_IDS) app.on(OPERATIONS[id].method, OPERATIONS[id].path, guarded((event, headers) => handle(id, event, headers)));
+  for (const id of OPERATION_IDS) app.on(OPERATIONS[id].method, OPERATIONS[id].path, observed(OPERATIONS[id].path, (event, scope) => handle(id, event, scope)));
 
-  const patterns = [...OPERATION_IDS.map((id) => OPERATIONS[id]), { method: 'GET', path: OPENAPI_PATH }, { method: 'GET', path: HEALTH_PATH }, { method: 'GET', path: READY_PATH }, ...endpoints].map((r) => ({
+  const patterns = [
+    ...OPERATION_IDS.map((id) => OPERATIONS[id]),
+    ...[OPENAPI_PATH, HEALTH_PATH, READY_PATH, ...(metrics ? [METRICS_PATH] : [])].map((path) => ({ method: 'GET', path })),
+    ...endpoints,
+  ].map((r) => ({
     method: r.method,
     regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`),
   }));
-  app.all('/**', (event) => {
-    const headers: ResponseHeaders = { 'x-request-id': newId('req') };
-    const allowed = [...new Set(patterns.filter((p) => p.regex.test(event.url.pathname)).map((p) => p.method))].join(', ');
-    if (allowed) {
-      headers.allow = allowed;
-      return errorResponse('ERR_METHOD_NOT_ALLOWED', `${event.req.method} is not allowed here; use ${allowed}.`, undefined, headers);
-    }
-    return errorResponse('ERR_NOT_FOUND', `No route ${event.req.method} ${event.url.pathname}.`, undefined, headers);
-  });
+  app.all(
+    '/**',
+    observed('(unmatched)', (event, { headers }) => {
+      const allowed = [...new Set(patterns.filter((p) => p.regex.test(event.url.pathname)).map((p) => p.method))].join(', ');
+      if (allowed) {
+        headers.allow = allowed;
+        return errorResponse('ERR_METHOD_NOT_ALLOWED', `${event.req.method} is not allowed here; use ${allowed}.`, undefined, headers);
+      }
+      return errorResponse('ERR_NOT_FOUND', `No route ${event.req.method} ${event.url.pathname}.`, undefined, headers);
+    }),
+  );
   return app;
+}
+
+/** The operational routes, as the OpenAPI document lists them beside the operations. */
+function operational(withMetrics: boolean): DocumentedEndpoint[] {
+  const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
+  return [
+    { method: 'GET', path: HEALTH_PATH, openapi: { operationId: 'health', summary: 'Liveness: the process is up', security: [], responses: { '200': json('{ status: "ok" }') } } },
+    {
+      method: 'GET',
+      path: READY_PATH,
+      openapi: {
+        operationId: 'ready',
+        summary: 'Readiness: the database answers, migrations are current, the scheduler runs',
+        security: [],
+        responses: { '200': json('{ status: "ready", checks }'), '503': json('{ status: "not_ready", checks }, with Retry-After') },
+      },
+    },
+    ...(withMetrics
+      ? [
+          {
+            method: 'GET',
+            path: METRICS_PATH,
+            openapi: {
+              operationId: 'metrics',
+              summary: 'Prometheus metrics (text exposition format), behind the metrics token when one is set',
+              security: [],
+              responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } },
+            },
+          },
+        ]
+      : []),
+  ];
+}
+
+/** Whether an Authorization header carries this bearer token (compared in constant time). */
+function bearerMatches(header: string | null, token: string): boolean {
+  const presented = /^Bearer +(\S+) *$/i.exec(header ?? '')?.[1];
+  if (presented === undefined) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -3,3 +3,4 @@ export type { Admitted } from './internal/admit.js';
 export { errorResponse, json, jsonText, type ResponseHeaders } from './internal/respond.js';
 export { serveNode, type NodeServer, type ServeNodeOptions } from './node.js';
 export { createOpenApiDocument, errorResponseDoc, OPENAPI_PATH, type DocumentedEndpoint } from './openapi.js';
+export { createMetrics, METRICS_PATH, type Metrics } from './metrics.js';

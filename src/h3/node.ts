@@ -12,7 +12,13 @@ export interface NodeServer {
   server: Server;
   /** The base URL the server listens on, e.g. `http://127.0.0.1:3000`. */
   url: string;
+  /** Stop at once: every connection is closed, requests in flight included. */
   close(): Promise<void>;
+  /**
+   * Stop gracefully: accept nothing new, let requests in flight finish (their connections close after the answer),
+   * and after `graceMs` close whatever is still open.
+   */
+  shutdown(graceMs: number): Promise<void>;
 }
 
 /** Serve an h3 app on Node's `http` module; port 0 picks a free port. */
@@ -32,6 +38,18 @@ export async function serveNode(app: H3, options: ServeNodeOptions = {}): Promis
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
+      }),
+    shutdown: (graceMs) =>
+      new Promise<void>((resolve) => {
+        const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+        // Keep-alive connections go as soon as they are idle (their request answered).
+        const sweep = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => {
+          clearTimeout(deadline);
+          clearInterval(sweep);
+          resolve();
+        });
+        server.closeIdleConnections();
       }),
   };
 }

@@ -1,3 +1,4 @@
+import { maskEmail } from '../shared/email.js';
 /** One message to a workspace's admins. */
 export interface MailMessage {
   to: string[];
@@ -28,7 +29,7 @@ export function createMailer(options: MailOptions): Mailer {
   if (!options.smtpUrl) {
     return {
       async send(message) {
-        options.log(`[feedback-service] mail (no SMTP server configured) to ${message.to.join(', ')}: ${message.subject}\n${message.text}`);
+        options.log(`[feedback-service] mail (no SMTP server configured) to ${message.to.map(maskEmail).join(', ')}: ${message.subject}\n${message.text}`);
       },
       close() {},
     };
@@ -47,7 +48,7 @@ export function createMailer(options: MailOptions): Mailer {
         await (await getTransport()).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
       } catch (err) {
         // The SMTP URL may carry a password: report the error, not the configuration.
-        options.log(`[feedback-service] mail to ${message.to.join(', ')} failed: ${(err as Error).message}`);
+        options.log(`[feedback-service] mail to ${message.to.map(maskEmail).join(', ')} failed: ${(err as Error).message}`);
       }
     },
     close() {

@@ -16,6 +16,7 @@
  */
 import type { Database } from '../store/sql.js';
 import type { SecretBox } from '../secrets.js';
+import { releaseLeases } from './sql/leases.js';
 import { attemptDelivery, createSecretOpener, type Held, type Result } from './attempt.js';
 import { createClaimPolicy } from './claims.js';
 import { createLeases } from './leases.js';
@@ -51,6 +52,21 @@ export interface DeliveryScheduler {
   readonly totals: Readonly<RunSummary>;
 }
 
+/** One delivery attempt, as the server logs and counts it. */
+export interface AttemptReport {
+  webhookId: string;
+  deliveryId: string;
+  eventType: string;
+  /** 1 to 5. */
+  attempt: number;
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** No attempt follows: it succeeded, or it was the last. */
+  final: boolean;
+}
+
 export interface SchedulerDeps {
   db: Database;
   clock: () => Date;
@@ -58,6 +74,8 @@ export interface SchedulerDeps {
   mailer: Mailer;
   /** Opens the webhooks' sealed signing secrets. */
   secrets: SecretBox;
+  /** Hears of every attempt (the server's attempt log line and metrics). */
+  onAttempt?: (attempt: AttemptReport) => void;
   log: (message: string, error?: unknown) => void;
   /** PostgreSQL: the URL to LISTEN on for other processes' commits. */
   listenUrl?: string;
@@ -78,10 +96,29 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     concurrency,
     perWebhook,
     attempt: (d) =>
-      attemptDelivery(d, sender, clock, signingSecret).catch((err): Result => {
-        log('[feedback-service] delivery attempt crashed', err);
-        return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: null };
-      }),
+      attemptDelivery(d, sender, clock, signingSecret).then(
+        (result) => {
+          if (deps.onAttempt && result.attempt) {
+            const a = result.attempt;
+            deps.onAttempt({
+              webhookId: d.webhookId,
+              deliveryId: d.id,
+              eventType: d.eventType,
+              attempt: a.number,
+              ok: a.ok,
+              statusCode: a.statusCode,
+              durationMs: a.durationMs,
+              error: a.error,
+              final: a.ok || a.nextAt === null,
+            });
+          }
+          return result;
+        },
+        (err): Result => {
+          log('[feedback-service] delivery attempt crashed', err);
+          return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: null };
+        },
+      ),
     done(webhookId, d, result) {
       if (policy.observe(webhookId, result.attempt)) void pump(); // it may hold more now
       void recorder
@@ -202,6 +239,19 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
       await listener?.close();
       listener = undefined;
       halted = true;
+      // Claimed but not yet sent: give them back, so another process takes them now instead of when the lease
+      // lapses. What is being sent finishes and is recorded.
+      const waiting = queue.takeWaiting();
+      if (waiting.length > 0) {
+        const byToken = new Map<string, string[]>();
+        for (const d of waiting) (byToken.get(d.token) ?? byToken.set(d.token, []).get(d.token)!).push(d.id);
+        try {
+          for (const [token, ids] of byToken) for (let i = 0; i < ids.length; i += 500) await releaseLeases(db, token, ids.slice(i, i + 500));
+        } catch (err) {
+          log('[feedback-service] giving back unsent claims failed; their leases will lapse and another process will take them', err);
+        }
+        for (const d of waiting) release(d);
+      }
       await idle();
       halted = false;
     },

@@ -56,5 +56,14 @@ export function createSendQueue<T, R>(options: {
       queue.waiting.push(item);
     },
     start,
+    /** Take back every queued item not yet started (a stopping scheduler gives their claims back). */
+    takeWaiting(): T[] {
+      const taken: T[] = [];
+      for (const [webhookId, queue] of queues) {
+        taken.push(...queue.waiting.splice(0));
+        if (queue.active === 0) queues.delete(webhookId);
+      }
+      return taken;
+    },
   };
 }

@@ -1,6 +1,6 @@
 import type { EventKind, WebhookEvent } from '../../schemas/events.js';
 import type { Delivery, DeliveryAttempt } from '../../schemas/webhooks.js';
-import { placeholders, toInt, toIntOrNull, toIso, toIsoOrNull, toStringOrNull, ts, type Sql } from './sql.js';
+import { placeholders, toDate, toInt, toIntOrNull, toIso, toIsoOrNull, toStringOrNull, ts, type Sql } from './sql.js';
 
 const COLUMNS =
   'd.id, d.webhook_id, d.event_id, d.event_type, d.status, d.next_attempt_at, d.succeeded_at, d.failed_at, d.failure_reason, d.replay_of_id, d.created_at, e.payload';
@@ -107,4 +107,15 @@ export async function endPending(sql: Sql, webhookId: string, now: Date): Promis
      WHERE id IN (SELECT id FROM delivery WHERE webhook_id = ? AND status = 'pending'${sql.dialect.forUpdateSkipLocked})`,
     [ts(sql, now), webhookId],
   );
+}
+
+/** The due backlog across all workspaces (for metrics): how many pending deliveries are due, the oldest due time, and how many webhooks are disabled. */
+export async function backlog(sql: Sql, now: Date): Promise<{ due: number; oldestDueAt: Date | null; disabledWebhooks: number }> {
+  const row = (await sql.one<{ due: unknown; oldest: unknown; disabled: unknown }>(
+    `SELECT (SELECT count(*) FROM delivery WHERE status = 'pending' AND next_attempt_at <= ?) AS due,
+            (SELECT min(next_attempt_at) FROM delivery WHERE status = 'pending' AND next_attempt_at <= ?) AS oldest,
+            (SELECT count(*) FROM webhook WHERE enabled = ?) AS disabled`,
+    [ts(sql, now), ts(sql, now), false],
+  ))!;
+  return { due: toInt(row.due), oldestDueAt: row.oldest === null || row.oldest === undefined ? null : toDate(row.oldest), disabledWebhooks: toInt(row.disabled) };
 }

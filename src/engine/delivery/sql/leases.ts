@@ -1,4 +1,5 @@
 import { placeholders, ts, type Sql } from '../../store/sql.js';
+import { DELIVERY_CHANNEL } from '../listener.js';
 
 /** Push the leases of these held deliveries (all claimed under `token`) out to `until`. */
 export async function renewLeases(db: Sql, token: string, ids: readonly string[], until: Date): Promise<void> {
@@ -15,4 +16,16 @@ export async function failUnattempted(db: Sql, id: string, token: string, now: D
      WHERE id = ? AND lease_token = ? AND status = 'pending'`,
     [ts(db, now), id, token],
   );
+}
+
+/**
+ * Give back claims not yet attempted (a scheduler stopping): the deliveries are due again at once for any process,
+ * and on PostgreSQL the others hear of it now rather than at their next poll.
+ */
+export async function releaseLeases(db: Sql, token: string, ids: readonly string[]): Promise<void> {
+  await db.run(`UPDATE delivery SET lease_token = NULL, lease_expires_at = NULL WHERE lease_token = ? AND status = 'pending' AND id IN (${placeholders(ids)})`, [
+    token,
+    ...ids,
+  ]);
+  if (db.dialect.name === 'postgresql') await db.run(`SELECT pg_notify('${DELIVERY_CHANNEL}', '')`);
 }

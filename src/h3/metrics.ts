@@ -1,0 +1,100 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AttemptReport, Engine } from '../engine/index.js';
+
+/** Where the server answers Prometheus scrapes. */
+export const METRICS_PATH = '/metrics';
+
+/**
+ * The server's Prometheus metrics (prom-client), one registry per server: requests and their latency by route
+ * pattern and status, identify outcomes, rate-limit refusals, delivery attempts and their latency, and (read at each
+ * scrape) the due-delivery backlog, its oldest age and the disabled webhooks. Give it to `createApp({ metrics })`
+ * and its `onAttempt` to `createEngine({ onAttempt })`.
+ */
+export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
+  const registry = new Registry();
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'feedback_' });
+  const requests = new Counter({
+    name: 'feedback_http_requests_total',
+    help: 'HTTP requests by route pattern, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'feedback_http_request_duration_seconds',
+    help: 'HTTP request latency by route pattern and method.',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const identify = new Counter({
+    name: 'feedback_identify_total',
+    help: 'Identify calls by outcome: created, updated or refused.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const rateLimited = new Counter({ name: 'feedback_rate_limited_total', help: 'Requests refused by the rate limit (429).', registers: [registry] });
+  const attempts = new Counter({
+    name: 'feedback_delivery_attempts_total',
+    help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, another attempt follows) or failed (the last).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const attemptLatency = new Histogram({
+    name: 'feedback_delivery_attempt_duration_seconds',
+    help: 'Webhook delivery attempt duration, receiver time included.',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  let engine: Engine | undefined;
+  const backlog = () => engine?.deliveryBacklog();
+  let pending: ReturnType<typeof backlog> | undefined;
+  /** One backlog query per scrape, shared by the three gauges. */
+  const read = () => (pending ??= backlog()?.finally(() => setTimeout(() => (pending = undefined), 0)));
+  new Gauge({
+    name: 'feedback_deliveries_due',
+    help: 'Webhook deliveries due now and not yet delivered, across workspaces.',
+    registers: [registry],
+    async collect() {
+      const b = await read();
+      if (b) this.set(b.due);
+    },
+  });
+  new Gauge({
+    name: 'feedback_deliveries_oldest_due_age_seconds',
+    help: 'How long the oldest due delivery has waited (0 when none is due).',
+    registers: [registry],
+    async collect() {
+      const b = await read();
+      if (b) this.set(b.oldestDueAgeSeconds ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'feedback_webhooks_disabled',
+    help: 'Webhooks disabled (after 50 consecutive failures, or by hand).',
+    registers: [registry],
+    async collect() {
+      const b = await read();
+      if (b) this.set(b.disabledWebhooks);
+    },
+  });
+  return {
+    registry,
+    /** The engine whose backlog the gauges read (the app sets it). */
+    watch(e: Engine): void {
+      engine = e;
+    },
+    request(route: string, method: string, status: number, seconds: number): void {
+      requests.inc({ route, method, status: String(status) });
+      latency.observe({ route, method }, seconds);
+      if (status === 429) rateLimited.inc();
+    },
+    identify(outcome: 'created' | 'updated' | 'refused'): void {
+      identify.inc({ outcome });
+    },
+    onAttempt(a: AttemptReport): void {
+      attempts.inc({ outcome: a.ok ? 'succeeded' : a.final ? 'failed' : 'retrying' });
+      attemptLatency.observe(a.durationMs / 1000);
+    },
+  };
+}
+export type Metrics = ReturnType<typeof createMetrics>;
