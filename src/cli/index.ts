@@ -12,7 +12,8 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   serve: {
     usage: `serve [--port 3000] [--host 127.0.0.1] [--db URL] [--allow-private-networks]
-        [--smtp-url smtp://user:pass@host:587] [--mail-from ADDRESS]`,
+        [--smtp-url smtp://user:pass@host:587] [--mail-from ADDRESS]
+        [--log-level fatal|error|warn|info|debug|trace|silent] [--metrics]`,
     load: () => import('./commands/serve.js'),
   },
   migrate: { usage: 'migrate [--db URL]', load: () => import('./commands/migrate.js') },
