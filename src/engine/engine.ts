@@ -12,7 +12,7 @@ import { createEventsService } from './events.js';
 import { createIdempotencyStore } from './idempotency.js';
 import { createInteractionsService } from './interactions.js';
 import { createKeyCache, createKeysService } from './keys.js';
-import { createRateLimiter } from './limits.js';
+import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './limits.js';
 import { createReadiness, type Readiness } from './health.js';
 import { logErrorLine, logToLogger, type Logger } from './log.js';
 import { MIGRATIONS, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
@@ -86,7 +86,8 @@ export interface Engine {
   readonly clock: () => Date;
   readonly organizations: ReturnType<typeof createOrganizationsService>;
   readonly keys: ReturnType<typeof createKeysService>;
-  readonly limits: ReturnType<typeof createRateLimiter>;
+  /** Per-key request budgets: in memory on SQLite, shared by every instance on PostgreSQL. */
+  readonly limits: RateLimiter;
   /** Idempotency-Key records of POST requests (per workspace, 24 hours). */
   readonly idempotency: ReturnType<typeof createIdempotencyStore>;
   /**
@@ -166,7 +167,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const clock = options.clock ?? (() => new Date());
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
   const db = createDatabase(dialect, knex, { location: target.location, log });
-  const limits = createRateLimiter(clock);
+  const limits = dialect === 'postgresql' ? createSharedRateLimiter(db, clock, log) : createRateLimiter(clock);
   const keyCache = createKeyCache(clock);
   const webhookOptions = options.webhooks ?? {};
   const webhookConfig = { allowPrivateNetworks: webhookOptions.allowPrivateNetworks ?? false };
@@ -226,6 +227,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return applied;
     },
     async close() {
+      limits.close();
       await scheduler.stop();
       mailer.close();
       await sender.close();

@@ -15,6 +15,7 @@ import { Migration20261123010000DeliveryEventOrder as SqliteDeliveryEventOrder }
 import { Migration20261123020000SealedSecrets as SqliteSealedSecrets } from './sqlite/Migration20261123020000SealedSecrets.js';
 import { Migration20261123030000ApiKeyLastUsed as SqliteApiKeyLastUsed } from './sqlite/Migration20261123030000ApiKeyLastUsed.js';
 import { Migration20261123030000ApiKeyLastUsed as PgApiKeyLastUsed } from './postgresql/Migration20261123030000ApiKeyLastUsed.js';
+import { Migration20261123040000SharedRateLimits as PgSharedRateLimits } from './postgresql/Migration20261123040000SharedRateLimits.js';
 import { Migration20261123010000DeliveryEventOrder as PgDeliveryEventOrder } from './postgresql/Migration20261123010000DeliveryEventOrder.js';
 import { Migration20261123020000SealedSecrets as PgSealedSecrets } from './postgresql/Migration20261123020000SealedSecrets.js';
 
@@ -43,5 +44,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261123010000DeliveryEventOrder', class: PgDeliveryEventOrder },
     { name: 'Migration20261123020000SealedSecrets', class: PgSealedSecrets },
     { name: 'Migration20261123030000ApiKeyLastUsed', class: PgApiKeyLastUsed },
+    { name: 'Migration20261123040000SharedRateLimits', class: PgSharedRateLimits },
   ],
 };

@@ -35,7 +35,8 @@ export async function admit(engine: Engine, request: Request, headers: ResponseH
       headers,
     );
   }
-  const rateLimit = engine.limits.consume(key.keyId, key.rateLimit);
+  const counted = engine.limits.consume(key.keyId, key.rateLimit);
+  const rateLimit = counted instanceof Promise ? await counted : counted;
   const now = engine.clock().getTime();
   setRateLimitHeaders(headers, rateLimit, now);
   if (!rateLimit.allowed) {
