@@ -6,6 +6,7 @@ import { admit, type Admitted } from './internal/admit.js';
 import { readJsonObject, readQuery } from './internal/body.js';
 import { idempotent } from './internal/idempotent.js';
 import { errorResponse, json, jsonText, type ResponseHeaders } from './internal/respond.js';
+import { DOCS_PATH, DOCS_SCRIPT_PATH, docsPage, referenceBundle } from './docs.js';
 import { METRICS_PATH, type Metrics } from './metrics.js';
 import { createOpenApiDocument, OPENAPI_PATH, type DocumentedEndpoint } from './openapi.js';
 
@@ -190,6 +191,28 @@ export function createApp(options: AppOptions): H3 {
     );
   }
 
+  // The API reference page, no key: the OpenAPI document rendered by Scalar's bundle, served from the package.
+  app.get(
+    DOCS_PATH,
+    observed(DOCS_PATH, (_event, { headers }) => {
+      headers['content-type'] = 'text/html; charset=utf-8';
+      return new Response(docsPage(OPENAPI_PATH), { status: 200, headers });
+    }),
+  );
+  app.get(
+    DOCS_SCRIPT_PATH,
+    observed(DOCS_SCRIPT_PATH, async (event, { headers }) => {
+      const asset = await referenceBundle();
+      if (!asset) return errorResponse('ERR_NOT_FOUND', 'This build has no API reference bundle.', undefined, headers);
+      const gzip = /\bgzip\b/.test(event.req.headers.get('accept-encoding') ?? '');
+      headers['content-type'] = 'text/javascript; charset=utf-8';
+      headers['cache-control'] = 'public, max-age=86400';
+      headers.vary = 'accept-encoding';
+      if (gzip) headers['content-encoding'] = 'gzip';
+      return new Response((gzip ? asset.gzip : asset.plain) as unknown as BodyInit, { status: 200, headers });
+    }),
+  );
+
   // The OpenAPI document needs no key; it is built once, on first request.
   let openapi: string | undefined;
   app.get(
@@ -216,7 +239,7 @@ export function createApp(options: AppOptions): H3 {
 
   const patterns = [
     ...OPERATION_IDS.map((id) => OPERATIONS[id]),
-    ...[OPENAPI_PATH, HEALTH_PATH, READY_PATH, ...(metrics ? [METRICS_PATH] : [])].map((path) => ({ method: 'GET', path })),
+    ...[OPENAPI_PATH, HEALTH_PATH, READY_PATH, DOCS_PATH, DOCS_SCRIPT_PATH, ...(metrics ? [METRICS_PATH] : [])].map((path) => ({ method: 'GET', path })),
     ...endpoints,
   ].map((r) => ({
     method: r.method,
@@ -250,6 +273,16 @@ function operational(withMetrics: boolean): DocumentedEndpoint[] {
         security: [],
         responses: { '200': json('{ status: "ready", checks }'), '503': json('{ status: "not_ready", checks }, with Retry-After') },
       },
+    },
+    {
+      method: 'GET',
+      path: DOCS_PATH,
+      openapi: { operationId: 'docs', summary: 'This document, rendered (Scalar)', security: [], responses: { '200': { description: 'An HTML page' } } },
+    },
+    {
+      method: 'GET',
+      path: DOCS_SCRIPT_PATH,
+      openapi: { operationId: 'docsScript', summary: "The reference page's script", security: [], responses: { '200': { description: 'JavaScript' } } },
     },
     ...(withMetrics
       ? [

@@ -4,3 +4,4 @@ export { errorResponse, json, jsonText, type ResponseHeaders } from './internal/
 export { serveNode, type NodeServer, type ServeNodeOptions } from './node.js';
 export { createOpenApiDocument, errorResponseDoc, OPENAPI_PATH, type DocumentedEndpoint } from './openapi.js';
 export { createMetrics, METRICS_PATH, type Metrics } from './metrics.js';
+export { DOCS_PATH } from './docs.js';
