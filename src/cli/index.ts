@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The `feedback-service` command. This file only reads the command line: each command's module (commands/*.ts) is
 // loaded when that command runs, so `--help` and usage errors answer without loading the engine or a database driver.
-import { CommandError, UsageError } from './args.js';
+import { PACKAGE_VERSION } from '../contract/version.js';
+import { CommandError, UsageError, nearest } from './args.js';
 
 interface Command {
   /** Its lines in the usage text. */
@@ -50,7 +51,7 @@ ${Object.values(COMMANDS)
   .map((c) => `  ${c.usage}`)
   .join('\n')}
 
-Every command takes --json and then prints one JSON object.
+Every command takes --json and then prints one JSON object. --version prints the version.
 The database is a SQLite file (default ./feedback.db) or a postgres:// URL (--db or DATABASE_URL).`;
 
 const HELP = new Set(['help', '--help', '-h']);
@@ -65,10 +66,14 @@ function commandHelp(command: Command): string {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const [name = 'mcp', ...rest] = argv;
-  if (HELP.has(name)) return void console.log(USAGE);
+  const [name, ...rest] = argv;
+  if (name === undefined || HELP.has(name)) return void console.log(USAGE);
+  if (name === '--version' || name === '-v' || name === 'version') return void console.log(PACKAGE_VERSION);
   const command = COMMANDS[name];
-  if (!command) throw new UsageError(`unknown command: ${name}`);
+  if (!command) {
+    const guess = nearest(name, Object.keys(COMMANDS));
+    throw new UsageError(`unknown command: ${name}${guess ? `; did you mean ${guess}?` : ''}`);
+  }
   if (rest.includes('--help') || rest.includes('-h')) return void console.log(commandHelp(command));
   await (await command.load()).run(rest);
 }

@@ -83,6 +83,22 @@ describe('feedback-service command line', () => {
     expect(existsSync(fresh)).toBe(false);
   });
 
+  it('a bare command prints help, --version the version, and a typo gets the nearest command, subcommand or flag', async () => {
+    const bare = await run(process.execPath, CLI_ARGS, { cwd: dir });
+    expect(bare.stdout).toMatch(/^feedback-service <command> \[options\]/);
+    expect((await run(process.execPath, [...CLI_ARGS, '--version'], { cwd: dir })).stdout.trim()).toMatch(/^\d+\.\d+\.\d+(-[a-z0-9.]+)?$/);
+    for (const [args, message] of [
+      [['serv'], 'unknown command: serv; did you mean serve?'],
+      [['org', 'craete', '--name', 'x'], 'unknown subcommand: org craete; did you mean org create?'],
+      [['serve', '--prot', '3'], 'unknown option --prot; did you mean --port?'],
+      [['key', 'list', '--ogr', 'org_x'], 'unknown option --ogr; did you mean --org?'],
+    ] as const) {
+      const err = await run(process.execPath, [...CLI_ARGS, ...args, '--json'], { cwd: dir }).catch((e) => e);
+      expect(err.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(err.stdout).error).toEqual({ code: 'ERR_USAGE', message });
+    }
+  });
+
   it('a usage error exits 2 with a JSON error; a refused operation exits 1', async () => {
     await expect(cli('org', 'create')).rejects.toMatchObject({ code: 2 });
     await expect(cli('key', 'revoke', 'key_nope')).rejects.toMatchObject({ code: 1 });
@@ -109,7 +125,7 @@ describe('feedback-service command line', () => {
     expect(one.stdout).not.toContain('serve');
     for (const { loaded } of [all, one]) {
       expect(loaded.some((url) => url.endsWith('/src/cli/index.ts'))).toBe(true); // the trace sees our modules
-      expect(loaded.filter((url) => /\/src\/(?!cli\/(index|args)\.ts$)|@mikro-orm|libsql|\/pg\//.test(url))).toEqual([]);
+      expect(loaded.filter((url) => /\/src\/(?!cli\/(index|args)\.ts$|contract\/version\.ts$)|@mikro-orm|libsql|\/pg\//.test(url))).toEqual([]);
     }
   });
 

@@ -1,4 +1,4 @@
-import { parseFlags, UsageError } from '../args.js';
+import { UsageError, parseFlags, subcommandError } from '../args.js';
 import { DB_FLAG, print, withEngine } from '../common.js';
 
 export async function run([sub, ...rest]: string[]): Promise<void> {
@@ -25,5 +25,5 @@ export async function run([sub, ...rest]: string[]): Promise<void> {
     print(values.json, { data: boards }, boards.map((b) => `${b.id}  ${b.slug}  ${b.name}${b.isPublic ? '' : ' (private)'}`).join('\n') || 'No boards.');
     return;
   }
-  throw new UsageError('board needs create or list');
+  throw subcommandError('board', sub, ['create', 'list']);
 }

@@ -1,4 +1,4 @@
-import { parseFlags, UsageError } from '../args.js';
+import { UsageError, parseFlags, subcommandError } from '../args.js';
 import { DB_FLAG, print, withEngine } from '../common.js';
 
 export async function run([sub, ...rest]: string[]): Promise<void> {
@@ -26,5 +26,5 @@ export async function run([sub, ...rest]: string[]): Promise<void> {
     print(values.json, { ...entry }, `Published changelog entry ${entry.id} at ${entry.publishedAt}.`);
     return;
   }
-  throw new UsageError('changelog needs create or publish');
+  throw subcommandError('changelog', sub, ['create', 'publish']);
 }

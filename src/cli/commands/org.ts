@@ -1,5 +1,5 @@
 import { BILLING_STATES, PLANS, type BillingState, type Plan } from '../../engine/index.js';
-import { intFlag, parseFlags, UsageError } from '../args.js';
+import { UsageError, intFlag, parseFlags, subcommandError } from '../args.js';
 import { DB_FLAG, print, withEngine } from '../common.js';
 
 const FLAGS = {
@@ -70,5 +70,5 @@ export async function run([sub, ...rest]: string[]): Promise<void> {
     );
     return;
   }
-  throw new UsageError('org needs list, create or update');
+  throw subcommandError('org', sub, ['list', 'create', 'update']);
 }

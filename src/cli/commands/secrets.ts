@@ -1,4 +1,4 @@
-import { parseFlags, UsageError } from '../args.js';
+import { UsageError, parseFlags, subcommandError } from '../args.js';
 import { DB_FLAG, print, withEngine } from '../common.js';
 import { generateSecretKey } from '../../engine/index.js';
 
@@ -22,5 +22,5 @@ export async function run([sub, ...rest]: string[]): Promise<void> {
     if (report.unopenable > 0) process.exitCode = 1;
     return;
   }
-  throw new UsageError('secrets needs generate-key or rotate');
+  throw subcommandError('secrets', sub, ['generate-key', 'rotate']);
 }
