@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { H3, getRouterParams, type H3Event } from 'h3';
 import { OPERATIONS, OPERATION_IDS, OPERATION_SCHEMAS, answersPage, type OperationId, type OperationSchemas } from '../contract/index.js';
-import { FeedbackError, isDatabaseUnavailable, logErrorLine, newId, operationRefusal, requestFingerprint, runOperation, type Engine, type Logger } from '../engine/index.js';
+import { FeedbackError, isDatabaseUnavailable, logErrorLine, logToLogger, newId, operationRefusal, requestFingerprint, runOperation, type Engine, type Logger } from '../engine/index.js';
 import { admit, type Admitted } from './internal/admit.js';
 import { readJsonObject, readQuery } from './internal/body.js';
 import { idempotent } from './internal/idempotent.js';
@@ -63,7 +63,7 @@ interface RequestScope {
 export function createApp(options: AppOptions): H3 {
   const { engine, logger, metrics } = options;
   const endpoints = options.endpoints ?? [];
-  const logError = options.logError ?? (logger ? (message: string, err: unknown) => logger.error({ err }, message.replace(/^\[feedback-service\] /, '')) : logErrorLine);
+  const logError = options.logError ?? (logger ? logToLogger(logger) : logErrorLine);
   metrics?.watch(engine);
 
   /** Key (401) and rate limit (429), noting who the request is for the access log. */

@@ -50,33 +50,20 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   let pending: ReturnType<typeof backlog> | undefined;
   /** One backlog query per scrape, shared by the three gauges. */
   const read = () => (pending ??= backlog()?.finally(() => setTimeout(() => (pending = undefined), 0)));
-  new Gauge({
-    name: 'feedback_deliveries_due',
-    help: 'Webhook deliveries due now and not yet delivered, across workspaces.',
-    registers: [registry],
-    async collect() {
-      const b = await read();
-      if (b) this.set(b.due);
-    },
-  });
-  new Gauge({
-    name: 'feedback_deliveries_oldest_due_age_seconds',
-    help: 'How long the oldest due delivery has waited (0 when none is due).',
-    registers: [registry],
-    async collect() {
-      const b = await read();
-      if (b) this.set(b.oldestDueAgeSeconds ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'feedback_webhooks_disabled',
-    help: 'Webhooks disabled (after 50 consecutive failures, or by hand).',
-    registers: [registry],
-    async collect() {
-      const b = await read();
-      if (b) this.set(b.disabledWebhooks);
-    },
-  });
+  /** A gauge read from the backlog at each scrape. */
+  const backlogGauge = (name: string, help: string, value: (b: NonNullable<Awaited<ReturnType<typeof read>>>) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const b = await read();
+        if (b) this.set(value(b));
+      },
+    });
+  backlogGauge('feedback_deliveries_due', 'Webhook deliveries due now and not yet delivered, across workspaces.', (b) => b.due);
+  backlogGauge('feedback_deliveries_oldest_due_age_seconds', 'How long the oldest due delivery has waited (0 when none is due).', (b) => b.oldestDueAgeSeconds ?? 0);
+  backlogGauge('feedback_webhooks_disabled', 'Webhooks disabled (after 50 consecutive failures, or by hand).', (b) => b.disabledWebhooks);
   return {
     registry,
     /** The engine whose backlog the gauges read (the app sets it). */
