@@ -26,14 +26,10 @@ const BATCH = 500;
  */
 export async function resealStored(db: Database, box: SecretBox): Promise<ResealReport> {
   const report: ResealReport = { webhookSecrets: 0, idempotentAnswers: 0, unopenable: 0 };
-  const opens = (stored: string) => {
-    const id = box.keyIdOf(stored);
-    return id === null || box.knows(id);
-  };
   for (let after = ''; ; ) {
     const rows = await webhooks.secretsNotSealedWith(db, box.keyId, after, BATCH);
     for (const row of rows) {
-      if (!opens(row.secret)) report.unopenable++;
+      if (!box.opens(row.secret)) report.unopenable++;
       else {
         const context = sealedAt.webhookSecret(row.id);
         await webhooks.replaceSecret(db, row.id, row.secret, box.seal(box.open(row.secret, context), context));
@@ -46,7 +42,7 @@ export async function resealStored(db: Database, box: SecretBox): Promise<Reseal
   for (let after: readonly [string, string] = ['', '']; ; ) {
     const rows = await idempotencyKeys.answersNotSealedWith(db, box.keyId, after, BATCH);
     for (const row of rows) {
-      if (!opens(row.body)) report.unopenable++;
+      if (!box.opens(row.body)) report.unopenable++;
       else {
         const context = sealedAt.idempotentAnswer(row.organizationId, row.key);
         await idempotencyKeys.replaceAnswer(db, row.organizationId, row.key, row.body, box.seal(box.open(row.body, context), context));

@@ -59,12 +59,8 @@ export interface SecretBox {
   seal(plain: string, context: string): string;
   /** Open a sealed value kept at `context`. A value that was never sealed (written before 0.2) is returned as it is. */
   open(stored: string, context: string): string;
-  /** Whether a stored value is sealed under the current key (false for an older key or a value never sealed). */
-  isCurrent(stored: string): boolean;
-  /** The key id a stored value is sealed under, or null when it was never sealed. */
-  keyIdOf(stored: string): string | null;
-  /** Whether a key id is one this box can open. */
-  knows(keyId: string): boolean;
+  /** Whether `open` can read a stored value: never sealed, or sealed under a configured key. */
+  opens(stored: string): boolean;
 }
 
 export function createSecretBox(keys: SecretKeys): SecretBox {
@@ -104,9 +100,10 @@ export function createSecretBox(keys: SecretKeys): SecretBox {
         throw new SecretKeyError(`a stored secret (${context}) does not open under key ${id}: it was altered or moved`);
       }
     },
-    isCurrent: (stored) => storedKeyId(stored) === currentId,
-    keyIdOf: storedKeyId,
-    knows: (id) => byId.has(id),
+    opens(stored) {
+      const id = storedKeyId(stored);
+      return id === null || byId.has(id);
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { H3, getRouterParams, type H3Event } from 'h3';
 import { OPERATIONS, OPERATION_IDS, OPERATION_SCHEMAS, answersPage, type OperationId, type OperationSchemas } from '../contract/index.js';
 import { FeedbackError, isDatabaseUnavailable, logErrorLine, logToLogger, newId, operationRefusal, requestFingerprint, runOperation, type Engine, type Logger } from '../engine/index.js';
-import { admit, type Admitted } from './internal/admit.js';
+import { admit, bearerToken, type Admitted } from './internal/admit.js';
 import { readJsonObject, readQuery } from './internal/body.js';
 import { idempotent } from './internal/idempotent.js';
 import { errorResponse, json, jsonText, type ResponseHeaders } from './internal/respond.js';
@@ -181,7 +181,7 @@ export function createApp(options: AppOptions): H3 {
       METRICS_PATH,
       observed(METRICS_PATH, async (event, { headers }) => {
         const token = options.metricsToken;
-        if (token !== undefined && !bearerMatches(event.req.headers.get('authorization'), token)) {
+        if (token !== undefined && !sameSecret(bearerToken(event.req as Request), token)) {
           headers['www-authenticate'] = 'Bearer';
           return errorResponse('ERR_UNAUTHORIZED', 'Scrapes need Authorization: Bearer <metrics token>.', undefined, headers);
         }
@@ -261,9 +261,9 @@ export function createApp(options: AppOptions): H3 {
 
 /** The operational routes, as the OpenAPI document lists them beside the operations. */
 function operational(withMetrics: boolean): DocumentedEndpoint[] {
-  const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
+  const jsonBody = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
   return [
-    { method: 'GET', path: HEALTH_PATH, openapi: { operationId: 'health', summary: 'Liveness: the process is up', security: [], responses: { '200': json('{ status: "ok" }') } } },
+    { method: 'GET', path: HEALTH_PATH, openapi: { operationId: 'health', summary: 'Liveness: the process is up', security: [], responses: { '200': jsonBody('{ status: "ok" }') } } },
     {
       method: 'GET',
       path: READY_PATH,
@@ -271,7 +271,7 @@ function operational(withMetrics: boolean): DocumentedEndpoint[] {
         operationId: 'ready',
         summary: 'Readiness: the database answers, migrations are current, the scheduler runs',
         security: [],
-        responses: { '200': json('{ status: "ready", checks }'), '503': json('{ status: "not_ready", checks }, with Retry-After') },
+        responses: { '200': jsonBody('{ status: "ready", checks }'), '503': jsonBody('{ status: "not_ready", checks }, with Retry-After') },
       },
     },
     {
@@ -301,11 +301,10 @@ function operational(withMetrics: boolean): DocumentedEndpoint[] {
   ];
 }
 
-/** Whether an Authorization header carries this bearer token (compared in constant time). */
-function bearerMatches(header: string | null, token: string): boolean {
-  const presented = /^Bearer +(\S+) *$/i.exec(header ?? '')?.[1];
-  if (presented === undefined) return false;
+/** Whether a presented token is the expected one, compared in constant time. */
+function sameSecret(presented: string | null, expected: string): boolean {
+  if (presented === null) return false;
   const a = Buffer.from(presented);
-  const b = Buffer.from(token);
+  const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }

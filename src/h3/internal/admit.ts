@@ -9,7 +9,8 @@ export interface Admitted {
   caller: Caller;
 }
 
-function bearerToken(request: Request): string | null {
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(request: Request): string | null {
   const header = request.headers.get('authorization');
   if (!header) return null;
   const match = /^Bearer +(\S+) *$/i.exec(header);
