@@ -1,6 +1,15 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { InvalidArgumentError } from 'commander';
 
-export class UsageError extends Error {}
+/** A command line that does not say what to do: exit 2, `{ error: { code: 'ERR_USAGE', message } }`. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The command whose help to point to (`org create`), or '' for the program's. */
+    readonly command = '',
+  ) {
+    super(message);
+  }
+}
 
 /** A command that could not do its work for a reason the user can act on: exit 1, `{ error: { code, message } }`. */
 export class CommandError extends Error {
@@ -12,55 +21,42 @@ export class CommandError extends Error {
   }
 }
 
-/** Parse a command's flags strictly: unknown flags are a usage error, not silently ignored, with the nearest known one. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
-  try {
-    return parseArgs({ args: argv, options: { ...options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
-  } catch (err) {
-    const unknown = /Unknown option '(-{1,2}[^']+)'/.exec((err as Error).message)?.[1];
-    const guess = unknown && nearest(unknown.replace(/^-+/, ''), [...Object.keys(options), 'json']);
-    throw new UsageError(unknown ? `unknown option ${unknown}${guess ? `; did you mean --${guess}?` : ''}` : (err as Error).message);
-  }
-}
+// Value parsers for commander options: each turns the flag's text into its value or refuses it, before any command
+// module is loaded.
 
-/** The candidate nearest to `word` (Levenshtein distance at most a third of its length, and at most 3), or null. */
-export function nearest(word: string, candidates: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
-  for (const c of candidates) {
-    const d = distance(word, c);
-    if (d <= bestDistance && (best === null || d < bestDistance)) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-/** Edit distance with adjacent transpositions counting one (optimal string alignment): `prot` is one from `port`. */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-export function intFlag(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
+/** A whole number (digits only). */
+export function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('It must be a whole number.');
   return Number(value);
 }
 
-/** A command's missing or unknown subcommand: what it takes, and the nearest one to what was typed. */
-export function subcommandError(command: string, typed: string | undefined, subcommands: readonly string[]): UsageError {
-  const list = subcommands.length > 1 ? `${subcommands.slice(0, -1).join(', ')} or ${subcommands.at(-1)}` : subcommands[0];
-  const guess = typed === undefined ? null : nearest(typed, subcommands);
-  return new UsageError(
-    typed === undefined ? `${command} needs ${list}` : `unknown subcommand: ${command} ${typed}; ${guess ? `did you mean ${command} ${guess}?` : `use ${list}`}`,
-  );
+// Words stay words (commander turns a parsed null into ''): the command maps `none` and `default` to what they mean.
+
+/** `--contact-cap` on create: a number, or `none` (no cap). */
+export function contactCap(value: string): number | 'none' {
+  return value === 'none' ? value : orWord(value, 'none');
 }
+
+/** `--contact-cap` on update: a number, `none`, or `default` (back to the plan's cap). */
+export function contactCapOrDefault(value: string): number | 'none' | 'default' {
+  return value === 'none' || value === 'default' ? value : orWord(value, 'none or default');
+}
+
+/** `--rate-limit` on update: a number, or `default` (back to the default). */
+export function rateLimitOrDefault(value: string): number | 'default' {
+  return value === 'default' ? value : orWord(value, 'default');
+}
+
+function orWord(value: string, words: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`It must be a whole number or ${words}.`);
+  return Number(value);
+}
+
+/** A repeatable flag: every occurrence, in order. */
+export function repeated(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** pino's levels, for `--log-level` and `LOG_LEVEL`. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -1,11 +1,9 @@
 import { createEngine, type Engine } from '../engine/index.js';
 
-/** `--db`: every command that opens the database takes it. */
-export const DB_FLAG = { db: { type: 'string' } } as const;
-
-/** The database: `--db`, else DATABASE_URL, else the embedded SQLite default. */
-export function databaseOf(flag: string | undefined): string {
-  return flag ?? process.env.DATABASE_URL ?? './feedback.db';
+/** What every command that opens the database was given: `--db` (else DATABASE_URL, else ./feedback.db) and `--json`. */
+export interface DatabaseOptions {
+  db: string;
+  json?: boolean;
 }
 
 /** One JSON object with `--json`, else the sentence for people. */
@@ -14,8 +12,8 @@ export function print(json: boolean | undefined, value: Record<string, unknown>,
 }
 
 /** Open the database, migrate it, run `fn`, close. */
-export async function withEngine<T>(db: string | undefined, fn: (engine: Engine) => Promise<T>): Promise<T> {
-  const engine = await createEngine({ database: databaseOf(db) });
+export async function withEngine<T>(db: string, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  const engine = await createEngine({ database: db });
   try {
     await engine.migrate();
     return await fn(engine);

@@ -1,88 +1,220 @@
 #!/usr/bin/env node
-// The `feedback-service` command. This file only reads the command line: each command's module (commands/*.ts) is
-// loaded when that command runs, so `--help` and usage errors answer without loading the engine or a database driver.
+// The `feedback-service` command, on commander. This file is the command table: every command, subcommand, option,
+// choice and value parser, so `--help`, `--version` and every usage error answer from it alone. Each command's work
+// lives in commands/*.ts and is loaded when that command runs: no engine, database driver or schema library is
+// loaded to print help or refuse a flag, and no database is opened (or created) before the arguments are valid.
+import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '../contract/version.js';
-import { CommandError, UsageError, nearest } from './args.js';
+import { BILLING_STATES, PLANS } from '../schemas/plans.js';
+import { CommandError, LOG_LEVELS, UsageError, contactCap, contactCapOrDefault, rateLimitOrDefault, repeated, wholeNumber } from './args.js';
+import type * as Board from './commands/board.js';
+import type * as Changelog from './commands/changelog.js';
+import type * as Key from './commands/key.js';
+import type * as Mcp from './commands/mcp.js';
+import type * as Org from './commands/org.js';
+import type * as Post from './commands/post.js';
+import type * as Serve from './commands/serve.js';
 
-interface Command {
-  /** Its lines in the usage text. */
-  usage: string;
-  load: () => Promise<{ run(argv: string[]): Promise<void> }>;
+const program = new Command('feedback-service')
+  .usage('<command> [options]')
+  .description('Run a feedback service (REST API, webhooks, agent tools) on SQLite or PostgreSQL, and administer it.')
+  .version(PACKAGE_VERSION, '-v, --version', 'print the version')
+  .helpOption('-h, --help', 'show help for a command')
+  .helpCommand('help [command]', 'show help for a command')
+  .showSuggestionAfterError()
+  .enablePositionalOptions(); // a command's options belong to it: `org create --json` is create's --json
+
+// --- options several commands share ---
+
+/** Commands that do not open the database: they take no --db. */
+const withoutDatabase = new Set<Command>();
+
+/** A command that does one thing. It is given --db (unless `opens` is 'no-db') and --json after its own options. */
+function leaf(parent: Command, nameAndArgs: string, description: string, opens: 'db' | 'no-db' = 'db'): Command {
+  const command = parent.command(nameAndArgs).description(description);
+  if (opens === 'no-db') withoutDatabase.add(command);
+  return command;
 }
 
-const COMMANDS: Record<string, Command> = {
-  serve: {
-    usage: `serve [--port 3000] [--host 127.0.0.1] [--db URL] [--allow-private-networks]
-        [--smtp-url smtp://user:pass@host:587] [--mail-from ADDRESS]
-        [--log-level fatal|error|warn|info|debug|trace|silent] [--metrics]`,
-    load: () => import('./commands/serve.js'),
-  },
-  migrate: { usage: 'migrate [--db URL]', load: () => import('./commands/migrate.js') },
-  org: {
-    usage: `org list
-  org create --name N [--plan free|paid] [--contact-cap N|none] [--admin-email E]... [--rate-limit N]
-  org update ORG_ID [--name N] [--plan free|paid] [--billing active|read_only]
-                    [--contact-cap N|none|default] [--admin-email E]... [--rate-limit N|default]`,
-    load: () => import('./commands/org.js'),
-  },
-  key: { usage: 'key list --org ORG_ID\n  key create --org ORG_ID --scope read|read:write\n  key revoke KEY_ID', load: () => import('./commands/key.js') },
-  board: { usage: 'board create --org ORG_ID --name N [--private]\n  board list --org ORG_ID', load: () => import('./commands/board.js') },
-  post: { usage: 'post create --org ORG_ID --board BOARD_ID --title T [--body-text X] [--contact CONTACT_ID]', load: () => import('./commands/post.js') },
-  changelog: {
-    usage: 'changelog create --org ORG_ID --board BOARD_ID --title T [--body X]\n  changelog publish ENTRY_ID --org ORG_ID',
-    load: () => import('./commands/changelog.js'),
-  },
-  secrets: {
-    usage: `secrets generate-key                           a new key for FEEDBACK_SECRET_KEY
-  secrets rotate [--db URL]                       seal every stored secret under the current key`,
-    load: () => import('./commands/secrets.js'),
-  },
-  mcp: {
-    usage: `mcp --org ORG_ID [--db URL]                     the agent tools over stdio, on the database
-  mcp --base-url URL --api-key KEY                the same tools against a running server`,
-    load: () => import('./commands/mcp.js'),
-  },
-};
+/** A command that only groups subcommands. */
+const group = (name: string, description: string) => program.command(name).description(description);
 
-const USAGE = `feedback-service <command> [options]
+// --- the commands ---
 
-Commands:
-${Object.values(COMMANDS)
-  .map((c) => `  ${c.usage}`)
-  .join('\n')}
+leaf(program, 'serve', 'serve the REST API (/v1), the agent tools (/mcp), /docs, /healthz, /readyz and /metrics; run the webhook scheduler')
+  .addOption(new Option('--port <port>', 'the port to listen on (0: any free port)').env('PORT').default(3000).argParser(wholeNumber))
+  .option('--host <host>', 'the address to listen on', '127.0.0.1')
+  .option('--allow-private-networks', 'let webhooks reach loopback and private addresses (FEEDBACK_ALLOW_PRIVATE_NETWORKS=1); tests and local development only')
+  .addOption(new Option('--smtp-url <url>', 'where admin notices go: smtp://user:pass@host:587 or smtps://').env('FEEDBACK_SMTP_URL'))
+  .addOption(new Option('--mail-from <address>', 'the sender of admin notices').env('FEEDBACK_MAIL_FROM'))
+  .addOption(new Option('--log-level <level>', 'the least severe log line written').choices(LOG_LEVELS).env('LOG_LEVEL').default('info'))
+  .option('--metrics', 'serve Prometheus metrics at /metrics (FEEDBACK_METRICS=1; FEEDBACK_METRICS_TOKEN also turns them on, behind that token)')
+  .action(async (options: Serve.Options) => (await import('./commands/serve.js')).serve(options));
 
-Every command takes --json and then prints one JSON object. --version prints the version.
-The database is a SQLite file (default ./feedback.db) or a postgres:// URL (--db or DATABASE_URL).`;
+leaf(program, 'migrate', 'apply pending migrations (every command does this first)').action(async (options: { db: string; json?: boolean }) =>
+  (await import('./commands/migrate.js')).migrate(options),
+);
 
-const HELP = new Set(['help', '--help', '-h']);
+const org = group('org', 'list, create and update workspaces (organizations)');
+leaf(org, 'list', 'every workspace: id, name, plan, billing state, contact cap').action(async (options: Org.ListOptions) =>
+  (await import('./commands/org.js')).list(options),
+);
+leaf(org, 'create', 'create a workspace')
+  .requiredOption('--name <name>', 'its name')
+  .addOption(new Option('--plan <plan>', 'its plan (default: free)').choices(PLANS))
+  .option('--contact-cap <n>', 'at most this many contacts, or none (default: the plan\'s: free 1000, paid unlimited)', contactCap)
+  .option('--admin-email <email>', 'who hears when a webhook is disabled (repeat for several)', repeated)
+  .option('--rate-limit <n>', 'requests per minute per key (default: 600)', wholeNumber)
+  .action(async (options: Org.CreateOptions) => (await import('./commands/org.js')).create(options));
+leaf(org, 'update', 'change a workspace')
+  .argument('<orgId>', 'the workspace (org_...)')
+  .option('--name <name>', 'its name')
+  .addOption(new Option('--plan <plan>', 'its plan').choices(PLANS))
+  .addOption(new Option('--billing <state>', 'read_only refuses writes').choices(BILLING_STATES))
+  .option('--contact-cap <n>', 'at most this many contacts, none, or default (the plan\'s)', contactCapOrDefault)
+  .option('--admin-email <email>', 'who hears when a webhook is disabled (repeat for several; replaces the list)', repeated)
+  .option('--rate-limit <n>', 'requests per minute per key, or default (600)', rateLimitOrDefault)
+  .action(async (orgId: string, options: Org.UpdateOptions) => (await import('./commands/org.js')).update(orgId, options));
 
-/** One command's usage lines, each led by the program's name, continuation lines kept aligned under it. */
-function commandHelp(command: Command): string {
-  const lead = 'feedback-service ';
-  return `  ${command.usage}`
-    .split('\n')
-    .map((line) => (/^ {2}\S/.test(line) ? lead + line.slice(2) : ' '.repeat(lead.length - 2) + line))
-    .join('\n');
+const key = group('key', 'list, create and revoke API keys');
+leaf(key, 'list', 'a workspace\'s keys: id, scope, created, revoked, last used (never the key)')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .action(async (options: Key.ListOptions) => (await import('./commands/key.js')).list(options));
+leaf(key, 'create', 'create a key; it is printed only this once')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .addOption(new Option('--scope <scope>', 'what it may do').choices(['read', 'read:write']).makeOptionMandatory())
+  .action(async (options: Key.CreateOptions) => (await import('./commands/key.js')).create(options));
+leaf(key, 'revoke', 'revoke a key at once')
+  .argument('<keyId>', 'the key (key_...)')
+  .action(async (keyId: string, options: Key.RevokeOptions) => (await import('./commands/key.js')).revoke(keyId, options));
+
+const board = group('board', 'create and list boards');
+leaf(board, 'create', 'create a board')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .requiredOption('--name <name>', 'its name (the slug is made from it)')
+  .option('--private', 'visible only with a key, not on the portal')
+  .action(async (options: Board.CreateOptions) => (await import('./commands/board.js')).create(options));
+leaf(board, 'list', 'a workspace\'s boards')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .action(async (options: Board.ListOptions) => (await import('./commands/board.js')).list(options));
+
+const post = group('post', 'create posts by hand');
+leaf(post, 'create', 'create a post on a board')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .requiredOption('--board <boardId>', 'the board')
+  .requiredOption('--title <title>', 'its title')
+  .option('--body-text <text>', 'its body, as plain text')
+  .option('--contact <contactId>', 'its author')
+  .action(async (options: Post.CreateOptions) => (await import('./commands/post.js')).create(options));
+
+const changelog = group('changelog', 'write and publish changelog entries');
+leaf(changelog, 'create', 'create a draft entry')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .requiredOption('--board <boardId>', 'the board it belongs to')
+  .requiredOption('--title <title>', 'its title')
+  .option('--body <text>', 'its body')
+  .action(async (options: Changelog.CreateOptions) => (await import('./commands/changelog.js')).create(options));
+leaf(changelog, 'publish', 'publish a draft entry')
+  .argument('<entryId>', 'the entry')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .action(async (entryId: string, options: Changelog.PublishOptions) => (await import('./commands/changelog.js')).publish(entryId, options));
+
+const secrets = group('secrets', 'the key that seals webhook secrets at rest (docs/security.md)');
+leaf(secrets, 'generate-key', 'print a new key for FEEDBACK_SECRET_KEY', 'no-db').action(async (options: { json?: boolean }) =>
+  (await import('./commands/secrets.js')).generateKey(options),
+);
+leaf(secrets, 'rotate', 'seal every stored secret under the current key (the last step of a rotation)').action(
+  async (options: { db: string; json?: boolean }) => (await import('./commands/secrets.js')).rotate(options),
+);
+
+leaf(program, 'mcp', 'the 18 agent tools over stdio: on the database for one workspace (--org), or against a server (--base-url, --api-key)')
+  .option('--org <orgId>', 'the workspace, when the tools work on the database')
+  .addOption(new Option('--base-url <url>', 'a running server, e.g. http://127.0.0.1:3000').env('FEEDBACK_BASE_URL'))
+  .addOption(new Option('--api-key <key>', 'a key for that server').env('FEEDBACK_API_KEY'))
+  .action(async (options: Mcp.Options) => {
+    if (options.baseUrl ? !options.apiKey : !options.org) {
+      throw new UsageError(options.baseUrl ? 'mcp --base-url needs --api-key (or FEEDBACK_API_KEY)' : 'mcp needs --org (with --db), or --base-url and --api-key', 'mcp');
+    }
+    await (await import('./commands/mcp.js')).mcp(options);
+  });
+
+program.addHelpText(
+  'after',
+  `
+The database is a SQLite file (default ./feedback.db) or a postgres:// URL: --db or DATABASE_URL.
+Every command takes --json and then prints one JSON object. Exit codes: 0 done, 1 refused, 2 usage error.
+
+Start here:
+  feedback-service serve                                  first start: prints a workspace and a key
+  feedback-service key create --org ORG_ID --scope read   another key
+  feedback-service org update ORG_ID --admin-email you@example.com
+  feedback-service COMMAND --help                         one command's options
+
+More: docs/cli.md and docs/operations.md in the package.`,
+);
+
+// --- errors: one place turns every failure into a line for people or `{ error: { code, message } }` ---
+
+const json = process.argv.includes('--json');
+
+/** The words after the program's name that lead to `command`: `org create`, or '' for the program itself. */
+function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** A usage error in `command`, from commander's text: one line, led by the command it concerns. */
+function usageError(command: Command, err: CommanderError): UsageError {
+  const path = pathOf(command);
+  const text =
+    err.code === 'commander.help'
+      ? `needs a subcommand: ${command.commands.map((c) => c.name()).join(', ')}`
+      : err.message.replace(/^error: /, '').replace(/\n\(Did you mean (.+)\?\)$/, '; did you mean $1?');
+  return new UsageError(path ? `${path}: ${text}` : text, path);
+}
+
+// Every command: the options all share, and errors that go to the handler below instead of commander's printing.
+for (const command of [program, ...descendants(program)]) {
+  if (command.commands.length > 0) {
+    command.addOption(new Option('--json').hideHelp()); // so `org --json` says what is missing, as JSON
+  } else {
+    if (!withoutDatabase.has(command)) {
+      command.addOption(new Option('--db <url>', 'a SQLite file or a postgres:// URL').env('DATABASE_URL').default('./feedback.db'));
+    }
+    command.option('--json', 'print one JSON object (errors too)');
+  }
+  command.configureOutput({ outputError: () => {}, writeErr: () => {} }).exitOverride((err) => {
+    if (err.exitCode === 0) throw err; // help or version was printed
+    throw usageError(command, err);
+  });
+  // Commander checks required options before unknown ones, so a typo in a required flag (`--ogr`) would hide its
+  // suggestion behind "required option '--org' not specified". Required options are checked just before the
+  // action instead, after the unknown ones.
+  const required = command.options.filter((option) => option.mandatory);
+  for (const option of required) option.mandatory = false;
+  if (required.length > 0) {
+    command.hook('preAction', () => {
+      const missing = required.find((option) => command.getOptionValue(option.attributeName()) === undefined);
+      if (missing) command.error(`error: required option '${missing.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+    });
+  }
+}
+
+function descendants(command: Command): Command[] {
+  return command.commands.flatMap((c) => [c, ...descendants(c)]);
 }
 
 async function main(argv: string[]): Promise<void> {
-  const [name, ...rest] = argv;
-  if (name === undefined || HELP.has(name)) return void console.log(USAGE);
-  if (name === '--version' || name === '-v' || name === 'version') return void console.log(PACKAGE_VERSION);
-  const command = COMMANDS[name];
-  if (!command) {
-    const guess = nearest(name, Object.keys(COMMANDS));
-    throw new UsageError(`unknown command: ${name}${guess ? `; did you mean ${guess}?` : ''}`);
-  }
-  if (rest.includes('--help') || rest.includes('-h')) return void console.log(commandHelp(command));
-  await (await command.load()).run(rest);
+  if (argv.length === 0) return void program.outputHelp();
+  await program.parseAsync(argv, { from: 'user' });
 }
 
 main(process.argv.slice(2)).catch(async (err: unknown) => {
-  const json = process.argv.includes('--json');
+  if (err instanceof CommanderError && err.exitCode === 0) return;
   if (err instanceof UsageError) {
     if (json) console.log(JSON.stringify({ error: { code: 'ERR_USAGE', message: err.message } }));
-    else console.error(`${err.message}\n\n${USAGE}`);
+    else console.error(`${err.message}\nSee: feedback-service ${err.command ? `${err.command} ` : ''}--help`);
     process.exit(2);
   }
   if (err instanceof CommandError) {

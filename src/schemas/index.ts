@@ -8,3 +8,4 @@ export * from './interactions.js';
 export * from './webhooks.js';
 export * from './json-schema.js';
 export * from './input.js';
+export * from './plans.js';

@@ -85,13 +85,17 @@ describe('feedback-service command line', () => {
 
   it('a bare command prints help, --version the version, and a typo gets the nearest command, subcommand or flag', async () => {
     const bare = await run(process.execPath, CLI_ARGS, { cwd: dir });
-    expect(bare.stdout).toMatch(/^feedback-service <command> \[options\]/);
+    expect(bare.stdout).toMatch(/^Usage: feedback-service <command> \[options\]/);
     expect((await run(process.execPath, [...CLI_ARGS, '--version'], { cwd: dir })).stdout.trim()).toMatch(/^\d+\.\d+\.\d+(-[a-z0-9.]+)?$/);
     for (const [args, message] of [
-      [['serv'], 'unknown command: serv; did you mean serve?'],
-      [['org', 'craete', '--name', 'x'], 'unknown subcommand: org craete; did you mean org create?'],
-      [['serve', '--prot', '3'], 'unknown option --prot; did you mean --port?'],
-      [['key', 'list', '--ogr', 'org_x'], 'unknown option --ogr; did you mean --org?'],
+      [['serv'], "unknown command 'serv'; did you mean serve?"],
+      [['org', 'craete', '--name', 'x'], "org: unknown command 'craete'; did you mean create?"],
+      [['serve', '--prot', '3'], "serve: unknown option '--prot'; did you mean --port?"],
+      // A typo in a required flag gets its suggestion, not "required option --org not specified".
+      [['key', 'list', '--ogr', 'org_x'], "key list: unknown option '--ogr'; did you mean --org?"],
+      [['key', 'list'], "key list: required option '--org <orgId>' not specified"],
+      [['org'], 'org: needs a subcommand: list, create, update'],
+      [['serve', '--port', 'http'], "serve: option '--port <port>' argument 'http' is invalid. It must be a whole number."],
     ] as const) {
       const err = await run(process.execPath, [...CLI_ARGS, ...args, '--json'], { cwd: dir }).catch((e) => e);
       expect(err.code, args.join(' ')).toBe(2);
@@ -118,15 +122,37 @@ describe('feedback-service command line', () => {
       return { stdout, loaded: readFileSync(trace, 'utf8').split('\n').filter(Boolean) };
     };
     const all = await help('--help');
-    expect(all.stdout).toContain('feedback-service <command> [options]');
-    for (const command of ['serve', 'migrate', 'org create', 'key revoke', 'board list', 'post create', 'changelog publish', 'mcp --org']) expect(all.stdout).toContain(`  ${command}`);
+    expect(all.stdout).toContain('Usage: feedback-service <command> [options]');
+    for (const command of ['serve', 'migrate', 'org', 'key', 'board', 'post', 'changelog', 'secrets', 'mcp']) expect(all.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     const one = await help('org', '--help');
-    expect(one.stdout.trim()).toMatch(/^feedback-service org list\nfeedback-service org create --name N/);
+    expect(one.stdout).toMatch(/^Usage: feedback-service org \[options\] \[command\]/);
+    for (const sub of ['list', 'create', 'update <orgId>']) expect(one.stdout).toMatch(new RegExp(`^  ${sub.replace(' ', ' \\[options\\] ')}|^  ${sub} \\[options\\]`, 'm'));
     expect(one.stdout).not.toContain('serve');
-    for (const { loaded } of [all, one]) {
+    const leaf = await help('org', 'create', '--help');
+    expect(leaf.stdout).toMatch(/^Usage: feedback-service org create \[options\]/);
+    expect(leaf.stdout).toContain('--plan <plan>');
+    expect(leaf.stdout).toContain('(choices: "free", "paid")');
+    const refused = await help('org', 'create', '--name', 'x', '--plan', 'gold', '--json').catch((err) => ({ stdout: err.stdout, loaded: readFileSync(trace, 'utf8').split('\n').filter(Boolean) }));
+    expect(JSON.parse(refused.stdout).error.code).toBe('ERR_USAGE');
+    for (const { loaded } of [all, one, leaf, refused]) {
       expect(loaded.some((url) => url.endsWith('/src/cli/index.ts'))).toBe(true); // the trace sees our modules
-      expect(loaded.filter((url) => /\/src\/(?!cli\/(index|args)\.ts$|contract\/version\.ts$)|@mikro-orm|libsql|\/pg\//.test(url))).toEqual([]);
+      expect(loaded.filter((url) => /\/src\/(?!cli\/(index|args)\.ts$|contract\/version\.ts$|schemas\/plans\.ts$)|@mikro-orm|libsql|\/pg\/|\/zod\//.test(url))).toEqual([]);
     }
+  });
+
+  it('every command and subcommand answers --help with its own usage, and help COMMAND says the same', async () => {
+    const commands = ['serve', 'migrate', 'org list', 'org create', 'org update', 'key list', 'key create', 'key revoke', 'board create', 'board list',
+      'post create', 'changelog create', 'changelog publish', 'secrets generate-key', 'secrets rotate', 'mcp', 'org', 'key', 'board', 'post', 'changelog', 'secrets'];
+    await Promise.all(
+      commands.map(async (command) => {
+        const { stdout } = await run(process.execPath, [...CLI_ARGS, ...command.split(' '), '--help'], { cwd: dir });
+        expect(stdout, command).toMatch(new RegExp(`^Usage: feedback-service ${command} \\[options\\]`));
+        if (command.includes(' ') || ['serve', 'migrate', 'mcp'].includes(command)) expect(stdout, command).toContain('--json');
+      }),
+    );
+    const viaHelp = await run(process.execPath, [...CLI_ARGS, 'help', 'key'], { cwd: dir });
+    const viaFlag = await run(process.execPath, [...CLI_ARGS, 'key', '--help'], { cwd: dir });
+    expect(viaHelp.stdout).toBe(viaFlag.stdout);
   });
 
   it('serve on an empty database creates a workspace and a read:write key, prints them once, and serves', async () => {

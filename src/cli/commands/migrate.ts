@@ -1,13 +1,12 @@
-import { parseFlags } from '../args.js';
-import { DB_FLAG, databaseOf, print } from '../common.js';
 import { createEngine } from '../../engine/index.js';
+import { print, type DatabaseOptions } from '../common.js';
 
-export async function run(argv: string[]): Promise<void> {
-  const { values } = parseFlags(argv, DB_FLAG);
-  const engine = await createEngine({ database: databaseOf(values.db) });
+/** `migrate`: apply pending migrations and name them. */
+export async function migrate(options: DatabaseOptions): Promise<void> {
+  const engine = await createEngine({ database: options.db });
   try {
     const applied = await engine.migrate();
-    print(values.json, { applied }, applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+    print(options.json, { applied }, applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
   } finally {
     await engine.close();
   }

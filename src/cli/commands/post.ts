@@ -1,24 +1,21 @@
-import { parseFlags, UsageError } from '../args.js';
-import { DB_FLAG, print, withEngine } from '../common.js';
+import { print, withEngine, type DatabaseOptions } from '../common.js';
 
-export async function run([sub, ...rest]: string[]): Promise<void> {
-  const { values } = parseFlags(rest, {
-    ...DB_FLAG,
-    org: { type: 'string' },
-    board: { type: 'string' },
-    title: { type: 'string' },
-    'body-text': { type: 'string' },
-    contact: { type: 'string' },
-  });
-  if (sub !== 'create') throw new UsageError('post needs create');
-  if (!values.org || !values.board || !values.title) throw new UsageError('post create needs --org, --board and --title');
-  const text = values['body-text'];
-  const post = await withEngine(values.db, (e) =>
-    e.workspace(values.org!).posts.create(values.board!, {
-      title: values.title!,
+export interface CreateOptions extends DatabaseOptions {
+  org: string;
+  board: string;
+  title: string;
+  bodyText?: string;
+  contact?: string;
+}
+
+export async function create(options: CreateOptions): Promise<void> {
+  const text = options.bodyText;
+  const post = await withEngine(options.db, (e) =>
+    e.workspace(options.org).posts.create(options.board, {
+      title: options.title,
       ...(text !== undefined ? { body: { json: { type: 'text', text }, text } } : {}),
-      ...(values.contact ? { contactId: values.contact } : {}),
+      ...(options.contact ? { contactId: options.contact } : {}),
     }),
   );
-  print(values.json, { ...post }, `Created post ${post.id} (/${post.slug}) on board ${post.boardId}.`);
+  print(options.json, { ...post }, `Created post ${post.id} (/${post.slug}) on board ${post.boardId}.`);
 }
