@@ -4,6 +4,7 @@
 //   h3                          the REST adapter
 //   mcp                         the agent tools (its HTTP endpoint is one an h3 app mounts; it may drive the tools
 //                               through the client)
+//   portal                      the end-user pages: on the engine, a site an h3 app serves (createApp({ sites }))
 //   msw, cli                    on top: they put the others together
 // Nothing imports a face above it; a face enters another only through its public entry (index.ts, verify/node.ts),
 // never its internal/ folder, and the engine only through src/engine/index.ts.
@@ -35,6 +36,7 @@ module.exports = {
     { name: 'h3-below-top', severity: 'error', comment: 'h3 serves the engine; the server (cli) mounts other endpoints beside it.', from: { path: '^src/h3/' }, to: { path: face(['client', 'mcp', 'msw', 'cli', 'portal']) } },
     { name: 'mcp-below-top', severity: 'error', from: { path: '^src/mcp/' }, to: { path: face(['msw', 'cli', 'portal']) } },
     { name: 'msw-below-cli', severity: 'error', from: { path: '^src/msw/' }, to: { path: face(['cli']) } },
+    { name: 'portal-below-cli', severity: 'error', comment: 'The portal is mounted by the server (cli) beside the REST routes.', from: { path: '^src/portal/' }, to: { path: face(['cli', 'msw', 'mcp', 'client']) } },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

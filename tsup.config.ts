@@ -15,6 +15,7 @@ const entry = {
   'client/index': 'src/client/index.ts',
   'msw/index': 'src/msw/index.ts',
   'mcp/index': 'src/mcp/index.ts',
+  'portal/index': 'src/portal/index.ts',
   'cli/index': 'src/cli/index.ts',
 };
 

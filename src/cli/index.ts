@@ -74,6 +74,8 @@ leaf(org, 'update', 'change a workspace')
   .option('--contact-cap <n>', 'at most this many contacts, none, or default (the plan\'s)', contactCapOrDefault)
   .option('--admin-email <email>', 'who hears when a webhook is disabled (repeat for several; replaces the list)', repeated)
   .option('--rate-limit <n>', 'requests per minute per key, or default (600)', rateLimitOrDefault)
+  .option('--handle <handle>', 'the public portal\'s handle: /portal/<handle>/ (lower-case letters, digits, dashes), or none')
+  .addOption(new Option('--portal <state>', 'turn the public portal on or off').choices(['on', 'off']))
   .action(async (orgId: string, options: Org.UpdateOptions) => (await import('./commands/org.js')).update(orgId, options));
 
 const key = group('key', 'list, create and revoke API keys');
@@ -98,7 +100,7 @@ leaf(board, 'list', 'a workspace\'s boards')
   .requiredOption('--org <orgId>', 'the workspace')
   .action(async (options: Board.ListOptions) => (await import('./commands/board.js')).list(options));
 
-const post = group('post', 'create posts by hand');
+const post = group('post', 'create and merge posts by hand');
 leaf(post, 'create', 'create a post on a board')
   .requiredOption('--org <orgId>', 'the workspace')
   .requiredOption('--board <boardId>', 'the board')
@@ -106,6 +108,11 @@ leaf(post, 'create', 'create a post on a board')
   .option('--body-text <text>', 'its body, as plain text')
   .option('--contact <contactId>', 'its author')
   .action(async (options: Post.CreateOptions) => (await import('./commands/post.js')).create(options));
+leaf(post, 'merge', 'merge a duplicate into another post: its page points there, and it leaves the portal\'s lists')
+  .argument('<postId>', 'the duplicate')
+  .requiredOption('--into <postId>', 'the post it duplicates')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .action(async (postId: string, options: Post.MergeOptions) => (await import('./commands/post.js')).merge(postId, options));
 
 const changelog = group('changelog', 'write and publish changelog entries');
 leaf(changelog, 'create', 'create a draft entry')

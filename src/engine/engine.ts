@@ -10,6 +10,7 @@ import * as deliveries from './store/deliveries.js';
 import { createSender } from './delivery/sender.js';
 import { createEventsService } from './events.js';
 import { createIdempotencyStore } from './idempotency.js';
+import { createPortalReader, type PortalReader } from './portal.js';
 import { createInteractionsService } from './interactions.js';
 import { createKeyCache, createKeysService } from './keys.js';
 import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './limits.js';
@@ -75,6 +76,8 @@ export interface Workspace {
   /** What end-users do on public boards: post, vote, comment (with or without the notify-me opt-in). */
   readonly public: ReturnType<typeof createInteractionsService>;
   readonly changelog: ReturnType<typeof createChangelogService>;
+  /** What the public portal reads: public boards, their shown posts and comments, the roadmap, the changelog. */
+  readonly portal: PortalReader;
   readonly events: ReturnType<typeof createEventsService>;
   readonly webhooks: ReturnType<typeof createWebhooksService>;
 }
@@ -216,6 +219,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         posts: createPostsService(db, organizationId, clock),
         public: createInteractionsService(db, organizationId, clock),
         changelog: createChangelogService(db, organizationId, clock),
+        portal: createPortalReader(db, organizationId, clock),
         events: createEventsService(db, organizationId),
         webhooks: createWebhooksService(db, organizationId, clock, { ...webhookConfig, secrets }),
       };

@@ -24,6 +24,18 @@ export type { EventsService, StoredEvent } from './events.js';
 export type { PostsService } from './posts.js';
 export type { InteractionsService } from './interactions.js';
 export type { ChangelogService } from './changelog.js';
+export {
+  PORTAL_COMMENT_LIMIT,
+  PORTAL_SORTS,
+  ROADMAP_STATUSES,
+  type PortalBoard,
+  type PortalChangelogEntry,
+  type PortalComment,
+  type PortalPost,
+  type PortalPostsQuery,
+  type PortalReader,
+  type PortalSort,
+} from './portal.js';
 export type { TagsService, Tag } from './tags.js';
 export type { WebhooksService } from './webhooks/index.js';
 export type { ApiKeyInfo } from './store/api-keys.js';
@@ -40,5 +52,6 @@ export {
   type OrganizationsService,
   type Plan,
   type UpdateOrganizationInput,
+  HANDLE_PATTERN,
 } from './organizations.js';
 export * as entities from './entities/index.js';

@@ -78,7 +78,7 @@ export function createInteractionsService(db: Database, organizationId: string, 
           return insertPost(
             tx,
             org,
-            { boardId: i.boardId, title: i.title, body: i.body, contactId, authorUserId: i.authorUserId ?? null, moderationStatus: 'approved' },
+            { boardId: i.boardId, title: i.title, body: i.body, contactId, authorUserId: i.authorUserId ?? null, authorName: i.name ?? null, moderationStatus: 'approved' },
             now,
           );
         }),
@@ -124,7 +124,7 @@ export function createInteractionsService(db: Database, organizationId: string, 
           bodyText: i.bodyText,
           createdAt: now.toISOString(),
         };
-        await comments.insert(tx, { ...comment, organizationId: org, emailHash: hashEmail(i.email), createdAt: now });
+        await comments.insert(tx, { ...comment, organizationId: org, authorName: i.name ?? null, emailHash: hashEmail(i.email), createdAt: now });
         const { contactId: _contactId, ...payload } = comment;
         await emit(tx, { event: 'comment.created', organizationId: org, boardId: post.boardId, comment: payload }, now);
         return comment;

@@ -1,4 +1,5 @@
 import { FeedbackError } from './errors.js';
+import { isUniqueViolation } from './store/sql.js';
 import { effectiveContactCap } from './shared/caps.js';
 import { newId } from './shared/ids.js';
 import { BILLING_STATES, DEFAULT_RATE_LIMIT, PLANS, type BillingState, type Plan } from './shared/plans.js';
@@ -17,6 +18,10 @@ export interface OrganizationInfo {
   contactCapOverride: boolean;
   rateLimit: number;
   adminEmails: string[];
+  /** The portal's public handle (`/portal/<handle>/`), or null. */
+  handle: string | null;
+  /** Whether the portal answers (it also needs a handle). */
+  portalEnabled: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -39,7 +44,13 @@ export interface UpdateOrganizationInput {
   adminEmails?: string[];
   /** Requests per minute per key; null returns to the server default. */
   rateLimit?: number | null;
+  /** The portal's public handle; null removes it. */
+  handle?: string | null;
+  portalEnabled?: boolean;
 }
+
+/** A portal handle: 2 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit. */
+export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,39}$/;
 
 function toInfo(row: organizations.OrganizationRow): OrganizationInfo {
   return {
@@ -51,7 +62,9 @@ function toInfo(row: organizations.OrganizationRow): OrganizationInfo {
   };
 }
 
-function check(input: { plan?: string; billingState?: string; contactCap?: unknown; rateLimit?: unknown; name?: string }) {
+function check(input: { plan?: string; billingState?: string; contactCap?: unknown; rateLimit?: unknown; name?: string; handle?: string | null }) {
+  if (typeof input.handle === 'string' && !HANDLE_PATTERN.test(input.handle))
+    throw new FeedbackError('ERR_VALIDATION', 'handle must be 2 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit');
   if (input.name !== undefined && (input.name.length < 1 || input.name.length > 200)) throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
   if (input.plan !== undefined && !PLANS.includes(input.plan as Plan)) throw new FeedbackError('ERR_VALIDATION', `plan must be one of ${PLANS.join(', ')}`);
   if (input.billingState !== undefined && !BILLING_STATES.includes(input.billingState as BillingState))
@@ -88,6 +101,8 @@ export function createOrganizationsService(db: Database, clock: () => Date, keyC
           contactCap: input.contactCap ?? null,
           rateLimit: input.rateLimit ?? null,
           adminEmails: input.adminEmails ?? [],
+          handle: null,
+          portalEnabled: false,
         },
         now,
       );
@@ -97,25 +112,39 @@ export function createOrganizationsService(db: Database, clock: () => Date, keyC
     async update(id: string, input: UpdateOrganizationInput): Promise<OrganizationInfo> {
       check(input);
       const cap = input.contactCap;
-      const found = await organizations.update(
-        db,
-        id,
-        {
-          name: input.name,
-          plan: input.plan,
-          billingState: input.billingState,
-          adminEmails: input.adminEmails,
-          rateLimit: input.rateLimit,
-          ...(cap === 'default' ? { contactCapOverride: false, contactCap: null } : cap !== undefined ? { contactCapOverride: true, contactCap: cap } : {}),
-        },
-        clock(),
-      );
+      let found: boolean;
+      try {
+        found = await organizations.update(
+          db,
+          id,
+          {
+            name: input.name,
+            plan: input.plan,
+            billingState: input.billingState,
+            adminEmails: input.adminEmails,
+            rateLimit: input.rateLimit,
+            handle: input.handle,
+            portalEnabled: input.portalEnabled,
+            ...(cap === 'default' ? { contactCapOverride: false, contactCap: null } : cap !== undefined ? { contactCapOverride: true, contactCap: cap } : {}),
+          },
+          clock(),
+        );
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new FeedbackError('ERR_CONFLICT', `The handle ${input.handle} is taken.`);
+        throw err;
+      }
       keyCache.clear();
       if (!found) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${id}.`);
       return (await get(id))!;
     },
 
     get,
+
+    /** The workspace whose portal answers at this handle, whether or not the portal is on. */
+    async byHandle(handle: string): Promise<OrganizationInfo | null> {
+      const row = await organizations.findByHandle(db, handle);
+      return row ? toInfo(row) : null;
+    },
 
     /** Every workspace, oldest first. */
     async list(): Promise<OrganizationInfo[]> {

@@ -91,6 +91,26 @@ export function createPostsService(db: Database, organizationId: string, clock: 
       });
     },
 
+    /**
+     * Merge a duplicate into another post of the workspace: it leaves the portal's lists, its page points to the
+     * target, the target's page lists it, and its status becomes `duplicate` (with `post.status_changed`).
+     */
+    async merge(postId: string, intoId: string): Promise<Post> {
+      return db.transaction(async (tx) => {
+        const current = await requireLivePost(tx, org, postId, true);
+        const target = await requireLivePost(tx, org, intoId, true);
+        if (target.id === current.id) throw validationError([{ path: 'intoId', code: 'invalid', message: 'A post cannot be merged into itself.' }]);
+        if (target.mergedIntoId) throw validationError([{ path: 'intoId', code: 'invalid', message: `Post ${intoId} is itself merged into ${target.mergedIntoId}.` }]);
+        const now = clock();
+        await posts.merge(tx, current.id, target.id, now);
+        const next: Post = { ...current, mergedIntoId: target.id, status: 'duplicate', updatedAt: now.toISOString() };
+        if (current.status !== 'duplicate') {
+          await emit(tx, { event: 'post.status_changed', organizationId: org, boardId: next.boardId, post: postSummary(next), previousStatus: current.status }, now);
+        }
+        return next;
+      });
+    },
+
     /** Soft-delete a post: it leaves every listing and count; its row and slug stay. */
     async delete(postId: string): Promise<{ id: string; deleted: true }> {
       if (!(await posts.softDelete(db, org, postId, clock()))) throw new FeedbackError('ERR_NOT_FOUND', `No post with id ${postId}.`);

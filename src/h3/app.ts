@@ -20,6 +20,17 @@ export interface AppEndpoint extends DocumentedEndpoint {
   handle(request: Request, admitted: Admitted, headers: ResponseHeaders, logError: (message: string, error: unknown) => void): Promise<Response>;
 }
 
+/**
+ * A public site served beside the API under its own path, with no key: how the portal (`createPortal` from
+ * `feedback-service/portal`) joins the server without h3 importing it. It answers every method under `path`.
+ */
+export interface AppSite {
+  /** Its path prefix, e.g. `/portal`. */
+  path: string;
+  /** Answer one request under `path`; `logError` is the app's, for unexpected failures. */
+  fetch(request: Request, context: { requestId: string; logError: (message: string, error: unknown) => void }): Promise<Response>;
+}
+
 /** Liveness: answers 200 while the process runs. */
 export const HEALTH_PATH = '/healthz';
 /** Readiness: 200 when the database answers, migrations are current and (for `serve`) the scheduler runs; else 503. */
@@ -30,6 +41,8 @@ export interface AppOptions {
   engine: Engine;
   /** Endpoints served beside the REST operations (`mcpEndpoint(engine)` from `feedback-service/mcp`). */
   endpoints?: readonly AppEndpoint[];
+  /** Public sites served under their own paths, without a key (`createPortal({ engine })` from `feedback-service/portal`). */
+  sites?: readonly AppSite[];
   /** `/readyz` also requires the delivery scheduler to run (what `feedback-service serve` sets). */
   requireScheduler?: boolean;
   /**
@@ -233,6 +246,16 @@ export function createApp(options: AppOptions): H3 {
         return admission instanceof Response ? admission : endpoint.handle(request, admission, scope.headers, logError);
       }),
     );
+  }
+
+  for (const site of options.sites ?? []) {
+    const serve = observed(`${site.path}/**`, async (event, scope) => {
+      const response = await site.fetch(event.req as Request, { requestId: scope.requestId, logError });
+      response.headers.set('x-request-id', scope.requestId);
+      return response;
+    });
+    app.all(site.path, serve);
+    app.all(`${site.path}/**`, serve);
   }
 
   for (const id of OPERATION_IDS) app.on(OPERATIONS[id].method, OPERATIONS[id].path, observed(OPERATIONS[id].path, (event, scope) => handle(id, event, scope)));

@@ -1,4 +1,4 @@
-export { createApp, HEALTH_PATH, READY_PATH, type AppEndpoint, type AppOptions } from './app.js';
+export { createApp, HEALTH_PATH, READY_PATH, type AppEndpoint, type AppOptions, type AppSite } from './app.js';
 export type { Admitted } from './internal/admit.js';
 export { errorResponse, json, jsonText, type ResponseHeaders } from './internal/respond.js';
 export { serveNode, type NodeServer, type ServeNodeOptions } from './node.js';

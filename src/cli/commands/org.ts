@@ -17,6 +17,9 @@ export interface UpdateOptions extends DatabaseOptions {
   contactCap?: number | 'none' | 'default';
   adminEmail?: string[];
   rateLimit?: number | 'default';
+  /** `none` removes it. */
+  handle?: string;
+  portal?: 'on' | 'off';
 }
 
 export async function list(options: ListOptions): Promise<void> {
@@ -47,11 +50,14 @@ export async function update(orgId: string, options: UpdateOptions): Promise<voi
       contactCap: options.contactCap === 'none' ? null : options.contactCap,
       adminEmails: options.adminEmail,
       rateLimit: options.rateLimit === 'default' ? null : options.rateLimit,
+      handle: options.handle === 'none' ? null : options.handle,
+      portalEnabled: options.portal === undefined ? undefined : options.portal === 'on',
     }),
   );
   print(
     options.json,
     { ...org },
-    `Updated organization ${org.id}: plan ${org.plan}, billing ${org.billingState}, contact cap ${org.contactCap ?? 'unlimited'}, rate limit ${org.rateLimit}/min.`,
+    `Updated organization ${org.id}: plan ${org.plan}, billing ${org.billingState}, contact cap ${org.contactCap ?? 'unlimited'}, rate limit ${org.rateLimit}/min` +
+      (org.handle ? `, portal /portal/${org.handle}/ ${org.portalEnabled ? 'on' : 'off'}.` : '.'),
   );
 }

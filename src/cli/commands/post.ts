@@ -19,3 +19,13 @@ export async function create(options: CreateOptions): Promise<void> {
   );
   print(options.json, { ...post }, `Created post ${post.id} (/${post.slug}) on board ${post.boardId}.`);
 }
+
+export interface MergeOptions extends DatabaseOptions {
+  into: string;
+  org: string;
+}
+
+export async function merge(postId: string, options: MergeOptions): Promise<void> {
+  const post = await withEngine(options.db, (e) => e.workspace(options.org).posts.merge(postId, options.into));
+  print(options.json, { ...post }, `Merged post ${post.id} into ${post.mergedIntoId}.`);
+}

@@ -2,6 +2,7 @@ import { createEngine } from '../../engine/index.js';
 import { createApp, createMetrics, serveNode } from '../../h3/index.js';
 import { createServerLogger } from '../logger.js';
 import { mcpEndpoint } from '../../mcp/http.js';
+import { createPortal } from '../../portal/index.js';
 import { CommandError, type LogLevel } from '../args.js';
 import { print, type DatabaseOptions } from '../common.js';
 
@@ -39,7 +40,7 @@ export async function serve(options: Options): Promise<void> {
     },
   });
   await engine.migrate();
-  const app = createApp({ engine, endpoints: [mcpEndpoint(engine)], requireScheduler: true, logger, metrics, metricsToken });
+  const app = createApp({ engine, endpoints: [mcpEndpoint(engine)], sites: [createPortal({ engine })], requireScheduler: true, logger, metrics, metricsToken });
   // Listen first: a port in use stops the start before a workspace and key are made that nobody would see.
   const server = await serveNode(app, { port: options.port, host: options.host }).catch(
     async (err: NodeJS.ErrnoException) => {

@@ -16,6 +16,8 @@ export const Comment = defineEntity({
     post: () => p.manyToOne(Post).deleteRule('cascade'),
     parentId: p.string().length(40).nullable(),
     authorUserId: p.string().length(255).nullable(),
+    /** The name an end-user gave on the portal, shown beside the comment. */
+    authorName: p.string().length(200).nullable(),
     emailHash: p.string().length(64).nullable(),
     contactId: p.string().length(40).nullable(),
     bodyText: p.text(),

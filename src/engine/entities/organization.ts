@@ -17,6 +17,10 @@ export const Organization = defineEntity({
     /** Requests per minute per key; null means the server default (600). */
     rateLimit: p.integer().nullable(),
     adminEmails: p.json<string[]>(),
+    /** The public handle of its portal (`/portal/<handle>/`): lower-case letters, digits and dashes; unique. */
+    handle: p.string().length(40).nullable().unique('organization_handle_unique'),
+    /** Whether its portal and widget answer. */
+    portalEnabled: p.boolean().default(false),
     createdAt: p.datetime().length(3),
     updatedAt: p.datetime().length(3),
   },

@@ -11,6 +11,7 @@ export const Post = defineEntity({
   indexes: [
     { name: 'post_contact_created_idx', properties: ['contact', 'createdAt', 'id'] },
     { name: 'post_board_created_idx', properties: ['board', 'createdAt', 'id'] },
+    { name: 'post_board_votes_idx', properties: ['board', 'voteCount', 'id'] },
   ],
   properties: {
     id: p.string().primary().length(40),
@@ -18,6 +19,8 @@ export const Post = defineEntity({
     board: () => p.manyToOne(Board).deleteRule('cascade'),
     contact: () => p.manyToOne(Contact).nullable().deleteRule('set null'),
     authorUserId: p.string().length(255).nullable(),
+    /** The name an end-user gave on the portal, shown beside the post. */
+    authorName: p.string().length(200).nullable(),
     title: p.string().length(200),
     slug: p.string().length(80),
     body: p.text(),

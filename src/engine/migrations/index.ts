@@ -18,6 +18,8 @@ import { Migration20261123030000ApiKeyLastUsed as PgApiKeyLastUsed } from './pos
 import { Migration20261123040000SharedRateLimits as PgSharedRateLimits } from './postgresql/Migration20261123040000SharedRateLimits.js';
 import { Migration20261123010000DeliveryEventOrder as PgDeliveryEventOrder } from './postgresql/Migration20261123010000DeliveryEventOrder.js';
 import { Migration20261123020000SealedSecrets as PgSealedSecrets } from './postgresql/Migration20261123020000SealedSecrets.js';
+import { Migration20261124000000Portal as SqlitePortal } from './sqlite/Migration20261124000000Portal.js';
+import { Migration20261124000000Portal as PgPortal } from './postgresql/Migration20261124000000Portal.js';
 
 /** The migration after which stored secrets are sealed: when `migrate()` applies it, it seals what came before. */
 export const SEALED_SECRETS_MIGRATION = 'Migration20261123020000SealedSecrets';
@@ -34,6 +36,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261123010000DeliveryEventOrder', class: SqliteDeliveryEventOrder },
     { name: 'Migration20261123020000SealedSecrets', class: SqliteSealedSecrets },
     { name: 'Migration20261123030000ApiKeyLastUsed', class: SqliteApiKeyLastUsed },
+    { name: 'Migration20261124000000Portal', class: SqlitePortal },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -45,5 +48,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261123020000SealedSecrets', class: PgSealedSecrets },
     { name: 'Migration20261123030000ApiKeyLastUsed', class: PgApiKeyLastUsed },
     { name: 'Migration20261123040000SharedRateLimits', class: PgSharedRateLimits },
+    { name: 'Migration20261124000000Portal', class: PgPortal },
   ],
 };

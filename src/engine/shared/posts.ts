@@ -17,6 +17,8 @@ export interface NewPost {
   body?: { json: unknown; text: string };
   contactId: string | null;
   authorUserId?: string | null;
+  /** The name an end-user gave on the portal. */
+  authorName?: string | null;
   tagIds?: string[];
   moderationStatus: ModerationStatus;
 }
@@ -48,7 +50,7 @@ export async function insertPost(tx: Sql, organizationId: string, input: NewPost
     updatedAt: now.toISOString(),
     deletedAt: null,
   };
-  await posts.insert(tx, post);
+  await posts.insert(tx, post, input.authorName ?? null);
   if (input.tagIds?.length) await tags.setForPost(tx, post.id, new Set(input.tagIds));
   await emit(tx, { event: 'post.created', organizationId, boardId: post.boardId, post: postSummary(post) }, now);
   return post;

@@ -1,10 +1,13 @@
+import anyAscii from 'any-ascii';
 import { isUniqueViolation } from '../store/sql.js';
 
-/** Lower-case ASCII words joined by `-`, at most `max` characters. */
+/**
+ * Lower-case ASCII words joined by `-`, at most `max` characters. Every script is transliterated first (any-ascii:
+ * `Тёмная тема` is `temnaya-tema`, `Ça déborde` is `ca-deborde`, `深色模式` is `shensemoshi`), so a title gives a
+ * readable slug in any language; only a title with no letters or digits at all is `untitled`.
+ */
 export function slugify(text: string, max = 80): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  const slug = anyAscii(text)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

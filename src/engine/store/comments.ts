@@ -6,6 +6,8 @@ export interface CommentRow {
   postId: string;
   parentId: string | null;
   authorUserId: string | null;
+  /** The name an end-user gave on the portal. */
+  authorName: string | null;
   emailHash: string | null;
   contactId: string | null;
   bodyText: string;
@@ -15,9 +17,9 @@ export interface CommentRow {
 /** Insert a comment and count it on its post. */
 export async function insert(sql: Sql, c: CommentRow): Promise<void> {
   await sql.run(
-    `INSERT INTO comment (id, organization_id, post_id, parent_id, author_user_id, email_hash, contact_id, body_text, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [c.id, c.organizationId, c.postId, c.parentId, c.authorUserId, c.emailHash, c.contactId, c.bodyText, ts(sql, c.createdAt)],
+    `INSERT INTO comment (id, organization_id, post_id, parent_id, author_user_id, author_name, email_hash, contact_id, body_text, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [c.id, c.organizationId, c.postId, c.parentId, c.authorUserId, c.authorName, c.emailHash, c.contactId, c.bodyText, ts(sql, c.createdAt)],
   );
   await sql.run('UPDATE post SET comment_count = comment_count + 1 WHERE id = ?', [c.postId]);
 }

@@ -1,5 +1,5 @@
 import { asIs, defineRows } from './rows.js';
-import { json, toBool, toInt, toIntOrNull, toIso, toJson, ts, type Sql } from './sql.js';
+import { json, toBool, toInt, toIntOrNull, toIso, toJson, toStringOrNull, ts, type Sql } from './sql.js';
 
 /** A workspace row. */
 export interface OrganizationRow {
@@ -13,6 +13,9 @@ export interface OrganizationRow {
   /** Requests per minute per key; null is the server default. */
   rateLimit: number | null;
   adminEmails: string[];
+  /** The portal's public handle; null until one is set. */
+  handle: string | null;
+  portalEnabled: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -29,12 +32,14 @@ const ORGANIZATIONS = defineRows<OrganizationRow>('organization', 'o', {
   contactCap: toIntOrNull,
   rateLimit: toIntOrNull,
   adminEmails: toJson,
+  handle: toStringOrNull,
+  portalEnabled: toBool,
   createdAt: toIso,
   updatedAt: toIso,
 });
 
 export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 'updatedAt'>, now: Date): Promise<void> {
-  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     org.id,
     org.name,
     org.plan,
@@ -43,13 +48,17 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
     org.contactCap,
     org.rateLimit,
     json(org.adminEmails),
+    org.handle,
+    org.portalEnabled,
     ts(sql, now),
     ts(sql, now),
   ]);
 }
 
 /** The columns a workspace update may set. */
-export type OrganizationChanges = Partial<Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails'>>;
+export type OrganizationChanges = Partial<
+  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled'>
+>;
 
 /** Set the given columns (and `updated_at`); whether the workspace exists. */
 export async function update(sql: Sql, id: string, changes: OrganizationChanges, now: Date): Promise<boolean> {
@@ -61,6 +70,12 @@ export async function update(sql: Sql, id: string, changes: OrganizationChanges,
 
 export async function find(sql: Sql, id: string): Promise<OrganizationRow | undefined> {
   const row = await sql.one(`SELECT ${ORGANIZATIONS.columns} FROM organization o WHERE o.id = ?`, [id]);
+  return row && ORGANIZATIONS.read(row);
+}
+
+/** The workspace with this portal handle. */
+export async function findByHandle(sql: Sql, handle: string): Promise<OrganizationRow | undefined> {
+  const row = await sql.one(`SELECT ${ORGANIZATIONS.columns} FROM organization o WHERE o.handle = ?`, [handle]);
   return row && ORGANIZATIONS.read(row);
 }
 

@@ -24,14 +24,15 @@ const POSTS = defineRows<Post>('post', 'p', {
   deletedAt: toIsoOrNull,
 });
 
-export async function insert(sql: Sql, post: Post): Promise<void> {
+/** Insert a post; `authorName` is the name an end-user gave on the portal. */
+export async function insert(sql: Sql, post: Post, authorName: string | null = null): Promise<void> {
   await sql.run(
-    `INSERT INTO post (${POSTS.names})
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+    `INSERT INTO post (${POSTS.names}, author_name)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
     [
       post.id, post.organizationId, post.boardId, post.contactId, post.authorUserId, post.title, post.slug, post.body, post.bodyText,
       post.status, post.moderationStatus, post.hideFromRoadmap, post.roadmapOrder, post.mergedIntoId, post.commentCount, post.voteCount,
-      ts(sql, new Date(post.createdAt)), ts(sql, new Date(post.updatedAt)),
+      ts(sql, new Date(post.createdAt)), ts(sql, new Date(post.updatedAt)), authorName,
     ],
   );
 }
@@ -51,6 +52,11 @@ export async function update(sql: Sql, post: Post): Promise<void> {
     'UPDATE post SET title = ?, body = ?, body_text = ?, contact_id = ?, hide_from_roadmap = ?, slug = ?, status = ?, updated_at = ? WHERE id = ?',
     [post.title, post.body, post.bodyText, post.contactId, post.hideFromRoadmap, post.slug, post.status, ts(sql, new Date(post.updatedAt)), post.id],
   );
+}
+
+/** Mark a post as a duplicate merged into another. */
+export async function merge(sql: Sql, id: string, intoId: string, now: Date): Promise<void> {
+  await sql.run("UPDATE post SET merged_into_id = ?, status = 'duplicate', updated_at = ? WHERE id = ?", [intoId, ts(sql, now), id]);
 }
 
 /** Soft-delete a live post; whether there was one. */

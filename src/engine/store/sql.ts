@@ -167,6 +167,8 @@ export interface SqlDialect {
   readonly forUpdate: string;
   /** The same, skipping rows another transaction holds instead of waiting for them. */
   readonly forUpdateSkipLocked: string;
+  /** Hours from the timestamp column `column` to a timestamp parameter (`?`), as a double. */
+  hoursUntil(column: string): string;
   /** A value below every timestamp, for a keyset seek that starts at the beginning. */
   readonly minTime: string;
   /** `FROM`-able rows of a JSON array parameter (`?`) with these columns, named `alias`. */

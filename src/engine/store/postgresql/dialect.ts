@@ -9,6 +9,7 @@ export const postgresqlDialect: SqlDialect = {
   ilike: 'ILIKE',
   forUpdate: ' FOR UPDATE',
   forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED',
+  hoursUntil: (column) => `(extract(epoch from (?::timestamptz - ${column}))::float8 / 3600.0)`,
   minTime: "'-infinity'",
   jsonRows: (columns, alias) => `json_to_recordset(?::json) AS ${alias} (${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`,
   jsonStrings: 'json_array_elements_text(?::json)',

@@ -9,6 +9,7 @@ export const sqliteDialect: SqlDialect = {
   ilike: 'LIKE',
   forUpdate: '',
   forUpdateSkipLocked: '',
+  hoursUntil: (column) => `((? - ${column}) / 3600000.0)`,
   minTime: '-1',
   jsonRows: (columns, alias) => `(SELECT ${columns.map(([name]) => `value ->> '${name}' AS ${name}`).join(', ')} FROM json_each(?)) ${alias}`,
   jsonStrings: 'json_each(?)',

@@ -1,0 +1,1 @@
+export { createPortal, PORTAL_PATH, type PortalOptions } from './portal.js';

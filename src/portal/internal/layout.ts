@@ -1,0 +1,75 @@
+import { html, type SafeHtml } from '@remix-run/html-template';
+import type { PostStatus } from '../../schemas/posts.js';
+import { STYLESHEET } from './assets.js';
+
+export { html, type SafeHtml };
+
+/** Where the portal answers; every page of a workspace is under `${PORTAL_PATH}/<handle>/`. */
+export const PORTAL_PATH = '/portal';
+
+/** The addresses of one workspace's pages. Slugs and handles are `[a-z0-9-]`, so they need no encoding. */
+export function pathsOf(handle: string) {
+  const home = `${PORTAL_PATH}/${handle}/`;
+  return {
+    home,
+    board: (board: string) => `${home}b/${board}`,
+    post: (board: string, post: string) => `${home}b/${board}/p/${post}`,
+    roadmap: `${home}roadmap`,
+    changelog: `${home}changelog`,
+  };
+}
+export type Paths = ReturnType<typeof pathsOf>;
+
+export const STATUS_LABELS: Record<PostStatus, string> = {
+  open: 'Open',
+  under_review: 'Under review',
+  planned: 'Planned',
+  in_progress: 'In progress',
+  shipped: 'Shipped',
+  declined: 'Declined',
+  duplicate: 'Duplicate',
+};
+
+/** A date as people read it (UTC), with the machine-readable instant. */
+export const when = (iso: string): SafeHtml => html`<time datetime="${iso}">${iso.slice(0, 10)}</time>`;
+
+/** `n thing` or `n things`. */
+export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+export type Section = 'boards' | 'roadmap' | 'changelog';
+
+export interface PageFrame {
+  workspace: string;
+  paths: Paths;
+  title: string;
+  section?: Section;
+}
+
+/** The frame of every page: a skip link, the workspace's name, the sections, and the page's main content. */
+export function page(frame: PageFrame, main: SafeHtml): string {
+  const link = (section: Section, href: string, label: string) =>
+    html`<li><a href="${href}"${frame.section === section ? html.raw` aria-current="page"` : ''}>${label}</a></li>`;
+  return String(html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${frame.title} · ${frame.workspace}</title>
+<link rel="stylesheet" href="${PORTAL_PATH}/assets/${STYLESHEET.name}">
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site"><div class="bar">
+<a class="name" href="${frame.paths.home}">${frame.workspace}</a>
+<nav class="sections" aria-label="Sections"><ul>
+${link('boards', frame.paths.home, 'Boards')}${link('roadmap', frame.paths.roadmap, 'Roadmap')}${link('changelog', frame.paths.changelog, 'Changelog')}
+</ul></nav>
+</div></header>
+<main id="main">
+${main}
+</main>
+<footer class="site">Feedback for ${frame.workspace}</footer>
+</body>
+</html>
+`);
+}
