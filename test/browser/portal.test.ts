@@ -1,0 +1,153 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/index.js';
+import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
+import { createPortal } from '../../src/portal/index.js';
+
+// The portal in a real browser: Debian's chromium, driven by playwright-core; accessibility checked with axe-core.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** Where the screenshots docs/portal.md shows are written (copied into docs/images by hand when the pages change). */
+const SHOTS = process.env.PORTAL_SCREENSHOTS ?? join(import.meta.dirname, '../../test-results/portal');
+
+describe.skipIf(!existsSync(CHROMIUM))('the portal in chromium', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'feedback-portal-'));
+  let engine: Engine;
+  let server: NodeServer;
+  let browser: Browser;
+  let base: string;
+  let pages: Record<'home' | 'board' | 'post' | 'roadmap' | 'changelog', string>;
+
+  beforeAll(async () => {
+    engine = await createEngine({ database: join(dir, 'portal.db'), log: () => {} });
+    await engine.migrate();
+    server = await serveNode(createApp({ engine, sites: [createPortal({ engine })], logError: () => {} }), { port: 0 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    // A workspace as a screenshot should show it.
+    const org = await engine.organizations.create({ name: 'Acme', plan: 'paid' });
+    await engine.organizations.update(org.id, { handle: 'acme', portalEnabled: true });
+    const w = engine.workspace(org.id);
+    const board = await w.boards.create({ name: 'Feature requests' });
+    await w.boards.create({ name: 'Bugs' });
+    const ideas = [
+      ['Dark mode', 'Easier on the eyes at night.', 'planned', 14],
+      ['Offline mode', 'Keep working on a plane; sync when back online.', 'in_progress', 9],
+      ['Export to CSV', 'Download every post of a board as a spreadsheet.', 'shipped', 6],
+      ['Тёмная тема для мобильных', 'Та же тёмная тема в мобильном приложении.', 'open', 3],
+      ['<img src=x onerror=alert(1)>', 'A title that tries to run a script.', 'open', 0],
+    ] as const;
+    const posts = [];
+    for (const [title, text, status, votes] of ideas) {
+      const p = await w.public.post({ boardId: board.id, email: `${votes}@example.com`, name: 'Ann', title, body: { json: {}, text }, notifyMe: false });
+      if (status !== 'open') await w.posts.update(p.id, { status });
+      for (let i = 0; i < votes; i++) await w.public.vote({ postId: p.id, email: `voter${i}@example.com`, notifyMe: false });
+      posts.push(p);
+    }
+    const first = await w.public.comment({ postId: posts[0]!.id, email: 'bo@example.com', name: 'Bo', bodyText: 'Please, my eyes.', notifyMe: false });
+    await w.public.comment({ postId: posts[0]!.id, email: 'cy@example.com', name: 'Cy', parentId: first.id, bodyText: 'Same here, and a schedule would be nice.', notifyMe: false });
+    const entry = await w.changelog.create({ boardId: board.id, title: 'Export to CSV', body: 'Every board can be downloaded as CSV from its menu.' });
+    await w.changelog.publish(entry.id);
+    base = `${server.url}/portal/acme`;
+    pages = {
+      home: `${base}/`,
+      board: `${base}/b/feature-requests`,
+      post: `${base}/b/feature-requests/p/dark-mode`,
+      roadmap: `${base}/roadmap`,
+      changelog: `${base}/changelog`,
+    };
+    mkdirSync(SHOTS, { recursive: true });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await engine?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function axeViolations(page: Page) {
+    await page.evaluate(AXE);
+    const result = (await page.evaluate(() => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }))) as {
+      violations: Array<{ id: string; impact: string; nodes: unknown[] }>;
+    };
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
+  }
+
+  it('every page has no serious or critical accessibility violation (axe-core), and the screenshots are saved', async () => {
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 800 } });
+    for (const [name, url] of Object.entries(pages)) {
+      const page = await context.newPage();
+      const res = await page.goto(url);
+      expect(res?.status(), name).toBe(200);
+      expect(await axeViolations(page), name).toEqual([]);
+      if (name !== 'home') await page.screenshot({ path: join(SHOTS, `portal-${name}.png`), fullPage: true });
+      await page.close();
+    }
+    await context.close();
+  }, 60_000);
+
+  it('works without JavaScript: browse, search, filter and open a post by links and forms', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(pages.home);
+    await page.getByRole('link', { name: 'Feature requests' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Feature requests');
+    await page.getByLabel('Search posts').fill('offline');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/q=offline/);
+    expect(await page.locator('.post-title').allTextContents()).toEqual(['Offline mode']);
+    await page.goto(pages.board);
+    await page.getByLabel('Status').selectOption('planned');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/status=planned/);
+    expect(await page.locator('.post-title').allTextContents()).toEqual(['Dark mode']);
+    await page.getByRole('link', { name: 'Dark mode' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Dark mode');
+    expect(await page.getByText('Same here, and a schedule would be nice.').isVisible()).toBe(true);
+    await page.getByRole('link', { name: 'Roadmap' }).click();
+    expect(await page.getByRole('heading', { name: 'In progress' }).isVisible()).toBe(true);
+    await context.close();
+  }, 60_000);
+
+  it('a post titled <img src=x onerror=alert(1)> renders as text and runs nothing', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(pages.board);
+    expect(await page.getByText('<img src=x onerror=alert(1)>').first().isVisible()).toBe(true);
+    expect(await page.locator('main img').count()).toBe(0);
+    await page.getByText('<img src=x onerror=alert(1)>').first().click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('<img src=x onerror=alert(1)>');
+    expect(dialogs).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('another site cannot frame the pages', async () => {
+    // A real page on another origin (another port) that frames the portal.
+    const host = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>host</title><iframe src="${pages.board}"></iframe>`));
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/`);
+      await page.waitForTimeout(1000);
+      const framed = page.frames().find((f) => f !== page.mainFrame());
+      expect(framed).toBeDefined();
+      // Blocked, the frame shows the browser's error page, not the board.
+      expect(await framed!.getByText('Feature requests').count()).toBe(0);
+      expect(await framed!.locator('.post-title').count()).toBe(0);
+    } finally {
+      await context.close();
+      host.close();
+    }
+  }, 60_000);
+});
