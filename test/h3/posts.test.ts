@@ -86,7 +86,7 @@ describeMatrix('posts and boards', (h) => {
     expect((await createPost(h, ws, board.id, { title: '!!!' })).body.data.slug).toBe('untitled');
     // Every script is transliterated: a title in Cyrillic, Greek or Chinese is not `untitled`.
     expect((await createPost(h, ws, board.id, { title: 'Тёмная тема' })).body.data.slug).toBe('temnaya-tema');
-    expect((await createPost(h, ws, board.id, { title: 'Ελληνικά μενού' })).body.data.slug).toBe('ellinika-menou');
+    expect((await createPost(h, ws, board.id, { title: 'Ελληνικά μενού' })).body.data.slug).toBe('ellinika-menoy');
     expect((await createPost(h, ws, board.id, { title: '深色模式' })).body.data.slug).toBe('shensemoshi');
     const long = (await createPost(h, ws, board.id, { title: 'word '.repeat(40).trim() })).body.data.slug;
     expect(long.length).toBeLessThanOrEqual(80);
