@@ -1,18 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/index.js';
 import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
 
-// The API reference page in a real browser: Debian's chromium, driven by playwright-core.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const REQUIRED = process.env.CI === 'true';
-if (!existsSync(CHROMIUM) && REQUIRED) throw new Error(`chromium is required in CI but ${CHROMIUM} does not exist (apt-get install -y chromium)`);
-if (!existsSync(CHROMIUM)) console.warn(`\n[feedback-service tests] ${CHROMIUM} not found: the browser tests are SKIPPED.\n`);
+import { HAS_CHROMIUM, launchChromium } from '../helpers/browser.js';
 
-describe.skipIf(!existsSync(CHROMIUM))('the API reference page at /docs (chromium)', () => {
+// The API reference page in a real browser: Debian's chromium, driven by playwright-core.
+describe.skipIf(!HAS_CHROMIUM)('the API reference page at /docs (chromium)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feedback-docs-'));
   let engine: Engine;
   let server: NodeServer;
@@ -21,7 +18,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the API reference page at /docs (chromiu
     engine = await createEngine({ database: join(dir, 'docs.db'), log: () => {} });
     await engine.migrate();
     server = await serveNode(createApp({ engine, logError: () => {} }), { port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,22 +1,23 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/index.js';
 import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
 
+import { HAS_CHROMIUM, launchChromium } from '../helpers/browser.js';
+
 // The portal in a real browser: Debian's chromium, driven by playwright-core; accessibility checked with axe-core.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** Where the screenshots docs/portal.md shows are written (copied into docs/images by hand when the pages change). */
 const SHOTS = process.env.PORTAL_SCREENSHOTS ?? join(import.meta.dirname, '../../test-results/portal');
 
-describe.skipIf(!existsSync(CHROMIUM))('the portal in chromium', () => {
+describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feedback-portal-'));
   let engine: Engine;
   let server: NodeServer;
@@ -28,7 +29,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the portal in chromium', () => {
     engine = await createEngine({ database: join(dir, 'portal.db'), log: () => {} });
     await engine.migrate();
     server = await serveNode(createApp({ engine, sites: [createPortal({ engine })], logError: () => {} }), { port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
     // A workspace as a screenshot should show it.
     const org = await engine.organizations.create({ name: 'Acme', plan: 'paid' });
     await engine.organizations.update(org.id, { handle: 'acme', portalEnabled: true });
