@@ -5,7 +5,7 @@ import { textFault } from '../schemas/input.js';
 import type { PostStatus } from '../schemas/posts.js';
 import { ASSETS, assetResponse } from './internal/assets.js';
 import { PORTAL_PATH, pathsOf, type PageFrame } from './internal/layout.js';
-import { boardPage, boardsPage, changelogPage, mergedPage, notFoundPage, postPage, roadmapPage } from './internal/pages.js';
+import { boardPage, boardsPage, changelogPage, mergedPage, messagePage, postPage, roadmapPage } from './internal/pages.js';
 
 export { PORTAL_PATH };
 
@@ -61,7 +61,7 @@ export function createPortal(options: PortalOptions): AppSite {
     return { org, frame: { workspace: org.name, paths: pathsOf(handle) } };
   }
 
-  const notFound = (frame: Omit<PageFrame, 'title'> | null, what: string) => htmlResponse(404, notFoundPage(frame && { ...frame, title: 'Not found' }, what));
+  const notFound = (frame: Omit<PageFrame, 'title'> | null, what: string) => htmlResponse(404, messagePage(frame, 'Not found', what));
 
   router.get(`${PORTAL_PATH}/assets/:name`, (event) => {
     const asset = ASSETS.get(getRouterParams(event).name ?? '');
@@ -86,7 +86,7 @@ export function createPortal(options: PortalOptions): AppSite {
     const query = event.url.searchParams;
     // The input rule of every request (U+0000, unpaired surrogates) holds for the search text too.
     const q = query.get('q')?.slice(0, 200);
-    if (q !== undefined && textFault(q)) return htmlResponse(400, notFoundPage({ ...ws.frame, title: 'Bad search' }, 'The search text holds characters that cannot be searched for.'));
+    if (q !== undefined && textFault(q)) return htmlResponse(400, messagePage(ws.frame, 'Cannot search for that', 'The search text holds characters that cannot be searched for.'));
     let page;
     try {
       page = await reader.posts(board.id, {

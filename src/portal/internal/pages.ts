@@ -151,7 +151,8 @@ ${v.nextCursor ? html`<p class="pager"><a href="${frame.paths.changelog}?cursor=
   );
 }
 
-export function notFoundPage(frame: PageFrame | null, what: string): string {
-  if (!frame) return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>Not found</h1></main></body></html>`;
-  return page(frame, html`<h1>Not found</h1><p>${what}</p><p><a href="${frame.paths.home}">All boards</a></p>`);
+/** A page that says why there is nothing to show: `heading` is also its title. */
+export function messagePage(frame: Omit<PageFrame, 'title'> | null, heading: string, text: string): string {
+  if (!frame) return String(html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${heading}</title></head><body><main><h1>${heading}</h1><p>${text}</p></main></body></html>`);
+  return page({ ...frame, title: heading }, html`<h1>${heading}</h1><p>${text}</p><p><a href="${frame.paths.home}">All boards</a></p>`);
 }
