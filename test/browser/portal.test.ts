@@ -1,16 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine/index.js';
-import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createPortal } from '../../src/portal/index.js';
-
-import { HAS_CHROMIUM, launchChromium } from '../helpers/browser.js';
+import { HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
 
 // The portal in a real browser: Debian's chromium, driven by playwright-core; accessibility checked with axe-core.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -18,18 +14,12 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const SHOTS = process.env.PORTAL_SCREENSHOTS ?? join(import.meta.dirname, '../../test-results/portal');
 
 describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'feedback-portal-'));
-  let engine: Engine;
-  let server: NodeServer;
-  let browser: Browser;
+  const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine })] }));
   let base: string;
   let pages: Record<'home' | 'board' | 'post' | 'roadmap' | 'changelog', string>;
 
   beforeAll(async () => {
-    engine = await createEngine({ database: join(dir, 'portal.db'), log: () => {} });
-    await engine.migrate();
-    server = await serveNode(createApp({ engine, sites: [createPortal({ engine })], logError: () => {} }), { port: 0 });
-    browser = await launchChromium();
+    const { engine, server } = stand;
     // A workspace as a screenshot should show it.
     const org = await engine.organizations.create({ name: 'Acme', plan: 'paid' });
     await engine.organizations.update(org.id, { handle: 'acme', portalEnabled: true });
@@ -64,12 +54,6 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
     };
     mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await engine?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   async function axeViolations(page: Page) {
     await page.evaluate(AXE);
@@ -80,7 +64,7 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
   }
 
   it('every page has no serious or critical accessibility violation (axe-core), and the screenshots are saved', async () => {
-    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 800 } });
+    const context = await stand.browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 800 } });
     for (const [name, url] of Object.entries(pages)) {
       const page = await context.newPage();
       const res = await page.goto(url);
@@ -93,7 +77,7 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
   }, 60_000);
 
   it('works without JavaScript: browse, search, filter and open a post by links and forms', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await stand.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(pages.home);
     await page.getByRole('link', { name: 'Feature requests' }).click();
@@ -116,7 +100,7 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
   }, 60_000);
 
   it('a post titled <img src=x onerror=alert(1)> renders as text and runs nothing', async () => {
-    const context = await browser.newContext();
+    const context = await stand.browser.newContext();
     const page = await context.newPage();
     const dialogs: string[] = [];
     page.on('dialog', (d) => {
@@ -136,7 +120,7 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
     // A real page on another origin (another port) that frames the portal.
     const host = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>host</title><iframe src="${pages.board}"></iframe>`));
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
-    const context = await browser.newContext();
+    const context = await stand.browser.newContext();
     const page = await context.newPage();
     try {
       await page.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/`);

@@ -1,5 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/index.js';
+import { createApp, serveNode, type AppOptions, type NodeServer } from '../../src/h3/index.js';
 
 /** Debian's chromium, driven by playwright-core (never a downloaded browser). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -11,4 +16,33 @@ if (!HAS_CHROMIUM) console.warn(`\n[feedback-service tests] ${CHROMIUM} not foun
 /** A headless chromium with the flags this machine needs. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}
+
+/** What a browser suite drives: a migrated engine on a fresh SQLite file, a server listening for it, a chromium. */
+export interface BrowserStand {
+  engine: Engine;
+  server: NodeServer;
+  browser: Browser;
+}
+
+/**
+ * Set up a browser suite's stand before its tests (the app is what `appOptions` adds to the engine) and take it down
+ * after them. Call inside the suite's `describe`; the fields are filled once its `beforeAll` ran.
+ */
+export function useBrowserStand(appOptions: (engine: Engine) => Omit<AppOptions, 'engine'> = () => ({})): BrowserStand {
+  const dir = mkdtempSync(join(tmpdir(), 'feedback-browser-'));
+  const stand = {} as BrowserStand;
+  beforeAll(async () => {
+    stand.engine = await createEngine({ database: join(dir, 'browser.db'), log: () => {} });
+    await stand.engine.migrate();
+    stand.server = await serveNode(createApp({ logError: () => {}, ...appOptions(stand.engine), engine: stand.engine }), { port: 0 });
+    stand.browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await stand.browser?.close();
+    await stand.server?.close();
+    await stand.engine?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return stand;
 }
