@@ -1,5 +1,5 @@
 import type { Page } from '../schemas/common.js';
-import { pageQuerySchema, type Board, type PageQueryInput } from '../schemas/posts.js';
+import { SLUG_PATTERN, pageQuerySchema, type Board, type PageQueryInput } from '../schemas/posts.js';
 import { FeedbackError, parseInput } from './errors.js';
 import { newId } from './shared/ids.js';
 import { readCursor, toPage } from './shared/pages.js';
@@ -21,7 +21,7 @@ export function createBoardsService(db: Database, organizationId: string, clock:
       if (typeof input.name !== 'string' || input.name.length < 1 || input.name.length > 200) throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
       if (!(await organizations.exists(db, organizationId))) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
       const base = input.slug ?? slugify(input.name);
-      if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(base) || base.length > 80)
+      if (!SLUG_PATTERN.test(base) || base.length > 80)
         throw new FeedbackError('ERR_VALIDATION', 'slug must match ^[a-z0-9]+(?:-[a-z0-9]+)*$ and be at most 80 characters');
       const now = clock().toISOString();
       const board: Board = {

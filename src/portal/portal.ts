@@ -2,7 +2,7 @@ import { H3, getRouterParams, type H3Event } from 'h3';
 import { FeedbackError, HANDLE_PATTERN, type Engine, type OrganizationInfo, type PortalSort } from '../engine/index.js';
 import type { AppSite } from '../h3/index.js';
 import { textFault } from '../schemas/input.js';
-import type { PostStatus } from '../schemas/posts.js';
+import { SLUG_PATTERN as SLUG, type PostStatus } from '../schemas/posts.js';
 import { ASSETS, assetResponse } from './internal/assets.js';
 import { PORTAL_PATH, pathsOf, type PageFrame } from './internal/layout.js';
 import { boardPage, boardsPage, changelogPage, mergedPage, messagePage, postPage, roadmapPage } from './internal/pages.js';
@@ -28,8 +28,6 @@ function htmlResponse(status: number, body: string): Response {
   return new Response(body, { status, headers: { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' } });
 }
 
-/** A slug or handle as the pages link them: anything else cannot name a page. */
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * The public portal of every workspace that has a handle and turned its portal on: its boards, a board's posts (Top,
