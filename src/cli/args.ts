@@ -52,6 +52,13 @@ function orWord(value: string, words: string): number {
   return Number(value);
 }
 
+/** A length of time: `0`, or a whole number with s, m, h or d (`90s`, `30m`, `24h`, `7d`); in seconds. */
+export function duration(value: string): number {
+  const m = /^(\d+)([smhd])$/.exec(value) ?? (value === '0' ? ['0', '0', 's'] : null);
+  if (!m) throw new InvalidArgumentError('It must be 0 or a whole number with s, m, h or d (e.g. 24h).');
+  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's' | 'm' | 'h' | 'd'];
+}
+
 /** A repeatable flag: every occurrence, in order. */
 export function repeated(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

@@ -6,12 +6,13 @@
 import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '../contract/version.js';
 import { BILLING_STATES, PLANS } from '../schemas/plans.js';
-import { CommandError, LOG_LEVELS, UsageError, contactCap, contactCapOrDefault, rateLimitOrDefault, repeated, wholeNumber } from './args.js';
+import { CommandError, LOG_LEVELS, UsageError, contactCap, contactCapOrDefault, duration, rateLimitOrDefault, repeated, wholeNumber } from './args.js';
 import type * as Board from './commands/board.js';
 import type * as Changelog from './commands/changelog.js';
 import type * as Key from './commands/key.js';
 import type * as Mcp from './commands/mcp.js';
 import type * as Org from './commands/org.js';
+import type * as PortalSecret from './commands/portal-secret.js';
 import type * as Post from './commands/post.js';
 import type * as Serve from './commands/serve.js';
 
@@ -45,8 +46,9 @@ leaf(program, 'serve', 'serve the REST API (/v1), the agent tools (/mcp), /docs,
   .addOption(new Option('--port <port>', 'the port to listen on (0: any free port)').env('PORT').default(3000).argParser(wholeNumber))
   .option('--host <host>', 'the address to listen on', '127.0.0.1')
   .option('--allow-private-networks', 'let webhooks reach loopback and private addresses (FEEDBACK_ALLOW_PRIVATE_NETWORKS=1); tests and local development only')
-  .addOption(new Option('--smtp-url <url>', 'where admin notices go: smtp://user:pass@host:587 or smtps://').env('FEEDBACK_SMTP_URL'))
-  .addOption(new Option('--mail-from <address>', 'the sender of admin notices').env('FEEDBACK_MAIL_FROM'))
+  .addOption(new Option('--smtp-url <url>', 'where mail goes (admin notices, portal codes): smtp://user:pass@host:587 or smtps://').env('FEEDBACK_SMTP_URL'))
+  .addOption(new Option('--mail-from <address>', 'the sender of the mail').env('FEEDBACK_MAIL_FROM'))
+  .option('--trust-proxy', 'a reverse proxy in front sets X-Forwarded-For/-Proto/-Host (FEEDBACK_TRUST_PROXY=1): the portal reads client addresses and https from them')
   .addOption(new Option('--log-level <level>', 'the least severe log line written').choices(LOG_LEVELS).env('LOG_LEVEL').default('info'))
   .option('--metrics', 'serve Prometheus metrics at /metrics (FEEDBACK_METRICS=1; FEEDBACK_METRICS_TOKEN also turns them on, behind that token)')
   .action(async (options: Serve.Options) => (await import('./commands/serve.js')).serve(options));
@@ -76,6 +78,8 @@ leaf(org, 'update', 'change a workspace')
   .option('--rate-limit <n>', 'requests per minute per key, or default (600)', rateLimitOrDefault)
   .option('--handle <handle>', 'the public portal\'s handle: /portal/<handle>/ (lower-case letters, digits, dashes), or none')
   .addOption(new Option('--portal <state>', 'turn the public portal on or off').choices(['on', 'off']))
+  .addOption(new Option('--portal-verified-only <state>', 'on: only users signed in with a token your backend mints may take part').choices(['on', 'off']))
+  .addOption(new Option('--portal-moderation <state>', 'on: anonymous portal posts wait for post approve').choices(['on', 'off']))
   .action(async (orgId: string, options: Org.UpdateOptions) => (await import('./commands/org.js')).update(orgId, options));
 
 const key = group('key', 'list, create and revoke API keys');
@@ -100,7 +104,7 @@ leaf(board, 'list', 'a workspace\'s boards')
   .requiredOption('--org <orgId>', 'the workspace')
   .action(async (options: Board.ListOptions) => (await import('./commands/board.js')).list(options));
 
-const post = group('post', 'create and merge posts by hand');
+const post = group('post', 'create, merge and moderate posts by hand');
 leaf(post, 'create', 'create a post on a board')
   .requiredOption('--org <orgId>', 'the workspace')
   .requiredOption('--board <boardId>', 'the board')
@@ -113,6 +117,26 @@ leaf(post, 'merge', 'merge a duplicate into another post: its page points there,
   .requiredOption('--into <postId>', 'the post it duplicates')
   .requiredOption('--org <orgId>', 'the workspace')
   .action(async (postId: string, options: Post.MergeOptions) => (await import('./commands/post.js')).merge(postId, options));
+leaf(post, 'pending', 'the posts waiting for moderation, oldest first')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .action(async (options: Post.PendingOptions) => (await import('./commands/post.js')).pending(options));
+leaf(post, 'approve', 'put a post waiting for moderation on the portal (and emit its post.created)')
+  .argument('<postId>', 'the post')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .action(async (postId: string, options: Post.ModerateOptions) => (await import('./commands/post.js')).moderate(postId, 'approved', options));
+leaf(post, 'spam', 'keep a post waiting for moderation off the portal, as spam')
+  .argument('<postId>', 'the post')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .action(async (postId: string, options: Post.ModerateOptions) => (await import('./commands/post.js')).moderate(postId, 'spam', options));
+
+const portalSecret = group('portal-secret', 'the secret your backend signs portal sign-in tokens with (docs/portal.md)');
+leaf(portalSecret, 'create', 'create the workspace\'s first portal secret; it is printed only this once')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .action(async (options: PortalSecret.Options) => (await import('./commands/portal-secret.js')).create(options));
+leaf(portalSecret, 'rotate', 'replace the portal secret; the old one keeps verifying for the grace period')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .option('--grace <duration>', 'how long the old secret keeps verifying: 0, or e.g. 90s, 30m, 24h, 7d (default: 24h)', duration)
+  .action(async (options: PortalSecret.RotateOptions) => (await import('./commands/portal-secret.js')).rotate(options));
 
 const changelog = group('changelog', 'write and publish changelog entries');
 leaf(changelog, 'create', 'create a draft entry')

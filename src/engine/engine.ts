@@ -21,6 +21,7 @@ import { ormOptions, parseDatabase, type DatabaseTarget } from './orm.js';
 import { createOrganizationsService } from './organizations.js';
 import { createPostsService } from './posts.js';
 import { resealStored, type ResealReport } from './sealing.js';
+import { createParticipation, type Participation } from './participation.js';
 import { createSecretBox, resolveSecretKeys, type SecretKeys } from './secrets.js';
 import { createDatabase } from './store/database.js';
 import type { Database } from './store/sql.js';
@@ -78,6 +79,8 @@ export interface Workspace {
   readonly changelog: ReturnType<typeof createChangelogService>;
   /** What the public portal reads: public boards, their shown posts and comments, the roadmap, the changelog. */
   readonly portal: PortalReader;
+  /** Taking part on the portal: its token secret, sign-in, email codes, sessions, and end-users' posts, votes and comments. */
+  readonly participation: Participation;
   readonly events: ReturnType<typeof createEventsService>;
   readonly webhooks: ReturnType<typeof createWebhooksService>;
 }
@@ -220,6 +223,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         public: createInteractionsService(db, organizationId, clock),
         changelog: createChangelogService(db, organizationId, clock),
         portal: createPortalReader(db, organizationId, clock),
+        participation: createParticipation({ db, organizationId, clock, secrets, mailer }),
         events: createEventsService(db, organizationId),
         webhooks: createWebhooksService(db, organizationId, clock, { ...webhookConfig, secrets }),
       };

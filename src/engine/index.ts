@@ -36,6 +36,17 @@ export {
   type PortalReader,
   type PortalSort,
 } from './portal.js';
+export {
+  DEFAULT_ROTATION_GRACE_SECONDS,
+  PORTAL_CODE,
+  PORTAL_SESSION_SECONDS,
+  PORTAL_TOKEN_MAX_SECONDS,
+  type Participation,
+  type PortalAction,
+  type PortalActionResult,
+  type PortalIdentity,
+  type PortalSession,
+} from './participation.js';
 export type { TagsService, Tag } from './tags.js';
 export type { WebhooksService } from './webhooks/index.js';
 export type { ApiKeyInfo } from './store/api-keys.js';

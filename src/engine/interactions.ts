@@ -66,8 +66,8 @@ async function publicPost(tx: Sql, organizationId: string, postId: string): Prom
 export function createInteractionsService(db: Database, organizationId: string, clock: () => Date) {
   const org = organizationId;
   return {
-    /** File a post on a public board. */
-    async post(input: PublicPostInput): Promise<Post> {
+    /** File a post on a public board; `held` keeps it `pending` (and unannounced) until it is approved. */
+    async post(input: PublicPostInput, options: { held?: boolean } = {}): Promise<Post> {
       const i = parseInput(publicPostInputSchema, input);
       return withSlugRetry(() =>
         db.transaction(async (tx) => {
@@ -78,7 +78,7 @@ export function createInteractionsService(db: Database, organizationId: string, 
           return insertPost(
             tx,
             org,
-            { boardId: i.boardId, title: i.title, body: i.body, contactId, authorUserId: i.authorUserId ?? null, authorName: i.name ?? null, moderationStatus: 'approved' },
+            { boardId: i.boardId, title: i.title, body: i.body, contactId, authorUserId: i.authorUserId ?? null, authorName: i.name ?? null, moderationStatus: options.held ? 'pending' : 'approved' },
             now,
           );
         }),

@@ -22,6 +22,10 @@ export interface OrganizationInfo {
   handle: string | null;
   /** Whether the portal answers (it also needs a handle). */
   portalEnabled: boolean;
+  /** Whether only end-users signed in with a workspace-signed token may post, vote and comment on the portal. */
+  portalVerifiedOnly: boolean;
+  /** Whether anonymous portal posts wait as `pending` until approved (`feedback-service post approve`). */
+  portalModeration: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -47,6 +51,8 @@ export interface UpdateOrganizationInput {
   /** The portal's public handle; null removes it. */
   handle?: string | null;
   portalEnabled?: boolean;
+  portalVerifiedOnly?: boolean;
+  portalModeration?: boolean;
 }
 
 /** A portal handle: 2 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit. */
@@ -103,6 +109,8 @@ export function createOrganizationsService(db: Database, clock: () => Date, keyC
           adminEmails: input.adminEmails ?? [],
           handle: null,
           portalEnabled: false,
+          portalVerifiedOnly: false,
+          portalModeration: false,
         },
         now,
       );
@@ -125,6 +133,8 @@ export function createOrganizationsService(db: Database, clock: () => Date, keyC
             rateLimit: input.rateLimit,
             handle: input.handle,
             portalEnabled: input.portalEnabled,
+            portalVerifiedOnly: input.portalVerifiedOnly,
+            portalModeration: input.portalModeration,
             ...(cap === 'default' ? { contactCapOverride: false, contactCap: null } : cap !== undefined ? { contactCapOverride: true, contactCap: cap } : {}),
           },
           clock(),

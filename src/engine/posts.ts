@@ -111,6 +111,26 @@ export function createPostsService(db: Database, organizationId: string, clock: 
       });
     },
 
+    /**
+     * Moderate a post held as `pending` (an anonymous portal post in a workspace that moderates): `approved` puts it on
+     * the portal and emits the `post.created` it was held without; `spam` keeps it off. A post that is not pending is
+     * refused with ERR_CONFLICT, so a post is announced once.
+     */
+    async moderate(postId: string, decision: 'approved' | 'spam'): Promise<Post> {
+      return db.transaction(async (tx) => {
+        const current = await requireLivePost(tx, org, postId, true);
+        if (current.moderationStatus !== 'pending') throw new FeedbackError('ERR_CONFLICT', `Post ${postId} is not waiting for moderation (it is ${current.moderationStatus}).`);
+        const now = clock();
+        await posts.setModeration(tx, current.id, decision, now);
+        const next: Post = { ...current, moderationStatus: decision, updatedAt: now.toISOString() };
+        if (decision === 'approved') await emit(tx, { event: 'post.created', organizationId: org, boardId: next.boardId, post: postSummary(next) }, now);
+        return next;
+      });
+    },
+
+    /** The posts waiting for moderation, oldest first (at most 100). */
+    pending: (): Promise<Post[]> => posts.listPending(db, org, 100),
+
     /** Soft-delete a post: it leaves every listing and count; its row and slug stay. */
     async delete(postId: string): Promise<{ id: string; deleted: true }> {
       if (!(await posts.softDelete(db, org, postId, clock()))) throw new FeedbackError('ERR_NOT_FOUND', `No post with id ${postId}.`);

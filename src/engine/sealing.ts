@@ -1,5 +1,6 @@
 import type { SecretBox } from './secrets.js';
 import * as idempotencyKeys from './store/idempotency-keys.js';
+import * as organizations from './store/organizations.js';
 import type { Database } from './store/sql.js';
 import * as webhooks from './store/webhooks.js';
 
@@ -7,12 +8,14 @@ import * as webhooks from './store/webhooks.js';
 export const sealedAt = {
   webhookSecret: (webhookId: string) => `webhook:${webhookId}`,
   idempotentAnswer: (organizationId: string, key: string) => `idempotency:${organizationId}:${key}`,
+  portalSecret: (organizationId: string) => `portal-secret:${organizationId}`,
 };
 
 /** What a reseal did: values now sealed under the current key, and values no configured key opens (left as they are). */
 export interface ResealReport {
   webhookSecrets: number;
   idempotentAnswers: number;
+  portalSecrets: number;
   unopenable: number;
 }
 
@@ -25,7 +28,7 @@ const BATCH = 500;
  * beside serving processes is safe.
  */
 export async function resealStored(db: Database, box: SecretBox): Promise<ResealReport> {
-  const report: ResealReport = { webhookSecrets: 0, idempotentAnswers: 0, unopenable: 0 };
+  const report: ResealReport = { webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, unopenable: 0 };
   for (let after = ''; ; ) {
     const rows = await webhooks.secretsNotSealedWith(db, box.keyId, after, BATCH);
     for (const row of rows) {
@@ -52,6 +55,22 @@ export async function resealStored(db: Database, box: SecretBox): Promise<Reseal
     if (rows.length < BATCH) break;
     const last = rows[rows.length - 1]!;
     after = [last.organizationId, last.key];
+  }
+  for (let after = ''; ; ) {
+    const rows = await organizations.portalSecretsNotSealedWith(db, box.keyId, after, BATCH);
+    for (const row of rows) {
+      // Both secrets of a workspace are bound to the same place; the previous one is the old value of the current.
+      const context = sealedAt.portalSecret(row.id);
+      const values = [row.current, row.previous];
+      if (values.some((v) => v !== null && !box.opens(v))) report.unopenable++;
+      else {
+        const [current, previous] = values.map((v) => (v === null ? null : box.seal(box.open(v, context), context)));
+        await organizations.replacePortalSecrets(db, row.id, row, { current: current!, previous: previous!, previousUntil: row.previousUntil });
+        report.portalSecrets++;
+      }
+    }
+    if (rows.length < BATCH) break;
+    after = rows[rows.length - 1]!.id;
   }
   return report;
 }

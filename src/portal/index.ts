@@ -1,1 +1,1 @@
-export { createPortal, PORTAL_PATH, type PortalOptions } from './portal.js';
+export { createPortal, PORTAL_LIMITS, PORTAL_PATH, type PortalLimits, type PortalOptions } from './portal.js';

@@ -20,6 +20,8 @@ export interface UpdateOptions extends DatabaseOptions {
   /** `none` removes it. */
   handle?: string;
   portal?: 'on' | 'off';
+  portalVerifiedOnly?: 'on' | 'off';
+  portalModeration?: 'on' | 'off';
 }
 
 export async function list(options: ListOptions): Promise<void> {
@@ -41,6 +43,8 @@ export async function create(options: CreateOptions): Promise<void> {
   print(options.json, { ...org }, `Created organization ${org.id} (${org.name}, plan ${org.plan}).`);
 }
 
+const onOff = (state: 'on' | 'off' | undefined) => (state === undefined ? undefined : state === 'on');
+
 export async function update(orgId: string, options: UpdateOptions): Promise<void> {
   const org = await withEngine(options.db, (e) =>
     e.organizations.update(orgId, {
@@ -51,13 +55,18 @@ export async function update(orgId: string, options: UpdateOptions): Promise<voi
       adminEmails: options.adminEmail,
       rateLimit: options.rateLimit === 'default' ? null : options.rateLimit,
       handle: options.handle === 'none' ? null : options.handle,
-      portalEnabled: options.portal === undefined ? undefined : options.portal === 'on',
+      portalEnabled: onOff(options.portal),
+      portalVerifiedOnly: onOff(options.portalVerifiedOnly),
+      portalModeration: onOff(options.portalModeration),
     }),
   );
   print(
     options.json,
     { ...org },
     `Updated organization ${org.id}: plan ${org.plan}, billing ${org.billingState}, contact cap ${org.contactCap ?? 'unlimited'}, rate limit ${org.rateLimit}/min` +
-      (org.handle ? `, portal /portal/${org.handle}/ ${org.portalEnabled ? 'on' : 'off'}.` : '.'),
+      (org.handle ? `, portal /portal/${org.handle}/ ${org.portalEnabled ? 'on' : 'off'}` : '') +
+      (org.portalVerifiedOnly ? ', signed-in users only' : '') +
+      (org.portalModeration ? ', anonymous posts moderated' : '') +
+      '.',
   );
 }

@@ -29,3 +29,22 @@ export async function merge(postId: string, options: MergeOptions): Promise<void
   const post = await withEngine(options.db, (e) => e.workspace(options.org).posts.merge(postId, options.into));
   print(options.json, { ...post }, `Merged post ${post.id} into ${post.mergedIntoId}.`);
 }
+
+export interface PendingOptions extends DatabaseOptions {
+  org: string;
+}
+
+export async function pending(options: PendingOptions): Promise<void> {
+  const posts = await withEngine(options.db, (e) => e.workspace(options.org).posts.pending());
+  const lines = posts.map((p) => `${p.id}  ${p.createdAt}  ${p.title}`);
+  print(options.json, { data: posts }, posts.length ? lines.join('\n') : 'No posts are waiting for moderation.');
+}
+
+export interface ModerateOptions extends DatabaseOptions {
+  org: string;
+}
+
+export async function moderate(postId: string, decision: 'approved' | 'spam', options: ModerateOptions): Promise<void> {
+  const post = await withEngine(options.db, (e) => e.workspace(options.org).posts.moderate(postId, decision));
+  print(options.json, { ...post }, decision === 'approved' ? `Approved post ${post.id}: it is on the portal.` : `Marked post ${post.id} as spam.`);
+}

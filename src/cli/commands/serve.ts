@@ -14,6 +14,7 @@ export interface Options extends DatabaseOptions {
   mailFrom?: string;
   logLevel: LogLevel;
   metrics?: boolean;
+  trustProxy?: boolean;
 }
 
 /** How long requests in flight have to finish once a stop signal came. */
@@ -40,7 +41,7 @@ export async function serve(options: Options): Promise<void> {
     },
   });
   await engine.migrate();
-  const app = createApp({ engine, endpoints: [mcpEndpoint(engine)], sites: [createPortal({ engine })], requireScheduler: true, logger, metrics, metricsToken });
+  const app = createApp({ engine, endpoints: [mcpEndpoint(engine)], sites: [createPortal({ engine, trustProxy: options.trustProxy === true || process.env.FEEDBACK_TRUST_PROXY === '1' })], requireScheduler: true, logger, metrics, metricsToken });
   // Listen first: a port in use stops the start before a workspace and key are made that nobody would see.
   const server = await serveNode(app, { port: options.port, host: options.host }).catch(
     async (err: NodeJS.ErrnoException) => {

@@ -10,3 +10,4 @@ export { Tag, PostTag } from './tag.js';
 export { ChangelogEntry } from './changelog-entry.js';
 export { Webhook, Delivery, DeliveryAttempt } from './webhook.js';
 export { IdempotencyKey } from './idempotency-key.js';
+export { PortalSession, PortalCode } from './portal.js';

@@ -21,6 +21,15 @@ export const Organization = defineEntity({
     handle: p.string().length(40).nullable().unique('organization_handle_unique'),
     /** Whether its portal and widget answer. */
     portalEnabled: p.boolean().default(false),
+    /** Whether only end-users signed in with a workspace-signed token may post, vote and comment. */
+    portalVerifiedOnly: p.boolean().default(false),
+    /** Whether anonymous portal posts wait as `pending` until approved. */
+    portalModeration: p.boolean().default(false),
+    /** The secret portal tokens are signed with (HS256), sealed. */
+    portalSecret: p.text().nullable(),
+    /** The secret before the last rotation, sealed; it verifies until `portalPreviousSecretUntil`. */
+    portalPreviousSecret: p.text().nullable(),
+    portalPreviousSecretUntil: p.datetime().length(3).nullable(),
     createdAt: p.datetime().length(3),
     updatedAt: p.datetime().length(3),
   },

@@ -20,6 +20,8 @@ import { Migration20261123010000DeliveryEventOrder as PgDeliveryEventOrder } fro
 import { Migration20261123020000SealedSecrets as PgSealedSecrets } from './postgresql/Migration20261123020000SealedSecrets.js';
 import { Migration20261124000000Portal as SqlitePortal } from './sqlite/Migration20261124000000Portal.js';
 import { Migration20261124000000Portal as PgPortal } from './postgresql/Migration20261124000000Portal.js';
+import { Migration20261125000000PortalParticipation as SqlitePortalParticipation } from './sqlite/Migration20261125000000PortalParticipation.js';
+import { Migration20261125000000PortalParticipation as PgPortalParticipation } from './postgresql/Migration20261125000000PortalParticipation.js';
 
 /** The migration after which stored secrets are sealed: when `migrate()` applies it, it seals what came before. */
 export const SEALED_SECRETS_MIGRATION = 'Migration20261123020000SealedSecrets';
@@ -37,6 +39,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261123020000SealedSecrets', class: SqliteSealedSecrets },
     { name: 'Migration20261123030000ApiKeyLastUsed', class: SqliteApiKeyLastUsed },
     { name: 'Migration20261124000000Portal', class: SqlitePortal },
+    { name: 'Migration20261125000000PortalParticipation', class: SqlitePortalParticipation },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -49,5 +52,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261123030000ApiKeyLastUsed', class: PgApiKeyLastUsed },
     { name: 'Migration20261123040000SharedRateLimits', class: PgSharedRateLimits },
     { name: 'Migration20261124000000Portal', class: PgPortal },
+    { name: 'Migration20261125000000PortalParticipation', class: PgPortalParticipation },
   ],
 };

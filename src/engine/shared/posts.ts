@@ -24,8 +24,8 @@ export interface NewPost {
 }
 
 /**
- * Insert a post (slug derived from the title and made unique in the board), its tags and its `post.created` event,
- * in the caller's transaction. The board must be in the workspace.
+ * Insert a post (slug derived from the title and made unique in the board), its tags and, unless it is held for
+ * moderation, its `post.created` event, in the caller's transaction. The board must be in the workspace.
  */
 export async function insertPost(tx: Sql, organizationId: string, input: NewPost, now: Date): Promise<Post> {
   const base = slugify(input.title);
@@ -52,6 +52,7 @@ export async function insertPost(tx: Sql, organizationId: string, input: NewPost
   };
   await posts.insert(tx, post, input.authorName ?? null);
   if (input.tagIds?.length) await tags.setForPost(tx, post.id, new Set(input.tagIds));
-  await emit(tx, { event: 'post.created', organizationId, boardId: post.boardId, post: postSummary(post) }, now);
+  // A post held for moderation is announced when it is approved: until then nobody outside the workspace sees it.
+  if (post.moderationStatus === 'approved') await emit(tx, { event: 'post.created', organizationId, boardId: post.boardId, post: postSummary(post) }, now);
   return post;
 }

@@ -1,5 +1,5 @@
 import { asIs, defineRows } from './rows.js';
-import { json, toBool, toInt, toIntOrNull, toIso, toJson, toStringOrNull, ts, type Sql } from './sql.js';
+import { json, toBool, toDate, toInt, toIntOrNull, toIso, toJson, toStringOrNull, ts, type Sql } from './sql.js';
 
 /** A workspace row. */
 export interface OrganizationRow {
@@ -16,6 +16,10 @@ export interface OrganizationRow {
   /** The portal's public handle; null until one is set. */
   handle: string | null;
   portalEnabled: boolean;
+  /** Whether only token-verified end-users may take part on the portal. */
+  portalVerifiedOnly: boolean;
+  /** Whether anonymous portal posts wait as `pending` until approved. */
+  portalModeration: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -34,12 +38,14 @@ const ORGANIZATIONS = defineRows<OrganizationRow>('organization', 'o', {
   adminEmails: toJson,
   handle: toStringOrNull,
   portalEnabled: toBool,
+  portalVerifiedOnly: toBool,
+  portalModeration: toBool,
   createdAt: toIso,
   updatedAt: toIso,
 });
 
 export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 'updatedAt'>, now: Date): Promise<void> {
-  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     org.id,
     org.name,
     org.plan,
@@ -50,6 +56,8 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
     json(org.adminEmails),
     org.handle,
     org.portalEnabled,
+    org.portalVerifiedOnly,
+    org.portalModeration,
     ts(sql, now),
     ts(sql, now),
   ]);
@@ -57,7 +65,7 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
 
 /** The columns a workspace update may set. */
 export type OrganizationChanges = Partial<
-  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled'>
+  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled' | 'portalVerifiedOnly' | 'portalModeration'>
 >;
 
 /** Set the given columns (and `updated_at`); whether the workspace exists. */
@@ -105,4 +113,59 @@ export async function lockForLimits(sql: Sql, id: string): Promise<CapColumns | 
 /** Whether a workspace exists. */
 export async function exists(sql: Sql, id: string): Promise<boolean> {
   return (await sql.one('SELECT id FROM organization WHERE id = ?', [id])) !== undefined;
+}
+
+/** A workspace's portal token secrets, sealed as stored: the current one, and the previous one until its grace ends. */
+export interface PortalSecretsRow {
+  current: string | null;
+  previous: string | null;
+  previousUntil: Date | null;
+}
+
+export async function findPortalSecrets(sql: Sql, id: string): Promise<PortalSecretsRow | undefined> {
+  const row = await sql.one('SELECT portal_secret, portal_previous_secret, portal_previous_secret_until FROM organization WHERE id = ?', [id]);
+  return (
+    row && {
+      current: toStringOrNull(row.portal_secret),
+      previous: toStringOrNull(row.portal_previous_secret),
+      previousUntil: row.portal_previous_secret_until == null ? null : toDate(row.portal_previous_secret_until),
+    }
+  );
+}
+
+/** Store a workspace's portal secrets (sealed); whether the workspace exists. */
+export async function setPortalSecrets(sql: Sql, id: string, secrets: PortalSecretsRow, now: Date): Promise<boolean> {
+  return (
+    (await sql.run('UPDATE organization SET portal_secret = ?, portal_previous_secret = ?, portal_previous_secret_until = ?, updated_at = ? WHERE id = ?', [
+      secrets.current,
+      secrets.previous,
+      secrets.previousUntil && ts(sql, secrets.previousUntil),
+      ts(sql, now),
+      id,
+    ])) > 0
+  );
+}
+
+/** Portal secrets not sealed with the key `keyId` names, after `after` (by workspace id), for resealing. */
+export async function portalSecretsNotSealedWith(sql: Sql, keyId: string, after: string, limit: number): Promise<Array<PortalSecretsRow & { id: string }>> {
+  const sealedWith = `fs1:${keyId}:%`;
+  const rows = await sql.all(
+    `SELECT id, portal_secret, portal_previous_secret, portal_previous_secret_until FROM organization
+     WHERE id > ? AND (portal_secret NOT LIKE ? OR portal_previous_secret NOT LIKE ?) ORDER BY id LIMIT ?`,
+    [after, sealedWith, sealedWith, limit],
+  );
+  return rows.map((row) => ({
+    id: row.id as string,
+    current: toStringOrNull(row.portal_secret),
+    previous: toStringOrNull(row.portal_previous_secret),
+    previousUntil: row.portal_previous_secret_until == null ? null : toDate(row.portal_previous_secret_until),
+  }));
+}
+
+/** Replace a workspace's sealed portal secrets with their resealed forms, unless they changed meanwhile. */
+export async function replacePortalSecrets(sql: Sql, id: string, previous: PortalSecretsRow, next: PortalSecretsRow): Promise<void> {
+  await sql.run(
+    'UPDATE organization SET portal_secret = ?, portal_previous_secret = ? WHERE id = ? AND portal_secret IS NOT DISTINCT FROM ? AND portal_previous_secret IS NOT DISTINCT FROM ?',
+    [next.current, next.previous, id, previous.current, previous.previous],
+  );
 }

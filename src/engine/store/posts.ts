@@ -54,6 +54,20 @@ export async function update(sql: Sql, post: Post): Promise<void> {
   );
 }
 
+/** Set a post's moderation status. */
+export async function setModeration(sql: Sql, id: string, status: Post['moderationStatus'], now: Date): Promise<void> {
+  await sql.run('UPDATE post SET moderation_status = ?, updated_at = ? WHERE id = ?', [status, ts(sql, now), id]);
+}
+
+/** The workspace's live posts waiting for moderation, oldest first. */
+export async function listPending(sql: Sql, organizationId: string, limit: number): Promise<Post[]> {
+  const rows = await sql.all(
+    `SELECT ${POSTS.columns} FROM post p WHERE p.organization_id = ? AND p.moderation_status = 'pending' AND p.deleted_at IS NULL ORDER BY p.created_at, p.id LIMIT ?`,
+    [organizationId, limit],
+  );
+  return rows.map((row) => POSTS.read(row));
+}
+
 /** Mark a post as a duplicate merged into another. */
 export async function merge(sql: Sql, id: string, intoId: string, now: Date): Promise<void> {
   await sql.run("UPDATE post SET merged_into_id = ?, status = 'duplicate', updated_at = ? WHERE id = ?", [intoId, ts(sql, now), id]);

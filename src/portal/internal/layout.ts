@@ -16,6 +16,12 @@ export function pathsOf(handle: string) {
     post: (board: string, post: string) => `${home}b/${board}/p/${post}`,
     roadmap: `${home}roadmap`,
     changelog: `${home}changelog`,
+    newPost: (board: string) => `${home}b/${board}/new`,
+    vote: (board: string, post: string) => `${home}b/${board}/p/${post}/vote`,
+    comment: (board: string, post: string) => `${home}b/${board}/p/${post}/comment`,
+    signIn: `${home}sign-in`,
+    signOut: `${home}sign-out`,
+    confirm: (codeId: string) => `${home}confirm/${codeId}`,
   };
 }
 export type Paths = ReturnType<typeof pathsOf>;
@@ -38,12 +44,28 @@ export const count = (n: number, one: string, many = `${one}s`): string => `${n}
 
 export type Section = 'boards' | 'roadmap' | 'changelog';
 
+/** Who is looking: the signed-in end-user, if any. */
+export interface Viewer {
+  name: string | null;
+  email: string;
+  /** Signed in with the workspace's token (rather than an emailed code). */
+  verified: boolean;
+}
+
 export interface PageFrame {
   workspace: string;
   paths: Paths;
   title: string;
   section?: Section;
+  viewer?: Viewer | null;
+  /** The anti-forgery token forms on the page carry. */
+  csrf?: string;
+  /** A line about what just happened ("Your vote counts."), announced to screen readers. */
+  notice?: string | null;
 }
+
+/** The hidden field every form carries: the anti-forgery token. */
+export const csrfField = (frame: Pick<PageFrame, 'csrf'>): SafeHtml => html`<input type="hidden" name="csrf" value="${frame.csrf ?? ''}">`;
 
 /** The frame of every page: a skip link, the workspace's name, the sections, and the page's main content. */
 export function page(frame: PageFrame, main: SafeHtml): string {
@@ -64,8 +86,10 @@ export function page(frame: PageFrame, main: SafeHtml): string {
 <nav class="sections" aria-label="Sections"><ul>
 ${link('boards', frame.paths.home, 'Boards')}${link('roadmap', frame.paths.roadmap, 'Roadmap')}${link('changelog', frame.paths.changelog, 'Changelog')}
 </ul></nav>
+${frame.viewer ? html`<form class="who" method="post" action="${frame.paths.signOut}">${csrfField(frame)}<span class="muted">Signed in as ${frame.viewer.name ?? frame.viewer.email}</span> <button type="submit" class="link">Sign out</button></form>` : ''}
 </div></header>
 <main id="main">
+${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''}
 ${main}
 </main>
 <footer class="site">Feedback for ${frame.workspace}</footer>

@@ -1,6 +1,6 @@
 import type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost, PortalSort } from '../../engine/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
-import { STATUS_LABELS, count, html, page, when, type PageFrame, type Paths, type SafeHtml } from './layout.js';
+import { STATUS_LABELS, count, csrfField, html, page, when, type PageFrame, type Paths, type SafeHtml } from './layout.js';
 
 const status = (s: PostStatus) => html`<span class="status">${STATUS_LABELS[s]}</span>`;
 
@@ -55,7 +55,7 @@ export function boardPage(frame: PageFrame, v: BoardView): string {
   );
   return page(
     frame,
-    html`<h1>${v.board.name}</h1>
+    html`<div class="actions"><h1>${v.board.name}</h1><a href="${frame.paths.newPost(v.board.slug)}">New post</a></div>
 <form class="filters" method="get" action="${base}" role="search">
 ${v.sort !== 'top' ? html`<input type="hidden" name="sort" value="${v.sort}">` : ''}
 <label>Search posts <input type="search" name="q" value="${v.q ?? ''}" maxlength="200"></label>
@@ -73,10 +73,25 @@ export interface PostView {
   post: PortalPost;
   comments: PortalComment[];
   merged: PortalPost[];
+  /** Whether the viewer has voted on it. */
+  voted: boolean;
+  /** The comment a reply is being written to (`?reply=`). */
+  replyTo: PortalComment | null;
+  /** Whether the viewer may take part (false where the workspace takes only signed-in users and they are not). */
+  canTakePart: boolean;
 }
 
+/** The notify-me opt-in: shown to people who are not signed in with the workspace's token; never ticked for them. */
+const notifyMe = (frame: PageFrame, what: string) =>
+  frame.viewer?.verified ? '' : html`<label class="check"><input type="checkbox" name="notify_me" value="on"> Email me about ${what}</label>`;
+
+/** A field no person fills in (it is off-screen and skipped by keyboard and screen readers); bots that do are ignored. */
+const honeypot = html`<div class="hp" aria-hidden="true"><label>Leave this empty <input type="text" name="website" tabindex="-1" autocomplete="off"></label></div>`;
+
+const signInOnly = (frame: PageFrame) => html`<p class="notice">${frame.workspace} takes feedback from signed-in users: sign in on ${frame.workspace}'s site to vote, comment and post.</p>`;
+
 /** Comments as a tree: replies under their parent, oldest first; a reply whose parent is not shown stands at the top. */
-function thread(comments: PortalComment[]): SafeHtml {
+function thread(comments: PortalComment[], replyHref: ((c: PortalComment) => string) | null): SafeHtml {
   const shown = new Set(comments.map((c) => c.id));
   const children = new Map<string | null, PortalComment[]>();
   for (const c of comments) {
@@ -97,7 +112,9 @@ function thread(comments: PortalComment[]): SafeHtml {
         continue;
       }
       const c = top.list[top.index++]!;
-      out.push(html`<li class="comment" id="${c.id}"><div class="meta">${c.authorName ?? 'Someone'} · ${when(c.createdAt)}</div><div class="body">${c.bodyText}</div>`);
+      out.push(
+        html`<li class="comment" id="${c.id}"><div class="meta">${c.authorName ?? 'Someone'} · ${when(c.createdAt)}</div><div class="body">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">Reply<span class="sr-only"> to ${c.authorName ?? 'Someone'}</span></a>` : ''}`,
+      );
       const replies = children.get(c.id);
       if (replies?.length) {
         out.push(html.raw`<ul>`);
@@ -111,17 +128,85 @@ function thread(comments: PortalComment[]): SafeHtml {
 
 export function postPage(frame: PageFrame, v: PostView): string {
   const p = v.post;
+  const paths = frame.paths;
+  const vote = v.voted
+    ? html`<p class="vote"><button type="button" aria-pressed="true" disabled>Voted</button></p>`
+    : html`<form class="vote" method="post" action="${paths.vote(v.board.slug, p.slug)}">${csrfField(frame)}${honeypot}${frame.viewer ? notifyMe(frame, 'this post') : ''}<button type="submit" aria-pressed="false">Vote</button></form>`;
+  const reply = v.replyTo;
+  const commentForm = html`<form class="stack" id="comment-form" method="post" action="${paths.comment(v.board.slug, p.slug)}">
+${csrfField(frame)}${honeypot}
+${reply ? html`<input type="hidden" name="parent_id" value="${reply.id}"><p class="muted">Replying to ${reply.authorName ?? 'Someone'}: <a href="${paths.post(v.board.slug, p.slug)}#comment-form">cancel</a></p>` : ''}
+<label>${reply ? 'Your reply' : 'Your comment'} <textarea name="body_text" required maxlength="10000"></textarea></label>
+${frame.viewer ? notifyMe(frame, 'this post') : ''}
+<button type="submit">${reply ? 'Reply' : 'Comment'}</button>
+</form>`;
   return page(
     frame,
-    html`<p><a href="${frame.paths.board(v.board.slug)}">${v.board.name}</a></p>
+    html`<p><a href="${paths.board(v.board.slug)}">${v.board.name}</a></p>
 <article>
 <h1>${p.title}</h1>
 <p>${status(p.status)} <span class="muted">${count(p.voteCount, 'vote')} · ${p.authorName ? html`${p.authorName} · ` : ''}${when(p.createdAt)}</span></p>
+${v.canTakePart ? vote : ''}
 ${p.bodyText ? html`<div class="body">${p.bodyText}</div>` : ''}
 </article>
+${v.canTakePart ? '' : signInOnly(frame)}
 ${v.merged.length ? html`<h2>Merged into this post</h2><ul>${v.merged.map((m) => html`<li>${m.title} <span class="muted">${count(m.voteCount, 'vote')}</span></li>`)}</ul>` : ''}
 <h2>${count(v.comments.length, 'comment')}</h2>
-${v.comments.length ? thread(v.comments) : html`<p class="muted">No comments yet.</p>`}`,
+${v.comments.length ? thread(v.comments, v.canTakePart ? (c) => `${paths.post(v.board.slug, p.slug)}?reply=${c.id}#comment-form` : null) : html`<p class="muted">No comments yet.</p>`}
+${v.canTakePart ? html`<h2>${reply ? 'Reply' : 'Add a comment'}</h2>${commentForm}` : ''}`,
+  );
+}
+
+/** The form for a new post on a board. */
+export function newPostPage(frame: PageFrame, v: { board: { name: string; slug: string }; canTakePart: boolean }): string {
+  return page(
+    frame,
+    html`<p><a href="${frame.paths.board(v.board.slug)}">${v.board.name}</a></p>
+<h1>New post</h1>
+${
+  v.canTakePart
+    ? html`<form class="stack" method="post" action="${frame.paths.newPost(v.board.slug)}">
+${csrfField(frame)}${honeypot}
+<label>Title <input type="text" name="title" required maxlength="200"></label>
+<label>Details <span class="muted">(optional)</span> <textarea name="details" maxlength="50000"></textarea></label>
+${frame.viewer ? notifyMe(frame, 'this post') : ''}
+<button type="submit">Post</button>
+</form>`
+    : signInOnly(frame)
+}`,
+  );
+}
+
+/** What an anonymous person is asked before their action counts: their name and email, and the opt-in. */
+export function identifyPage(frame: PageFrame, v: { action: string; heading: string; hidden: Record<string, string>; name?: string; email?: string; error?: string }): string {
+  return page(
+    frame,
+    html`<h1>${v.heading}</h1>
+<p>We will email you a code to confirm your address. Your name is shown with what you write; your email is not.</p>
+${v.error ? html`<p class="error" role="alert">${v.error}</p>` : ''}
+<form class="stack" method="post" action="${v.action}">
+${csrfField(frame)}${honeypot}
+${Object.entries(v.hidden).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<label>Your name <input type="text" name="name" autocomplete="name" maxlength="200" value="${v.name ?? ''}"></label>
+<label>Your email <input type="email" name="email" autocomplete="email" required maxlength="320" value="${v.email ?? ''}"></label>
+${notifyMe(frame, 'updates to this post (status changes and replies)')}
+<button type="submit">Email me a code</button>
+</form>`,
+  );
+}
+
+/** Where the emailed code is entered. */
+export function codePage(frame: PageFrame, v: { action: string; error?: string }): string {
+  return page(
+    frame,
+    html`<h1>Check your email</h1>
+<p>We sent a six-digit code to the address you gave. It works once, for 15 minutes.</p>
+${v.error ? html`<p class="error" role="alert">${v.error}</p>` : ''}
+<form class="stack" method="post" action="${v.action}">
+${csrfField(frame)}
+<label>Code <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required></label>
+<button type="submit">Confirm</button>
+</form>`,
   );
 }
 
@@ -152,7 +237,10 @@ ${v.nextCursor ? html`<p class="pager"><a href="${frame.paths.changelog}?cursor=
 }
 
 /** A page that says why there is nothing to show: `heading` is also its title. */
-export function messagePage(frame: Omit<PageFrame, 'title'> | null, heading: string, text: string): string {
+export function messagePage(frame: Omit<PageFrame, 'title'> | null, heading: string, text: string, back?: { href: string; label: string }): string {
   if (!frame) return String(html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${heading}</title></head><body><main><h1>${heading}</h1><p>${text}</p></main></body></html>`);
-  return page({ ...frame, title: heading }, html`<h1>${heading}</h1><p>${text}</p><p><a href="${frame.paths.home}">All boards</a></p>`);
+  return page(
+    { ...frame, title: heading },
+    html`<h1>${heading}</h1><p>${text}</p><p>${back ? html`<a href="${back.href}">${back.label}</a> · ` : ''}<a href="${frame.paths.home}">All boards</a></p>`,
+  );
 }

@@ -42,5 +42,17 @@ button { font: inherit; padding: .4rem .9rem; border-radius: .35rem; border: 1px
 .roadmap ol { padding-left: 1.25rem; }
 .entries article { border-bottom: 1px solid var(--line); padding: .5rem 0 1rem; }
 .pager { margin: 1rem 0; }
+.hp, .sr-only { position: absolute; left: -9999px; width: 1px; height: 1px; overflow: hidden; }
+form.stack { display: flex; flex-direction: column; gap: .75rem; max-width: 36rem; margin: 0 0 1.5rem; }
+form.stack label { display: flex; flex-direction: column; gap: .25rem; }
+form.stack label.check { flex-direction: row; align-items: center; gap: .5rem; }
+form.stack textarea { min-height: 6rem; }
+form.stack button { align-self: flex-start; }
+form.vote { margin: .5rem 0 1rem; }
+form.who { display: flex; align-items: center; gap: .5rem; margin: 0; }
+button.link { background: none; border: none; color: var(--accent); padding: 0; text-decoration: underline; }
+button[aria-pressed="true"] { background: var(--bg); color: var(--accent); }
+.error { border: 1px solid #b91c1c; color: #991b1b; background: #fef2f2; border-radius: .5rem; padding: .5rem 1rem; }
+.actions { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
 footer.site { max-width: 60rem; margin: 2rem auto; padding: 1rem; color: var(--muted); font-size: .85rem; }
 `;

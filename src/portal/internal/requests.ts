@@ -1,0 +1,83 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { getRequestIP, parseCookies, type H3Event } from 'h3';
+import { PORTAL_PATH } from './layout.js';
+
+/** The cookie that holds a signed-in end-user's session token, one per workspace (its path is the workspace's). */
+export const SESSION_COOKIE = 'fs_session';
+/** The cookie the forms' anti-forgery token is checked against (double submit), shared by the portal's pages. */
+export const CSRF_COOKIE = 'fs_csrf';
+/** The largest form body the portal reads. */
+export const FORM_MAX_BYTES = 64 * 1024;
+
+export interface RequestFacts {
+  /** Whether the browser reached us over https (directly, or through a trusted proxy that says so). */
+  https: boolean;
+  /** The client's address: the socket's, or the proxy's X-Forwarded-For when the proxy is trusted. */
+  ip: string;
+}
+
+export function factsOf(event: H3Event, trustProxy: boolean): RequestFacts {
+  const proto = trustProxy ? event.req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+  return {
+    https: proto ? proto === 'https' : event.url.protocol === 'https:',
+    ip: getRequestIP(event, { xForwardedFor: trustProxy }) ?? 'unknown',
+  };
+}
+
+/** A `Set-Cookie` value: HttpOnly and SameSite=Lax always, Secure on https. `maxAge` 0 removes the cookie. */
+export function cookie(name: string, value: string, options: { path: string; maxAge?: number; https: boolean }): string {
+  const parts = [`${name}=${value}`, `Path=${options.path}`, 'HttpOnly', 'SameSite=Lax'];
+  if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
+  if (options.https) parts.push('Secure');
+  return parts.join('; ');
+}
+
+export const readCookie = (event: H3Event, name: string): string | undefined => parseCookies(event)[name];
+
+/**
+ * The page's anti-forgery token: the browser's, or a new one to set. Forms carry it in a hidden field; a post is
+ * accepted only when the field equals the cookie, which another site can neither read nor set.
+ */
+export function csrfOf(event: H3Event, facts: RequestFacts): { token: string; setCookie?: string } {
+  const current = readCookie(event, CSRF_COOKIE);
+  if (current && /^[A-Za-z0-9_-]{43}$/.test(current)) return { token: current };
+  const token = randomBytes(32).toString('base64url');
+  return { token, setCookie: cookie(CSRF_COOKIE, token, { path: PORTAL_PATH, https: facts.https }) };
+}
+
+/**
+ * Whether a state-changing request comes from another site: the browser's Fetch Metadata (`Sec-Fetch-Site`) when it
+ * sends it, else `Origin` against the request's host; then the form's token against the cookie. Both must pass.
+ */
+export function forgeryRefusal(event: H3Event, form: URLSearchParams, trustProxy: boolean): string | null {
+  const headers = event.req.headers;
+  const site = headers.get('sec-fetch-site');
+  const origin = headers.get('origin');
+  const host = (trustProxy && headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || headers.get('host') || event.url.host;
+  if (site ? site !== 'same-origin' && site !== 'none' : origin !== null && origin !== 'null' && safeHost(origin) !== host)
+    return 'This form was sent from another site, so it was not accepted.';
+  const cookieToken = readCookie(event, CSRF_COOKIE) ?? '';
+  const formToken = form.get('csrf') ?? '';
+  if (!cookieToken || cookieToken.length !== formToken.length || !timingSafeEqual(Buffer.from(cookieToken), Buffer.from(formToken)))
+    return 'This form has expired (or cookies are off). Go back, reload the page and send it again.';
+  return null;
+}
+
+function safeHost(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+/** The form's fields, or why it cannot be read (too large, not a form). */
+export async function readForm(event: H3Event): Promise<URLSearchParams | { status: number; message: string }> {
+  const type = event.req.headers.get('content-type') ?? '';
+  if (!type.startsWith('application/x-www-form-urlencoded')) return { status: 415, message: 'The portal takes forms sent by its own pages.' };
+  const length = Number(event.req.headers.get('content-length') ?? NaN);
+  if (!(length <= FORM_MAX_BYTES)) return { status: 413, message: 'That form is too large to send.' };
+  const text = await event.req.text();
+  if (text.length > FORM_MAX_BYTES) return { status: 413, message: 'That form is too large to send.' };
+  return new URLSearchParams(text);
+}
