@@ -23,7 +23,7 @@ async function cli(...args: string[]): Promise<any> {
 
 describe('feedback-service command line', () => {
   it('migrate, org create|update, key create|revoke and board create print one JSON object each', async () => {
-    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets', 'Migration20261123030000ApiKeyLastUsed', 'Migration20261124000000Portal']);
+    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets', 'Migration20261123030000ApiKeyLastUsed', 'Migration20261124000000Portal', 'Migration20261125000000PortalParticipation']);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli('org', 'create', '--name', 'Acme', '--plan', 'free', '--admin-email', 'a@acme.com', '--rate-limit', '100');
     expect(org).toMatchObject({ name: 'Acme', plan: 'free', contactCap: 1000, rateLimit: 100, adminEmails: ['a@acme.com'] });
@@ -53,6 +53,34 @@ describe('feedback-service command line', () => {
     expect(published.status).toBe('published');
     await expect(cli('changelog', 'publish', entry.id, '--org', org.id)).rejects.toMatchObject({ code: 1 });
     await expect(cli('post', 'create', '--org', org.id, '--board', 'brd_nope', '--title', 'x')).rejects.toMatchObject({ code: 1 });
+  });
+
+  it('portal-secret create|rotate, the portal settings, and post pending|approve|spam for held posts', async () => {
+    const org = await cli('org', 'create', '--name', 'Portal');
+    const updated = await cli('org', 'update', org.id, '--handle', 'cli-portal', '--portal', 'on', '--portal-verified-only', 'on', '--portal-moderation', 'on');
+    expect(updated).toMatchObject({ handle: 'cli-portal', portalEnabled: true, portalVerifiedOnly: true, portalModeration: true });
+    expect(await cli('org', 'update', org.id, '--portal-verified-only', 'off')).toMatchObject({ portalVerifiedOnly: false, portalModeration: true });
+    const created = await cli('portal-secret', 'create', '--org', org.id);
+    expect(created.secret).toMatch(/^fps_[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(await cli('org', 'list'))).not.toContain(created.secret.slice(4));
+    await expect(cli('portal-secret', 'create', '--org', org.id)).rejects.toMatchObject({ code: 1, stdout: expect.stringContaining('ERR_CONFLICT') });
+    const rotated = await cli('portal-secret', 'rotate', '--org', org.id, '--grace', '2h');
+    expect(rotated.secret).not.toBe(created.secret);
+    expect(Date.parse(rotated.previousValidUntil) - Date.now()).toBeGreaterThan(7100_000);
+    expect((await cli('portal-secret', 'rotate', '--org', org.id, '--grace', '0')).previousValidUntil).toBeNull();
+    await expect(cli('portal-secret', 'rotate', '--org', org.id, '--grace', '2 hours')).rejects.toMatchObject({ code: 2 });
+    // A held post, as an anonymous portal post in a moderated workspace is stored.
+    const engine = await createEngine({ database: db, log: () => {} });
+    const w = engine.workspace(org.id);
+    const board = await w.boards.create({ name: 'Ideas' });
+    const held = await w.public.post({ boardId: board.id, email: 'eve@example.com', title: 'Held', notifyMe: false }, { held: true });
+    const spam = await w.public.post({ boardId: board.id, email: 'bot@example.com', title: 'Cheap pills', notifyMe: false }, { held: true });
+    await engine.close();
+    expect((await cli('post', 'pending', '--org', org.id)).data.map((p: { id: string }) => p.id)).toEqual([held.id, spam.id]);
+    expect(await cli('post', 'approve', held.id, '--org', org.id)).toMatchObject({ id: held.id, moderationStatus: 'approved' });
+    expect(await cli('post', 'spam', spam.id, '--org', org.id)).toMatchObject({ id: spam.id, moderationStatus: 'spam' });
+    expect((await cli('post', 'pending', '--org', org.id)).data).toEqual([]);
+    await expect(cli('post', 'approve', held.id, '--org', org.id)).rejects.toMatchObject({ code: 1 });
   });
 
   it('org list and key list show what exists, with each key\'s last use and never a key', async () => {
@@ -142,7 +170,8 @@ describe('feedback-service command line', () => {
 
   it('every command and subcommand answers --help with its own usage, and help COMMAND says the same', async () => {
     const commands = ['serve', 'migrate', 'org list', 'org create', 'org update', 'key list', 'key create', 'key revoke', 'board create', 'board list',
-      'post create', 'changelog create', 'changelog publish', 'secrets generate-key', 'secrets rotate', 'mcp', 'org', 'key', 'board', 'post', 'changelog', 'secrets'];
+      'post create', 'post merge', 'post pending', 'post approve', 'post spam', 'changelog create', 'changelog publish', 'secrets generate-key', 'secrets rotate',
+      'portal-secret create', 'portal-secret rotate', 'mcp', 'org', 'key', 'board', 'post', 'changelog', 'secrets', 'portal-secret'];
     await Promise.all(
       commands.map(async (command) => {
         const { stdout } = await run(process.execPath, [...CLI_ARGS, ...command.split(' '), '--help'], { cwd: dir });

@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +84,9 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
       const created = await a.workspace(org.id).webhooks.create({ url: `${receiver.origin}/rotate`, events: ['contact.created'] });
       await a.idempotency.begin(org.id, 'kept', 'f'.repeat(64));
       await a.idempotency.complete(org.id, 'kept', 201, JSON.stringify({ data: created }));
+      // The portal's token secret, mid-rotation: the current one and the previous one in its grace period.
+      const { secret: oldPortalSecret } = await a.workspace(org.id).participation.secret.create();
+      const { secret: portalSecret } = await a.workspace(org.id).participation.secret.rotate(3600);
 
       // Step 2 of docs/security.md: the new key is current, the old one a fallback.
       const b = await open(newKey, [oldKey]);
@@ -96,7 +100,7 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
       expect((await verifyWebhook(signed!.body, signed!.headers as Record<string, string>, { secret: created.secret })).eventKind).toBe('contact.created');
 
       const report = await b.rotateSecrets();
-      expect(report).toEqual({ webhookSecrets: 1, idempotentAnswers: 1, portalSecrets: 0, unopenable: 0 });
+      expect(report).toEqual({ webhookSecrets: 1, idempotentAnswers: 1, portalSecrets: 1, unopenable: 0 });
       expect(await b.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, unopenable: 0 });
       const kept = await b.idempotency.begin(org.id, 'kept', 'f'.repeat(64));
       expect(kept.kind === 'replay' && JSON.parse(kept.body).data.secret).toBe(created.secret);
@@ -105,6 +109,10 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
       const c = await open(newKey);
       const [after] = await deliver(c, 'after-rotation');
       expect((await verifyWebhook(after!.body, after!.headers as Record<string, string>, { secret: created.secret })).deliveryId).toBeTruthy();
+      for (const [i, secret] of [oldPortalSecret, portalSecret].entries()) {
+        const token = await new SignJWT({ email: `p${i}@example.com` }).setProtectedHeader({ alg: 'HS256' }).setSubject(`p${i}`).setAudience(org.id).setExpirationTime('5m').sign(new TextEncoder().encode(secret));
+        expect((await c.workspace(org.id).participation.signIn(token)).identity.externalUserId).toBe(`p${i}`);
+      }
 
       // A server left with only the old key sends nothing, and says why in the deliveries log.
       const d = await open(oldKey);
@@ -112,7 +120,7 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
       const deliveries = (await d.workspace(org.id).webhooks.listDeliveries(created.id, { limit: 1 })).data;
       expect(deliveries[0]!.attempts[0]!.error).toMatch(/not sent: .*sealed with key [0-9a-f]{8}, which is not configured/);
       expect(deliveries[0]!.attempts[0]!.error).not.toContain(newKey);
-      expect(await d.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, unopenable: 2 });
+      expect(await d.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, unopenable: 3 });
     });
 
     it('a sealed secret moved to another webhook row does not open there', async () => {

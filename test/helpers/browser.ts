@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine/index.js';
+import { createEngine, type Engine, type EngineOptions } from '../../src/engine/index.js';
 import { createApp, serveNode, type AppOptions, type NodeServer } from '../../src/h3/index.js';
 
 /** Debian's chromium, driven by playwright-core (never a downloaded browser). */
@@ -29,11 +29,14 @@ export interface BrowserStand {
  * Set up a browser suite's stand before its tests (the app is what `appOptions` adds to the engine) and take it down
  * after them. Call inside the suite's `describe`; the fields are filled once its `beforeAll` ran.
  */
-export function useBrowserStand(appOptions: (engine: Engine) => Omit<AppOptions, 'engine'> = () => ({})): BrowserStand {
+export function useBrowserStand(
+  appOptions: (engine: Engine) => Omit<AppOptions, 'engine'> = () => ({}),
+  engineOptions: Omit<EngineOptions, 'database'> = {},
+): BrowserStand {
   const dir = mkdtempSync(join(tmpdir(), 'feedback-browser-'));
   const stand = {} as BrowserStand;
   beforeAll(async () => {
-    stand.engine = await createEngine({ database: join(dir, 'browser.db'), log: () => {} });
+    stand.engine = await createEngine({ log: () => {}, ...engineOptions, database: join(dir, 'browser.db') });
     await stand.engine.migrate();
     stand.server = await serveNode(createApp({ logError: () => {}, ...appOptions(stand.engine), engine: stand.engine }), { port: 0 });
     stand.browser = await launchChromium();

@@ -11,7 +11,7 @@ export async function generateKey(options: { json?: boolean }): Promise<void> {
 export async function rotate(options: DatabaseOptions): Promise<void> {
   const { keyId, report } = await withEngine(options.db, async (e) => ({ keyId: e.secretKeyId, report: await e.rotateSecrets() }));
   const human =
-    `Sealed under key ${keyId}: ${report.webhookSecrets} webhook secrets, ${report.idempotentAnswers} kept Idempotency-Key answers.` +
+    `Sealed under key ${keyId}: ${report.webhookSecrets} webhook secrets, ${report.idempotentAnswers} kept Idempotency-Key answers, ${report.portalSecrets} workspaces' portal secrets.` +
     (report.unopenable > 0 ? `\n${report.unopenable} values are sealed under a key that is not configured; they were left as they are.` : '');
   print(options.json, { keyId, ...report }, human);
   if (report.unopenable > 0) process.exitCode = 1;

@@ -1,0 +1,170 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { SignJWT } from 'jose';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPortal } from '../../src/portal/index.js';
+import { HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
+import { startSmtpSink } from '../helpers/smtp.js';
+
+// Taking part on the portal in a real browser: an anonymous vote confirmed with the code a real SMTP server received,
+// the opt-in and its absence seen through the REST API, a sign-in link from the workspace's own site (another
+// origin) carrying a token minted with the documented recipe, and a form on another site that the portal refuses.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = process.env.PORTAL_SCREENSHOTS ?? join(import.meta.dirname, '../../test-results/portal');
+
+const smtp = await startSmtpSink();
+afterAll(() => smtp.close());
+
+/** A page on another site: `localhost` is another site than the portal's `127.0.0.1`, whatever the ports. */
+async function otherSite(html: (origin: string) => string): Promise<{ origin: string; server: Server }> {
+  let origin = '';
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html(origin)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://localhost:${(server.address() as AddressInfo).port}`;
+  return { origin, server };
+}
+
+describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
+  const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine })] }), { webhooks: { smtpUrl: smtp.url } });
+  let base: string;
+  let postUrl: string;
+  let orgId: string;
+  let apiKey: string;
+  let secret: string;
+
+  beforeAll(async () => {
+    const { engine, server } = stand;
+    const org = await engine.organizations.create({ name: 'Acme', plan: 'paid' });
+    orgId = org.id;
+    await engine.organizations.update(org.id, { handle: 'acme', portalEnabled: true });
+    const w = engine.workspace(org.id);
+    const board = await w.boards.create({ name: 'Feature requests' });
+    await w.posts.create(board.id, { title: 'Dark mode', body: { json: {}, text: 'Easier on the eyes at night.' } });
+    await w.posts.create(board.id, { title: 'Offline mode' });
+    apiKey = (await engine.keys.create(org.id, 'read')).key;
+    ({ secret } = await w.participation.secret.create());
+    base = `${server.url}/portal/acme`;
+    postUrl = `${base}/b/feature-requests/p/dark-mode`;
+    mkdirSync(SHOTS, { recursive: true });
+  }, 60_000);
+
+  const contacts = async () =>
+    ((await (await fetch(`${stand.server.url}/v1/contacts?limit=100`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as { data: Array<{ email: string; source: string; consentBasis: string }> }).data;
+
+  async function axeViolations(page: Page) {
+    await page.evaluate(AXE);
+    const result = (await page.evaluate(() => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }))) as { violations: Array<{ id: string; impact: string; nodes: unknown[] }> };
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
+  }
+
+  /** Vote on Dark mode as an anonymous person, confirming with the code from the SMTP server. */
+  async function anonymousVote(context: BrowserContext, who: { name: string; email: string; notifyMe: boolean }, shots = false) {
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(postUrl);
+    await page.getByRole('button', { name: 'Vote' }).click();
+    await page.getByRole('heading', { name: 'Confirm your email to vote' }).waitFor();
+    if (shots) {
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, 'portal-identify.png'), fullPage: true });
+    }
+    await page.getByLabel('Your name').fill(who.name);
+    await page.getByLabel('Your email').fill(who.email);
+    if (who.notifyMe) await page.getByLabel(/Email me about/).check();
+    const seen = smtp.mails.length;
+    await page.getByRole('button', { name: 'Email me a code' }).click();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    if (shots) expect(await axeViolations(page)).toEqual([]);
+    await smtp.waitFor(seen + 1);
+    const mail = smtp.mails.filter((m) => m.to.includes(who.email)).at(-1)!;
+    await page.getByLabel('Code').fill(/Your code is (\d{6})\./.exec(mail.data)![1]!);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Your vote counts.').waitFor();
+    return page;
+  }
+
+  it('an anonymous vote counts once the emailed code is entered; the opt-in makes a contact, its absence none (REST)', async () => {
+    // axe runs in the page, so this context has JavaScript (and lets axe past the CSP); the next one has none.
+    const withOptIn = await stand.browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 800 } });
+    const page = await anonymousVote(withOptIn, { name: 'Ann', email: 'ann@example.com', notifyMe: true }, true);
+    expect(await page.getByRole('button', { name: 'Voted' }).isDisabled()).toBe(true);
+    expect(await page.getByText('Signed in as Ann').isVisible()).toBe(true);
+    expect(await page.getByText(/^1 vote ·/).isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'portal-voted.png'), fullPage: true });
+    expect((await contacts()).filter((c) => c.email === 'ann@example.com')).toEqual([
+      expect.objectContaining({ source: 'public_vote', consentBasis: 'public_interaction_opt_in' }),
+    ]);
+    await withOptIn.close();
+
+    const without = await stand.browser.newContext({ javaScriptEnabled: false });
+    await anonymousVote(without, { name: 'Bo', email: 'bo@example.com', notifyMe: false });
+    expect((await contacts()).map((c) => c.email)).not.toContain('bo@example.com');
+    expect((await stand.engine.workspace(orgId).posts.retrieve(await findPost('dark-mode'))).voteCount).toBe(2);
+    await without.close();
+  }, 60_000);
+
+  async function findPost(slug: string): Promise<string> {
+    const w = stand.engine.workspace(orgId).portal;
+    const board = (await w.boardBySlug('feature-requests'))!;
+    return (await w.post(board.id, slug))!.post.id;
+  }
+
+  it("a link from the workspace's own site signs in with a token minted by the documented recipe", async () => {
+    // The workspace's backend (docs/portal.md, "Sign users in"): HS256, sub, email, name, aud = the workspace, exp <= 24h.
+    const token = await new SignJWT({ email: 'dana@example.com', name: 'Dana' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('user-42')
+      .setAudience(orgId)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode(secret));
+    const link = `${base}/sign-in?token=${token}&return=${encodeURIComponent('/portal/acme/b/feature-requests/p/offline-mode')}`;
+    const site = await otherSite(() => `<!doctype html><html lang="en"><title>Acme app</title><main><a href="${link}">Give feedback</a></main></html>`);
+    const context = await stand.browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(site.origin);
+      await page.getByRole('link', { name: 'Give feedback' }).click();
+      await page.getByText('Signed in as Dana').waitFor();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Offline mode');
+      const session = (await context.cookies()).find((c) => c.name === 'fs_session')!;
+      expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/portal/acme/' });
+      // Signed in: the vote counts at once, with no code.
+      const mails = smtp.mails.length;
+      await page.getByRole('button', { name: 'Vote' }).click();
+      await page.getByText('Your vote counts.').waitFor();
+      expect(smtp.mails.length).toBe(mails);
+      expect((await contacts()).filter((c) => c.email === 'dana@example.com')).toEqual([expect.objectContaining({ source: 'identify', consentBasis: 'sdk_identify' })]);
+    } finally {
+      await context.close();
+      site.server.close();
+    }
+  }, 60_000);
+
+  it('a form on another site that posts to the portal is refused, and nothing is counted', async () => {
+    const before = (await stand.engine.workspace(orgId).posts.retrieve(await findPost('offline-mode'))).voteCount;
+    const site = await otherSite(
+      () => `<!doctype html><html lang="en"><title>Evil</title><form method="post" action="${base}/b/feature-requests/p/offline-mode/vote"><input name="email" value="victim@example.com"><button>Win a prize</button></form></html>`,
+    );
+    const context = await stand.browser.newContext();
+    try {
+      const page = await context.newPage();
+      // The victim has a portal session and its anti-forgery cookie.
+      await page.goto(postUrl);
+      await page.goto(site.origin);
+      await page.getByRole('button', { name: 'Win a prize' }).click();
+      await page.getByRole('heading', { name: 'Not accepted' }).waitFor();
+      expect(await page.getByText('This form was sent from another site').isVisible()).toBe(true);
+      expect((await stand.engine.workspace(orgId).posts.retrieve(await findPost('offline-mode'))).voteCount).toBe(before);
+      expect(smtp.mails.filter((m) => m.to.includes('victim@example.com'))).toEqual([]);
+    } finally {
+      await context.close();
+      site.server.close();
+    }
+  }, 60_000);
+});
