@@ -48,7 +48,7 @@ export type PortalLimits = typeof PORTAL_LIMITS;
  */
 const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy':
-    "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
 };
@@ -60,6 +60,8 @@ function respond(status: number, body: string | null, cookies: readonly string[]
   return new Response(body, { status, headers });
 }
 const htmlResponse = (status: number, body: string, cookies?: readonly string[]) => respond(status, body, cookies);
+const jsonResponse = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { ...SECURITY_HEADERS, 'content-type': 'application/json', 'cache-control': 'no-store' } });
 /** After a form: go to the page that shows its result (303, so a reload does not send it again). */
 const seeOther = (location: string, cookies?: readonly string[]) => respond(303, null, cookies, { location, 'cache-control': 'no-store' });
 
@@ -163,18 +165,23 @@ export function createPortal(options: PortalOptions): AppSite {
       ? cookie(SESSION_COOKIE, session.token, { path: v.paths.home, maxAge: Math.floor((session.expiresAt.getTime() - Date.now()) / 1000), https: v.facts.https })
       : cookie(SESSION_COOKIE, '', { path: v.paths.home, maxAge: 0, https: v.facts.https });
 
-  /** Do what was asked as this person, then show where it landed. */
-  async function perform(v: Visit, identity: PortalIdentity, action: PortalAction, cookies: string[]): Promise<Response> {
+  /** Do what was asked as this person, then show where it landed (or, for the script's vote, say so in JSON). */
+  async function perform(v: Visit, identity: PortalIdentity, action: PortalAction, cookies: string[], json = false): Promise<Response> {
     const back = action.returnTo ?? v.paths.home;
     let result;
     try {
       result = await v.participation.act(identity, action);
     } catch (err) {
       if (!(err instanceof FeedbackError)) throw err;
-      if (err.code === 'ERR_CONFLICT' && action.kind === 'vote') return seeOther(`${back}?done=voted`, cookies);
+      if (err.code === 'ERR_CONFLICT' && action.kind === 'vote') {
+        if (json) return jsonResponse(200, { voted: true, already: true, voteCount: (await engine.workspace(v.org.id).posts.retrieve(action.postId)).voteCount });
+        return seeOther(`${back}?done=voted`, cookies);
+      }
+      if (json) return jsonResponse(err.status, { error: err.toJSON() });
       const heading = err.code === 'ERR_NOT_FOUND' ? 'Not found' : 'Could not send that';
       return htmlResponse(err.status, messagePage(v.frame, heading, err.message, { href: back, label: 'Back' }), cookies);
     }
+    if (json && result.kind === 'vote') return jsonResponse(200, { voted: true, already: false, voteCount: (await engine.workspace(v.org.id).posts.retrieve(result.vote.postId)).voteCount });
     if (result.kind === 'post') return seeOther(result.held ? `${back}?done=held` : `${back}/p/${result.post.slug}?done=post`, cookies);
     return seeOther(`${back}?done=${result.kind}${result.kind === 'comment' ? `#${result.comment.id}` : ''}`, cookies);
   }
@@ -200,10 +207,13 @@ export function createPortal(options: PortalOptions): AppSite {
     if (limited) return limited;
     if (!v.canTakePart) return htmlResponse(403, messagePage(v.frame, 'Sign in to take part', `${v.org.name} takes feedback only from signed-in users.`, { href: back, label: 'Back' }), v.cookies);
     const notifyMe = form.get('notify_me') === 'on';
+    // The script's vote (docs/portal.md): JSON for someone signed in; anyone else is sent on to the pages.
+    const json = built.action.kind === 'vote' && (event.req.headers.get('accept') ?? '').includes('application/json');
     if (v.viewer) {
       const byEmail = await overLimit(v, `email:${hashEmail(v.viewer.email)}`, limits.actionsPerEmail);
-      return byEmail ?? perform(v, v.viewer, { ...built.action, notifyMe }, v.cookies);
+      return byEmail ?? perform(v, v.viewer, { ...built.action, notifyMe }, v.cookies, json);
     }
+    if (json) return jsonResponse(401, { error: { code: 'ERR_UNAUTHORIZED', message: 'Confirm your email address first.' } });
     // Not signed in: first the page that asks who they are (its form comes back here with the same fields).
     const identify = (status: number, error?: string, values: { name?: string; email?: string } = {}) =>
       htmlResponse(status, identifyPage({ ...v.frame, title: built.heading }, { action: event.url.pathname, heading: built.heading, hidden: built.hidden, error, ...values }), v.cookies);
@@ -287,6 +297,31 @@ export function createPortal(options: PortalOptions): AppSite {
     const replyTo = (replyId && found.comments.find((c) => c.id === replyId)) || null;
     const voted = v.viewer ? await v.participation.hasVoted(v.viewer, found.post.id) : false;
     return htmlResponse(200, postPage(frame, { board, post: found.post, comments: found.comments, merged: found.merged, voted, replyTo, canTakePart: v.canTakePart }), v.cookies);
+  });
+
+  // Posts whose titles share words with the title being typed, for the script on the new-post form.
+  router.get(`${PORTAL_PATH}/:handle/b/:board/similar`, async (event) => {
+    const v = await visit(event);
+    if (!v) return jsonResponse(404, { data: [] });
+    const { board: slug } = getRouterParams(event);
+    const reader = engine.workspace(v.org.id).portal;
+    const board = SLUG.test(slug ?? '') ? await reader.boardBySlug(slug!) : undefined;
+    if (!board) return jsonResponse(404, { data: [] });
+    const limited = await overLimit(v, `similar:${v.facts.ip}`, limits.actionsPerIp * 2);
+    if (limited) return jsonResponse(429, { data: [] });
+    const q = (event.url.searchParams.get('q') ?? '').slice(0, 200);
+    // The title's three longest words (of three letters or more); posts matching more of them first, then by votes.
+    const words = textFault(q) ? [] : [...new Set(q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3))].sort((a, b) => b.length - a.length).slice(0, 3);
+    const found = new Map<string, { title: string; href: string; voteCount: number; hits: number }>();
+    for (const word of words) {
+      for (const p of (await reader.posts(board.id, { q: word, limit: 5 })).data) {
+        const seen = found.get(p.id) ?? { title: p.title, href: v.paths.post(board.slug, p.slug), voteCount: p.voteCount, hits: 0 };
+        seen.hits++;
+        found.set(p.id, seen);
+      }
+    }
+    const data = [...found.values()].sort((a, b) => b.hits - a.hits || b.voteCount - a.voteCount).slice(0, 5);
+    return jsonResponse(200, { data: data.map(({ hits: _hits, ...p }) => p) });
   });
 
   router.get(`${PORTAL_PATH}/:handle/b/:board/new`, async (event) => {

@@ -134,11 +134,21 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Offline mode');
       const session = (await context.cookies()).find((c) => c.name === 'fs_session')!;
       expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/portal/acme/' });
-      // Signed in: the vote counts at once, with no code.
+      // Signed in: the vote counts at once, with no code, and (the script) without leaving the page.
       const mails = smtp.mails.length;
+      let navigations = 0;
+      page.on('framenavigated', (frame) => frame === page.mainFrame() && navigations++);
       await page.getByRole('button', { name: 'Vote' }).click();
       await page.getByText('Your vote counts.').waitFor();
+      expect(navigations).toBe(0);
+      expect(await page.locator('[data-vote-count]').textContent()).toBe('1 vote');
+      expect(await page.getByRole('button', { name: 'Voted' }).isDisabled()).toBe(true);
       expect(smtp.mails.length).toBe(mails);
+      // While a title is typed, similar posts are offered.
+      await page.goto(`${base}/b/feature-requests/new`);
+      await page.getByLabel('Title').pressSequentially('A darker mode', { delay: 20 });
+      await page.locator('#similar a', { hasText: 'Dark mode' }).waitFor();
+      await page.screenshot({ path: join(SHOTS, 'portal-new-post.png'), fullPage: true });
       expect((await contacts()).filter((c) => c.email === 'dana@example.com')).toEqual([expect.objectContaining({ source: 'identify', consentBasis: 'sdk_identify' })]);
     } finally {
       await context.close();

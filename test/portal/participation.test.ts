@@ -299,6 +299,29 @@ describeEngine(
       expect((await t.get(posted.location!)).text).toContain('Your post is up.');
     });
 
+    it("the script's vote answers JSON for someone signed in and 401 for anyone else; similar titles are found", async () => {
+      const { org, w, board, post, postPath, base } = await workspace();
+      await w.posts.create(board.id, { title: 'Dark theme for the editor' });
+      const anonymous = new Visitor(app);
+      await anonymous.get(postPath);
+      const refused = await anonymous.post(`${postPath}/vote`, {}, { accept: 'application/json' });
+      expect(refused.status).toBe(401);
+      expect(JSON.parse(refused.text).error.code).toBe('ERR_UNAUTHORIZED');
+      const { secret } = await w.participation.secret.create();
+      const v = new Visitor(app);
+      await v.get(`${base}/sign-in?token=${await mint(e.engine.clock(), secret, { sub: 'u-js', email: 'js@example.com' }, { aud: org.id })}`);
+      await v.get(postPath);
+      const voted = await v.post(`${postPath}/vote`, {}, { accept: 'application/json' });
+      expect(voted.status).toBe(200);
+      expect(JSON.parse(voted.text)).toEqual({ voted: true, already: false, voteCount: 1 });
+      expect(JSON.parse((await v.post(`${postPath}/vote`, {}, { accept: 'application/json' })).text)).toEqual({ voted: true, already: true, voteCount: 1 });
+      expect((await w.posts.retrieve(post.id)).voteCount).toBe(1);
+      const similar = JSON.parse((await v.get(`${base}/b/${board.slug}/similar?q=${encodeURIComponent('a darker mode?')}`)).text);
+      expect(similar.data.map((p: { title: string }) => p.title).sort()).toEqual(['Dark mode']);
+      expect(similar.data[0].href).toBe(postPath);
+      expect(JSON.parse((await v.get(`${base}/b/${board.slug}/similar?q=ab`)).text).data).toEqual([]);
+    });
+
     it('a reply threads under its comment, posted through the same code flow', async () => {
       const { w, post, postPath } = await workspace();
       const first = await w.public.comment({ postId: post.id, email: 'a@example.com', name: 'Al', bodyText: 'First!', notifyMe: false });

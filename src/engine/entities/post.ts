@@ -12,6 +12,7 @@ export const Post = defineEntity({
     { name: 'post_contact_created_idx', properties: ['contact', 'createdAt', 'id'] },
     { name: 'post_board_created_idx', properties: ['board', 'createdAt', 'id'] },
     { name: 'post_board_votes_idx', properties: ['board', 'voteCount', 'id'] },
+    { name: 'post_merged_into_idx', properties: ['mergedIntoId'] },
   ],
   properties: {
     id: p.string().primary().length(40),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { PORTAL_JS } from './script.js';
 import { PORTAL_CSS } from './styles.js';
 
 /** A static asset, compressed once at start, under a name that changes with its content (so it is cached for a year). */
@@ -24,7 +25,8 @@ function asset(base: string, ext: string, type: string, text: string): Asset {
 }
 
 export const STYLESHEET = asset('portal', 'css', 'text/css; charset=utf-8', PORTAL_CSS);
-export const ASSETS: ReadonlyMap<string, Asset> = new Map([STYLESHEET].map((a) => [a.name, a]));
+export const SCRIPT = asset('portal', 'js', 'text/javascript; charset=utf-8', PORTAL_JS);
+export const ASSETS: ReadonlyMap<string, Asset> = new Map([STYLESHEET, SCRIPT].map((a) => [a.name, a]));
 
 /** The asset's response: brotli or gzip when the client takes it, immutable for a year. */
 export function assetResponse(a: Asset, acceptEncoding: string | null): Response {

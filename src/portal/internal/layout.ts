@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
 import type { PostStatus } from '../../schemas/posts.js';
-import { STYLESHEET } from './assets.js';
+import { SCRIPT, STYLESHEET } from './assets.js';
 
 export { html, type SafeHtml };
 
@@ -22,6 +22,7 @@ export function pathsOf(handle: string) {
     signIn: `${home}sign-in`,
     signOut: `${home}sign-out`,
     confirm: (codeId: string) => `${home}confirm/${codeId}`,
+    similar: (board: string) => `${home}b/${board}/similar`,
   };
 }
 export type Paths = ReturnType<typeof pathsOf>;
@@ -78,6 +79,7 @@ export function page(frame: PageFrame, main: SafeHtml): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} · ${frame.workspace}</title>
 <link rel="stylesheet" href="${PORTAL_PATH}/assets/${STYLESHEET.name}">
+<script src="${PORTAL_PATH}/assets/${SCRIPT.name}" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

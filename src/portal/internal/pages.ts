@@ -145,7 +145,7 @@ ${frame.viewer ? notifyMe(frame, 'this post') : ''}
     html`<p><a href="${paths.board(v.board.slug)}">${v.board.name}</a></p>
 <article>
 <h1>${p.title}</h1>
-<p>${status(p.status)} <span class="muted">${count(p.voteCount, 'vote')} · ${p.authorName ? html`${p.authorName} · ` : ''}${when(p.createdAt)}</span></p>
+<p>${status(p.status)} <span class="muted"><span data-vote-count>${count(p.voteCount, 'vote')}</span> · ${p.authorName ? html`${p.authorName} · ` : ''}${when(p.createdAt)}</span></p>
 ${v.canTakePart ? vote : ''}
 ${p.bodyText ? html`<div class="body">${p.bodyText}</div>` : ''}
 </article>
@@ -167,7 +167,8 @@ ${
   v.canTakePart
     ? html`<form class="stack" method="post" action="${frame.paths.newPost(v.board.slug)}">
 ${csrfField(frame)}${honeypot}
-<label>Title <input type="text" name="title" required maxlength="200"></label>
+<label>Title <input type="text" name="title" required maxlength="200" autocomplete="off" data-similar="${frame.paths.similar(v.board.slug)}"></label>
+<div id="similar" aria-live="polite"></div>
 <label>Details <span class="muted">(optional)</span> <textarea name="details" maxlength="50000"></textarea></label>
 ${frame.viewer ? notifyMe(frame, 'this post') : ''}
 <button type="submit">Post</button>

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Taking part on the portal: the workspace's portal settings and its token-signing secret (sealed; the previous one
- * keeps verifying until its grace period ends), the sessions of signed-in end-users, and the one-time email codes.
+ * keeps verifying until its grace period ends), the sessions of signed-in end-users, the one-time email codes, and the index a post page finds its merged posts by.
  */
 export class Migration20261125000000PortalParticipation extends Migration {
   override async up(): Promise<void> {
@@ -14,6 +14,8 @@ export class Migration20261125000000PortalParticipation extends Migration {
     this.addSql('create table "portal_code" ("id" varchar(40) not null, "organization_id" varchar(40) not null, "email" varchar(320) not null, "name" varchar(200) null, "code_hash" varchar(64) not null, "action" text not null, "attempts" int not null default 0, "created_at" timestamptz(3) not null, "expires_at" timestamptz(3) not null, constraint "portal_code_pkey" primary key ("id"))');
     this.addSql('create index "portal_code_expires_idx" on "portal_code" ("expires_at")');
     this.addSql('create index "portal_code_organization_idx" on "portal_code" ("organization_id")');
+    // A post page lists the posts merged into it: without this, a scan of every post.
+    this.addSql('create index "post_merged_into_idx" on "post" ("merged_into_id")');
     this.addSql('alter table "portal_code" add constraint "portal_code_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
   }
 }

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Taking part on the portal: the workspace's portal settings and its token-signing secret (sealed; the previous one
- * keeps verifying until its grace period ends), the sessions of signed-in end-users, and the one-time email codes.
+ * keeps verifying until its grace period ends), the sessions of signed-in end-users, the one-time email codes, and the index a post page finds its merged posts by.
  */
 export class Migration20261125000000PortalParticipation extends Migration {
   override async up(): Promise<void> {
@@ -17,5 +17,7 @@ export class Migration20261125000000PortalParticipation extends Migration {
     this.addSql('create table `portal_code` (`id` text not null primary key, `organization_id` text not null, `email` text not null, `name` text null, `code_hash` text not null, `action` text not null, `attempts` integer not null default 0, `created_at` datetime not null, `expires_at` datetime not null, constraint `portal_code_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade)');
     this.addSql('create index `portal_code_expires_idx` on `portal_code` (`expires_at`)');
     this.addSql('create index `portal_code_organization_idx` on `portal_code` (`organization_id`)');
+    // A post page lists the posts merged into it: without this, a scan of every post.
+    this.addSql('create index `post_merged_into_idx` on `post` (`merged_into_id`)');
   }
 }
