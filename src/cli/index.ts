@@ -80,6 +80,7 @@ leaf(org, 'update', 'change a workspace')
   .addOption(new Option('--portal <state>', 'turn the public portal on or off').choices(['on', 'off']))
   .addOption(new Option('--portal-verified-only <state>', 'on: only users signed in with a token your backend mints may take part').choices(['on', 'off']))
   .addOption(new Option('--portal-moderation <state>', 'on: anonymous portal posts wait for post approve').choices(['on', 'off']))
+  .option('--portal-frame-origin <origin>', 'a site that may frame the portal (the widget), e.g. https://app.example.com (repeat for several; replaces the list; none clears it)', repeated)
   .action(async (orgId: string, options: Org.UpdateOptions) => (await import('./commands/org.js')).update(orgId, options));
 
 const key = group('key', 'list, create and revoke API keys');

@@ -26,6 +26,8 @@ export interface OrganizationInfo {
   portalVerifiedOnly: boolean;
   /** Whether anonymous portal posts wait as `pending` until approved (`feedback-service post approve`). */
   portalModeration: boolean;
+  /** Origins whose pages may frame the portal (the widget): its `Content-Security-Policy: frame-ancestors`. */
+  portalFrameOrigins: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -53,6 +55,26 @@ export interface UpdateOrganizationInput {
   portalEnabled?: boolean;
   portalVerifiedOnly?: boolean;
   portalModeration?: boolean;
+  /** Replaces the list; each an origin (`https://app.example.com`, `http://localhost:3000`); at most 20. */
+  portalFrameOrigins?: string[];
+}
+
+/** The origins a workspace lets frame its portal, as the CSP names them; what is not one is ERR_VALIDATION. */
+export function frameOrigins(list: readonly string[]): string[] {
+  if (list.length > 20) throw new FeedbackError('ERR_VALIDATION', 'At most 20 origins may frame the portal.');
+  return [
+    ...new Set(
+      list.map((text) => {
+        let url: URL | undefined;
+        try {
+          url = new URL(text);
+        } catch {}
+        if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.pathname !== '/' || url.search || url.hash)
+          throw new FeedbackError('ERR_VALIDATION', `${text} is not an origin: give scheme, host and port only, e.g. https://app.example.com`);
+        return url.origin;
+      }),
+    ),
+  ];
 }
 
 /** A portal handle: 2 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit. */
@@ -111,6 +133,7 @@ export function createOrganizationsService(db: Database, clock: () => Date, keyC
           portalEnabled: false,
           portalVerifiedOnly: false,
           portalModeration: false,
+          portalFrameOrigins: [],
         },
         now,
       );
@@ -135,6 +158,7 @@ export function createOrganizationsService(db: Database, clock: () => Date, keyC
             portalEnabled: input.portalEnabled,
             portalVerifiedOnly: input.portalVerifiedOnly,
             portalModeration: input.portalModeration,
+            portalFrameOrigins: input.portalFrameOrigins && frameOrigins(input.portalFrameOrigins),
             ...(cap === 'default' ? { contactCapOverride: false, contactCap: null } : cap !== undefined ? { contactCapOverride: true, contactCap: cap } : {}),
           },
           clock(),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { H3, getRouterParams, type H3Event } from 'h3';
+import { H3, getRouterParams, onResponse, type H3Event } from 'h3';
 import {
   FeedbackError,
   HANDLE_PATTERN,
@@ -16,7 +16,7 @@ import { emailSchema } from '../schemas/contacts.js';
 import { textFault } from '../schemas/input.js';
 import { COMMENT_BODY_TEXT_MAX } from '../schemas/interactions.js';
 import { POST_BODY_TEXT_MAX, POST_TITLE_MAX, SLUG_PATTERN as SLUG, type PostStatus } from '../schemas/posts.js';
-import { ASSETS, assetResponse } from './internal/assets.js';
+import { ASSETS, WIDGET, assetResponse } from './internal/assets.js';
 import { PORTAL_PATH, pathsOf, type PageFrame } from './internal/layout.js';
 import { boardPage, boardsPage, changelogPage, codePage, identifyPage, mergedPage, messagePage, newPostPage, postPage, roadmapPage } from './internal/pages.js';
 import { SESSION_COOKIE, cookie, csrfOf, factsOf, forgeryRefusal, readCookie, readForm } from './internal/requests.js';
@@ -46,9 +46,11 @@ export type PortalLimits = typeof PORTAL_LIMITS;
  * Every portal answer's headers: no inline script or style may run, nothing loads from elsewhere, forms post only
  * here, and no other site may frame the pages.
  */
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'";
+/** The policy of a workspace's pages: framed only by the origins it lists (the widget's hosts), else by nobody. */
+const cspFor = (frameOrigins: readonly string[]) => `${CSP}; frame-ancestors ${frameOrigins.length ? frameOrigins.join(' ') : "'none'"}`;
 const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy':
-    "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy': cspFor([]),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
 };
@@ -121,6 +123,14 @@ export function createPortal(options: PortalOptions): AppSite {
     return { org, frame: { workspace: org.name, paths: pathsOf(handle) } };
   }
 
+  // A workspace that lets sites frame its portal (the widget) says so in the policy of every page it answers.
+  router.use(
+    onResponse((response, event) => {
+      const origins = event.context.frameOrigins as string[] | undefined;
+      if (origins?.length) response.headers.set('content-security-policy', cspFor(origins));
+    }),
+  );
+
   /**
    * A request to a workspace's portal: the workspace, who is signed in, the page frame (with the anti-forgery token)
    * and the cookies the answer must set.
@@ -128,6 +138,7 @@ export function createPortal(options: PortalOptions): AppSite {
   async function visit(event: H3Event) {
     const ws = await workspaceOf(event);
     if (!ws) return null;
+    event.context.frameOrigins = ws.org.portalFrameOrigins;
     const facts = factsOf(event, trustProxy);
     const csrf = csrfOf(event, facts);
     const participation = engine.workspace(ws.org.id).participation;
@@ -162,8 +173,8 @@ export function createPortal(options: PortalOptions): AppSite {
   /** A session's cookie for this workspace's pages, or the one that removes it. */
   const sessionCookie = (v: Visit, session: PortalSession | null) =>
     session
-      ? cookie(SESSION_COOKIE, session.token, { path: v.paths.home, maxAge: Math.floor((session.expiresAt.getTime() - Date.now()) / 1000), https: v.facts.https })
-      : cookie(SESSION_COOKIE, '', { path: v.paths.home, maxAge: 0, https: v.facts.https });
+      ? cookie(SESSION_COOKIE, session.token, { path: v.paths.home, maxAge: Math.floor((session.expiresAt.getTime() - Date.now()) / 1000), facts: v.facts })
+      : cookie(SESSION_COOKIE, '', { path: v.paths.home, maxAge: 0, facts: v.facts });
 
   /** Do what was asked as this person, then show where it landed (or, for the script's vote, say so in JSON). */
   async function perform(v: Visit, identity: PortalIdentity, action: PortalAction, cookies: string[], json = false): Promise<Response> {
@@ -238,6 +249,8 @@ export function createPortal(options: PortalOptions): AppSite {
     if (!board || !found || found.post.mergedIntoId) return notFound(v.frame, 'There is no such post.');
     return { board, post: found.post, path: v.paths.post(board.slug, found.post.slug) };
   }
+
+  router.get(`${PORTAL_PATH}/widget.js`, (event) => assetResponse(WIDGET, event.req.headers.get('accept-encoding'), 'public, max-age=300'));
 
   router.get(`${PORTAL_PATH}/assets/:name`, (event) => {
     const asset = ASSETS.get(getRouterParams(event).name ?? '');

@@ -156,6 +156,61 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
     }
   }, 60_000);
 
+  it('the widget on an allowed site opens the portal in a panel, signed in by identify({ token }); other sites cannot frame it', async () => {
+    const w = stand.engine.workspace(orgId);
+    const token = await new SignJWT({ email: 'erin@example.com', name: 'Erin' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('user-7')
+      .setAudience(orgId)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode(secret));
+    // The snippet of docs/portal.md, with the token queued before the script has loaded.
+    const page = (origin: string) => `<!doctype html><html lang="en"><head><title>Acme app</title></head><body><main><h1>Acme app</h1><p>Your dashboard.</p></main>
+<script>window.FeedbackService = [['identify', { token: ${JSON.stringify(token)} }]];</script>
+<script src="${stand.server.url}/portal/widget.js" data-portal="acme" async></script></body></html>`;
+    const allowed = await otherSite(page);
+    const refused = await otherSite(page);
+    await stand.engine.organizations.update(orgId, { portalFrameOrigins: [allowed.origin] });
+    const context = await stand.browser.newContext({ viewport: { width: 1100, height: 800 } });
+    try {
+      const tab = await context.newPage();
+      const signIns: Promise<string | null>[] = [];
+      tab.on('response', (r) => r.url().includes('/sign-in?') && signIns.push(r.headerValue('set-cookie')));
+      await tab.goto(allowed.origin);
+      await tab.getByRole('button', { name: 'Feedback' }).click();
+      const panel = tab.frameLocator('iframe[title="Feedback"]');
+      await panel.getByText('Signed in as Erin').waitFor();
+      await panel.getByRole('link', { name: 'Feature requests' }).click();
+      await panel.getByRole('link', { name: 'Dark mode' }).click();
+      await panel.getByRole('button', { name: 'Vote' }).click();
+      await panel.getByText('Your vote counts.').waitFor();
+      await tab.screenshot({ path: join(SHOTS, 'portal-widget.png') });
+      const votes = (await w.events.list()).map((x) => x.payload as any).filter((p) => p.event === 'vote.created' && p.vote.userId === 'user-7');
+      expect(votes).toHaveLength(1);
+      // The session the panel got is a cookie for this site's frames only (partitioned).
+      expect(await signIns[0]).toMatch(/fs_session=[^;]+; Path=\/portal\/acme\/; HttpOnly; SameSite=None; Secure; Partitioned/);
+      // Escape closes the panel and gives focus back to the button.
+      await panel.getByRole('heading', { level: 1 }).click();
+      await tab.keyboard.press('Escape');
+      expect(await tab.locator('iframe[title="Feedback"]').isVisible()).toBe(false);
+
+      // A site that is not on the list gets the button, but the browser refuses to show the portal in its frame.
+      const other = await context.newPage();
+      await other.goto(refused.origin);
+      await other.getByRole('button', { name: 'Feedback' }).click();
+      await other.waitForTimeout(1000);
+      const framed = other.frames().find((f) => f !== other.mainFrame());
+      expect(framed).toBeDefined();
+      expect(await framed!.getByText('Feature requests').count()).toBe(0);
+    } finally {
+      await context.close();
+      allowed.server.close();
+      refused.server.close();
+      await stand.engine.organizations.update(orgId, { portalFrameOrigins: [] });
+    }
+  }, 60_000);
+
   it('a form on another site that posts to the portal is refused, and nothing is counted', async () => {
     const before = (await stand.engine.workspace(orgId).posts.retrieve(await findPost('offline-mode'))).voteCount;
     const site = await otherSite(

@@ -60,6 +60,10 @@ describe('feedback-service command line', () => {
     const updated = await cli('org', 'update', org.id, '--handle', 'cli-portal', '--portal', 'on', '--portal-verified-only', 'on', '--portal-moderation', 'on');
     expect(updated).toMatchObject({ handle: 'cli-portal', portalEnabled: true, portalVerifiedOnly: true, portalModeration: true });
     expect(await cli('org', 'update', org.id, '--portal-verified-only', 'off')).toMatchObject({ portalVerifiedOnly: false, portalModeration: true });
+    const framed = await cli('org', 'update', org.id, '--portal-frame-origin', 'https://app.example.com', '--portal-frame-origin', 'http://localhost:3000');
+    expect(framed.portalFrameOrigins).toEqual(['https://app.example.com', 'http://localhost:3000']);
+    expect((await cli('org', 'update', org.id, '--portal-frame-origin', 'none')).portalFrameOrigins).toEqual([]);
+    await expect(cli('org', 'update', org.id, '--portal-frame-origin', 'app.example.com')).rejects.toMatchObject({ code: 1, stdout: expect.stringContaining('is not an origin') });
     const created = await cli('portal-secret', 'create', '--org', org.id);
     expect(created.secret).toMatch(/^fps_[A-Za-z0-9_-]{43}$/);
     expect(JSON.stringify(await cli('org', 'list'))).not.toContain(created.secret.slice(4));

@@ -322,6 +322,27 @@ describeEngine(
       expect(JSON.parse((await v.get(`${base}/b/${board.slug}/similar?q=ab`)).text).data).toEqual([]);
     });
 
+    it('the widget: widget.js is served, the pages name the allowed framing origins, and a framed page gets partitioned cookies', async () => {
+      const { org, postPath } = await workspace();
+      const script = await new Visitor(app).get('/portal/widget.js', { 'accept-encoding': 'br' });
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(script.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(script.headers.get('content-encoding')).toBe('br');
+      const policy = async () => (await new Visitor(app).get(postPath)).headers.get('content-security-policy');
+      expect(await policy()).toContain("frame-ancestors 'none'");
+      await e.engine.organizations.update(org.id, { portalFrameOrigins: ['https://app.acme.test', 'http://localhost:3000/'] });
+      expect(await policy()).toMatch(/; frame-ancestors https:\/\/app\.acme\.test http:\/\/localhost:3000$/);
+      for (const bad of ['app.acme.test', 'https://app.acme.test/path', 'ftp://x.test', 'https://u:p@x.test', 'https://x.test?q=1']) {
+        await expect(e.engine.organizations.update(org.id, { portalFrameOrigins: [bad] }), bad).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+      }
+      // In a frame (the widget's panel) a Lax cookie would never come back: there the cookies are partitioned.
+      const framed = await new Visitor(app).get(postPath, { 'sec-fetch-dest': 'iframe' });
+      expect(framed.headers.getSetCookie()[0]).toMatch(/^fs_csrf=[\w-]{43}; Path=\/portal; HttpOnly; SameSite=None; Secure; Partitioned$/);
+      const top = await new Visitor(app).get(postPath);
+      expect(top.headers.getSetCookie()[0]).toMatch(/^fs_csrf=[\w-]{43}; Path=\/portal; HttpOnly; SameSite=Lax$/);
+    });
+
     it('a reply threads under its comment, posted through the same code flow', async () => {
       const { w, post, postPath } = await workspace();
       const first = await w.public.comment({ postId: post.id, email: 'a@example.com', name: 'Al', bodyText: 'First!', notifyMe: false });

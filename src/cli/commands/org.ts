@@ -22,6 +22,7 @@ export interface UpdateOptions extends DatabaseOptions {
   portal?: 'on' | 'off';
   portalVerifiedOnly?: 'on' | 'off';
   portalModeration?: 'on' | 'off';
+  portalFrameOrigin?: string[];
 }
 
 export async function list(options: ListOptions): Promise<void> {
@@ -58,6 +59,7 @@ export async function update(orgId: string, options: UpdateOptions): Promise<voi
       portalEnabled: onOff(options.portal),
       portalVerifiedOnly: onOff(options.portalVerifiedOnly),
       portalModeration: onOff(options.portalModeration),
+      portalFrameOrigins: options.portalFrameOrigin && (options.portalFrameOrigin.join() === 'none' ? [] : options.portalFrameOrigin),
     }),
   );
   print(
@@ -67,6 +69,7 @@ export async function update(orgId: string, options: UpdateOptions): Promise<voi
       (org.handle ? `, portal /portal/${org.handle}/ ${org.portalEnabled ? 'on' : 'off'}` : '') +
       (org.portalVerifiedOnly ? ', signed-in users only' : '') +
       (org.portalModeration ? ', anonymous posts moderated' : '') +
+      (org.portalFrameOrigins.length ? `, framed by ${org.portalFrameOrigins.join(' ')}` : '') +
       '.',
   );
 }

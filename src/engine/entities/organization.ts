@@ -25,6 +25,8 @@ export const Organization = defineEntity({
     portalVerifiedOnly: p.boolean().default(false),
     /** Whether anonymous portal posts wait as `pending` until approved. */
     portalModeration: p.boolean().default(false),
+    /** The origins (`https://app.example.com`) whose pages may frame the portal (the widget); none by default. */
+    portalFrameOrigins: p.json<string[]>().default('[]'),
     /** The secret portal tokens are signed with (HS256), sealed. */
     portalSecret: p.text().nullable(),
     /** The secret before the last rotation, sealed; it verifies until `portalPreviousSecretUntil`. */

@@ -20,6 +20,8 @@ export interface OrganizationRow {
   portalVerifiedOnly: boolean;
   /** Whether anonymous portal posts wait as `pending` until approved. */
   portalModeration: boolean;
+  /** Origins whose pages may frame the portal (the widget). */
+  portalFrameOrigins: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -40,12 +42,13 @@ const ORGANIZATIONS = defineRows<OrganizationRow>('organization', 'o', {
   portalEnabled: toBool,
   portalVerifiedOnly: toBool,
   portalModeration: toBool,
+  portalFrameOrigins: toJson,
   createdAt: toIso,
   updatedAt: toIso,
 });
 
 export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 'updatedAt'>, now: Date): Promise<void> {
-  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     org.id,
     org.name,
     org.plan,
@@ -58,6 +61,7 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
     org.portalEnabled,
     org.portalVerifiedOnly,
     org.portalModeration,
+    json(org.portalFrameOrigins),
     ts(sql, now),
     ts(sql, now),
   ]);
@@ -65,14 +69,14 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
 
 /** The columns a workspace update may set. */
 export type OrganizationChanges = Partial<
-  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled' | 'portalVerifiedOnly' | 'portalModeration'>
+  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled' | 'portalVerifiedOnly' | 'portalModeration' | 'portalFrameOrigins'>
 >;
 
 /** Set the given columns (and `updated_at`); whether the workspace exists. */
 export async function update(sql: Sql, id: string, changes: OrganizationChanges, now: Date): Promise<boolean> {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined) as Array<[keyof OrganizationChanges, unknown]>;
   const sets = ['updated_at = ?', ...entries.map(([field]) => `${ORGANIZATIONS.column(field)} = ?`)];
-  const params = [ts(sql, now), ...entries.map(([field, v]) => (field === 'adminEmails' ? json(v) : v))];
+  const params = [ts(sql, now), ...entries.map(([field, v]) => (field === 'adminEmails' || field === 'portalFrameOrigins' ? json(v) : v))];
   return (await sql.run(`UPDATE organization SET ${sets.join(', ')} WHERE id = ?`, [...params, id])) > 0;
 }
 

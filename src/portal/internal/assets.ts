@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { PORTAL_JS } from './script.js';
 import { PORTAL_CSS } from './styles.js';
+import { WIDGET_JS } from './widget.js';
 
 /** A static asset, compressed once at start, under a name that changes with its content (so it is cached for a year). */
 export interface Asset {
@@ -26,15 +27,17 @@ function asset(base: string, ext: string, type: string, text: string): Asset {
 
 export const STYLESHEET = asset('portal', 'css', 'text/css; charset=utf-8', PORTAL_CSS);
 export const SCRIPT = asset('portal', 'js', 'text/javascript; charset=utf-8', PORTAL_JS);
+/** The widget host pages load at a fixed address (`/portal/widget.js`), so it is cached for minutes, not a year. */
+export const WIDGET = asset('widget', 'js', 'text/javascript; charset=utf-8', WIDGET_JS);
 export const ASSETS: ReadonlyMap<string, Asset> = new Map([STYLESHEET, SCRIPT].map((a) => [a.name, a]));
 
 /** The asset's response: brotli or gzip when the client takes it, immutable for a year. */
-export function assetResponse(a: Asset, acceptEncoding: string | null): Response {
+export function assetResponse(a: Asset, acceptEncoding: string | null, cacheControl = 'public, max-age=31536000, immutable'): Response {
   const accepts = (coding: string) => new RegExp(`\\b${coding}\\b`).test(acceptEncoding ?? '');
   const [body, encoding] = accepts('br') ? [a.brotli, 'br'] : accepts('gzip') ? [a.gzip, 'gzip'] : [a.plain, undefined];
   const headers: Record<string, string> = {
     'content-type': a.type,
-    'cache-control': 'public, max-age=31536000, immutable',
+    'cache-control': cacheControl,
     vary: 'accept-encoding',
     'x-content-type-options': 'nosniff',
   };

@@ -14,6 +14,8 @@ export interface RequestFacts {
   https: boolean;
   /** The client's address: the socket's, or the proxy's X-Forwarded-For when the proxy is trusted. */
   ip: string;
+  /** Whether the page is loaded in a frame (`Sec-Fetch-Dest: iframe`): the widget's panel on another site. */
+  framed: boolean;
 }
 
 export function factsOf(event: H3Event, trustProxy: boolean): RequestFacts {
@@ -21,14 +23,20 @@ export function factsOf(event: H3Event, trustProxy: boolean): RequestFacts {
   return {
     https: proto ? proto === 'https' : event.url.protocol === 'https:',
     ip: getRequestIP(event, { xForwardedFor: trustProxy }) ?? 'unknown',
+    framed: event.req.headers.get('sec-fetch-dest') === 'iframe',
   };
 }
 
-/** A `Set-Cookie` value: HttpOnly and SameSite=Lax always, Secure on https. `maxAge` 0 removes the cookie. */
-export function cookie(name: string, value: string, options: { path: string; maxAge?: number; https: boolean }): string {
-  const parts = [`${name}=${value}`, `Path=${options.path}`, 'HttpOnly', 'SameSite=Lax'];
+/**
+ * A `Set-Cookie` value: HttpOnly always; `SameSite=Lax`, and Secure on https. In a frame on another site (the widget)
+ * a Lax cookie would never come back, so there it is `SameSite=None; Secure; Partitioned`: a cookie kept for that
+ * site only (CHIPS), which the browser sends back to the portal inside that site's frame and nowhere else.
+ * `maxAge` 0 removes the cookie.
+ */
+export function cookie(name: string, value: string, options: { path: string; maxAge?: number; facts: RequestFacts }): string {
+  const parts = [`${name}=${value}`, `Path=${options.path}`, 'HttpOnly', ...(options.facts.framed ? ['SameSite=None', 'Secure', 'Partitioned'] : ['SameSite=Lax'])];
   if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
-  if (options.https) parts.push('Secure');
+  if (options.facts.https && !options.facts.framed) parts.push('Secure');
   return parts.join('; ');
 }
 
@@ -42,7 +50,7 @@ export function csrfOf(event: H3Event, facts: RequestFacts): { token: string; se
   const current = readCookie(event, CSRF_COOKIE);
   if (current && /^[A-Za-z0-9_-]{43}$/.test(current)) return { token: current };
   const token = randomBytes(32).toString('base64url');
-  return { token, setCookie: cookie(CSRF_COOKIE, token, { path: PORTAL_PATH, https: facts.https }) };
+  return { token, setCookie: cookie(CSRF_COOKIE, token, { path: PORTAL_PATH, facts }) };
 }
 
 /**

@@ -2,9 +2,16 @@
 // allows it without 'unsafe-inline'. Every page works without it; it only spares reloads:
 // - a vote by someone signed in counts without leaving the page (anyone else goes on to the page that asks for
 //   their email, as without the script);
-// - while a title is typed on the new-post form, posts with a similar title are listed, so a duplicate is not filed.
+// - while a title is typed on the new-post form, posts with a similar title are listed, so a duplicate is not filed;
+// - in the widget's panel, Escape asks the page around it to close the panel.
 export const PORTAL_JS = `(() => {
   'use strict';
+  // In the widget's panel: Escape closes the panel (key presses inside a frame never reach the page around it).
+  if (window.parent !== window) {
+    addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') window.parent.postMessage({ feedbackService: 'close' }, '*');
+    });
+  }
   for (const form of document.querySelectorAll('form.vote')) {
     form.addEventListener('submit', async (event) => {
       event.preventDefault();

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Taking part on the portal: the workspace's portal settings and its token-signing secret (sealed; the previous one
+ * Taking part on the portal: the workspace's portal settings (who may take part, moderation, which sites may frame it) and its token-signing secret (sealed; the previous one
  * keeps verifying until its grace period ends), the sessions of signed-in end-users, the one-time email codes, and the index a post page finds its merged posts by.
  */
 export class Migration20261125000000PortalParticipation extends Migration {
@@ -11,6 +11,7 @@ export class Migration20261125000000PortalParticipation extends Migration {
     this.addSql('alter table `organization` add column `portal_secret` text null');
     this.addSql('alter table `organization` add column `portal_previous_secret` text null');
     this.addSql('alter table `organization` add column `portal_previous_secret_until` datetime null');
+    this.addSql("alter table `organization` add column `portal_frame_origins` json not null default '[]'");
     this.addSql('create table `portal_session` (`id` text not null primary key, `organization_id` text not null, `external_user_id` text null, `email` text not null, `name` text null, `verified` integer not null, `created_at` datetime not null, `expires_at` datetime not null, constraint `portal_session_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade)');
     this.addSql('create index `portal_session_expires_idx` on `portal_session` (`expires_at`)');
     this.addSql('create index `portal_session_organization_idx` on `portal_session` (`organization_id`)');

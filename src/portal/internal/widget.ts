@@ -1,0 +1,78 @@
+// widget.js: what a workspace's own site loads to offer its portal in a panel. It runs in the host page, not in the
+// portal, so it touches the host as little as it can: one element, its own styles in a shadow root, one global
+// (`FeedbackService`), no cookies, no network of its own. The portal pages load in an iframe, which the portal lets
+// only the origins the workspace lists frame (`org update --portal-frame-origin`).
+export const WIDGET_JS = `(() => {
+  'use strict';
+  const script = document.currentScript;
+  const handle = script && script.dataset.portal;
+  if (!handle || !/^[a-z0-9-]{2,40}$/.test(handle)) {
+    console.error('[feedback-service] widget.js needs data-portal="HANDLE" on its script tag');
+    return;
+  }
+  const origin = new URL(script.src, location.href).origin;
+  const home = '/portal/' + handle + '/';
+  const label = script.dataset.label || 'Feedback';
+  let token = null;
+  const host = document.createElement('div');
+  host.setAttribute('data-feedback-service', handle);
+  const root = host.attachShadow({ mode: 'open' });
+  root.innerHTML =
+    '<style>' +
+    ':host { all: initial; }' +
+    '.open { position: fixed; right: 1.25rem; bottom: 1.25rem; z-index: 2147483000; font: 600 15px/1 system-ui, sans-serif; color: #fff; background: #1d4ed8; border: 0; border-radius: 999px; padding: .8rem 1.1rem; box-shadow: 0 4px 14px rgba(0,0,0,.25); cursor: pointer; }' +
+    '.open:focus-visible, .close:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }' +
+    '.panel { position: fixed; right: 1.25rem; bottom: 4.75rem; z-index: 2147483000; width: min(26rem, calc(100vw - 2.5rem)); height: min(40rem, calc(100vh - 6.5rem)); display: flex; flex-direction: column; background: #fff; border: 1px solid #d8dde3; border-radius: .75rem; box-shadow: 0 12px 32px rgba(0,0,0,.25); overflow: hidden; }' +
+    '.panel[hidden] { display: none; }' +
+    '.bar { display: flex; justify-content: space-between; align-items: center; padding: .5rem .75rem; font: 600 15px/1.2 system-ui, sans-serif; color: #1b1f24; border-bottom: 1px solid #d8dde3; }' +
+    '.close { font: 20px/1 system-ui, sans-serif; background: none; border: 0; color: #1b1f24; cursor: pointer; padding: .25rem .5rem; }' +
+    'iframe { flex: 1; width: 100%; border: 0; }' +
+    '</style>' +
+    '<button class="open" type="button" aria-expanded="false" aria-controls="panel"></button>' +
+    '<div class="panel" id="panel" role="dialog" aria-label="" hidden><div class="bar"><span class="title"></span><button class="close" type="button" aria-label="Close">\\u00d7</button></div></div>';
+  const open = root.querySelector('.open');
+  const panel = root.querySelector('.panel');
+  open.textContent = label;
+  panel.setAttribute('aria-label', label);
+  root.querySelector('.title').textContent = label;
+  let frame = null;
+  const address = () => origin + (token ? home + 'sign-in?token=' + encodeURIComponent(token) + '&return=' + encodeURIComponent(home) : home);
+  function show() {
+    if (!frame) {
+      frame = document.createElement('iframe');
+      frame.title = label;
+      frame.src = address();
+      panel.append(frame);
+    }
+    panel.hidden = false;
+    open.setAttribute('aria-expanded', 'true');
+    frame.focus();
+  }
+  function hide() {
+    panel.hidden = true;
+    open.setAttribute('aria-expanded', 'false');
+    open.focus();
+  }
+  open.addEventListener('click', () => (panel.hidden ? show() : hide()));
+  root.querySelector('.close').addEventListener('click', hide);
+  panel.addEventListener('keydown', (event) => event.key === 'Escape' && hide());
+  // Escape pressed inside the portal's frame: its script asks (only that frame is listened to).
+  window.addEventListener('message', (event) => {
+    if (frame && event.source === frame.contentWindow && event.origin === origin && event.data && event.data.feedbackService === 'close') hide();
+  });
+  const api = {
+    /** Sign the person in with a token your backend minted (docs/portal.md); the panel uses it from then on. */
+    identify(options) {
+      token = options && typeof options.token === 'string' ? options.token : null;
+      if (frame) frame.src = address();
+    },
+    open: show,
+    close: hide,
+  };
+  // Calls made before this script loaded: window.FeedbackService = [['identify', { token }]].
+  const queued = Array.isArray(window.FeedbackService) ? window.FeedbackService : [];
+  window.FeedbackService = api;
+  for (const [name, arg] of queued) if (typeof api[name] === 'function') api[name](arg);
+  (document.body || document.documentElement).append(host);
+})();
+`;
