@@ -55,7 +55,7 @@ describe('feedback-service command line', () => {
     await expect(cli('post', 'create', '--org', org.id, '--board', 'brd_nope', '--title', 'x')).rejects.toMatchObject({ code: 1 });
   });
 
-  it('portal-secret create|rotate, the portal settings, and post pending|approve|spam for held posts', async () => {
+  it('org update sets the portal settings; portal-secret create|rotate print the secret once', async () => {
     const org = await cli('org', 'create', '--name', 'Portal');
     const updated = await cli('org', 'update', org.id, '--handle', 'cli-portal', '--portal', 'on', '--portal-verified-only', 'on', '--portal-moderation', 'on');
     expect(updated).toMatchObject({ handle: 'cli-portal', portalEnabled: true, portalVerifiedOnly: true, portalModeration: true });
@@ -73,6 +73,10 @@ describe('feedback-service command line', () => {
     expect(Date.parse(rotated.previousValidUntil) - Date.now()).toBeGreaterThan(7100_000);
     expect((await cli('portal-secret', 'rotate', '--org', org.id, '--grace', '0')).previousValidUntil).toBeNull();
     await expect(cli('portal-secret', 'rotate', '--org', org.id, '--grace', '2 hours')).rejects.toMatchObject({ code: 2 });
+  }, 60_000);
+
+  it('post pending|approve|spam moderate the posts a moderated portal holds', async () => {
+    const org = await cli('org', 'create', '--name', 'Moderated');
     // A held post, as an anonymous portal post in a moderated workspace is stored.
     const engine = await createEngine({ database: db, log: () => {} });
     const w = engine.workspace(org.id);
@@ -85,7 +89,7 @@ describe('feedback-service command line', () => {
     expect(await cli('post', 'spam', spam.id, '--org', org.id)).toMatchObject({ id: spam.id, moderationStatus: 'spam' });
     expect((await cli('post', 'pending', '--org', org.id)).data).toEqual([]);
     await expect(cli('post', 'approve', held.id, '--org', org.id)).rejects.toMatchObject({ code: 1 });
-  });
+  }, 60_000);
 
   it('org list and key list show what exists, with each key\'s last use and never a key', async () => {
     const org = await cli('org', 'create', '--name', 'Listed');
