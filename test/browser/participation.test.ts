@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -156,41 +157,42 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
     }
   }, 60_000);
 
-  it('the widget on an allowed site opens the portal in a panel, signed in by identify({ token }); other sites cannot frame it', async () => {
+  it('the widget on an allowed site (examples/portal-host.mjs) opens the portal in a panel, signed in by identify({ token }); other sites cannot frame it', async () => {
     const w = stand.engine.workspace(orgId);
-    const token = await new SignJWT({ email: 'erin@example.com', name: 'Erin' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject('user-7')
-      .setAudience(orgId)
-      .setIssuedAt()
-      .setExpirationTime('10m')
-      .sign(new TextEncoder().encode(secret));
-    // The snippet of docs/portal.md, with the token queued before the script has loaded.
-    const page = (origin: string) => `<!doctype html><html lang="en"><head><title>Acme app</title></head><body><main><h1>Acme app</h1><p>Your dashboard.</p></main>
-<script>window.FeedbackService = [['identify', { token: ${JSON.stringify(token)} }]];</script>
-<script src="${stand.server.url}/portal/widget.js" data-portal="acme" async></script></body></html>`;
-    const allowed = await otherSite(page);
-    const refused = await otherSite(page);
-    await stand.engine.organizations.update(orgId, { portalFrameOrigins: [allowed.origin] });
+    // The example a user copies: their app's page with the widget and a token minted by the documented recipe.
+    const host = spawn(process.execPath, [join(import.meta.dirname, '../../examples/portal-host.mjs')], {
+      env: { ...process.env, PORT: '0', FEEDBACK_URL: stand.server.url, FEEDBACK_PORTAL: 'acme', FEEDBACK_ORG_ID: orgId, FEEDBACK_PORTAL_SECRET: secret },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const allowed = await new Promise<string>((resolve, reject) => {
+      host.stdout!.on('data', (d: Buffer) => {
+        const url = /listening on (\S+)/.exec(String(d))?.[1];
+        if (url) resolve(url);
+      });
+      host.once('exit', (code) => reject(new Error(`examples/portal-host.mjs exited ${code}`)));
+    });
+    const refused = await otherSite(() => `<!doctype html><html lang="en"><title>Elsewhere</title><script src="${stand.server.url}/portal/widget.js" data-portal="acme" async></script></html>`);
+    await stand.engine.organizations.update(orgId, { portalFrameOrigins: [allowed] });
     const context = await stand.browser.newContext({ viewport: { width: 1100, height: 800 } });
     try {
       const tab = await context.newPage();
       const signIns: Promise<string | null>[] = [];
       tab.on('response', (r) => r.url().includes('/sign-in?') && signIns.push(r.headerValue('set-cookie')));
-      await tab.goto(allowed.origin);
+      await tab.goto(allowed);
       await tab.getByRole('button', { name: 'Feedback' }).click();
       const panel = tab.frameLocator('iframe[title="Feedback"]');
-      await panel.getByText('Signed in as Erin').waitFor();
+      await panel.getByText('Signed in as Dana').waitFor();
       await panel.getByRole('link', { name: 'Feature requests' }).click();
       await panel.getByRole('link', { name: 'Dark mode' }).click();
       await panel.getByRole('button', { name: 'Vote' }).click();
       await panel.getByText('Your vote counts.').waitFor();
       await tab.screenshot({ path: join(SHOTS, 'portal-widget.png') });
-      const votes = (await w.events.list()).map((x) => x.payload as any).filter((p) => p.event === 'vote.created' && p.vote.userId === 'user-7');
+      const darkMode = await findPost('dark-mode');
+      const votes = (await w.events.list()).map((x) => x.payload as any).filter((p) => p.event === 'vote.created' && p.vote.userId === 'user-42' && p.vote.postId === darkMode);
       expect(votes).toHaveLength(1);
       // The session the panel got is a cookie for this site's frames only (partitioned).
       expect(await signIns[0]).toMatch(/fs_session=[^;]+; Path=\/portal\/acme\/; HttpOnly; SameSite=None; Secure; Partitioned/);
-      // Escape closes the panel and gives focus back to the button.
+      // Escape, pressed inside the portal, closes the panel.
       await panel.getByRole('heading', { level: 1 }).click();
       await tab.keyboard.press('Escape');
       expect(await tab.locator('iframe[title="Feedback"]').isVisible()).toBe(false);
@@ -205,7 +207,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       expect(await framed!.getByText('Feature requests').count()).toBe(0);
     } finally {
       await context.close();
-      allowed.server.close();
+      host.kill();
       refused.server.close();
       await stand.engine.organizations.update(orgId, { portalFrameOrigins: [] });
     }
