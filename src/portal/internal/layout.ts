@@ -2,7 +2,6 @@ import { html, type SafeHtml } from '@remix-run/html-template';
 import type { PostStatus } from '../../schemas/posts.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
 
-export { html, type SafeHtml };
 
 /** Where the portal answers; every page of a workspace is under `${PORTAL_PATH}/<handle>/`. */
 export const PORTAL_PATH = '/portal';

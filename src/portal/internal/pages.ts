@@ -1,6 +1,7 @@
 import type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost, PortalSort } from '../../engine/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
-import { STATUS_LABELS, count, csrfField, html, page, when, type PageFrame, type Paths, type SafeHtml } from './layout.js';
+import { html, type SafeHtml } from '@remix-run/html-template';
+import { STATUS_LABELS, count, csrfField, page, when, type PageFrame, type Paths } from './layout.js';
 
 const status = (s: PostStatus) => html`<span class="status">${STATUS_LABELS[s]}</span>`;
 
