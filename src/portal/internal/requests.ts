@@ -1,6 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { getRequestIP, parseCookies, type H3Event } from 'h3';
-import { PORTAL_PATH } from './layout.js';
+import type { OrganizationInfo, Participation, PortalIdentity } from '../../engine/index.js';
+import { textFault } from '../../schemas/input.js';
+import { PORTAL_PATH, type PageFrame, type Paths } from './layout.js';
 
 /** The cookie that holds a signed-in end-user's session token, one per workspace (its path is the workspace's). */
 export const SESSION_COOKIE = 'fs_session';
@@ -16,6 +18,20 @@ export interface RequestFacts {
   ip: string;
   /** Whether the page is loaded in a frame (`Sec-Fetch-Dest: iframe`): the widget's panel on another site. */
   framed: boolean;
+}
+
+/** A request to a workspace's portal: the workspace, who is signed in, the page frame and the cookies to set. */
+export interface Visit {
+  org: OrganizationInfo;
+  paths: Paths;
+  frame: Omit<PageFrame, 'title'>;
+  facts: RequestFacts;
+  /** Set-Cookie values the answer carries (a new anti-forgery token). */
+  cookies: string[];
+  participation: Participation;
+  viewer: PortalIdentity | null;
+  /** Whether this viewer may post, vote and comment here. */
+  canTakePart: boolean;
 }
 
 export function factsOf(event: H3Event, trustProxy: boolean): RequestFacts {
@@ -88,4 +104,13 @@ export async function readForm(event: H3Event): Promise<URLSearchParams | { stat
   const text = await event.req.text();
   if (text.length > FORM_MAX_BYTES) return { status: 413, message: 'That form is too large to send.' };
   return new URLSearchParams(text);
+}
+
+/** A form field's text, trimmed, or why it cannot be taken. */
+export function field(form: URLSearchParams, name: string, label: string, max: number, required: boolean): { value?: string; error?: string } {
+  const value = (form.get(name) ?? '').trim();
+  if (!value) return required ? { error: `${label} is required.` } : {};
+  if (value.length > max) return { error: `${label} must be at most ${max} characters.` };
+  const fault = textFault(value);
+  return fault ? { error: `${label} ${fault}.` } : { value };
 }
