@@ -20,6 +20,10 @@ export interface PortalPostsQuery {
   limit?: number;
 }
 
+/** Trending reads the last week first; a window of 50 years is the whole board. */
+const TRENDING_FIRST_WINDOW_HOURS = 7 * 24;
+const TRENDING_WHOLE_BOARD_HOURS = 50 * 365 * 24;
+
 /** At most this many comments are shown on a post page. */
 export const PORTAL_COMMENT_LIMIT = 1000;
 
@@ -31,6 +35,23 @@ const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Num
  */
 export function createPortalReader(db: Database, organizationId: string, clock: () => Date) {
   const org = organizationId;
+
+  /**
+   * Trending, without scoring every post of the board: the best a post of age `hours` or more can score is
+   * (most votes + 1) / (hours + 2)², so the page is read from the last week, and the window widened (x4) until the
+   * page's last score beats what any older post could reach, or the window holds the whole board. Exact; on a busy
+   * board one window of recent posts instead of a scan.
+   */
+  async function trending(boardId: string, now: Date, filter: portal.PostFilter, want: number, after?: readonly [number, string]) {
+    const most = await portal.maxVotes(db, boardId);
+    for (let hours = TRENDING_FIRST_WINDOW_HOURS; ; hours *= 4) {
+      const whole = hours >= TRENDING_WHOLE_BOARD_HOURS;
+      const rows = await portal.posts(db, boardId, { by: 'trending', now }, whole ? filter : { ...filter, since: new Date(now.getTime() - hours * 3_600_000) }, want, after);
+      const olderBest = (most + 1) / (hours + 2) ** 2;
+      if (whole || (rows.length === want && rows[want - 1]!.sortKey > olderBest)) return rows;
+    }
+  }
+
   return {
     boards: () => portal.boards(db, org),
 
@@ -48,7 +69,8 @@ export function createPortalReader(db: Database, organizationId: string, clock: 
       const now = position && sort === 'trending' ? new Date(position[2] as number) : clock();
       const order: portal.PostOrder = sort === 'trending' ? { by: 'trending', now } : { by: sort };
       const q = query.q?.trim() || undefined;
-      const rows = await portal.posts(db, boardId, order, { q, status }, limit + 1, position && [position[0] as number, position[1] as string]);
+      const after = position && ([position[0] as number, position[1] as string] as const);
+      const rows = order.by === 'trending' ? await trending(boardId, order.now, { q, status }, limit + 1, after) : await portal.posts(db, boardId, order, { q, status }, limit + 1, after);
       const page = toPage(rows, limit, kind, (last) => (sort === 'trending' ? [last.sortKey, last.id, now.getTime()] : [last.sortKey, last.id]));
       return { data: page.data.map(({ sortKey: _sortKey, ...post }) => post), nextCursor: page.nextCursor, sort, status: status ?? null, q: q ?? null };
     },

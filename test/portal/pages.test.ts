@@ -3,6 +3,8 @@ import type { H3 } from 'h3';
 import { FeedbackError } from '../../src/engine/index.js';
 import { createApp } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
+import { newId } from '../../src/engine/shared/ids.js';
+import * as postsStore from '../../src/engine/store/posts.js';
 import { describeEngine } from '../helpers/harness.js';
 
 /** The page's HTML, or its status. */
@@ -210,5 +212,32 @@ describeEngine('the public portal pages', (e) => {
     expect(br.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect((await get(app, href, { 'accept-encoding': 'gzip' })).headers.get('content-encoding')).toBe('gzip');
     expect((await get(app, '/portal/assets/portal.0000000000.css')).status).toBe(404);
+  });
+
+  it('Trending read in time windows walks the same order as scoring every post (old favourites, fresh ones, ties)', async () => {
+    const { w, board } = await workspace();
+    const now = e.engine.clock().getTime();
+    // 400 posts over two years: votes that make old posts compete with new ones, and equal scores.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    await e.engine.db.transaction(async (tx) => {
+      for (let i = 0; i < 400; i++) {
+        const at = new Date(now - Math.floor(random() * 2 * 365 * 24) * 3_600_000).toISOString();
+        const votes = i % 10 === 0 ? 5000 + Math.floor(random() * 5000) : Math.floor(random() * 50);
+        await postsStore.insert(tx, { id: newId('post', Date.parse(at)), organizationId: w.organizationId, boardId: board.id, contactId: null, authorUserId: null, title: `Post ${i}`, slug: `post-${i}`, body: '', bodyText: '', status: 'open', moderationStatus: 'approved', hideFromRoadmap: false, roadmapOrder: null, mergedIntoId: null, commentCount: 0, voteCount: votes, createdAt: at, updatedAt: at, deletedAt: null });
+      }
+    });
+    const rows = await e.engine.db.all<{ id: string; vote_count: unknown; created_at: unknown }>('SELECT id, vote_count, created_at FROM post WHERE board_id = ?', [board.id]);
+    const at = (v: unknown) => (typeof v === 'number' ? v : new Date(v as string).getTime());
+    const score = (r: (typeof rows)[number]) => (Number(r.vote_count) + 1) / ((now - at(r.created_at)) / 3_600_000 + 2) ** 2;
+    const expected = [...rows].sort((a, b) => score(b) - score(a) || (a.id < b.id ? 1 : -1)).map((r) => r.id);
+    const walked: string[] = [];
+    for (let cursor: string | undefined; ; ) {
+      const page = await w.portal.posts(board.id, { sort: 'trending', limit: 37, cursor });
+      walked.push(...page.data.map((p) => p.id));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    expect(walked).toEqual(expected);
   });
 });

@@ -107,6 +107,8 @@ export interface PostFilter {
   /** Case-insensitive substring of the title; `%` and `_` are literal. */
   q?: string;
   status?: PostStatus;
+  /** Only posts created at or after this time (a Trending window). */
+  since?: Date;
 }
 
 /**
@@ -127,6 +129,10 @@ export async function posts(
     where.push('p.status = ?');
     params.push(filter.status);
   }
+  if (filter.since) {
+    where.push('p.created_at >= ?');
+    params.push(ts(sql, filter.since));
+  }
   if (filter.q) {
     where.push(`p.title ${sql.dialect.ilike} ? ESCAPE '\\'`);
     params.push(`%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
@@ -144,6 +150,15 @@ export async function posts(
     limit,
   ]);
   return rows.map((row) => ({ ...POSTS.read(row), sortKey: order.by === 'new' ? new Date(toIso(row.sort_key)).getTime() : Number(row.sort_key) }));
+}
+
+/** The most votes a shown post of the board has (0 without posts): the bound Trending's windows are checked with. */
+export async function maxVotes(sql: Sql, boardId: string): Promise<number> {
+  const row = await sql.one<{ vote_count: unknown }>(
+    `SELECT p.vote_count FROM post p WHERE p.board_id = ? AND ${SHOWN} AND p.merged_into_id IS NULL ORDER BY p.vote_count DESC, p.id DESC LIMIT 1`,
+    [boardId],
+  );
+  return row ? toInt(row.vote_count) : 0;
 }
 
 /** A shown post of the board by its slug, or a merged one (which the page sends on to its target). */
