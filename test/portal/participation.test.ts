@@ -149,6 +149,9 @@ describeEngine(
       const v = new Visitor(app);
       await v.get(postPath);
       const many = `many-${e.database}@example.com`; // one SMTP server hears both databases' suites
+      // Budgets are per clock minute: start early in one, so the four requests share it.
+      const intoMinute = e.engine.clock().getTime() % 60_000;
+      if (intoMinute > 40_000) e.advance(60_000 - intoMinute + 1_000);
       const mailsTo = () => smtp.mails.filter((m) => m.to.includes(many)).length;
       for (let i = 0; i < 3; i++) expect((await v.post(`${postPath}/vote`, { email: many })).status).toBe(303);
       expect(mailsTo()).toBe(3); // requestCode sends before it answers
