@@ -94,8 +94,7 @@ export function createInteractionsService(db: Database, organizationId: string, 
         const contactId = i.notifyMe ? await optInContact(tx, org, i, 'public_vote', now) : null;
         const emailHash = hashEmail(i.email)!;
         const vote: Vote = { id: newId('vote', now.getTime()), postId: post.id, userId: i.userId ?? null, contactId, createdAt: now.toISOString() };
-        const voterKey = vote.userId ? `u:${vote.userId}` : `e:${emailHash}`;
-        if (!(await votes.insert(tx, { ...vote, organizationId: org, emailHash, voterKey, createdAt: now })))
+        if (!(await votes.insert(tx, { ...vote, organizationId: org, emailHash, voterKey: votes.voterKey(vote.userId, emailHash), createdAt: now })))
           throw new FeedbackError('ERR_CONFLICT', 'This voter has already voted on this post.');
         await emit(
           tx,

@@ -12,6 +12,7 @@ import { hashEmail } from './shared/email.js';
 import { newId } from './shared/ids.js';
 import * as organizations from './store/organizations.js';
 import * as access from './store/portal-access.js';
+import { voterKey } from './store/votes.js';
 import type { Database } from './store/sql.js';
 
 /** How long a portal token may live: its `exp` at most this far ahead of the moment it is exchanged. */
@@ -319,8 +320,7 @@ export function createParticipation({ db, organizationId, clock, secrets, mailer
 
     /** Whether this person has voted on the post. */
     async hasVoted(identity: PortalIdentity, postId: string): Promise<boolean> {
-      const voterKey = identity.verified && identity.externalUserId ? `u:${identity.externalUserId}` : `e:${hashEmail(identity.email)}`;
-      return access.hasVoted(db, postId, voterKey);
+      return access.hasVoted(db, postId, voterKey(identity.verified ? identity.externalUserId : null, hashEmail(identity.email)!));
     },
   };
 }

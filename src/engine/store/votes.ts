@@ -12,6 +12,9 @@ export interface VoteRow {
   createdAt: Date;
 }
 
+/** What makes a voter unique on a post: their user id when the workspace vouched for them, else their email's hash. */
+export const voterKey = (userId: string | null | undefined, emailHash: string): string => (userId ? `u:${userId}` : `e:${emailHash}`);
+
 /** Insert a vote unless this voter has one on the post; whether it was inserted (and the post's count moved). */
 export async function insert(sql: Sql, vote: VoteRow): Promise<boolean> {
   const changed = await sql.run(
