@@ -66,3 +66,4 @@ export {
   HANDLE_PATTERN,
 } from './organizations.js';
 export * as entities from './entities/index.js';
+export { MAIL_PURPOSES, mayEmail, type MailFacts, type MailPurpose } from './notifications/consent.js';
