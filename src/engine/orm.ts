@@ -1,8 +1,8 @@
 import type { Options } from '@mikro-orm/core';
-import { ApiKey, Board, ChangelogEntry, Comment, Contact, Delivery, DeliveryAttempt, Event, Organization, Post, PostTag, Tag, Vote, Webhook, IdempotencyKey, PortalSession, PortalCode } from './entities/index.js';
+import { ApiKey, Board, ChangelogEntry, Comment, Contact, Delivery, DeliveryAttempt, Event, Organization, Post, PostTag, Tag, Vote, Webhook, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression } from './entities/index.js';
 import type { SqlDialect } from './store/sql.js';
 
-export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode];
+export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression];
 
 export interface DatabaseTarget {
   dialect: SqlDialect['name'];

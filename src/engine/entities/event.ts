@@ -14,6 +14,8 @@ export const Event = defineEntity({
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     type: p.string().length(40),
     payload: p.text(),
+    /** When an erasure took the person's data out of the payload (docs/privacy.md). */
+    redactedAt: p.datetime().length(3).nullable(),
     createdAt: p.datetime().length(3),
   },
 });

@@ -11,3 +11,4 @@ export { ChangelogEntry } from './changelog-entry.js';
 export { Webhook, Delivery, DeliveryAttempt } from './webhook.js';
 export { IdempotencyKey } from './idempotency-key.js';
 export { PortalSession, PortalCode } from './portal.js';
+export { Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression } from './mail.js';

@@ -32,6 +32,10 @@ export const Organization = defineEntity({
     /** The secret before the last rotation, sealed; it verifies until `portalPreviousSecretUntil`. */
     portalPreviousSecret: p.text().nullable(),
     portalPreviousSecretUntil: p.datetime().length(3).nullable(),
+    /** Whether notifications go to contacts its admins created (consentBasis `admin_created`): off unless turned on. */
+    notifyAdminCreated: p.boolean().default(false),
+    /** The random salt of its suppression list's hashes (made at its first erasure). */
+    privacySalt: p.string().length(64).nullable(),
     createdAt: p.datetime().length(3),
     updatedAt: p.datetime().length(3),
   },

@@ -22,6 +22,8 @@ import { Migration20261124000000Portal as SqlitePortal } from './sqlite/Migratio
 import { Migration20261124000000Portal as PgPortal } from './postgresql/Migration20261124000000Portal.js';
 import { Migration20261125000000PortalParticipation as SqlitePortalParticipation } from './sqlite/Migration20261125000000PortalParticipation.js';
 import { Migration20261125000000PortalParticipation as PgPortalParticipation } from './postgresql/Migration20261125000000PortalParticipation.js';
+import { Migration20261126000000Notifications as SqliteNotifications } from './sqlite/Migration20261126000000Notifications.js';
+import { Migration20261126000000Notifications as PgNotifications } from './postgresql/Migration20261126000000Notifications.js';
 
 /** The migration after which stored secrets are sealed: when `migrate()` applies it, it seals what came before. */
 export const SEALED_SECRETS_MIGRATION = 'Migration20261123020000SealedSecrets';
@@ -40,6 +42,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261123030000ApiKeyLastUsed', class: SqliteApiKeyLastUsed },
     { name: 'Migration20261124000000Portal', class: SqlitePortal },
     { name: 'Migration20261125000000PortalParticipation', class: SqlitePortalParticipation },
+    { name: 'Migration20261126000000Notifications', class: SqliteNotifications },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -53,5 +56,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261123040000SharedRateLimits', class: PgSharedRateLimits },
     { name: 'Migration20261124000000Portal', class: PgPortal },
     { name: 'Migration20261125000000PortalParticipation', class: PgPortalParticipation },
+    { name: 'Migration20261126000000Notifications', class: PgNotifications },
   ],
 };
