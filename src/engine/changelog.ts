@@ -4,7 +4,8 @@ import { requireBoard } from './shared/boards.js';
 import { newId } from './shared/ids.js';
 import { firstFreeSlug, slugify, withSlugRetry } from './shared/slugs.js';
 import * as entries from './store/changelog-entries.js';
-import { writeWithEvent } from './store/events.js';
+import { emit } from './store/events.js';
+import { notifyChangelog } from './notifications/outbox.js';
 import type { Database } from './store/sql.js';
 
 /** Workspace-scoped changelog: entries per board, drafts published once. */
@@ -42,20 +43,26 @@ export function createChangelogService(db: Database, organizationId: string, clo
       );
     },
 
-    /** Publish a draft: `changelog.published`, exactly once; publishing again is 409. */
+    /**
+     * Publish a draft: `changelog.published`, exactly once, and in the same transaction one mail to each subscriber the
+     * consent rule lets through; publishing again is 409.
+     */
     async publish(entryId: string): Promise<ChangelogEntry> {
       const entry = await read(entryId);
       if (entry.status === 'published') throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
       const now = clock();
       const published: ChangelogEntry = { ...entry, status: 'published', publishedAt: now.toISOString(), updatedAt: now.toISOString() };
-      const written = await writeWithEvent(
-        db,
-        entries.publish(db, org, entryId, now),
-        { event: 'changelog.published', organizationId: org, boardId: entry.boardId, entry: { id: entry.id, title: entry.title, slug: entry.slug, publishedAt: published.publishedAt! } },
-        now,
-      );
-      // Another publisher got there between our read and our write.
-      if (!written) throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
+      await db.transaction(async (tx) => {
+        const { sql, params } = entries.publish(tx, org, entryId, now);
+        // Another publisher got there between our read and our write.
+        if ((await tx.run(sql, params)) === 0) throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
+        const changeId = await emit(
+          tx,
+          { event: 'changelog.published', organizationId: org, boardId: entry.boardId, entry: { id: entry.id, title: entry.title, slug: entry.slug, publishedAt: published.publishedAt! } },
+          now,
+        );
+        await notifyChangelog(tx, { organizationId: org, changeId, now }, published);
+      });
       return published;
     },
 

@@ -5,6 +5,10 @@ import { createBoardsService } from './boards.js';
 import { createChangelogService } from './changelog.js';
 import { createContactsService } from './contacts/index.js';
 import { createMailer } from './delivery/mailer.js';
+import { createComposer } from './delivery/mail-compose.js';
+import { createLogTransport, createSmtpTransport } from './delivery/smtp.js';
+import { createMailTokens } from './notifications/tokens.js';
+import * as outbox from './store/mail.js';
 import { createScheduler, type AttemptReport, type DeliveryScheduler, type SchedulerOptions } from './delivery/scheduler.js';
 import * as deliveries from './store/deliveries.js';
 import { createSender } from './delivery/sender.js';
@@ -43,6 +47,8 @@ export interface EngineOptions {
   logger?: Logger;
   /** Hears of every delivery attempt (metrics). */
   onAttempt?: (attempt: AttemptReport) => void;
+  /** Notification mail: where it goes, who it is from, and the public address its links use. */
+  mail?: MailOptions;
   /**
    * The keys that seal webhook secrets at rest. Default: `FEEDBACK_SECRET_KEY` (and `FEEDBACK_SECRET_KEY_FALLBACKS`)
    * from the environment; else, for a SQLite file, a key file beside it (`<database>.key`, created with mode 0600);
@@ -50,6 +56,27 @@ export interface EngineOptions {
    */
   secretKeys?: SecretKeys;
 }
+
+export interface MailOptions {
+  /**
+   * The SMTP server all mail goes through (`smtp://user:pass@host:587`, `smtps://...`): notifications, portal codes,
+   * admin notices. Without one, every message is logged instead (and counts as sent).
+   */
+  smtpUrl?: string;
+  /** The sender address (`feedback-service@localhost`); a notification's display name is the workspace's name. */
+  from?: string;
+  /**
+   * The server's public address (`https://feedback.example.com`): the links in notifications (a post's page, the
+   * preferences page, the one-click unsubscribe) start with it. A function is read when each message is composed.
+   * Without one, notifications carry no links, and no List-Unsubscribe header.
+   */
+  publicUrl?: string | (() => string | undefined);
+  /** SMTP connections notifications are sent over at once (4). */
+  connections?: number;
+}
+
+/** How long sent, failed and cancelled mail rows are kept (the outbox's retention; docs/privacy.md). */
+export const MAIL_RETENTION_DAYS = 30;
 
 export interface WebhookOptions {
   /**
@@ -59,9 +86,9 @@ export interface WebhookOptions {
   allowPrivateNetworks?: boolean;
   /** Per-attempt receiver time-out in milliseconds (10,000). */
   timeoutMs?: number;
-  /** SMTP server for admin notices (`smtp://user:pass@host:587`); without one they are logged. */
+  /** @deprecated Use `mail.smtpUrl` (it carries all mail now). */
   smtpUrl?: string;
-  /** Sender address of admin notices. */
+  /** @deprecated Use `mail.from`. */
   mailFrom?: string;
   /** Concurrency, lease and poll settings of the delivery scheduler. */
   scheduler?: SchedulerOptions;
@@ -122,6 +149,12 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** The outbox's retention: settled rows older than MAIL_RETENTION_DAYS, a thousand at a time. */
+async function purgeOutbox(db: Database, clock: () => Date): Promise<void> {
+  const before = new Date(clock().getTime() - MAIL_RETENTION_DAYS * 86_400_000);
+  while ((await outbox.purgeSettled(db, before, 1000)) === 1000);
+}
+
 /** What hears of each delivery attempt: the logger's line and the caller's listener. */
 function attemptListener(options: EngineOptions): ((a: AttemptReport) => void) | undefined {
   const { logger, onAttempt } = options;
@@ -178,7 +211,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const webhookOptions = options.webhooks ?? {};
   const webhookConfig = { allowPrivateNetworks: webhookOptions.allowPrivateNetworks ?? false };
   const sender = createSender({ ...webhookConfig, timeoutMs: webhookOptions.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs });
-  const mailer = createMailer({ smtpUrl: webhookOptions.smtpUrl, from: webhookOptions.mailFrom, log });
+  const smtpUrl = options.mail?.smtpUrl ?? webhookOptions.smtpUrl;
+  const from = options.mail?.from ?? webhookOptions.mailFrom ?? 'feedback-service@localhost';
+  const mailer = createMailer({ smtpUrl, from, log });
+  const publicUrl = options.mail?.publicUrl;
+  const mailTokens = createMailTokens(secrets, clock);
+  const mailTransport = smtpUrl ? createSmtpTransport(smtpUrl, { connections: options.mail?.connections ?? 4 }) : createLogTransport(log);
   const scheduler = createScheduler(
     {
       db,
@@ -186,11 +224,16 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       sender,
       mailer,
       secrets,
+      mail: {
+        transport: mailTransport,
+        compose: createComposer(db, mailTokens, { from, publicUrl: typeof publicUrl === 'function' ? publicUrl : () => publicUrl }),
+      },
+      chores: [() => purgeOutbox(db, clock)],
       onAttempt: attemptListener(options),
       log,
       listenUrl: dialect === 'postgresql' ? (orm.config.get('clientUrl') as string | undefined) : undefined,
     },
-    webhookOptions.scheduler,
+    { mailConnections: options.mail?.connections, ...webhookOptions.scheduler },
   );
   return {
     dialect,
@@ -238,6 +281,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       limits.close();
       await scheduler.stop();
       mailer.close();
+      await mailTransport.close();
       await sender.close();
       await db.close();
       await orm.close(true);

@@ -67,3 +67,4 @@ export {
 } from './organizations.js';
 export * as entities from './entities/index.js';
 export { MAIL_PURPOSES, mayEmail, type MailFacts, type MailPurpose } from './notifications/consent.js';
+export { MAIL_PAGES, PORTAL_PATH, RESERVED_HANDLES, pathsOf, type Paths } from './shared/portal-paths.js';

@@ -14,7 +14,11 @@ import { FeedbackError, parseInput, validationError } from './errors.js';
 import { requireBoard } from './shared/boards.js';
 import { readContactCap } from './shared/caps.js';
 import { insertContact } from './shared/contacts.js';
-import { hashEmail } from './shared/email.js';
+import { hashEmail, suppressionDigest } from './shared/email.js';
+import { notifyReply } from './notifications/outbox.js';
+import * as subscriptions from './store/mail-subscriptions.js';
+import { postTopic } from './store/mail-subscriptions.js';
+import * as suppressions from './store/suppressions.js';
 import { newId } from './shared/ids.js';
 import { insertPost } from './shared/posts.js';
 import { withSlugRetry } from './shared/slugs.js';
@@ -28,9 +32,12 @@ import * as votes from './store/votes.js';
 /**
  * With the notify-me opt-in: the workspace's contact with this email (oldest first), its lastSeenAt advanced; or a new
  * contact with the interaction's `source` and consentBasis `public_interaction_opt_in` (and its `contact.created`).
- * A workspace at its contact cap keeps the interaction without a contact.
+ * A workspace at its contact cap keeps the interaction without a contact. The opt-in is a fresh one: an erased
+ * address comes off the suppression list.
  */
 async function optInContact(tx: Sql, organizationId: string, who: { email: string; name?: string }, source: ContactSource, now: Date): Promise<string | null> {
+  const salt = await suppressions.saltOf(tx, organizationId, false);
+  if (salt) await suppressions.lift(tx, organizationId, suppressionDigest(salt, who.email));
   const existing = await contacts.findIdByEmailHash(tx, organizationId, hashEmail(who.email)!);
   if (existing) {
     await contacts.touch(tx, existing, now);
@@ -52,6 +59,29 @@ async function optInContact(tx: Sql, organizationId: string, who: { email: strin
   }
 }
 
+/**
+ * The contact an interaction is linked to: with the opt-in, `optInContact`; for a person the workspace vouched for (a
+ * portal token; identify made their contact), that contact, touched; otherwise none.
+ */
+async function interactionContact(
+  tx: Sql,
+  organizationId: string,
+  who: { email: string; name?: string; notifyMe: boolean; vouched?: boolean },
+  source: ContactSource,
+  now: Date,
+): Promise<string | null> {
+  if (who.notifyMe) return optInContact(tx, organizationId, who, source, now);
+  if (!who.vouched) return null;
+  const existing = await contacts.findIdByEmailHash(tx, organizationId, hashEmail(who.email)!);
+  if (existing) await contacts.touch(tx, existing, now);
+  return existing ?? null;
+}
+
+/** Ticking notify-me subscribes the contact to the post's updates (its own opt-in, with its time). */
+async function subscribeOptIn(tx: Sql, organizationId: string, contactId: string | null, notifyMe: boolean, postId: string, now: Date): Promise<void> {
+  if (contactId && notifyMe) await subscriptions.subscribe(tx, { organizationId, contactId, topic: postTopic(postId), via: 'opt_in', createdAt: now });
+}
+
 /** A live post on a public board of the workspace; a private board's posts are not found by the public. */
 async function publicPost(tx: Sql, organizationId: string, postId: string): Promise<Post> {
   const post = await posts.findLive(tx, organizationId, postId, true);
@@ -61,7 +91,7 @@ async function publicPost(tx: Sql, organizationId: string, postId: string): Prom
 
 /**
  * What end-users do on a workspace's public boards: file a post, vote, comment. Each runs in one transaction with its
- * events (and the contact's, with the opt-in).
+ * events (and the contact's, with the opt-in), its subscription (with the opt-in) and the mail it causes (a comment).
  */
 export function createInteractionsService(db: Database, organizationId: string, clock: () => Date) {
   const org = organizationId;
@@ -74,13 +104,15 @@ export function createInteractionsService(db: Database, organizationId: string, 
           const board = await requireBoard(tx, org, i.boardId);
           if (!board.isPublic) throw new FeedbackError('ERR_NOT_FOUND', `No board with id ${i.boardId}.`);
           const now = clock();
-          const contactId = i.notifyMe ? await optInContact(tx, org, i, 'public_post', now) : null;
-          return insertPost(
+          const contactId = await interactionContact(tx, org, i, 'public_post', now);
+          const post = await insertPost(
             tx,
             org,
             { boardId: i.boardId, title: i.title, body: i.body, contactId, authorUserId: i.authorUserId ?? null, authorName: i.name ?? null, moderationStatus: options.held ? 'pending' : 'approved' },
             now,
           );
+          await subscribeOptIn(tx, org, contactId, i.notifyMe, post.id, now);
+          return post;
         }),
       );
     },
@@ -91,11 +123,12 @@ export function createInteractionsService(db: Database, organizationId: string, 
       return db.transaction(async (tx) => {
         const post = await publicPost(tx, org, i.postId);
         const now = clock();
-        const contactId = i.notifyMe ? await optInContact(tx, org, i, 'public_vote', now) : null;
+        const contactId = await interactionContact(tx, org, i, 'public_vote', now);
         const emailHash = hashEmail(i.email)!;
         const vote: Vote = { id: newId('vote', now.getTime()), postId: post.id, userId: i.userId ?? null, contactId, createdAt: now.toISOString() };
         if (!(await votes.insert(tx, { ...vote, organizationId: org, emailHash, voterKey: votes.voterKey(vote.userId, emailHash), createdAt: now })))
           throw new FeedbackError('ERR_CONFLICT', 'This voter has already voted on this post.');
+        await subscribeOptIn(tx, org, contactId, i.notifyMe, post.id, now);
         await emit(
           tx,
           { event: 'vote.created', organizationId: org, boardId: post.boardId, vote: { id: vote.id, postId: post.id, userId: vote.userId, createdAt: vote.createdAt } },
@@ -110,10 +143,10 @@ export function createInteractionsService(db: Database, organizationId: string, 
       const i = parseInput(publicCommentInputSchema, input);
       return db.transaction(async (tx) => {
         const post = await publicPost(tx, org, i.postId);
-        if (i.parentId && !(await comments.existsOnPost(tx, i.parentId, post.id)))
-          throw validationError([{ path: 'parentId', code: 'not_found', message: `No comment with id ${i.parentId} on this post.` }]);
+        const parent = i.parentId ? await comments.findOnPost(tx, i.parentId, post.id) : null;
+        if (i.parentId && !parent) throw validationError([{ path: 'parentId', code: 'not_found', message: `No comment with id ${i.parentId} on this post.` }]);
         const now = clock();
-        const contactId = i.notifyMe ? await optInContact(tx, org, i, 'public_comment', now) : null;
+        const contactId = await interactionContact(tx, org, i, 'public_comment', now);
         const comment: Comment = {
           id: newId('cmt', now.getTime()),
           postId: post.id,
@@ -124,8 +157,10 @@ export function createInteractionsService(db: Database, organizationId: string, 
           createdAt: now.toISOString(),
         };
         await comments.insert(tx, { ...comment, organizationId: org, authorName: i.name ?? null, emailHash: hashEmail(i.email), createdAt: now });
+        await subscribeOptIn(tx, org, contactId, i.notifyMe, post.id, now);
         const { contactId: _contactId, ...payload } = comment;
-        await emit(tx, { event: 'comment.created', organizationId: org, boardId: post.boardId, comment: payload }, now);
+        const changeId = await emit(tx, { event: 'comment.created', organizationId: org, boardId: post.boardId, comment: payload }, now);
+        await notifyReply(tx, { organizationId: org, changeId, now }, post, { id: comment.id, bodyText: comment.bodyText, authorName: i.name ?? null, email: i.email }, parent ?? null);
         return comment;
       });
     },

@@ -2,6 +2,7 @@ import { FeedbackError } from './errors.js';
 import { isUniqueViolation } from './store/sql.js';
 import { effectiveContactCap } from './shared/caps.js';
 import { newId } from './shared/ids.js';
+import { RESERVED_HANDLES } from './shared/portal-paths.js';
 import { BILLING_STATES, DEFAULT_RATE_LIMIT, PLANS, type BillingState, type Plan } from './shared/plans.js';
 import * as organizations from './store/organizations.js';
 import type { Database } from './store/sql.js';
@@ -93,6 +94,8 @@ function toInfo(row: organizations.OrganizationRow): OrganizationInfo {
 function check(input: { plan?: string; billingState?: string; contactCap?: unknown; rateLimit?: unknown; name?: string; handle?: string | null }) {
   if (typeof input.handle === 'string' && !HANDLE_PATTERN.test(input.handle))
     throw new FeedbackError('ERR_VALIDATION', 'handle must be 2 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit');
+  if (typeof input.handle === 'string' && RESERVED_HANDLES.includes(input.handle))
+    throw new FeedbackError('ERR_VALIDATION', `handle ${input.handle} is reserved: the portal's own pages live at /portal/${input.handle}/`);
   if (input.name !== undefined && (input.name.length < 1 || input.name.length > 200)) throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
   if (input.plan !== undefined && !PLANS.includes(input.plan as Plan)) throw new FeedbackError('ERR_VALIDATION', `plan must be one of ${PLANS.join(', ')}`);
   if (input.billingState !== undefined && !BILLING_STATES.includes(input.billingState as BillingState))

@@ -290,8 +290,9 @@ export function createParticipation({ db, organizationId, clock, secrets, mailer
     async act(identity: PortalIdentity, action: PortalAction): Promise<PortalActionResult> {
       const s = await settings();
       if (s.portalVerifiedOnly && !identity.verified) throw new FeedbackError('ERR_FORBIDDEN', `${s.name} takes feedback only from signed-in users.`);
-      // A signed-in user's contact exists (identify made it): "opting in" links the row to it, creating nothing.
-      const who = { email: identity.email, ...(identity.name ? { name: identity.name } : {}), notifyMe: identity.verified || action.notifyMe };
+      // A signed-in user's contact exists (identify made it): the workspace vouches for them, so the row is linked to it
+      // without an opt-in; notify-me is what they ticked (the pages offer it only to people not signed in with a token).
+      const who = { email: identity.email, ...(identity.name ? { name: identity.name } : {}), notifyMe: action.notifyMe, vouched: identity.verified };
       const userId = identity.verified && identity.externalUserId ? identity.externalUserId : undefined;
       switch (action.kind) {
         case 'vote':

@@ -1,6 +1,7 @@
 import type { Page } from '../schemas/common.js';
 import { createPostBodySchema, pageQuerySchema, updatePostBodySchema, type PageQueryInput, type Post } from '../schemas/posts.js';
 import { FeedbackError, parseInput, validationError } from './errors.js';
+import { notifyPostStatus } from './notifications/outbox.js';
 import { requireBoard } from './shared/boards.js';
 import { readCursor, toPage } from './shared/pages.js';
 import { insertPost, postSummary } from './shared/posts.js';
@@ -55,7 +56,8 @@ export function createPostsService(db: Database, organizationId: string, clock: 
 
     /**
      * `PATCH /v1/posts/{postId}`: changes what is sent; `post.status_changed` (with `previousStatus`) only when the
-     * status really changes. An explicit slug taken in the board is 409.
+     * status really changes, and then, in the same transaction, one mail to each participant the consent rule lets
+     * through. An explicit slug taken in the board is 409.
      */
     async update(postId: string, body: unknown): Promise<Post> {
       const input = parseInput(updatePostBodySchema, body);
@@ -85,7 +87,8 @@ export function createPostsService(db: Database, organizationId: string, clock: 
         }
         if (input.tagIds !== undefined) await tags.setForPost(tx, current.id, new Set(input.tagIds));
         if (next.status !== current.status) {
-          await emit(tx, { event: 'post.status_changed', organizationId: org, boardId: next.boardId, post: postSummary(next), previousStatus: current.status }, now);
+          const changeId = await emit(tx, { event: 'post.status_changed', organizationId: org, boardId: next.boardId, post: postSummary(next), previousStatus: current.status }, now);
+          await notifyPostStatus(tx, { organizationId: org, changeId, now }, next, current.status);
         }
         return next;
       });
@@ -105,7 +108,8 @@ export function createPostsService(db: Database, organizationId: string, clock: 
         await posts.merge(tx, current.id, target.id, now);
         const next: Post = { ...current, mergedIntoId: target.id, status: 'duplicate', updatedAt: now.toISOString() };
         if (current.status !== 'duplicate') {
-          await emit(tx, { event: 'post.status_changed', organizationId: org, boardId: next.boardId, post: postSummary(next), previousStatus: current.status }, now);
+          const changeId = await emit(tx, { event: 'post.status_changed', organizationId: org, boardId: next.boardId, post: postSummary(next), previousStatus: current.status }, now);
+          await notifyPostStatus(tx, { organizationId: org, changeId, now }, next, current.status, target);
         }
         return next;
       });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 
 /**
@@ -61,6 +61,12 @@ export interface SecretBox {
   open(stored: string, context: string): string;
   /** Whether `open` can read a stored value: never sealed, or sealed under a configured key. */
   opens(stored: string): boolean;
+  /**
+   * HMAC keys for one purpose (`mail-token`, ...), derived from the sealing keys with HKDF-SHA256: `current` signs,
+   * `all` verify (the current key's first, then the fallbacks'), so what was signed before a rotation verifies while
+   * its key is a fallback.
+   */
+  signingKeys(purpose: string): { current: Uint8Array; all: Uint8Array[] };
 }
 
 export function createSecretBox(keys: SecretKeys): SecretBox {
@@ -72,6 +78,7 @@ export function createSecretBox(keys: SecretKeys): SecretBox {
     byId.set(keyIdOf(key), key);
   }
   const storedKeyId = (stored: string) => (stored.startsWith(PREFIX) ? stored.slice(PREFIX.length, PREFIX.length + 8) : null);
+  const derived = new Map<string, { current: Uint8Array; all: Uint8Array[] }>();
   return {
     keyId: currentId,
     seal(plain, context) {
@@ -103,6 +110,14 @@ export function createSecretBox(keys: SecretKeys): SecretBox {
     opens(stored) {
       const id = storedKeyId(stored);
       return id === null || byId.has(id);
+    },
+    signingKeys(purpose) {
+      let keys = derived.get(purpose);
+      if (!keys) {
+        const all = [...byId.values()].map((key) => new Uint8Array(hkdfSync('sha256', key, new Uint8Array(0), `feedback-service:${purpose}`, 32)));
+        derived.set(purpose, (keys = { current: all[0]!, all }));
+      }
+      return keys;
     },
   };
 }

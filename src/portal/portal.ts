@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { H3, getRouterParams, onResponse, type H3Event } from 'h3';
-import { FeedbackError, HANDLE_PATTERN, type Engine, type OrganizationInfo, type PortalSort } from '../engine/index.js';
+import { FeedbackError, HANDLE_PATTERN, PORTAL_PATH, pathsOf, type Engine, type OrganizationInfo, type PortalSort } from '../engine/index.js';
 import type { AppSite } from '../h3/index.js';
 import { textFault } from '../schemas/input.js';
 import { SLUG_PATTERN as SLUG, type PostStatus } from '../schemas/posts.js';
 import { ASSETS, WIDGET, assetResponse } from './internal/assets.js';
-import { PORTAL_PATH, pathsOf, type PageFrame } from './internal/layout.js';
+import { type PageFrame } from './internal/layout.js';
 import { boardPage, boardsPage, changelogPage, mergedPage, messagePage, postPage, roadmapPage } from './internal/pages.js';
 import { mountParticipation } from './internal/participate.js';
 import { SESSION_COOKIE, csrfOf, factsOf, readCookie, type Visit } from './internal/requests.js';

@@ -5,8 +5,13 @@ import { timestampSchema } from './common.js';
 
 const idSchema = z.string().min(1).max(255);
 const userIdSchema = z.string().min(1).max(255);
-/** Whether the end-user ticked the notify-me box: only then is a contact created or used. */
+/** Whether the end-user ticked the notify-me box: only then is a contact created or used, and the post subscribed to. */
 const notifyMeSchema = z.boolean();
+/**
+ * The workspace vouched for this person (the portal's sign-in token, after identify made their contact): the row is
+ * linked to their contact though they ticked nothing. It creates no contact and is not an opt-in.
+ */
+const vouchedSchema = z.boolean().optional();
 
 /** An end-user files a post on a public board. */
 export const publicPostInputSchema = z.strictObject({
@@ -17,6 +22,7 @@ export const publicPostInputSchema = z.strictObject({
   title: postTitleSchema,
   body: postBodySchema.optional(),
   notifyMe: notifyMeSchema,
+  vouched: vouchedSchema,
 });
 export type PublicPostInput = z.input<typeof publicPostInputSchema>;
 
@@ -27,6 +33,7 @@ export const publicVoteInputSchema = z.strictObject({
   name: contactNameSchema.optional(),
   userId: userIdSchema.optional(),
   notifyMe: notifyMeSchema,
+  vouched: vouchedSchema,
 });
 export type PublicVoteInput = z.input<typeof publicVoteInputSchema>;
 
@@ -41,6 +48,7 @@ export const publicCommentInputSchema = z.strictObject({
   parentId: idSchema.optional(),
   bodyText: z.string().min(1).max(COMMENT_BODY_TEXT_MAX),
   notifyMe: notifyMeSchema,
+  vouched: vouchedSchema,
 });
 export type PublicCommentInput = z.input<typeof publicCommentInputSchema>;
 

@@ -4,6 +4,7 @@ import { readContactCap } from '../shared/caps.js';
 import { applyContactPatch, CONFLICT_MESSAGE, insertContact, toContact, traitPatch } from '../shared/contacts.js';
 import * as contacts from '../store/contacts.js';
 import { emit } from '../store/events.js';
+import * as mail from '../store/mail.js';
 import type { Database, Sql } from '../store/sql.js';
 import { backfill } from './backfill.js';
 import { MAX_ROUNDS } from '../shared/contacts.js';
@@ -68,12 +69,13 @@ export function createContactsService(db: Database, organizationId: string, cloc
       throw new FeedbackError('ERR_CONFLICT', 'The contact kept changing concurrently; retry the request.');
     },
 
-    /** `DELETE /v1/contacts/{id}`: attached posts stay, with contactId null. */
+    /** `DELETE /v1/contacts/{id}`: attached posts stay, with contactId null; mail not yet sent to it is cancelled. */
     async delete(id: string): Promise<DeletedContact> {
       const now = clock();
       await db.transaction(async (tx) => {
         const current = await read(tx, id, true);
         await contacts.remove(tx, id);
+        await mail.cancelPending(tx, org, id, now);
         await emit(tx, { event: 'contact.deleted', organizationId: org, contact: { id, externalUserId: current.externalUserId } }, now);
       });
       return { id, deleted: true };

@@ -7,6 +7,21 @@ import type { SecretBox } from '../secrets.js';
 
 export type { Held };
 
+/** One delivery attempt, as the server logs and counts it. */
+export interface AttemptReport {
+  webhookId: string;
+  deliveryId: string;
+  eventType: string;
+  /** 1 to 5. */
+  attempt: number;
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** No attempt follows: it succeeded, or it was the last. */
+  final: boolean;
+}
+
 /** What the recorder writes for one held delivery. */
 export interface Result {
   id: string;

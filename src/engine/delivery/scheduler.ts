@@ -1,32 +1,35 @@
 /**
- * The delivery scheduler's loop. A delivery's way through one process:
+ * The scheduler's loop, over its lanes: webhook deliveries (webhook-lane.ts) and mail (mail-lane.ts). Each lane claims
+ * due rows of its table with leases, holds them (leases renewed), sends them through its send queue and records the
+ * outcome only where the lease is still its own; this loop decides when they claim.
  *
- *   pending (in the database) --claim--> held: leased to this process, lease renewed while held (leases.ts)
- *     --> queued for its webhook (send-queue.ts) --> sending: at most 8 per webhook, 64 in all (attempt.ts)
- *     --> recorded with other outcomes in one batch (recorder.ts): the outcome is written only where the lease is
- *         still ours; the 50th consecutive failure disables the webhook and emails its admins (disable.ts)
- *     --> released: the claim given back.
- *
- * The loop itself is either idle or pumping. A wake (a local commit, NOTIFY from another process, the poll, `runDue`)
- * rewinds the claim policy (claims.ts) and pumps: claim rounds run while the process holds fewer than its limit and
- * the last round found something. A release pumps again when its webhook drops below its limit or the process had
- * held its limit (`mayHaveMore`). `stop()` halts new claims and resolves once nothing is held, claiming, being
- * recorded or being notified. A process that dies mid-delivery loses nothing: when its leases expire, any process
- * claims the deliveries again.
+ * The loop is either idle or pumping. A wake (a local commit, NOTIFY from another process, the poll, `runDue`) rewinds
+ * every lane and pumps: each lane claims rounds while it holds fewer than its limit and its last round found
+ * something. A release pumps again when a lane had held its limit (`mayHaveMore`) or a webhook dropped below its own.
+ * `stop()` halts new claims, gives back what is claimed but not yet being sent, and resolves once nothing is held,
+ * claiming, being recorded or being notified. A process that dies mid-send loses nothing: when its leases expire, any
+ * process claims the rows again (and mail handed over before it died is never sent twice: mail-lane.ts).
  */
 import type { Database } from '../store/sql.js';
 import type { SecretBox } from '../secrets.js';
-import { releaseLeases } from './sql/leases.js';
-import { attemptDelivery, createSecretOpener, type Held, type Result } from './attempt.js';
-import { createClaimPolicy } from './claims.js';
-import { createLeases } from './leases.js';
+import type { AttemptReport } from './attempt.js';
+import type { Lane } from './lane.js';
 import { listenForDeliveries } from './listener.js';
+import type { Composer } from './mail-compose.js';
+import { createMailLane, type MailSummary } from './mail-lane.js';
 import type { Mailer } from './mailer.js';
-import { createRecorder, type RunSummary } from './recorder.js';
-import { createSendQueue } from './send-queue.js';
+import type { RunSummary as WebhookSummary } from './recorder.js';
 import type { Sender } from './sender.js';
+import type { MailTransport } from './smtp.js';
+import { createWebhookLane } from './webhook-lane.js';
 
-export type { RunSummary } from './recorder.js';
+export type { MailSummary } from './mail-lane.js';
+export type { AttemptReport } from './attempt.js';
+
+/** What a run did: webhook delivery attempts, and what the mail lane did. */
+export interface RunSummary extends WebhookSummary {
+  mail: MailSummary;
+}
 
 export interface SchedulerOptions {
   /** Requests in flight, across all webhooks (64). */
@@ -37,34 +40,25 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** The fallback poll, for retries coming due and leases of dead processes expiring (1 s). */
   pollMs?: number;
+  /** SMTP connections the mail lane sends over at once (4). */
+  mailConnections?: number;
+  /** How often the chores run while the scheduler runs: the outbox's retention, erasures' redactions (60 s). */
+  choresMs?: number;
 }
 
-/** The delivery scheduler: claims due deliveries, sends them, records the outcome. */
+/** The delivery scheduler: claims due webhook deliveries and mail, sends them, records the outcome. */
 export interface DeliveryScheduler {
   /** Start working: wake on local commits, on NOTIFY from other processes (PostgreSQL), and on a poll. */
   start(): Promise<void>;
-  /** Stop claiming; resolves when every claimed delivery is sent and recorded. */
+  /** Stop claiming; resolves when every claimed delivery and message is sent and recorded. */
   stop(): Promise<void>;
   /** Claim and send everything due now (by the engine's clock), and resolve once all of it is recorded. */
   runDue(): Promise<RunSummary>;
+  /** Run the chores now (the outbox's retention, erasures' redactions). */
+  runChores(): Promise<void>;
   readonly running: boolean;
-  /** Attempts recorded by this scheduler since it was created (for metrics). */
+  /** What this scheduler recorded since it was created (for metrics). */
   readonly totals: Readonly<RunSummary>;
-}
-
-/** One delivery attempt, as the server logs and counts it. */
-export interface AttemptReport {
-  webhookId: string;
-  deliveryId: string;
-  eventType: string;
-  /** 1 to 5. */
-  attempt: number;
-  ok: boolean;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-  /** No attempt follows: it succeeded, or it was the last. */
-  final: boolean;
 }
 
 export interface SchedulerDeps {
@@ -74,6 +68,10 @@ export interface SchedulerDeps {
   mailer: Mailer;
   /** Opens the webhooks' sealed signing secrets. */
   secrets: SecretBox;
+  /** Where notification mail goes, and how it is put into words. */
+  mail: { transport: MailTransport; compose: Composer };
+  /** Housekeeping run every `choresMs` while running. */
+  chores?: ReadonlyArray<() => Promise<unknown>>;
   /** Hears of every attempt (the server's attempt log line and metrics). */
   onAttempt?: (attempt: AttemptReport) => void;
   log: (message: string, error?: unknown) => void;
@@ -82,86 +80,40 @@ export interface SchedulerDeps {
 }
 
 export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}): DeliveryScheduler {
-  const { db, clock, sender, mailer, log } = deps;
-  const signingSecret = createSecretOpener(deps.secrets);
-  const concurrency = options.concurrency ?? 64;
-  const perWebhook = options.perWebhookConcurrency ?? 8;
+  const { db, log } = deps;
   const leaseMs = options.leaseMs ?? 60_000;
   const pollMs = options.pollMs ?? 1000;
-
-  const policy = createClaimPolicy({ db, clock, leaseMs, concurrency, perWebhook });
-  const leases = createLeases(db, clock, leaseMs, log);
-  const recorder = createRecorder({ db, clock, mailer, log, onSettle: () => settleIfIdle() });
-  const queue = createSendQueue<Held, Result>({
-    concurrency,
-    perWebhook,
-    attempt: (d) =>
-      attemptDelivery(d, sender, clock, signingSecret).then(
-        (result) => {
-          if (deps.onAttempt && result.attempt) {
-            const a = result.attempt;
-            deps.onAttempt({
-              webhookId: d.webhookId,
-              deliveryId: d.id,
-              eventType: d.eventType,
-              attempt: a.number,
-              ok: a.ok,
-              statusCode: a.statusCode,
-              durationMs: a.durationMs,
-              error: a.error,
-              final: a.ok || a.nextAt === null,
-            });
-          }
-          return result;
-        },
-        (err): Result => {
-          log('[feedback-service] delivery attempt crashed', err);
-          return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: null };
-        },
-      ),
-    done(webhookId, d, result) {
-      if (policy.observe(webhookId, result.attempt)) void pump(); // it may hold more now
-      void recorder
-        .record(result)
-        .catch((err) => log('[feedback-service] recording a delivery failed; its lease will expire and it will be retried', err))
-        .finally(() => release(d));
-    },
-  });
+  const choresMs = options.choresMs ?? 60_000;
+  const host = { pump: () => void pump(), settle: () => settleIfIdle() };
+  const webhooks = createWebhookLane(deps, { concurrency: options.concurrency ?? 64, perWebhook: options.perWebhookConcurrency ?? 8, leaseMs }, host);
+  const mail = createMailLane({ db, clock: deps.clock, log, ...deps.mail }, { connections: options.mailConnections ?? 4, leaseMs }, host);
+  const lanes: Lane[] = [webhooks, mail];
 
   let running = false;
   let pumping: Promise<void> | null = null;
   /** Woken while pumping: pump again once this round ends. */
   let again = false;
-  /** The last claim left the process at its limit: a release may make room for more. */
-  let mayHaveMore = false;
   let wakeQueued = false;
   /** Set while `stop()` waits: no new claims. */
   let halted = false;
   const idleWaiters: Array<() => void> = [];
   let poll: NodeJS.Timeout | undefined;
+  let choreTimer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
   let listener: { close(): Promise<void> } | undefined;
 
-  /** Hold claimed deliveries (their leases are renewed from now on) and queue them for sending. */
-  function take(claimed: Held[]): void {
-    for (const d of claimed) {
-      policy.hold(d);
-      leases.hold(d.token, d.id);
-      queue.push(d.webhookId, d);
+  /** A lane claims while there is room and something is due. */
+  async function claimWhileRoom(lane: Lane): Promise<void> {
+    while (!lane.full && !halted) {
+      const claimed = await lane.claimRound();
+      // Claim again until a round comes back empty: what is due is then claimed, or the lane is at its limit and is
+      // claimed for again as releases make room.
+      lane.mayHaveMore = lane.full;
+      if (claimed === 0) break;
     }
-    if (claimed.length > 0) queue.start();
   }
 
-  /** A recorded delivery gives back its claim; a webhook dropping below its claim limit can be claimed for again. */
-  function release(d: Held): void {
-    leases.release(d.token, d.id);
-    const belowLimit = policy.release(d);
-    if (mayHaveMore) policy.wantShallow();
-    if (belowLimit || mayHaveMore) void pump();
-    else settleIfIdle();
-  }
-
-  /** Claim while there is room and something is due; one pump at a time, re-run when woken meanwhile. */
+  /** Claim in every lane at once; one pump at a time, re-run when woken meanwhile. */
   function pump(): Promise<void> {
     if (pumping) {
       again = true;
@@ -170,25 +122,20 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     pumping = (async () => {
       do {
         again = false;
-        while (!policy.full && !halted) {
-          const claimed = await policy.claimRound(take);
-          // Claim again until a round comes back empty: every webhook with due work is then either emptied or
-          // holding its limit, and is claimed for again when it drains below it.
-          mayHaveMore = policy.full;
-          if (claimed === 0) break;
-        }
+        const rounds = await Promise.allSettled(lanes.map(claimWhileRoom));
+        rounds.forEach((r, i) => {
+          if (r.status === 'rejected') log(`[feedback-service] claiming ${lanes[i]!.name} failed; retrying at the next poll`, r.reason);
+        });
       } while (again);
-    })()
-      .catch((err) => log('[feedback-service] claiming deliveries failed; retrying at the next poll', err))
-      .finally(() => {
-        pumping = null;
-        settleIfIdle();
-      });
+    })().finally(() => {
+      pumping = null;
+      settleIfIdle();
+    });
     return pumping;
   }
 
   function settleIfIdle(): void {
-    if (policy.held === 0 && !pumping && !recorder.busy) for (const resolve of idleWaiters.splice(0)) resolve();
+    if (!pumping && lanes.every((lane) => lane.held === 0 && !lane.busy)) for (const resolve of idleWaiters.splice(0)) resolve();
   }
 
   function idle(): Promise<void> {
@@ -198,16 +145,32 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     });
   }
 
+  function rewind(): void {
+    for (const lane of lanes) {
+      lane.mayHaveMore = true;
+      lane.rewind();
+    }
+  }
+
   function wake(): void {
     if (!running || wakeQueued) return;
     wakeQueued = true;
     // Commits in the same tick share one claim.
     setImmediate(() => {
       wakeQueued = false;
-      mayHaveMore = true;
-      policy.rewind();
+      rewind();
       void pump();
     });
+  }
+
+  async function runChores(): Promise<void> {
+    for (const chore of deps.chores ?? []) {
+      try {
+        await chore();
+      } catch (err) {
+        log('[feedback-service] a scheduled chore failed; it runs again at the next interval', err);
+      }
+    }
   }
 
   return {
@@ -215,7 +178,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
       return running;
     },
     get totals() {
-      return recorder.totals;
+      return { ...webhooks.totals, mail: mail.totals };
     },
     async start() {
       if (running) return;
@@ -223,6 +186,8 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
       unsubscribe = db.onDeliveriesCommitted(wake);
       poll = setInterval(wake, pollMs);
       poll.unref();
+      choreTimer = setInterval(() => void runChores(), choresMs);
+      choreTimer.unref();
       if (deps.listenUrl) {
         try {
           listener = await listenForDeliveries(deps.listenUrl, wake, log);
@@ -235,34 +200,30 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     async stop() {
       running = false;
       clearInterval(poll);
+      clearInterval(choreTimer);
       unsubscribe?.();
       await listener?.close();
       listener = undefined;
       halted = true;
-      // Claimed but not yet sent: give them back, so another process takes them now instead of when the lease
-      // lapses. What is being sent finishes and is recorded.
-      const waiting = queue.takeWaiting();
-      if (waiting.length > 0) {
-        const byToken = new Map<string, string[]>();
-        for (const d of waiting) (byToken.get(d.token) ?? byToken.set(d.token, []).get(d.token)!).push(d.id);
-        try {
-          for (const [token, ids] of byToken) for (let i = 0; i < ids.length; i += 500) await releaseLeases(db, token, ids.slice(i, i + 500));
-        } catch (err) {
-          log('[feedback-service] giving back unsent claims failed; their leases will lapse and another process will take them', err);
-        }
-        for (const d of waiting) release(d);
-      }
+      // Claimed but not yet sent: given back, so another process takes them now. What is being sent finishes.
+      await Promise.all(lanes.map((lane) => lane.giveBack()));
       await idle();
       halted = false;
     },
     async runDue() {
-      const before = recorder.totals;
-      mayHaveMore = true;
-      policy.rewind();
+      const before = { ...webhooks.totals, mail: mail.totals };
+      rewind();
       await pump();
       await idle();
-      const after = recorder.totals;
-      return { attempted: after.attempted - before.attempted, succeeded: after.succeeded - before.succeeded, failed: after.failed - before.failed };
+      const w = webhooks.totals;
+      const m = mail.totals;
+      return {
+        attempted: w.attempted - before.attempted,
+        succeeded: w.succeeded - before.succeeded,
+        failed: w.failed - before.failed,
+        mail: { sent: m.sent - before.mail.sent, retried: m.retried - before.mail.retried, failed: m.failed - before.mail.failed, unconfirmed: m.unconfirmed - before.mail.unconfirmed },
+      };
     },
+    runChores,
   };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 /** SHA-256 hex of the trimmed, lower-cased email: how contacts, votes and comments are matched. */
 export function hashEmail(email: string | null | undefined): string | null {
@@ -10,4 +10,12 @@ export function hashEmail(email: string | null | undefined): string | null {
 export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   return at <= 0 ? '***' : `${email[0]}***${email.slice(at)}`;
+}
+
+/**
+ * An address on a workspace's suppression list: HMAC-SHA256 of the trimmed, lower-cased address under the workspace's
+ * salt. Nothing reads it back; a later interaction by the same address computes the same digest.
+ */
+export function suppressionDigest(salt: string, email: string): string {
+  return createHmac('sha256', salt).update(email.trim().toLowerCase()).digest('hex');
 }

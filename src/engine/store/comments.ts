@@ -24,7 +24,8 @@ export async function insert(sql: Sql, c: CommentRow): Promise<void> {
   await sql.run('UPDATE post SET comment_count = comment_count + 1 WHERE id = ?', [c.postId]);
 }
 
-/** Whether this comment is on this post. */
-export async function existsOnPost(sql: Sql, id: string, postId: string): Promise<boolean> {
-  return (await sql.one('SELECT id FROM comment WHERE id = ? AND post_id = ?', [id, postId])) !== undefined;
+/** This comment, if it is on this post: who wrote it (their contact, when they opted in). */
+export async function findOnPost(sql: Sql, id: string, postId: string): Promise<{ contactId: string | null } | undefined> {
+  const row = await sql.one<{ contact_id: string | null }>('SELECT contact_id FROM comment WHERE id = ? AND post_id = ?', [id, postId]);
+  return row && { contactId: row.contact_id ?? null };
 }

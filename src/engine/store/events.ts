@@ -20,11 +20,16 @@ function eventInsert(sql: Pick<Sql, 'dialect'>, event: WebhookEvent, now: Date):
   };
 }
 
-/** Write an event row in the caller's transaction, so that it commits if and only if the change that caused it does. */
-export async function emit(tx: Sql, event: WebhookEvent, now: Date): Promise<void> {
-  const { sql, params } = insertValues(eventInsert(tx, event, now));
+/**
+ * Write an event row in the caller's transaction, so that it commits if and only if the change that caused it does.
+ * Returns its id: the change's id, which the mail the change causes is written under.
+ */
+export async function emit(tx: Sql, event: WebhookEvent, now: Date): Promise<string> {
+  const insert = eventInsert(tx, event, now);
+  const { sql, params } = insertValues(insert);
   await tx.run(sql, params);
   tx.wroteDeliveries();
+  return insert.params[0] as string;
 }
 
 /**

@@ -1,40 +1,6 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
-import type { PostStatus } from '../../schemas/posts.js';
+import { PORTAL_PATH, type Paths } from '../../engine/index.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
-
-
-/** Where the portal answers; every page of a workspace is under `${PORTAL_PATH}/<handle>/`. */
-export const PORTAL_PATH = '/portal';
-
-/** The addresses of one workspace's pages. Slugs and handles are `[a-z0-9-]`, so they need no encoding. */
-export function pathsOf(handle: string) {
-  const home = `${PORTAL_PATH}/${handle}/`;
-  return {
-    home,
-    board: (board: string) => `${home}b/${board}`,
-    post: (board: string, post: string) => `${home}b/${board}/p/${post}`,
-    roadmap: `${home}roadmap`,
-    changelog: `${home}changelog`,
-    newPost: (board: string) => `${home}b/${board}/new`,
-    vote: (board: string, post: string) => `${home}b/${board}/p/${post}/vote`,
-    comment: (board: string, post: string) => `${home}b/${board}/p/${post}/comment`,
-    signIn: `${home}sign-in`,
-    signOut: `${home}sign-out`,
-    confirm: (codeId: string) => `${home}confirm/${codeId}`,
-    similar: (board: string) => `${home}b/${board}/similar`,
-  };
-}
-export type Paths = ReturnType<typeof pathsOf>;
-
-export const STATUS_LABELS: Record<PostStatus, string> = {
-  open: 'Open',
-  under_review: 'Under review',
-  planned: 'Planned',
-  in_progress: 'In progress',
-  shipped: 'Shipped',
-  declined: 'Declined',
-  duplicate: 'Duplicate',
-};
 
 /** A date as people read it (UTC), with the machine-readable instant. */
 export const when = (iso: string): SafeHtml => html`<time datetime="${iso}">${iso.slice(0, 10)}</time>`;

@@ -1,7 +1,8 @@
 import type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost, PortalSort } from '../../engine/index.js';
-import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
+import { POST_STATUSES, POST_STATUS_LABELS as STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { html, type SafeHtml } from '@remix-run/html-template';
-import { STATUS_LABELS, count, csrfField, page, when, type PageFrame, type Paths } from './layout.js';
+import type { Paths } from '../../engine/index.js';
+import { count, csrfField, page, when, type PageFrame } from './layout.js';
 
 const status = (s: PostStatus) => html`<span class="status">${STATUS_LABELS[s]}</span>`;
 

@@ -1,10 +1,10 @@
 import { H3, getRouterParams, type H3Event } from 'h3';
-import { FeedbackError, hashEmail, type Engine, type PortalAction, type PortalIdentity, type PortalSession } from '../../engine/index.js';
+import { FeedbackError, PORTAL_PATH, hashEmail, type Engine, type PortalAction, type PortalIdentity, type PortalSession } from '../../engine/index.js';
 import { emailSchema } from '../../schemas/contacts.js';
 import { textFault } from '../../schemas/input.js';
 import { COMMENT_BODY_TEXT_MAX } from '../../schemas/interactions.js';
 import { POST_BODY_TEXT_MAX, POST_TITLE_MAX, SLUG_PATTERN as SLUG } from '../../schemas/posts.js';
-import { PORTAL_PATH, type PageFrame } from './layout.js';
+import type { PageFrame } from './layout.js';
 import { codePage, identifyPage, messagePage, newPostPage } from './pages.js';
 import { SESSION_COOKIE, cookie, field, forgeryRefusal, readCookie, readForm, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, respond, seeOther } from './responses.js';

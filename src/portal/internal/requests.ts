@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { getRequestIP, parseCookies, type H3Event } from 'h3';
-import type { OrganizationInfo, Participation, PortalIdentity } from '../../engine/index.js';
+import { PORTAL_PATH, type OrganizationInfo, type Participation, type Paths, type PortalIdentity } from '../../engine/index.js';
 import { textFault } from '../../schemas/input.js';
-import { PORTAL_PATH, type PageFrame, type Paths } from './layout.js';
+import type { PageFrame } from './layout.js';
 
 /** The cookie that holds a signed-in end-user's session token, one per workspace (its path is the workspace's). */
 export const SESSION_COOKIE = 'fs_session';

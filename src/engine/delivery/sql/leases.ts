@@ -1,9 +1,12 @@
 import { placeholders, ts, type Sql } from '../../store/sql.js';
 import { DELIVERY_CHANNEL } from '../listener.js';
 
-/** Push the leases of these held deliveries (all claimed under `token`) out to `until`. */
-export async function renewLeases(db: Sql, token: string, ids: readonly string[], until: Date): Promise<void> {
-  await db.run(`UPDATE delivery SET lease_expires_at = ? WHERE lease_token = ? AND id IN (${placeholders(ids)})`, [ts(db, until), token, ...ids]);
+/** The tables the scheduler's lanes claim from: webhook deliveries and mail. Each has `lease_token` and `lease_expires_at`. */
+export type LeasedTable = 'delivery' | 'mail';
+
+/** Push the leases of these held rows (all claimed under `token`) out to `until`. */
+export async function renewLeases(db: Sql, table: LeasedTable, token: string, ids: readonly string[], until: Date): Promise<void> {
+  await db.run(`UPDATE ${table} SET lease_expires_at = ? WHERE lease_token = ? AND id IN (${placeholders(ids)})`, [ts(db, until), token, ...ids]);
 }
 
 /**
@@ -19,11 +22,11 @@ export async function failUnattempted(db: Sql, id: string, token: string, now: D
 }
 
 /**
- * Give back claims not yet attempted (a scheduler stopping): the deliveries are due again at once for any process,
- * and on PostgreSQL the others hear of it now rather than at their next poll.
+ * Give back claims not yet attempted (a scheduler stopping): the rows are due again at once for any process, and on
+ * PostgreSQL the others hear of it now rather than at their next poll.
  */
-export async function releaseLeases(db: Sql, token: string, ids: readonly string[]): Promise<void> {
-  await db.run(`UPDATE delivery SET lease_token = NULL, lease_expires_at = NULL WHERE lease_token = ? AND status = 'pending' AND id IN (${placeholders(ids)})`, [
+export async function releaseLeases(db: Sql, table: LeasedTable, token: string, ids: readonly string[]): Promise<void> {
+  await db.run(`UPDATE ${table} SET lease_token = NULL, lease_expires_at = NULL WHERE lease_token = ? AND status = 'pending' AND id IN (${placeholders(ids)})`, [
     token,
     ...ids,
   ]);

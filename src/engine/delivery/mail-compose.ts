@@ -1,0 +1,82 @@
+import { renderMail, type MailPayload, type PostRef } from '../notifications/messages.js';
+import type { MailTokens } from '../notifications/tokens.js';
+import { MAIL_PAGES, pathsOf } from '../shared/portal-paths.js';
+import * as boards from '../store/boards.js';
+import * as organizations from '../store/organizations.js';
+import type { Sql } from '../store/sql.js';
+import type { MailEnvelope } from './smtp.js';
+
+/** One message the mail lane holds: the due rows of one recipient, claimed together under one lease token. */
+export interface HeldMail {
+  token: string;
+  organizationId: string;
+  emailHash: string;
+  /** The address and contact of the newest row. */
+  email: string;
+  contactId: string | null;
+  rows: Array<{ id: string; payload: string; attemptCount: number }>;
+}
+
+export interface MailSettings {
+  /** The sender address (`feedback-service@localhost` by default); the workspace's name is its display name. */
+  from: string;
+  /** The server's public address (`https://feedback.example.com`), for the links; without one, mail has none. */
+  publicUrl: () => string | undefined;
+}
+
+/** A message ready to send: its envelope, its bytes and its Message-ID (the first row's id, the same at every attempt). */
+export interface ComposedMail {
+  envelope: MailEnvelope;
+  raw: Buffer;
+  messageId: string;
+}
+
+/**
+ * Put one held message into words and MIME: the workspace's name and portal links, the recipient's signed
+ * preferences and unsubscribe links, and RFC 8058's one-click headers (`List-Unsubscribe` with the https address and
+ * `List-Unsubscribe-Post: List-Unsubscribe=One-Click`).
+ */
+export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettings) {
+  const domain = settings.from.includes('@') ? settings.from.slice(settings.from.lastIndexOf('@') + 1) : 'localhost';
+  return async function compose(m: HeldMail): Promise<ComposedMail> {
+    const org = await organizations.find(db, m.organizationId);
+    const payloads = m.rows.map((r) => JSON.parse(r.payload) as MailPayload);
+    const base = settings.publicUrl()?.replace(/\/+$/, '');
+    const portal = base && org?.handle && org.portalEnabled ? pathsOf(org.handle) : null;
+    const boardIds = [...new Set(payloads.map((p) => (p.kind === 'changelog' ? p.entry.boardId : p.post.boardId)))];
+    const slugs = new Map<string, string>();
+    if (portal) for (const id of boardIds) {
+      const board = await boards.find(db, m.organizationId, id);
+      if (board?.isPublic) slugs.set(id, board.slug);
+    }
+    const token = base && m.contactId ? await tokens.sign({ organizationId: m.organizationId, contactId: m.contactId, emailHash: m.emailHash }) : null;
+    const link = (path: string) => `${base}${path}?t=${token}`;
+    const workspace = org?.name ?? 'Feedback';
+    const words = renderMail(payloads, {
+      workspace,
+      postUrl: (post: PostRef) => (portal && slugs.has(post.boardId) ? `${base}${portal.post(slugs.get(post.boardId)!, post.slug)}` : null),
+      changelogUrl: portal ? `${base}${portal.changelog}` : null,
+      preferencesUrl: token ? link(MAIL_PAGES.preferences) : null,
+      unsubscribeUrl: token ? link(MAIL_PAGES.unsubscribe) : null,
+    });
+    const messageId = `<${m.rows[0]!.id}@${domain}>`;
+    const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
+    const raw = await new MailComposer({
+      from: { name: workspace, address: settings.from },
+      to: m.email,
+      subject: words.subject,
+      text: words.text,
+      html: words.html,
+      messageId,
+      headers: {
+        ...(token ? { 'List-Unsubscribe': `<${link(MAIL_PAGES.unsubscribe)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
+        // Not a person writing: vacation responders stay quiet.
+        'Auto-Submitted': 'auto-generated',
+      },
+    })
+      .compile()
+      .build();
+    return { envelope: { from: settings.from, to: m.email }, raw, messageId };
+  };
+}
+export type Composer = ReturnType<typeof createComposer>;

@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../store/sql.js';
+import type { Lane, LaneHost } from './lane.js';
+import { createLeases, giveBackClaims } from './leases.js';
+import type { Composer, HeldMail } from './mail-compose.js';
+import { createSendQueue } from './send-queue.js';
+import type { MailTransport, SendOutcome } from './smtp.js';
+import { claimMail, handOver, noteUnconfirmed, requeue, type ClaimedMail } from './sql/mail.js';
+
+/** The waits before a message's second to sixth attempts: a server that is down for hours still gets it. */
+export const MAIL_RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000] as const;
+
+/** What the mail lane did: messages' rows sent, retried later, failed for good, and sent without the server's answer. */
+export interface MailSummary {
+  sent: number;
+  retried: number;
+  failed: number;
+  unconfirmed: number;
+}
+
+export interface MailLaneDeps {
+  db: Database;
+  clock: () => Date;
+  transport: MailTransport;
+  compose: Composer;
+  log: (message: string, error?: unknown) => void;
+}
+
+/** Each recipient's claimed rows, in claim order: one message each. */
+function messages(rows: ClaimedMail[], token: string): HeldMail[] {
+  const byRecipient = new Map<string, HeldMail>();
+  for (const r of rows) {
+    const key = `${r.organizationId} ${r.emailHash}`;
+    let m = byRecipient.get(key);
+    if (!m) byRecipient.set(key, (m = { token, organizationId: r.organizationId, emailHash: r.emailHash, email: r.email, contactId: r.contactId, rows: [] }));
+    m.rows.push({ id: r.id, payload: r.payload, attemptCount: r.attemptCount });
+    // The newest row's address and contact: where the person is now.
+    m.email = r.email;
+    m.contactId = r.contactId ?? m.contactId;
+  }
+  return [...byRecipient.values()];
+}
+
+/**
+ * Mail as a lane of the scheduler:
+ *
+ *   pending rows --claim--> held: a recipient's due rows as one message, leased to this process (leases.ts)
+ *     --> composed (mail-compose.ts) --> sent over one of `connections` SMTP connections (smtp.ts), its rows
+ *         recorded as sent just before the message's last line (handOver) --> retried on the schedule, or failed
+ *     --> released: the claim given back.
+ *
+ * A process that dies before the hand-over loses nothing (the lease lapses, another claims the rows); one that dies
+ * after it never sends the message again.
+ */
+export function createMailLane(deps: MailLaneDeps, options: { connections: number; leaseMs: number }, host: LaneHost): Lane & { readonly totals: Readonly<MailSummary> } {
+  const { db, clock, transport, compose, log } = deps;
+  const heldLimit = options.connections * 16;
+  const leases = createLeases(db, 'mail', clock, options.leaseMs, log);
+  const totals: MailSummary = { sent: 0, retried: 0, failed: 0, unconfirmed: 0 };
+  let held = 0;
+  let recording = 0;
+
+  async function send(m: HeldMail): Promise<{ outcome: SendOutcome; messageId: string }> {
+    let messageId = '';
+    try {
+      const composed = await compose(m);
+      messageId = composed.messageId;
+      const ids = m.rows.map((r) => r.id);
+      return { outcome: await transport.send(composed.envelope, composed.raw, () => handOver(db, ids, m.token, composed.messageId, clock())), messageId };
+    } catch (err) {
+      log('[feedback-service] a message could not be sent; it will be retried', err);
+      return { outcome: { kind: 'failed', error: (err as Error).message }, messageId };
+    }
+  }
+
+  async function record(m: HeldMail, { outcome, messageId }: { outcome: SendOutcome; messageId: string }): Promise<void> {
+    switch (outcome.kind) {
+      case 'accepted':
+        totals.sent += m.rows.length;
+        return;
+      case 'abandoned':
+        return;
+      case 'unconfirmed':
+        totals.unconfirmed += m.rows.length;
+        log(`[feedback-service] mail ${messageId} was handed over but the server did not confirm it (${outcome.error}); it is not sent again`);
+        await noteUnconfirmed(db, messageId, outcome.error);
+        return;
+      case 'refused':
+      case 'failed': {
+        const now = clock();
+        const permanent = outcome.kind === 'refused' && outcome.permanent;
+        const rows = m.rows.map((r) => {
+          const wait = permanent ? undefined : MAIL_RETRY_SCHEDULE_MS[r.attemptCount];
+          if (wait === undefined) totals.failed++;
+          else totals.retried++;
+          return { id: r.id, nextAt: wait === undefined ? null : new Date(now.getTime() + wait) };
+        });
+        await requeue(db, rows, { token: m.token, messageId }, outcome.error, now);
+      }
+    }
+  }
+
+  const queue = createSendQueue<HeldMail, { outcome: SendOutcome; messageId: string }>({
+    concurrency: options.connections,
+    perKey: options.connections,
+    attempt: send,
+    done(_key, m, result) {
+      recording++;
+      void record(m, result)
+        .catch((err) => log('[feedback-service] recording a message failed; its lease will expire and it will be retried', err))
+        .finally(() => {
+          recording--;
+          release(m);
+        });
+    },
+  });
+
+  function release(m: HeldMail): void {
+    for (const r of m.rows) leases.release(m.token, r.id);
+    held--;
+    if (lane.mayHaveMore) host.pump();
+    else host.settle();
+  }
+
+  const lane = {
+    name: 'mail',
+    mayHaveMore: false,
+    async claimRound(): Promise<number> {
+      const now = clock();
+      const token = randomBytes(12).toString('hex');
+      const rows = await claimMail(db, { now, token, leaseUntil: new Date(now.getTime() + options.leaseMs), limit: heldLimit - held });
+      for (const m of messages(rows, token)) {
+        held++;
+        for (const r of m.rows) leases.hold(token, r.id);
+        queue.push('mail', m);
+      }
+      if (rows.length > 0) queue.start();
+      return rows.length;
+    },
+    get full() {
+      return held >= heldLimit;
+    },
+    get held() {
+      return held;
+    },
+    get busy() {
+      return recording > 0;
+    },
+    rewind() {},
+    async giveBack() {
+      const waiting = queue.takeWaiting();
+      if (waiting.length === 0) return;
+      try {
+        await giveBackClaims(
+          db,
+          'mail',
+          waiting.flatMap((m) => m.rows.map((r) => ({ token: m.token, id: r.id }))),
+        );
+      } catch (err) {
+        log('[feedback-service] giving back unsent mail failed; its leases will lapse and another process will take it', err);
+      }
+      for (const m of waiting) release(m);
+    },
+    get totals() {
+      return { ...totals };
+    },
+  };
+  return lane;
+}

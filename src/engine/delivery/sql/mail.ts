@@ -1,0 +1,110 @@
+import { placeholders, statement, toInt, ts, type Database, type Sql, type SqlDialect, type Statement } from '../../store/sql.js';
+
+/** A mail row a claim took. */
+export interface ClaimedMail {
+  id: string;
+  organizationId: string;
+  emailHash: string;
+  contactId: string | null;
+  email: string;
+  kind: string;
+  changeId: string;
+  payload: string;
+  attemptCount: number;
+}
+
+/**
+ * Up to `limit` recipients' due mail, taken with a lease in one statement: the oldest due rows name the recipients,
+ * and every due row of those recipients comes along, so what is due for one person goes out as one message. An index
+ * seek on mail_due_idx, then one on mail_recipient_idx per recipient. PostgreSQL skips rows another process is
+ * claiming right now.
+ */
+function claimText(d: SqlDialect): string {
+  const due = (m: string) => `${m}status = 'pending' AND ${m}next_attempt_at <= ? AND (${m}lease_expires_at IS NULL OR ${m}lease_expires_at <= ?)`;
+  return `UPDATE mail SET lease_token = ?, lease_expires_at = ?
+    WHERE id IN (
+      SELECT m.id FROM mail m WHERE ${due('m.')}
+        AND (m.organization_id, m.email_hash) IN (SELECT organization_id, email_hash FROM mail WHERE ${due('')} ORDER BY next_attempt_at, id LIMIT ?)
+      ORDER BY m.next_attempt_at, m.id LIMIT ?${d.forUpdateSkipLocked})
+    RETURNING id, organization_id, email_hash, contact_id, email, kind, change_id, payload, attempt_count`;
+}
+const claims = new Map<string, Statement>();
+
+/** Rows per recipient a claim takes at most: a digest of more goes out in several messages. */
+const ROWS_PER_RECIPIENT = 50;
+
+export async function claimMail(db: Sql, claim: { now: Date; token: string; leaseUntil: Date; limit: number }): Promise<ClaimedMail[]> {
+  let s = claims.get(db.dialect.name);
+  if (!s) claims.set(db.dialect.name, (s = statement(claimText(db.dialect))));
+  const now = ts(db, claim.now);
+  const rows = await db.all<Record<string, unknown>>(s, [ts(db, claim.leaseUntil), claim.token, now, now, now, now, claim.limit, claim.limit * ROWS_PER_RECIPIENT]);
+  return rows.map((r) => ({
+    id: r.id as string,
+    organizationId: r.organization_id as string,
+    emailHash: r.email_hash as string,
+    contactId: (r.contact_id as string | null) ?? null,
+    email: r.email as string,
+    kind: r.kind as string,
+    changeId: r.change_id as string,
+    payload: r.payload as string,
+    attemptCount: toInt(r.attempt_count),
+  }));
+}
+
+/**
+ * Hand a message over: its rows become `sent` under its Message-ID, all of them or none (a row whose lease this process
+ * lost is another's now). Committed before the message's last line is written to the SMTP server, so a process that
+ * dies after that line can never send it again. Whether the rows were ours.
+ */
+export async function handOver(db: Database, ids: readonly string[], token: string, messageId: string, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const changed = await tx.run(
+      `UPDATE mail SET status = 'sent', sent_at = ?, message_id = ?, attempt_count = attempt_count + 1, lease_token = NULL, lease_expires_at = NULL, error = NULL
+       WHERE lease_token = ? AND status = 'pending' AND id IN (${placeholders(ids)})`,
+      [ts(tx, now), messageId, token, ...ids],
+    );
+    if (changed !== ids.length) throw new LostClaim();
+    return true;
+  }).catch((err: unknown) => {
+    if (err instanceof LostClaim) return false;
+    throw err;
+  });
+}
+class LostClaim extends Error {}
+
+/**
+ * A message that did not go: each row due again at its `nextAt`, or failed (`nextAt` null) with the error. Rows still
+ * held under the claim (never handed over), or handed over under this Message-ID and then refused by the server.
+ */
+export async function requeue(
+  db: Database,
+  rows: ReadonlyArray<{ id: string; nextAt: Date | null }>,
+  claim: { token: string; messageId: string },
+  error: string,
+  now: Date,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const row of rows) {
+      await tx.run(
+        `UPDATE mail SET status = ?, next_attempt_at = ?, failed_at = ?, error = ?,
+           attempt_count = CASE WHEN status = 'sent' THEN attempt_count ELSE attempt_count + 1 END,
+           sent_at = NULL, message_id = NULL, lease_token = NULL, lease_expires_at = NULL
+         WHERE id = ? AND ((lease_token = ? AND status = 'pending') OR (status = 'sent' AND message_id = ?))`,
+        [
+          row.nextAt ? 'pending' : 'failed',
+          row.nextAt && ts(tx, row.nextAt),
+          row.nextAt ? null : ts(tx, now),
+          error.slice(0, 500),
+          row.id,
+          claim.token,
+          claim.messageId,
+        ],
+      );
+    }
+  });
+}
+
+/** A handed-over message whose server never confirmed it: it stays sent (never twice), with the reason noted. */
+export async function noteUnconfirmed(db: Sql, messageId: string, error: string): Promise<void> {
+  await db.run("UPDATE mail SET error = ? WHERE message_id = ? AND status = 'sent'", [`unconfirmed: ${error}`.slice(0, 500), messageId]);
+}

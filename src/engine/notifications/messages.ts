@@ -1,0 +1,107 @@
+import { html, type SafeHtml } from '@remix-run/html-template';
+import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+
+/** A post as a message names it. */
+export interface PostRef {
+  id: string;
+  title: string;
+  slug: string;
+  boardId: string;
+}
+
+/** What one mail row says, as written with the change (the words are chosen when it is sent). */
+export type MailPayload =
+  | { kind: 'post_status'; post: PostRef; from: string; to: string; mergedInto: PostRef | null }
+  | { kind: 'reply'; post: PostRef; comment: { id: string; authorName: string | null; excerpt: string }; replyTo: 'post' | 'comment' }
+  | { kind: 'changelog'; entry: { id: string; title: string; slug: string; boardId: string; excerpt: string } };
+
+/** What the words of a message need from the workspace and the server. */
+export interface MessageContext {
+  workspace: string;
+  /** The post's page on the portal, absolute; null without a portal or a public URL. */
+  postUrl(post: PostRef): string | null;
+  changelogUrl: string | null;
+  /** The recipient's preferences page and one-click unsubscribe address (absolute, with their token); null without a public URL. */
+  preferencesUrl: string | null;
+  unsubscribeUrl: string | null;
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const label = (status: string) => POST_STATUS_LABELS[status as PostStatus] ?? status;
+const quoted = (title: string) => `“${title}”`;
+
+/** One item: its headline, its lines, its link. */
+function item(p: MailPayload, ctx: MessageContext): { headline: string; lines: string[]; link: { href: string; label: string } | null } {
+  switch (p.kind) {
+    case 'post_status': {
+      const href = ctx.postUrl(p.post);
+      if (p.mergedInto) {
+        return {
+          headline: `${quoted(p.post.title)} was merged into ${quoted(p.mergedInto.title)}`,
+          lines: [`${quoted(p.post.title)} is a duplicate of ${quoted(p.mergedInto.title)}: its votes and news continue there.`],
+          link: ctx.postUrl(p.mergedInto) ? { href: ctx.postUrl(p.mergedInto)!, label: 'See the post' } : null,
+        };
+      }
+      return {
+        headline: `${quoted(p.post.title)} is now ${label(p.to)}`,
+        lines: [`${quoted(p.post.title)} moved from ${label(p.from)} to ${label(p.to)}.`],
+        link: href ? { href, label: 'See the post' } : null,
+      };
+    }
+    case 'reply': {
+      const who = p.comment.authorName ?? 'Someone';
+      const href = ctx.postUrl(p.post);
+      return {
+        headline: p.replyTo === 'comment' ? `${who} replied to your comment on ${quoted(p.post.title)}` : `New comment on ${quoted(p.post.title)}`,
+        lines: [`${who} wrote:`, p.comment.excerpt],
+        link: href ? { href: `${href}#${p.comment.id}`, label: 'Read and reply' } : null,
+      };
+    }
+    case 'changelog':
+      return {
+        headline: `New in ${ctx.workspace}: ${p.entry.title}`,
+        lines: p.entry.excerpt ? [p.entry.excerpt] : [],
+        link: ctx.changelogUrl ? { href: ctx.changelogUrl, label: 'Read the changelog' } : null,
+      };
+  }
+}
+
+/** Why the person gets this, in one line. */
+function reason(items: readonly MailPayload[], workspace: string): string {
+  const kinds = new Set(items.map((p) => p.kind));
+  if (kinds.size > 1) return `You get this digest because of your activity on ${workspace}'s feedback boards and what you asked to hear about.`;
+  if (kinds.has('changelog')) return `You get this because you subscribed to ${workspace}'s changelog.`;
+  if (kinds.has('reply')) return `You get this because someone answered what you wrote on ${workspace}'s feedback board.`;
+  return `You get this because you took part in this post on ${workspace}'s feedback board or asked to hear about it.`;
+}
+
+/** The words of one message: one item, or a digest of several. Plain text, and the same as HTML. */
+export function renderMail(items: readonly MailPayload[], ctx: MessageContext): RenderedMail {
+  const parts = items.map((p) => item(p, ctx));
+  const subject = parts.length === 1 ? parts[0]!.headline : `${parts.length} updates from ${ctx.workspace}`;
+  const footer = [
+    '--',
+    reason(items, ctx.workspace),
+    ...(ctx.preferencesUrl ? [`Choose what you get: ${ctx.preferencesUrl}`] : []),
+    ...(ctx.unsubscribeUrl ? [`Unsubscribe from all ${ctx.workspace} email: ${ctx.unsubscribeUrl}`] : []),
+  ];
+  const textItems = parts.map((part) => [...(parts.length > 1 ? [part.headline, ''] : []), ...part.lines, ...(part.link ? ['', `${part.link.label}: ${part.link.href}`] : [])].join('\n'));
+  const text = [...textItems.flatMap((t) => [t, '']), ...footer].join('\n');
+  const htmlItems: SafeHtml[] = parts.map(
+    (part) => html`<section>${parts.length > 1 ? html`<h2 style="font-size:16px">${part.headline}</h2>` : ''}${part.lines.map((line) => html`<p>${line}</p>`)}${
+      part.link ? html`<p><a href="${part.link.href}">${part.link.label}</a></p>` : ''
+    }</section>`,
+  );
+  const body = html`<!doctype html><html><head><meta charset="utf-8"><title>${subject}</title></head><body style="font-family:sans-serif;line-height:1.5;max-width:600px">
+${htmlItems}
+<hr><p style="color:#555;font-size:13px">${reason(items, ctx.workspace)}${ctx.preferencesUrl ? html`<br><a href="${ctx.preferencesUrl}">Choose what you get</a>` : ''}${
+    ctx.unsubscribeUrl ? html` · <a href="${ctx.unsubscribeUrl}">Unsubscribe</a>` : ''
+  }</p>
+</body></html>`;
+  return { subject, text, html: String(body) };
+}

@@ -1,0 +1,126 @@
+import type { ChangelogEntry } from '../../schemas/interactions.js';
+import type { Post } from '../../schemas/posts.js';
+import { hashEmail, suppressionDigest } from '../shared/email.js';
+import { newId } from '../shared/ids.js';
+import * as mail from '../store/mail.js';
+import { candidates, workspaceFacts, type Candidate, type Concerned } from '../store/mail-recipients.js';
+import { CHANGELOG_TOPIC, postTopic } from '../store/mail-subscriptions.js';
+import type { Sql } from '../store/sql.js';
+import { suppressed } from '../store/suppressions.js';
+import { mayEmail, type MailPurpose } from './consent.js';
+import type { MailPayload } from './messages.js';
+
+/** An instant recipient who had this many messages written in the last hour gets the rest of the hour as one digest. */
+export const DIGEST_AFTER = 3;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The change that causes mail: its workspace, its event (the change's id) and its time. */
+export interface Change {
+  organizationId: string;
+  /** The id of the event the change emitted. */
+  changeId: string;
+  now: Date;
+}
+
+/** When a recipient's message is due: now, or at the top of the next hour for a digest (chosen, or because they are getting many). */
+function dueAt(c: Candidate, now: Date): Date {
+  if (c.digest === 'hourly' || c.recent >= DIGEST_AFTER) return new Date((Math.floor(now.getTime() / HOUR_MS) + 1) * HOUR_MS);
+  return now;
+}
+
+/**
+ * Write one change's mail, in the change's transaction: every candidate the consent rule lets through, once per
+ * address (contacts sharing an address get one message). `addressed` marks the candidates a reply answers (their own
+ * post or comment) and says what each one's message carries.
+ */
+async function write(
+  tx: Sql,
+  change: Change,
+  purpose: MailPurpose,
+  concerned: Concerned,
+  payloadFor: (c: Candidate) => MailPayload,
+  options: { ownRequest?: (c: Candidate) => boolean; excludeEmailHash?: string | null } = {},
+): Promise<number> {
+  const org = change.organizationId;
+  const topic = 'subscribersOf' in concerned ? concerned.subscribersOf : concerned.topic;
+  const optOutTopics = ['all', purpose === 'changelog' ? CHANGELOG_TOPIC : 'posts', ...(topic.startsWith('post:') ? [topic] : [])];
+  const ws = await workspaceFacts(tx, org);
+  const found = await candidates(tx, org, concerned, optOutTopics, new Date(change.now.getTime() - HOUR_MS));
+  if (found.length === 0) return 0;
+  const digests = ws.salt ? found.map((c) => suppressionDigest(ws.salt!, c.email)) : [];
+  const onList = ws.salt ? await suppressed(tx, org, digests) : new Set<string>();
+  const seen = new Set<string>();
+  const rows: mail.NewMail[] = [];
+  found.forEach((c, i) => {
+    if (seen.has(c.emailHash) || c.emailHash === options.excludeEmailHash) return;
+    // An unsubscribe covers the topic unless the person asked for the topic themselves after it.
+    const ownSubscription = c.subscribedVia === 'opt_in' || c.subscribedVia === 'portal';
+    const optedOut = c.optedOutAt !== null && !(ownSubscription && c.subscribedAt !== null && c.subscribedAt > c.optedOutAt);
+    const allowed = mayEmail(c, {
+      purpose,
+      participant: c.participant,
+      subscribed: c.subscribedAt !== null,
+      ownRequest: options.ownRequest?.(c) ?? false,
+      adminCreatedMail: ws.adminCreatedMail,
+      optedOut,
+      suppressed: ws.salt !== null && onList.has(digests[i]!),
+    });
+    if (!allowed) return;
+    seen.add(c.emailHash);
+    rows.push({
+      id: newId('mail', change.now.getTime()),
+      organizationId: org,
+      changeId: change.changeId,
+      kind: purpose,
+      contactId: c.contactId,
+      email: c.email,
+      emailHash: c.emailHash,
+      payload: JSON.stringify(payloadFor(c)),
+      dueAt: dueAt(c, change.now),
+      createdAt: change.now,
+    });
+  });
+  return mail.insertMany(tx, rows);
+}
+
+const postRef = (p: Post) => ({ id: p.id, title: p.title, slug: p.slug, boardId: p.boardId });
+
+/**
+ * A post's status changed (PATCH, a merge): its participants (author, voters, commenters) and its subscribers who
+ * may be emailed get one message each.
+ */
+export function notifyPostStatus(tx: Sql, change: Change, post: Post, previousStatus: string, mergedInto: Post | null = null): Promise<number> {
+  const payload: MailPayload = { kind: 'post_status', post: postRef(post), from: previousStatus, to: post.status, mergedInto: mergedInto && postRef(mergedInto) };
+  return write(tx, change, 'post_status', { participantsOf: post.id, topic: postTopic(post.id) }, () => payload);
+}
+
+/**
+ * A comment was posted: the author of the post, and for a reply the author of the comment it answers, hear of it (a
+ * reply to their own request); the commenter never hears of their own comment.
+ */
+export function notifyReply(
+  tx: Sql,
+  change: Change,
+  post: Post,
+  comment: { id: string; bodyText: string; authorName: string | null; email: string | null },
+  parent: { contactId: string | null } | null,
+): Promise<number> {
+  const addressed = [post.contactId, parent?.contactId].filter((id): id is string => typeof id === 'string');
+  if (addressed.length === 0) return Promise.resolve(0);
+  const excerpt = comment.bodyText.length > 500 ? `${comment.bodyText.slice(0, 499)}…` : comment.bodyText;
+  return write(
+    tx,
+    change,
+    'reply',
+    { contacts: addressed, topic: postTopic(post.id) },
+    (c) => ({ kind: 'reply', post: postRef(post), comment: { id: comment.id, authorName: comment.authorName, excerpt }, replyTo: c.contactId === parent?.contactId ? 'comment' : 'post' }),
+    { ownRequest: (c) => addressed.includes(c.contactId), excludeEmailHash: hashEmail(comment.email) },
+  );
+}
+
+/** A changelog entry was published: the workspace's contacts subscribed to the changelog who may be emailed. */
+export function notifyChangelog(tx: Sql, change: Change, entry: ChangelogEntry): Promise<number> {
+  const excerpt = entry.body.length > 500 ? `${entry.body.slice(0, 499)}…` : entry.body;
+  const payload: MailPayload = { kind: 'changelog', entry: { id: entry.id, title: entry.title, slug: entry.slug, boardId: entry.boardId, excerpt } };
+  return write(tx, change, 'changelog', { subscribersOf: CHANGELOG_TOPIC }, () => payload);
+}

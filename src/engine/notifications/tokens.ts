@@ -1,0 +1,56 @@
+import { SignJWT, errors as jose, jwtVerify } from 'jose';
+import { FeedbackError } from '../errors.js';
+import type { SecretBox } from '../secrets.js';
+
+/** How long the links in a mail work: a mail client may offer its unsubscribe button for weeks after delivery. */
+export const MAIL_TOKEN_DAYS = 90;
+const PURPOSE = 'mail-token';
+
+/** Who a mail's links are for: the recipient's address (by hash) in a workspace, and the contact it was sent to. */
+export interface MailRecipient {
+  organizationId: string;
+  contactId: string;
+  emailHash: string;
+}
+
+/**
+ * The token in a mail's unsubscribe and preferences links: an HS256 JWT (jose) under a key derived from the server's
+ * secret key, naming the workspace (`aud`), the contact (`sub`) and the address's hash (`eh`, base64url), for 90 days.
+ * Nothing else is needed to act on it: a mail client's one-click POST carries no cookie.
+ */
+export function createMailTokens(secrets: SecretBox, clock: () => Date) {
+  return {
+    async sign(r: MailRecipient): Promise<string> {
+      const now = Math.floor(clock().getTime() / 1000);
+      return new SignJWT({ eh: Buffer.from(r.emailHash, 'hex').toString('base64url') })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setAudience(r.organizationId)
+        .setSubject(r.contactId)
+        .setIssuedAt(now)
+        .setExpirationTime(now + MAIL_TOKEN_DAYS * 86400)
+        .sign(secrets.signingKeys(PURPOSE).current);
+    },
+
+    /** The recipient a token names; ERR_UNAUTHORIZED with a sentence for the person when it does not verify or has expired. */
+    async verify(token: string): Promise<MailRecipient> {
+      if (token.length > 1000) throw new FeedbackError('ERR_UNAUTHORIZED', 'This link is not valid.');
+      let lastError: unknown;
+      for (const key of secrets.signingKeys(PURPOSE).all) {
+        try {
+          const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['aud', 'sub', 'exp'], currentDate: clock() });
+          const eh = typeof payload.eh === 'string' ? Buffer.from(payload.eh, 'base64url') : undefined;
+          if (!eh || eh.length !== 32 || typeof payload.aud !== 'string') break;
+          return { organizationId: payload.aud, contactId: payload.sub!, emailHash: eh.toString('hex') };
+        } catch (err) {
+          lastError = err;
+          if (!(err instanceof jose.JWSSignatureVerificationFailed)) break;
+        }
+      }
+      if (lastError instanceof jose.JWTExpired) {
+        throw new FeedbackError('ERR_UNAUTHORIZED', `This link has expired (links in our emails work for ${MAIL_TOKEN_DAYS} days); the next email brings a new one.`);
+      }
+      throw new FeedbackError('ERR_UNAUTHORIZED', 'This link is not valid: it may have been cut short when it was copied.');
+    },
+  };
+}
+export type MailTokens = ReturnType<typeof createMailTokens>;

@@ -1,0 +1,40 @@
+import { toIso, ts, type Sql } from './sql.js';
+
+/** Who made a subscription: the notify-me box, the person on the preferences page, or the workspace's code. */
+export type SubscriptionVia = 'opt_in' | 'portal' | 'workspace';
+
+export interface SubscriptionRow {
+  topic: string;
+  via: SubscriptionVia;
+  createdAt: string;
+}
+
+/** The topic of one post's updates. */
+export const postTopic = (postId: string) => `post:${postId}`;
+export const CHANGELOG_TOPIC = 'changelog';
+
+/**
+ * Subscribe a contact to a topic. A subscription made again keeps its first time, unless the person makes it again
+ * themselves (`opt_in`, `portal`): then it is renewed, which is what lets a fresh opt-in win over an earlier unsubscribe.
+ */
+export async function subscribe(sql: Sql, row: { organizationId: string; contactId: string; topic: string; via: SubscriptionVia; createdAt: Date }): Promise<void> {
+  const own = row.via !== 'workspace';
+  await sql.run(
+    `INSERT INTO mail_subscription (contact_id, topic, organization_id, via, created_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (contact_id, topic) DO ${own ? 'UPDATE SET via = excluded.via, created_at = excluded.created_at' : 'NOTHING'}`,
+    [row.contactId, row.topic, row.organizationId, row.via, ts(sql, row.createdAt)],
+  );
+}
+
+export async function unsubscribe(sql: Sql, contactId: string, topic: string): Promise<void> {
+  await sql.run('DELETE FROM mail_subscription WHERE contact_id = ? AND topic = ?', [contactId, topic]);
+}
+
+/** A contact's subscriptions, oldest first. */
+export async function listFor(sql: Sql, contactId: string): Promise<SubscriptionRow[]> {
+  const rows = await sql.all<{ topic: string; via: SubscriptionVia; created_at: unknown }>(
+    'SELECT topic, via, created_at FROM mail_subscription WHERE contact_id = ? ORDER BY created_at, topic',
+    [contactId],
+  );
+  return rows.map((r) => ({ topic: r.topic, via: r.via, createdAt: toIso(r.created_at) }));
+}

@@ -1,0 +1,134 @@
+import { DELIVERY_CHANNEL } from '../delivery/listener.js';
+import { asIs, defineRows } from './rows.js';
+import { toDate, toInt, toIsoOrNull, ts, type JsonColumn, type Sql } from './sql.js';
+
+/** A mail row to write: one change's message to one recipient. */
+export interface NewMail {
+  id: string;
+  organizationId: string;
+  changeId: string;
+  kind: string;
+  contactId: string;
+  email: string;
+  emailHash: string;
+  /** What the message says, as JSON text. */
+  payload: string;
+  /** When it is due: now, or the end of the hour for a digest. */
+  dueAt: Date;
+  createdAt: Date;
+}
+
+const NEW_MAIL_COLUMNS: readonly JsonColumn[] = [
+  ['id', 'text'],
+  ['organization_id', 'text'],
+  ['change_id', 'text'],
+  ['kind', 'text'],
+  ['contact_id', 'text'],
+  ['email', 'text'],
+  ['email_hash', 'text'],
+  ['payload', 'text'],
+  ['due_at', 'timestamptz'],
+  ['created_at', 'timestamptz'],
+];
+/** Rows per INSERT: the rows travel as one JSON parameter, so the statement text is the same for every batch. */
+const INSERT_CHUNK = 1000;
+
+/**
+ * Write mail rows in the caller's transaction. A (workspace, change, address) already written is skipped: one
+ * message per person per change, however many contacts share the address or however often this runs. Wakes the
+ * scheduler once the transaction commits (here, and on PostgreSQL in every process, by NOTIFY).
+ */
+export async function insertMany(tx: Sql, rows: readonly NewMail[]): Promise<number> {
+  let written = 0;
+  const d = tx.dialect;
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK).map((r) => ({
+      id: r.id,
+      organization_id: r.organizationId,
+      change_id: r.changeId,
+      kind: r.kind,
+      contact_id: r.contactId,
+      email: r.email,
+      email_hash: r.emailHash,
+      payload: r.payload,
+      due_at: d.jsonTime(r.dueAt),
+      created_at: d.jsonTime(r.createdAt),
+    }));
+    written += await tx.run(
+      `INSERT INTO mail (id, organization_id, change_id, kind, contact_id, email, email_hash, payload, status, attempt_count, next_attempt_at, created_at)
+       SELECT id, organization_id, change_id, kind, contact_id, email, email_hash, payload, 'pending', 0, due_at, created_at FROM ${d.jsonRows(NEW_MAIL_COLUMNS, 'x')}
+       WHERE true ON CONFLICT (organization_id, change_id, email_hash) DO NOTHING`,
+      [JSON.stringify(chunk)],
+    );
+  }
+  if (written > 0) {
+    if (d.name === 'postgresql') await tx.run(`SELECT pg_notify('${DELIVERY_CHANNEL}', '')`);
+    tx.wroteDeliveries();
+  }
+  return written;
+}
+
+/** How many rows each of these addresses had written since `since` (what decides that a person's mail is bundled). */
+export async function recentCounts(sql: Sql, organizationId: string, emailHashes: readonly string[], since: Date): Promise<Map<string, number>> {
+  if (emailHashes.length === 0) return new Map();
+  const rows = await sql.all<{ email_hash: string; n: unknown }>(
+    `SELECT email_hash, count(*) AS n FROM mail WHERE organization_id = ? AND email_hash IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND created_at > ? GROUP BY email_hash`,
+    [organizationId, JSON.stringify(emailHashes), ts(sql, since)],
+  );
+  return new Map(rows.map((r) => [r.email_hash, toInt(r.n)]));
+}
+
+/** A mail row as the data-subject export shows it. */
+export interface MailRecord {
+  id: string;
+  kind: string;
+  status: string;
+  email: string;
+  changeId: string;
+  createdAt: string;
+  sentAt: string | null;
+  failedAt: string | null;
+}
+const MAIL = defineRows<MailRecord>('mail', 'm', {
+  id: asIs,
+  kind: asIs,
+  status: asIs,
+  email: asIs,
+  changeId: asIs,
+  createdAt: (v) => toDate(v).toISOString(),
+  sentAt: toIsoOrNull,
+  failedAt: toIsoOrNull,
+});
+
+/** The workspace's mail to this contact or this address, oldest first. */
+export async function listFor(sql: Sql, organizationId: string, who: { contactId: string; emailHash: string | null }): Promise<MailRecord[]> {
+  const rows = await sql.all(
+    `SELECT ${MAIL.columns} FROM mail m WHERE m.organization_id = ? AND (m.contact_id = ? OR m.email_hash = ?) ORDER BY m.created_at, m.id`,
+    [organizationId, who.contactId, who.emailHash ?? ''],
+  );
+  return rows.map((row) => MAIL.read(row));
+}
+
+/** Cancel a contact's mail not yet sent (the contact was deleted). */
+export async function cancelPending(sql: Sql, organizationId: string, contactId: string, now: Date): Promise<number> {
+  return sql.run(
+    "UPDATE mail SET status = 'cancelled', failed_at = ?, error = 'contact deleted', next_attempt_at = NULL, lease_token = NULL, lease_expires_at = NULL WHERE organization_id = ? AND contact_id = ? AND status = 'pending'",
+    [ts(sql, now), organizationId, contactId],
+  );
+}
+
+/** Delete every row to this contact or address, sent or not (an erasure: the rows hold the address). */
+export async function removeFor(sql: Sql, organizationId: string, who: { contactId: string; emailHash: string | null }): Promise<number> {
+  return sql.run('DELETE FROM mail WHERE organization_id = ? AND (contact_id = ? OR email_hash = ?)', [organizationId, who.contactId, who.emailHash ?? '']);
+}
+
+/** Delete settled rows (sent, failed, cancelled) written before `before`, at most `limit`: the outbox's retention. */
+export async function purgeSettled(sql: Sql, before: Date, limit: number): Promise<number> {
+  return sql.run(`DELETE FROM mail WHERE id IN (SELECT id FROM mail WHERE status <> 'pending' AND created_at < ? LIMIT ?)`, [ts(sql, before), limit]);
+}
+
+/** What a workspace's outbox holds, for tests and operators: counts by status. */
+export async function countsByStatus(sql: Sql, organizationId: string): Promise<Record<string, number>> {
+  const rows = await sql.all<{ status: string; n: unknown }>('SELECT status, count(*) AS n FROM mail WHERE organization_id = ? GROUP BY status', [organizationId]);
+  return Object.fromEntries(rows.map((r) => [r.status, toInt(r.n)]));
+}
