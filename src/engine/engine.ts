@@ -7,7 +7,8 @@ import { createContactsService } from './contacts/index.js';
 import { createMailer } from './delivery/mailer.js';
 import { createComposer } from './delivery/mail-compose.js';
 import { createLogTransport, createSmtpTransport } from './delivery/smtp.js';
-import { createMailTokens } from './notifications/tokens.js';
+import { createMailTokens, type MailTokens } from './notifications/tokens.js';
+import { createNotificationsService, type NotificationsService } from './notifications/service.js';
 import * as outbox from './store/mail.js';
 import { createScheduler, type AttemptReport, type DeliveryScheduler, type SchedulerOptions } from './delivery/scheduler.js';
 import * as deliveries from './store/deliveries.js';
@@ -110,6 +111,8 @@ export interface Workspace {
   readonly participation: Participation;
   readonly events: ReturnType<typeof createEventsService>;
   readonly webhooks: ReturnType<typeof createWebhooksService>;
+  /** Notification mail: subscriptions the workspace makes, and what a recipient gets, changes and unsubscribes from. */
+  readonly notifications: NotificationsService;
 }
 
 export interface Engine {
@@ -130,6 +133,8 @@ export interface Engine {
   readonly scheduler: DeliveryScheduler;
   /** The operations of one workspace. The caller always names it. */
   workspace(organizationId: string): Workspace;
+  /** The signed tokens in notification links: who a link is for (`verify`), and a link's token (`sign`). */
+  readonly mailLinks: MailTokens;
   /** Apply the checked-in migrations; returns the names applied now. */
   migrate(): Promise<string[]>;
   /** The delivery backlog across workspaces, for metrics: due deliveries, the oldest one's age, disabled webhooks. */
@@ -253,6 +258,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return { due: b.due, oldestDueAgeSeconds: b.oldestDueAt && (now.getTime() - b.oldestDueAt.getTime()) / 1000, disabledWebhooks: b.disabledWebhooks };
     },
     rotateSecrets: () => resealStored(db, secrets),
+    mailLinks: mailTokens,
     workspace(organizationId: string): Workspace {
       if (typeof organizationId !== 'string' || organizationId.length === 0) {
         throw new TypeError('workspace(organizationId) needs the id of a workspace');
@@ -269,6 +275,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         participation: createParticipation({ db, organizationId, clock, secrets, mailer }),
         events: createEventsService(db, organizationId),
         webhooks: createWebhooksService(db, organizationId, clock, { ...webhookConfig, secrets }),
+        notifications: createNotificationsService(db, organizationId, clock),
       };
     },
     async migrate() {

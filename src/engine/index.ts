@@ -1,6 +1,7 @@
 // The engine's one door: other faces import the engine from here and nowhere else (enforced by `npm run lint:layers`, .dependency-cruiser.cjs).
-export { createEngine, type Engine, type EngineOptions, type WebhookOptions, type Workspace } from './engine.js';
-export type { AttemptReport, DeliveryScheduler, RunSummary, SchedulerOptions } from './delivery/scheduler.js';
+export { MAIL_RETENTION_DAYS, createEngine, type Engine, type EngineOptions, type MailOptions, type WebhookOptions, type Workspace } from './engine.js';
+export type { AttemptReport, DeliveryScheduler, MailSummary, RunSummary, SchedulerOptions } from './delivery/scheduler.js';
+export { MAIL_RETRY_SCHEDULE_MS } from './delivery/mail-lane.js';
 export { nonPublicReason } from './shared/addresses.js';
 export { FeedbackError, parseInput, validationError } from './errors.js';
 export { operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
@@ -68,3 +69,6 @@ export {
 export * as entities from './entities/index.js';
 export { MAIL_PURPOSES, mayEmail, type MailFacts, type MailPurpose } from './notifications/consent.js';
 export { MAIL_PAGES, PORTAL_PATH, RESERVED_HANDLES, pathsOf, type Paths } from './shared/portal-paths.js';
+export { DIGESTS, type Digest, type MailPreferences, type MailPreferencesChange, type NotificationsService } from './notifications/service.js';
+export { MAIL_TOKEN_DAYS, type MailRecipient, type MailTokens } from './notifications/tokens.js';
+export { DIGEST_AFTER } from './notifications/outbox.js';

@@ -29,6 +29,8 @@ export interface OrganizationInfo {
   portalModeration: boolean;
   /** Origins whose pages may frame the portal (the widget): its `Content-Security-Policy: frame-ancestors`. */
   portalFrameOrigins: string[];
+  /** Whether notifications go to contacts its admins created (consentBasis `admin_created`); off unless turned on. */
+  notifyAdminCreated: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -58,6 +60,8 @@ export interface UpdateOrganizationInput {
   portalModeration?: boolean;
   /** Replaces the list; each an origin (`https://app.example.com`, `http://localhost:3000`); at most 20. */
   portalFrameOrigins?: string[];
+  /** Mail contacts its admins created (`admin_created`): the admin attests the lawful basis. */
+  notifyAdminCreated?: boolean;
 }
 
 /** The origins a workspace lets frame its portal, as the CSP names them; what is not one is ERR_VALIDATION. */
@@ -137,6 +141,7 @@ export function createOrganizationsService(db: Database, clock: () => Date, keyC
           portalVerifiedOnly: false,
           portalModeration: false,
           portalFrameOrigins: [],
+          notifyAdminCreated: false,
         },
         now,
       );
@@ -162,6 +167,7 @@ export function createOrganizationsService(db: Database, clock: () => Date, keyC
             portalVerifiedOnly: input.portalVerifiedOnly,
             portalModeration: input.portalModeration,
             portalFrameOrigins: input.portalFrameOrigins && frameOrigins(input.portalFrameOrigins),
+            notifyAdminCreated: input.notifyAdminCreated,
             ...(cap === 'default' ? { contactCapOverride: false, contactCap: null } : cap !== undefined ? { contactCapOverride: true, contactCap: cap } : {}),
           },
           clock(),

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
@@ -10,14 +11,28 @@ export interface ReceivedMail {
 
 export interface SmtpSink {
   readonly url: string;
+  /** Messages received in full (the last line arrived), answered or not. */
   readonly mails: ReceivedMail[];
   waitFor(count: number, timeoutMs?: number): Promise<void>;
+  /**
+   * From the `count`th message on, keep every message received in full but do not answer it: the moment a sender has
+   * handed a message over and not yet heard that it was accepted. Resolves when the `count`th message has arrived.
+   */
+  holdFrom(count: number): Promise<void>;
+  /** Refuse every message from now on with this reply (e.g. 451, 550), until `accept()`. */
+  refuse(code: number, message: string): void;
+  accept(): void;
+  /** The messages parsed (headers decoded, text and html parts). */
+  parsed(): Promise<ParsedMail[]>;
   close(): Promise<void>;
 }
 
 /** A real SMTP server on 127.0.0.1 that accepts every message (no auth, no TLS) and keeps it. */
 export async function startSmtpSink(): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
+  let holdAt = Infinity;
+  let reachedHold: (() => void) | undefined;
+  let refusal: { code: number; message: string } | undefined;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -25,12 +40,19 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
+      // A message cut off mid-way (the sender died) is destroyed, never ended: it is not counted.
+      stream.on('error', () => {});
       stream.on('end', () => {
+        if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           data: Buffer.concat(chunks).toString('utf8'),
         });
+        if (mails.length >= holdAt) {
+          if (mails.length === holdAt) reachedHold?.();
+          return; // received in full, never answered
+        }
         callback();
       });
     },
@@ -47,6 +69,20 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         await new Promise((r) => setTimeout(r, 10));
       }
     },
+    holdFrom(count) {
+      holdAt = count;
+      return new Promise<void>((resolve) => {
+        reachedHold = resolve;
+        if (mails.length >= count) resolve();
+      });
+    },
+    refuse(code, message) {
+      refusal = { code, message };
+    },
+    accept() {
+      refusal = undefined;
+    },
+    parsed: () => Promise.all(mails.map((m) => simpleParser(m.data))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

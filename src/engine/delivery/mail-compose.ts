@@ -4,7 +4,7 @@ import { MAIL_PAGES, pathsOf } from '../shared/portal-paths.js';
 import * as boards from '../store/boards.js';
 import * as organizations from '../store/organizations.js';
 import type { Sql } from '../store/sql.js';
-import type { MailEnvelope } from './smtp.js';
+import type { OutgoingMail } from './smtp.js';
 
 /** One message the mail lane holds: the due rows of one recipient, claimed together under one lease token. */
 export interface HeldMail {
@@ -24,10 +24,8 @@ export interface MailSettings {
   publicUrl: () => string | undefined;
 }
 
-/** A message ready to send: its envelope, its bytes and its Message-ID (the first row's id, the same at every attempt). */
-export interface ComposedMail {
-  envelope: MailEnvelope;
-  raw: Buffer;
+/** A message ready to send, with its Message-ID (the first row's id, the same at every attempt). */
+export interface ComposedMail extends OutgoingMail {
   messageId: string;
 }
 
@@ -76,7 +74,7 @@ export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettin
     })
       .compile()
       .build();
-    return { envelope: { from: settings.from, to: m.email }, raw, messageId };
+    return { envelope: { from: settings.from, to: m.email }, raw, subject: words.subject, text: words.text, messageId };
   };
 }
 export type Composer = ReturnType<typeof createComposer>;

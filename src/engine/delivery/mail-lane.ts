@@ -66,7 +66,7 @@ export function createMailLane(deps: MailLaneDeps, options: { connections: numbe
       const composed = await compose(m);
       messageId = composed.messageId;
       const ids = m.rows.map((r) => r.id);
-      return { outcome: await transport.send(composed.envelope, composed.raw, () => handOver(db, ids, m.token, composed.messageId, clock())), messageId };
+      return { outcome: await transport.send(composed, () => handOver(db, ids, m.token, composed.messageId, clock())), messageId };
     } catch (err) {
       log('[feedback-service] a message could not be sent; it will be retried', err);
       return { outcome: { kind: 'failed', error: (err as Error).message }, messageId };

@@ -24,21 +24,29 @@ export interface MailEnvelope {
   to: string;
 }
 
+/** A message as transports take it: its envelope, its MIME bytes, and its words (what the log transport writes). */
+export interface OutgoingMail {
+  envelope: MailEnvelope;
+  raw: Buffer;
+  subject: string;
+  text: string;
+}
+
 /** Where the mail lane's messages go: an SMTP server, or the log. */
 export interface MailTransport {
   readonly name: 'smtp' | 'log';
-  /** Send one message (its raw MIME bytes); `handOver` must commit that it is sent, or say not to send it (false). */
-  send(envelope: MailEnvelope, raw: Buffer, handOver: () => Promise<boolean>): Promise<SendOutcome>;
+  /** Send one message; `handOver` must commit that it is sent, or say not to send it (false). */
+  send(mail: OutgoingMail, handOver: () => Promise<boolean>): Promise<SendOutcome>;
   close(): Promise<void>;
 }
 
-/** A workspace without SMTP: each message is a log line (masked address, the whole text), and counts as sent. */
+/** A workspace without SMTP: each message is a log line (masked address, subject and text), and counts as sent. */
 export function createLogTransport(log: (message: string) => void): MailTransport {
   return {
     name: 'log',
-    async send(envelope, raw, handOver) {
+    async send(mail, handOver) {
       if (!(await handOver())) return { kind: 'abandoned' };
-      log(`[feedback-service] mail (no SMTP server configured) to ${maskEmail(envelope.to)}:\n${raw.toString('utf8')}`);
+      log(`[feedback-service] mail (no SMTP server configured) to ${maskEmail(mail.envelope.to)}: ${mail.subject}\n${mail.text}`);
       return { kind: 'accepted', response: 'logged' };
     },
     async close() {},
@@ -127,7 +135,7 @@ export function createSmtpTransport(url: string, options: { connections: number;
 
   return {
     name: 'smtp',
-    async send(envelope, raw, handOver) {
+    async send({ envelope, raw }, handOver) {
       if (closed) return { kind: 'failed', error: 'the mail transport is closed' };
       // A kept connection the server has since closed fails before anything is sent: try once more on a new one.
       for (let fresh = idle.length === 0; ; fresh = true) {

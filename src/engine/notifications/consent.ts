@@ -18,10 +18,10 @@ export interface MailFacts {
   /** Linked to the post: its author, a voter, a commenter (the row carries their contact id). */
   participant: boolean;
   /**
-   * Asked for this topic: ticked notify-me on this post, subscribed to it or to the changelog later (on the portal's
-   * preferences page, or by the workspace through the engine).
+   * Subscribed to this topic, and by whom: `own` (they ticked notify-me on this post, or subscribed on the portal's
+   * preferences page), `workspace` (the workspace's code subscribed them through the engine), or null.
    */
-  subscribed: boolean;
+  subscribed: 'own' | 'workspace' | null;
   /** For a reply: it answers the person's own post or comment. */
   ownRequest: boolean;
   /** The workspace mails contacts its admins created (`org update --notify-admin-created on`). */
@@ -32,17 +32,18 @@ export interface MailFacts {
   suppressed: boolean;
 }
 
-/** An identified user: what they take part in, replies to what they wrote, and what they subscribe to. */
+/** An identified user: what they take part in, replies to what they wrote, and what they or the workspace subscribed them to. */
 function identified(f: MailFacts): boolean {
-  if (f.purpose === 'post_status') return f.participant || f.subscribed;
+  if (f.purpose === 'post_status') return f.participant || f.subscribed !== null;
   if (f.purpose === 'reply') return f.ownRequest;
-  return f.subscribed;
+  return f.subscribed !== null;
 }
 
 /**
  * Whether this person may get this message. By consent basis (the source is provenance and never widens it):
  * - `sdk_identify`: yes; the workspace's app established consent before calling identify.
- * - `public_interaction_opt_in`: only about the posts they opted in on, and what they subscribe to later.
+ * - `public_interaction_opt_in`: only about the posts they opted in on, and what they subscribe to later themselves
+ *   (a subscription the workspace made is not their opt-in).
  * - `admin_created`: only where the workspace turned it on; then as an identified user.
  * - `legacy_inferred`: suppressed, but for a reply to their own request.
  * - anything else (a basis a newer release added): no.
@@ -54,7 +55,7 @@ export function mayEmail(contact: { source: string; consentBasis: string }, fact
     case 'sdk_identify':
       return identified(facts);
     case 'public_interaction_opt_in':
-      return facts.subscribed && (facts.purpose !== 'reply' || facts.ownRequest);
+      return facts.subscribed === 'own' && (facts.purpose !== 'reply' || facts.ownRequest);
     case 'admin_created':
       return facts.adminCreatedMail && identified(facts);
     case 'legacy_inferred':

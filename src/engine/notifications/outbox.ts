@@ -54,12 +54,12 @@ async function write(
   found.forEach((c, i) => {
     if (seen.has(c.emailHash) || c.emailHash === options.excludeEmailHash) return;
     // An unsubscribe covers the topic unless the person asked for the topic themselves after it.
-    const ownSubscription = c.subscribedVia === 'opt_in' || c.subscribedVia === 'portal';
-    const optedOut = c.optedOutAt !== null && !(ownSubscription && c.subscribedAt !== null && c.subscribedAt > c.optedOutAt);
+    const subscribed = c.subscribedAt === null ? null : c.subscribedVia === 'workspace' ? 'workspace' : 'own';
+    const optedOut = c.optedOutAt !== null && !(subscribed === 'own' && c.subscribedAt! > c.optedOutAt);
     const allowed = mayEmail(c, {
       purpose,
       participant: c.participant,
-      subscribed: c.subscribedAt !== null,
+      subscribed,
       ownRequest: options.ownRequest?.(c) ?? false,
       adminCreatedMail: ws.adminCreatedMail,
       optedOut,

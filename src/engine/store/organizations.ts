@@ -22,6 +22,8 @@ export interface OrganizationRow {
   portalModeration: boolean;
   /** Origins whose pages may frame the portal (the widget). */
   portalFrameOrigins: string[];
+  /** Whether notifications go to admin-created contacts. */
+  notifyAdminCreated: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -43,12 +45,13 @@ const ORGANIZATIONS = defineRows<OrganizationRow>('organization', 'o', {
   portalVerifiedOnly: toBool,
   portalModeration: toBool,
   portalFrameOrigins: toJson,
+  notifyAdminCreated: toBool,
   createdAt: toIso,
   updatedAt: toIso,
 });
 
 export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 'updatedAt'>, now: Date): Promise<void> {
-  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     org.id,
     org.name,
     org.plan,
@@ -62,6 +65,7 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
     org.portalVerifiedOnly,
     org.portalModeration,
     json(org.portalFrameOrigins),
+    org.notifyAdminCreated,
     ts(sql, now),
     ts(sql, now),
   ]);
@@ -69,7 +73,7 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
 
 /** The columns a workspace update may set. */
 export type OrganizationChanges = Partial<
-  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled' | 'portalVerifiedOnly' | 'portalModeration' | 'portalFrameOrigins'>
+  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled' | 'portalVerifiedOnly' | 'portalModeration' | 'portalFrameOrigins' | 'notifyAdminCreated'>
 >;
 
 /** Set the given columns (and `updated_at`); whether the workspace exists. */

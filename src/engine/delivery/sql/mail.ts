@@ -37,7 +37,7 @@ export async function claimMail(db: Sql, claim: { now: Date; token: string; leas
   let s = claims.get(db.dialect.name);
   if (!s) claims.set(db.dialect.name, (s = statement(claimText(db.dialect))));
   const now = ts(db, claim.now);
-  const rows = await db.all<Record<string, unknown>>(s, [ts(db, claim.leaseUntil), claim.token, now, now, now, now, claim.limit, claim.limit * ROWS_PER_RECIPIENT]);
+  const rows = await db.all<Record<string, unknown>>(s, [claim.token, ts(db, claim.leaseUntil), now, now, now, now, claim.limit, claim.limit * ROWS_PER_RECIPIENT]);
   return rows.map((r) => ({
     id: r.id as string,
     organizationId: r.organization_id as string,
