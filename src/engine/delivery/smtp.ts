@@ -70,17 +70,35 @@ export function createSmtpTransport(url: string, options: { connections: number;
     const [{ default: SMTPConnectionClass }, { parseConnectionUrl }] = await Promise.all([import('nodemailer/lib/smtp-connection'), import('nodemailer/lib/shared')]);
     const { auth, ...settings } = parseConnectionUrl(url);
     const conn = new SMTPConnectionClass({ ...settings, name: options.name, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as never);
-    // An error event without a listener would end the process; a broken connection is simply not used again.
-    conn.on('error', () => drop(conn));
-    conn.on('end', () => drop(conn));
     open.add(conn);
-    await new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve())));
-    if (auth) await new Promise<void>((resolve, reject) => conn.login(auth, (err) => (err ? reject(err) : resolve())));
+    // An error event without a listener would end the process: every one retires the connection. Until the greeting a
+    // failure comes only as such an event (connect's callback hears of success alone), so it also fails the connect.
+    let greeted = false;
+    await new Promise<void>((resolve, reject) => {
+      conn.on('error', (err) => {
+        drop(conn);
+        if (!greeted) reject(err);
+      });
+      conn.on('end', () => {
+        drop(conn);
+        if (!greeted) reject(new Error('the SMTP server closed the connection'));
+      });
+      conn.connect(() => {
+        greeted = true;
+        resolve();
+      });
+    });
+    if (auth) {
+      await new Promise<void>((resolve, reject) => conn.login(auth, (err) => (err ? reject(err) : resolve()))).catch((err: unknown) => {
+        drop(conn);
+        throw err;
+      });
+    }
     return conn;
   }
 
   function drop(conn: Connection): void {
-    open.delete(conn);
+    if (!open.delete(conn)) return;
     const i = idle.indexOf(conn);
     if (i >= 0) idle.splice(i, 1);
     conn.close();
@@ -139,9 +157,9 @@ export function createSmtpTransport(url: string, options: { connections: number;
       if (closed) return { kind: 'failed', error: 'the mail transport is closed' };
       // A kept connection the server has since closed fails before anything is sent: try once more on a new one.
       for (let fresh = idle.length === 0; ; fresh = true) {
-        let conn: Connection;
+        let conn: Connection | undefined = idle.pop();
         try {
-          conn = idle.pop() ?? (await connect());
+          conn ??= await connect();
         } catch (err) {
           return { kind: 'failed', error: `cannot reach the SMTP server: ${(err as Error).message}` };
         }
