@@ -19,6 +19,8 @@ export interface SmtpSink {
    * handed a message over and not yet heard that it was accepted. Resolves when the `count`th message has arrived.
    */
   holdFrom(count: number): Promise<void>;
+  /** Answer messages again (those held stay unanswered: their sender is gone). */
+  release(): void;
   /** Refuse every message from now on with this reply (e.g. 451, 550), until `accept()`. */
   refuse(code: number, message: string): void;
   accept(): void;
@@ -75,6 +77,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         reachedHold = resolve;
         if (mails.length >= count) resolve();
       });
+    },
+    release() {
+      holdAt = Infinity;
     },
     refuse(code, message) {
       refusal = { code, message };
