@@ -7,6 +7,7 @@ import { SLUG_PATTERN as SLUG, type PostStatus } from '../schemas/posts.js';
 import { ASSETS, WIDGET, assetResponse } from './internal/assets.js';
 import { type PageFrame } from './internal/layout.js';
 import { boardPage, boardsPage, changelogPage, mergedPage, messagePage, postPage, roadmapPage } from './internal/pages.js';
+import { mountMailPages } from './internal/mail.js';
 import { mountParticipation } from './internal/participate.js';
 import { SESSION_COOKIE, csrfOf, factsOf, readCookie, type Visit } from './internal/requests.js';
 import { cspFor, htmlResponse, respond } from './internal/responses.js';
@@ -187,6 +188,7 @@ export function createPortal(options: PortalOptions): AppSite {
   });
 
   mountParticipation(router, { engine, trustProxy, limits, visit, notFound, overLimit });
+  mountMailPages(router, { engine, trustProxy, visit, notFound });
 
   router.get(`${PORTAL_PATH}/:handle/roadmap`, async (event) => {
     const v = await visit(event);

@@ -47,9 +47,13 @@ export class Visitor {
     return this.send(path, { method: 'GET', headers: { 'sec-fetch-site': 'none', ...headers } });
   }
 
-  /** A form post from one of the portal's own pages (its anti-forgery field included unless `csrf` is given). */
-  post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
-    const body = new URLSearchParams({ csrf: this.csrf, ...fields }).toString();
+  /**
+   * A form post from one of the portal's own pages (its anti-forgery field included unless `csrf` is given). Fields as
+   * a record, or as pairs where a name repeats (checkboxes).
+   */
+  post(path: string, fields: Record<string, string> | Array<[string, string]>, headers: Record<string, string> = {}): Promise<Page> {
+    const pairs = Array.isArray(fields) ? fields : Object.entries(fields);
+    const body = new URLSearchParams([...(pairs.some(([name]) => name === 'csrf') ? [] : [['csrf', this.csrf] as [string, string]]), ...pairs]).toString();
     return this.send(path, {
       method: 'POST',
       body,

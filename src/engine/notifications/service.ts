@@ -1,5 +1,5 @@
 import { FeedbackError } from '../errors.js';
-import { maskEmail } from '../shared/email.js';
+import { hashEmail, maskEmail } from '../shared/email.js';
 import * as contacts from '../store/contacts.js';
 import * as preferences from '../store/mail-preferences.js';
 import * as subscriptions from '../store/mail-subscriptions.js';
@@ -89,6 +89,13 @@ export function createNotificationsService(db: Database, organizationId: string,
 
     /** What this recipient gets. */
     preferences: read,
+
+    /** The recipient an address is in this workspace (its oldest contact), for a link to its preferences; null without a contact. */
+    async recipientFor(email: string): Promise<MailRecipient | null> {
+      const emailHash = hashEmail(email)!;
+      const contactId = await contacts.findIdByEmailHash(db, org, emailHash);
+      return contactId ? { organizationId: org, contactId, emailHash } : null;
+    },
 
     /** The person changes what they get (the preferences page). */
     async updatePreferences(r: MailRecipient, change: MailPreferencesChange): Promise<MailPreferences> {

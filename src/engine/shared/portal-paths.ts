@@ -22,6 +22,8 @@ export function pathsOf(handle: string) {
     signOut: `${home}sign-out`,
     confirm: (codeId: string) => `${home}confirm/${codeId}`,
     similar: (board: string) => `${home}b/${board}/similar`,
+    /** For someone signed in: their email settings (the preferences page, with a token of their own). */
+    notifications: `${home}notifications`,
   };
 }
 export type Paths = ReturnType<typeof pathsOf>;

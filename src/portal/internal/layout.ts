@@ -33,34 +33,49 @@ export interface PageFrame {
 /** The hidden field every form carries: the anti-forgery token. */
 export const csrfField = (frame: Pick<PageFrame, 'csrf'>): SafeHtml => html`<input type="hidden" name="csrf" value="${frame.csrf ?? ''}">`;
 
-/** The frame of every page: a skip link, the workspace's name, the sections, and the page's main content. */
-export function page(frame: PageFrame, main: SafeHtml): string {
-  const link = (section: Section, href: string, label: string) =>
-    html`<li><a href="${href}"${frame.section === section ? html.raw` aria-current="page"` : ''}>${label}</a></li>`;
+/** The document every portal page is: its head, a skip link, the header bar, the main content and the footer. */
+function shell(title: string, workspace: string, bar: SafeHtml, notice: string | null | undefined, main: SafeHtml): string {
   return String(html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${frame.title} · ${frame.workspace}</title>
+<title>${title} · ${workspace}</title>
 <link rel="stylesheet" href="${PORTAL_PATH}/assets/${STYLESHEET.name}">
 <script src="${PORTAL_PATH}/assets/${SCRIPT.name}" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><div class="bar">
-<a class="name" href="${frame.paths.home}">${frame.workspace}</a>
-<nav class="sections" aria-label="Sections"><ul>
-${link('boards', frame.paths.home, 'Boards')}${link('roadmap', frame.paths.roadmap, 'Roadmap')}${link('changelog', frame.paths.changelog, 'Changelog')}
-</ul></nav>
-${frame.viewer ? html`<form class="who" method="post" action="${frame.paths.signOut}">${csrfField(frame)}<span class="muted">Signed in as ${frame.viewer.name ?? frame.viewer.email}</span> <button type="submit" class="link">Sign out</button></form>` : ''}
+${bar}
 </div></header>
 <main id="main">
-${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''}
+${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 ${main}
 </main>
-<footer class="site">Feedback for ${frame.workspace}</footer>
+<footer class="site">Feedback for ${workspace}</footer>
 </body>
 </html>
 `);
+}
+
+/** The frame of every page of a workspace's portal: its name, the sections, who is signed in, and the main content. */
+export function page(frame: PageFrame, main: SafeHtml): string {
+  const link = (section: Section, href: string, label: string) =>
+    html`<li><a href="${href}"${frame.section === section ? html.raw` aria-current="page"` : ''}>${label}</a></li>`;
+  const bar = html`<a class="name" href="${frame.paths.home}">${frame.workspace}</a>
+<nav class="sections" aria-label="Sections"><ul>
+${link('boards', frame.paths.home, 'Boards')}${link('roadmap', frame.paths.roadmap, 'Roadmap')}${link('changelog', frame.paths.changelog, 'Changelog')}
+</ul></nav>
+${
+  frame.viewer
+    ? html`<form class="who" method="post" action="${frame.paths.signOut}">${csrfField(frame)}<span class="muted">Signed in as ${frame.viewer.name ?? frame.viewer.email}</span> <a href="${frame.paths.notifications}">Email settings</a> <button type="submit" class="link">Sign out</button></form>`
+    : ''
+}`;
+  return shell(frame.title, frame.workspace, bar, frame.notice, main);
+}
+
+/** A page a mail's link leads to: the workspace's name and nothing else around it (the workspace may have no portal). */
+export function mailPage(frame: { workspace: string; title: string; notice?: string | null }, main: SafeHtml): string {
+  return shell(frame.title, frame.workspace, html`<span class="name">${frame.workspace}</span>`, frame.notice, main);
 }

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import type { H3, H3Event } from 'h3';
+import { FeedbackError, MAIL_PAGES, PORTAL_PATH, type Engine, type MailRecipient, type OrganizationInfo } from '../../engine/index.js';
+import { invalidLinkPage, preferencesPage, unsubscribePage, type MailFrame } from './mail-pages.js';
+import { messagePage } from './pages.js';
+import { FORM_MAX_BYTES, csrfOf, factsOf, forgeryRefusal, readForm, type Visit } from './requests.js';
+import { htmlResponse, respond } from './responses.js';
+
+/** Requests per minute per client address to the pages mail links lead to. */
+const MAIL_PAGES_PER_IP = 60;
+
+/** What the mail pages use of the portal they are mounted on. */
+export interface MailSite {
+  engine: Engine;
+  trustProxy: boolean;
+  visit(event: H3Event): Promise<Visit | null>;
+  notFound(frame: Visit['frame'] | null, what: string): Response;
+}
+
+/** A page reached through a mail's token: no referrer leaves it (the token is in its address), nothing caches it. */
+const tokenPage = (status: number, body: string, cookies: readonly string[] = []) =>
+  respond(status, body, cookies, { 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
+
+/**
+ * The pages a notification's links lead to, for every workspace, portal or not: the one-click unsubscribe (RFC 8058:
+ * a plain POST from the mail client, no cookie, answered 200 without a redirect), its page for people (a button, so a
+ * link scanner that opens the address changes nothing), and the preferences page. The link's signed token (`t`) names
+ * the workspace and the address; it is the only authority these pages need. Plus, for someone signed in on a portal,
+ * `/portal/HANDLE/notifications`, which leads to their own preferences page.
+ */
+export function mountMailPages(router: H3, site: MailSite): void {
+  const { engine, trustProxy } = site;
+
+  /** The recipient and workspace a link names, or the page that says why the link does not work. */
+  async function linked(event: H3Event): Promise<{ recipient: MailRecipient; org: OrganizationInfo; token: string } | Response> {
+    const ip = factsOf(event, trustProxy).ip;
+    const budget = await engine.limits.consume(`portal:${createHash('sha256').update(`mail-pages:${ip}`).digest('base64url').slice(0, 33)}`, MAIL_PAGES_PER_IP);
+    if (!budget.allowed) {
+      const seconds = Math.max(1, Math.ceil((budget.resetAt - Date.now()) / 1000));
+      return respond(429, invalidLinkPage(null, `Too many requests: please wait ${seconds} seconds and try again.`), [], { 'retry-after': String(seconds) });
+    }
+    const token = event.url.searchParams.get('t') ?? '';
+    let recipient: MailRecipient;
+    try {
+      recipient = await engine.mailLinks.verify(token);
+    } catch (err) {
+      if (err instanceof FeedbackError && err.code === 'ERR_UNAUTHORIZED') return tokenPage(400, invalidLinkPage(null, err.message));
+      throw err;
+    }
+    const org = await engine.organizations.get(recipient.organizationId);
+    if (!org) return tokenPage(404, invalidLinkPage(null, 'This workspace no longer exists.'));
+    return { recipient, org, token };
+  }
+
+  function frameOf(event: H3Event, org: OrganizationInfo, token: string, notice?: string): { frame: MailFrame; cookies: string[] } {
+    const csrf = csrfOf(event, factsOf(event, trustProxy));
+    const t = encodeURIComponent(token);
+    return {
+      frame: { workspace: org.name, preferences: `${MAIL_PAGES.preferences}?t=${t}`, unsubscribe: `${MAIL_PAGES.unsubscribe}?t=${t}`, csrf: csrf.token, notice },
+      cookies: csrf.setCookie ? [csrf.setCookie] : [],
+    };
+  }
+
+  router.get(MAIL_PAGES.unsubscribe, async (event) => {
+    const link = await linked(event);
+    if (link instanceof Response) return link;
+    const { frame, cookies } = frameOf(event, link.org, link.token);
+    return tokenPage(200, unsubscribePage(frame, await engine.workspace(link.org.id).notifications.preferences(link.recipient)), cookies);
+  });
+
+  // RFC 8058 one-click: the mail client POSTs `List-Unsubscribe=One-Click` (multipart/form-data or urlencoded) with no
+  // cookie; the page's own button posts here too. Either way the token is the authority, and the answer is a 200.
+  router.post(MAIL_PAGES.unsubscribe, async (event) => {
+    const link = await linked(event);
+    if (link instanceof Response) return link;
+    const length = Number(event.req.headers.get('content-length') ?? 0);
+    if (length > FORM_MAX_BYTES) return tokenPage(413, invalidLinkPage(link.org.name, 'That request is too large.'));
+    const body = await event.req.text();
+    const fromPage = new URLSearchParams(body.length <= FORM_MAX_BYTES ? body : '').get('from') === 'page';
+    const notifications = engine.workspace(link.org.id).notifications;
+    await notifications.unsubscribe(link.recipient, fromPage ? 'preferences' : 'one_click');
+    const { frame, cookies } = frameOf(event, link.org, link.token, 'You are unsubscribed.');
+    return tokenPage(200, unsubscribePage(frame, await notifications.preferences(link.recipient)), cookies);
+  });
+
+  router.get(MAIL_PAGES.preferences, async (event) => {
+    const link = await linked(event);
+    if (link instanceof Response) return link;
+    const { frame, cookies } = frameOf(event, link.org, link.token, event.url.searchParams.get('done') === 'saved' ? 'Your email settings are saved.' : undefined);
+    return tokenPage(200, preferencesPage(frame, await engine.workspace(link.org.id).notifications.preferences(link.recipient)), cookies);
+  });
+
+  router.post(MAIL_PAGES.preferences, async (event) => {
+    const link = await linked(event);
+    if (link instanceof Response) return link;
+    const form = await readForm(event);
+    if (!(form instanceof URLSearchParams)) return tokenPage(form.status, invalidLinkPage(link.org.name, form.message));
+    const forged = forgeryRefusal(event, form, trustProxy);
+    if (forged) return tokenPage(403, invalidLinkPage(link.org.name, forged));
+    const digest = form.get('digest');
+    const on = new Set(form.getAll('post'));
+    await engine.workspace(link.org.id).notifications.updatePreferences(link.recipient, {
+      all: form.get('all') === 'off',
+      posts: form.get('posts') === 'on',
+      changelog: form.get('changelog') === 'on',
+      ...(digest === 'instant' || digest === 'hourly' ? { digest } : {}),
+      postUpdates: Object.fromEntries(form.getAll('listed').map((id) => [id, on.has(id)])),
+    });
+    return respond(303, null, [], { location: `${MAIL_PAGES.preferences}?t=${encodeURIComponent(link.token)}&done=saved`, 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
+  });
+
+  // Someone signed in on a portal: their own preferences page, by a link made for them now.
+  router.get(`${PORTAL_PATH}/:handle/notifications`, async (event) => {
+    const v = await site.visit(event);
+    if (!v) return site.notFound(null, 'No such portal.');
+    if (!v.viewer) return htmlResponse(401, messagePage(v.frame, 'Sign in first', 'Your email settings are in the emails we send you, or here once you are signed in.'), v.cookies);
+    const recipient = await engine.workspace(v.org.id).notifications.recipientFor(v.viewer.email);
+    if (!recipient) {
+      return htmlResponse(200, messagePage(v.frame, 'No email from us', `${v.org.name} sends you no email: tick “Email me” when you vote, comment or post to hear back.`), v.cookies);
+    }
+    const token = encodeURIComponent(await engine.mailLinks.sign(recipient));
+    return respond(303, null, v.cookies, { location: `${MAIL_PAGES.preferences}?t=${token}`, 'cache-control': 'no-store' });
+  });
+}
