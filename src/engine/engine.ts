@@ -9,6 +9,7 @@ import { createComposer } from './delivery/mail-compose.js';
 import { createLogTransport, createSmtpTransport } from './delivery/smtp.js';
 import { createMailTokens, type MailTokens } from './notifications/tokens.js';
 import { createNotificationsService, type NotificationsService } from './notifications/service.js';
+import { createPrivacyService, redactDeliveredErasures, type PrivacyService } from './privacy/service.js';
 import * as outbox from './store/mail.js';
 import { createScheduler, type AttemptReport, type DeliveryScheduler, type SchedulerOptions } from './delivery/scheduler.js';
 import * as deliveries from './store/deliveries.js';
@@ -113,6 +114,8 @@ export interface Workspace {
   readonly webhooks: ReturnType<typeof createWebhooksService>;
   /** Notification mail: subscriptions the workspace makes, and what a recipient gets, changes and unsubscribes from. */
   readonly notifications: NotificationsService;
+  /** Data-subject requests: everything held about a person (`export`), and their erasure (`erase`). */
+  readonly privacy: PrivacyService;
 }
 
 export interface Engine {
@@ -233,7 +236,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         transport: mailTransport,
         compose: createComposer(db, mailTokens, { from, publicUrl: typeof publicUrl === 'function' ? publicUrl : () => publicUrl }),
       },
-      chores: [() => purgeOutbox(db, clock)],
+      chores: [() => purgeOutbox(db, clock), () => redactDeliveredErasures(db, clock)],
       onAttempt: attemptListener(options),
       log,
       listenUrl: dialect === 'postgresql' ? (orm.config.get('clientUrl') as string | undefined) : undefined,
@@ -276,6 +279,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         events: createEventsService(db, organizationId),
         webhooks: createWebhooksService(db, organizationId, clock, { ...webhookConfig, secrets }),
         notifications: createNotificationsService(db, organizationId, clock),
+        privacy: createPrivacyService({ db, organizationId, clock, secrets }),
       };
     },
     async migrate() {

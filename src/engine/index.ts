@@ -72,3 +72,4 @@ export { MAIL_PAGES, PORTAL_PATH, RESERVED_HANDLES, pathsOf, type Paths } from '
 export { DIGESTS, type Digest, type MailPreferences, type MailPreferencesChange, type NotificationsService } from './notifications/service.js';
 export { MAIL_TOKEN_DAYS, type MailRecipient, type MailTokens } from './notifications/tokens.js';
 export { DIGEST_AFTER } from './notifications/outbox.js';
+export type { PrivacyService } from './privacy/service.js';

@@ -9,3 +9,4 @@ export * from './webhooks.js';
 export * from './json-schema.js';
 export * from './input.js';
 export * from './plans.js';
+export * from './privacy.js';

@@ -2,15 +2,17 @@ import { backfillInputSchema, type BackfillUser } from '../../schemas/interactio
 import { parseInput, validationError } from '../errors.js';
 import { readContactCap } from '../shared/caps.js';
 import { insertContact } from '../shared/contacts.js';
-import { hashEmail } from '../shared/email.js';
+import { hashEmail, suppressionDigest } from '../shared/email.js';
+import * as suppressions from '../store/suppressions.js';
 import * as contacts from '../store/contacts.js';
 import type { WorkspaceContext } from '../shared/context.js';
 
 /**
  * Import historical end-users as contacts with consentBasis `legacy_inferred` (treat as suppressed for marketing),
- * skipping emails that already have a contact. One transaction for the batch.
+ * skipping emails that already have a contact and addresses on the suppression list (an erased person comes back only
+ * with a fresh opt-in of their own). One transaction for the batch.
  */
-export async function backfill({ db, organizationId, clock }: WorkspaceContext, users: readonly BackfillUser[]): Promise<{ created: string[]; skipped: number }> {
+export async function backfill({ db, organizationId, clock }: WorkspaceContext, users: readonly BackfillUser[]): Promise<{ created: string[]; skipped: number; suppressed: number }> {
   const input = parseInput(backfillInputSchema, users);
   const disordered = input.findIndex((u) => Date.parse(u.lastSeenAt) < Date.parse(u.firstSeenAt));
   if (disordered !== -1) throw validationError([{ path: `${disordered}.lastSeenAt`, code: 'too_small', message: 'lastSeenAt must not be before firstSeenAt' }]);
@@ -19,7 +21,14 @@ export async function backfill({ db, organizationId, clock }: WorkspaceContext, 
     const created: string[] = [];
     let skipped = 0;
     const now = clock();
+    const salt = await suppressions.saltOf(tx, organizationId, false);
+    const onList = salt ? await suppressions.suppressed(tx, organizationId, input.map((u) => suppressionDigest(salt, u.email))) : new Set<string>();
+    let suppressedCount = 0;
     for (const user of input) {
+      if (salt && onList.has(suppressionDigest(salt, user.email))) {
+        suppressedCount++;
+        continue;
+      }
       if (await contacts.findIdByEmailHash(tx, organizationId, hashEmail(user.email)!)) {
         skipped++;
         continue;
@@ -45,6 +54,6 @@ export async function backfill({ db, organizationId, clock }: WorkspaceContext, 
       );
       if (record) created.push(record.id);
     }
-    return { created, skipped };
+    return { created, skipped, suppressed: suppressedCount };
   });
 }

@@ -97,18 +97,19 @@ export const MailPreference = defineEntity({
 });
 
 /**
- * What an erasure keeps: a salted hash of the address (HMAC-SHA256 under the workspace's `privacy_salt`), so a later
- * interaction by the same address does not silently bring the person back, and the erased contact's opaque id, so the
- * erasure can be confirmed. `pendingEventId`: the erasure's `contact.deleted`, redacted once its deliveries end.
+ * What an erasure keeps, per erased contact: a salted hash of the address (HMAC-SHA256 under the workspace's
+ * `privacy_salt`), so that a later interaction by the same address does not silently bring the person back, and the
+ * contact's opaque id, so the erasure can be confirmed. `pendingEventId`: the contact's `contact.deleted`, still carrying
+ * its externalUserId for webhooks; redacted once its deliveries end.
  */
 export const Suppression = defineEntity({
   name: 'Suppression',
   tableName: 'suppression',
-  indexes: [{ name: 'suppression_contact_idx', properties: ['organization', 'contactId'] }],
+  indexes: [{ name: 'suppression_digest_idx', properties: ['organization', 'digest'] }],
   properties: {
     organization: () => p.manyToOne(Organization).primary().deleteRule('cascade'),
-    digest: p.string().primary().length(64),
-    contactId: p.string().length(40).nullable(),
+    contactId: p.string().primary().length(40),
+    digest: p.string().length(64),
     pendingEventId: p.string().length(40).nullable(),
     createdAt: p.datetime().length(3),
   },

@@ -1,4 +1,5 @@
-import { ts, type Sql } from './sql.js';
+import { placeholders, toIso, toStringOrNull, ts, type Sql } from './sql.js';
+import { inList, linkedBy, type Subject } from './subjects.js';
 
 export interface CommentRow {
   id: string;
@@ -28,4 +29,33 @@ export async function insert(sql: Sql, c: CommentRow): Promise<void> {
 export async function findOnPost(sql: Sql, id: string, postId: string): Promise<{ contactId: string | null } | undefined> {
   const row = await sql.one<{ contact_id: string | null }>('SELECT contact_id FROM comment WHERE id = ? AND post_id = ?', [id, postId]);
   return row && { contactId: row.contact_id ?? null };
+}
+
+/** The person's comments in the workspace (by contact, address or author id), oldest first. */
+export async function listFor(sql: Sql, organizationId: string, who: Subject) {
+  const rows = await sql.all<Record<string, unknown>>(
+    `SELECT id, post_id, parent_id, body_text, author_name, author_user_id, email_hash, contact_id, created_at FROM comment
+     WHERE organization_id = ? AND (${inList('contact_id', who.contactIds)} OR email_hash = ? OR ${inList('author_user_id', who.userIds)}) ORDER BY created_at, id`,
+    [organizationId, ...who.contactIds, who.emailHash, ...who.userIds],
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    postId: r.post_id as string,
+    parentId: toStringOrNull(r.parent_id),
+    bodyText: r.body_text as string,
+    authorName: toStringOrNull(r.author_name),
+    authorUserId: toStringOrNull(r.author_user_id),
+    createdAt: toIso(r.created_at),
+    linkedBy: linkedBy({ contact_id: r.contact_id, email_hash: r.email_hash, user_id: r.author_user_id }, who),
+  }));
+}
+
+/** Take the person out of these comments: no address hash, name, author id or contact. What they wrote stays. */
+export async function anonymize(sql: Sql, ids: readonly string[]): Promise<number> {
+  let changed = 0;
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    changed += await sql.run(`UPDATE comment SET email_hash = NULL, author_name = NULL, author_user_id = NULL, contact_id = NULL WHERE id IN (${placeholders(chunk)})`, chunk);
+  }
+  return changed;
 }

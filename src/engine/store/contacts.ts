@@ -110,6 +110,12 @@ export async function findIdByEmailHash(sql: Sql, organizationId: string, emailH
   return row?.id;
 }
 
+/** Every contact of the workspace with this address's hash, oldest first: one person, as far as mail and privacy go. */
+export async function findByEmailHash(sql: Sql, organizationId: string, emailHash: string): Promise<ContactRecord[]> {
+  const rows = await sql.all(`SELECT ${CONTACTS.columns} FROM contact c WHERE c.organization_id = ? AND c.email_hash = ? ORDER BY c.created_at, c.id`, [organizationId, emailHash]);
+  return rows.map((row) => CONTACTS.read(row));
+}
+
 /** Whether another contact of the workspace has this externalUserId. */
 export async function externalUserIdTaken(sql: Sql, organizationId: string, externalUserId: string, exceptId: string): Promise<boolean> {
   const row = await sql.one('SELECT id FROM contact WHERE organization_id = ? AND external_user_id = ? AND id <> ?', [organizationId, externalUserId, exceptId]);

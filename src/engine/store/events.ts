@@ -1,6 +1,6 @@
 import type { EventKind, WebhookEvent } from '../../schemas/events.js';
 import { newId } from '../shared/ids.js';
-import { insertValues, toIso, ts, type Database, type InsertStatement, type Sql, type WriteStatement } from './sql.js';
+import { insertValues, toInt, toIso, ts, type Database, type InsertStatement, type Sql, type WriteStatement } from './sql.js';
 
 /** An event row as written: the payload text is the exact body receivers will get. */
 export interface StoredEvent {
@@ -54,4 +54,27 @@ export async function list(sql: Sql, organizationId: string, type?: EventKind): 
     payloadText: r.payload,
     createdAt: toIso(r.created_at),
   }));
+}
+
+/** The kinds of event whose payload can carry a person's data: their contact, their votes' user id, their comments' author id. */
+export const PERSONAL_EVENT_KINDS = ['contact.created', 'contact.updated', 'contact.deleted', 'vote.created', 'comment.created'] as const;
+
+/** The workspace's events of those kinds not yet redacted, after `afterId` in id order, `limit` at a time. */
+export async function personalPage(sql: Sql, organizationId: string, afterId: string, limit: number): Promise<StoredEvent[]> {
+  const rows = await sql.all<{ id: string; organization_id: string; type: EventKind; payload: string; created_at: unknown }>(
+    `SELECT id, organization_id, type, payload, created_at FROM event
+     WHERE organization_id = ? AND id > ? AND redacted_at IS NULL AND type IN (${PERSONAL_EVENT_KINDS.map(() => '?').join(', ')}) ORDER BY id LIMIT ?`,
+    [organizationId, afterId, ...PERSONAL_EVENT_KINDS, limit],
+  );
+  return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, type: r.type, payload: JSON.parse(r.payload) as WebhookEvent, payloadText: r.payload, createdAt: toIso(r.created_at) }));
+}
+
+/** Replace an event's payload with its redacted form (what replays and the delivery log show from now on). */
+export async function redact(sql: Sql, id: string, payload: WebhookEvent, now: Date): Promise<void> {
+  await sql.run('UPDATE event SET payload = ?, redacted_at = ? WHERE id = ?', [JSON.stringify(payload), ts(sql, now), id]);
+}
+
+/** How many deliveries an event was fanned out to. */
+export async function deliveryCount(sql: Sql, id: string): Promise<number> {
+  return toInt((await sql.one<{ n: unknown }>('SELECT count(*) AS n FROM delivery WHERE event_id = ?', [id]))?.n);
 }

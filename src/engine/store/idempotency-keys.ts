@@ -81,3 +81,16 @@ export async function answersNotSealedWith(
 export async function replaceAnswer(sql: Sql, organizationId: string, key: string, previous: string, next: string): Promise<void> {
   await sql.run('UPDATE idempotency_key SET response_body = ? WHERE organization_id = ? AND key = ? AND response_body = ?', [next, organizationId, key, previous]);
 }
+
+/** The workspace's kept answers (sealed), after `afterKey` in key order, `limit` at a time. */
+export async function answersOf(sql: Sql, organizationId: string, afterKey: string, limit: number): Promise<Array<{ key: string; body: string }>> {
+  const rows = await sql.all<{ key: string; response_body: string }>(
+    'SELECT key, response_body FROM idempotency_key WHERE organization_id = ? AND key > ? AND response_body IS NOT NULL ORDER BY key LIMIT ?',
+    [organizationId, afterKey, limit],
+  );
+  return rows.map((r) => ({ key: r.key, body: r.response_body }));
+}
+
+export async function remove(sql: Sql, organizationId: string, key: string): Promise<void> {
+  await sql.run('DELETE FROM idempotency_key WHERE organization_id = ? AND key = ?', [organizationId, key]);
+}

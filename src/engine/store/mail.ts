@@ -1,5 +1,6 @@
 import { DELIVERY_CHANNEL } from '../delivery/listener.js';
 import { asIs, defineRows } from './rows.js';
+import { inList, type Subject } from './subjects.js';
 import { toDate, toInt, toIsoOrNull, ts, type JsonColumn, type Sql } from './sql.js';
 
 /** A mail row to write: one change's message to one recipient. */
@@ -100,11 +101,11 @@ const MAIL = defineRows<MailRecord>('mail', 'm', {
   failedAt: toIsoOrNull,
 });
 
-/** The workspace's mail to this contact or this address, oldest first. */
-export async function listFor(sql: Sql, organizationId: string, who: { contactId: string; emailHash: string | null }): Promise<MailRecord[]> {
+/** The workspace's mail to the person's contacts or address, oldest first. */
+export async function listFor(sql: Sql, organizationId: string, who: Subject): Promise<MailRecord[]> {
   const rows = await sql.all(
-    `SELECT ${MAIL.columns} FROM mail m WHERE m.organization_id = ? AND (m.contact_id = ? OR m.email_hash = ?) ORDER BY m.created_at, m.id`,
-    [organizationId, who.contactId, who.emailHash ?? ''],
+    `SELECT ${MAIL.columns} FROM mail m WHERE m.organization_id = ? AND (${inList('m.contact_id', who.contactIds)} OR m.email_hash = ?) ORDER BY m.created_at, m.id`,
+    [organizationId, ...who.contactIds, who.emailHash],
   );
   return rows.map((row) => MAIL.read(row));
 }
@@ -117,9 +118,9 @@ export async function cancelPending(sql: Sql, organizationId: string, contactId:
   );
 }
 
-/** Delete every row to this contact or address, sent or not (an erasure: the rows hold the address). */
-export async function removeFor(sql: Sql, organizationId: string, who: { contactId: string; emailHash: string | null }): Promise<number> {
-  return sql.run('DELETE FROM mail WHERE organization_id = ? AND (contact_id = ? OR email_hash = ?)', [organizationId, who.contactId, who.emailHash ?? '']);
+/** Delete every row to the person's contacts or address, sent or not (an erasure: the rows hold the address). */
+export async function removeFor(sql: Sql, organizationId: string, who: Subject): Promise<number> {
+  return sql.run(`DELETE FROM mail WHERE organization_id = ? AND (${inList('contact_id', who.contactIds)} OR email_hash = ?)`, [organizationId, ...who.contactIds, who.emailHash]);
 }
 
 /** Delete settled rows (sent, failed, cancelled) written before `before`, at most `limit`: the outbox's retention. */

@@ -104,3 +104,17 @@ export async function removeExpired(sql: Sql, now: Date): Promise<void> {
 export async function hasVoted(sql: Sql, postId: string, voterKey: string): Promise<boolean> {
   return (await sql.one('SELECT 1 AS x FROM vote WHERE post_id = ? AND voter_key = ?', [postId, voterKey])) !== undefined;
 }
+
+/** The workspace's sessions and pending codes, as a data-subject request reads them (the caller picks the person's by address). */
+export async function listForWorkspace(sql: Sql, organizationId: string) {
+  const sessions = await sql.all<Record<string, unknown>>('SELECT id, email, name, verified, created_at, expires_at FROM portal_session WHERE organization_id = ?', [organizationId]);
+  const codes = await sql.all<Record<string, unknown>>('SELECT id, email, name, created_at, expires_at FROM portal_code WHERE organization_id = ?', [organizationId]);
+  const common = (r: Record<string, unknown>) => ({ id: r.id as string, email: r.email as string, name: toStringOrNull(r.name), createdAt: toDate(r.created_at), expiresAt: toDate(r.expires_at) });
+  return { sessions: sessions.map((r) => ({ ...common(r), verified: toBool(r.verified) })), codes: codes.map(common) };
+}
+
+/** Remove these sessions and codes (an erasure). */
+export async function removeAccess(sql: Sql, ids: { sessions: readonly string[]; codes: readonly string[] }): Promise<void> {
+  for (const id of ids.sessions) await sql.run('DELETE FROM portal_session WHERE id = ?', [id]);
+  for (const id of ids.codes) await sql.run('DELETE FROM portal_code WHERE id = ?', [id]);
+}

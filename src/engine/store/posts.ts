@@ -1,6 +1,7 @@
 import type { Post } from '../../schemas/posts.js';
 import { asIs, defineRows, pageOf, type After } from './rows.js';
 import { toBool, toInt, toIntOrNull, toIso, toIsoOrNull, toStringOrNull, ts, type Sql } from './sql.js';
+import { inList, type Subject } from './subjects.js';
 
 const POSTS = defineRows<Post>('post', 'p', {
   id: asIs,
@@ -100,4 +101,21 @@ export async function slugTaken(sql: Sql, boardId: string, slug: string, exceptI
 export function listForContact(sql: Sql, organizationId: string, contactId: string, limit: number, after?: After): Promise<Post[]> {
   const live = { where: 'p.contact_id = ? AND p.organization_id = ? AND p.deleted_at IS NULL', params: [contactId, organizationId] };
   return pageOf(sql, POSTS, live, limit, after, true);
+}
+
+/** The person's posts (attached to their contacts, or written as their user id), soft-deleted ones too, with the name given. */
+export async function listAllFor(sql: Sql, organizationId: string, who: Subject): Promise<Array<Post & { authorName: string | null }>> {
+  const rows = await sql.all(
+    `SELECT ${POSTS.columns}, p.author_name FROM post p WHERE p.organization_id = ? AND (${inList('p.contact_id', who.contactIds)} OR ${inList('p.author_user_id', who.userIds)}) ORDER BY p.created_at, p.id`,
+    [organizationId, ...who.contactIds, ...who.userIds],
+  );
+  return rows.map((row) => ({ ...POSTS.read(row), authorName: toStringOrNull(row.author_name) }));
+}
+
+/** Take the author's name and user id off the person's posts (the contact link goes with the contact). */
+export async function anonymizeAuthor(sql: Sql, organizationId: string, who: Subject): Promise<number> {
+  return sql.run(
+    `UPDATE post SET author_name = NULL, author_user_id = NULL WHERE organization_id = ? AND (${inList('contact_id', who.contactIds)} OR ${inList('author_user_id', who.userIds)})`,
+    [organizationId, ...who.contactIds, ...who.userIds],
+  );
 }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { toIso, toStringOrNull, ts, type Sql } from './sql.js';
 
-/** What an erasure left: the salted hash of the address, the erased contact's id and when. */
+/** What the erasure of one contact left: the salted hash of its address, its id and when. */
 export interface SuppressionRow {
   digest: string;
-  contactId: string | null;
+  contactId: string;
   createdAt: string;
   /** The erasure's `contact.deleted`, still to be redacted once its deliveries end. */
   pendingEventId: string | null;
@@ -23,26 +23,28 @@ export async function saltOf(sql: Sql, organizationId: string, create: boolean):
   return read();
 }
 
-/** Put an address's digest on the list (again: a later erasure of the same address takes the row over). */
+/** Put an erased contact's address on the list. */
 export async function add(sql: Sql, row: { organizationId: string; digest: string; contactId: string; pendingEventId: string | null; at: Date }): Promise<void> {
-  await sql.run(
-    `INSERT INTO suppression (organization_id, digest, contact_id, pending_event_id, created_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (organization_id, digest) DO UPDATE SET contact_id = excluded.contact_id, pending_event_id = excluded.pending_event_id, created_at = excluded.created_at`,
-    [row.organizationId, row.digest, row.contactId, row.pendingEventId, ts(sql, row.at)],
-  );
+  await sql.run('INSERT INTO suppression (organization_id, contact_id, digest, pending_event_id, created_at) VALUES (?, ?, ?, ?, ?)', [
+    row.organizationId,
+    row.contactId,
+    row.digest,
+    row.pendingEventId,
+    ts(sql, row.at),
+  ]);
 }
 
 /** Which of these digests are on the workspace's list. */
 export async function suppressed(sql: Sql, organizationId: string, digests: readonly string[]): Promise<Set<string>> {
   if (digests.length === 0) return new Set();
-  const rows = await sql.all<{ digest: string }>(`SELECT digest FROM suppression WHERE organization_id = ? AND digest IN (SELECT value FROM ${sql.dialect.jsonStrings})`, [
+  const rows = await sql.all<{ digest: string }>(`SELECT DISTINCT digest FROM suppression WHERE organization_id = ? AND digest IN (SELECT value FROM ${sql.dialect.jsonStrings})`, [
     organizationId,
     JSON.stringify(digests),
   ]);
   return new Set(rows.map((r) => r.digest));
 }
 
-/** Take an address off the list (a fresh opt-in by the person); whether it was on it. */
+/** Take an address off the list (a fresh opt-in by the person): every erasure it was on it for; whether it was on it. */
 export async function lift(sql: Sql, organizationId: string, digest: string): Promise<boolean> {
   return (await sql.run('DELETE FROM suppression WHERE organization_id = ? AND digest = ?', [organizationId, digest])) > 0;
 }
@@ -53,19 +55,19 @@ export async function findByContact(sql: Sql, organizationId: string, contactId:
     organizationId,
     contactId,
   ]);
-  return row && { digest: row.digest as string, contactId: toStringOrNull(row.contact_id), pendingEventId: toStringOrNull(row.pending_event_id), createdAt: toIso(row.created_at) };
+  return row && { digest: row.digest as string, contactId: row.contact_id as string, pendingEventId: toStringOrNull(row.pending_event_id), createdAt: toIso(row.created_at) };
 }
 
 /** Erasures whose `contact.deleted` no delivery is waiting for any more: their events can be redacted now. */
-export async function deliveredErasures(sql: Sql, limit: number): Promise<Array<{ organizationId: string; digest: string; eventId: string }>> {
-  const rows = await sql.all<{ organization_id: string; digest: string; pending_event_id: string }>(
-    `SELECT s.organization_id, s.digest, s.pending_event_id FROM suppression s WHERE s.pending_event_id IS NOT NULL
+export async function deliveredErasures(sql: Sql, limit: number): Promise<Array<{ organizationId: string; contactId: string; eventId: string }>> {
+  const rows = await sql.all<{ organization_id: string; contact_id: string; pending_event_id: string }>(
+    `SELECT s.organization_id, s.contact_id, s.pending_event_id FROM suppression s WHERE s.pending_event_id IS NOT NULL
        AND NOT EXISTS (SELECT 1 FROM delivery d WHERE d.event_id = s.pending_event_id AND d.status = 'pending') LIMIT ?`,
     [limit],
   );
-  return rows.map((r) => ({ organizationId: r.organization_id, digest: r.digest, eventId: r.pending_event_id }));
+  return rows.map((r) => ({ organizationId: r.organization_id, contactId: r.contact_id, eventId: r.pending_event_id }));
 }
 
-export async function clearPendingEvent(sql: Sql, organizationId: string, digest: string): Promise<void> {
-  await sql.run('UPDATE suppression SET pending_event_id = NULL WHERE organization_id = ? AND digest = ?', [organizationId, digest]);
+export async function clearPendingEvent(sql: Sql, organizationId: string, contactId: string): Promise<void> {
+  await sql.run('UPDATE suppression SET pending_event_id = NULL WHERE organization_id = ? AND contact_id = ?', [organizationId, contactId]);
 }

@@ -1,4 +1,5 @@
-import { ts, type Sql } from './sql.js';
+import { placeholders, toIso, toStringOrNull, ts, type Sql } from './sql.js';
+import { inList, linkedBy, type Subject } from './subjects.js';
 
 export interface VoteRow {
   id: string;
@@ -24,4 +25,34 @@ export async function insert(sql: Sql, vote: VoteRow): Promise<boolean> {
   );
   if (changed > 0) await sql.run('UPDATE post SET vote_count = vote_count + 1 WHERE id = ?', [vote.postId]);
   return changed > 0;
+}
+
+/** The person's votes in the workspace (by contact, address or user id), with their post's title, oldest first. */
+export async function listFor(sql: Sql, organizationId: string, who: Subject) {
+  const rows = await sql.all<Record<string, unknown>>(
+    `SELECT v.id, v.post_id, p.title, v.user_id, v.email_hash, v.contact_id, v.created_at FROM vote v JOIN post p ON p.id = v.post_id
+     WHERE v.organization_id = ? AND (${inList('v.contact_id', who.contactIds)} OR v.email_hash = ? OR ${inList('v.user_id', who.userIds)}) ORDER BY v.created_at, v.id`,
+    [organizationId, ...who.contactIds, who.emailHash, ...who.userIds],
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    postId: r.post_id as string,
+    postTitle: r.title as string,
+    userId: toStringOrNull(r.user_id),
+    createdAt: toIso(r.created_at),
+    linkedBy: linkedBy(r as { contact_id: unknown; email_hash: unknown; user_id: unknown }, who),
+  }));
+}
+
+/**
+ * Take the person out of these votes: no address hash, user id or contact. The vote still counts; its voter key becomes
+ * the vote's own id, which stays unique on its post and says nothing about anyone.
+ */
+export async function anonymize(sql: Sql, ids: readonly string[]): Promise<number> {
+  let changed = 0;
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    changed += await sql.run(`UPDATE vote SET email_hash = NULL, user_id = NULL, contact_id = NULL, voter_key = 'x:' || id WHERE id IN (${placeholders(chunk)})`, chunk);
+  }
+  return changed;
 }

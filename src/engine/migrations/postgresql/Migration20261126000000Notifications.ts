@@ -28,8 +28,8 @@ export class Migration20261126000000Notifications extends Migration {
     this.addSql('alter table "mail_unsubscribe" add constraint "mail_unsubscribe_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
     this.addSql('create table "mail_preference" ("organization_id" varchar(40) not null, "email_hash" varchar(64) not null, "digest" varchar(20) not null, "updated_at" timestamptz(3) not null, constraint "mail_preference_pkey" primary key ("organization_id", "email_hash"))');
     this.addSql('alter table "mail_preference" add constraint "mail_preference_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
-    this.addSql('create table "suppression" ("organization_id" varchar(40) not null, "digest" varchar(64) not null, "contact_id" varchar(40) null, "pending_event_id" varchar(40) null, "created_at" timestamptz(3) not null, constraint "suppression_pkey" primary key ("organization_id", "digest"))');
-    this.addSql('create index "suppression_contact_idx" on "suppression" ("organization_id", "contact_id")');
+    this.addSql('create table "suppression" ("organization_id" varchar(40) not null, "contact_id" varchar(40) not null, "digest" varchar(64) not null, "pending_event_id" varchar(40) null, "created_at" timestamptz(3) not null, constraint "suppression_pkey" primary key ("organization_id", "contact_id"))');
+    this.addSql('create index "suppression_digest_idx" on "suppression" ("organization_id", "digest")');
     this.addSql('create index "suppression_pending_event_idx" on "suppression" ("pending_event_id") where "pending_event_id" is not null');
     this.addSql('alter table "suppression" add constraint "suppression_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
   }

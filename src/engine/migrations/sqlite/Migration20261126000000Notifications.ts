@@ -23,8 +23,8 @@ export class Migration20261126000000Notifications extends Migration {
     this.addSql('create table `mail_unsubscribe` (`id` text not null, `organization_id` text not null, `email_hash` text not null, `contact_id` text null, `topic` text not null, `via` text not null, `created_at` datetime not null, `undone_at` datetime null, constraint `mail_unsubscribe_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade, primary key (`id`))');
     this.addSql('create index `mail_unsubscribe_recipient_idx` on `mail_unsubscribe` (`organization_id`, `email_hash`)');
     this.addSql('create table `mail_preference` (`organization_id` text not null, `email_hash` text not null, `digest` text not null, `updated_at` datetime not null, constraint `mail_preference_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade, primary key (`organization_id`, `email_hash`))');
-    this.addSql('create table `suppression` (`organization_id` text not null, `digest` text not null, `contact_id` text null, `pending_event_id` text null, `created_at` datetime not null, constraint `suppression_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade, primary key (`organization_id`, `digest`))');
-    this.addSql('create index `suppression_contact_idx` on `suppression` (`organization_id`, `contact_id`)');
+    this.addSql('create table `suppression` (`organization_id` text not null, `contact_id` text not null, `digest` text not null, `pending_event_id` text null, `created_at` datetime not null, constraint `suppression_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade, primary key (`organization_id`, `contact_id`))');
+    this.addSql('create index `suppression_digest_idx` on `suppression` (`organization_id`, `digest`)');
     this.addSql('create index `suppression_pending_event_idx` on `suppression` (`pending_event_id`) where `pending_event_id` is not null');
   }
 }
