@@ -59,6 +59,18 @@ export function duration(value: string): number {
   return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's' | 'm' | 'h' | 'd'];
 }
 
+/** An http(s) address with a host (`--public-url`), without a trailing slash. */
+export function httpUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host || url.search || url.hash) {
+    throw new InvalidArgumentError('It must be an http(s) address, e.g. https://feedback.example.com.');
+  }
+  return value.replace(/\/+$/, '');
+}
+
 /** A repeatable flag: every occurrence, in order. */
 export function repeated(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

@@ -6,9 +6,10 @@
 import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '../contract/version.js';
 import { BILLING_STATES, PLANS } from '../schemas/plans.js';
-import { CommandError, LOG_LEVELS, UsageError, contactCap, contactCapOrDefault, duration, rateLimitOrDefault, repeated, wholeNumber } from './args.js';
+import { CommandError, LOG_LEVELS, UsageError, contactCap, contactCapOrDefault, duration, httpUrl, rateLimitOrDefault, repeated, wholeNumber } from './args.js';
 import type * as Board from './commands/board.js';
 import type * as Changelog from './commands/changelog.js';
+import type * as Contact from './commands/contact.js';
 import type * as Key from './commands/key.js';
 import type * as Mcp from './commands/mcp.js';
 import type * as Org from './commands/org.js';
@@ -46,8 +47,9 @@ leaf(program, 'serve', 'serve the REST API (/v1), the agent tools (/mcp), /docs,
   .addOption(new Option('--port <port>', 'the port to listen on (0: any free port)').env('PORT').default(3000).argParser(wholeNumber))
   .option('--host <host>', 'the address to listen on', '127.0.0.1')
   .option('--allow-private-networks', 'let webhooks reach loopback and private addresses (FEEDBACK_ALLOW_PRIVATE_NETWORKS=1); tests and local development only')
-  .addOption(new Option('--smtp-url <url>', 'where mail goes (admin notices, portal codes): smtp://user:pass@host:587 or smtps://').env('FEEDBACK_SMTP_URL'))
-  .addOption(new Option('--mail-from <address>', 'the sender of the mail').env('FEEDBACK_MAIL_FROM'))
+  .addOption(new Option('--smtp-url <url>', 'where mail goes (notifications, portal codes, admin notices): smtp://user:pass@host:587 or smtps://; without one, mail is logged').env('FEEDBACK_SMTP_URL'))
+  .addOption(new Option('--mail-from <address>', 'the sender of the mail (notifications show the workspace as its name)').env('FEEDBACK_MAIL_FROM'))
+  .addOption(new Option('--public-url <url>', "this server's address as people reach it, for the links in mail (default: the address it listens on)").env('FEEDBACK_PUBLIC_URL').argParser(httpUrl))
   .option('--trust-proxy', 'a reverse proxy in front sets X-Forwarded-For/-Proto/-Host (FEEDBACK_TRUST_PROXY=1): the portal reads client addresses and https from them')
   .addOption(new Option('--log-level <level>', 'the least severe log line written').choices(LOG_LEVELS).env('LOG_LEVEL').default('info'))
   .option('--metrics', 'serve Prometheus metrics at /metrics (FEEDBACK_METRICS=1; FEEDBACK_METRICS_TOKEN also turns them on, behind that token)')
@@ -81,6 +83,7 @@ leaf(org, 'update', 'change a workspace')
   .addOption(new Option('--portal-verified-only <state>', 'on: only users signed in with a token your backend mints may take part').choices(['on', 'off']))
   .addOption(new Option('--portal-moderation <state>', 'on: anonymous portal posts wait for post approve').choices(['on', 'off']))
   .option('--portal-frame-origin <origin>', 'a site that may frame the portal (the widget), e.g. https://app.example.com (repeat for several; replaces the list; none clears it)', repeated)
+  .addOption(new Option('--notify-admin-created <state>', 'on: notifications also go to contacts your admins created (you attest their lawful basis)').choices(['on', 'off']))
   .action(async (orgId: string, options: Org.UpdateOptions) => (await import('./commands/org.js')).update(orgId, options));
 
 const key = group('key', 'list, create and revoke API keys');
@@ -94,6 +97,17 @@ leaf(key, 'create', 'create a key; it is printed only this once')
 leaf(key, 'revoke', 'revoke a key at once')
   .argument('<keyId>', 'the key (key_...)')
   .action(async (keyId: string, options: Key.RevokeOptions) => (await import('./commands/key.js')).revoke(keyId, options));
+
+const contact = group('contact', "answer a person's data requests: everything held about them, or their erasure (docs/privacy.md)");
+leaf(contact, 'export', 'print everything held about a person as one JSON document')
+  .argument('<contactId>', 'the contact (ctc_...); other contacts with its address are the same person')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .option('--out <file>', 'write the document to this file (mode 0600) instead of printing it')
+  .action(async (contactId: string, options: Contact.ExportOptions) => (await import('./commands/contact.js')).exportContact(contactId, options));
+leaf(contact, 'erase', 'erase a person: delete their contacts, take them out of votes, comments, posts, mail and events; keep a salted hash of the address')
+  .argument('<contactId>', 'the contact (ctc_...); other contacts with its address are erased with it')
+  .requiredOption('--org <orgId>', 'the workspace')
+  .action(async (contactId: string, options: Contact.EraseOptions) => (await import('./commands/contact.js')).erase(contactId, options));
 
 const board = group('board', 'create and list boards');
 leaf(board, 'create', 'create a board')

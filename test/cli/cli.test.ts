@@ -179,7 +179,7 @@ describe('feedback-service command line', () => {
   it('every command and subcommand answers --help with its own usage, and help COMMAND says the same', async () => {
     const commands = ['serve', 'migrate', 'org list', 'org create', 'org update', 'key list', 'key create', 'key revoke', 'board create', 'board list',
       'post create', 'post merge', 'post pending', 'post approve', 'post spam', 'changelog create', 'changelog publish', 'secrets generate-key', 'secrets rotate',
-      'portal-secret create', 'portal-secret rotate', 'mcp', 'org', 'key', 'board', 'post', 'changelog', 'secrets', 'portal-secret'];
+      'portal-secret create', 'portal-secret rotate', 'contact export', 'contact erase', 'mcp', 'org', 'key', 'board', 'post', 'changelog', 'secrets', 'portal-secret', 'contact'];
     await Promise.all(
       commands.map(async (command) => {
         const { stdout } = await run(process.execPath, [...CLI_ARGS, ...command.split(' '), '--help'], { cwd: dir });

@@ -23,6 +23,7 @@ export interface UpdateOptions extends DatabaseOptions {
   portalVerifiedOnly?: 'on' | 'off';
   portalModeration?: 'on' | 'off';
   portalFrameOrigin?: string[];
+  notifyAdminCreated?: 'on' | 'off';
 }
 
 export async function list(options: ListOptions): Promise<void> {
@@ -60,6 +61,7 @@ export async function update(orgId: string, options: UpdateOptions): Promise<voi
       portalVerifiedOnly: onOff(options.portalVerifiedOnly),
       portalModeration: onOff(options.portalModeration),
       portalFrameOrigins: options.portalFrameOrigin && (options.portalFrameOrigin.join() === 'none' ? [] : options.portalFrameOrigin),
+      notifyAdminCreated: onOff(options.notifyAdminCreated),
     }),
   );
   print(
@@ -70,6 +72,7 @@ export async function update(orgId: string, options: UpdateOptions): Promise<voi
       (org.portalVerifiedOnly ? ', signed-in users only' : '') +
       (org.portalModeration ? ', anonymous posts moderated' : '') +
       (org.portalFrameOrigins.length ? `, framed by ${org.portalFrameOrigins.join(' ')}` : '') +
+      (org.notifyAdminCreated ? ', notifications to admin-created contacts on' : '') +
       '.',
   );
 }

@@ -12,6 +12,7 @@ export interface Options extends DatabaseOptions {
   allowPrivateNetworks?: boolean;
   smtpUrl?: string;
   mailFrom?: string;
+  publicUrl?: string;
   logLevel: LogLevel;
   metrics?: boolean;
   trustProxy?: boolean;
@@ -30,15 +31,14 @@ export async function serve(options: Options): Promise<void> {
   const metrics = options.metrics === true || process.env.FEEDBACK_METRICS === '1' || metricsToken !== undefined ? createMetrics() : undefined;
   const allowPrivateNetworks = options.allowPrivateNetworks === true || process.env.FEEDBACK_ALLOW_PRIVATE_NETWORKS === '1';
   const database = options.db;
+  // The links in mail: the public address, else the one this server listens on (known once it listens).
+  let listening: string | undefined;
   const engine = await createEngine({
     database,
     logger,
     onAttempt: metrics?.onAttempt,
-    webhooks: {
-      allowPrivateNetworks,
-      smtpUrl: options.smtpUrl,
-      mailFrom: options.mailFrom,
-    },
+    webhooks: { allowPrivateNetworks },
+    mail: { smtpUrl: options.smtpUrl, from: options.mailFrom, publicUrl: () => options.publicUrl ?? listening },
   });
   await engine.migrate();
   const app = createApp({ engine, endpoints: [mcpEndpoint(engine)], sites: [createPortal({ engine, trustProxy: options.trustProxy === true || process.env.FEEDBACK_TRUST_PROXY === '1' })], requireScheduler: true, logger, metrics, metricsToken });
@@ -50,6 +50,7 @@ export async function serve(options: Options): Promise<void> {
       throw err;
     },
   );
+  listening = server.url;
   let bootstrap: { organizationId: string; apiKey: string } | undefined;
   if ((await engine.organizations.count()) === 0) {
     const org = await engine.organizations.create({ name: 'Default workspace', plan: 'paid' });

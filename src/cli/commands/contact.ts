@@ -1,0 +1,38 @@
+import { writeFileSync } from 'node:fs';
+import { print, withEngine, type DatabaseOptions } from '../common.js';
+
+export interface ExportOptions extends DatabaseOptions {
+  org: string;
+  /** Write the document to this file (mode 0600) instead of printing it. */
+  out?: string;
+}
+
+/** `contact export`: everything held about the person, as one JSON document (docs/privacy.md). */
+export async function exportContact(contactId: string, options: ExportOptions): Promise<void> {
+  const document = await withEngine(options.db, (e) => e.workspace(options.org).privacy.export(contactId));
+  const text = `${JSON.stringify(document, null, 2)}\n`;
+  if (!options.out) return void process.stdout.write(text);
+  // It holds a person's data: readable by the owner only.
+  writeFileSync(options.out, text, { mode: 0o600 });
+  const what = document.contact ? `contact ${contactId}` : `the erasure of contact ${contactId}`;
+  print(options.json, { out: options.out, contactId, erased: document.contact === null }, `Wrote everything held about ${what} to ${options.out}.`);
+}
+
+export interface EraseOptions extends DatabaseOptions {
+  org: string;
+}
+
+/** `contact erase`: the person deleted, their traces taken out, a salted hash of the address kept (docs/privacy.md). */
+export async function erase(contactId: string, options: EraseOptions): Promise<void> {
+  const r = await withEngine(options.db, (e) => e.workspace(options.org).privacy.erase(contactId));
+  const others = r.contactIds.filter((id) => id !== contactId);
+  print(
+    options.json,
+    { ...r },
+    [
+      `Erased contact ${contactId}${others.length ? ` and ${others.join(', ')} (the same address)` : ''}: contact.deleted emitted for each.`,
+      `Taken off: ${r.votes} votes, ${r.comments} comments, ${r.posts} posts (they stay, without the person); deleted: ${r.mail} mail messages, ${r.sessions} portal sessions and codes, ${r.idempotentAnswers} kept request answers; ${r.events} event payloads redacted.`,
+      r.suppressed ? 'A salted hash of the address is on the suppression list: it comes back only with a fresh opt-in of its own.' : 'The contact had no address: nothing to suppress.',
+    ].join('\n'),
+  );
+}
