@@ -85,7 +85,8 @@ export function renderMail(items: readonly MailPayload[], ctx: MessageContext): 
   const parts = items.map((p) => item(p, ctx));
   const subject = parts.length === 1 ? parts[0]!.headline : `${parts.length} updates from ${ctx.workspace}`;
   const footer = [
-    '--',
+    // The signature separator (RFC 3676): mail clients set what follows apart.
+    '-- ',
     reason(items, ctx.workspace),
     ...(ctx.preferencesUrl ? [`Choose what you get: ${ctx.preferencesUrl}`] : []),
     ...(ctx.unsubscribeUrl ? [`Unsubscribe from all ${ctx.workspace} email: ${ctx.unsubscribeUrl}`] : []),

@@ -48,6 +48,9 @@ form.stack label { display: flex; flex-direction: column; gap: .25rem; }
 form.stack label.check { flex-direction: row; align-items: center; gap: .5rem; }
 form.stack textarea { min-height: 6rem; }
 form.stack button { align-self: flex-start; }
+fieldset { border: 1px solid var(--line); border-radius: .5rem; padding: .5rem 1rem .75rem; margin: 0; display: flex; flex-direction: column; gap: .5rem; }
+legend { font-weight: 600; padding: 0 .25rem; }
+.follows { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .5rem; }
 form.vote { margin: .5rem 0 1rem; }
 form.who { display: flex; align-items: center; gap: .5rem; margin: 0; }
 button.link { background: none; border: none; color: var(--accent); padding: 0; text-decoration: underline; }
