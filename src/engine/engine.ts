@@ -234,7 +234,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       secrets,
       mail: {
         transport: mailTransport,
-        compose: createComposer(db, mailTokens, { from, publicUrl: typeof publicUrl === 'function' ? publicUrl : () => publicUrl }),
+        compose: createComposer(db, mailTokens, { from, publicUrl: typeof publicUrl === 'function' ? publicUrl : () => publicUrl }, clock),
       },
       chores: [() => purgeOutbox(db, clock), () => redactDeliveredErasures(db, clock)],
       onAttempt: attemptListener(options),

@@ -34,18 +34,23 @@ export interface ComposedMail extends OutgoingMail {
  * preferences and unsubscribe links, and RFC 8058's one-click headers (`List-Unsubscribe` with the https address and
  * `List-Unsubscribe-Post: List-Unsubscribe=One-Click`).
  */
-export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettings) {
+export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettings, clock: () => Date) {
   const domain = settings.from.includes('@') ? settings.from.slice(settings.from.lastIndexOf('@') + 1) : 'localhost';
+  // A status change mails its thousand voters about one workspace and one board: read each once a few seconds, not
+  // once a message (a renamed workspace shows in mail within that time).
+  const cached = createTtlCache(clock, CONTEXT_TTL_MS);
+  const workspaceOf = (id: string) => cached(`org:${id}`, () => organizations.find(db, id));
+  const boardSlugOf = (org: string, id: string) => cached(`board:${id}`, async () => ((b) => (b?.isPublic ? b.slug : null))(await boards.find(db, org, id)));
   return async function compose(m: HeldMail): Promise<ComposedMail> {
-    const org = await organizations.find(db, m.organizationId);
+    const org = await workspaceOf(m.organizationId);
     const payloads = m.rows.map((r) => JSON.parse(r.payload) as MailPayload);
     const base = settings.publicUrl()?.replace(/\/+$/, '');
     const portal = base && org?.handle && org.portalEnabled ? pathsOf(org.handle) : null;
     const boardIds = [...new Set(payloads.map((p) => (p.kind === 'changelog' ? p.entry.boardId : p.post.boardId)))];
     const slugs = new Map<string, string>();
     if (portal) for (const id of boardIds) {
-      const board = await boards.find(db, m.organizationId, id);
-      if (board?.isPublic) slugs.set(id, board.slug);
+      const slug = await boardSlugOf(m.organizationId, id);
+      if (slug) slugs.set(id, slug);
     }
     const token = base && m.contactId ? await tokens.sign({ organizationId: m.organizationId, contactId: m.contactId, emailHash: m.emailHash }) : null;
     const link = (path: string) => `${base}${path}?t=${token}`;
@@ -78,3 +83,21 @@ export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettin
   };
 }
 export type Composer = ReturnType<typeof createComposer>;
+
+/** How long the composer trusts what it read of a workspace and its boards. */
+const CONTEXT_TTL_MS = 5000;
+
+/** Values by key, each read once per `ttlMs` (at most 1,000 kept; a read in flight is shared). */
+function createTtlCache(clock: () => Date, ttlMs: number) {
+  const entries = new Map<string, { at: number; value: Promise<unknown> }>();
+  return <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    const now = clock().getTime();
+    const hit = entries.get(key);
+    if (hit && now - hit.at < ttlMs) return hit.value as Promise<T>;
+    if (entries.size >= 1000) entries.delete(entries.keys().next().value!);
+    const value = read();
+    entries.set(key, { at: now, value });
+    value.catch(() => entries.delete(key));
+    return value;
+  };
+}

@@ -115,10 +115,11 @@ export function createMailLane(deps: MailLaneDeps, options: { connections: numbe
     },
   });
 
+  /** A sent (or requeued) message gives back its claim. A lane that was full refills once half its claims are back: one claim a batch, not one a message. */
   function release(m: HeldMail): void {
     for (const r of m.rows) leases.release(m.token, r.id);
     held--;
-    if (lane.mayHaveMore) host.pump();
+    if (lane.mayHaveMore && held <= heldLimit / 2) host.pump();
     else host.settle();
   }
 

@@ -19,6 +19,15 @@ export interface MailRecipient {
  * Nothing else is needed to act on it: a mail client's one-click POST carries no cookie.
  */
 export function createMailTokens(secrets: SecretBox, clock: () => Date) {
+  // Imported once: jose given raw bytes imports a key for every token (a Web Crypto importKey, several times the HMAC).
+  let keys: Promise<{ current: CryptoKey; all: CryptoKey[] }> | undefined;
+  const keysOf = () =>
+    (keys ??= (async () => {
+      const raw = secrets.signingKeys(PURPOSE);
+      const load = (bytes: Uint8Array) => crypto.subtle.importKey('raw', new Uint8Array(bytes), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+      const all = await Promise.all(raw.all.map(load));
+      return { current: all[0]!, all };
+    })());
   return {
     async sign(r: MailRecipient): Promise<string> {
       const now = Math.floor(clock().getTime() / 1000);
@@ -28,14 +37,14 @@ export function createMailTokens(secrets: SecretBox, clock: () => Date) {
         .setSubject(r.contactId)
         .setIssuedAt(now)
         .setExpirationTime(now + MAIL_TOKEN_DAYS * 86400)
-        .sign(secrets.signingKeys(PURPOSE).current);
+        .sign((await keysOf()).current);
     },
 
     /** The recipient a token names; ERR_UNAUTHORIZED with a sentence for the person when it does not verify or has expired. */
     async verify(token: string): Promise<MailRecipient> {
       if (token.length > 1000) throw new FeedbackError('ERR_UNAUTHORIZED', 'This link is not valid.');
       let lastError: unknown;
-      for (const key of secrets.signingKeys(PURPOSE).all) {
+      for (const key of (await keysOf()).all) {
         try {
           const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['aud', 'sub', 'exp'], currentDate: clock() });
           const eh = typeof payload.eh === 'string' ? Buffer.from(payload.eh, 'base64url') : undefined;

@@ -28,57 +28,70 @@ export type Concerned =
   /** The topic's subscribers. */
   | { subscribersOf: string };
 
+/** Contacts read per statement (by primary key, through a JSON list of ids). */
+const CHUNK = 1000;
+
 /**
- * The candidates of one change, in one statement: every per-person fact is an index lookup on the contact's row.
- * `optOutTopics`: the unsubscribe topics that cover this message (`all`, and the message's own).
+ * The candidates of one change: the linked contacts' ids (the post's, its votes', its comments', by their post
+ * indexes) and the topic's subscriptions, merged here; then the contacts by primary key, a thousand per statement,
+ * each with its facts as index lookups. (One statement with the ids as CTEs was planned, on a freshly loaded table,
+ * as nested loops over them: 1.5 s for 10,000 voters.) `optOutTopics`: the unsubscribe topics that cover this message.
  */
 export async function candidates(sql: Sql, organizationId: string, concerned: Concerned, optOutTopics: readonly string[], hourAgo: Date): Promise<Candidate[]> {
   const topic = 'subscribersOf' in concerned ? concerned.subscribersOf : concerned.topic;
-  let linked: string;
-  let linkedParams: unknown[];
+  let linked: string[] = [];
   if ('participantsOf' in concerned) {
     const p = concerned.participantsOf;
-    linked = `SELECT contact_id FROM post WHERE id = ? AND contact_id IS NOT NULL
-      UNION SELECT contact_id FROM vote WHERE post_id = ? AND contact_id IS NOT NULL
-      UNION SELECT contact_id FROM comment WHERE post_id = ? AND contact_id IS NOT NULL`;
-    linkedParams = [p, p, p];
-  } else if ('contacts' in concerned) {
-    linked = `SELECT value AS contact_id FROM ${sql.dialect.jsonStrings}`;
-    linkedParams = [JSON.stringify(concerned.contacts)];
-  } else {
-    linked = 'SELECT NULL AS contact_id WHERE false';
-    linkedParams = [];
-  }
-  const optOut = optOutTopics.map(() => '?').join(', ');
-  const withSubscribers = !('contacts' in concerned);
-  const rows = await sql.all<Record<string, unknown>>(
-    `WITH linked (contact_id) AS (${linked}),
-     subscribed AS (SELECT contact_id, via, created_at FROM mail_subscription WHERE organization_id = ? AND topic = ?)
-     SELECT c.id, c.email, c.email_hash, c.source, c.consent_basis,
-       CASE WHEN c.id IN (SELECT contact_id FROM linked) THEN 1 ELSE 0 END AS participant,
-       s.created_at AS subscribed_at, s.via AS subscribed_via,
-       (SELECT max(u.created_at) FROM mail_unsubscribe u WHERE u.organization_id = c.organization_id AND u.email_hash = c.email_hash
-          AND u.undone_at IS NULL AND u.topic IN (${optOut})) AS opted_out_at,
-       (SELECT p.digest FROM mail_preference p WHERE p.organization_id = c.organization_id AND p.email_hash = c.email_hash) AS digest,
-       (SELECT count(*) FROM mail m WHERE m.organization_id = c.organization_id AND m.email_hash = c.email_hash AND m.created_at > ?) AS recent
-     FROM contact c LEFT JOIN subscribed s ON s.contact_id = c.id
-     WHERE c.organization_id = ? AND c.email IS NOT NULL AND (c.id IN (SELECT contact_id FROM linked)${withSubscribers ? ' OR s.contact_id IS NOT NULL' : ''})
-     ORDER BY c.created_at, c.id`,
-    [...linkedParams, organizationId, topic, ...optOutTopics, ts(sql, hourAgo), organizationId],
+    const rows = await sql.all<{ contact_id: string }>(
+      `SELECT contact_id FROM post WHERE id = ? AND contact_id IS NOT NULL
+       UNION SELECT contact_id FROM vote WHERE post_id = ? AND contact_id IS NOT NULL
+       UNION SELECT contact_id FROM comment WHERE post_id = ? AND contact_id IS NOT NULL`,
+      [p, p, p],
+    );
+    linked = rows.map((r) => r.contact_id);
+  } else if ('contacts' in concerned) linked = [...concerned.contacts];
+  const participants = new Set(linked);
+  const subscribed = new Map(
+    (
+      await sql.all<{ contact_id: string; via: string; created_at: unknown }>('SELECT contact_id, via, created_at FROM mail_subscription WHERE organization_id = ? AND topic = ?', [
+        organizationId,
+        topic,
+      ])
+    ).map((r) => [r.contact_id, { via: r.via, at: toDate(r.created_at) }]),
   );
-  return rows.map((r) => ({
-    contactId: r.id as string,
-    email: r.email as string,
-    emailHash: r.email_hash as string,
-    source: r.source as string,
-    consentBasis: r.consent_basis as string,
-    participant: toBool(r.participant),
-    subscribedAt: r.subscribed_at == null ? null : toDate(r.subscribed_at),
-    subscribedVia: toStringOrNull(r.subscribed_via),
-    optedOutAt: r.opted_out_at == null ? null : toDate(r.opted_out_at),
-    digest: toStringOrNull(r.digest),
-    recent: toInt(r.recent),
-  }));
+  const ids = 'contacts' in concerned ? [...participants] : [...new Set([...participants, ...subscribed.keys()])];
+  const optOut = optOutTopics.map(() => '?').join(', ');
+  const found: Candidate[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await sql.all<Record<string, unknown>>(
+      `SELECT c.id, c.email, c.email_hash, c.source, c.consent_basis,
+         (SELECT max(u.created_at) FROM mail_unsubscribe u WHERE u.organization_id = c.organization_id AND u.email_hash = c.email_hash
+            AND u.undone_at IS NULL AND u.topic IN (${optOut})) AS opted_out_at,
+         (SELECT p.digest FROM mail_preference p WHERE p.organization_id = c.organization_id AND p.email_hash = c.email_hash) AS digest,
+         (SELECT count(*) FROM mail m WHERE m.organization_id = c.organization_id AND m.email_hash = c.email_hash AND m.created_at > ?) AS recent
+       FROM contact c WHERE c.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND c.organization_id = ? AND c.email IS NOT NULL`,
+      [...optOutTopics, ts(sql, hourAgo), JSON.stringify(ids.slice(i, i + CHUNK)), organizationId],
+    );
+    for (const r of rows) {
+      const id = r.id as string;
+      const subscription = subscribed.get(id);
+      found.push({
+        contactId: id,
+        email: r.email as string,
+        emailHash: r.email_hash as string,
+        source: r.source as string,
+        consentBasis: r.consent_basis as string,
+        participant: participants.has(id),
+        subscribedAt: subscription?.at ?? null,
+        subscribedVia: subscription?.via ?? null,
+        optedOutAt: r.opted_out_at == null ? null : toDate(r.opted_out_at),
+        digest: toStringOrNull(r.digest),
+        recent: toInt(r.recent),
+      });
+    }
+  }
+  // Oldest contact first: where several share an address, the first one the rule lets through carries the message.
+  return found.sort((a, b) => (a.contactId < b.contactId ? -1 : a.contactId > b.contactId ? 1 : 0));
 }
 
 /** What the rule needs of the workspace: whether it mails admin-created contacts, and its suppression salt. */

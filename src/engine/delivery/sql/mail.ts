@@ -57,18 +57,23 @@ export async function claimMail(db: Sql, claim: { now: Date; token: string; leas
  * dies after that line can never send it again. Whether the rows were ours.
  */
 export async function handOver(db: Database, ids: readonly string[], token: string, messageId: string, now: Date): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const changed = await tx.run(
+  const write = (sql: Sql) =>
+    sql.run(
       `UPDATE mail SET status = 'sent', sent_at = ?, message_id = ?, attempt_count = attempt_count + 1, lease_token = NULL, lease_expires_at = NULL, error = NULL
        WHERE lease_token = ? AND status = 'pending' AND id IN (${placeholders(ids)})`,
-      [ts(tx, now), messageId, token, ...ids],
+      [ts(sql, now), messageId, token, ...ids],
     );
-    if (changed !== ids.length) throw new LostClaim();
-    return true;
-  }).catch((err: unknown) => {
-    if (err instanceof LostClaim) return false;
-    throw err;
-  });
+  // One row: one statement is all or nothing by itself (the common case: one message, one change).
+  if (ids.length === 1) return (await write(db)) === 1;
+  return db
+    .transaction(async (tx) => {
+      if ((await write(tx)) !== ids.length) throw new LostClaim();
+      return true;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof LostClaim) return false;
+      throw err;
+    });
 }
 class LostClaim extends Error {}
 
