@@ -140,8 +140,11 @@ export interface Engine {
   readonly mailLinks: MailTokens;
   /** Apply the checked-in migrations; returns the names applied now. */
   migrate(): Promise<string[]>;
-  /** The delivery backlog across workspaces, for metrics: due deliveries, the oldest one's age, disabled webhooks. */
-  deliveryBacklog(): Promise<{ due: number; oldestDueAgeSeconds: number | null; disabledWebhooks: number }>;
+  /**
+   * The backlog across workspaces, for metrics: due webhook deliveries, the oldest one's age, disabled webhooks, and
+   * the mail outbox's due rows and the oldest one's age.
+   */
+  deliveryBacklog(): Promise<{ due: number; oldestDueAgeSeconds: number | null; disabledWebhooks: number; mailDue: number; mailOldestDueAgeSeconds: number | null }>;
   /**
    * Whether this engine can serve: the database answers (within 2 s), no migration is pending, and, with
    * `requireScheduler`, the delivery scheduler runs. What `/readyz` reports.
@@ -258,7 +261,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async deliveryBacklog() {
       const now = clock();
       const b = await deliveries.backlog(db, now);
-      return { due: b.due, oldestDueAgeSeconds: b.oldestDueAt && (now.getTime() - b.oldestDueAt.getTime()) / 1000, disabledWebhooks: b.disabledWebhooks };
+      const m = await outbox.backlog(db, now);
+      const age = (d: Date | null) => d && (now.getTime() - d.getTime()) / 1000;
+      return { due: b.due, oldestDueAgeSeconds: age(b.oldestDueAt), disabledWebhooks: b.disabledWebhooks, mailDue: m.due, mailOldestDueAgeSeconds: age(m.oldestDueAt) };
     },
     rotateSecrets: () => resealStored(db, secrets),
     mailLinks: mailTokens,

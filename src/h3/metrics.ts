@@ -7,7 +7,8 @@ export const METRICS_PATH = '/metrics';
 /**
  * The server's Prometheus metrics (prom-client), one registry per server: requests and their latency by route
  * pattern and status, identify outcomes, rate-limit refusals, delivery attempts and their latency, and (read at each
- * scrape) the due-delivery backlog, its oldest age and the disabled webhooks. Give it to `createApp({ metrics })`
+ * scrape) the due-delivery backlog, its oldest age and the disabled webhooks, the mail outbox's due rows and oldest
+ * age, and the mail lane's outcomes. Give it to `createApp({ metrics })`
  * and its `onAttempt` to `createEngine({ onAttempt })`.
  */
 export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
@@ -64,6 +65,24 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   backlogGauge('feedback_deliveries_due', 'Webhook deliveries due now and not yet delivered, across workspaces.', (b) => b.due);
   backlogGauge('feedback_deliveries_oldest_due_age_seconds', 'How long the oldest due delivery has waited (0 when none is due).', (b) => b.oldestDueAgeSeconds ?? 0);
   backlogGauge('feedback_webhooks_disabled', 'Webhooks disabled (after 50 consecutive failures, or by hand).', (b) => b.disabledWebhooks);
+  backlogGauge('feedback_mail_due', 'Notification mail due now and not yet sent, across workspaces.', (b) => b.mailDue);
+  backlogGauge('feedback_mail_oldest_due_age_seconds', 'How long the oldest due mail has waited (0 when none is due).', (b) => b.mailOldestDueAgeSeconds ?? 0);
+  // What this process's mail lane did, read from its totals at each scrape.
+  const counted = { sent: 0, retried: 0, failed: 0, unconfirmed: 0 };
+  new Counter({
+    name: 'feedback_mail_total',
+    help: 'Notification mail (one per change and person) by outcome: sent, retried (a later attempt follows), failed (for good), unconfirmed (handed over, no answer; not sent again).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+    collect() {
+      const totals = engine?.scheduler.totals.mail;
+      if (!totals) return;
+      for (const outcome of ['sent', 'retried', 'failed', 'unconfirmed'] as const) {
+        if (totals[outcome] > counted[outcome]) this.inc({ outcome }, totals[outcome] - counted[outcome]);
+        counted[outcome] = totals[outcome];
+      }
+    },
+  });
   return {
     registry,
     /** The engine whose backlog the gauges read (the app sets it). */

@@ -79,6 +79,20 @@ describe('serve, operated', () => {
   });
 
   it('serves Prometheus metrics behind their own token', async () => {
+    // A status change that mails one voter (the contact identified above, so no new contact and no delivery): this
+    // server has no SMTP, so the message is a log line, address masked.
+    const engine = await createEngine({ database: join(dir, 'ops.db'), log: () => {} });
+    const w = engine.workspace(info.bootstrap.organizationId);
+    const board = await w.boards.create({ name: 'Ideas' });
+    const post = await w.posts.create(board.id, { title: 'Dark mode' });
+    await w.public.vote({ postId: post.id, email: 'ada.lovelace@example.com', notifyMe: true });
+    await engine.close();
+    expect((await call('PATCH', `/v1/posts/${post.id}`, { status: 'planned' })).status).toBe(200);
+    for (let i = 0; i < 100 && !stderr.includes('mail (no SMTP server configured)'); i++) await new Promise((r) => setTimeout(r, 50));
+    const mailLine = lines().find((l) => /^mail \(no SMTP server configured\) to a\*\*\*@example\.com: “Dark mode” is now Planned/.test(l.msg));
+    expect(mailLine?.msg).toContain(`${info.url}/portal/mail/unsubscribe?t=`);
+    expect(stderr).not.toContain('ada.lovelace@example.com');
+
     expect((await fetch(`${info.url}/metrics`)).status).toBe(401);
     expect((await fetch(`${info.url}/metrics`, { headers: { authorization: `Bearer ${info.bootstrap.apiKey}` } })).status).toBe(401);
     const res = await fetch(`${info.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
@@ -92,6 +106,8 @@ describe('serve, operated', () => {
     expect(text).toMatch(/feedback_deliveries_due \d+/);
     expect(text).toMatch(/feedback_deliveries_oldest_due_age_seconds [\d.]+/);
     expect(text).toMatch(/feedback_webhooks_disabled 0/);
+    expect(text).toMatch(/feedback_mail_total\{outcome="sent"\} 1\b/);
+    expect(text).toMatch(/feedback_mail_due 0\b/);
     expect(text).toMatch(/feedback_process_cpu_seconds_total/);
     // Raw paths (ids) never become labels.
     expect(text).not.toMatch(/route="\/v1\/contacts\/ctc_/);

@@ -133,3 +133,12 @@ export async function countsByStatus(sql: Sql, organizationId: string): Promise<
   const rows = await sql.all<{ status: string; n: unknown }>('SELECT status, count(*) AS n FROM mail WHERE organization_id = ? GROUP BY status', [organizationId]);
   return Object.fromEntries(rows.map((r) => [r.status, toInt(r.n)]));
 }
+
+/** The outbox's due backlog across workspaces (for metrics): rows due now, and the oldest due time. */
+export async function backlog(sql: Sql, now: Date): Promise<{ due: number; oldestDueAt: Date | null }> {
+  const row = (await sql.one<{ due: unknown; oldest: unknown }>(
+    "SELECT count(*) AS due, min(next_attempt_at) AS oldest FROM mail WHERE status = 'pending' AND next_attempt_at <= ?",
+    [ts(sql, now)],
+  ))!;
+  return { due: toInt(row.due), oldestDueAt: row.oldest === null || row.oldest === undefined ? null : toDate(row.oldest) };
+}
