@@ -1,28 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, hashEmail, type Engine, type Workspace } from '../../src/engine/index.js';
 import { createTestDatabase, postgresReachable, POSTGRES_REQUIRED, type TestDatabase } from '../helpers/databases.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import { startSchedulerProcess } from '../helpers/processes.js';
 import { countsSince, portalWorkspace } from './helpers.js';
 
-const TSX = pathToFileURL(join(import.meta.dirname, '../../node_modules/tsx/dist/loader.mjs')).href;
-const WORKER = join(import.meta.dirname, 'fixtures/mail-worker.ts');
 const LEASE_MS = 2000;
-
-/** A scheduler in a process of its own, ready once it printed so. */
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', TSX, WORKER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('ready\n')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`mail worker exited with ${code} before it was ready`)));
-  });
-}
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -111,12 +94,10 @@ for (const kind of ['sqlite', 'postgresql'] as const) {
         // The worst moment for a sender: messages arrived in full, their acceptance not yet sent. From the 250th on,
         // the server keeps what arrives and answers nothing; once every connection waits on it, the worker dies.
         const held = smtp.holdFrom(250);
-        const first = await startWorker(env);
+        const first = await startSchedulerProcess(env);
         await held;
         await new Promise((r) => setTimeout(r, 300));
-        const died = new Promise((r) => first.once('exit', r));
-        first.kill('SIGKILL');
-        await died;
+        await first.kill();
         const atKill = smtp.mails.length;
         const sentAtKill = Number((await engine.db.one<{ n: unknown }>("SELECT count(*) AS n FROM mail WHERE status = 'sent'"))!.n);
         // Every message the server holds in full was recorded as handed over before its last line, and nothing else.
@@ -125,7 +106,7 @@ for (const kind of ['sqlite', 'postgresql'] as const) {
         expect(atKill).toBeLessThan(650);
 
         smtp.release();
-        const second = await startWorker(env);
+        const second = await startSchedulerProcess(env);
         try {
           await until('every consenting voter to have a message', async () => smtp.mails.length >= 650);
           // Nothing more comes: leases of the dead worker have lapsed and every row is settled.
@@ -135,8 +116,7 @@ for (const kind of ['sqlite', 'postgresql'] as const) {
           );
           await new Promise((r) => setTimeout(r, LEASE_MS));
         } finally {
-          second.kill('SIGTERM');
-          await new Promise((r) => second.once('exit', r));
+          await second.stop();
         }
 
         const counts = countsSince(smtp, 0);

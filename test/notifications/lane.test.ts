@@ -15,6 +15,16 @@ async function optedInVoter(engine: Engine, orgId: string, postId: string, email
 }
 
 const STATUSES = ['under_review', 'planned', 'in_progress', 'shipped', 'declined'] as const;
+
+/** Run what is due `ms` from now (the suite's clock moved forward, and back after). */
+async function runDueIn(h: EngineHarness, ms: number) {
+  h.advance(ms);
+  try {
+    return await h.engine.scheduler.runDue();
+  } finally {
+    h.advance(-ms);
+  }
+}
 const rowsOf = (h: EngineHarness, email: string) =>
   h.engine.db.all<{ status: string; attempt_count: unknown; error: string | null }>('SELECT status, attempt_count, error FROM mail WHERE email = ? ORDER BY created_at, id', [email]);
 
@@ -33,9 +43,7 @@ describeEngine(
         await h.engine.scheduler.runDue();
       }
       expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [a.instant]: 3 });
-      h.advance(60 * 60 * 1000);
-      await h.engine.scheduler.runDue();
-      h.advance(-60 * 60 * 1000);
+      await runDueIn(h, 60 * 60 * 1000);
       expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [a.instant]: 3, [a.hourly]: 1 });
       const digest = (await smtp.parsed()).slice(from).find((m) => (m.to as { text: string }).text === a.hourly)!;
       expect(digest.subject).toBe('3 updates from Acme');
@@ -52,9 +60,7 @@ describeEngine(
         await h.engine.scheduler.runDue();
       }
       expect(countsSince(smtp, from).get(a.busy)).toBe(3);
-      h.advance(60 * 60 * 1000);
-      await h.engine.scheduler.runDue();
-      h.advance(-60 * 60 * 1000);
+      await runDueIn(h, 60 * 60 * 1000);
       expect(countsSince(smtp, from).get(a.busy)).toBe(4);
       expect((await smtp.parsed()).at(-1)!.subject).toBe('2 updates from Acme');
     });
@@ -73,9 +79,7 @@ describeEngine(
       }
       expect(await rowsOf(h, a.later)).toEqual([expect.objectContaining({ status: 'pending', error: expect.stringContaining('451') })]);
       expect((await h.engine.scheduler.runDue()).mail.sent).toBe(0); // not due yet
-      h.advance(MAIL_RETRY_SCHEDULE_MS[0]);
-      await h.engine.scheduler.runDue();
-      h.advance(-MAIL_RETRY_SCHEDULE_MS[0]);
+      await runDueIn(h, MAIL_RETRY_SCHEDULE_MS[0]);
       expect(countsSince(smtp, from).get(a.later)).toBe(1);
       expect(await rowsOf(h, a.later)).toEqual([expect.objectContaining({ status: 'sent', error: null })]);
       expect(Number((await rowsOf(h, a.later))[0]!.attempt_count)).toBe(2);
@@ -105,9 +109,7 @@ describeEngine(
       }
       expect(await rowsOf(h, a.patient)).toEqual([expect.objectContaining({ status: 'pending', error: expect.stringContaining('cannot reach the SMTP server') })]);
       const from = smtp.mails.length;
-      h.advance(MAIL_RETRY_SCHEDULE_MS[0]);
-      await h.engine.scheduler.runDue();
-      h.advance(-MAIL_RETRY_SCHEDULE_MS[0]);
+      await runDueIn(h, MAIL_RETRY_SCHEDULE_MS[0]);
       expect(countsSince(smtp, from).get(a.patient)).toBe(1);
     });
 

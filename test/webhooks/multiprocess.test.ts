@@ -1,42 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/index.js';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../helpers/databases.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
-
-const TSX = pathToFileURL(join(import.meta.dirname, '../../node_modules/tsx/dist/loader.mjs')).href;
-const FIXTURE = join(import.meta.dirname, 'fixtures/scheduler-process.ts');
-
-interface SchedulerProcess {
-  child: ChildProcess;
-  /** SIGTERM, then the totals it printed. */
-  stop(): Promise<{ attempted: number; succeeded: number; failed: number }>;
-}
-
-function startProcess(env: Record<string, string>): Promise<SchedulerProcess> {
-  const child = spawn(process.execPath, ['--import', TSX, FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  return new Promise((resolve, reject) => {
-    const onData = () => {
-      if (!out.includes('ready\n')) return;
-      child.stdout!.off('data', onData);
-      resolve({
-        child,
-        stop: () =>
-          new Promise((done) => {
-            child.once('exit', () => done(JSON.parse(out.split('\n').filter(Boolean).pop()!)));
-            child.kill('SIGTERM');
-          }),
-      });
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`scheduler process exited with ${code} before it was ready`)));
-  });
-}
+import { startSchedulerProcess } from '../helpers/processes.js';
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -104,7 +71,7 @@ describe.skipIf(!(await postgresReachable()))('webhook scheduler processes shari
 
   it('a commit in another process wakes a scheduler at once through LISTEN/NOTIFY, not the poll', async () => {
     const { w, hook } = await workspaceWithWebhook('/notify');
-    const listener = await startProcess(env({ POLL_MS: '600000' }));
+    const listener = await startSchedulerProcess(env({ POLL_MS: '600000' }));
     try {
       await delay(300); // its LISTEN is up, and its first poll has passed
       const committed = Date.now();
@@ -120,7 +87,7 @@ describe.skipIf(!(await postgresReachable()))('webhook scheduler processes shari
 
   it('three processes deliver 1,000 events: each exactly once, none attempted twice at once, none lost', async () => {
     const { w, hook } = await workspaceWithWebhook('/shared');
-    const processes = await Promise.all([startProcess(env()), startProcess(env()), startProcess(env())]);
+    const processes = await Promise.all([startSchedulerProcess(env()), startSchedulerProcess(env()), startSchedulerProcess(env())]);
     await createContacts(w, 'mp', 1000);
     await until('1,000 deliveries to succeed', async () => (await statusCounts(hook.id)).succeeded === 1000);
     const totals = await Promise.all(processes.map((p) => p.stop()));
@@ -143,16 +110,15 @@ describe.skipIf(!(await postgresReachable()))('webhook scheduler processes shari
   it('a process killed with SIGKILL mid-batch leaves nothing undelivered once its leases expire', async () => {
     const { w, hook } = await workspaceWithWebhook('/kill');
     slowMs = 150;
-    const doomed = await startProcess(env({ LEASE_MS: '2000' }));
+    const doomed = await startSchedulerProcess(env({ LEASE_MS: '2000' }));
     await createContacts(w, 'kill', 120);
     await until('the doomed process to be mid-batch', async () => receiver.requests.some((r) => r.path === '/kill'), 10_000);
     const leased = await engine.db.all("SELECT id FROM delivery WHERE webhook_id = ? AND status = 'pending' AND lease_token IS NOT NULL", [hook.id]);
     expect(leased.length).toBeGreaterThan(0);
-    doomed.child.kill('SIGKILL');
-    await new Promise((r) => doomed.child.once('exit', r));
+    await doomed.kill();
     active.clear(); // its connections are gone with it
 
-    const survivors = await Promise.all([startProcess(env({ LEASE_MS: '2000' })), startProcess(env({ LEASE_MS: '2000' }))]);
+    const survivors = await Promise.all([startSchedulerProcess(env({ LEASE_MS: '2000' })), startSchedulerProcess(env({ LEASE_MS: '2000' }))]);
     await until('all 120 deliveries to succeed', async () => (await statusCounts(hook.id)).succeeded === 120);
     await Promise.all(survivors.map((p) => p.stop()));
     slowMs = 0;
@@ -171,7 +137,7 @@ describe.skipIf(!(await postgresReachable()))('webhook scheduler processes shari
   it('50 consecutive failures seen by three processes disable the webhook once and send one email', async () => {
     const { w, hook } = await workspaceWithWebhook('/failing', ['admin@example.com']);
     failing = true;
-    const processes = await Promise.all([startProcess(env()), startProcess(env()), startProcess(env())]);
+    const processes = await Promise.all([startSchedulerProcess(env()), startSchedulerProcess(env()), startSchedulerProcess(env())]);
     await createContacts(w, 'fail', 80);
     await until('the webhook to be disabled', async () => !(await w.webhooks.retrieve(hook.id)).enabled);
     await smtp.waitFor(1);

@@ -1,0 +1,24 @@
+// One server process's scheduler, for the multi-process tests: started against DATABASE_URL (webhooks allowed to
+// private addresses; mail and admin notices to SMTP_URL; LEASE_MS and POLL_MS as given), prints "ready", and on
+// SIGTERM stops (finishing what it claimed) and prints its totals as JSON. SIGKILL ends it with nothing finished.
+import { createEngine } from '../../src/engine/index.js';
+
+const engine = await createEngine({
+  database: process.env.DATABASE_URL!,
+  log: (message, error) => process.stderr.write(`${message}${error ? ` ${(error as Error).message}` : ''}\n`),
+  mail: { smtpUrl: process.env.SMTP_URL, publicUrl: 'https://feedback.test' },
+  webhooks: {
+    allowPrivateNetworks: true,
+    timeoutMs: 5000,
+    scheduler: { leaseMs: Number(process.env.LEASE_MS ?? 60_000), pollMs: Number(process.env.POLL_MS ?? 200) },
+  },
+});
+await engine.scheduler.start();
+process.stdout.write('ready\n');
+process.once('SIGTERM', () => {
+  void (async () => {
+    await engine.close();
+    process.stdout.write(`${JSON.stringify(engine.scheduler.totals)}\n`);
+    process.exit(0);
+  })();
+});
