@@ -13,9 +13,9 @@ export interface Sql {
   /** A write without RETURNING: how many rows it changed. */
   run(sql: string | Statement, params?: readonly unknown[]): Promise<number>;
   /**
-   * Note that this work wrote webhook deliveries (directly, or through the event fan-out trigger): the database's
-   * `onDeliveriesCommitted` listeners run once it is committed (at COMMIT in a transaction, at once outside one,
-   * where each statement commits by itself).
+   * Note that this work wrote something for the scheduler to send: webhook deliveries (directly, or through the event
+   * fan-out trigger) or mail. The database's `onDeliveriesCommitted` listeners run once it is committed (at COMMIT in a
+   * transaction, at once outside one, where each statement commits by itself).
    */
   wroteDeliveries(): void;
 }

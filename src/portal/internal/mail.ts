@@ -31,10 +31,16 @@ const tokenPage = (status: number, body: string, cookies: readonly string[] = []
 export function mountMailPages(router: H3, site: MailSite): void {
   const { engine, trustProxy } = site;
 
-  /** The recipient and workspace a link names, or the page that says why the link does not work. */
-  async function linked(event: H3Event): Promise<{ recipient: MailRecipient; org: OrganizationInfo; token: string } | Response> {
+  /**
+   * The recipient and workspace a link names, or the page that says why the link does not work. Pages count against
+   * the client address's budget; the one-click POST does not (`limited` false): mail providers send those for all their
+   * users from a few addresses, and it costs one HMAC and one idempotent insert.
+   */
+  async function linked(event: H3Event, limited = true): Promise<{ recipient: MailRecipient; org: OrganizationInfo; token: string } | Response> {
     const ip = factsOf(event, trustProxy).ip;
-    const budget = await engine.limits.consume(`portal:${createHash('sha256').update(`mail-pages:${ip}`).digest('base64url').slice(0, 33)}`, MAIL_PAGES_PER_IP);
+    const budget = limited
+      ? await engine.limits.consume(`portal:${createHash('sha256').update(`mail-pages:${ip}`).digest('base64url').slice(0, 33)}`, MAIL_PAGES_PER_IP)
+      : { allowed: true, resetAt: 0 };
     if (!budget.allowed) {
       const seconds = Math.max(1, Math.ceil((budget.resetAt - Date.now()) / 1000));
       return respond(429, invalidLinkPage(null, `Too many requests: please wait ${seconds} seconds and try again.`), [], { 'retry-after': String(seconds) });
@@ -71,7 +77,7 @@ export function mountMailPages(router: H3, site: MailSite): void {
   // RFC 8058 one-click: the mail client POSTs `List-Unsubscribe=One-Click` (multipart/form-data or urlencoded) with no
   // cookie; the page's own button posts here too. Either way the token is the authority, and the answer is a 200.
   router.post(MAIL_PAGES.unsubscribe, async (event) => {
-    const link = await linked(event);
+    const link = await linked(event, false);
     if (link instanceof Response) return link;
     const length = Number(event.req.headers.get('content-length') ?? 0);
     if (length > FORM_MAX_BYTES) return tokenPage(413, invalidLinkPage(link.org.name, 'That request is too large.'));
