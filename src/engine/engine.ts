@@ -237,7 +237,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       secrets,
       mail: {
         transport: mailTransport,
-        compose: createComposer(db, mailTokens, { from, publicUrl: typeof publicUrl === 'function' ? publicUrl : () => publicUrl }, clock),
+        compose: createComposer(db, mailTokens, { from, publicUrl: typeof publicUrl === 'function' ? publicUrl : () => publicUrl, log }, clock),
       },
       chores: [() => purgeOutbox(db, clock), () => redactDeliveredErasures(db, clock)],
       onAttempt: attemptListener(options),

@@ -131,6 +131,21 @@ describeEngine(
       }
     });
 
+    it('without a public address, messages go out without links, and the log says so once', async () => {
+      const logged: string[] = [];
+      const bare = await createEngine({ database: h.url, log: (m) => logged.push(m) });
+      try {
+        const { ws, org, post } = await portalWorkspace(bare);
+        for (const name of ['bare1', 'bare2']) await optedInVoter(bare, org.id, post.id, addresses(name)[name]!);
+        await ws.posts.update(post.id, { status: 'shipped' });
+        expect((await bare.scheduler.runDue()).mail.sent).toBe(2);
+        expect(logged.filter((l) => l.includes('without links or a one-click unsubscribe'))).toHaveLength(1);
+        expect(logged.filter((l) => l.includes('no SMTP server configured')).every((l) => !l.includes('/portal/mail/'))).toBe(true);
+      } finally {
+        await bare.close();
+      }
+    });
+
     it('two schedulers on one database send each message once', async () => {
       const { ws, org, post } = await portalWorkspace(h.engine);
       const emails = Array.from({ length: 40 }, (_, i) => addresses(`two${i}`)[`two${i}`]!);

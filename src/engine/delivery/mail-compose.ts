@@ -18,6 +18,8 @@ export interface HeldMail {
 }
 
 export interface MailSettings {
+  /** Hears, once, that messages go out without links (no public address). */
+  log: (message: string) => void;
   /** The sender address (`feedback-service@localhost` by default); the workspace's name is its display name. */
   from: string;
   /** The server's public address (`https://feedback.example.com`), for the links; without one, mail has none. */
@@ -41,10 +43,15 @@ export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettin
   const cached = createTtlCache(clock, CONTEXT_TTL_MS);
   const workspaceOf = (id: string) => cached(`org:${id}`, () => organizations.find(db, id));
   const boardSlugOf = (org: string, id: string) => cached(`board:${id}`, async () => ((b) => (b?.isPublic ? b.slug : null))(await boards.find(db, org, id)));
+  let warned = false;
   return async function compose(m: HeldMail): Promise<ComposedMail> {
     const org = await workspaceOf(m.organizationId);
     const payloads = m.rows.map((r) => JSON.parse(r.payload) as MailPayload);
     const base = settings.publicUrl()?.replace(/\/+$/, '');
+    if (!base && !warned) {
+      warned = true;
+      settings.log('[feedback-service] notification mail goes out without links or a one-click unsubscribe: the engine has no mail.publicUrl (serve --public-url)');
+    }
     const portal = base && org?.handle && org.portalEnabled ? pathsOf(org.handle) : null;
     const boardIds = [...new Set(payloads.map((p) => (p.kind === 'changelog' ? p.entry.boardId : p.post.boardId)))];
     const slugs = new Map<string, string>();
