@@ -40,7 +40,7 @@ describe('feedback-service contact export|erase and the notification settings', 
 
     const erased = await command('contact', 'erase', contact.id, '--org', org.id);
     expect(erased.stdout).toContain(`Erased contact ${contact.id}`);
-    expect(erased.stdout).toContain('1 votes');
+    expect(erased.stdout).toContain('1 vote,');
     expect(erased.stdout).toContain('suppression list');
     const after = contactExportSchema.parse(JSON.parse((await command('contact', 'export', contact.id, '--org', org.id)).stdout));
     expect(after).toMatchObject({ contact: null, votes: [], events: [], erasure: { suppressionDigest: expect.stringMatching(/^[0-9a-f]{64}$/) } });

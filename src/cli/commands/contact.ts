@@ -26,12 +26,13 @@ export interface EraseOptions extends DatabaseOptions {
 export async function erase(contactId: string, options: EraseOptions): Promise<void> {
   const r = await withEngine(options.db, (e) => e.workspace(options.org).privacy.erase(contactId));
   const others = r.contactIds.filter((id) => id !== contactId);
+  const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
   print(
     options.json,
     { ...r },
     [
-      `Erased contact ${contactId}${others.length ? ` and ${others.join(', ')} (the same address)` : ''}: contact.deleted emitted for each.`,
-      `Taken off: ${r.votes} votes, ${r.comments} comments, ${r.posts} posts (they stay, without the person); deleted: ${r.mail} mail messages, ${r.sessions} portal sessions and codes, ${r.idempotentAnswers} kept request answers; ${r.events} event payloads redacted.`,
+      `Erased contact ${contactId}${others.length ? ` and ${others.join(', ')} (the same address)` : ''}: contact.deleted emitted${others.length ? ' for each' : ''}.`,
+      `Taken off: ${n(r.votes, 'vote')}, ${n(r.comments, 'comment')}, ${n(r.posts, 'post')} (they stay, without the person); deleted: ${n(r.mail, 'mail message')}, ${n(r.sessions, 'portal session or code', 'portal sessions and codes')}, ${n(r.idempotentAnswers, 'kept request answer')}; ${n(r.events, 'event payload')} redacted.`,
       r.suppressed ? 'A salted hash of the address is on the suppression list: it comes back only with a fresh opt-in of its own.' : 'The contact had no address: nothing to suppress.',
     ].join('\n'),
   );
