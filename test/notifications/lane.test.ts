@@ -146,6 +146,36 @@ describeEngine(
       }
     });
 
+    it('a running scheduler wakes the lanes of what a commit wrote: events alone claim no mail, mail is sent at once', async () => {
+      const running = await createEngine({ database: h.url, log: () => {}, mail: { smtpUrl: smtp.url }, webhooks: { scheduler: { pollMs: 600_000 } } });
+      let mailClaims = 0;
+      const all = running.db.all.bind(running.db);
+      (running.db as { all: typeof all }).all = (sql, params) => {
+        if ((typeof sql === 'string' ? sql : sql.text).startsWith('UPDATE mail SET lease_token')) mailClaims++;
+        return all(sql, params);
+      };
+      try {
+        const { ws, org, post } = await portalWorkspace(running);
+        const { awake } = addresses('awake');
+        await optedInVoter(running, org.id, post.id, awake);
+        await running.scheduler.start();
+        await new Promise((r) => setTimeout(r, 100)); // the start's own wake claims once in every lane
+        const atStart = mailClaims;
+        for (let i = 0; i < 20; i++) {
+          await ws.contacts.identify({ externalUserId: `awake-${i}`, plan: 'pro' });
+          await new Promise((r) => setImmediate(r));
+        }
+        await new Promise((r) => setTimeout(r, 50));
+        expect(mailClaims).toBe(atStart);
+        const from = smtp.mails.length;
+        await ws.posts.update(post.id, { status: 'planned' });
+        await smtp.waitFor(from + 1, 5000);
+        expect(countsSince(smtp, from).get(awake)).toBe(1);
+      } finally {
+        await running.close();
+      }
+    });
+
     it('two schedulers on one database send each message once', async () => {
       const { ws, org, post } = await portalWorkspace(h.engine);
       const emails = Array.from({ length: 40 }, (_, i) => addresses(`two${i}`)[`two${i}`]!);

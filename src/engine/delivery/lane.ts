@@ -1,10 +1,13 @@
+import type { DeliveryKind } from '../store/sql.js';
+
 /**
  * One kind of outgoing work the scheduler drives: webhook deliveries (webhook-lane.ts) or mail (mail-lane.ts). A lane
  * claims due rows of its table with leases, holds them (renewing the leases), sends them through its send queue and
  * records each outcome; the scheduler's loop (scheduler.ts) decides when it claims, and waits for it when stopping.
  */
 export interface Lane {
-  readonly name: string;
+  /** What it sends: the kind of commit that wakes it. */
+  readonly kind: DeliveryKind;
   /** One claim round: what it claims is held and queued for sending. How many it claimed. */
   claimRound(): Promise<number>;
   /** Whether it holds as many claims as it may. */
@@ -19,13 +22,11 @@ export interface Lane {
   mayHaveMore: boolean;
   /** Stopping: give back the claims not yet being sent. */
   giveBack(): Promise<void>;
-  /** Housekeeping the poll runs now and then (retention, redactions). */
-  tidy?(): Promise<void>;
 }
 
 /** What a lane asks of the loop. */
 export interface LaneHost {
-  /** Claim again: a release made room, or a webhook may hold more now. */
+  /** Claim again in this lane: a release made room, or a webhook may hold more now. */
   pump(): void;
   /** Something finished: a waiting `stop()` or `runDue()` may resolve. */
   settle(): void;

@@ -124,7 +124,7 @@ export function createMailLane(deps: MailLaneDeps, options: { connections: numbe
   }
 
   const lane = {
-    name: 'mail',
+    kind: 'mail' as const,
     mayHaveMore: false,
     async claimRound(): Promise<number> {
       const now = clock();

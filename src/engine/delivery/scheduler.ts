@@ -3,14 +3,16 @@
  * due rows of its table with leases, holds them (leases renewed), sends them through its send queue and records the
  * outcome only where the lease is still its own; this loop decides when they claim.
  *
- * The loop is either idle or pumping. A wake (a local commit, NOTIFY from another process, the poll, `runDue`) rewinds
- * every lane and pumps: each lane claims rounds while it holds fewer than its limit and its last round found
- * something. A release pumps again when a lane had held its limit (`mayHaveMore`) or a webhook dropped below its own.
+ * The loop is either idle or pumping. A wake rewinds lanes and pumps: a local commit wakes the lanes of what it wrote
+ * (an identify's event, the webhook lane; a status change's mail, the mail lane too), NOTIFY from another process, the
+ * poll and `runDue` wake every lane. Pumping, each lane that wants to claims rounds while it holds fewer than its limit
+ * and its last round found something. A release makes its lane want to claim again when the lane had held its limit
+ * (`mayHaveMore`) or a webhook dropped below its own.
  * `stop()` halts new claims, gives back what is claimed but not yet being sent, and resolves once nothing is held,
  * claiming, being recorded or being notified. A process that dies mid-send loses nothing: when its leases expire, any
  * process claims the rows again (and mail handed over before it died is never sent twice: mail-lane.ts).
  */
-import type { Database } from '../store/sql.js';
+import type { Database, DeliveryKind } from '../store/sql.js';
 import type { SecretBox } from '../secrets.js';
 import type { AttemptReport } from './attempt.js';
 import type { Lane } from './lane.js';
@@ -84,16 +86,21 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
   const leaseMs = options.leaseMs ?? 60_000;
   const pollMs = options.pollMs ?? 1000;
   const choresMs = options.choresMs ?? 60_000;
-  const host = { pump: () => void pump(), settle: () => settleIfIdle() };
-  const webhooks = createWebhookLane(deps, { concurrency: options.concurrency ?? 64, perWebhook: options.perWebhookConcurrency ?? 8, leaseMs }, host);
-  const mail = createMailLane({ db, clock: deps.clock, log, ...deps.mail }, { connections: options.mailConnections ?? 4, leaseMs }, host);
+  const settle = () => settleIfIdle();
+  const webhooks = createWebhookLane(
+    deps,
+    { concurrency: options.concurrency ?? 64, perWebhook: options.perWebhookConcurrency ?? 8, leaseMs },
+    { pump: () => void want(webhooks), settle },
+  );
+  const mail = createMailLane({ db, clock: deps.clock, log, ...deps.mail }, { connections: options.mailConnections ?? 4, leaseMs }, { pump: () => void want(mail), settle });
   const lanes: Lane[] = [webhooks, mail];
 
   let running = false;
   let pumping: Promise<void> | null = null;
-  /** Woken while pumping: pump again once this round ends. */
-  let again = false;
-  let wakeQueued = false;
+  /** The lanes to claim in at the next round. */
+  const wanted = new Set<Lane>();
+  /** The kinds of the wake queued for the next turn (every lane: null). */
+  let wakeKinds: Set<DeliveryKind> | null | undefined;
   /** Set while `stop()` waits: no new claims. */
   let halted = false;
   const idleWaiters: Array<() => void> = [];
@@ -113,22 +120,26 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     }
   }
 
-  /** Claim in every lane at once; one pump at a time, re-run when woken meanwhile. */
+  function want(lane: Lane): Promise<void> {
+    wanted.add(lane);
+    return pump();
+  }
+
+  /** Claim in the lanes that want it, all at once; one pump at a time, which takes in what is wanted meanwhile. */
   function pump(): Promise<void> {
-    if (pumping) {
-      again = true;
-      return pumping;
-    }
+    if (pumping) return pumping;
     pumping = (async () => {
-      do {
-        again = false;
-        const rounds = await Promise.allSettled(lanes.map(claimWhileRoom));
-        rounds.forEach((r, i) => {
-          if (r.status === 'rejected') log(`[feedback-service] claiming ${lanes[i]!.name} failed; retrying at the next poll`, r.reason);
+      while (wanted.size > 0) {
+        const round = [...wanted];
+        wanted.clear();
+        const results = await Promise.allSettled(round.map(claimWhileRoom));
+        results.forEach((r, i) => {
+          if (r.status === 'rejected') log(`[feedback-service] claiming ${round[i]!.kind} failed; retrying at the next poll`, r.reason);
         });
-      } while (again);
+      }
     })().finally(() => {
       pumping = null;
+      if (wanted.size > 0) void pump();
       settleIfIdle();
     });
     return pumping;
@@ -145,20 +156,26 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     });
   }
 
-  function rewind(): void {
+  /** Claim from the start again in these lanes (all of them by default). */
+  function rewind(only: ReadonlySet<DeliveryKind> | null = null): void {
     for (const lane of lanes) {
+      if (only && !only.has(lane.kind)) continue;
       lane.mayHaveMore = true;
       lane.rewind();
+      wanted.add(lane);
     }
   }
 
-  function wake(): void {
-    if (!running || wakeQueued) return;
-    wakeQueued = true;
-    // Commits in the same tick share one claim.
+  /** Wake the lanes of these kinds (every lane: null); wakes in the same tick share one claim. */
+  function wake(kinds: ReadonlySet<DeliveryKind> | null = null): void {
+    if (!running) return;
+    const queued = wakeKinds !== undefined;
+    wakeKinds = kinds === null || wakeKinds === null ? null : new Set([...(wakeKinds ?? []), ...kinds]);
+    if (queued) return;
     setImmediate(() => {
-      wakeQueued = false;
-      rewind();
+      const kindsNow = wakeKinds ?? null;
+      wakeKinds = undefined;
+      rewind(kindsNow);
       void pump();
     });
   }
@@ -184,13 +201,13 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
       if (running) return;
       running = true;
       unsubscribe = db.onDeliveriesCommitted(wake);
-      poll = setInterval(wake, pollMs);
+      poll = setInterval(() => wake(), pollMs);
       poll.unref();
       choreTimer = setInterval(() => void runChores(), choresMs);
       choreTimer.unref();
       if (deps.listenUrl) {
         try {
-          listener = await listenForDeliveries(deps.listenUrl, wake, log);
+          listener = await listenForDeliveries(deps.listenUrl, () => wake(), log);
         } catch (err) {
           log('[feedback-service] LISTEN failed; other processes wake this one only by polling', err);
         }

@@ -98,7 +98,7 @@ export function createWebhookLane(
   }
 
   const lane = {
-    name: 'webhooks',
+    kind: 'webhooks' as const,
     mayHaveMore: false,
     claimRound: () => policy.claimRound(take),
     get full() {

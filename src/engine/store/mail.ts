@@ -64,7 +64,7 @@ export async function insertMany(tx: Sql, rows: readonly NewMail[]): Promise<num
   }
   if (written > 0) {
     if (d.name === 'postgresql') await tx.run(`SELECT pg_notify('${DELIVERY_CHANNEL}', '')`);
-    tx.wroteDeliveries();
+    tx.wroteDeliveries('mail');
   }
   return written;
 }

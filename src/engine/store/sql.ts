@@ -14,18 +14,21 @@ export interface Sql {
   run(sql: string | Statement, params?: readonly unknown[]): Promise<number>;
   /**
    * Note that this work wrote something for the scheduler to send: webhook deliveries (directly, or through the event
-   * fan-out trigger) or mail. The database's `onDeliveriesCommitted` listeners run once it is committed (at COMMIT in a
-   * transaction, at once outside one, where each statement commits by itself).
+   * fan-out trigger; the default) or mail. The database's `onDeliveriesCommitted` listeners hear of each kind once it is
+   * committed (at COMMIT in a transaction, at once outside one, where each statement commits by itself).
    */
-  wroteDeliveries(): void;
+  wroteDeliveries(kind?: DeliveryKind): void;
 }
+
+/** What the scheduler sends, a lane each: webhook deliveries, and mail. A commit wakes only the lanes of what it wrote. */
+export type DeliveryKind = 'webhooks' | 'mail';
 
 /** Statements that run at once and return their result (SQLite's driver is synchronous). */
 export interface SyncSql {
   readonly dialect: SqlDialect;
   all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): T[];
   run(sql: string, params?: readonly unknown[]): number;
-  wroteDeliveries(): void;
+  wroteDeliveries(kind?: DeliveryKind): void;
 }
 
 export interface Database extends Sql {
@@ -36,8 +39,8 @@ export interface Database extends Sql {
    * transaction spans an await, so under load nothing queues behind it. For short writes that need no await.
    */
   batch?<T>(fn: (tx: SyncSql) => T): Promise<T>;
-  /** Call `listener` after every commit that wrote deliveries (the local scheduler's wake-up). */
-  onDeliveriesCommitted(listener: () => void): () => void;
+  /** Call `listener` after every commit that wrote deliveries, with their kinds (the local scheduler's wake-up). */
+  onDeliveriesCommitted(listener: (kinds: ReadonlySet<DeliveryKind>) => void): () => void;
 }
 
 /** The engine's statements on its database; `close()` gives back the connection it holds, if any. */
@@ -47,16 +50,17 @@ export interface EngineDatabase extends Database {
   close(): Promise<void>;
 }
 
-/** The listeners of commits that wrote deliveries. */
+/** The listeners of commits that wrote deliveries: `notify` with the kinds a transaction wrote, or the one a statement did. */
 export interface CommitListeners {
-  notify(): void;
-  add(listener: () => void): () => void;
+  notify(kinds?: ReadonlySet<DeliveryKind> | DeliveryKind): void;
+  add(listener: (kinds: ReadonlySet<DeliveryKind>) => void): () => void;
 }
 export function commitListeners(): CommitListeners {
-  const listeners = new Set<() => void>();
+  const listeners = new Set<(kinds: ReadonlySet<DeliveryKind>) => void>();
   return {
-    notify: () => {
-      for (const listener of listeners) listener();
+    notify: (kinds = 'webhooks') => {
+      const set = typeof kinds === 'string' ? new Set([kinds]) : kinds;
+      for (const listener of listeners) listener(set);
     },
     add(listener) {
       listeners.add(listener);

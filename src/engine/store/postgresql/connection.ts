@@ -1,4 +1,4 @@
-import { textOf, type CommitListeners, type EngineDatabase, type Sql, type Statement } from '../sql.js';
+import { textOf, type CommitListeners, type DeliveryKind, type EngineDatabase, type Sql, type Statement } from '../sql.js';
 import { postgresqlDialect } from './dialect.js';
 
 /** A connection as the ORM's knex pool hands it out (pg's Client). */
@@ -29,7 +29,7 @@ function query(conn: Connection, sql: string | Statement, params: readonly unkno
 }
 
 /** The statements of one connection; `wrote` notes deliveries written. */
-function on(conn: Connection, wrote: () => void): Sql {
+function on(conn: Connection, wrote: (kind?: DeliveryKind) => void): Sql {
   const all = async <T>(sql: string | Statement, params: readonly unknown[] = []) => (await query(conn, sql, params)).rows as T[];
   return {
     dialect: postgresqlDialect,
@@ -46,7 +46,7 @@ function on(conn: Connection, wrote: () => void): Sql {
  * once per connection.
  */
 export function createPostgresqlDatabase(client: KnexClient, committed: CommitListeners): EngineDatabase {
-  async function withConnection<T>(fn: (sql: Sql) => Promise<T>, wrote: () => void = committed.notify): Promise<T> {
+  async function withConnection<T>(fn: (sql: Sql) => Promise<T>, wrote: (kind?: DeliveryKind) => void = committed.notify): Promise<T> {
     const conn = await client.acquireConnection();
     try {
       return await fn(on(conn, wrote));
@@ -62,7 +62,7 @@ export function createPostgresqlDatabase(client: KnexClient, committed: CommitLi
     one: (sql, params) => withConnection((s) => s.one(sql, params)),
     run: (sql, params) => withConnection((s) => s.run(sql, params)),
     async transaction(fn) {
-      let wrote = false;
+      const wrote = new Set<DeliveryKind>();
       const result = await withConnection(
         async (tx) => {
           await tx.run('BEGIN');
@@ -75,9 +75,9 @@ export function createPostgresqlDatabase(client: KnexClient, committed: CommitLi
             throw err;
           }
         },
-        () => (wrote = true),
+        (kind: DeliveryKind = 'webhooks') => void wrote.add(kind),
       );
-      if (wrote) committed.notify();
+      if (wrote.size > 0) committed.notify(wrote);
       return result;
     },
     lendToOrm: (fn) => fn(),

@@ -1,4 +1,4 @@
-import { textOf, type CommitListeners, type EngineDatabase, type Sql, type Statement, type SyncSql } from '../sql.js';
+import { textOf, type CommitListeners, type DeliveryKind, type EngineDatabase, type Sql, type Statement, type SyncSql } from '../sql.js';
 import { SAFETY_NET_PAGES, WAL_SIZE_LIMIT, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { sqliteDialect } from './dialect.js';
 
@@ -159,19 +159,19 @@ export function createSqliteDatabase(
    */
   function begin(c: LibsqlConnection) {
     execAll(c, 'BEGIN IMMEDIATE', []);
-    let wrote = false;
+    const wrote = new Set<DeliveryKind>();
     const tx: SyncSql & { one<R>(sql: string | Statement, params?: readonly unknown[]): R | undefined } = {
       dialect: sqliteDialect,
       all: <R>(sql: string, params: readonly unknown[] = []) => execAll<R>(c, sql, params),
       one: <R>(sql: string | Statement, params: readonly unknown[] = []) => execOne<R>(c, sql, params),
       run: (sql: string, params: readonly unknown[] = []) => execRun(c, sql, params),
-      wroteDeliveries: () => (wrote = true),
+      wroteDeliveries: (kind: DeliveryKind = 'webhooks') => void wrote.add(kind),
     };
     return {
       tx,
       commit() {
         execAll(c, 'COMMIT', []);
-        if (wrote) committed.notify();
+        if (wrote.size > 0) committed.notify(wrote);
       },
       rollback() {
         try {
