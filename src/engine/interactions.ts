@@ -30,19 +30,30 @@ import type { Database, Sql } from './store/sql.js';
 import * as votes from './store/votes.js';
 
 /**
- * With the notify-me opt-in: the workspace's contact with this email (oldest first), its lastSeenAt advanced; or a new
- * contact with the interaction's `source` and consentBasis `public_interaction_opt_in` (and its `contact.created`).
- * A workspace at its contact cap keeps the interaction without a contact. The opt-in is a fresh one: an erased
- * address comes off the suppression list.
+ * The contact an interaction is linked to. The workspace's contact with this email (oldest first), its lastSeenAt
+ * advanced, with the notify-me opt-in or for a person the workspace vouched for (a portal token: identify made their
+ * contact). With the opt-in and no such contact, a new one with the interaction's `source` and consentBasis
+ * `public_interaction_opt_in` (and its `contact.created`); a workspace at its contact cap keeps the interaction without
+ * one. The opt-in is a fresh one: an erased address comes off the suppression list. Otherwise, none.
  */
-async function optInContact(tx: Sql, organizationId: string, who: { email: string; name?: string }, source: ContactSource, now: Date): Promise<string | null> {
-  const salt = await suppressions.saltOf(tx, organizationId, false);
-  if (salt) await suppressions.lift(tx, organizationId, suppressionDigest(salt, who.email));
+async function interactionContact(
+  tx: Sql,
+  organizationId: string,
+  who: { email: string; name?: string; notifyMe: boolean; vouched?: boolean },
+  source: ContactSource,
+  now: Date,
+): Promise<string | null> {
+  if (!who.notifyMe && !who.vouched) return null;
+  if (who.notifyMe) {
+    const salt = await suppressions.saltOf(tx, organizationId, false);
+    if (salt) await suppressions.lift(tx, organizationId, suppressionDigest(salt, who.email));
+  }
   const existing = await contacts.findIdByEmailHash(tx, organizationId, hashEmail(who.email)!);
   if (existing) {
     await contacts.touch(tx, existing, now);
     return existing;
   }
+  if (!who.notifyMe) return null;
   try {
     const created = await insertContact(
       tx,
@@ -57,24 +68,6 @@ async function optInContact(tx: Sql, organizationId: string, who: { email: strin
     if (err instanceof FeedbackError && err.code === 'ERR_PLAN_LIMIT') return null;
     throw err;
   }
-}
-
-/**
- * The contact an interaction is linked to: with the opt-in, `optInContact`; for a person the workspace vouched for (a
- * portal token; identify made their contact), that contact, touched; otherwise none.
- */
-async function interactionContact(
-  tx: Sql,
-  organizationId: string,
-  who: { email: string; name?: string; notifyMe: boolean; vouched?: boolean },
-  source: ContactSource,
-  now: Date,
-): Promise<string | null> {
-  if (who.notifyMe) return optInContact(tx, organizationId, who, source, now);
-  if (!who.vouched) return null;
-  const existing = await contacts.findIdByEmailHash(tx, organizationId, hashEmail(who.email)!);
-  if (existing) await contacts.touch(tx, existing, now);
-  return existing ?? null;
 }
 
 /** Ticking notify-me subscribes the contact to the post's updates (its own opt-in, with its time). */

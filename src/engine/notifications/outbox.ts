@@ -4,7 +4,7 @@ import { hashEmail, suppressionDigest } from '../shared/email.js';
 import { newId } from '../shared/ids.js';
 import * as mail from '../store/mail.js';
 import { candidates, workspaceFacts, type Candidate, type Concerned } from '../store/mail-recipients.js';
-import { CHANGELOG_TOPIC, postTopic } from '../store/mail-subscriptions.js';
+import { CHANGELOG_TOPIC, postIdOf, postTopic } from '../store/mail-subscriptions.js';
 import type { Sql } from '../store/sql.js';
 import { suppressed } from '../store/suppressions.js';
 import { mayEmail, type MailPurpose } from './consent.js';
@@ -43,7 +43,7 @@ async function write(
 ): Promise<number> {
   const org = change.organizationId;
   const topic = 'subscribersOf' in concerned ? concerned.subscribersOf : concerned.topic;
-  const optOutTopics = ['all', purpose === 'changelog' ? CHANGELOG_TOPIC : 'posts', ...(topic.startsWith('post:') ? [topic] : [])];
+  const optOutTopics = ['all', purpose === 'changelog' ? CHANGELOG_TOPIC : 'posts', ...(postIdOf(topic) ? [topic] : [])];
   const ws = await workspaceFacts(tx, org);
   const found = await candidates(tx, org, concerned, optOutTopics, new Date(change.now.getTime() - HOUR_MS));
   if (found.length === 0) return 0;

@@ -3,7 +3,7 @@ import { hashEmail, maskEmail } from '../shared/email.js';
 import * as contacts from '../store/contacts.js';
 import * as preferences from '../store/mail-preferences.js';
 import * as subscriptions from '../store/mail-subscriptions.js';
-import { CHANGELOG_TOPIC, postTopic } from '../store/mail-subscriptions.js';
+import { CHANGELOG_TOPIC, postIdOf, postTopic } from '../store/mail-subscriptions.js';
 import * as unsubscribes from '../store/mail-unsubscribes.js';
 import type { UnsubscribeVia } from '../store/mail-unsubscribes.js';
 import * as posts from '../store/posts.js';
@@ -58,11 +58,11 @@ export function createNotificationsService(db: Database, organizationId: string,
     const contact = await recipientContact(r);
     const active = new Set((await unsubscribes.listFor(db, org, r.emailHash)).filter((u) => u.undoneAt === null).map((u) => u.topic));
     const subs = contact ? await subscriptions.listFor(db, contact.id) : [];
-    const postSubs = subs.filter((s) => s.topic.startsWith('post:'));
-    const titles = new Map<string, string>();
-    for (const s of postSubs) {
-      const post = await posts.findLive(db, org, s.topic.slice(5));
-      if (post) titles.set(post.id, post.title);
+    const followed: Array<{ postId: string; title: string; on: boolean }> = [];
+    for (const s of subs) {
+      const postId = postIdOf(s.topic);
+      const post = postId && (await posts.findLive(db, org, postId));
+      if (post) followed.push({ postId: post.id, title: post.title, on: !active.has(s.topic) });
     }
     return {
       email: contact?.email ? maskEmail(contact.email) : 'this address',
@@ -70,7 +70,7 @@ export function createNotificationsService(db: Database, organizationId: string,
       posts: !active.has('posts'),
       changelog: subs.some((s) => s.topic === CHANGELOG_TOPIC) && !active.has(CHANGELOG_TOPIC),
       digest: await preferences.digestOf(db, org, r.emailHash),
-      subscriptions: postSubs.filter((s) => titles.has(s.topic.slice(5))).map((s) => ({ postId: s.topic.slice(5), title: titles.get(s.topic.slice(5))!, on: !active.has(s.topic) })),
+      subscriptions: followed,
       legacy: contact?.consentBasis === 'legacy_inferred',
     };
   }

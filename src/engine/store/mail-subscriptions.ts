@@ -9,8 +9,9 @@ export interface SubscriptionRow {
   createdAt: string;
 }
 
-/** The topic of one post's updates. */
+/** The topic of one post's updates, and back: the post a topic is about (null for another topic). */
 export const postTopic = (postId: string) => `post:${postId}`;
+export const postIdOf = (topic: string): string | null => (topic.startsWith('post:') ? topic.slice(5) : null);
 export const CHANGELOG_TOPIC = 'changelog';
 
 /**
@@ -24,10 +25,6 @@ export async function subscribe(sql: Sql, row: { organizationId: string; contact
      ON CONFLICT (contact_id, topic) DO ${own ? 'UPDATE SET via = excluded.via, created_at = excluded.created_at' : 'NOTHING'}`,
     [row.contactId, row.topic, row.organizationId, row.via, ts(sql, row.createdAt)],
   );
-}
-
-export async function unsubscribe(sql: Sql, contactId: string, topic: string): Promise<void> {
-  await sql.run('DELETE FROM mail_subscription WHERE contact_id = ? AND topic = ?', [contactId, topic]);
 }
 
 /** A contact's subscriptions, oldest first. */

@@ -1,7 +1,7 @@
 import { DELIVERY_CHANNEL } from '../delivery/listener.js';
 import { asIs, defineRows } from './rows.js';
 import { inList, type Subject } from './subjects.js';
-import { toDate, toInt, toIsoOrNull, ts, type JsonColumn, type Sql } from './sql.js';
+import { toDate, toInt, toIso, toIsoOrNull, ts, type JsonColumn, type Sql } from './sql.js';
 
 /** A mail row to write: one change's message to one recipient. */
 export interface NewMail {
@@ -69,16 +69,6 @@ export async function insertMany(tx: Sql, rows: readonly NewMail[]): Promise<num
   return written;
 }
 
-/** How many rows each of these addresses had written since `since` (what decides that a person's mail is bundled). */
-export async function recentCounts(sql: Sql, organizationId: string, emailHashes: readonly string[], since: Date): Promise<Map<string, number>> {
-  if (emailHashes.length === 0) return new Map();
-  const rows = await sql.all<{ email_hash: string; n: unknown }>(
-    `SELECT email_hash, count(*) AS n FROM mail WHERE organization_id = ? AND email_hash IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND created_at > ? GROUP BY email_hash`,
-    [organizationId, JSON.stringify(emailHashes), ts(sql, since)],
-  );
-  return new Map(rows.map((r) => [r.email_hash, toInt(r.n)]));
-}
-
 /** A mail row as the data-subject export shows it. */
 export interface MailRecord {
   id: string;
@@ -96,7 +86,7 @@ const MAIL = defineRows<MailRecord>('mail', 'm', {
   status: asIs,
   email: asIs,
   changeId: asIs,
-  createdAt: (v) => toDate(v).toISOString(),
+  createdAt: toIso,
   sentAt: toIsoOrNull,
   failedAt: toIsoOrNull,
 });
@@ -128,11 +118,6 @@ export async function purgeSettled(sql: Sql, before: Date, limit: number): Promi
   return sql.run(`DELETE FROM mail WHERE id IN (SELECT id FROM mail WHERE status <> 'pending' AND created_at < ? LIMIT ?)`, [ts(sql, before), limit]);
 }
 
-/** What a workspace's outbox holds, for tests and operators: counts by status. */
-export async function countsByStatus(sql: Sql, organizationId: string): Promise<Record<string, number>> {
-  const rows = await sql.all<{ status: string; n: unknown }>('SELECT status, count(*) AS n FROM mail WHERE organization_id = ? GROUP BY status', [organizationId]);
-  return Object.fromEntries(rows.map((r) => [r.status, toInt(r.n)]));
-}
 
 /** The outbox's due backlog across workspaces (for metrics): rows due now, and the oldest due time. */
 export async function backlog(sql: Sql, now: Date): Promise<{ due: number; oldestDueAt: Date | null }> {
