@@ -6,6 +6,7 @@ import { requireBoard } from './shared/boards.js';
 import { readCursor, toPage } from './shared/pages.js';
 import { insertPost, postSummary } from './shared/posts.js';
 import { withSlugRetry } from './shared/slugs.js';
+import { changeTime } from './shared/time.js';
 import * as contacts from './store/contacts.js';
 import { emit } from './store/events.js';
 import * as posts from './store/posts.js';
@@ -64,7 +65,7 @@ export function createPostsService(db: Database, organizationId: string, clock: 
       return db.transaction(async (tx) => {
         const current = await requireLivePost(tx, org, postId, true);
         await assertReferences(tx, org, { contactId: input.contactId, tagIds: input.tagIds });
-        const now = clock();
+        const now = changeTime(clock, current.updatedAt);
         const next: Post = { ...current };
         if (input.title !== undefined) next.title = input.title;
         if (input.body !== undefined) {
@@ -104,7 +105,7 @@ export function createPostsService(db: Database, organizationId: string, clock: 
         const target = await requireLivePost(tx, org, intoId, true);
         if (target.id === current.id) throw validationError([{ path: 'intoId', code: 'invalid', message: 'A post cannot be merged into itself.' }]);
         if (target.mergedIntoId) throw validationError([{ path: 'intoId', code: 'invalid', message: `Post ${intoId} is itself merged into ${target.mergedIntoId}.` }]);
-        const now = clock();
+        const now = changeTime(clock, current.updatedAt);
         await posts.merge(tx, current.id, target.id, now);
         const next: Post = { ...current, mergedIntoId: target.id, status: 'duplicate', updatedAt: now.toISOString() };
         if (current.status !== 'duplicate') {
@@ -124,7 +125,7 @@ export function createPostsService(db: Database, organizationId: string, clock: 
       return db.transaction(async (tx) => {
         const current = await requireLivePost(tx, org, postId, true);
         if (current.moderationStatus !== 'pending') throw new FeedbackError('ERR_CONFLICT', `Post ${postId} is not waiting for moderation (it is ${current.moderationStatus}).`);
-        const now = clock();
+        const now = changeTime(clock, current.updatedAt);
         await posts.setModeration(tx, current.id, decision, now);
         const next: Post = { ...current, moderationStatus: decision, updatedAt: now.toISOString() };
         if (decision === 'approved') await emit(tx, { event: 'post.created', organizationId: org, boardId: next.boardId, post: postSummary(next) }, now);

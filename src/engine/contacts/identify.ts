@@ -1,6 +1,7 @@
 import { identifyContactBodySchema, type Contact } from '../../schemas/contacts.js';
 import { FeedbackError, parseInput } from '../errors.js';
 import { effectiveContactCap } from '../shared/caps.js';
+import { changeTime } from '../shared/time.js';
 import { applyContactPatch, insertContact, MAX_ROUNDS, mergeMetadata, toContact, traitPatch } from '../shared/contacts.js';
 import * as contacts from '../store/contacts.js';
 import type { WorkspaceContext } from '../shared/context.js';
@@ -14,12 +15,12 @@ export async function identify({ db, organizationId, clock }: WorkspaceContext, 
   const input = parseInput(identifyContactBodySchema, body);
   const patch = traitPatch(input);
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    // Each attempt reads the clock: a write's timestamps and its event's are those of the attempt that lands.
-    const now = clock();
     const found = await contacts.findForIdentify(db, organizationId, input.externalUserId);
     if (!found) throw new FeedbackError('ERR_NOT_FOUND', 'Workspace not found.');
+    // The time is read after the read the write depends on, each attempt anew: a write's timestamps and its event's are
+    // those of the attempt that lands, after the version it replaces.
     if (found.contact) {
-      const updated = await applyContactPatch(db, found.contact, patch, now, { seen: true });
+      const updated = await applyContactPatch(db, found.contact, patch, changeTime(clock, found.contact.updatedAt), { seen: true });
       if (updated) return { contact: toContact(updated), created: false };
       continue;
     }
@@ -37,7 +38,7 @@ export async function identify({ db, organizationId, clock }: WorkspaceContext, 
         source: 'identify',
         consentBasis: 'sdk_identify',
       },
-      now,
+      clock(),
       effectiveContactCap(found.cap),
     );
     // Null: a concurrent identify inserted this externalUserId first; the next round updates it.

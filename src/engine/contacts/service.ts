@@ -9,6 +9,7 @@ import type { Database, Sql } from '../store/sql.js';
 import { backfill } from './backfill.js';
 import { MAX_ROUNDS } from '../shared/contacts.js';
 import type { WorkspaceContext } from '../shared/context.js';
+import { changeTime } from '../shared/time.js';
 import { identify } from './identify.js';
 import { list } from './list.js';
 
@@ -63,7 +64,8 @@ export function createContactsService(db: Database, organizationId: string, cloc
     async update(id: string, body: unknown): Promise<Contact> {
       const patch = traitPatch(parseInput(updateContactBodySchema, body));
       for (let round = 0; round < MAX_ROUNDS; round++) {
-        const updated = await applyContactPatch(db, await read(db, id), patch, clock(), { seen: false });
+        const current = await read(db, id);
+        const updated = await applyContactPatch(db, current, patch, changeTime(clock, current.updatedAt), { seen: false });
         if (updated) return toContact(updated);
       }
       throw new FeedbackError('ERR_CONFLICT', 'The contact kept changing concurrently; retry the request.');
@@ -71,9 +73,9 @@ export function createContactsService(db: Database, organizationId: string, cloc
 
     /** `DELETE /v1/contacts/{id}`: attached posts stay, with contactId null; mail not yet sent to it is cancelled. */
     async delete(id: string): Promise<DeletedContact> {
-      const now = clock();
       await db.transaction(async (tx) => {
         const current = await read(tx, id, true);
+        const now = changeTime(clock, current.updatedAt);
         await contacts.remove(tx, id);
         await mail.cancelPending(tx, org, id, now);
         await emit(tx, { event: 'contact.deleted', organizationId: org, contact: { id, externalUserId: current.externalUserId } }, now);

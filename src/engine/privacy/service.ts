@@ -4,6 +4,7 @@ import { sealedAt } from '../sealing.js';
 import type { SecretBox } from '../secrets.js';
 import { toContact, type ContactRecord } from '../shared/contacts.js';
 import { hashEmail, suppressionDigest } from '../shared/email.js';
+import { changeTime } from '../shared/time.js';
 import * as comments from '../store/comments.js';
 import * as contacts from '../store/contacts.js';
 import { emit, redact, deliveryCount } from '../store/events.js';
@@ -127,13 +128,14 @@ export function createPrivacyService({ db, organizationId, clock, secrets }: Pri
      * the suppression list. One transaction.
      */
     async erase(contactId: string): Promise<ErasureReport> {
-      const now = clock();
       return db.transaction(async (tx) => {
         const person = await personOf(tx, org, contactId, true);
         if (!person) {
           const erased = await suppressions.findByContact(tx, org, contactId);
           throw new FeedbackError('ERR_NOT_FOUND', erased ? `Contact ${contactId} was erased at ${erased.createdAt}.` : `No contact with id ${contactId}.`);
         }
+        // After the last change of any of the person's contacts: their contact.deleted follows their contact.updated.
+        const now = changeTime(clock, new Date(Math.max(...person.all.map((c) => c.updatedAt.getTime()))));
         const who = person.subject;
         const voteIds = (await votes.listFor(tx, org, who)).map((v) => v.id);
         const commentIds = (await comments.listFor(tx, org, who)).map((c) => c.id);

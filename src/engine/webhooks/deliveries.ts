@@ -38,9 +38,7 @@ export async function listDeliveries({ db, organizationId }: WorkspaceContext, w
  */
 export async function replayDelivery(ctx: WorkspaceContext, webhookId: string, deliveryId: string): Promise<Delivery> {
   const { db, organizationId, clock } = ctx;
-  const now = clock();
-  const id = newId('dlv', now.getTime());
-  await db.transaction(async (tx) => {
+  const id = await db.transaction(async (tx) => {
     const webhook = await requireWebhook(tx, organizationId, webhookId, true);
     const original = await deliveries.findEvent(tx, webhookId, deliveryId);
     if (!original) throw new FeedbackError('ERR_NOT_FOUND', `No delivery with id ${deliveryId} for webhook ${webhookId}.`);
@@ -51,7 +49,10 @@ export async function replayDelivery(ctx: WorkspaceContext, webhookId: string, d
         reason: 'event_not_subscribed',
         event: original.eventType,
       });
-    await deliveries.insertReplay(tx, { id, organizationId, webhookId, eventId: original.eventId, eventType: original.eventType, replayOf: deliveryId }, now);
+    const now = clock();
+    const replay = newId('dlv', now.getTime());
+    await deliveries.insertReplay(tx, { id: replay, organizationId, webhookId, eventId: original.eventId, eventType: original.eventType, replayOf: deliveryId }, now);
+    return replay;
   });
   return retrieveDelivery(ctx, id);
 }

@@ -14,6 +14,7 @@ import { FeedbackError, parseInput, validationError } from '../errors.js';
 import { checkReceiverUrl } from '../shared/addresses.js';
 import { newId } from '../shared/ids.js';
 import { readCursor, toPage } from '../shared/pages.js';
+import { changeTime } from '../shared/time.js';
 import { disableWebhook } from '../shared/webhooks.js';
 import * as organizations from '../store/organizations.js';
 import { sealedAt } from '../sealing.js';
@@ -93,9 +94,9 @@ export function createWebhooksService(db: Database, organizationId: string, cloc
     async update(id: string, body: UpdateWebhookBody): Promise<Webhook> {
       const input = parseInput(updateWebhookBodySchema, body);
       if (input.url !== undefined) await assertReachable(input.url);
-      const now = clock();
       return db.transaction(async (tx) => {
         const current = await requireWebhook(tx, organizationId, id, true);
+        const now = changeTime(clock, current.updatedAt);
         await webhooks.update(
           tx,
           id,
