@@ -1,8 +1,11 @@
 import type { Options } from '@mikro-orm/core';
-import { ApiKey, Board, ChangelogEntry, Comment, Contact, Delivery, DeliveryAttempt, Event, Organization, Post, PostTag, Tag, Vote, Webhook, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression } from './entities/index.js';
+import { modelFor } from './entities/dialects.js';
+import { ApiKey, Board, ChangelogEntry, Comment, Contact, Delivery, DeliveryAttempt, Event, Organization, Post, PostTag, Tag, Vote, Webhook, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression, RateLimitWindow } from './entities/index.js';
 import type { SqlDialect } from './store/sql.js';
 
 export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression];
+/** The tables one database alone has: PostgreSQL's shared rate-limit windows (SQLite counts in process memory). */
+const ONLY_ON: Record<SqlDialect['name'], readonly unknown[]> = { sqlite: [], postgresql: [RateLimitWindow] };
 
 export interface DatabaseTarget {
   dialect: SqlDialect['name'];
@@ -27,8 +30,10 @@ export const SQLITE_PRAGMAS = [
 
 export function ormOptions(target: DatabaseTarget, extra: Partial<Options> = {}): Options {
   const common: Partial<Options> = {
-    entities: ENTITIES,
-    discovery: { warnWhenNoEntities: true },
+    entities: [...ENTITIES, ...ONLY_ON[target.dialect]] as Options['entities'],
+    // The model is what the tables declare, for this database (entities/dialects.ts); test/engine/schema.test.ts checks
+    // that the migrations make exactly it.
+    discovery: { warnWhenNoEntities: true, onMetadata: modelFor(target.dialect) },
     allowGlobalContext: false,
     debug: false,
     ...extra,

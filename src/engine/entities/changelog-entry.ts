@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { onlyOn } from './dialects.js';
 import { Board } from './board.js';
 import { Organization } from './organization.js';
 
@@ -7,7 +8,11 @@ export const ChangelogEntry = defineEntity({
   name: 'ChangelogEntry',
   tableName: 'changelog_entry',
   uniques: [{ name: 'changelog_board_slug_unique', properties: ['board', 'slug'] }],
-  indexes: [{ name: 'changelog_board_created_idx', properties: ['board', 'createdAt', 'id'] }],
+  indexes: [
+    { name: 'changelog_board_created_idx', properties: ['board', 'createdAt', 'id'] },
+    // SQLite's first migration indexed every foreign key; this one leads no other index, so it stayed.
+    onlyOn('sqlite', { name: 'changelog_entry_organization_id_index', properties: 'organization' }),
+  ],
   properties: {
     id: p.string().primary().length(40),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { expressionIndex, onlyOn } from './dialects.js';
 import { Organization } from './organization.js';
 
 /** One end-user of the workspace's customer. */
@@ -11,6 +12,9 @@ export const Contact = defineEntity({
     { name: 'contact_org_last_seen_idx', properties: ['organization', 'lastSeenAt', 'id'] },
     { name: 'contact_org_mrr_idx', properties: ['organization', 'mrrCents', 'id'] },
     { name: 'contact_org_email_hash_idx', properties: ['organization', 'emailHash'] },
+    // The list's `q` (case-insensitive substring of email or name) as index scans: pg_trgm, created by the migration.
+    onlyOn('postgresql', expressionIndex('contact_email_trgm_idx', 'on "contact" using gin ("email" gin_trgm_ops)')),
+    onlyOn('postgresql', expressionIndex('contact_name_trgm_idx', 'on "contact" using gin ("name" gin_trgm_ops)')),
   ],
   properties: {
     id: p.string().primary().length(40),

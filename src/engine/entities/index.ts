@@ -12,3 +12,4 @@ export { Webhook, Delivery, DeliveryAttempt } from './webhook.js';
 export { IdempotencyKey } from './idempotency-key.js';
 export { PortalSession, PortalCode } from './portal.js';
 export { Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression } from './mail.js';
+export { RateLimitWindow } from './rate-limit.js';

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { expressionIndex } from './dialects.js';
 import { Contact } from './contact.js';
 import { Organization } from './organization.js';
 
@@ -14,6 +15,10 @@ export const Mail = defineEntity({
   indexes: [
     { name: 'mail_recipient_idx', properties: ['organization', 'emailHash', 'createdAt'] },
     { name: 'mail_contact_idx', properties: ['contactId'] },
+    // The mail lane's claim: due rows, oldest first; sent, failed and cancelled rows are not in it.
+    expressionIndex('mail_due_idx', `on "mail" ("next_attempt_at", "id") where "status" = 'pending'`),
+    // The retention chore: settled rows by age.
+    expressionIndex('mail_settled_idx', `on "mail" ("created_at") where "status" <> 'pending'`),
   ],
   properties: {
     id: p.string().primary().length(40),
@@ -105,7 +110,11 @@ export const MailPreference = defineEntity({
 export const Suppression = defineEntity({
   name: 'Suppression',
   tableName: 'suppression',
-  indexes: [{ name: 'suppression_digest_idx', properties: ['organization', 'digest'] }],
+  indexes: [
+    { name: 'suppression_digest_idx', properties: ['organization', 'digest'] },
+    // The chore that redacts delivered erasures: only the rows still waiting.
+    expressionIndex('suppression_pending_event_idx', 'on "suppression" ("pending_event_id") where "pending_event_id" is not null'),
+  ],
   properties: {
     organization: () => p.manyToOne(Organization).primary().deleteRule('cascade'),
     contactId: p.string().primary().length(40),

@@ -20,6 +20,8 @@ export const Tag = defineEntity({
 export const PostTag = defineEntity({
   name: 'PostTag',
   tableName: 'post_tag',
+  // The posts of a tag (and a tag's deletion): the primary key leads with the post.
+  indexes: [{ name: 'post_tag_tag_id_index', properties: ['tag'] }],
   properties: {
     post: () => p.manyToOne(Post).primary().deleteRule('cascade'),
     tag: () => p.manyToOne(Tag).primary().deleteRule('cascade'),

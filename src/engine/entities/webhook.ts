@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { expressionIndex } from './dialects.js';
 import { Organization } from './organization.js';
 
 /**
@@ -35,7 +36,11 @@ export const Webhook = defineEntity({
 export const Delivery = defineEntity({
   name: 'Delivery',
   tableName: 'delivery',
-  indexes: [{ name: 'delivery_webhook_created_idx', properties: ['webhook', 'createdAt', 'eventId', 'id'] }],
+  indexes: [
+    { name: 'delivery_webhook_created_idx', properties: ['webhook', 'createdAt', 'eventId', 'id'] },
+    // What the scheduler claims: each webhook's due deliveries, oldest first; settled ones are not in it.
+    expressionIndex('delivery_pending_idx', `on "delivery" ("webhook_id", "next_attempt_at", "id") where "status" = 'pending'`),
+  ],
   properties: {
     id: p.string().primary().length(40),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
