@@ -59,6 +59,13 @@ export function duration(value: string): number {
   return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's' | 'm' | 'h' | 'd'];
 }
 
+/** A timeout: a whole number with ms, s or m (`500ms`, `5s`, `1m`); in milliseconds, at least 1. */
+export function timeout(value: string): number {
+  const m = /^(\d+)(ms|s|m)$/.exec(value);
+  if (!m || Number(m[1]) === 0) throw new InvalidArgumentError('It must be a whole number above 0 with ms, s or m (e.g. 500ms, 5s).');
+  return Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[m[2] as 'ms' | 's' | 'm'];
+}
+
 /** An http(s) address with a host (`--public-url`), without a trailing slash. */
 export function httpUrl(value: string): string {
   let url: URL | undefined;

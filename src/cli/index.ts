@@ -6,7 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '../contract/version.js';
 import { BILLING_STATES, PLANS } from '../schemas/plans.js';
-import { CommandError, LOG_LEVELS, UsageError, contactCap, contactCapOrDefault, duration, httpUrl, rateLimitOrDefault, repeated, wholeNumber } from './args.js';
+import { CommandError, LOG_LEVELS, UsageError, contactCap, contactCapOrDefault, duration, httpUrl, rateLimitOrDefault, repeated, timeout, wholeNumber } from './args.js';
 import type * as Board from './commands/board.js';
 import type * as Changelog from './commands/changelog.js';
 import type * as Contact from './commands/contact.js';
@@ -53,6 +53,9 @@ leaf(program, 'serve', 'serve the REST API (/v1), the agent tools (/mcp), /docs,
   .option('--trust-proxy', 'a reverse proxy in front sets X-Forwarded-For/-Proto/-Host (FEEDBACK_TRUST_PROXY=1): the portal reads client addresses and https from them')
   .addOption(new Option('--log-level <level>', 'the least severe log line written').choices(LOG_LEVELS).env('LOG_LEVEL').default('info'))
   .option('--metrics', 'serve Prometheus metrics at /metrics (FEEDBACK_METRICS=1; FEEDBACK_METRICS_TOKEN also turns them on, behind that token)')
+  .addOption(new Option('--db-connect-timeout <time>', 'PostgreSQL: how long a request waits for a connection before it is answered 503, e.g. 5s (default)').env('FEEDBACK_DB_CONNECT_TIMEOUT').argParser(timeout))
+  .addOption(new Option('--db-statement-timeout <time>', 'PostgreSQL: how long one statement may run, or its answer take, e.g. 15s (default)').env('FEEDBACK_DB_STATEMENT_TIMEOUT').argParser(timeout))
+  .addOption(new Option('--db-idle-transaction-timeout <time>', 'PostgreSQL: when the server ends a transaction whose client went quiet, e.g. 10s (default)').env('FEEDBACK_DB_IDLE_TRANSACTION_TIMEOUT').argParser(timeout))
   .action(async (options: Serve.Options) => (await import('./commands/serve.js')).serve(options));
 
 leaf(program, 'migrate', 'apply pending migrations (every command does this first)').action(async (options: { db: string; json?: boolean }) =>

@@ -23,7 +23,7 @@ import { createRateLimiter, createSharedRateLimiter, type RateLimiter } from './
 import { createReadiness, type Readiness } from './health.js';
 import { logErrorLine, logToLogger, type Logger } from './log.js';
 import { MIGRATIONS, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
-import { ormOptions, parseDatabase, type DatabaseTarget } from './orm.js';
+import { CLIENT_TIMEOUT_MARGIN_MS, DEFAULT_TIMEOUTS, ormOptions, parseDatabase, type ConnectionSettings, type DatabaseTarget, type DatabaseTimeouts } from './orm.js';
 import { createOrganizationsService } from './organizations.js';
 import { createPostsService } from './posts.js';
 import { resealStored, type ResealReport } from './sealing.js';
@@ -39,6 +39,8 @@ export interface EngineOptions {
   database: string;
   /** Where time comes from; tests inject one. */
   clock?: () => Date;
+  /** How long to wait on PostgreSQL before a request is answered 503 (connect 5 s, statement 15 s, idle transaction 10 s). */
+  timeouts?: DatabaseTimeouts;
   webhooks?: WebhookOptions;
   /** Where background work (deliveries, mail) reports problems; never receives secrets. Defaults to one line on stderr. */
   log?: (message: string, error?: unknown) => void;
@@ -180,7 +182,7 @@ function attemptListener(options: EngineOptions): ((a: AttemptReport) => void) |
 }
 
 /** The ORM, with the checked-in migrations; each driver is imported only when its database is used. */
-async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
+async function initOrm(target: DatabaseTarget, settings: ConnectionSettings): Promise<MikroORM> {
   const { Migrator } = await import('@mikro-orm/migrations');
   const options = ormOptions(target, {
     extensions: [Migrator],
@@ -191,7 +193,7 @@ async function initOrm(target: DatabaseTarget): Promise<MikroORM> {
       snapshot: false,
       silent: true,
     },
-  });
+  }, settings);
   if (target.dialect === 'sqlite') {
     const { MikroORM } = await import('@mikro-orm/libsql');
     return (await MikroORM.init(options as never)) as unknown as MikroORM;
@@ -213,10 +215,16 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const log = options.log ?? (options.logger ? logToLogger(options.logger) : logErrorLine);
   // Before anything is opened: a missing or malformed key stops here, leaving nothing to close.
   const secrets = createSecretBox(options.secretKeys ?? resolveSecretKeys(target, process.env, (message) => log(message)));
-  const orm = await initOrm(target);
+  const given = options.timeouts ?? {};
+  const timeouts: Required<DatabaseTimeouts> = {
+    connectMs: given.connectMs ?? DEFAULT_TIMEOUTS.connectMs,
+    statementMs: given.statementMs ?? DEFAULT_TIMEOUTS.statementMs,
+    idleInTransactionMs: given.idleInTransactionMs ?? DEFAULT_TIMEOUTS.idleInTransactionMs,
+  };
+  const orm = await initOrm(target, { timeouts, log });
   const clock = options.clock ?? (() => new Date());
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
-  const db = createDatabase(dialect, knex, { location: target.location, log });
+  const db = createDatabase(dialect, knex, { location: target.location, log, answerMs: timeouts.statementMs + CLIENT_TIMEOUT_MARGIN_MS });
   const limits = dialect === 'postgresql' ? createSharedRateLimiter(db, clock, log) : createRateLimiter(clock);
   const keyCache = createKeyCache(clock);
   const webhookOptions = options.webhooks ?? {};
@@ -242,7 +250,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       chores: [() => purgeOutbox(db, clock), () => redactDeliveredErasures(db, clock)],
       onAttempt: attemptListener(options),
       log,
-      listenUrl: dialect === 'postgresql' ? (orm.config.get('clientUrl') as string | undefined) : undefined,
+      listen: dialect === 'postgresql' ? { url: orm.config.get('clientUrl') as string, connectMs: timeouts.connectMs } : undefined,
     },
     { mailConnections: options.mail?.connections, ...webhookOptions.scheduler },
   );

@@ -1,30 +1,12 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { DeliveryScheduler } from './delivery/scheduler.js';
+import { isDatabaseUnavailable } from './store/unavailable.js';
 import type { EngineDatabase } from './store/sql.js';
 
-/**
- * Errors that mean the database cannot be reached right now (refused, reset, a terminated backend, a pool that
- * cannot connect), as opposed to a statement that failed: the request may succeed when retried, so the server
- * answers `503` with `Retry-After` instead of `500`.
- */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH',
-  // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, the connection_exception class, too many connections.
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
-  // SQLite: another process holds the write lock past the busy timeout.
-  'SQLITE_BUSY',
-]);
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection error|Timeout acquiring a connection|timeout exceeded when trying to connect|Client was closed|not queryable/i;
+export { isDatabaseUnavailable };
 
-export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-    const message = (e as { message?: unknown }).message;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
-  }
-  return false;
-}
+/** What `Retry-After` says when the database cannot be reached: the seconds a client waits before trying again. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 /** One check of `readiness()`: `ok`, or why not. */
 export type CheckResult = { ok: true } | { ok: false; reason: string };

@@ -1,5 +1,6 @@
 // The engine's one door: other faces import the engine from here and nowhere else (enforced by `npm run lint:layers`, .dependency-cruiser.cjs).
 export { MAIL_RETENTION_DAYS, createEngine, type Engine, type EngineOptions, type MailOptions, type WebhookOptions, type Workspace } from './engine.js';
+export { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './orm.js';
 export type { AttemptReport, DeliveryScheduler, MailSummary, RunSummary, SchedulerOptions } from './delivery/scheduler.js';
 export { MAIL_RETRY_SCHEDULE_MS } from './delivery/mail-lane.js';
 export { nonPublicReason } from './shared/addresses.js';
@@ -7,7 +8,7 @@ export { FeedbackError, parseInput, validationError } from './errors.js';
 export { operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
 export { newId } from './shared/ids.js';
 export { errorLine, logErrorLine, logToLogger, type Logger } from './log.js';
-export { isDatabaseUnavailable, type CheckResult, type Readiness } from './health.js';
+export { UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type CheckResult, type Readiness } from './health.js';
 export {
   SECRET_KEY_ENV,
   SECRET_KEY_FALLBACKS_ENV,

@@ -28,7 +28,34 @@ export const SQLITE_PRAGMAS = [
   'PRAGMA busy_timeout = 5000',
 ];
 
-export function ormOptions(target: DatabaseTarget, extra: Partial<Options> = {}): Options {
+/**
+ * How long the engine waits on PostgreSQL, so that a request in trouble gets `503 ERR_UNAVAILABLE` with Retry-After
+ * within a bounded time instead of waiting for the network (docs/operations.md). SQLite waits for another process's
+ * write lock for 5 s (its busy timeout) and has nothing else to wait for.
+ */
+export interface DatabaseTimeouts {
+  /** Opening a connection, and waiting for one of the pool's: 5,000 ms. */
+  connectMs?: number;
+  /**
+   * One statement: the server cancels it after this long (`statement_timeout`), and the client stops waiting for its
+   * answer a second later, so a database that went silent (a partition) fails it too: 15,000 ms. Migrations have none.
+   */
+  statementMs?: number;
+  /** A transaction whose client went quiet: the server ends it and frees its locks (`idle_in_transaction_session_timeout`): 10,000 ms. */
+  idleInTransactionMs?: number;
+}
+export const DEFAULT_TIMEOUTS: Required<DatabaseTimeouts> = { connectMs: 5_000, statementMs: 15_000, idleInTransactionMs: 10_000 };
+/** How much longer than the server's statement timeout the client waits for an answer. */
+export const CLIENT_TIMEOUT_MARGIN_MS = 1_000;
+
+/** How the connections behave: their timeouts (PostgreSQL), and where the driver's warnings go (a dropped connection). */
+export interface ConnectionSettings {
+  timeouts: Required<DatabaseTimeouts>;
+  log?: (message: string) => void;
+}
+
+export function ormOptions(target: DatabaseTarget, extra: Partial<Options> = {}, settings: ConnectionSettings = { timeouts: DEFAULT_TIMEOUTS }): Options {
+  const { timeouts } = settings;
   const common: Partial<Options> = {
     entities: [...ENTITIES, ...ONLY_ON[target.dialect]] as Options['entities'],
     // The model is what the tables declare, for this database (entities/dialects.ts); test/engine/schema.test.ts checks
@@ -57,5 +84,21 @@ export function ormOptions(target: DatabaseTarget, extra: Partial<Options> = {})
       },
     } as Options;
   }
-  return { ...common, clientUrl: target.location, pool: { min: 0, max: 10 } } as Options;
+  return {
+    ...common,
+    clientUrl: target.location,
+    pool: { min: 0, max: 10 },
+    driverOptions: {
+      // knex's wait for a pooled connection (creating one included).
+      acquireConnectionTimeout: timeouts.connectMs,
+      // knex warns when its pool drops a connection that ended (a restart, a statement that got no answer).
+      ...(settings.log ? { log: { warn: (message: string) => settings.log!(`[feedback-service] database: ${message}`) } } : {}),
+      connection: {
+        connectionTimeoutMillis: timeouts.connectMs,
+        keepAlive: true,
+        statement_timeout: timeouts.statementMs,
+        idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+      },
+    },
+  } as Options;
 }

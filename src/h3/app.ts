@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { H3, getRouterParams, type H3Event } from 'h3';
 import { OPERATIONS, OPERATION_IDS, OPERATION_SCHEMAS, answersPage, type OperationId, type OperationSchemas } from '../contract/index.js';
-import { FeedbackError, isDatabaseUnavailable, logErrorLine, logToLogger, newId, operationRefusal, requestFingerprint, runOperation, type Engine, type Logger } from '../engine/index.js';
+import { FeedbackError, UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, logErrorLine, logToLogger, newId, operationRefusal, requestFingerprint, runOperation, type Engine, type Logger } from '../engine/index.js';
 import { admit, bearerToken, type Admitted } from './internal/admit.js';
 import { readJsonObject, readQuery } from './internal/body.js';
 import { idempotent } from './internal/idempotent.js';
@@ -35,7 +35,6 @@ export interface AppSite {
 export const HEALTH_PATH = '/healthz';
 /** Readiness: 200 when the database answers, migrations are current and (for `serve`) the scheduler runs; else 503. */
 export const READY_PATH = '/readyz';
-const RETRY_AFTER_SECONDS = 2;
 
 export interface AppOptions {
   engine: Engine;
@@ -127,7 +126,7 @@ export function createApp(options: AppOptions): H3 {
     // The database went away (a restart, a failover): retryable, and it recovers by itself when the database returns.
     if (isDatabaseUnavailable(err)) {
       logError(`[feedback-service] ${requestId} database unavailable`, err);
-      headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+      headers['retry-after'] = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
       return errorResponse('ERR_UNAVAILABLE', undefined, { requestId }, headers);
     }
     // The client went away mid-request: nobody reads this answer, and it is not our failure.
@@ -167,6 +166,8 @@ export function createApp(options: AppOptions): H3 {
     };
 
   const app = new H3({
+    // Failures are reported once, through logError (the logger): not also printed by h3.
+    silent: true,
     onError: (error, event) => {
       const requestId = newId('req');
       const headers: ResponseHeaders = { 'x-request-id': requestId };
@@ -184,7 +185,7 @@ export function createApp(options: AppOptions): H3 {
     observed(READY_PATH, async (_event, { headers }) => {
       headers['cache-control'] = 'no-store';
       const { ready, checks } = await engine.readiness({ requireScheduler: options.requireScheduler });
-      if (!ready) headers['retry-after'] = String(RETRY_AFTER_SECONDS);
+      if (!ready) headers['retry-after'] = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
       return json(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks }, headers);
     }),
   );

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { H3, getRouterParams, onResponse, type H3Event } from 'h3';
-import { FeedbackError, HANDLE_PATTERN, PORTAL_PATH, pathsOf, type Engine, type OrganizationInfo, type PortalSort } from '../engine/index.js';
+import { FeedbackError, HANDLE_PATTERN, PORTAL_PATH, UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, pathsOf, type Engine, type OrganizationInfo, type PortalSort } from '../engine/index.js';
 import type { AppSite } from '../h3/index.js';
 import { textFault } from '../schemas/input.js';
 import { SLUG_PATTERN as SLUG, type PostStatus } from '../schemas/posts.js';
 import { ASSETS, WIDGET, assetResponse } from './internal/assets.js';
 import { type PageFrame } from './internal/layout.js';
-import { boardPage, boardsPage, changelogPage, mergedPage, messagePage, postPage, roadmapPage } from './internal/pages.js';
+import { boardPage, boardsPage, changelogPage, errorPage, mergedPage, messagePage, postPage, roadmapPage, unavailablePage } from './internal/pages.js';
 import { mountMailPages } from './internal/mail.js';
 import { mountParticipation } from './internal/participate.js';
 import { SESSION_COOKIE, csrfOf, factsOf, readCookie, type Visit } from './internal/requests.js';
@@ -62,12 +62,17 @@ export function createPortal(options: PortalOptions): AppSite {
   // The app's error reporter, as the first request hands it over (it is the same one every time).
   let report: ((message: string, error: unknown) => void) | undefined;
   const router = new H3({
+    // Failures are reported once, below, through the app's reporter (its logger): not also printed by h3.
+    silent: true,
     onError(error, event) {
-      report?.(`[feedback-service] portal error on ${event.url.pathname}`, error.cause ?? error);
-      return htmlResponse(
-        500,
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><main><h1>Something went wrong</h1><p>Please try again.</p></main></body></html>',
-      );
+      const cause = error.cause ?? error;
+      // The database went away (a restart, a failover, a network fault): the request may be sent again shortly.
+      if (isDatabaseUnavailable(cause)) {
+        report?.(`[feedback-service] portal: database unavailable on ${event.url.pathname}`, cause);
+        return respond(503, unavailablePage(), [], { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS), 'cache-control': 'no-store' });
+      }
+      report?.(`[feedback-service] portal error on ${event.url.pathname}`, cause);
+      return htmlResponse(500, errorPage());
     },
   });
 

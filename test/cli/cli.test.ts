@@ -132,6 +132,7 @@ describe('feedback-service command line', () => {
       [['key', 'list'], "key list: required option '--org <orgId>' not specified"],
       [['org'], 'org: needs a subcommand: list, create, update'],
       [['serve', '--port', 'http'], "serve: option '--port <port>' argument 'http' is invalid. It must be a whole number."],
+      [['serve', '--db-statement-timeout', '15'], "serve: option '--db-statement-timeout <time>' argument '15' is invalid. It must be a whole number above 0 with ms, s or m (e.g. 500ms, 5s)."],
     ] as const) {
       const err = await run(process.execPath, [...CLI_ARGS, ...args, '--json'], { cwd: dir }).catch((e) => e);
       expect(err.code, args.join(' ')).toBe(2);

@@ -8,7 +8,8 @@ import { describeEngine } from '../helpers/harness.js';
 /** What MikroORM would change to make the database match the entities: nothing, when the two describe one schema. */
 async function drift(engine: Engine): Promise<string> {
   const generator = engine.orm.schema as unknown as { getUpdateSchemaSQL(options: { wrap: boolean }): Promise<string> };
-  return (await engine.db.lendToOrm(() => generator.getUpdateSchemaSQL({ wrap: false }))).trim();
+  const db = engine.db as unknown as { lendToOrm<T>(fn: () => Promise<T>): Promise<T> };
+  return (await db.lendToOrm(() => generator.getUpdateSchemaSQL({ wrap: false }))).trim();
 }
 
 describeEngine('the entities and the migrations describe one schema', (h) => {

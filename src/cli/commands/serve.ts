@@ -16,6 +16,9 @@ export interface Options extends DatabaseOptions {
   logLevel: LogLevel;
   metrics?: boolean;
   trustProxy?: boolean;
+  dbConnectTimeout?: number;
+  dbStatementTimeout?: number;
+  dbIdleTransactionTimeout?: number;
 }
 
 /** How long requests in flight have to finish once a stop signal came. */
@@ -35,6 +38,7 @@ export async function serve(options: Options): Promise<void> {
   let listening: string | undefined;
   const engine = await createEngine({
     database,
+    timeouts: { connectMs: options.dbConnectTimeout, statementMs: options.dbStatementTimeout, idleInTransactionMs: options.dbIdleTransactionTimeout },
     logger,
     onAttempt: metrics?.onAttempt,
     webhooks: { allowPrivateNetworks },

@@ -78,7 +78,7 @@ export interface SchedulerDeps {
   onAttempt?: (attempt: AttemptReport) => void;
   log: (message: string, error?: unknown) => void;
   /** PostgreSQL: the URL to LISTEN on for other processes' commits. */
-  listenUrl?: string;
+  listen?: { url: string; connectMs: number };
 }
 
 export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}): DeliveryScheduler {
@@ -205,13 +205,7 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
       poll.unref();
       choreTimer = setInterval(() => void runChores(), choresMs);
       choreTimer.unref();
-      if (deps.listenUrl) {
-        try {
-          listener = await listenForDeliveries(deps.listenUrl, () => wake(), log);
-        } catch (err) {
-          log('[feedback-service] LISTEN failed; other processes wake this one only by polling', err);
-        }
-      }
+      if (deps.listen) listener = await listenForDeliveries(deps.listen.url, () => wake(), log, deps.listen.connectMs);
       wake();
     },
     async stop() {

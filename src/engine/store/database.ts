@@ -7,10 +7,10 @@ import { createSqliteDatabase } from './sqlite/connection.js';
 export function createDatabase(
   dialect: 'sqlite' | 'postgresql',
   knex: Knex,
-  options: { location: string; log: (message: string) => void },
+  options: { location: string; log: (message: string) => void; answerMs: number },
 ): EngineDatabase {
   const client = (knex as unknown as { client: Parameters<typeof createPostgresqlDatabase>[0] }).client;
   return dialect === 'sqlite'
     ? createSqliteDatabase(client, commitListeners(), { file: options.location, log: options.log })
-    : createPostgresqlDatabase(client, commitListeners());
+    : createPostgresqlDatabase(client, commitListeners(), { answerMs: options.answerMs });
 }

@@ -2,7 +2,7 @@ import type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost, Port
 import { POST_STATUSES, POST_STATUS_LABELS as STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { html, type SafeHtml } from '@remix-run/html-template';
 import type { Paths } from '../../engine/index.js';
-import { count, csrfField, page, when, type PageFrame } from './layout.js';
+import { count, csrfField, mailPage, page, when, type PageFrame } from './layout.js';
 
 const status = (s: PostStatus) => html`<span class="status">${STATUS_LABELS[s]}</span>`;
 
@@ -240,6 +240,22 @@ ${v.nextCursor ? html`<p class="pager"><a href="${frame.paths.changelog}?cursor=
 }
 
 /** A page that says why there is nothing to show: `heading` is also its title. */
+/**
+ * The page for when the database cannot be reached (a restart, a failover, a network fault): it needs nothing from the
+ * database, and says what happened to what was being sent.
+ */
+export function unavailablePage(): string {
+  return mailPage(
+    { workspace: 'Feedback', title: 'Temporarily unavailable' },
+    html`<h1>We will be right back</h1><p>This page cannot be shown right now: the service cannot reach its database. If you were sending something, it was not saved.</p><p>Please try again in a few seconds.</p>`,
+  );
+}
+
+/** The page for a failure nobody expected; the log has the details under the request's id. */
+export function errorPage(): string {
+  return mailPage({ workspace: 'Feedback', title: 'Error' }, html`<h1>Something went wrong</h1><p>Please try again.</p>`);
+}
+
 export function messagePage(frame: Omit<PageFrame, 'title'> | null, heading: string, text: string, back?: { href: string; label: string }): string {
   if (!frame) return String(html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${heading}</title></head><body><main><h1>${heading}</h1><p>${text}</p></main></body></html>`);
   return page(

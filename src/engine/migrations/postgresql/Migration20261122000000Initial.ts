@@ -1,7 +1,7 @@
-import { Migration } from '@mikro-orm/migrations';
+import { PostgresqlMigration } from './migration.js';
 
 /** The foundation schema: organizations, keys, contacts, boards, posts, votes, comments, events. */
-export class Migration20261122000000Initial extends Migration {
+export class Migration20261122000000Initial extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('create table "organization" ("id" varchar(40) not null, "name" varchar(200) not null, "plan" varchar(20) not null, "billing_state" varchar(20) not null, "contact_cap_override" boolean not null default false, "contact_cap" int null, "rate_limit" int null, "admin_emails" jsonb not null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, constraint "organization_pkey" primary key ("id"))');
     this.addSql('create table "event" ("id" varchar(40) not null, "organization_id" varchar(40) not null, "type" varchar(40) not null, "payload" text not null, "created_at" timestamptz(3) not null, constraint "event_pkey" primary key ("id"))');

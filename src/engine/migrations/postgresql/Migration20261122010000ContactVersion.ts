@@ -1,7 +1,7 @@
-import { Migration } from '@mikro-orm/migrations';
+import { PostgresqlMigration } from './migration.js';
 
 /** Optimistic concurrency for contacts: every trait change bumps `version`; writes are conditional on it. */
-export class Migration20261122010000ContactVersion extends Migration {
+export class Migration20261122010000ContactVersion extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('alter table "contact" add column "version" int not null default 1');
   }

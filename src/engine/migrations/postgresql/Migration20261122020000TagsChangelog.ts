@@ -1,7 +1,7 @@
-import { Migration } from '@mikro-orm/migrations';
+import { PostgresqlMigration } from './migration.js';
 
 /** Tags (at most three per post) and changelog entries per board. */
-export class Migration20261122020000TagsChangelog extends Migration {
+export class Migration20261122020000TagsChangelog extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('create table "changelog_entry" ("id" varchar(40) not null, "organization_id" varchar(40) not null, "board_id" varchar(40) not null, "title" varchar(200) not null, "slug" varchar(80) not null, "body" text not null, "status" varchar(20) not null, "published_at" timestamptz(3) null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, constraint "changelog_entry_pkey" primary key ("id"))');
     this.addSql('create index "changelog_board_created_idx" on "changelog_entry" ("board_id", "created_at", "id")');

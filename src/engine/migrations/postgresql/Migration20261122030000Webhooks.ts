@@ -1,4 +1,4 @@
-import { Migration } from '@mikro-orm/migrations';
+import { PostgresqlMigration } from './migration.js';
 
 /**
  * Webhooks, deliveries and their attempt log, and the fan-out: a trigger turns every event row into one
@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * (and so the transaction) that wrote the event, and NOTIFYs the schedulers, which PostgreSQL delivers
  * only when that transaction commits.
  */
-export class Migration20261122030000Webhooks extends Migration {
+export class Migration20261122030000Webhooks extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('create table "webhook" ("id" varchar(40) not null, "organization_id" varchar(40) not null, "url" varchar(2048) not null, "events" varchar(400) not null, "description" varchar(500) null, "secret" varchar(100) not null, "enabled" boolean not null default true, "consecutive_failures" int not null default 0, "disabled_at" timestamptz(3) null, "created_at" timestamptz(3) not null, "updated_at" timestamptz(3) not null, constraint "webhook_pkey" primary key ("id"))');
     this.addSql('create index "webhook_org_created_idx" on "webhook" ("organization_id", "created_at", "id")');

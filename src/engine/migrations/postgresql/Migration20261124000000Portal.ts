@@ -1,10 +1,10 @@
-import { Migration } from '@mikro-orm/migrations';
+import { PostgresqlMigration } from './migration.js';
 
 /**
  * The public portal: a workspace's public handle and whether its portal is on; the display name an end-user gives
  * with a post or comment; the index a board's Top page seeks on.
  */
-export class Migration20261124000000Portal extends Migration {
+export class Migration20261124000000Portal extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('alter table "organization" add column "handle" varchar(40) null, add column "portal_enabled" boolean not null default false');
     this.addSql('alter table "organization" add constraint "organization_handle_unique" unique ("handle")');

@@ -1,10 +1,10 @@
-import { Migration } from '@mikro-orm/migrations';
+import { PostgresqlMigration } from './migration.js';
 
 /**
  * Taking part on the portal: the workspace's portal settings (who may take part, moderation, which sites may frame it) and its token-signing secret (sealed; the previous one
  * keeps verifying until its grace period ends), the sessions of signed-in end-users, the one-time email codes, and the index a post page finds its merged posts by.
  */
-export class Migration20261125000000PortalParticipation extends Migration {
+export class Migration20261125000000PortalParticipation extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('alter table "organization" add column "portal_verified_only" boolean not null default false, add column "portal_moderation" boolean not null default false, add column "portal_secret" text null, add column "portal_previous_secret" text null, add column "portal_previous_secret_until" timestamptz(3) null, add column "portal_frame_origins" jsonb not null default \'[]\'');
     this.addSql('create table "portal_session" ("id" varchar(64) not null, "organization_id" varchar(40) not null, "external_user_id" varchar(255) null, "email" varchar(320) not null, "name" varchar(200) null, "verified" boolean not null, "created_at" timestamptz(3) not null, "expires_at" timestamptz(3) not null, constraint "portal_session_pkey" primary key ("id"))');

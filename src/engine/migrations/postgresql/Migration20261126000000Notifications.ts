@@ -1,11 +1,11 @@
-import { Migration } from '@mikro-orm/migrations';
+import { PostgresqlMigration } from './migration.js';
 
 /**
  * Consent in practice (docs/privacy.md): the mail outbox, the topics contacts subscribe to, their unsubscribes and
  * digest preference, the suppression list erasures leave, the workspace's switch for mailing admin-created contacts
  * and its suppression salt, and when an event's payload was redacted.
  */
-export class Migration20261126000000Notifications extends Migration {
+export class Migration20261126000000Notifications extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('alter table "organization" add column "notify_admin_created" boolean not null default false, add column "privacy_salt" varchar(64) null');
     this.addSql('alter table "event" add column "redacted_at" timestamptz(3) null');

@@ -1,4 +1,5 @@
 import { textOf, type CommitListeners, type DeliveryKind, type EngineDatabase, type Sql, type Statement } from '../sql.js';
+import { isDatabaseUnavailable } from '../unavailable.js';
 import { postgresqlDialect } from './dialect.js';
 
 /** A connection as the ORM's knex pool hands it out (pg's Client). */
@@ -6,9 +7,12 @@ type Connection = unknown;
 type KnexClient = { acquireConnection(): Promise<Connection>; releaseConnection(c: Connection): Promise<unknown> };
 type PgResult = { rows: unknown[]; rowCount: number | null };
 type PgConnection = {
-  query(text: string, values: readonly unknown[]): Promise<PgResult>;
-  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<PgResult>;
+  query(config: { name?: string; text: string; values: readonly unknown[]; query_timeout: number }): Promise<PgResult>;
+  end(): Promise<void>;
 };
+
+/** SQLSTATE query_canceled: the server ended a statement at its `statement_timeout`. */
+const STATEMENT_CANCELLED = '57014';
 
 /** `?` placeholders become `$1..$n` once per statement text. */
 const pgText = new Map<string, string>();
@@ -22,20 +26,24 @@ function toPgPlaceholders(sql: string): string {
   return text;
 }
 
-function query(conn: Connection, sql: string | Statement, params: readonly unknown[]): Promise<PgResult> {
+/**
+ * One statement, waiting at most `answerMs` for its answer (pg's per-query `query_timeout`): a server that went silent
+ * fails the statement as a server that answers cancels it after `statement_timeout`.
+ */
+function query(conn: Connection, sql: string | Statement, params: readonly unknown[], answerMs: number): Promise<PgResult> {
   const pg = conn as PgConnection;
   const text = toPgPlaceholders(textOf(sql));
-  return typeof sql === 'string' ? pg.query(text, params) : pg.query({ name: sql.name, text, values: params });
+  return pg.query(typeof sql === 'string' ? { text, values: params, query_timeout: answerMs } : { name: sql.name, text, values: params, query_timeout: answerMs });
 }
 
 /** The statements of one connection; `wrote` notes deliveries written. */
-function on(conn: Connection, wrote: (kind?: DeliveryKind) => void): Sql {
-  const all = async <T>(sql: string | Statement, params: readonly unknown[] = []) => (await query(conn, sql, params)).rows as T[];
+function on(conn: Connection, wrote: (kind?: DeliveryKind) => void, answerMs: number): Sql {
+  const all = async <T>(sql: string | Statement, params: readonly unknown[] = []) => (await query(conn, sql, params, answerMs)).rows as T[];
   return {
     dialect: postgresqlDialect,
     all,
     one: async <T>(sql: string | Statement, params: readonly unknown[] = []) => (await all<T>(sql, params))[0],
-    run: async (sql: string | Statement, params: readonly unknown[] = []) => (await query(conn, sql, params)).rowCount ?? 0,
+    run: async (sql: string | Statement, params: readonly unknown[] = []) => (await query(conn, sql, params, answerMs)).rowCount ?? 0,
     wroteDeliveries: wrote,
   };
 }
@@ -43,13 +51,20 @@ function on(conn: Connection, wrote: (kind?: DeliveryKind) => void): Sql {
 /**
  * PostgreSQL through the ORM's knex pool: each statement or transaction takes a connection for its duration, so the
  * pool stays the one arbiter shared with the ORM's own work. Named statements (`statement()`) are parsed and planned
- * once per connection.
+ * once per connection. A statement whose answer does not come within `answerMs` fails, and its connection is closed
+ * (the pool makes a new one when the database answers again) instead of being handed to the next request.
  */
-export function createPostgresqlDatabase(client: KnexClient, committed: CommitListeners): EngineDatabase {
+export function createPostgresqlDatabase(client: KnexClient, committed: CommitListeners, options: { answerMs: number }): EngineDatabase {
   async function withConnection<T>(fn: (sql: Sql) => Promise<T>, wrote: (kind?: DeliveryKind) => void = committed.notify): Promise<T> {
     const conn = await client.acquireConnection();
     try {
-      return await fn(on(conn, wrote));
+      return await fn(on(conn, wrote, options.answerMs));
+    } catch (err) {
+      // A connection whose statement got no answer may still be waiting for it, and one that broke is of no use: end it
+      // before it goes back (pg destroys its socket; knex's pool then drops it instead of handing it out). A statement
+      // the server cancelled (its timeout) leaves a good connection.
+      if (isDatabaseUnavailable(err) && (err as { code?: unknown }).code !== STATEMENT_CANCELLED) await (conn as PgConnection).end().catch(() => {});
+      throw err;
     } finally {
       await client.releaseConnection(conn);
     }
