@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/index.js';
-import { errorResponseDoc, type AppEndpoint } from '../h3/index.js';
+import { errorResponseDoc, readJson, type AppEndpoint } from '../h3/index.js';
 
 /** Where the server answers the agent tools over MCP Streamable HTTP (JSON-RPC), with the same bearer keys. */
 export const MCP_PATH = '/mcp';
@@ -22,11 +22,16 @@ export function mcpEndpoint(engine: Engine): AppEndpoint {
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
       responses: {
         '200': { description: 'A JSON-RPC response', content: { 'application/json': { schema: { type: 'object' } } } },
+        '400': errorResponseDoc(400),
         '401': errorResponseDoc(401),
+        '413': errorResponseDoc(413),
         '429': errorResponseDoc(429),
       },
     },
     async handle(request, { key, caller }, headers, logError) {
+      // The body under the same 1 MiB limit and in the same envelope as REST (413, 400), read before the SDK would
+      // read it under its own.
+      const parsedBody = await readJson(request);
       const [{ createToolServer }, { engineOperations }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
         import('./server.js'),
         import('./operations.js'),
@@ -40,7 +45,7 @@ export function mcpEndpoint(engine: Engine): AppEndpoint {
       });
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
-      const response = await transport.handleRequest(request);
+      const response = await transport.handleRequest(request, { parsedBody });
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
       return response;
     },

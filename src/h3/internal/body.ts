@@ -1,5 +1,6 @@
 import { FeedbackError } from '../../engine/index.js';
 
+/** The largest JSON body any route reads: REST and the agent tools alike (413 ERR_PAYLOAD_TOO_LARGE past it). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
@@ -7,30 +8,38 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * Invalid UTF-8 sequences decode to U+FFFD, as common body parsers do.
  */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const text = await readBodyText(request);
-  if (text.trim() === '') throw new FeedbackError('ERR_BAD_REQUEST', 'The request body is empty; send a JSON object.');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new FeedbackError('ERR_BAD_REQUEST', `The request body is not valid JSON: ${(err as Error).message}`);
-  }
+  const value = await readJson(request);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new FeedbackError('ERR_BAD_REQUEST', 'The request body must be a JSON object.');
   }
   return value as Record<string, unknown>;
 }
 
-async function readBodyText(request: Request): Promise<string> {
+/** Read a JSON body of at most 1 MiB (any JSON value: a JSON-RPC batch is an array): 413 when larger, 400 when not JSON. */
+export async function readJson(request: Request): Promise<unknown> {
+  const text = await readBodyText(request, MAX_BODY_BYTES);
+  if (text.trim() === '') throw new FeedbackError('ERR_BAD_REQUEST', 'The request body is empty; send a JSON object.');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new FeedbackError('ERR_BAD_REQUEST', `The request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * A request's body as text, reading no more than `maxBytes` whatever the framing: a declared Content-Length over it is
+ * refused before anything is read, and a body without one (chunked) is read as a stream with a running count that stops
+ * at the limit. Over it: `ERR_PAYLOAD_TOO_LARGE`. Every route that reads a body reads it here.
+ */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null) {
     if (!/^\d+$/.test(declared)) throw new FeedbackError('ERR_BAD_REQUEST', 'Content-Length is not a number.');
-    if (Number(declared) > MAX_BODY_BYTES) throw new FeedbackError('ERR_PAYLOAD_TOO_LARGE');
-    // The declared length bounds what is read; on Node (srvx) text() reads the socket directly, far cheaper
-    // than a web stream.
+    if (Number(declared) > maxBytes) throw new FeedbackError('ERR_PAYLOAD_TOO_LARGE');
+    // The declared length bounds what is read (Node's parser holds the body to it); on Node (srvx) text() reads the
+    // socket directly, far cheaper than a web stream.
     return request.text();
   }
-  // No declared length (chunked): stream with a running limit.
   if (!request.body) return '';
   const reader = request.body.getReader();
   const decoder = new TextDecoder('utf-8');
@@ -40,7 +49,7 @@ async function readBodyText(request: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel().catch(() => {});
       throw new FeedbackError('ERR_PAYLOAD_TOO_LARGE');
     }

@@ -3,7 +3,7 @@ import type { H3, H3Event } from 'h3';
 import { FeedbackError, MAIL_PAGES, PORTAL_PATH, type Engine, type MailRecipient, type OrganizationInfo } from '../../engine/index.js';
 import { invalidLinkPage, preferencesPage, unsubscribePage, type MailFrame } from './mail-pages.js';
 import { messagePage } from './pages.js';
-import { FORM_MAX_BYTES, csrfOf, factsOf, forgeryRefusal, readForm, type Visit } from './requests.js';
+import { csrfOf, factsOf, forgeryRefusal, readForm, readFormText, type Visit } from './requests.js';
 import { htmlResponse, respond } from './responses.js';
 
 /** Requests per minute per client address to the pages mail links lead to. */
@@ -79,10 +79,10 @@ export function mountMailPages(router: H3, site: MailSite): void {
   router.post(MAIL_PAGES.unsubscribe, async (event) => {
     const link = await linked(event, false);
     if (link instanceof Response) return link;
-    const length = Number(event.req.headers.get('content-length') ?? 0);
-    if (length > FORM_MAX_BYTES) return tokenPage(413, invalidLinkPage(link.org.name, 'That request is too large.'));
-    const body = await event.req.text();
-    const fromPage = new URLSearchParams(body.length <= FORM_MAX_BYTES ? body : '').get('from') === 'page';
+    const body = await readFormText(event);
+    if (typeof body !== 'string') return tokenPage(413, invalidLinkPage(link.org.name, 'That request is too large.'));
+    // Multipart or urlencoded: only the page's own button (urlencoded) says where it came from.
+    const fromPage = new URLSearchParams(body).get('from') === 'page';
     const notifications = engine.workspace(link.org.id).notifications;
     await notifications.unsubscribe(link.recipient, fromPage ? 'preferences' : 'one_click');
     const { frame, cookies } = frameOf(event, link.org, link.token, 'You are unsubscribed.');

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { getRequestIP, parseCookies, type H3Event } from 'h3';
-import { PORTAL_PATH, type OrganizationInfo, type Participation, type Paths, type PortalIdentity } from '../../engine/index.js';
+import { FeedbackError, PORTAL_PATH, type OrganizationInfo, type Participation, type Paths, type PortalIdentity } from '../../engine/index.js';
+import { readBodyText } from '../../h3/index.js';
 import { textFault } from '../../schemas/input.js';
 import type { PageFrame } from './layout.js';
 
@@ -99,11 +100,18 @@ function safeHost(origin: string): string | null {
 export async function readForm(event: H3Event): Promise<URLSearchParams | { status: number; message: string }> {
   const type = event.req.headers.get('content-type') ?? '';
   if (!type.startsWith('application/x-www-form-urlencoded')) return { status: 415, message: 'The portal takes forms sent by its own pages.' };
-  const length = Number(event.req.headers.get('content-length') ?? NaN);
-  if (!(length <= FORM_MAX_BYTES)) return { status: 413, message: 'That form is too large to send.' };
-  const text = await event.req.text();
-  if (text.length > FORM_MAX_BYTES) return { status: 413, message: 'That form is too large to send.' };
-  return new URLSearchParams(text);
+  const text = await readFormText(event);
+  return typeof text === 'string' ? new URLSearchParams(text) : text;
+}
+
+/** A form body's text, read no further than FORM_MAX_BYTES whatever its framing; 413 past it. */
+export async function readFormText(event: H3Event): Promise<string | { status: 413; message: string }> {
+  try {
+    return await readBodyText(event.req as Request, FORM_MAX_BYTES);
+  } catch (err) {
+    if (err instanceof FeedbackError && err.code === 'ERR_PAYLOAD_TOO_LARGE') return { status: 413, message: 'That form is too large to send.' };
+    throw err;
+  }
 }
 
 /** A form field's text, trimmed, or why it cannot be taken. */
