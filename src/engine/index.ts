@@ -70,7 +70,7 @@ export {
 export * as entities from './entities/index.js';
 export { MAIL_PURPOSES, mayEmail, type MailFacts, type MailPurpose } from './notifications/consent.js';
 export { MAIL_PAGES, PORTAL_PATH, RESERVED_HANDLES, pathsOf, type Paths } from './shared/portal-paths.js';
-export { DIGESTS, type Digest, type MailPreferences, type MailPreferencesChange, type NotificationsService } from './notifications/service.js';
+export { DIGESTS, MAX_FOLLOWED_POSTS, type Digest, type MailPreferences, type MailPreferencesChange, type NotificationsService } from './notifications/service.js';
 export { MAIL_TOKEN_DAYS, type MailRecipient, type MailTokens } from './notifications/tokens.js';
 export { DIGEST_AFTER } from './notifications/outbox.js';
 export type { PrivacyService } from './privacy/service.js';

@@ -127,6 +127,25 @@ describeEngine(
       expect(await m.ws.notifications.preferences(m.recipient)).toMatchObject({ posts: false });
     });
 
+    it('the preferences form takes only the posts that person follows: anything else is 422 and writes nothing, and one form is capped', async () => {
+      const m = await mailed();
+      const other = await m.ws.posts.create((await m.ws.boards.list()).data[0]!.id, { title: 'Not followed' });
+      const v = new Visitor(app);
+      const path = m.preferences.slice(base.length);
+      await v.get(path);
+      const rows = async () => (await e.engine.db.all('SELECT id FROM mail_unsubscribe WHERE email_hash = ?', [hashEmail(m.voter)])).length;
+      const before = await rows();
+      for (const listed of [['x'.repeat(60)], ['post_\u0000'], [other.id], Array.from({ length: 2_000 }, (_, i) => `post_${i}`)]) {
+        const res = await v.post(path, listed.map((id) => ['listed', id] as [string, string]));
+        expect(res.status, listed[0]!.slice(0, 20)).toBe(422);
+        expect(res.text).toMatch(/not one you follow|at most/);
+      }
+      expect(await rows()).toBe(before);
+      expect(await m.ws.notifications.preferences(m.recipient)).toMatchObject({ subscriptions: [{ title: 'Dark mode', on: true }] });
+      // The engine says the same to any caller.
+      await expect(m.ws.notifications.updatePreferences(m.recipient, { postUpdates: { [other.id]: false } })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+    });
+
     it('someone signed in on the portal finds their email settings from its header', async () => {
       const { ws, handle, post } = await portalWorkspace(e.engine);
       const { reader } = addresses('reader');

@@ -1,4 +1,4 @@
-import { FeedbackError } from '../errors.js';
+import { FeedbackError, validationError } from '../errors.js';
 import { hashEmail, maskEmail } from '../shared/email.js';
 import * as contacts from '../store/contacts.js';
 import * as preferences from '../store/mail-preferences.js';
@@ -12,6 +12,9 @@ import type { MailRecipient } from './tokens.js';
 
 export type { Digest } from '../store/mail-preferences.js';
 export { DIGESTS } from '../store/mail-preferences.js';
+
+/** The most followed posts a preferences page lists, and so the most one change of it names. */
+export const MAX_FOLLOWED_POSTS = 200;
 
 /** What one address gets from a workspace, as its preferences page shows it. */
 export interface MailPreferences {
@@ -60,6 +63,7 @@ export function createNotificationsService(db: Database, organizationId: string,
     const subs = contact ? await subscriptions.listFor(db, contact.id) : [];
     const followed: Array<{ postId: string; title: string; on: boolean }> = [];
     for (const s of subs) {
+      if (followed.length >= MAX_FOLLOWED_POSTS) break;
       const postId = postIdOf(s.topic);
       const post = postId && (await posts.findLive(db, org, postId));
       if (post) followed.push({ postId: post.id, title: post.title, on: !active.has(s.topic) });
@@ -97,9 +101,20 @@ export function createNotificationsService(db: Database, organizationId: string,
       return contactId ? { organizationId: org, contactId, emailHash } : null;
     },
 
-    /** The person changes what they get (the preferences page). */
+    /**
+     * The person changes what they get (the preferences page). `postUpdates` names only posts they follow (what their
+     * page lists, at most MAX_FOLLOWED_POSTS): anything else is ERR_VALIDATION, and nothing is written.
+     */
     async updatePreferences(r: MailRecipient, change: MailPreferencesChange): Promise<MailPreferences> {
       const contact = await recipientContact(r);
+      const postIds = Object.keys(change.postUpdates ?? {});
+      if (postIds.length > MAX_FOLLOWED_POSTS) throw validationError([{ path: 'postUpdates', code: 'too_big', message: `A change names at most ${MAX_FOLLOWED_POSTS} posts.` }]);
+      if (postIds.length > 0) {
+        const followed = new Set((contact ? await subscriptions.listFor(db, contact.id) : []).map((s) => s.topic));
+        const stranger = postIds.find((id) => !followed.has(postTopic(id)));
+        if (stranger !== undefined)
+          throw validationError([{ path: 'postUpdates', code: 'not_found', message: `${stranger.slice(0, 60)} is not one you follow: only the posts on your page can be changed here.` }]);
+      }
       const now = clock();
       await db.transaction(async (tx) => {
         const toggle = async (topic: string, on: boolean | undefined) => {

@@ -21,6 +21,11 @@ export function invalidLinkPage(workspace: string | null, message: string): stri
   );
 }
 
+/** A request to a mail page that was not carried out (too large, from another site, not valid): what happened. */
+export function refusedPage(workspace: string, heading: string, message: string): string {
+  return mailPage({ workspace, title: heading }, html`<h1>${heading}</h1><p>${message}</p><p>Go back, reload the page and try again.</p>`);
+}
+
 /**
  * The unsubscribe link's page (a person, not their mail client): one button that unsubscribes, so that a link scanner
  * opening the address changes nothing. Mail clients post to the same address directly (RFC 8058).

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { H3, H3Event } from 'h3';
 import { FeedbackError, MAIL_PAGES, PORTAL_PATH, type Engine, type MailRecipient, type OrganizationInfo } from '../../engine/index.js';
-import { invalidLinkPage, preferencesPage, unsubscribePage, type MailFrame } from './mail-pages.js';
+import { invalidLinkPage, preferencesPage, refusedPage, unsubscribePage, type MailFrame } from './mail-pages.js';
 import { messagePage } from './pages.js';
 import { csrfOf, factsOf, forgeryRefusal, readForm, readFormText, type Visit } from './requests.js';
 import { htmlResponse, respond } from './responses.js';
@@ -80,7 +80,7 @@ export function mountMailPages(router: H3, site: MailSite): void {
     const link = await linked(event, false);
     if (link instanceof Response) return link;
     const body = await readFormText(event);
-    if (typeof body !== 'string') return tokenPage(413, invalidLinkPage(link.org.name, 'That request is too large.'));
+    if (typeof body !== 'string') return tokenPage(413, refusedPage(link.org.name, 'Not sent', 'That request is too large.'));
     // Multipart or urlencoded: only the page's own button (urlencoded) says where it came from.
     const fromPage = new URLSearchParams(body).get('from') === 'page';
     const notifications = engine.workspace(link.org.id).notifications;
@@ -100,18 +100,23 @@ export function mountMailPages(router: H3, site: MailSite): void {
     const link = await linked(event);
     if (link instanceof Response) return link;
     const form = await readForm(event);
-    if (!(form instanceof URLSearchParams)) return tokenPage(form.status, invalidLinkPage(link.org.name, form.message));
+    if (!(form instanceof URLSearchParams)) return tokenPage(form.status, refusedPage(link.org.name, 'Not saved', form.message));
     const forged = forgeryRefusal(event, form, trustProxy);
-    if (forged) return tokenPage(403, invalidLinkPage(link.org.name, forged));
+    if (forged) return tokenPage(403, refusedPage(link.org.name, 'Not saved', forged));
     const digest = form.get('digest');
     const on = new Set(form.getAll('post'));
-    await engine.workspace(link.org.id).notifications.updatePreferences(link.recipient, {
-      all: form.get('all') === 'off',
-      posts: form.get('posts') === 'on',
-      changelog: form.get('changelog') === 'on',
-      ...(digest === 'instant' || digest === 'hourly' ? { digest } : {}),
-      postUpdates: Object.fromEntries(form.getAll('listed').map((id) => [id, on.has(id)])),
-    });
+    try {
+      await engine.workspace(link.org.id).notifications.updatePreferences(link.recipient, {
+        all: form.get('all') === 'off',
+        posts: form.get('posts') === 'on',
+        changelog: form.get('changelog') === 'on',
+        ...(digest === 'instant' || digest === 'hourly' ? { digest } : {}),
+        postUpdates: Object.fromEntries(form.getAll('listed').map((id) => [id, on.has(id)])),
+      });
+    } catch (err) {
+      if (!(err instanceof FeedbackError && err.code === 'ERR_VALIDATION')) throw err;
+      return tokenPage(422, refusedPage(link.org.name, 'Not saved', err.message));
+    }
     return respond(303, null, [], { location: `${MAIL_PAGES.preferences}?t=${encodeURIComponent(link.token)}&done=saved`, 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
   });
 
