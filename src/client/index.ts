@@ -189,7 +189,7 @@ export function createClient(options: ClientOptions) {
     return {
       method: operation.method,
       path: fillPath(operation.path, ids),
-      ...(operation.method === 'GET' ? { query: input as Query } : operation.method === 'DELETE' ? {} : { body: input ?? {} }),
+      ...(operation.method === 'GET' || operation.method === 'DELETE' ? { query: input as Query } : { body: input ?? {} }),
       options: opts,
       idempotent: 'idempotency' in operation && operation.idempotency === 'natural',
     };

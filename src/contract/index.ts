@@ -4,6 +4,7 @@ export {
   answersPage,
   inputSchema,
   successSchema,
+  takesBody,
   type BodyOf,
   type DataOf,
   type ItemOf,

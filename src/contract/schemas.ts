@@ -80,6 +80,11 @@ export function answersPage(id: OperationId): boolean {
   return 'nextCursor' in successSchema(id).shape;
 }
 
+/** Whether an operation takes a JSON body (else what a caller sends besides the path ids is its query). */
+export function takesBody(id: OperationId): boolean {
+  return (OPERATION_SCHEMAS[id] as OperationSchemas).body !== undefined;
+}
+
 /** The body or query schema: what a caller sends besides the path ids. */
 export function inputSchema(id: OperationId): z.ZodType | undefined {
   const schemas: OperationSchemas = OPERATION_SCHEMAS[id];

@@ -46,10 +46,16 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw validationError(
-    result.error.issues.map((issue) => ({
-      path: issue.path.map(String).join('.'),
-      code: issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : issue.code,
-      message: issue.message,
-    })),
+    result.error.issues.flatMap((issue) => {
+      const path = issue.path.map(String).join('.');
+      // A strict schema's unknown keys: one issue each, at the key's own path (`bogus`, not the object's).
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownKey(path ? `${path}.${key}` : key));
+      return [{ path, code: issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : issue.code, message: issue.message }];
+    }),
   );
+}
+
+/** The issue of a field or parameter that the operation does not take. */
+export function unknownKey(path: string): ValidationIssue {
+  return { path, code: 'unrecognized_keys', message: `${path} is not a field or parameter this operation takes` };
 }

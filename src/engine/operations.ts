@@ -1,8 +1,8 @@
-import { OPERATIONS, writes, type OperationId } from '../contract/index.js';
+import { OPERATIONS, OPERATION_SCHEMAS, writes, type OperationId, type OperationSchemas } from '../contract/index.js';
 import { textFault } from '../schemas/input.js';
 import type { Whoami } from '../schemas/whoami.js';
 import type { Engine, Workspace } from './engine.js';
-import { FeedbackError } from './errors.js';
+import { FeedbackError, unknownKey, validationError } from './errors.js';
 import { accessRefusal, type AuthenticatedKey } from './keys.js';
 
 /** Who runs an operation: their workspace, and what `whoami` answers them. */
@@ -11,10 +11,15 @@ export interface Caller {
   whoami(): Whoami | Promise<Whoami>;
 }
 
-/** An operation's input: its path ids by name, and its body or query. */
+/**
+ * An operation's input: its path ids by name, its query parameters and its body. What the operation does not take (a
+ * query on an operation without one, any body field or query parameter beyond its schema) is ERR_VALIDATION, here,
+ * for REST and the agent tools alike.
+ */
 export interface OperationRequest {
   params: Record<string, string>;
-  input: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: Record<string, unknown>;
 }
 
 /** What an operation answers: the page of a list, or the `data` of anything else; `created` tells 201 from 200. */
@@ -23,10 +28,12 @@ export interface OperationResult {
   created?: boolean;
 }
 
-type Binding = (workspace: Workspace, request: OperationRequest, caller: Caller) => Promise<OperationResult>;
 const value = async (pending: Promise<unknown> | unknown): Promise<OperationResult> => ({ value: await pending });
 
 /** Each operation of the contract, bound to the workspace services that do it. */
+/** The input the bindings get: the body for an operation that takes one, else the query. */
+type BoundRequest = { params: Record<string, string>; input: Record<string, unknown> };
+type Binding = (workspace: Workspace, request: BoundRequest, caller: Caller) => Promise<OperationResult>;
 const BINDINGS: Record<OperationId, Binding> = {
   listContacts: (w, { input }) => value(w.contacts.list(input)),
   createContact: (w, { input }) => value(w.contacts.create(input)),
@@ -57,10 +64,14 @@ const BINDINGS: Record<OperationId, Binding> = {
  */
 export async function runOperation(engine: Engine, caller: Caller, id: OperationId, request: OperationRequest): Promise<OperationResult> {
   // A path id that breaks the input rule cannot name anything stored (and PostgreSQL could not even compare it).
+  const schemas: OperationSchemas = OPERATION_SCHEMAS[id];
+  const strays = [...(schemas.query ? [] : Object.keys(request.query ?? {})), ...(schemas.body ? [] : Object.keys(request.body ?? {}))];
+  if (strays.length > 0) throw validationError(strays.map(unknownKey));
   for (const [param, value] of Object.entries(request.params)) {
     if (textFault(value) !== null) throw new FeedbackError('ERR_NOT_FOUND', `No ${param.replace(/Id$/, '')} with id ${value}.`);
   }
-  return BINDINGS[id](engine.workspace(caller.organizationId), request, caller);
+  const input = (schemas.body ? request.body : request.query) ?? {};
+  return BINDINGS[id](engine.workspace(caller.organizationId), { params: request.params, input }, caller);
 }
 
 /** Whether a key may run an operation: its scope, then its workspace's billing state on writes. Null when it may. */

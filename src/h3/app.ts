@@ -97,12 +97,14 @@ export function createApp(options: AppOptions): H3 {
     const refusal = operationRefusal(admission.key, id);
     if (refusal) return errorResponse(refusal.code, refusal.message, refusal.details, headers);
     const schemas: OperationSchemas = OPERATION_SCHEMAS[id];
-    const body = schemas.body ? await readJsonObject(request) : undefined;
+    // An operation without a body schema (DELETE, a replay) still reads one that was sent: its fields are ones it does
+    // not take (422). A GET's body means nothing in HTTP and is not read.
+    const body = schemas.body ? await readJsonObject(request) : request.method === 'GET' ? undefined : await readJsonObject(request, { optional: true });
     const params = getRouterParams(event, { decode: true }) as Record<string, string>;
     const run = async () => {
       let outcome;
       try {
-        outcome = await runOperation(engine, admission.caller, id, { params, input: body ?? readQuery(event.url) });
+        outcome = await runOperation(engine, admission.caller, id, { params, query: readQuery(event.url), body });
       } catch (err) {
         if (id === 'identifyContact' && err instanceof FeedbackError) metrics?.identify('refused');
         throw err;

@@ -54,25 +54,29 @@ function recordValuesOf(schema: JsonSchema | undefined): JsonSchema | undefined 
 /**
  * Convert a value's property names guided by a camelCase schema: `toCamel` on the way in (tool input to REST
  * input), `toSnake` on the way out. Names the schema does not know are kept as they are (so a typo still fails
- * the strict REST validation, under its own name), and the keys of free-form maps are never touched.
+ * the strict REST validation, under its own name), and the keys of free-form maps are never touched. On the way in,
+ * a name that is not the snake_case one of its property (`externalUserId` for `external_user_id`) is noted in
+ * `misnamed` (by its path): the tools take snake_case names only, as their schemas say.
  */
-export function convertKeys(value: unknown, schema: JsonSchema | undefined, direction: 'in' | 'out'): unknown {
+export function convertKeys(value: unknown, schema: JsonSchema | undefined, direction: 'in' | 'out', misnamed?: string[], path = ''): unknown {
   // Free-form values (inside `metadata`, `body.json`) are left as they are: no names to convert, and no walk into
   // whatever depth they have before validation refuses it.
   if (schema === undefined) return value;
-  if (Array.isArray(value)) return value.map((v) => convertKeys(v, itemsOf(schema), direction));
+  if (Array.isArray(value)) return value.map((v, i) => convertKeys(v, itemsOf(schema), direction, misnamed, `${path}${path ? '.' : ''}${i}`));
   if (value === null || typeof value !== 'object') return value;
+  const at = (k: string) => (path ? `${path}.${k}` : k);
   const properties = propertiesOf(schema);
   if (!properties) {
     const values = recordValuesOf(schema);
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convertKeys(v, values, direction)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convertKeys(v, values, direction, misnamed, at(k))]));
   }
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => {
       const camel = direction === 'in' ? toCamel(k) : k;
       const property = properties[camel];
       if (!property) return [k, v];
-      return [direction === 'in' ? camel : toSnake(k), convertKeys(v, property, direction)];
+      if (direction === 'in' && toSnake(camel) !== k) misnamed?.push(at(k));
+      return [direction === 'in' ? camel : toSnake(k), convertKeys(v, property, direction, misnamed, at(k))];
     }),
   );
 }

@@ -1,4 +1,4 @@
-import { answersPage, type OperationId } from '../contract/index.js';
+import { answersPage, takesBody, type OperationId } from '../contract/index.js';
 import type { FeedbackClient } from '../client/index.js';
 import { runOperation, type Caller, type Engine } from '../engine/index.js';
 
@@ -26,7 +26,9 @@ export function engineOperations(engine: Engine, organizationId: string, caller?
       return { keyId: 'in-process', organizationId, scope: 'read:write', rateLimit: { limit, remaining: limit, resetAt } };
     },
   };
-  return { call: async (id, params, input) => (await runOperation(engine, operator, id, { params, input })).value };
+  return {
+    call: async (id, params, input) => (await runOperation(engine, operator, id, { params, ...(takesBody(id) ? { body: input } : { query: input }) })).value,
+  };
 }
 
 /** The operations of a remote server, through the client: the server's validation and errors. */

@@ -87,8 +87,14 @@ export async function callTool(
     params[idArgument.param] = value;
   }
   const rest = Object.fromEntries(Object.entries(args).filter(([k]) => !tool.ids.some((i) => i.name === k)));
+  const misnamed: string[] = [];
+  const input = convertKeys(rest, entry.restInput, 'in', misnamed) as Record<string, unknown>;
+  if (misnamed.length > 0)
+    return toolError('ERR_VALIDATION', `${misnamed[0]}: the tools take snake_case names (${toSnake(misnamed[0]!)})`, {
+      issues: misnamed.map((path) => ({ path, code: 'unrecognized_keys', message: `${path} is not a field this tool takes; its name is ${toSnake(path)}` })),
+    });
   try {
-    const result = await ops.call(tool.operationId, params, convertKeys(rest, entry.restInput, 'in') as Record<string, unknown>);
+    const result = await ops.call(tool.operationId, params, input);
     const output = convertKeys(result, entry.restOutput, 'out') as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
   } catch (err) {

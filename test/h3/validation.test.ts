@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { OPERATIONS, OPERATION_IDS, fillPath } from '../../src/contract/index.js';
 import { describeMatrix } from '../helpers/harness.js';
 
 import { INVALID_CONTACT_BODIES as INVALID, email, keys, s } from '../helpers/contact-cases.js';
@@ -37,6 +38,36 @@ describeMatrix('validation', (h) => {
       expect((await h.engine.workspace(ws.org.id).events.list()).length).toBe(1);
     });
   }
+
+  it('every operation refuses a query parameter it does not take: 422 naming it, before anything else is looked at', async () => {
+    const ws = await h.seed();
+    const bodies: Partial<Record<string, unknown>> = {
+      createContact: {},
+      identifyContact: { externalUserId: 'q' },
+      updateContact: {},
+      createPost: { title: 't' },
+      updatePost: {},
+      createWebhook: { url: 'https://example.com/hook', events: ['post.created'] },
+      updateWebhook: {},
+    };
+    for (const id of OPERATION_IDS) {
+      const op = OPERATIONS[id];
+      const path = fillPath(op.path, [...op.path.matchAll(/:[A-Za-z]+/g)].map(() => 'x_1'));
+      const res = await h.request(op.method, `${path}?bogus=1`, { key: ws.key, ...(id in bodies ? { body: bodies[id] } : {}) });
+      expect(res.status, `${op.method} ${op.path}`).toBe(422);
+      expect(res.body.error.code).toBe('ERR_VALIDATION');
+      expect(res.body.error.details.issues.map((i: { path: string }) => i.path), id).toContain('bogus');
+    }
+  });
+
+  it('an operation that takes no body refuses the fields of one that is sent (422), and takes an empty one', async () => {
+    const ws = await h.seed();
+    const contact = (await h.request('POST', '/v1/contacts', { key: ws.key, body: {} })).body.data;
+    const refused = await h.request('DELETE', `/v1/contacts/${contact.id}`, { key: ws.key, body: { really: true } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details.issues.map((i: { path: string }) => i.path)).toEqual(['really']);
+    expect((await h.request('DELETE', `/v1/contacts/${contact.id}`, { key: ws.key, body: {} })).status).toBe(200);
+  });
 
   it('identify requires externalUserId', async () => {
     const ws = await h.seed();

@@ -28,7 +28,7 @@ export const INVALID_CONTACT_BODIES: [string, Record<string, unknown>, string][]
   ['metadata over 100 keys', { metadata: keys(101) }, 'metadata'],
   ['metadata an array', { metadata: [1, 2] }, 'metadata'],
   ['metadata a string', { metadata: 'x' }, 'metadata'],
-  ['an unknown field', { externalUserID: 'typo' }, ''],
-  ['source (not writable)', { source: 'identify' }, ''],
+  ['an unknown field', { externalUserID: 'typo' }, 'externalUserID'],
+  ['source (not writable)', { source: 'identify' }, 'source'],
 ];
 

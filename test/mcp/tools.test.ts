@@ -41,6 +41,26 @@ describeMatrix(
     });
     afterAll(() => receiver.close());
 
+    it('a tool refuses arguments it does not take, camelCase spellings of its own included, as REST refuses unknown fields: ERR_VALIDATION', async () => {
+      const ws = await h.seed();
+      const { call, close } = await connect(h, ws);
+      const bogus = await call('whoami', { bogus: 1 });
+      expect(bogus.isError).toBe(true);
+      expect(bogus.error.code).toBe('ERR_VALIDATION');
+      expect(bogus.error.details.issues.map((i: { path: string }) => i.path)).toContain('bogus');
+      let deep: unknown = 1;
+      for (let i = 0; i < 100_000; i++) deep = [deep];
+      expect((await call('whoami', { bogus: deep })).error.code).toBe('ERR_VALIDATION');
+      const camel = await call('create_contact', { externalUserId: 'cc', mrrCents: 5, currency: 'USD' });
+      expect(camel.isError).toBe(true);
+      expect(camel.error.code).toBe('ERR_VALIDATION');
+      expect(camel.error.message).toContain('external_user_id');
+      expect((await call('list_contacts', {})).data.data).toEqual([]);
+      const nested = await call('create_post', { board_id: 'brd_x', title: 't', body: { json: {}, text: 'x' }, tagIds: [] });
+      expect(nested.error.code).toBe('ERR_VALIDATION');
+      await close();
+    });
+
     it('lists exactly the 18 tools, each with input and output schemas, a title and truthful annotations', async () => {
       const ws = await h.seed();
       const { client, close } = await connect(h, ws);
@@ -111,7 +131,7 @@ describeMatrix(
         [{ external_user_id: 'v', email: `${'a'.repeat(315)}@x.com` }, 'email'],
         [{ external_user_id: 'v', metadata: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])) }, 'metadata'],
         [{ external_user_id: '' }, 'external_user_id'],
-        [{ external_user_id: 'v', nickname: 'x' }, ''],
+        [{ external_user_id: 'v', nickname: 'x' }, 'nickname'],
       ];
       for (const [args, path] of cases) {
         const result = await call('create_contact', args);

@@ -4,11 +4,15 @@ import { FeedbackError } from '../../engine/index.js';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * Read a JSON object body of at most 1 MiB: 413 when larger, 400 when not a JSON object.
- * Invalid UTF-8 sequences decode to U+FFFD, as common body parsers do.
+ * Read a JSON object body of at most 1 MiB: 413 when larger, 400 when not a JSON object. Invalid UTF-8 sequences
+ * decode to U+FFFD, as common body parsers do. `optional`: no body (or an empty one) is undefined instead of 400.
  */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const value = await readJson(request);
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>>;
+export async function readJsonObject(request: Request, options: { optional: true }): Promise<Record<string, unknown> | undefined>;
+export async function readJsonObject(request: Request, options: { optional?: boolean } = {}): Promise<Record<string, unknown> | undefined> {
+  const text = await readBodyText(request, MAX_BODY_BYTES);
+  if (options.optional && text.trim() === '') return undefined;
+  const value = parseJson(text);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new FeedbackError('ERR_BAD_REQUEST', 'The request body must be a JSON object.');
   }
@@ -17,7 +21,10 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
 
 /** Read a JSON body of at most 1 MiB (any JSON value: a JSON-RPC batch is an array): 413 when larger, 400 when not JSON. */
 export async function readJson(request: Request): Promise<unknown> {
-  const text = await readBodyText(request, MAX_BODY_BYTES);
+  return parseJson(await readBodyText(request, MAX_BODY_BYTES));
+}
+
+function parseJson(text: string): unknown {
   if (text.trim() === '') throw new FeedbackError('ERR_BAD_REQUEST', 'The request body is empty; send a JSON object.');
   try {
     return JSON.parse(text);
