@@ -241,7 +241,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       db,
       clock,
       sender,
-      mailer,
       secrets,
       mail: {
         transport: mailTransport,

@@ -56,7 +56,7 @@ describeMatrix(
         [{ url: receiver.origin, events: ['post.deleted'] }, 'events.0'],
         [{ url: receiver.origin, events: 'post.created' }, 'events'],
         [{ url: receiver.origin, events: ['post.created'], description: 'x'.repeat(501) }, 'description'],
-        [{ url: receiver.origin, events: ['post.created'], secret: 'mine' }, ''],
+        [{ url: receiver.origin, events: ['post.created'], secret: 'mine' }, 'secret'],
       ];
       for (const [body, path] of cases) {
         const res = await register(h, ws, body);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EVENT_KINDS, RETRY_SCHEDULE_MS } from '../../src/schemas/index.js';
+import { disableAfterFailures } from '../../src/engine/delivery/disable.js';
 import { emit as emitEvent } from '../../src/engine/store/events.js';
 import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -199,11 +200,14 @@ describeMatrix(
       expect(await h.engine.scheduler.runDue()).toMatchObject({ attempted: 2, failed: 1 });
       const webhook = (await h.request('GET', `/v1/webhooks/${failing.id}`, { key: ws.key })).body.data;
       expect(webhook).toMatchObject({ enabled: false, disabledAt: expect.any(String) });
-      await smtp.waitFor(mailsBefore + 1);
-      const mail = smtp.mails[mailsBefore]!;
-      expect(mail.to.sort()).toEqual(['admin@example.com', 'ops@example.com']);
-      expect(mail.data).toContain(failing.id);
-      expect(mail.data).toMatch(/Subject: Webhook disabled after 50 failed deliveries/);
+      await smtp.waitFor(mailsBefore + 2);
+      // One message to each admin, from the outbox (written with the disable).
+      const notices = smtp.mails.slice(mailsBefore);
+      expect(notices.map((m) => m.to).flat().sort()).toEqual(['admin@example.com', 'ops@example.com']);
+      for (const mail of notices) {
+        expect(mail.data).toContain(failing.id);
+        expect(mail.data).toMatch(/Subject: Webhook disabled after 50 failed deliveries/);
+      }
 
       const log = await deliveries(h, ws, failing.id);
       expect(log.filter((d) => d.status === 'pending')).toEqual([]);
@@ -223,7 +227,7 @@ describeMatrix(
       expect(await deliveries(h, ws, unsubscribed.id)).toEqual([]);
       expect(sentTo('/unsubscribed')).toEqual([]);
       await new Promise((r) => setTimeout(r, 100));
-      expect(smtp.mails.length).toBe(mailsBefore + 1);
+      expect(smtp.mails.length).toBe(mailsBefore + 2);
 
       // Re-enabling resets the counter: 49 failures later it is still enabled; a replay of a disabled-out delivery goes out.
       await h.request('PATCH', `/v1/webhooks/${failing.id}`, { key: ws.key, body: { enabled: true } });
@@ -235,6 +239,26 @@ describeMatrix(
       expect(replay.status).toBe(201);
       await h.engine.scheduler.runDue();
       expect((await deliveries(h, ws, failing.id)).find((d) => d.id === replay.body.data.id).status).toBe('succeeded');
+    });
+
+    it("the admins' notice is written in the transaction that disables the webhook: a process that dies right after the disable commits sends it on restart", async () => {
+      const ws = await h.seed({ adminEmails: ['owner@example.com'] });
+      const hook = await register(h, ws, `${receiver.origin}/toggle`, ['contact.created']);
+      await h.engine.db.run('UPDATE webhook SET consecutive_failures = 50 WHERE id = ?', [hook.id]);
+      const mailsBefore = smtp.mails.length;
+      // What the recorder does on the 50th failure; the process "dies" here: nothing else of it runs.
+      expect(await disableAfterFailures(h.engine.db, hook.id, new Date())).toBe(true);
+      const rows = await h.engine.db.all<{ kind: string; email: string; status: string }>('SELECT kind, email, status FROM mail WHERE organization_id = ?', [ws.org.id]);
+      expect(rows).toEqual([{ kind: 'webhook_disabled', email: 'owner@example.com', status: 'pending' }]);
+      // Disabling again (another process saw the same 50th failure) writes nothing more.
+      expect(await disableAfterFailures(h.engine.db, hook.id, new Date())).toBe(false);
+      // The restarted process's scheduler finds it and sends it, once.
+      await h.engine.scheduler.runDue();
+      await smtp.waitFor(mailsBefore + 1);
+      expect(smtp.mails[mailsBefore]!.to).toEqual(['owner@example.com']);
+      expect(smtp.mails[mailsBefore]!.data).toContain(hook.id);
+      await h.engine.scheduler.runDue();
+      expect(smtp.mails.length).toBe(mailsBefore + 1);
     });
 
     it('a change that rolls back produces no delivery; a refused write neither', async () => {

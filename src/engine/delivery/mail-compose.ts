@@ -53,7 +53,7 @@ export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettin
       settings.log('[feedback-service] notification mail goes out without links or a one-click unsubscribe: the engine has no mail.publicUrl (serve --public-url)');
     }
     const portal = base && org?.handle && org.portalEnabled ? pathsOf(org.handle) : null;
-    const boardIds = [...new Set(payloads.map((p) => (p.kind === 'changelog' ? p.entry.boardId : p.post.boardId)))];
+    const boardIds = [...new Set(payloads.flatMap((p) => (p.kind === 'changelog' ? [p.entry.boardId] : p.kind === 'webhook_disabled' ? [] : [p.post.boardId])))];
     const slugs = new Map<string, string>();
     if (portal) for (const id of boardIds) {
       const slug = await boardSlugOf(m.organizationId, id);

@@ -1,8 +1,7 @@
 import { endPending } from '../store/deliveries.js';
 import type { Database } from '../store/sql.js';
 import type { Result } from './attempt.js';
-import { disableAfterFailures, notifyDisabled } from './disable.js';
-import type { Mailer } from './mailer.js';
+import { disableAfterFailures } from './disable.js';
 import { failUnattempted } from './sql/leases.js';
 import { recordOutcomes, type OutcomeRow } from './sql/record.js';
 
@@ -27,17 +26,13 @@ export interface RunSummary {
 export function createRecorder(deps: {
   db: Database;
   clock: () => Date;
-  mailer: Mailer;
-  log: (message: string, error?: unknown) => void;
-  /** Called when a batch or an admin notice finishes: the loop checks whether it is idle. */
+  /** Called when a batch finishes: the loop checks whether it is idle. */
   onSettle: () => void;
 }) {
-  const { db, clock, mailer, log } = deps;
+  const { db, clock } = deps;
   const queue: Array<{ result: Result; done: (err?: unknown) => void }> = [];
   const writers = db.dialect.modifyingCtes ? 2 : 1;
   let writing = 0;
-  /** Admin notices being sent: `runDue()` and `stop()` wait for them too. */
-  let notifying = 0;
   let timer: NodeJS.Timeout | undefined;
   const totals: RunSummary = { attempted: 0, succeeded: 0, failed: 0 };
 
@@ -52,15 +47,8 @@ export function createRecorder(deps: {
     while (queue.length > 0) {
       const batch = queue.splice(0, RECORD_BATCH);
       try {
-        const disabled = await write(batch.map((b) => b.result));
+        await write(batch.map((b) => b.result));
         for (const b of batch) b.done();
-        for (const webhookId of disabled) {
-          notifying++;
-          void notifyDisabled(db, mailer, webhookId, log).finally(() => {
-            notifying--;
-            deps.onSettle();
-          });
-        }
       } catch (err) {
         for (const b of batch) b.done(err);
       }
@@ -74,10 +62,10 @@ export function createRecorder(deps: {
   }
 
   /**
-   * One batch of outcomes; returns the webhooks this batch disabled. Only deliveries whose lease this process still
-   * holds are recorded.
+   * One batch of outcomes; a webhook at its 50th consecutive failure is disabled (with its admins' notice). Only
+   * deliveries whose lease this process still holds are recorded.
    */
-  async function write(results: Result[]): Promise<string[]> {
+  async function write(results: Result[]): Promise<void> {
     const now = clock();
     const attempted = results.filter((r) => r.attempt !== null);
     const time = (d: Date | null) => (d === null ? null : db.dialect.jsonTime(d));
@@ -101,15 +89,13 @@ export function createRecorder(deps: {
     const { recorded, over, disabledMeanwhile } = await recordOutcomes(db, rows);
     for (const r of results) if (r.attempt === null) await failUnattempted(db, r.id, r.token, now);
     for (const webhookId of disabledMeanwhile) await endPending(db, webhookId, now);
-    const disabled: string[] = [];
-    for (const webhookId of over) if (await disableAfterFailures(db, webhookId, now)) disabled.push(webhookId);
+    for (const webhookId of over) await disableAfterFailures(db, webhookId, now);
     for (const r of attempted) {
       if (!recorded.has(r.id)) continue;
       totals.attempted++;
       if (r.attempt!.ok) totals.succeeded++;
       else totals.failed++;
     }
-    return disabled;
   }
 
   return {
@@ -121,9 +107,9 @@ export function createRecorder(deps: {
         else timer ??= setTimeout(flush, RECORD_DELAY_MS);
       });
     },
-    /** Whether a batch is being written or an admin notice sent. */
+    /** Whether a batch is being written. */
     get busy(): boolean {
-      return writing > 0 || notifying > 0;
+      return writing > 0;
     },
     /** Attempts recorded since the recorder was created. */
     get totals(): Readonly<RunSummary> {

@@ -19,7 +19,6 @@ import type { Lane } from './lane.js';
 import { listenForDeliveries } from './listener.js';
 import type { Composer } from './mail-compose.js';
 import { createMailLane, type MailSummary } from './mail-lane.js';
-import type { Mailer } from './mailer.js';
 import type { RunSummary as WebhookSummary } from './recorder.js';
 import type { Sender } from './sender.js';
 import type { MailTransport } from './smtp.js';
@@ -67,7 +66,6 @@ export interface SchedulerDeps {
   db: Database;
   clock: () => Date;
   sender: Sender;
-  mailer: Mailer;
   /** Opens the webhooks' sealed signing secrets. */
   secrets: SecretBox;
   /** Where notification mail goes, and how it is put into words. */
@@ -223,9 +221,19 @@ export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions =
     },
     async runDue() {
       const before = { ...webhooks.totals, mail: mail.totals };
-      rewind();
-      await pump();
-      await idle();
+      // What the run itself commits for another lane (a disabled webhook's notice to its admins) is due too: a stopped
+      // scheduler hears of such commits only while this runs (a started one hears of every commit).
+      const hear = running ? undefined : db.onDeliveriesCommitted((kinds) => {
+        rewind(kinds);
+        void pump();
+      });
+      try {
+        rewind();
+        await pump();
+        await idle();
+      } finally {
+        hear?.();
+      }
       const w = webhooks.totals;
       const m = mail.totals;
       return {

@@ -4,7 +4,6 @@ import { attemptDelivery, createSecretOpener, type AttemptReport, type Held, typ
 import { createClaimPolicy } from './claims.js';
 import type { Lane, LaneHost } from './lane.js';
 import { createLeases, giveBackClaims } from './leases.js';
-import type { Mailer } from './mailer.js';
 import { createRecorder, type RunSummary } from './recorder.js';
 import { createSendQueue } from './send-queue.js';
 import type { Sender } from './sender.js';
@@ -13,7 +12,6 @@ export interface WebhookLaneDeps {
   db: Database;
   clock: () => Date;
   sender: Sender;
-  mailer: Mailer;
   /** Opens the webhooks' sealed signing secrets. */
   secrets: SecretBox;
   onAttempt?: (attempt: AttemptReport) => void;
@@ -26,7 +24,7 @@ export interface WebhookLaneDeps {
  *   pending (in the database) --claim--> held: leased to this process, lease renewed while held (leases.ts)
  *     --> queued for its webhook (send-queue.ts) --> sending: at most 8 per webhook, 64 in all (attempt.ts)
  *     --> recorded with other outcomes in one batch (recorder.ts): the outcome is written only where the lease is
- *         still ours; the 50th consecutive failure disables the webhook and emails its admins (disable.ts)
+ *         still ours; the 50th consecutive failure disables the webhook and writes its admins' notice (disable.ts)
  *     --> released: the claim given back.
  *
  * Which deliveries to claim, and how far ahead per webhook, is the claim policy's (claims.ts).
@@ -36,12 +34,12 @@ export function createWebhookLane(
   options: { concurrency: number; perWebhook: number; leaseMs: number },
   host: LaneHost,
 ): Lane & { readonly totals: Readonly<RunSummary> } {
-  const { db, clock, sender, mailer, log } = deps;
+  const { db, clock, sender, log } = deps;
   const signingSecret = createSecretOpener(deps.secrets);
   const { concurrency, perWebhook, leaseMs } = options;
   const policy = createClaimPolicy({ db, clock, leaseMs, concurrency, perWebhook });
   const leases = createLeases(db, 'delivery', clock, leaseMs, log);
-  const recorder = createRecorder({ db, clock, mailer, log, onSettle: host.settle });
+  const recorder = createRecorder({ db, clock, onSettle: host.settle });
   const queue = createSendQueue<Held, Result>({
     concurrency,
     perKey: perWebhook,

@@ -13,7 +13,9 @@ export interface PostRef {
 export type MailPayload =
   | { kind: 'post_status'; post: PostRef; from: string; to: string; mergedInto: PostRef | null }
   | { kind: 'reply'; post: PostRef; comment: { id: string; authorName: string | null; excerpt: string }; replyTo: 'post' | 'comment' }
-  | { kind: 'changelog'; entry: { id: string; title: string; slug: string; boardId: string; excerpt: string } };
+  | { kind: 'changelog'; entry: { id: string; title: string; slug: string; boardId: string; excerpt: string } }
+  /** To the workspace's admins: a webhook was disabled after this many consecutive failures. */
+  | { kind: 'webhook_disabled'; webhook: { id: string; url: string }; failures: number };
 
 /** What the words of a message need from the workspace and the server. */
 export interface MessageContext {
@@ -68,12 +70,23 @@ function item(p: MailPayload, ctx: MessageContext): { headline: string; lines: s
         lines: p.entry.excerpt ? [p.entry.excerpt] : [],
         link: ctx.changelogUrl ? { href: ctx.changelogUrl, label: 'Read the changelog' } : null,
       };
+    case 'webhook_disabled':
+      return {
+        headline: `Webhook disabled after ${p.failures} failed deliveries: ${p.webhook.url}`,
+        lines: [
+          `The webhook ${p.webhook.id} (${p.webhook.url}) of ${ctx.workspace} was disabled after ${p.failures} consecutive failed delivery attempts.`,
+          'Its pending deliveries were ended as failed (reason webhook_disabled).',
+          `Once the receiver works again, re-enable it with PATCH /v1/webhooks/${p.webhook.id} {"enabled": true}, and replay the deliveries you need with POST /v1/webhooks/${p.webhook.id}/deliveries/{deliveryId}/replay.`,
+        ],
+        link: null,
+      };
   }
 }
 
 /** Why the person gets this, in one line. */
 function reason(items: readonly MailPayload[], workspace: string): string {
   const kinds = new Set(items.map((p) => p.kind));
+  if (kinds.has('webhook_disabled') && kinds.size === 1) return `You get this because you are an admin of ${workspace}.`;
   if (kinds.size > 1) return `You get this digest because of your activity on ${workspace}'s feedback boards and what you asked to hear about.`;
   if (kinds.has('changelog')) return `You get this because you subscribed to ${workspace}'s changelog.`;
   if (kinds.has('reply')) return `You get this because someone answered what you wrote on ${workspace}'s feedback board.`;

@@ -118,6 +118,36 @@ export function notifyReply(
   );
 }
 
+/**
+ * A webhook was disabled after its 50th consecutive failure: each of the workspace's admin addresses gets one notice,
+ * written in the disable's transaction, so that the disable and its notice commit together (a process that dies right
+ * after sends it on restart, through the outbox, never twice). Admins are the workspace's own people, not contacts:
+ * the consent table does not apply, and the notice has no unsubscribe link.
+ */
+export async function notifyWebhookDisabled(
+  tx: Sql,
+  change: Change,
+  webhook: { id: string; url: string; adminEmails: readonly string[] },
+  failures: number,
+): Promise<number> {
+  const payload = JSON.stringify({ kind: 'webhook_disabled', webhook: { id: webhook.id, url: webhook.url }, failures } satisfies MailPayload);
+  const byHash = new Map<string, string>();
+  for (const email of webhook.adminEmails) byHash.set(hashEmail(email)!, email);
+  const rows: mail.NewMail[] = [...byHash].map(([emailHash, email]) => ({
+    id: newId('mail', change.now.getTime()),
+    organizationId: change.organizationId,
+    changeId: change.changeId,
+    kind: 'webhook_disabled',
+    contactId: null,
+    email,
+    emailHash,
+    payload,
+    dueAt: change.now,
+    createdAt: change.now,
+  }));
+  return mail.insertMany(tx, rows);
+}
+
 /** A changelog entry was published: the workspace's contacts subscribed to the changelog who may be emailed. */
 export function notifyChangelog(tx: Sql, change: Change, entry: ChangelogEntry): Promise<number> {
   const excerpt = entry.body.length > 500 ? `${entry.body.slice(0, 499)}…` : entry.body;

@@ -9,7 +9,8 @@ export interface NewMail {
   organizationId: string;
   changeId: string;
   kind: string;
-  contactId: string;
+  /** The recipient's contact; null for mail to a workspace's admins (a notice, not a notification). */
+  contactId: string | null;
   email: string;
   emailHash: string;
   /** What the message says, as JSON text. */
