@@ -49,6 +49,7 @@ leaf(program, 'serve', 'serve the REST API (/v1), the agent tools (/mcp), /docs,
   .option('--allow-private-networks', 'let webhooks reach loopback and private addresses (FEEDBACK_ALLOW_PRIVATE_NETWORKS=1); tests and local development only')
   .addOption(new Option('--smtp-url <url>', 'where mail goes (notifications, portal codes, admin notices): smtp://user:pass@host:587 or smtps://; without one, mail is logged').env('FEEDBACK_SMTP_URL'))
   .addOption(new Option('--mail-from <address>', 'the sender of the mail (notifications show the workspace as its name)').env('FEEDBACK_MAIL_FROM'))
+  .addOption(new Option('--log-mail-bodies', 'development only: without --smtp-url, log the text of every message, sign-in codes and unsubscribe links included (by default the log says only what was not sent, and to whom)').env('FEEDBACK_LOG_MAIL_BODIES'))
   .addOption(new Option('--public-url <url>', "this server's address as people reach it, for the links in mail (default: the address it listens on)").env('FEEDBACK_PUBLIC_URL').argParser(httpUrl))
   .option('--trust-proxy', 'a reverse proxy in front sets X-Forwarded-For/-Proto/-Host (FEEDBACK_TRUST_PROXY=1): the portal reads client addresses and https from them')
   .addOption(new Option('--log-level <level>', 'the least severe log line written').choices(LOG_LEVELS).env('LOG_LEVEL').default('info'))

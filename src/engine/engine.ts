@@ -77,6 +77,11 @@ export interface MailOptions {
   publicUrl?: string | (() => string | undefined);
   /** SMTP connections notifications are sent over at once (4). */
   connections?: number;
+  /**
+   * Without an SMTP server, log each message's subject and text too, sign-in codes and unsubscribe links included.
+   * For development only: by default the log says what was not sent and to whom (masked), never its words.
+   */
+  logBodies?: boolean;
 }
 
 /** How long sent, failed and cancelled mail rows are kept (the outbox's retention; docs/privacy.md). */
@@ -232,10 +237,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const sender = createSender({ ...webhookConfig, timeoutMs: webhookOptions.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs });
   const smtpUrl = options.mail?.smtpUrl ?? webhookOptions.smtpUrl;
   const from = options.mail?.from ?? webhookOptions.mailFrom ?? 'feedback-service@localhost';
-  const mailer = createMailer({ smtpUrl, from, log });
+  const logBodies = options.mail?.logBodies === true;
+  const mailer = createMailer({ smtpUrl, from, log, logBodies });
   const publicUrl = options.mail?.publicUrl;
   const mailTokens = createMailTokens(secrets, clock);
-  const mailTransport = smtpUrl ? createSmtpTransport(smtpUrl, { connections: options.mail?.connections ?? 4 }) : createLogTransport(log);
+  const mailTransport = smtpUrl ? createSmtpTransport(smtpUrl, { connections: options.mail?.connections ?? 4 }) : createLogTransport(log, { bodies: logBodies });
   const scheduler = createScheduler(
     {
       db,

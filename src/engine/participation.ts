@@ -241,6 +241,7 @@ export function createParticipation({ db, organizationId, clock, secrets, mailer
         expiresAt: new Date(now.getTime() + PORTAL_CODE.seconds * 1000),
       });
       await mailer.send({
+        about: 'a sign-in code',
         to: [who.email],
         subject: `${code} is your code for ${mail.workspace}`,
         text:

@@ -113,7 +113,7 @@ describeEngine(
       expect(countsSince(smtp, from).get(a.patient)).toBe(1);
     });
 
-    it('a workspace without SMTP logs each message (address masked) and counts it sent', async () => {
+    it('a workspace without SMTP logs what each message was and to whom (masked), never its words or links; counts it sent', async () => {
       const logged: string[] = [];
       const quiet = await createEngine({ database: h.url, log: (m) => logged.push(m), mail: { publicUrl: 'https://feedback.test' } });
       try {
@@ -123,11 +123,45 @@ describeEngine(
         await ws.posts.update(post.id, { status: 'shipped' });
         expect((await quiet.scheduler.runDue()).mail.sent).toBe(1);
         const line = logged.find((l) => l.includes('no SMTP server configured'))!;
-        expect(line).toContain(`to l***@example.com: “Dark mode” is now Shipped`);
-        expect(line).toContain('https://feedback.test/portal/mail/unsubscribe?t=');
+        expect(line).toContain('post_status to l***@example.com');
         expect(line).not.toContain(a.logged);
+        for (const secret of ['?t=', '/portal/mail/', 'Dark mode']) expect(logged.join('\n')).not.toContain(secret);
       } finally {
         await quiet.close();
+      }
+    });
+
+    it('with logBodies (development only) the log has each message in full, links included', async () => {
+      const logged: string[] = [];
+      const dev = await createEngine({ database: h.url, log: (m) => logged.push(m), mail: { publicUrl: 'https://feedback.test', logBodies: true } });
+      try {
+        const { ws, org, post } = await portalWorkspace(dev);
+        await optedInVoter(dev, org.id, post.id, addresses('dev').dev!);
+        await ws.posts.update(post.id, { status: 'shipped' });
+        await dev.scheduler.runDue();
+        const line = logged.find((l) => l.includes('no SMTP server configured'))!;
+        expect(line).toContain('“Dark mode” is now Shipped');
+        expect(line).toContain('https://feedback.test/portal/mail/unsubscribe?t=');
+      } finally {
+        await dev.close();
+      }
+    });
+
+    it('a portal sign-in code without SMTP: the log says a code was not sent, never the code (unless logBodies)', async () => {
+      for (const logBodies of [false, true]) {
+        const logged: string[] = [];
+        const engine = await createEngine({ database: h.url, log: (m) => logged.push(m), mail: { logBodies } });
+        try {
+          const { ws, post } = await portalWorkspace(engine);
+          const { codeId } = await ws.participation.requestCode({ email: 'coder@example.com' }, { kind: 'vote', postId: post.id, notifyMe: false }, { workspace: 'Acme' });
+          const line = logged.find((l) => l.includes('no SMTP server configured'))!;
+          expect(line).toContain('a sign-in code to c***@example.com');
+          const code = /(\d{6}) is your code/.exec(line)?.[1];
+          if (!logBodies) expect(code).toBeUndefined();
+          else await expect(ws.participation.confirmCode(codeId, code!)).resolves.toMatchObject({ action: { kind: 'vote' } });
+        } finally {
+          await engine.close();
+        }
       }
     });
 

@@ -12,6 +12,7 @@ export interface Options extends DatabaseOptions {
   allowPrivateNetworks?: boolean;
   smtpUrl?: string;
   mailFrom?: string;
+  logMailBodies?: boolean;
   publicUrl?: string;
   logLevel: LogLevel;
   metrics?: boolean;
@@ -42,7 +43,7 @@ export async function serve(options: Options): Promise<void> {
     logger,
     onAttempt: metrics?.onAttempt,
     webhooks: { allowPrivateNetworks },
-    mail: { smtpUrl: options.smtpUrl, from: options.mailFrom, publicUrl: () => options.publicUrl ?? listening },
+    mail: { smtpUrl: options.smtpUrl, from: options.mailFrom, publicUrl: () => options.publicUrl ?? listening, logBodies: options.logMailBodies === true },
   });
   await engine.migrate();
   const app = createApp({ engine, endpoints: [mcpEndpoint(engine)], sites: [createPortal({ engine, trustProxy: options.trustProxy === true || process.env.FEEDBACK_TRUST_PROXY === '1' })], requireScheduler: true, logger, metrics, metricsToken });

@@ -86,7 +86,9 @@ export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettin
     })
       .compile()
       .build();
-    return { envelope: { from: settings.from, to: m.email }, raw, subject: words.subject, text: words.text, messageId };
+    const kinds = [...new Set(payloads.map((p) => p.kind))].join(', ');
+    const about = payloads.length === 1 ? kinds : `a digest of ${payloads.length} (${kinds})`;
+    return { envelope: { from: settings.from, to: m.email }, raw, subject: words.subject, text: words.text, about, messageId };
   };
 }
 export type Composer = ReturnType<typeof createComposer>;

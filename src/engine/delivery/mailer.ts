@@ -1,9 +1,12 @@
 import { maskEmail } from '../shared/email.js';
-/** One message to a workspace's admins. */
+import { unsentLine } from './smtp.js';
+/** One message sent at once (a portal sign-in code). */
 export interface MailMessage {
   to: string[];
   subject: string;
   text: string;
+  /** What it is, in a few words (`a sign-in code`): what the log says of it without SMTP. */
+  about: string;
 }
 
 /** Where admin notices go. `send` never throws: a mail failure is logged, not fatal. */
@@ -18,6 +21,8 @@ export interface MailOptions {
   /** The sender address; `feedback-service@localhost` by default. */
   from?: string;
   log: (message: string) => void;
+  /** Without SMTP, log each message's subject and text too (development only: they hold sign-in codes). */
+  logBodies?: boolean;
 }
 
 /**
@@ -29,7 +34,7 @@ export function createMailer(options: MailOptions): Mailer {
   if (!options.smtpUrl) {
     return {
       async send(message) {
-        options.log(`[feedback-service] mail (no SMTP server configured) to ${message.to.map(maskEmail).join(', ')}: ${message.subject}\n${message.text}`);
+        for (const to of message.to) options.log(unsentLine(to, message.about, options.logBodies ? message : undefined));
       },
       close() {},
     };

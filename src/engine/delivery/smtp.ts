@@ -24,12 +24,14 @@ export interface MailEnvelope {
   to: string;
 }
 
-/** A message as transports take it: its envelope, its MIME bytes, and its words (what the log transport writes). */
+/** A message as transports take it: its envelope, its MIME bytes, its words, and what it is about in a word or two. */
 export interface OutgoingMail {
   envelope: MailEnvelope;
   raw: Buffer;
   subject: string;
   text: string;
+  /** What kind of message it is (`post_status`, `a digest: post_status, reply`): what a log line says of it. */
+  about: string;
 }
 
 /** Where the mail lane's messages go: an SMTP server, or the log. */
@@ -40,17 +42,27 @@ export interface MailTransport {
   close(): Promise<void>;
 }
 
-/** A workspace without SMTP: each message is a log line (masked address, subject and text), and counts as sent. */
-export function createLogTransport(log: (message: string) => void): MailTransport {
+/**
+ * A server without SMTP: each message counts as sent and is one log line saying what it was and to whom (masked),
+ * never its words: those hold live links (unsubscribe, preferences) and sign-in codes, and logs are kept and shipped.
+ * `bodies` (development only) logs the subject and text as well.
+ */
+export function createLogTransport(log: (message: string) => void, options: { bodies?: boolean } = {}): MailTransport {
   return {
     name: 'log',
     async send(mail, handOver) {
       if (!(await handOver())) return { kind: 'abandoned' };
-      log(`[feedback-service] mail (no SMTP server configured) to ${maskEmail(mail.envelope.to)}: ${mail.subject}\n${mail.text}`);
+      log(unsentLine(mail.envelope.to, mail.about, options.bodies ? { subject: mail.subject, text: mail.text } : undefined));
       return { kind: 'accepted', response: 'logged' };
     },
     async close() {},
   };
+}
+
+/** The log line of a message not sent for want of an SMTP server: what and to whom, and its words only when asked. */
+export function unsentLine(to: string, about: string, words?: { subject: string; text: string }): string {
+  const head = `[feedback-service] mail not sent (no SMTP server configured): ${about} to ${maskEmail(to)}`;
+  return words ? `${head}: ${words.subject}\n${words.text}` : `${head} (its text is not logged: serve --log-mail-bodies shows it)`;
 }
 
 type Connection = InstanceType<typeof SMTPConnection>;
