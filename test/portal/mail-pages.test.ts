@@ -138,7 +138,7 @@ describeEngine(
       for (const listed of [['x'.repeat(60)], ['post_\u0000'], [other.id], Array.from({ length: 2_000 }, (_, i) => `post_${i}`)]) {
         const res = await v.post(path, listed.map((id) => ['listed', id] as [string, string]));
         expect(res.status, listed[0]!.slice(0, 20)).toBe(422);
-        expect(res.text).toMatch(/not one you follow|at most/);
+        expect(res.text).toMatch(/not a post you follow|at most/);
       }
       expect(await rows()).toBe(before);
       expect(await m.ws.notifications.preferences(m.recipient)).toMatchObject({ subscriptions: [{ title: 'Dark mode', on: true }] });

@@ -1,4 +1,6 @@
+import { textFault } from '../../schemas/input.js';
 import { FeedbackError, validationError } from '../errors.js';
+import { postsConcerning } from '../store/mail-recipients.js';
 import { hashEmail, maskEmail } from '../shared/email.js';
 import * as contacts from '../store/contacts.js';
 import * as preferences from '../store/mail-preferences.js';
@@ -102,18 +104,21 @@ export function createNotificationsService(db: Database, organizationId: string,
     },
 
     /**
-     * The person changes what they get (the preferences page). `postUpdates` names only posts they follow (what their
-     * page lists, at most MAX_FOLLOWED_POSTS): anything else is ERR_VALIDATION, and nothing is written.
+     * The person changes what they get (the preferences page). `postUpdates` names only posts mail about may reach
+     * them (ones they follow or take part in), at most MAX_FOLLOWED_POSTS: anything else is ERR_VALIDATION, and
+     * nothing is written.
      */
     async updatePreferences(r: MailRecipient, change: MailPreferencesChange): Promise<MailPreferences> {
       const contact = await recipientContact(r);
       const postIds = Object.keys(change.postUpdates ?? {});
       if (postIds.length > MAX_FOLLOWED_POSTS) throw validationError([{ path: 'postUpdates', code: 'too_big', message: `A change names at most ${MAX_FOLLOWED_POSTS} posts.` }]);
       if (postIds.length > 0) {
-        const followed = new Set((contact ? await subscriptions.listFor(db, contact.id) : []).map((s) => s.topic));
-        const stranger = postIds.find((id) => !followed.has(postTopic(id)));
-        if (stranger !== undefined)
-          throw validationError([{ path: 'postUpdates', code: 'not_found', message: `${stranger.slice(0, 60)} is not one you follow: only the posts on your page can be changed here.` }]);
+        // Checked before any of them reaches a statement that stores it (a NUL would fail PostgreSQL's comparison).
+        const stranger = postIds.find((id) => textFault(id) !== null);
+        const concerning = stranger === undefined ? await postsConcerning(db, org, { contactIds: (await contacts.findByEmailHash(db, org, r.emailHash)).map((c) => c.id), emailHash: r.emailHash }, postIds) : new Set<string>();
+        const refused = stranger ?? postIds.find((id) => !concerning.has(id));
+        if (refused !== undefined)
+          throw validationError([{ path: 'postUpdates', code: 'not_found', message: `${refused.slice(0, 60)} is not a post you follow or take part in: only those can be changed here.` }]);
       }
       const now = clock();
       await db.transaction(async (tx) => {

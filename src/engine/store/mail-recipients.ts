@@ -1,3 +1,4 @@
+import { inList } from './subjects.js';
 import { toBool, toDate, toInt, toStringOrNull, ts, type Sql } from './sql.js';
 
 /**
@@ -98,4 +99,22 @@ export async function candidates(sql: Sql, organizationId: string, concerned: Co
 export async function workspaceFacts(sql: Sql, organizationId: string): Promise<{ adminCreatedMail: boolean; salt: string | null }> {
   const row = await sql.one<{ notify_admin_created: unknown; privacy_salt: unknown }>('SELECT notify_admin_created, privacy_salt FROM organization WHERE id = ?', [organizationId]);
   return { adminCreatedMail: toBool(row?.notify_admin_created), salt: toStringOrNull(row?.privacy_salt) };
+}
+
+/**
+ * Which of these posts (of the workspace) mail about may reach an address: those one of its contacts follows, or
+ * filed, and those it voted or commented on (by contact or by address). What a person may switch on and off.
+ */
+export async function postsConcerning(sql: Sql, organizationId: string, who: { contactIds: readonly string[]; emailHash: string }, postIds: readonly string[]): Promise<Set<string>> {
+  if (postIds.length === 0) return new Set();
+  const c = who.contactIds;
+  const rows = await sql.all<{ id: string }>(
+    `SELECT p.id FROM post p WHERE p.organization_id = ? AND p.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND (
+       ${inList('p.contact_id', c)}
+       OR EXISTS (SELECT 1 FROM mail_subscription s WHERE s.topic = 'post:' || p.id AND ${inList('s.contact_id', c)})
+       OR EXISTS (SELECT 1 FROM vote v WHERE v.post_id = p.id AND (v.email_hash = ? OR ${inList('v.contact_id', c)}))
+       OR EXISTS (SELECT 1 FROM comment m WHERE m.post_id = p.id AND (m.email_hash = ? OR ${inList('m.contact_id', c)})))`,
+    [organizationId, JSON.stringify(postIds), ...c, ...c, who.emailHash, ...c, who.emailHash, ...c],
+  );
+  return new Set(rows.map((r) => r.id));
 }
