@@ -1,0 +1,105 @@
+// npm run bench (engine part): identify in process, through `engine.workspace(id).contacts.identify(...)` exactly as
+// the REST route calls it, on SQLite and PostgreSQL, against the same run's reference: the statements an identify of an
+// existing contact runs (the read, then the version-conditional update with its event), called alone on the same
+// connection with no service around them. Also what `workspace(id)` itself costs per call. Writes its section to
+// docs/benchmarks.md.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dropPg, freshPg } from './databases.js';
+import { writeSection } from './doc.js';
+import { createEngine, type Engine } from '../src/engine/index.js';
+import * as contacts from '../src/engine/store/contacts.js';
+import { writeWithEvent } from '../src/engine/store/events.js';
+
+const CALLS = Number(process.env.BENCH_ENGINE_CALLS ?? 4000);
+const ROUNDS = 5;
+const SEEDED = 1000;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Microseconds per call of `fn`, the median of ROUNDS rounds of CALLS calls each (after one warm-up round). */
+async function perCall(fn: (i: number) => unknown): Promise<number> {
+  let n = 0;
+  const round = async () => {
+    const t = performance.now();
+    for (let i = 0; i < CALLS; i++) await fn(n++);
+    return ((performance.now() - t) * 1000) / CALLS;
+  };
+  await round();
+  const rounds: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) rounds.push(await round());
+  return median(rounds);
+}
+
+interface Row {
+  database: string;
+  workspace: number;
+  existing: number;
+  created: number;
+  reference: number;
+}
+
+/** The reference: identify's statements for an existing contact (read; conditional update of the name with its event). */
+async function statementsAlone(engine: Engine, organizationId: string, i: number): Promise<void> {
+  const found = await contacts.findForIdentify(engine.db, organizationId, `u${i % SEEDED}`);
+  const current = found!.contact!;
+  const now = new Date();
+  const next = { ...current, name: `ref ${i}`, updatedAt: now, version: current.version + 1 };
+  const changes = { name: { from: current.name, to: next.name } };
+  await writeWithEvent(engine.db, contacts.update(engine.db, current, next, ['name']), { event: 'contact.updated', organizationId, contact: { id: next.id } as never, changes }, now);
+}
+
+async function measure(database: 'sqlite' | 'postgresql', location: string): Promise<Row> {
+  const engine: Engine = await createEngine({ database: location, log: () => {} });
+  await engine.migrate();
+  const org = await engine.organizations.create({ name: 'Bench', plan: 'paid' });
+  for (let i = 0; i < SEEDED; i++) await engine.workspace(org.id).contacts.identify({ externalUserId: `u${i}`, email: `u${i}@example.com`, name: 'seed' });
+  try {
+    let sink = 0;
+    const workspace = await perCall(() => {
+      sink += engine.workspace(org.id).organizationId.length;
+    });
+    const existing = await perCall((i) => engine.workspace(org.id).contacts.identify({ externalUserId: `u${i % SEEDED}`, email: `u${i % SEEDED}@example.com`, name: `name ${i}` }));
+    const created = await perCall((i) => engine.workspace(org.id).contacts.identify({ externalUserId: `new-${i}`, email: `new-${i}@example.com`, name: 'new' }));
+    const reference = await perCall((i) => statementsAlone(engine, org.id, i));
+    if (sink === 0) throw new Error('unreachable');
+    const row = { database, workspace, existing, created, reference };
+    console.log(
+      `engine ${database}: workspace() ${workspace.toFixed(2)} us, identify existing ${existing.toFixed(1)} us (statements alone ${reference.toFixed(1)} us, ratio ${(reference / existing).toFixed(2)}), new ${created.toFixed(1)} us`,
+    );
+    return row;
+  } finally {
+    await engine.close();
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'feedback-bench-engine-'));
+const rows: Row[] = [];
+try {
+  rows.push(await measure('sqlite', join(dir, 'engine.db')));
+  const url = await freshPg('fs_bench_engine');
+  try {
+    rows.push(await measure('postgresql', url));
+  } finally {
+    await dropPg('fs_bench_engine');
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const us = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+writeSection(`## Identify in process
+
+\`engine.workspace(orgId).contacts.identify(body)\`, awaited one after another in one process (the REST route makes the
+same call after the key and body checks): the median of ${ROUNDS} rounds of ${CALLS} calls after a warm-up round, one
+workspace with ${SEEDED} contacts. \`existing\` changes one trait of a seeded contact; \`new\` creates one.
+\`workspace()\` is the call alone. The reference is the statements an identify of an existing contact runs (the read,
+then the version-conditional update with its event, through the store's own functions), called alone on the same
+connection in the same run: the floor the service can approach, so **statements / identify** is the share of an
+identify that is the database's.
+
+| database | workspace() us | identify existing us | statements alone us | statements / identify | identify new us |
+|---|---|---|---|---|---|
+${rows.map((r) => `| ${r.database} | ${us(r.workspace)} | ${us(r.existing)} | ${us(r.reference)} | **${(r.reference / r.existing).toFixed(2)}** | ${us(r.created)} |`).join('\n')}
+`);
