@@ -9,8 +9,12 @@
 // Nothing imports a face above it; a face enters another only through its public entry (index.ts, verify/node.ts),
 // never its internal/ folder, and the engine only through src/engine/index.ts.
 const face = (names) => `^src/(${names.join('|')})/`;
-/** The engine's resource services: a file or a folder each. */
-const RESOURCES = 'boards|changelog|contacts|events|idempotency|interactions|keys|limits|organizations|posts|tags|webhooks';
+// Inside the engine, floors too: shared/ (pure helpers) < store/ (one module per table) < the concept folders (a folder
+// per concept: contacts/, posts/, delivery/, ...) < the engine's root files (engine.ts, workspace.ts, operations.ts, ...).
+// A concept folder uses store/, shared/ and every other concept only through its index.ts, its door; nothing below
+// imports anything above it.
+/** Any engine folder that is a concept: everything but the floors below them and the migrations. */
+const CONCEPT = '^src/engine/(?!store/|shared/|migrations/)([^/]+)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -24,11 +28,32 @@ module.exports = {
     { name: 'engine-door', severity: 'error', comment: 'Other faces enter the engine only through src/engine/index.ts.', from: { path: '^src/', pathNot: '^src/engine/' }, to: { path: '^src/engine/', pathNot: '^src/engine/index\\.ts$' } },
     { name: 'engine-below-adapters', severity: 'error', comment: 'The engine knows no HTTP framework and no face above it.', from: { path: '^src/engine/' }, to: { path: face(['h3', 'client', 'mcp', 'msw', 'cli', 'portal']) } },
     {
-      name: 'engine-resources-not-sideways',
+      name: 'engine-concepts-through-doors',
       severity: 'error',
-      comment: 'A resource service does not import another: what two need lives in engine/shared (engine.ts and operations.ts compose them).',
-      from: { path: `^src/engine/(${RESOURCES})(\\.ts$|/)` },
-      to: { path: `^src/engine/(${RESOURCES})(\\.ts$|/)`, pathNot: '^src/engine/$1(\\.ts$|/)' },
+      comment: "A concept folder uses store/, shared/ and other concepts only through their index.ts (what they offer), never their insides.",
+      from: { path: CONCEPT },
+      to: { path: '^src/engine/[^/]+/', pathNot: ['^src/engine/$1/', '^src/engine/[^/]+/index\\.ts$', '^src/engine/migrations/'] },
+    },
+    {
+      name: 'engine-shared-is-the-floor',
+      severity: 'error',
+      comment: 'shared/ holds pure helpers: it imports nothing else of the engine.',
+      from: { path: '^src/engine/shared/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/shared/' },
+    },
+    {
+      name: 'engine-store-below-concepts',
+      severity: 'error',
+      comment: 'store/ (the tables and their statements) imports only shared/ below it: no concept, no root file.',
+      from: { path: '^src/engine/store/' },
+      to: { path: '^src/engine/', pathNot: ['^src/engine/(store|shared)/'] },
+    },
+    {
+      name: 'engine-concepts-below-root',
+      severity: 'error',
+      comment: "Concepts do not import the engine's root files (engine.ts, workspace.ts, operations.ts, ...): those put the concepts together.",
+      from: { path: '^src/engine/[^/]+/' },
+      to: { path: '^src/engine/[^/]+\\.ts$' },
     },
     { name: 'engine-no-http-framework', severity: 'error', comment: 'The engine knows no HTTP framework.', from: { path: '^src/engine/' }, to: { path: 'node_modules/(h3|srvx|ky|msw)/' } },
     { name: 'client-light', severity: 'error', comment: 'The client runs on edge runtimes: ky, the contract and zod-free modules only.', from: { path: '^src/client/' }, to: { path: face(['engine', 'h3', 'mcp', 'msw', 'cli', 'portal']) } },

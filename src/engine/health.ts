@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { DeliveryScheduler } from './delivery/scheduler.js';
-import { isDatabaseUnavailable } from './store/unavailable.js';
-import type { EngineDatabase } from './store/sql.js';
+import { isDatabaseUnavailable } from './shared/index.js';
+import type { EngineDatabase } from './store/index.js';
 
 export { isDatabaseUnavailable };
 

@@ -1,9 +1,10 @@
 import { OPERATIONS, OPERATION_SCHEMAS, writes, type OperationId, type OperationSchemas } from '../contract/index.js';
 import { textFault } from '../schemas/input.js';
 import type { Whoami } from '../schemas/whoami.js';
-import type { Engine, Workspace } from './engine.js';
-import { FeedbackError, unknownKey, validationError } from './errors.js';
-import { accessRefusal, type AuthenticatedKey } from './keys.js';
+import type { Engine } from './engine.js';
+import type { Workspace } from './workspace.js';
+import { accessRefusal, type AuthenticatedKey } from './access/index.js';
+import { FeedbackError, unknownKey, validationError } from './shared/index.js';
 
 /** Who runs an operation: their workspace, and what `whoami` answers them. */
 export interface Caller {

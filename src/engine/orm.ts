@@ -1,6 +1,7 @@
-import type { Options } from '@mikro-orm/core';
-import { modelFor } from './entities/dialects.js';
-import { ApiKey, Board, ChangelogEntry, Comment, Contact, Delivery, DeliveryAttempt, Event, Organization, Post, PostTag, Tag, Vote, Webhook, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression, RateLimitWindow } from './entities/index.js';
+import type { MikroORM, Options } from '@mikro-orm/core';
+import { MIGRATIONS } from './migrations/index.js';
+import { modelFor } from './store/model.js';
+import { ApiKey, Board, ChangelogEntry, Comment, Contact, Delivery, DeliveryAttempt, Event, Organization, Post, PostTag, Tag, Vote, Webhook, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression, RateLimitWindow } from './store/entities.js';
 import type { SqlDialect } from './store/sql.js';
 
 export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression];
@@ -101,4 +102,26 @@ export function ormOptions(target: DatabaseTarget, extra: Partial<Options> = {},
       },
     },
   } as Options;
+}
+
+/** The timeouts in force: those given, the defaults for the rest. */
+export function resolveTimeouts(given: DatabaseTimeouts = {}): Required<DatabaseTimeouts> {
+  return {
+    connectMs: given.connectMs ?? DEFAULT_TIMEOUTS.connectMs,
+    statementMs: given.statementMs ?? DEFAULT_TIMEOUTS.statementMs,
+    idleInTransactionMs: given.idleInTransactionMs ?? DEFAULT_TIMEOUTS.idleInTransactionMs,
+  };
+}
+
+/** The ORM, with the checked-in migrations; each driver is imported only when its database is used. */
+export async function initOrm(target: DatabaseTarget, settings: ConnectionSettings): Promise<MikroORM> {
+  const { Migrator } = await import('@mikro-orm/migrations');
+  const migrations = { migrationsList: MIGRATIONS[target.dialect], transactional: true, allOrNothing: true, snapshot: false, silent: true };
+  const options = ormOptions(target, { extensions: [Migrator], migrations }, settings);
+  if (target.dialect === 'sqlite') {
+    const { MikroORM } = await import('@mikro-orm/libsql');
+    return (await MikroORM.init(options as never)) as unknown as MikroORM;
+  }
+  const { MikroORM } = await import('@mikro-orm/postgresql');
+  return (await MikroORM.init(options as never)) as unknown as MikroORM;
 }

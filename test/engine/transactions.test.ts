@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { insertContact } from '../../src/engine/shared/contacts.js';
+import { insertContact } from '../../src/engine/contacts/write.js';
 import { createApp } from '../../src/h3/index.js';
 import { describeEngine } from '../helpers/harness.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/index.js';
 import { MIGRATIONS } from '../../src/engine/migrations/index.js';
-import { createSecretBox } from '../../src/engine/secrets.js';
+import { createSecretBox } from '../../src/engine/secrets/keys.js';
 
 // test/fixtures/sqlite-0.1.0.db was written by release 0.1.0 on node-sqlite3 (make-sqlite-0.1.0.ts), and
 // sqlite-0.1.0.reads.json is what that release read back from it.

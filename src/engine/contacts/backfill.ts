@@ -1,11 +1,8 @@
+import { hashEmail, parseInput, suppressionDigest, validationError } from '../shared/index.js';
+import { contacts, suppressions, type WorkspaceContext } from '../store/index.js';
 import { backfillInputSchema, type BackfillUser } from '../../schemas/interactions.js';
-import { parseInput, validationError } from '../errors.js';
-import { readContactCap } from '../shared/caps.js';
-import { insertContact } from '../shared/contacts.js';
-import { hashEmail, suppressionDigest } from '../shared/email.js';
-import * as suppressions from '../store/suppressions.js';
-import * as contacts from '../store/contacts.js';
-import type { WorkspaceContext } from '../shared/context.js';
+import { readContactCap } from './caps.js';
+import { insertContact } from './write.js';
 
 /**
  * Import historical end-users as contacts with consentBasis `legacy_inferred` (treat as suppressed for marketing),

@@ -1,10 +1,8 @@
+import { FeedbackError, changeTime, effectiveContactCap, parseInput } from '../shared/index.js';
+import { contacts, type WorkspaceContext } from '../store/index.js';
 import { identifyContactBodySchema, type Contact } from '../../schemas/contacts.js';
-import { FeedbackError, parseInput } from '../errors.js';
-import { effectiveContactCap } from '../shared/caps.js';
-import { changeTime } from '../shared/time.js';
-import { applyContactPatch, insertContact, MAX_ROUNDS, mergeMetadata, toContact, traitPatch } from '../shared/contacts.js';
-import * as contacts from '../store/contacts.js';
-import type { WorkspaceContext } from '../shared/context.js';
+import { KEPT_CHANGING, MAX_ROUNDS, mergeMetadata, newContactOf, toContact, traitPatch } from './records.js';
+import { applyContactPatch, insertContact } from './write.js';
 
 /**
  * `POST /v1/contacts/identify`: upsert by externalUserId; `created` tells 201 from 200. The hot path: one read (the
@@ -24,25 +22,10 @@ export async function identify({ db, organizationId, clock }: WorkspaceContext, 
       if (updated) return { contact: toContact(updated), created: false };
       continue;
     }
-    const inserted = await insertContact(
-      db,
-      organizationId,
-      {
-        externalUserId: input.externalUserId,
-        email: input.email ?? null,
-        name: input.name ?? null,
-        plan: input.plan ?? null,
-        mrrCents: input.mrrCents ?? null,
-        currency: input.currency ?? null,
-        metadata: mergeMetadata({}, input.metadata ?? {}),
-        source: 'identify',
-        consentBasis: 'sdk_identify',
-      },
-      clock(),
-      effectiveContactCap(found.cap),
-    );
+    const fields = newContactOf({ ...input, metadata: mergeMetadata({}, input.metadata ?? {}) }, { source: 'identify', consentBasis: 'sdk_identify' });
+    const inserted = await insertContact(db, organizationId, fields, clock(), effectiveContactCap(found.cap));
     // Null: a concurrent identify inserted this externalUserId first; the next round updates it.
     if (inserted) return { contact: toContact(inserted), created: true };
   }
-  throw new FeedbackError('ERR_CONFLICT', 'The contact kept changing concurrently; retry the request.');
+  throw new FeedbackError('ERR_CONFLICT', KEPT_CHANGING);
 }

@@ -1,10 +1,8 @@
+import { isId, isIntegerIn, parseInput, readCursor, timeAndId, toPage, type CursorKey } from '../shared/index.js';
+import { contacts, type WorkspaceContext } from '../store/index.js';
 import { MAX_MRR_CENTS, listContactsQuerySchema, type ContactListItem, type ContactSort, type ListContactsQueryInput } from '../../schemas/contacts.js';
 import type { Page } from '../../schemas/common.js';
-import { parseInput } from '../errors.js';
-import { toContact } from '../shared/contacts.js';
-import { isId, isIntegerIn, readCursor, timeAndId, toPage, type CursorKey } from '../shared/pages.js';
-import * as contacts from '../store/contacts.js';
-import type { WorkspaceContext } from '../shared/context.js';
+import { toContact } from './records.js';
 
 function sortValue(record: contacts.ContactRecord, sort: ContactSort): number | null {
   if (sort === 'created') return record.createdAt.getTime();

@@ -1,9 +1,8 @@
+import { sealedAt, type SecretBox } from '../secrets/index.js';
 import { RETRY_SCHEDULE_MS } from '../../schemas/webhooks.js';
 import { WEBHOOK_HEADERS, signPayload } from '../../verify/node.js';
 import type { AttemptOutcome, Sender } from './sender.js';
 import type { Held } from './sql/claim.js';
-import { sealedAt } from '../sealing.js';
-import type { SecretBox } from '../secrets.js';
 
 export type { Held };
 

@@ -1,5 +1,5 @@
+import { type Database } from '../store/index.js';
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../store/sql.js';
 import type { Held } from './attempt.js';
 import { claimDue } from './sql/claim.js';
 

@@ -1,9 +1,8 @@
+import { notifyWebhookDisabled } from '../notifications/index.js';
+import { newId } from '../shared/index.js';
+import { disableWebhook } from '../webhooks/index.js';
+import { type Database, webhooks } from '../store/index.js';
 import { WEBHOOK_LIMITS } from '../../schemas/webhooks.js';
-import { notifyWebhookDisabled } from '../notifications/outbox.js';
-import { newId } from '../shared/ids.js';
-import { disableWebhook } from '../shared/webhooks.js';
-import type { Database } from '../store/sql.js';
-import * as webhooks from '../store/webhooks.js';
 
 const LIMIT = WEBHOOK_LIMITS.consecutiveFailures;
 

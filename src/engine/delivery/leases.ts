@@ -1,4 +1,4 @@
-import type { Sql } from '../store/sql.js';
+import { type Sql } from '../store/index.js';
 import { releaseLeases, renewLeases, type LeasedTable } from './sql/leases.js';
 
 /** Lease ids renewed per statement at most. */

@@ -1,5 +1,4 @@
-/** The channel the `event_fan_out` trigger NOTIFYs on when it writes deliveries (PostgreSQL). */
-export const DELIVERY_CHANNEL = 'feedback_service_delivery';
+import { DELIVERY_CHANNEL } from '../store/index.js';
 
 /**
  * LISTEN for other processes' deliveries on PostgreSQL, on a connection of its own; `wake` on each NOTIFY and once

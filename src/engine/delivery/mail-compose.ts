@@ -1,10 +1,7 @@
-import { renderMail, type MailPayload, type PostRef } from '../notifications/messages.js';
-import type { MailTokens } from '../notifications/tokens.js';
-import { MAIL_PAGES, pathsOf } from '../shared/portal-paths.js';
-import * as boards from '../store/boards.js';
-import * as organizations from '../store/organizations.js';
-import type { Sql } from '../store/sql.js';
-import type { OutgoingMail } from './smtp.js';
+import { renderMail, type MailPayload, type PostRef, type MailTokens } from '../notifications/index.js';
+import { MAIL_PAGES, pathsOf } from '../shared/index.js';
+import { boards, organizations, type Sql } from '../store/index.js';
+import { type OutgoingMail } from '../mail/index.js';
 
 /** One message the mail lane holds: the due rows of one recipient, claimed together under one lease token. */
 export interface HeldMail {

@@ -1,10 +1,10 @@
+import { type Database } from '../store/index.js';
+import { type MailTransport, type SendOutcome } from '../mail/index.js';
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../store/sql.js';
 import type { Lane, LaneHost } from './lane.js';
 import { createLeases, giveBackClaims } from './leases.js';
 import type { Composer, HeldMail } from './mail-compose.js';
 import { createSendQueue } from './send-queue.js';
-import type { MailTransport, SendOutcome } from './smtp.js';
 import { claimMail, handOver, noteUnconfirmed, requeue, type ClaimedMail } from './sql/mail.js';
 
 /** The waits before a message's second to sixth attempts: a server that is down for hours still gets it. */

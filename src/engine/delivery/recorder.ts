@@ -1,5 +1,4 @@
-import { endPending } from '../store/deliveries.js';
-import type { Database } from '../store/sql.js';
+import { deliveries, type Database } from '../store/index.js';
 import type { Result } from './attempt.js';
 import { disableAfterFailures } from './disable.js';
 import { failUnattempted } from './sql/leases.js';
@@ -88,7 +87,7 @@ export function createRecorder(deps: {
     });
     const { recorded, over, disabledMeanwhile } = await recordOutcomes(db, rows);
     for (const r of results) if (r.attempt === null) await failUnattempted(db, r.id, r.token, now);
-    for (const webhookId of disabledMeanwhile) await endPending(db, webhookId, now);
+    for (const webhookId of disabledMeanwhile) await deliveries.endPending(db, webhookId, now);
     for (const webhookId of over) await disableAfterFailures(db, webhookId, now);
     for (const r of attempted) {
       if (!recorded.has(r.id)) continue;

@@ -12,8 +12,9 @@
  * claiming, being recorded or being notified. A process that dies mid-send loses nothing: when its leases expire, any
  * process claims the rows again (and mail handed over before it died is never sent twice: mail-lane.ts).
  */
-import type { Database, DeliveryKind } from '../store/sql.js';
-import type { SecretBox } from '../secrets.js';
+import { type Database, type DeliveryKind } from '../store/index.js';
+import { type SecretBox } from '../secrets/index.js';
+import { type MailTransport } from '../mail/index.js';
 import type { AttemptReport } from './attempt.js';
 import type { Lane } from './lane.js';
 import { listenForDeliveries } from './listener.js';
@@ -21,7 +22,6 @@ import type { Composer } from './mail-compose.js';
 import { createMailLane, type MailSummary } from './mail-lane.js';
 import type { RunSummary as WebhookSummary } from './recorder.js';
 import type { Sender } from './sender.js';
-import type { MailTransport } from './smtp.js';
 import { createWebhookLane } from './webhook-lane.js';
 
 export type { MailSummary } from './mail-lane.js';

@@ -1,7 +1,7 @@
+import { BlockedAddressError, guardedLookup, nonPublicReason, urlHost } from '../shared/index.js';
 import { isIP } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { WEBHOOK_LIMITS } from '../../schemas/webhooks.js';
-import { BlockedAddressError, guardedLookup, nonPublicReason, urlHost } from '../shared/addresses.js';
 
 /** What one attempt produced, as the attempt log keeps it. */
 export interface AttemptOutcome {

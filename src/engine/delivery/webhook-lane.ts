@@ -1,5 +1,5 @@
-import type { SecretBox } from '../secrets.js';
-import type { Database } from '../store/sql.js';
+import { type SecretBox } from '../secrets/index.js';
+import { type Database } from '../store/index.js';
 import { attemptDelivery, createSecretOpener, type AttemptReport, type Held, type Result } from './attempt.js';
 import { createClaimPolicy } from './claims.js';
 import type { Lane, LaneHost } from './lane.js';

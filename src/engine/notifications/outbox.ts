@@ -1,12 +1,9 @@
+import { hashEmail, suppressionDigest, newId } from '../shared/index.js';
+import { mail, suppressions, type Sql } from '../store/index.js';
 import type { ChangelogEntry } from '../../schemas/interactions.js';
 import type { Post } from '../../schemas/posts.js';
-import { hashEmail, suppressionDigest } from '../shared/email.js';
-import { newId } from '../shared/ids.js';
-import * as mail from '../store/mail.js';
-import { candidates, workspaceFacts, type Candidate, type Concerned } from '../store/mail-recipients.js';
-import { CHANGELOG_TOPIC, postIdOf, postTopic } from '../store/mail-subscriptions.js';
-import type { Sql } from '../store/sql.js';
-import { suppressed } from '../store/suppressions.js';
+import { candidates, workspaceFacts, type Candidate, type Concerned } from './sql/recipients.js';
+import { CHANGELOG_TOPIC, postIdOf, postTopic } from './topics.js';
 import { mayEmail, type MailPurpose } from './consent.js';
 import type { MailPayload } from './messages.js';
 
@@ -48,7 +45,7 @@ async function write(
   const found = await candidates(tx, org, concerned, optOutTopics, new Date(change.now.getTime() - HOUR_MS));
   if (found.length === 0) return 0;
   const digests = ws.salt ? found.map((c) => suppressionDigest(ws.salt!, c.email)) : [];
-  const onList = ws.salt ? await suppressed(tx, org, digests) : new Set<string>();
+  const onList = ws.salt ? await suppressions.suppressed(tx, org, digests) : new Set<string>();
   const seen = new Set<string>();
   const rows: mail.NewMail[] = [];
   found.forEach((c, i) => {

@@ -1,6 +1,6 @@
+import { FeedbackError } from '../shared/index.js';
+import { type SecretBox } from '../secrets/index.js';
 import { SignJWT, errors as jose, jwtVerify } from 'jose';
-import { FeedbackError } from '../errors.js';
-import type { SecretBox } from '../secrets.js';
 
 /** How long the links in a mail work: a mail client may offer its unsubscribe button for weeks after delivery. */
 export const MAIL_TOKEN_DAYS = 90;

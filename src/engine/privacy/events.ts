@@ -1,7 +1,6 @@
+import { events, type Sql } from '../store/index.js';
 import type { WebhookEvent } from '../../schemas/events.js';
-import * as events from '../store/events.js';
-import type { StoredEvent } from '../store/events.js';
-import type { Sql } from '../store/sql.js';
+type StoredEvent = events.StoredEvent;
 
 /** The ids an event can name a person by: their contacts, their votes, their comments. */
 export interface EventSubject {

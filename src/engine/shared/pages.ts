@@ -1,4 +1,4 @@
-import { validationError } from '../errors.js';
+import { validationError } from './errors.js';
 
 /** A keyset position: the sort key values of the last row returned, ending with its id. */
 export type CursorKey = (string | number | null)[];

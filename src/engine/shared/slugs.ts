@@ -1,5 +1,5 @@
 import anyAscii from 'any-ascii';
-import { isUniqueViolation } from '../store/sql.js';
+import { isUniqueViolation } from './faults.js';
 
 /**
  * Lower-case ASCII words joined by `-`, at most `max` characters. Every script is transliterated first (any-ascii:

@@ -1,5 +1,23 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Organization } from './organizations.js';
 import { asIs, defineRows, pageOf, type After } from './rows.js';
 import { toBool, toIso, ts, type Sql } from './sql.js';
+
+/** A board: where posts are filed. */
+export const Board = defineEntity({
+  name: 'Board',
+  tableName: 'board',
+  uniques: [{ name: 'board_org_slug_unique', properties: ['organization', 'slug'] }],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    name: p.string().length(200),
+    slug: p.string().length(80),
+    isPublic: p.boolean().default(true),
+    createdAt: p.datetime().length(3),
+    updatedAt: p.datetime().length(3),
+  },
+});
 
 export interface BoardRow {
   id: string;

@@ -1,8 +1,37 @@
-import type { ChangelogEntry } from '../../schemas/interactions.js';
+import { defineEntity, p } from '@mikro-orm/core';
+import { onlyOn } from './model.js';
+import { Board } from './boards.js';
+import { Organization } from './organizations.js';
+import type { ChangelogEntry as ChangelogEntryRecord } from '../../schemas/interactions.js';
 import { asIs, defineRows } from './rows.js';
 import { toIso, toIsoOrNull, ts, type Sql, type WriteStatement } from './sql.js';
 
-const ENTRIES = defineRows<ChangelogEntry>('changelog_entry', 'ce', {
+/** A changelog entry of a board: a draft until it is published, once. */
+export const ChangelogEntry = defineEntity({
+  name: 'ChangelogEntry',
+  tableName: 'changelog_entry',
+  uniques: [{ name: 'changelog_board_slug_unique', properties: ['board', 'slug'] }],
+  indexes: [
+    { name: 'changelog_board_created_idx', properties: ['board', 'createdAt', 'id'] },
+    // SQLite's first migration indexed every foreign key; this one leads no other index, so it stayed.
+    onlyOn('sqlite', { name: 'changelog_entry_organization_id_index', properties: 'organization' }),
+  ],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    board: () => p.manyToOne(Board).deleteRule('cascade'),
+    title: p.string().length(200),
+    slug: p.string().length(80),
+    body: p.text(),
+    /** `draft` or `published`. */
+    status: p.string().length(20),
+    publishedAt: p.datetime().length(3).nullable(),
+    createdAt: p.datetime().length(3),
+    updatedAt: p.datetime().length(3),
+  },
+});
+
+const ENTRIES = defineRows<ChangelogEntryRecord>('changelog_entry', 'ce', {
   id: asIs,
   organizationId: asIs,
   boardId: asIs,
@@ -15,20 +44,20 @@ const ENTRIES = defineRows<ChangelogEntry>('changelog_entry', 'ce', {
   updatedAt: toIso,
 });
 
-export async function insert(sql: Sql, entry: ChangelogEntry): Promise<void> {
+export async function insert(sql: Sql, entry: ChangelogEntryRecord): Promise<void> {
   await sql.run(`INSERT INTO changelog_entry (${ENTRIES.names}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`, [
     entry.id, entry.organizationId, entry.boardId, entry.title, entry.slug, entry.body, entry.status,
     ts(sql, new Date(entry.createdAt)), ts(sql, new Date(entry.updatedAt)),
   ]);
 }
 
-export async function find(sql: Sql, organizationId: string, id: string): Promise<ChangelogEntry | undefined> {
+export async function find(sql: Sql, organizationId: string, id: string): Promise<ChangelogEntryRecord | undefined> {
   const row = await sql.one(`SELECT ${ENTRIES.columns} FROM changelog_entry ce WHERE ce.organization_id = ? AND ce.id = ?`, [organizationId, id]);
   return row && ENTRIES.read(row);
 }
 
 /** A board's entries, newest first. */
-export async function listForBoard(sql: Sql, organizationId: string, boardId: string): Promise<ChangelogEntry[]> {
+export async function listForBoard(sql: Sql, organizationId: string, boardId: string): Promise<ChangelogEntryRecord[]> {
   const rows = await sql.all(`SELECT ${ENTRIES.columns} FROM changelog_entry ce WHERE ce.organization_id = ? AND ce.board_id = ? ORDER BY ce.created_at DESC, ce.id DESC`, [
     organizationId,
     boardId,

@@ -1,12 +1,52 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { expressionIndex } from './model.js';
+import { Organization } from './organizations.js';
+import { Webhook } from './webhooks.js';
 import type { EventKind, WebhookEvent } from '../../schemas/events.js';
-import type { Delivery, DeliveryAttempt } from '../../schemas/webhooks.js';
+import type { Delivery as DeliveryRecord, DeliveryAttempt } from '../../schemas/webhooks.js';
 import { placeholders, toDate, toInt, toIntOrNull, toIso, toIsoOrNull, toStringOrNull, ts, type Sql } from './sql.js';
+
+/**
+ * One event to one webhook. Pending deliveries are due at `nextAttemptAt`; a claim sets `leaseToken` and
+ * `leaseExpiresAt`, so a claim that is never recorded becomes claimable again by itself.
+ */
+export const Delivery = defineEntity({
+  name: 'Delivery',
+  tableName: 'delivery',
+  indexes: [
+    { name: 'delivery_webhook_created_idx', properties: ['webhook', 'createdAt', 'eventId', 'id'] },
+    // What the scheduler claims: each webhook's due deliveries, oldest first; settled ones are not in it.
+    expressionIndex('delivery_pending_idx', `on "delivery" ("webhook_id", "next_attempt_at", "id") where "status" = 'pending'`),
+  ],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    webhook: () => p.manyToOne(Webhook).deleteRule('cascade'),
+    /** The event whose payload this delivers. A plain column: events live as long as their workspace, and a
+     *  foreign key would add an index to every delivery write. */
+    eventId: p.string().length(40),
+    eventType: p.string().length(40),
+    /** `pending`, `succeeded` or `failed`. */
+    status: p.string().length(20),
+    attemptCount: p.integer().default(0),
+    nextAttemptAt: p.datetime().length(3).nullable(),
+    leaseToken: p.string().length(40).nullable(),
+    /** Until when the claim holds; not indexed, so claiming and renewing are HOT updates on PostgreSQL. */
+    leaseExpiresAt: p.datetime().length(3).nullable(),
+    succeededAt: p.datetime().length(3).nullable(),
+    failedAt: p.datetime().length(3).nullable(),
+    /** `attempts_exhausted` or `webhook_disabled`. */
+    failureReason: p.string().length(40).nullable(),
+    replayOfId: p.string().length(40).nullable(),
+    createdAt: p.datetime().length(3),
+  },
+});
 
 const COLUMNS =
   'd.id, d.webhook_id, d.event_id, d.event_type, d.status, d.next_attempt_at, d.succeeded_at, d.failed_at, d.failure_reason, d.replay_of_id, d.created_at, e.payload';
 
-function toDelivery(row: Record<string, unknown>, attempts: DeliveryAttempt[]): Delivery {
-  const status = row.status as Delivery['status'];
+function toDelivery(row: Record<string, unknown>, attempts: DeliveryAttempt[]): DeliveryRecord {
+  const status = row.status as DeliveryRecord['status'];
   return {
     id: row.id as string,
     webhookId: row.webhook_id as string,
@@ -17,12 +57,13 @@ function toDelivery(row: Record<string, unknown>, attempts: DeliveryAttempt[]): 
     nextAttemptAt: status === 'pending' ? toIsoOrNull(row.next_attempt_at) : null,
     succeededAt: toIsoOrNull(row.succeeded_at),
     failedAt: toIsoOrNull(row.failed_at),
-    failureReason: (row.failure_reason as Delivery['failureReason']) ?? null,
+    failureReason: (row.failure_reason as DeliveryRecord['failureReason']) ?? null,
     replayOf: toStringOrNull(row.replay_of_id),
     createdAt: toIso(row.created_at),
     attempts,
   };
 }
+
 
 /** The attempts of these deliveries, grouped by delivery, in attempt order. */
 async function attemptsOf(sql: Sql, ids: string[]): Promise<Map<string, DeliveryAttempt[]>> {
@@ -47,13 +88,13 @@ async function attemptsOf(sql: Sql, ids: string[]): Promise<Map<string, Delivery
 }
 
 /** Deliveries as the API shows them: with their payload and every attempt. */
-async function withAttempts(sql: Sql, rows: Record<string, unknown>[]): Promise<Delivery[]> {
+async function withAttempts(sql: Sql, rows: Record<string, unknown>[]): Promise<DeliveryRecord[]> {
   const attempts = await attemptsOf(sql, rows.map((r) => r.id as string));
   return rows.map((r) => toDelivery(r, attempts.get(r.id as string)!));
 }
 
 /** A delivery of the workspace with its attempts. */
-export async function find(sql: Sql, organizationId: string, id: string): Promise<Delivery | undefined> {
+export async function find(sql: Sql, organizationId: string, id: string): Promise<DeliveryRecord | undefined> {
   const row = await sql.one(`SELECT ${COLUMNS} FROM delivery d JOIN event e ON e.id = d.event_id WHERE d.id = ? AND d.organization_id = ?`, [id, organizationId]);
   return row && (await withAttempts(sql, [row]))[0];
 }
@@ -62,7 +103,7 @@ export async function find(sql: Sql, organizationId: string, id: string): Promis
  * Up to `limit` deliveries of a webhook, newest first, after (createdAt, eventId, id). Deliveries of one event share
  * its time; the event id (monotonic) orders those of one millisecond.
  */
-export async function listForWebhook(sql: Sql, webhookId: string, limit: number, after?: { at: number; eventId: string; id: string }): Promise<Delivery[]> {
+export async function listForWebhook(sql: Sql, webhookId: string, limit: number, after?: { at: number; eventId: string; id: string }): Promise<DeliveryRecord[]> {
   const rows = await sql.all(
     `SELECT ${COLUMNS} FROM delivery d JOIN event e ON e.id = d.event_id
      WHERE d.webhook_id = ?${after ? ' AND (d.created_at, d.event_id, d.id) < (?, ?, ?)' : ''}

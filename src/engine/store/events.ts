@@ -1,6 +1,27 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Organization } from './organizations.js';
 import type { EventKind, WebhookEvent } from '../../schemas/events.js';
 import { newId } from '../shared/ids.js';
 import { insertValues, toInt, toIso, ts, type Database, type InsertStatement, type Sql, type WriteStatement } from './sql.js';
+
+/**
+ * An emitted event, written in the same transaction as the change that caused it.
+ * `payload` holds the exact JSON bytes receivers will get.
+ */
+export const Event = defineEntity({
+  name: 'Event',
+  tableName: 'event',
+  indexes: [{ name: 'event_org_created_idx', properties: ['organization', 'createdAt', 'id'] }],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    type: p.string().length(40),
+    payload: p.text(),
+    /** When an erasure took the person's data out of the payload (docs/privacy.md). */
+    redactedAt: p.datetime().length(3).nullable(),
+    createdAt: p.datetime().length(3),
+  },
+});
 
 /** An event row as written: the payload text is the exact body receivers will get. */
 export interface StoredEvent {

@@ -1,4 +1,18 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Organization } from './organizations.js';
 import { ts, type Sql } from './sql.js';
+
+/** How an address wants its mail: `instant` (the default; bundled once it would get many in an hour) or `hourly`. */
+export const MailPreference = defineEntity({
+  name: 'MailPreference',
+  tableName: 'mail_preference',
+  properties: {
+    organization: () => p.manyToOne(Organization).primary().deleteRule('cascade'),
+    emailHash: p.string().primary().length(64),
+    digest: p.string().length(20),
+    updatedAt: p.datetime().length(3),
+  },
+});
 
 /** `instant`: as it happens (bundled once a person would get many in an hour); `hourly`: one digest an hour. */
 export const DIGESTS = ['instant', 'hourly'] as const;

@@ -1,4 +1,24 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Contact } from './contacts.js';
+import { Organization } from './organizations.js';
 import { toIso, ts, type Sql } from './sql.js';
+
+/**
+ * A topic a contact asked to hear about: `changelog`, or `post:<postId>` (ticking notify-me on a post subscribes to
+ * it). `via` says who made it: `opt_in` (the notify-me box), `portal` (the preferences page), `workspace` (the engine).
+ */
+export const MailSubscription = defineEntity({
+  name: 'MailSubscription',
+  tableName: 'mail_subscription',
+  indexes: [{ name: 'mail_subscription_topic_idx', properties: ['organization', 'topic'] }],
+  properties: {
+    contact: () => p.manyToOne(Contact).primary().deleteRule('cascade'),
+    topic: p.string().primary().length(60),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    via: p.string().length(20),
+    createdAt: p.datetime().length(3),
+  },
+});
 
 /** Who made a subscription: the notify-me box, the person on the preferences page, or the workspace's code. */
 export type SubscriptionVia = 'opt_in' | 'portal' | 'workspace';
@@ -9,10 +29,6 @@ export interface SubscriptionRow {
   createdAt: string;
 }
 
-/** The topic of one post's updates, and back: the post a topic is about (null for another topic). */
-export const postTopic = (postId: string) => `post:${postId}`;
-export const postIdOf = (topic: string): string | null => (topic.startsWith('post:') ? topic.slice(5) : null);
-export const CHANGELOG_TOPIC = 'changelog';
 
 /**
  * Subscribe a contact to a topic. A subscription made again keeps its first time, unless the person makes it again

@@ -1,5 +1,29 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Organization } from './organizations.js';
 import { newId } from '../shared/ids.js';
 import { toIso, toIsoOrNull, toStringOrNull, ts, type Sql } from './sql.js';
+
+/**
+ * An unsubscribe, kept with its time: by address (every contact with that address), from `all`, `posts`, `changelog`
+ * or one `post:<postId>`. Only the person undoes it (`undoneAt`, from the preferences page); identify never does.
+ */
+export const MailUnsubscribe = defineEntity({
+  name: 'MailUnsubscribe',
+  tableName: 'mail_unsubscribe',
+  indexes: [{ name: 'mail_unsubscribe_recipient_idx', properties: ['organization', 'emailHash'] }],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    emailHash: p.string().length(64),
+    /** The contact the link was for, for the record. */
+    contactId: p.string().length(40).nullable(),
+    topic: p.string().length(60),
+    /** `one_click` (RFC 8058, from the mail client), `preferences` (the portal page) or `cli`. */
+    via: p.string().length(20),
+    createdAt: p.datetime().length(3),
+    undoneAt: p.datetime().length(3).nullable(),
+  },
+});
 
 /** Where an unsubscribe came from: the mail client's one-click POST, the preferences page, or the command line. */
 export type UnsubscribeVia = 'one_click' | 'preferences' | 'cli';

@@ -1,7 +1,56 @@
-import { DELIVERY_CHANNEL } from '../delivery/listener.js';
+import { defineEntity, p } from '@mikro-orm/core';
+import { expressionIndex } from './model.js';
+import { Organization } from './organizations.js';
 import { asIs, defineRows } from './rows.js';
 import { inList, type Subject } from './subjects.js';
-import { toDate, toInt, toIso, toIsoOrNull, ts, type JsonColumn, type Sql } from './sql.js';
+import { toDate, toInt, toIso, toIsoOrNull, ts, type JsonColumn, type Sql, DELIVERY_CHANNEL } from './sql.js';
+
+/**
+ * The mail outbox: one row per change and recipient, written in the transaction of the change that causes it, sent by
+ * the scheduler's mail lane. The unique (workspace, change, recipient) is what makes a person get one message per
+ * change; rows of one recipient that are due together go out as one message (a digest).
+ */
+export const Mail = defineEntity({
+  name: 'Mail',
+  tableName: 'mail',
+  uniques: [{ name: 'mail_change_recipient_unique', properties: ['organization', 'changeId', 'emailHash'] }],
+  indexes: [
+    { name: 'mail_recipient_idx', properties: ['organization', 'emailHash', 'createdAt'] },
+    { name: 'mail_contact_idx', properties: ['contactId'] },
+    // The mail lane's claim: due rows, oldest first; sent, failed and cancelled rows are not in it.
+    expressionIndex('mail_due_idx', `on "mail" ("next_attempt_at", "id") where "status" = 'pending'`),
+    // The retention chore: settled rows by age.
+    expressionIndex('mail_settled_idx', `on "mail" ("created_at") where "status" <> 'pending'`),
+  ],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    /** The event of the change that caused it. */
+    changeId: p.string().length(40),
+    /** `post_status`, `reply` or `changelog` (notifications/consent.ts). */
+    kind: p.string().length(20),
+    /** The recipient contact; a plain column, like a vote's: the row outlives nothing it names (erasure deletes it). */
+    contactId: p.string().length(40).nullable(),
+    /** The address as it was when the change happened. */
+    email: p.string().length(320),
+    /** SHA-256 of the trimmed, lower-cased address: who the recipient is, across contacts. */
+    emailHash: p.string().length(64),
+    /** What the message says (JSON): the post, its statuses, the comment, the entry. */
+    payload: p.text(),
+    /** `pending`, `sent`, `failed` or `cancelled`. */
+    status: p.string().length(20),
+    attemptCount: p.integer().default(0),
+    nextAttemptAt: p.datetime().length(3).nullable(),
+    leaseToken: p.string().length(40).nullable(),
+    leaseExpiresAt: p.datetime().length(3).nullable(),
+    /** The Message-ID it went out under (several rows share one in a digest). */
+    messageId: p.string().length(200).nullable(),
+    sentAt: p.datetime().length(3).nullable(),
+    failedAt: p.datetime().length(3).nullable(),
+    error: p.string().length(500).nullable(),
+    createdAt: p.datetime().length(3),
+  },
+});
 
 /** A mail row to write: one change's message to one recipient. */
 export interface NewMail {

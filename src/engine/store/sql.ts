@@ -20,6 +20,12 @@ export interface Sql {
   wroteDeliveries(kind?: DeliveryKind): void;
 }
 
+/**
+ * The channel PostgreSQL NOTIFYs on when work for the scheduler was committed: the `event_fan_out` trigger (deliveries),
+ * mail rows, claims given back. Every scheduler LISTENs on it.
+ */
+export const DELIVERY_CHANNEL = 'feedback_service_delivery';
+
 /** What the scheduler sends, a lane each: webhook deliveries, and mail. A commit wakes only the lanes of what it wrote. */
 export type DeliveryKind = 'webhooks' | 'mail';
 
@@ -108,11 +114,6 @@ export const insertValues = (insert: InsertStatement): WriteStatement => ({
 /** `?, ?, ?` for a list of values. */
 export const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
 
-/** A unique-constraint violation, as either driver reports it (libsql: `SQLITE_CONSTRAINT_UNIQUE`). */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
-}
 
 /** Values as the drivers return them, normalized. */
 export function toDate(v: unknown): Date {

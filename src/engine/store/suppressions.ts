@@ -1,5 +1,31 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { expressionIndex } from './model.js';
+import { Organization } from './organizations.js';
 import { randomBytes } from 'node:crypto';
 import { toIso, toStringOrNull, ts, type Sql } from './sql.js';
+
+/**
+ * What an erasure keeps, per erased contact: a salted hash of the address (HMAC-SHA256 under the workspace's
+ * `privacy_salt`), so that a later interaction by the same address does not silently bring the person back, and the
+ * contact's opaque id, so the erasure can be confirmed. `pendingEventId`: the contact's `contact.deleted`, still carrying
+ * its externalUserId for webhooks; redacted once its deliveries end.
+ */
+export const Suppression = defineEntity({
+  name: 'Suppression',
+  tableName: 'suppression',
+  indexes: [
+    { name: 'suppression_digest_idx', properties: ['organization', 'digest'] },
+    // The chore that redacts delivered erasures: only the rows still waiting.
+    expressionIndex('suppression_pending_event_idx', 'on "suppression" ("pending_event_id") where "pending_event_id" is not null'),
+  ],
+  properties: {
+    organization: () => p.manyToOne(Organization).primary().deleteRule('cascade'),
+    contactId: p.string().primary().length(40),
+    digest: p.string().length(64),
+    pendingEventId: p.string().length(40).nullable(),
+    createdAt: p.datetime().length(3),
+  },
+});
 
 /** What the erasure of one contact left: the salted hash of its address, its id and when. */
 export interface SuppressionRow {

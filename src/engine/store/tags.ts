@@ -1,4 +1,20 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Organization } from './organizations.js';
 import { placeholders, toIso, ts, type Sql } from './sql.js';
+
+/** A workspace's tag; a post carries at most three. */
+export const Tag = defineEntity({
+  name: 'Tag',
+  tableName: 'tag',
+  uniques: [{ name: 'tag_org_slug_unique', properties: ['organization', 'slug'] }],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    name: p.string().length(100),
+    slug: p.string().length(80),
+    createdAt: p.datetime().length(3),
+  },
+});
 
 export interface TagRow {
   id: string;
@@ -35,8 +51,3 @@ export async function existing(sql: Sql, organizationId: string, ids: string[]):
   return new Set(rows.map((r) => r.id));
 }
 
-/** Replace the tags a post carries. */
-export async function setForPost(sql: Sql, postId: string, tagIds: Iterable<string>): Promise<void> {
-  await sql.run('DELETE FROM post_tag WHERE post_id = ?', [postId]);
-  for (const tagId of tagIds) await sql.run('INSERT INTO post_tag (post_id, tag_id) VALUES (?, ?)', [postId, tagId]);
-}

@@ -1,5 +1,28 @@
-import { placeholders, toIso, toStringOrNull, ts, type Sql } from './sql.js';
+import { defineEntity, p } from '@mikro-orm/core';
+import { Organization } from './organizations.js';
+import { Post } from './posts.js';
+import { placeholders, toInt, toIso, toStringOrNull, ts, type Sql } from './sql.js';
 import { inList, linkedBy, type Subject } from './subjects.js';
+
+/** One vote per voter and post; the email hash feeds a contact's approximate voteCount. */
+export const Vote = defineEntity({
+  name: 'Vote',
+  tableName: 'vote',
+  uniques: [{ name: 'vote_post_voter_unique', properties: ['post', 'voterKey'] }],
+  indexes: [{ name: 'vote_org_email_hash_idx', properties: ['organization', 'emailHash'] }],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    post: () => p.manyToOne(Post).deleteRule('cascade'),
+    /** The workspace's user id of the voter; null for anonymous email-verified voters. */
+    userId: p.string().length(255).nullable(),
+    emailHash: p.string().length(64).nullable(),
+    /** `u:<userId>` or `e:<emailHash>`: what makes a voter unique on a post. */
+    voterKey: p.string().length(300),
+    contactId: p.string().length(40).nullable(),
+    createdAt: p.datetime().length(3),
+  },
+});
 
 export interface VoteRow {
   id: string;
@@ -16,15 +39,19 @@ export interface VoteRow {
 /** What makes a voter unique on a post: their user id when the workspace vouched for them, else their email's hash. */
 export const voterKey = (userId: string | null | undefined, emailHash: string): string => (userId ? `u:${userId}` : `e:${emailHash}`);
 
-/** Insert a vote unless this voter has one on the post; whether it was inserted (and the post's count moved). */
-export async function insert(sql: Sql, vote: VoteRow): Promise<boolean> {
+/**
+ * Insert a vote unless this voter has one on the post, and count it on the post: the post's vote count now, or null
+ * when the voter had voted (nothing written then).
+ */
+export async function insert(sql: Sql, vote: VoteRow): Promise<number | null> {
   const changed = await sql.run(
     `INSERT INTO vote (id, organization_id, post_id, user_id, email_hash, voter_key, contact_id, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (post_id, voter_key) DO NOTHING`,
     [vote.id, vote.organizationId, vote.postId, vote.userId, vote.emailHash, vote.voterKey, vote.contactId, ts(sql, vote.createdAt)],
   );
-  if (changed > 0) await sql.run('UPDATE post SET vote_count = vote_count + 1 WHERE id = ?', [vote.postId]);
-  return changed > 0;
+  if (changed === 0) return null;
+  const row = await sql.one<{ vote_count: unknown }>('UPDATE post SET vote_count = vote_count + 1 WHERE id = ? RETURNING vote_count', [vote.postId]);
+  return toInt(row!.vote_count);
 }
 
 /** The person's votes in the workspace (by contact, address or user id), with their post's title, oldest first. */
@@ -55,4 +82,9 @@ export async function anonymize(sql: Sql, ids: readonly string[]): Promise<numbe
     changed += await sql.run(`UPDATE vote SET email_hash = NULL, user_id = NULL, contact_id = NULL, voter_key = 'x:' || id WHERE id IN (${placeholders(chunk)})`, chunk);
   }
   return changed;
+}
+
+/** Whether this voter (`u:<userId>` or `e:<emailHash>`) has voted on the post. */
+export async function hasVoted(sql: Sql, postId: string, voterKey: string): Promise<boolean> {
+  return (await sql.one('SELECT 1 AS x FROM vote WHERE post_id = ? AND voter_key = ?', [postId, voterKey])) !== undefined;
 }

@@ -1,7 +1,36 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Organization } from './organizations.js';
 import type { EventKind } from '../../schemas/events.js';
-import type { Webhook } from '../../schemas/webhooks.js';
+import type { Webhook as WebhookRecord } from '../../schemas/webhooks.js';
 import { asIs, defineRows, pageOf, type After } from './rows.js';
 import { toBool, toInt, toIso, toIsoOrNull, toJson, toStringOrNull, ts, type Sql } from './sql.js';
+
+/**
+ * A receiver registered by a workspace. `events` holds the subscribed kinds as `,kind,kind,` so the
+ * fan-out trigger matches a kind with one substring test in either database.
+ */
+export const Webhook = defineEntity({
+  name: 'Webhook',
+  tableName: 'webhook',
+  indexes: [{ name: 'webhook_org_created_idx', properties: ['organization', 'createdAt', 'id'] }],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    url: p.string().length(2048),
+    events: p.string().length(400),
+    description: p.string().length(500).nullable(),
+    /**
+     * The signing secret (`whsec_...`), sealed with the server's key (engine/secrets.ts): returned once at
+     * registration, never read back through the API.
+     */
+    secret: p.string().length(255),
+    enabled: p.boolean().default(true),
+    consecutiveFailures: p.integer().default(0),
+    disabledAt: p.datetime().length(3).nullable(),
+    createdAt: p.datetime().length(3),
+    updatedAt: p.datetime().length(3),
+  },
+});
 
 /** Subscribed kinds as stored: `,kind,kind,`, matched by the fan-out trigger with one substring test. */
 export function encodeEventKinds(kinds: readonly EventKind[]): string {
@@ -11,7 +40,7 @@ function decodeEventKinds(stored: string): EventKind[] {
   return stored.split(',').filter(Boolean) as EventKind[];
 }
 
-const WEBHOOKS = defineRows<Webhook>('webhook', 'w', {
+const WEBHOOKS = defineRows<WebhookRecord>('webhook', 'w', {
   id: asIs,
   url: asIs,
   events: (stored) => decodeEventKinds(stored as string),
@@ -22,7 +51,7 @@ const WEBHOOKS = defineRows<Webhook>('webhook', 'w', {
   updatedAt: toIso,
 });
 
-export async function insert(sql: Sql, organizationId: string, webhook: Webhook, secret: string): Promise<void> {
+export async function insert(sql: Sql, organizationId: string, webhook: WebhookRecord, secret: string): Promise<void> {
   await sql.run(
     `INSERT INTO webhook (id, organization_id, url, events, description, secret, enabled, consecutive_failures, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
@@ -38,13 +67,13 @@ export async function count(sql: Sql, organizationId: string): Promise<number> {
 }
 
 /** A webhook of the workspace (never its secret), locked for the transaction with `lock` (PostgreSQL). */
-export async function find(sql: Sql, organizationId: string, id: string, lock = false): Promise<Webhook | undefined> {
+export async function find(sql: Sql, organizationId: string, id: string, lock = false): Promise<WebhookRecord | undefined> {
   const row = await sql.one(`SELECT ${WEBHOOKS.columns} FROM webhook w WHERE w.id = ? AND w.organization_id = ?${lock ? sql.dialect.forUpdate : ''}`, [id, organizationId]);
   return row && WEBHOOKS.read(row);
 }
 
 /** Up to `limit` webhooks of the workspace after (createdAt, id), oldest first. */
-export function list(sql: Sql, organizationId: string, limit: number, after?: After): Promise<Webhook[]> {
+export function list(sql: Sql, organizationId: string, limit: number, after?: After): Promise<WebhookRecord[]> {
   return pageOf(sql, WEBHOOKS, { where: 'w.organization_id = ?', params: [organizationId] }, limit, after);
 }
 

@@ -1,13 +1,8 @@
+import { FeedbackError, parseInput, newId, isId, isTime, readCursor, toPage } from '../shared/index.js';
+import { deliveries, type Sql, webhooks, type WorkspaceContext } from '../store/index.js';
 import type { Page } from '../../schemas/common.js';
 import { pageQuerySchema, type PageQueryInput } from '../../schemas/posts.js';
 import type { Delivery } from '../../schemas/webhooks.js';
-import { FeedbackError, parseInput } from '../errors.js';
-import { newId } from '../shared/ids.js';
-import { isId, isTime, readCursor, toPage } from '../shared/pages.js';
-import * as deliveries from '../store/deliveries.js';
-import type { Sql } from '../store/sql.js';
-import * as webhooks from '../store/webhooks.js';
-import type { WorkspaceContext } from '../shared/context.js';
 
 /** A webhook of the workspace, or 404; locked for the transaction with `lock`. */
 export async function requireWebhook(sql: Sql, organizationId: string, id: string, lock = false) {

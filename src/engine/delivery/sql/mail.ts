@@ -1,4 +1,4 @@
-import { placeholders, statement, toInt, ts, type Database, type Sql, type SqlDialect, type Statement } from '../../store/sql.js';
+import { placeholders, statement, toInt, ts, type Database, type Sql, type SqlDialect, type Statement } from '../../store/index.js';
 
 /** A mail row a claim took. */
 export interface ClaimedMail {

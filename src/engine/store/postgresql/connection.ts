@@ -1,5 +1,5 @@
 import { textOf, type CommitListeners, type DeliveryKind, type EngineDatabase, type Sql, type Statement } from '../sql.js';
-import { isDatabaseUnavailable } from '../unavailable.js';
+import { isDatabaseUnavailable } from '../../shared/faults.js';
 import { postgresqlDialect } from './dialect.js';
 
 /** A connection as the ORM's knex pool hands it out (pg's Client). */

@@ -1,0 +1,105 @@
+import { BILLING_STATES, DEFAULT_RATE_LIMIT, FeedbackError, PLANS, RESERVED_HANDLES, effectiveContactCap, type BillingState, type Plan } from '../shared/index.js';
+import type { organizations } from '../store/index.js';
+
+export interface OrganizationInfo {
+  id: string;
+  name: string;
+  plan: Plan;
+  billingState: BillingState;
+  /** The cap in force (null = unlimited) and whether it overrides the plan's default. */
+  contactCap: number | null;
+  contactCapOverride: boolean;
+  rateLimit: number;
+  adminEmails: string[];
+  /** The portal's public handle (`/portal/<handle>/`), or null. */
+  handle: string | null;
+  /** Whether the portal answers (it also needs a handle). */
+  portalEnabled: boolean;
+  /** Whether only end-users signed in with a workspace-signed token may post, vote and comment on the portal. */
+  portalVerifiedOnly: boolean;
+  /** Whether anonymous portal posts wait as `pending` until approved (`feedback-service post approve`). */
+  portalModeration: boolean;
+  /** Origins whose pages may frame the portal (the widget): its `Content-Security-Policy: frame-ancestors`. */
+  portalFrameOrigins: string[];
+  /** Whether notifications go to contacts its admins created (consentBasis `admin_created`); off unless turned on. */
+  notifyAdminCreated: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateOrganizationInput {
+  name: string;
+  plan?: Plan;
+  /** A number overrides the plan's cap; null means unlimited; undefined keeps the plan default. */
+  contactCap?: number | null;
+  adminEmails?: string[];
+  rateLimit?: number;
+}
+
+export interface UpdateOrganizationInput {
+  name?: string;
+  plan?: Plan;
+  billingState?: BillingState;
+  /** A number or null (unlimited) overrides; 'default' returns to the plan's cap. */
+  contactCap?: number | null | 'default';
+  adminEmails?: string[];
+  /** Requests per minute per key; null returns to the server default. */
+  rateLimit?: number | null;
+  /** The portal's public handle; null removes it. */
+  handle?: string | null;
+  portalEnabled?: boolean;
+  portalVerifiedOnly?: boolean;
+  portalModeration?: boolean;
+  /** Replaces the list; each an origin (`https://app.example.com`, `http://localhost:3000`); at most 20. */
+  portalFrameOrigins?: string[];
+  /** Mail contacts its admins created (`admin_created`): the admin attests the lawful basis. */
+  notifyAdminCreated?: boolean;
+}
+
+/** The origins a workspace lets frame its portal, as the CSP names them; what is not one is ERR_VALIDATION. */
+export function frameOrigins(list: readonly string[]): string[] {
+  if (list.length > 20) throw new FeedbackError('ERR_VALIDATION', 'At most 20 origins may frame the portal.');
+  return [
+    ...new Set(
+      list.map((text) => {
+        let url: URL | undefined;
+        try {
+          url = new URL(text);
+        } catch {}
+        if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.pathname !== '/' || url.search || url.hash)
+          throw new FeedbackError('ERR_VALIDATION', `${text} is not an origin: give scheme, host and port only, e.g. https://app.example.com`);
+        return url.origin;
+      }),
+    ),
+  ];
+}
+
+/** A portal handle: 2 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit. */
+export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){1,39}$/;
+
+export function toInfo(row: organizations.OrganizationRow): OrganizationInfo {
+  return {
+    ...row,
+    plan: row.plan as Plan,
+    billingState: row.billingState as BillingState,
+    contactCap: effectiveContactCap(row),
+    rateLimit: row.rateLimit ?? DEFAULT_RATE_LIMIT,
+  };
+}
+
+export function check(input: { plan?: string; billingState?: string; contactCap?: unknown; rateLimit?: unknown; name?: string; handle?: string | null }) {
+  if (typeof input.handle === 'string' && !HANDLE_PATTERN.test(input.handle))
+    throw new FeedbackError('ERR_VALIDATION', 'handle must be 2 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit');
+  if (typeof input.handle === 'string' && RESERVED_HANDLES.includes(input.handle))
+    throw new FeedbackError('ERR_VALIDATION', `handle ${input.handle} is reserved: the portal's own pages live at /portal/${input.handle}/`);
+  if (input.name !== undefined && (input.name.length < 1 || input.name.length > 200)) throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
+  if (input.plan !== undefined && !PLANS.includes(input.plan as Plan)) throw new FeedbackError('ERR_VALIDATION', `plan must be one of ${PLANS.join(', ')}`);
+  if (input.billingState !== undefined && !BILLING_STATES.includes(input.billingState as BillingState))
+    throw new FeedbackError('ERR_VALIDATION', `billing must be one of ${BILLING_STATES.join(', ')}`);
+  const cap = input.contactCap;
+  if (typeof cap === 'number' && !(Number.isInteger(cap) && cap >= 0)) throw new FeedbackError('ERR_VALIDATION', 'contact cap must be a non-negative integer');
+  const rate = input.rateLimit;
+  if (rate !== undefined && rate !== null && !(typeof rate === 'number' && Number.isInteger(rate) && rate >= 1))
+    throw new FeedbackError('ERR_VALIDATION', 'rate limit must be a positive integer');
+}
+

@@ -1,0 +1,105 @@
+import { readCursor, isId, isTime, toPage, type CursorKey } from '../shared/index.js';
+import type { WorkspaceContext } from '../store/index.js';
+import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
+import * as portal from './sql/pages.js';
+
+export type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost } from './sql/pages.js';
+
+/** How a board's posts are sorted on the portal. */
+export const PORTAL_SORTS = ['top', 'new', 'trending'] as const;
+export type PortalSort = (typeof PORTAL_SORTS)[number];
+
+/** The statuses the roadmap shows, as its columns, in order. */
+export const ROADMAP_STATUSES = ['planned', 'in_progress', 'shipped'] as const satisfies readonly PostStatus[];
+
+export interface PortalPostsQuery {
+  sort?: PortalSort;
+  q?: string;
+  status?: PostStatus;
+  cursor?: string;
+  limit?: number;
+}
+
+/** Trending reads the last week first; a window of 50 years is the whole board. */
+const TRENDING_FIRST_WINDOW_HOURS = 7 * 24;
+const TRENDING_WHOLE_BOARD_HOURS = 50 * 365 * 24;
+
+/** At most this many comments are shown on a post page. */
+export const PORTAL_COMMENT_LIMIT = 1000;
+
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * What the public portal reads of a workspace: its public boards and only what they show (live, approved, not merged
+ * posts). Pages are keyset pages; a trending walk keeps the time it started at in its cursor, so its order holds.
+ */
+export function createPortalReader({ db, organizationId, clock }: WorkspaceContext) {
+  const org = organizationId;
+
+  /**
+   * Trending, without scoring every post of the board: the best a post of age `hours` or more can score is
+   * (most votes + 1) / (hours + 2)², so the page is read from the last week, and the window widened (x4) until the
+   * page's last score beats what any older post could reach, or the window holds the whole board. Exact; on a busy
+   * board one window of recent posts instead of a scan.
+   */
+  async function trending(boardId: string, now: Date, filter: portal.PostFilter, want: number, after?: readonly [number, string]) {
+    const most = await portal.maxVotes(db, boardId);
+    for (let hours = TRENDING_FIRST_WINDOW_HOURS; ; hours *= 4) {
+      const whole = hours >= TRENDING_WHOLE_BOARD_HOURS;
+      const rows = await portal.posts(db, boardId, { by: 'trending', now }, whole ? filter : { ...filter, since: new Date(now.getTime() - hours * 3_600_000) }, want, after);
+      const olderBest = (most + 1) / (hours + 2) ** 2;
+      if (whole || (rows.length === want && rows[want - 1]!.sortKey > olderBest)) return rows;
+    }
+  }
+
+  return {
+    boards: () => portal.boards(db, org),
+
+    boardBySlug: (slug: string) => portal.boardBySlug(db, org, slug),
+
+    /** The board and post a form on a post page is for (one statement; nothing else of them), or undefined. */
+    postRef: (boardSlug: string, postSlug: string) => portal.postRef(db, org, boardSlug, postSlug),
+
+    /** A page of the board's posts. An unknown sort or status is the default; a bad cursor is ERR_VALIDATION. */
+    async posts(boardId: string, query: PortalPostsQuery = {}) {
+      const sort: PortalSort = PORTAL_SORTS.includes(query.sort as PortalSort) ? query.sort! : 'top';
+      const status = POST_STATUSES.includes(query.status as PostStatus) ? query.status : undefined;
+      const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
+      const kind = `portal:${sort}`;
+      const valid = (k: CursorKey) =>
+        sort === 'trending' ? k.length === 3 && isFiniteNumber(k[0]) && isId(k[1]) && isTime(k[2]) : k.length === 2 && (sort === 'new' ? isTime(k[0]) : isFiniteNumber(k[0])) && isId(k[1]);
+      const position = readCursor(query.cursor, kind, valid);
+      const now = position && sort === 'trending' ? new Date(position[2] as number) : clock();
+      const order: portal.PostOrder = sort === 'trending' ? { by: 'trending', now } : { by: sort };
+      const q = query.q?.trim() || undefined;
+      const after = position && ([position[0] as number, position[1] as string] as const);
+      const rows = order.by === 'trending' ? await trending(boardId, order.now, { q, status }, limit + 1, after) : await portal.posts(db, boardId, order, { q, status }, limit + 1, after);
+      const page = toPage(rows, limit, kind, (last) => (sort === 'trending' ? [last.sortKey, last.id, now.getTime()] : [last.sortKey, last.id]));
+      return { data: page.data.map(({ sortKey: _sortKey, ...post }) => post), nextCursor: page.nextCursor, sort, status: status ?? null, q: q ?? null };
+    },
+
+    /** A post page: the post (or where it was merged), its comments and the posts merged into it. */
+    async post(boardId: string, slug: string) {
+      const post = await portal.postBySlug(db, boardId, slug);
+      if (!post) return null;
+      if (post.mergedIntoId) return { post, mergedInto: (await portal.postById(db, org, post.mergedIntoId)) ?? null, comments: [], merged: [] };
+      const [comments, merged] = await Promise.all([portal.comments(db, post.id, PORTAL_COMMENT_LIMIT), portal.mergedInto(db, post.id)]);
+      return { post, mergedInto: null, comments, merged };
+    },
+
+    /** The roadmap's three columns. */
+    async roadmap() {
+      const columns = await Promise.all(ROADMAP_STATUSES.map((status) => portal.roadmap(db, org, status, 50)));
+      return ROADMAP_STATUSES.map((status, i) => ({ status, posts: columns[i]! }));
+    },
+
+    /** Published changelog entries of public boards, newest first. */
+    async changelog(query: { cursor?: string; limit?: number } = {}) {
+      const limit = Math.min(Math.max(query.limit ?? 20, 1), 100);
+      const position = readCursor(query.cursor, 'portal:changelog');
+      const rows = await portal.changelog(db, org, limit + 1, position && [position[0] as number, position[1] as string]);
+      return toPage(rows, limit, 'portal:changelog', (last) => [Date.parse(last.publishedAt), last.id]);
+    },
+  };
+}
+export type PortalReader = ReturnType<typeof createPortalReader>;

@@ -1,0 +1,58 @@
+import { FeedbackError, changeTime, isUniqueViolation, parseInput } from '../shared/index.js';
+import { emit, postTags, posts, type Sql, type WorkspaceContext } from '../store/index.js';
+import { updatePostBodySchema, type Post } from '../../schemas/posts.js';
+import { notifyPostStatus } from '../notifications/index.js';
+import { assertReferences, requireLivePost } from './references.js';
+import { postSummary } from './write.js';
+
+const EDITABLE = ['title', 'body', 'bodyText', 'contactId', 'hideFromRoadmap', 'slug', 'status'] as const;
+
+/** The post with what the body changes; the current post when nothing changes. */
+function applied(current: Post, input: ReturnType<typeof updatePostBodySchema.parse>): Post {
+  const next: Post = { ...current };
+  if (input.title !== undefined) next.title = input.title;
+  if (input.body !== undefined) {
+    next.body = JSON.stringify(input.body.json);
+    next.bodyText = input.body.text;
+  }
+  if (input.contactId !== undefined) next.contactId = input.contactId;
+  if (input.hideFromRoadmap !== undefined) next.hideFromRoadmap = input.hideFromRoadmap;
+  if (input.slug !== undefined) next.slug = input.slug;
+  if (input.status !== undefined) next.status = input.status;
+  return next;
+}
+
+/** Write the post's new fields; an explicit slug taken in the board is 409. */
+async function write(tx: Sql, current: Post, next: Post): Promise<void> {
+  const slugConflict = () => new FeedbackError('ERR_CONFLICT', `slug ${next.slug} is already taken in this board`);
+  if (next.slug !== current.slug && (await posts.slugTaken(tx, current.boardId, next.slug, current.id))) throw slugConflict();
+  try {
+    await posts.update(tx, next);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw slugConflict();
+    throw err;
+  }
+}
+
+/**
+ * `PATCH /v1/posts/{postId}`: changes what is sent; `post.status_changed` (with `previousStatus`) only when the status
+ * really changes, and then, in the same transaction, one mail to each participant the consent rule lets through.
+ */
+export async function update({ db, organizationId, clock }: WorkspaceContext, postId: string, body: unknown): Promise<Post> {
+  const input = parseInput(updatePostBodySchema, body);
+  return db.transaction(async (tx) => {
+    const current = await requireLivePost(tx, organizationId, postId, true);
+    await assertReferences(tx, organizationId, { contactId: input.contactId, tagIds: input.tagIds });
+    const next = applied(current, input);
+    if (!EDITABLE.some((f) => next[f] !== current[f]) && input.tagIds === undefined) return current;
+    const now = changeTime(clock, current.updatedAt);
+    next.updatedAt = now.toISOString();
+    await write(tx, current, next);
+    if (input.tagIds !== undefined) await postTags.setForPost(tx, current.id, new Set(input.tagIds));
+    if (next.status !== current.status) {
+      const changeId = await emit(tx, { event: 'post.status_changed', organizationId, boardId: next.boardId, post: postSummary(next), previousStatus: current.status }, now);
+      await notifyPostStatus(tx, { organizationId, changeId, now }, next, current.status);
+    }
+    return next;
+  });
+}

@@ -1,0 +1,54 @@
+import { firstFreeSlug, newId, slugify } from '../shared/index.js';
+import { emit, postTags, posts, type Sql } from '../store/index.js';
+import type { ModerationStatus, Post } from '../../schemas/posts.js';
+
+/** The post as `post.created` and `post.status_changed` carry it. */
+export function postSummary(post: Post) {
+  return { id: post.id, title: post.title, slug: post.slug, status: post.status, createdAt: post.createdAt };
+}
+
+export interface NewPost {
+  boardId: string;
+  title: string;
+  body?: { json: unknown; text: string };
+  contactId: string | null;
+  authorUserId?: string | null;
+  /** The name an end-user gave on the portal. */
+  authorName?: string | null;
+  tagIds?: string[];
+  moderationStatus: ModerationStatus;
+}
+
+/**
+ * Insert a post (slug derived from the title and made unique in the board), its tags and, unless it is held for
+ * moderation, its `post.created` event, in the caller's transaction. The board must be in the workspace.
+ */
+export async function insertPost(tx: Sql, organizationId: string, input: NewPost, now: Date): Promise<Post> {
+  const base = slugify(input.title);
+  const post: Post = {
+    id: newId('post', now.getTime()),
+    organizationId,
+    boardId: input.boardId,
+    contactId: input.contactId,
+    authorUserId: input.authorUserId ?? null,
+    title: input.title,
+    slug: firstFreeSlug(base, await posts.slugsLike(tx, input.boardId, base)),
+    body: input.body === undefined ? '' : JSON.stringify(input.body.json),
+    bodyText: input.body?.text ?? '',
+    status: 'open',
+    moderationStatus: input.moderationStatus,
+    hideFromRoadmap: false,
+    roadmapOrder: null,
+    mergedIntoId: null,
+    commentCount: 0,
+    voteCount: 0,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    deletedAt: null,
+  };
+  await posts.insert(tx, post, input.authorName ?? null);
+  if (input.tagIds?.length) await postTags.setForPost(tx, post.id, new Set(input.tagIds));
+  // A post held for moderation is announced when it is approved: until then nobody outside the workspace sees it.
+  if (post.moderationStatus === 'approved') await emit(tx, { event: 'post.created', organizationId, boardId: post.boardId, post: postSummary(post) }, now);
+  return post;
+}

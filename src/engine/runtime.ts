@@ -1,0 +1,90 @@
+// The parts createEngine puts together: the database, mail, and the scheduler with its chores.
+import type { MikroORM } from '@mikro-orm/core';
+import type { Knex } from '@mikro-orm/knex';
+import { WEBHOOK_LIMITS } from '../schemas/webhooks.js';
+import { createComposer } from './delivery/mail-compose.js';
+import { createScheduler, type AttemptReport, type DeliveryScheduler } from './delivery/scheduler.js';
+import { createSender, type Sender } from './delivery/sender.js';
+import { createLogTransport, createMailer, createSmtpTransport, type Mailer, type MailTransport } from './mail/index.js';
+import { createMailTokens, type MailTokens } from './notifications/index.js';
+import { MAIL_RETENTION_DAYS, type EngineOptions } from './options.js';
+import { CLIENT_TIMEOUT_MARGIN_MS, initOrm, parseDatabase, resolveTimeouts, type DatabaseTarget, type DatabaseTimeouts } from './orm.js';
+import { redactDeliveredErasures } from './privacy/index.js';
+import type { SecretBox } from './secrets/index.js';
+import { createDatabase } from './store/database.js';
+import { mail, type EngineDatabase } from './store/index.js';
+
+/** The database the engine works on: MikroORM (schema, migrations, connections) and the explicit-SQL layer on its connections. */
+export async function openDatabase(target: DatabaseTarget, given: DatabaseTimeouts | undefined, log: (message: string) => void) {
+  const timeouts = resolveTimeouts(given);
+  const orm = await initOrm(target, { timeouts, log });
+  const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
+  const db = createDatabase(target.dialect, knex, { location: target.location, log, answerMs: timeouts.statementMs + CLIENT_TIMEOUT_MARGIN_MS });
+  return { orm, db, timeouts };
+}
+
+export { parseDatabase };
+
+/** Mail out: the mailer of at-once messages (portal codes), the notifications' transport, and the signed links in them. */
+export function createMailParts(options: EngineOptions, secrets: SecretBox, clock: () => Date, log: (message: string) => void) {
+  const smtpUrl = options.mail?.smtpUrl ?? options.webhooks?.smtpUrl;
+  const from = options.mail?.from ?? options.webhooks?.mailFrom ?? 'feedback-service@localhost';
+  const logBodies = options.mail?.logBodies === true;
+  const publicUrl = options.mail?.publicUrl;
+  return {
+    from,
+    publicUrl: typeof publicUrl === 'function' ? publicUrl : () => publicUrl,
+    mailer: createMailer({ smtpUrl, from, log, logBodies }),
+    transport: smtpUrl ? createSmtpTransport(smtpUrl, { connections: options.mail?.connections ?? 4 }) : createLogTransport(log, { bodies: logBodies }),
+    tokens: createMailTokens(secrets, clock),
+  };
+}
+export type MailParts = { mailer: Mailer; transport: MailTransport; tokens: MailTokens; from: string; publicUrl: () => string | undefined };
+
+/** The outbox's retention: settled rows older than MAIL_RETENTION_DAYS, a thousand at a time. */
+async function purgeOutbox(db: EngineDatabase, clock: () => Date): Promise<void> {
+  const before = new Date(clock().getTime() - MAIL_RETENTION_DAYS * 86_400_000);
+  while ((await mail.purgeSettled(db, before, 1000)) === 1000);
+}
+
+/** What hears of each delivery attempt: the logger's line and the caller's listener. */
+function attemptListener(options: EngineOptions): ((a: AttemptReport) => void) | undefined {
+  const { logger, onAttempt } = options;
+  if (!logger && !onAttempt) return undefined;
+  return (a) => {
+    logger?.info(
+      { webhookId: a.webhookId, deliveryId: a.deliveryId, event: a.eventType, attempt: a.attempt, status: a.statusCode, durationMs: a.durationMs, ok: a.ok, error: a.error ?? undefined },
+      a.ok ? 'delivery attempt succeeded' : a.final ? 'delivery attempt failed; no more attempts' : 'delivery attempt failed; will retry',
+    );
+    onAttempt?.(a);
+  };
+}
+
+/** The webhook sender: the SSRF guard at connect time and the receiver time-out. */
+export function createWebhookSender(options: EngineOptions): Sender {
+  const webhooks = options.webhooks ?? {};
+  return createSender({ allowPrivateNetworks: webhooks.allowPrivateNetworks ?? false, timeoutMs: webhooks.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs });
+}
+
+/** The scheduler that sends webhook deliveries and notification mail, with its chores (the outbox's retention, erasures). */
+export function createEngineScheduler(
+  parts: { options: EngineOptions; db: EngineDatabase; orm: MikroORM; clock: () => Date; secrets: SecretBox; sender: Sender; mail: MailParts; connectMs: number },
+  log: (message: string, error?: unknown) => void,
+): DeliveryScheduler {
+  const { options, db, clock, mail: m } = parts;
+  const listenUrl = db.dialect.name === 'postgresql' ? (parts.orm.config.get('clientUrl') as string) : undefined;
+  return createScheduler(
+    {
+      db,
+      clock,
+      sender: parts.sender,
+      secrets: parts.secrets,
+      mail: { transport: m.transport, compose: createComposer(db, m.tokens, { from: m.from, publicUrl: m.publicUrl, log }, clock) },
+      chores: [() => purgeOutbox(db, clock), () => redactDeliveredErasures(db, clock)],
+      onAttempt: attemptListener(options),
+      log,
+      listen: listenUrl ? { url: listenUrl, connectMs: parts.connectMs } : undefined,
+    },
+    { mailConnections: options.mail?.connections, ...options.webhooks?.scheduler },
+  );
+}

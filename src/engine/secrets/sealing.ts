@@ -1,0 +1,73 @@
+import { idempotencyKeys, organizations, type Database, webhooks } from '../store/index.js';
+import type { SecretBox } from './keys.js';
+
+/** Where each kind of sealed value is kept: the context it is bound to. */
+export const sealedAt = {
+  webhookSecret: (webhookId: string) => `webhook:${webhookId}`,
+  idempotentAnswer: (organizationId: string, key: string) => `idempotency:${organizationId}:${key}`,
+  portalSecret: (organizationId: string) => `portal-secret:${organizationId}`,
+};
+
+/** What a reseal did: values now sealed under the current key, and values no configured key opens (left as they are). */
+export interface ResealReport {
+  webhookSecrets: number;
+  idempotentAnswers: number;
+  portalSecrets: number;
+  unopenable: number;
+}
+
+const BATCH = 500;
+
+/**
+ * Seal again under the current key every stored value that is not: values written before sealing existed, and
+ * values sealed under a fallback key (the last step of a key rotation). Values sealed under a key that is not
+ * configured are counted and left alone. Each row is replaced only if it did not change meanwhile, so running this
+ * beside serving processes is safe.
+ */
+export async function resealStored(db: Database, box: SecretBox): Promise<ResealReport> {
+  const report: ResealReport = { webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, unopenable: 0 };
+  for (let after = ''; ; ) {
+    const rows = await webhooks.secretsNotSealedWith(db, box.keyId, after, BATCH);
+    for (const row of rows) {
+      if (!box.opens(row.secret)) report.unopenable++;
+      else {
+        const context = sealedAt.webhookSecret(row.id);
+        await webhooks.replaceSecret(db, row.id, row.secret, box.seal(box.open(row.secret, context), context));
+        report.webhookSecrets++;
+      }
+    }
+    if (rows.length < BATCH) break;
+    after = rows[rows.length - 1]!.id;
+  }
+  for (let after: readonly [string, string] = ['', '']; ; ) {
+    const rows = await idempotencyKeys.answersNotSealedWith(db, box.keyId, after, BATCH);
+    for (const row of rows) {
+      if (!box.opens(row.body)) report.unopenable++;
+      else {
+        const context = sealedAt.idempotentAnswer(row.organizationId, row.key);
+        await idempotencyKeys.replaceAnswer(db, row.organizationId, row.key, row.body, box.seal(box.open(row.body, context), context));
+        report.idempotentAnswers++;
+      }
+    }
+    if (rows.length < BATCH) break;
+    const last = rows[rows.length - 1]!;
+    after = [last.organizationId, last.key];
+  }
+  for (let after = ''; ; ) {
+    const rows = await organizations.portalSecretsNotSealedWith(db, box.keyId, after, BATCH);
+    for (const row of rows) {
+      // Both secrets of a workspace are bound to the same place; the previous one is the old value of the current.
+      const context = sealedAt.portalSecret(row.id);
+      const values = [row.current, row.previous];
+      if (values.some((v) => v !== null && !box.opens(v))) report.unopenable++;
+      else {
+        const [current, previous] = values.map((v) => (v === null ? null : box.seal(box.open(v, context), context)));
+        await organizations.replacePortalSecrets(db, row.id, row, { current: current!, previous: previous!, previousUntil: row.previousUntil });
+        report.portalSecrets++;
+      }
+    }
+    if (rows.length < BATCH) break;
+    after = rows[rows.length - 1]!.id;
+  }
+  return report;
+}

@@ -1,8 +1,0 @@
-import type { Database } from '../store/sql.js';
-
-/** What a workspace's operations run with; every statement behind them names the workspace. */
-export interface WorkspaceContext {
-  db: Database;
-  organizationId: string;
-  clock: () => Date;
-}

@@ -1,0 +1,13 @@
+// Pure helpers every concept may use: no statement, no service, nothing of the engine above them.
+export * from './addresses.js';
+export * from './email.js';
+export * from './equality.js';
+export * from './errors.js';
+export * from './faults.js';
+export * from './ids.js';
+export * from './log.js';
+export * from './pages.js';
+export * from './plans.js';
+export * from './portal-paths.js';
+export * from './slugs.js';
+export * from './time.js';

@@ -1,0 +1,30 @@
+// The store's door for the concepts: one namespace per table (its entity, record type, row mapping and statements,
+// each defined once in store/<table>.ts), and the statement layer they run on.
+export * from './sql.js';
+export * from './rows.js';
+export * from './subjects.js';
+export type { WorkspaceContext } from './context.js';
+/** A change and its events commit together: the mechanism every change goes through (events.ts). */
+export { emit, writeWithEvent } from './events.js';
+export * as apiKeys from './api-keys.js';
+export * as boards from './boards.js';
+export * as changelogEntries from './changelog-entries.js';
+export * as comments from './comments.js';
+export * as contacts from './contacts.js';
+export * as deliveries from './deliveries.js';
+export * as events from './events.js';
+export * as idempotencyKeys from './idempotency-keys.js';
+export * as mail from './mail.js';
+export * as mailPreferences from './mail-preferences.js';
+export * as mailSubscriptions from './mail-subscriptions.js';
+export * as mailUnsubscribes from './mail-unsubscribes.js';
+export * as organizations from './organizations.js';
+export * as portalCodes from './portal-codes.js';
+export * as portalSessions from './portal-sessions.js';
+export * as postTags from './post-tags.js';
+export * as posts from './posts.js';
+export * as rateLimits from './rate-limits.js';
+export * as suppressions from './suppressions.js';
+export * as tags from './tags.js';
+export * as votes from './votes.js';
+export * as webhooks from './webhooks.js';

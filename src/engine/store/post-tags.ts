@@ -1,0 +1,22 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Post } from './posts.js';
+import { Tag } from './tags.js';
+import type { Sql } from './sql.js';
+
+/** Which tags a post carries. */
+export const PostTag = defineEntity({
+  name: 'PostTag',
+  tableName: 'post_tag',
+  // The posts of a tag (and a tag's deletion): the primary key leads with the post.
+  indexes: [{ name: 'post_tag_tag_id_index', properties: ['tag'] }],
+  properties: {
+    post: () => p.manyToOne(Post).primary().deleteRule('cascade'),
+    tag: () => p.manyToOne(Tag).primary().deleteRule('cascade'),
+  },
+});
+
+/** Replace the tags a post carries. */
+export async function setForPost(sql: Sql, postId: string, tagIds: Iterable<string>): Promise<void> {
+  await sql.run('DELETE FROM post_tag WHERE post_id = ?', [postId]);
+  for (const tagId of tagIds) await sql.run('INSERT INTO post_tag (post_id, tag_id) VALUES (?, ?)', [postId, tagId]);
+}

@@ -1,0 +1,95 @@
+import { createBoardsService, type BoardsService } from './boards/index.js';
+import { createChangelogService, type ChangelogService } from './changelog/index.js';
+import { createContactsService, type ContactsService } from './contacts/index.js';
+import { createEventsService, type EventsService } from './events/index.js';
+import { createInteractionsService, type InteractionsService } from './interactions/index.js';
+import type { Mailer } from './mail/index.js';
+import { createNotificationsService, type NotificationsService } from './notifications/index.js';
+import { createParticipation, createPortalReader, type Participation, type PortalReader } from './portal/index.js';
+import { createPostsService, createTagsService, type PostsService, type TagsService } from './posts/index.js';
+import { createPrivacyService, type PrivacyService } from './privacy/index.js';
+import type { SecretBox } from './secrets/index.js';
+import type { Database } from './store/index.js';
+import { createWebhooksService, type WebhookConfig, type WebhooksService } from './webhooks/index.js';
+
+/** Everything one workspace can do; every statement behind it names the workspace. */
+export interface Workspace {
+  readonly organizationId: string;
+  readonly contacts: ContactsService;
+  readonly boards: BoardsService;
+  readonly tags: TagsService;
+  readonly posts: PostsService;
+  /** What end-users do on public boards: post, vote, comment (with or without the notify-me opt-in). */
+  readonly public: InteractionsService;
+  readonly changelog: ChangelogService;
+  /** What the public portal reads: public boards, their shown posts and comments, the roadmap, the changelog. */
+  readonly portal: PortalReader;
+  /** Taking part on the portal: its token secret, sign-in, email codes, sessions, and end-users' posts, votes and comments. */
+  readonly participation: Participation;
+  readonly events: EventsService;
+  readonly webhooks: WebhooksService;
+  /** Notification mail: subscriptions the workspace makes, and what a recipient gets, changes and unsubscribes from. */
+  readonly notifications: NotificationsService;
+  /** Data-subject requests: everything held about a person (`export`), and their erasure (`erase`). */
+  readonly privacy: PrivacyService;
+}
+
+/** What every workspace's services run with: the engine's database, clock and the parts some of them need. */
+export interface EngineContext {
+  db: Database;
+  clock: () => Date;
+  secrets: SecretBox;
+  mailer: Mailer;
+  webhooks: WebhookConfig;
+}
+
+/**
+ * One workspace's services, each built on first use and kept: a request builds none (identify touches `contacts` only,
+ * and that was built by the first one). Every service is `(context, input)` functions over one context object.
+ */
+class LazyWorkspace implements Workspace {
+  readonly #ctx: EngineContext & { organizationId: string };
+  readonly #built = new Map<string, unknown>();
+  constructor(readonly organizationId: string, engine: EngineContext) {
+    this.#ctx = { ...engine, organizationId };
+  }
+  #once<T>(name: string, build: () => T): T {
+    let service = this.#built.get(name) as T | undefined;
+    if (service === undefined) this.#built.set(name, (service = build()));
+    return service;
+  }
+  get contacts() { return this.#once('contacts', () => createContactsService(this.#ctx)); }
+  get boards() { return this.#once('boards', () => createBoardsService(this.#ctx)); }
+  get tags() { return this.#once('tags', () => createTagsService(this.#ctx)); }
+  get posts() { return this.#once('posts', () => createPostsService(this.#ctx)); }
+  get public() { return this.#once('public', () => createInteractionsService(this.#ctx)); }
+  get changelog() { return this.#once('changelog', () => createChangelogService(this.#ctx)); }
+  get portal() { return this.#once('portal', () => createPortalReader(this.#ctx)); }
+  get participation() { return this.#once('participation', () => createParticipation(this.#ctx)); }
+  get events() { return this.#once('events', () => createEventsService(this.#ctx)); }
+  get webhooks() { return this.#once('webhooks', () => createWebhooksService(this.#ctx)); }
+  get notifications() { return this.#once('notifications', () => createNotificationsService(this.#ctx)); }
+  get privacy() { return this.#once('privacy', () => createPrivacyService(this.#ctx)); }
+}
+
+/** Workspaces kept in memory at most (the least recently used goes first); each is a few small objects. */
+const KEPT_WORKSPACES = 1000;
+
+/** `engine.workspace(id)`: the workspace's services, built once per workspace and kept (LRU). */
+export function createWorkspaces(engine: EngineContext): (organizationId: string) => Workspace {
+  const kept = new Map<string, Workspace>();
+  return (organizationId) => {
+    let ws = kept.get(organizationId);
+    if (ws !== undefined) {
+      // Most recently used last: a Map iterates in insertion order, so the first key is the one to drop.
+      kept.delete(organizationId);
+      kept.set(organizationId, ws);
+      return ws;
+    }
+    if (typeof organizationId !== 'string' || organizationId.length === 0) throw new TypeError('workspace(organizationId) needs the id of a workspace');
+    ws = new LazyWorkspace(organizationId, engine);
+    if (kept.size >= KEPT_WORKSPACES) kept.delete(kept.keys().next().value!);
+    kept.set(organizationId, ws);
+    return ws;
+  };
+}
