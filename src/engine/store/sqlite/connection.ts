@@ -1,6 +1,7 @@
 import { textOf, type CommitListeners, type DeliveryKind, type EngineDatabase, type Sql, type Statement, type SyncSql } from '../sql.js';
 import { SAFETY_NET_PAGES, WAL_SIZE_LIMIT, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { sqliteDialect } from './dialect.js';
+import { Turnstile } from './turnstile.js';
 
 /** A libsql connection and prepared statement, as far as the engine uses them. */
 interface LibsqlStatement {
@@ -12,10 +13,6 @@ interface LibsqlStatement {
 interface LibsqlConnection {
   prepare(sql: string): LibsqlStatement;
   exec(sql: string): void;
-}
-interface Prepared {
-  stmt: LibsqlStatement;
-  reader: boolean;
 }
 type KnexClient = { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<unknown> };
 
@@ -43,57 +40,32 @@ function toParam(value: unknown): unknown {
   }
 }
 
-/**
- * SQLite through libsql, which is synchronous: one connection for the process, taken from the ORM's pool once and
- * kept. A second connection in the same process could only wait for the first one's write lock by blocking the
- * event loop that the first one needs to finish its transaction.
- *
- * - Every statement text is prepared once per connection and kept (`MAX_PREPARED`).
- * - A statement outside a transaction runs at once (it cannot interleave with anything: it is synchronous).
- * - A transaction holds the connection from BEGIN IMMEDIATE to COMMIT; statements and transactions that arrive
- *   meanwhile wait, in arrival order. IMMEDIATE takes the write lock up front: a deferred transaction that reads
- *   and then writes fails at once with SQLITE_BUSY when another process wrote meanwhile.
- * - Another process holding the write lock (a CLI command on the same file) is waited for up to `busy_timeout`.
- * - A database file is checkpointed by a worker thread (checkpointer.ts), not by COMMITs on the event loop.
- */
-export function createSqliteDatabase(
-  client: KnexClient,
-  committed: CommitListeners,
-  options: { file: string; log: (message: string) => void },
-): EngineDatabase {
-  const inMemory = options.file === ':memory:' || options.file === '';
-  let checkpointer: Checkpointer | undefined;
-  let conn: LibsqlConnection | undefined;
-  let acquiring: Promise<LibsqlConnection> | undefined;
-  /** Per connection, each statement text prepared, with whether it returns rows (a native call to ask). */
-  const prepared = new WeakMap<LibsqlConnection, Map<string, Prepared>>();
-  /** Whether a transaction (or the ORM's borrowed turn) holds the connection, and who waits for it. */
-  let held = false;
-  const waiting: Array<() => void> = [];
+/** One connection's statements, each text prepared once (with whether it returns rows: a native call to ask). */
+class Statements {
+  readonly #prepared = new Map<string, { stmt: LibsqlStatement; reader: boolean }>();
+  constructor(readonly connection: LibsqlConnection) {}
 
-  function prepare(c: LibsqlConnection, text: string): Prepared {
-    let cache = prepared.get(c);
-    if (!cache) prepared.set(c, (cache = new Map()));
-    let entry = cache.get(text);
+  #prepare(text: string) {
+    let entry = this.#prepared.get(text);
     if (entry === undefined) {
-      const stmt = c.prepare(text);
+      const stmt = this.connection.prepare(text);
       entry = { stmt, reader: stmt.reader };
-      if (cache.size >= MAX_PREPARED) cache.delete(cache.keys().next().value!);
-      cache.set(text, entry);
+      if (this.#prepared.size >= MAX_PREPARED) this.#prepared.delete(this.#prepared.keys().next().value!);
+      this.#prepared.set(text, entry);
     }
     return entry;
   }
 
-  function execAll<T>(c: LibsqlConnection, sql: string | Statement, params: readonly unknown[]): T[] {
-    const { stmt, reader } = prepare(c, textOf(sql));
+  all<T>(sql: string | Statement, params: readonly unknown[]): T[] {
+    const { stmt, reader } = this.#prepare(textOf(sql));
     const bound = params.map(toParam);
     if (reader) return stmt.all(bound) as T[];
     stmt.run(bound);
     return [];
   }
 
-  function execOne<T>(c: LibsqlConnection, sql: string | Statement, params: readonly unknown[]): T | undefined {
-    const { stmt, reader } = prepare(c, textOf(sql));
+  one<T>(sql: string | Statement, params: readonly unknown[]): T | undefined {
+    const { stmt, reader } = this.#prepare(textOf(sql));
     const bound = params.map(toParam);
     if (!reader) {
       stmt.run(bound);
@@ -105,85 +77,42 @@ export function createSqliteDatabase(
     return row as T | undefined;
   }
 
-  function execRun(c: LibsqlConnection, sql: string | Statement, params: readonly unknown[]): number {
-    return prepare(c, textOf(sql)).stmt.run(params.map(toParam)).changes;
-  }
-
-  async function connection(): Promise<LibsqlConnection> {
-    if (conn) return conn;
-    acquiring ??= client.acquireConnection().then((acquired) => {
-      const c = acquired as LibsqlConnection;
-      if (!inMemory) {
-        c.exec(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_PAGES}; PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
-        checkpointer ??= startCheckpointer(options.file, options.log);
-      }
-      return (conn = c);
-    });
-    try {
-      return await acquiring;
-    } finally {
-      acquiring = undefined;
-    }
-  }
-
-  /** Hold the connection exclusively (a transaction); resolves when it is this caller's turn. */
-  function hold(): Promise<void> {
-    if (!held) {
-      held = true;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => waiting.push(resolve));
-  }
-  function letGo(): void {
-    const next = waiting.shift();
-    if (next) next();
-    else held = false;
-  }
-
-  /** A statement outside a transaction: at once when the connection is free, else in turn. */
-  async function statement<T>(exec: (c: LibsqlConnection) => T): Promise<T> {
-    const c = conn ?? (await connection());
-    if (!held) return exec(c);
-    await hold();
-    try {
-      return exec(c);
-    } finally {
-      letGo();
-    }
+  run(sql: string | Statement, params: readonly unknown[]): number {
+    return this.#prepare(textOf(sql)).stmt.run(params.map(toParam)).changes;
   }
 
   /**
-   * BEGIN IMMEDIATE on a connection the caller holds, with the transaction's statements (which run at once), and its
-   * end: COMMIT (then the listeners hear of the deliveries it wrote) or ROLLBACK (some errors end the transaction by
-   * themselves; ROLLBACK then has nothing to undo).
+   * BEGIN IMMEDIATE, with the transaction's statements (which run at once) and its end: COMMIT (then the listeners
+   * hear of the deliveries it wrote) or ROLLBACK (some errors end the transaction by themselves; ROLLBACK then has
+   * nothing to undo).
    */
-  function begin(c: LibsqlConnection) {
-    execAll(c, 'BEGIN IMMEDIATE', []);
+  begin(committed: CommitListeners) {
+    this.all('BEGIN IMMEDIATE', []);
     const wrote = new Set<DeliveryKind>();
     const tx: SyncSql & { one<R>(sql: string | Statement, params?: readonly unknown[]): R | undefined } = {
       dialect: sqliteDialect,
-      all: <R>(sql: string, params: readonly unknown[] = []) => execAll<R>(c, sql, params),
-      one: <R>(sql: string | Statement, params: readonly unknown[] = []) => execOne<R>(c, sql, params),
-      run: (sql: string, params: readonly unknown[] = []) => execRun(c, sql, params),
+      all: <R>(sql: string, params: readonly unknown[] = []) => this.all<R>(sql, params),
+      one: <R>(sql: string | Statement, params: readonly unknown[] = []) => this.one<R>(sql, params),
+      run: (sql: string, params: readonly unknown[] = []) => this.run(sql, params),
       wroteDeliveries: (kind: DeliveryKind = 'webhooks') => void wrote.add(kind),
     };
     return {
       tx,
-      commit() {
-        execAll(c, 'COMMIT', []);
+      commit: () => {
+        this.all('COMMIT', []);
         if (wrote.size > 0) committed.notify(wrote);
       },
-      rollback() {
+      rollback: () => {
         try {
-          execAll(c, 'ROLLBACK', []);
+          this.all('ROLLBACK', []);
         } catch {}
       },
     };
   }
 
   /** `fn` between BEGIN and COMMIT, within this turn of the event loop; the caller holds the connection. */
-  function batchOn<T>(c: LibsqlConnection, fn: (tx: SyncSql) => T): T {
-    const t = begin(c);
+  batch<T>(committed: CommitListeners, fn: (tx: SyncSql) => T): T {
+    const t = this.begin(committed);
     try {
       const result = fn(t.tx);
       t.commit();
@@ -193,74 +122,121 @@ export function createSqliteDatabase(
       throw err;
     }
   }
+}
 
-  return {
-    dialect: sqliteDialect,
-    wroteDeliveries: committed.notify,
-    async batch<T>(fn: (tx: SyncSql) => T): Promise<T> {
-      const c = conn ?? (await connection());
-      if (!held) return batchOn(c, fn);
-      await hold();
-      try {
-        return batchOn(c, fn);
-      } finally {
-        letGo();
+/**
+ * SQLite through libsql, which is synchronous: one connection for the process, taken from the ORM's pool once and
+ * kept. A second connection in the same process could only wait for the first one's write lock by blocking the
+ * event loop that the first one needs to finish its transaction.
+ *
+ * - Every statement text is prepared once per connection and kept (`MAX_PREPARED`).
+ * - A statement outside a transaction runs at once (it cannot interleave with anything: it is synchronous).
+ * - A transaction holds the connection from BEGIN IMMEDIATE to COMMIT; statements and transactions that arrive
+ *   meanwhile wait, in arrival order (`Turnstile`). IMMEDIATE takes the write lock up front: a deferred transaction
+ *   that reads and then writes fails at once with SQLITE_BUSY when another process wrote meanwhile.
+ * - Another process holding the write lock (a CLI command on the same file) is waited for up to `busy_timeout`.
+ * - A database file is checkpointed by a worker thread (checkpointer.ts), not by COMMITs on the event loop.
+ */
+class SqliteDatabase implements EngineDatabase {
+  readonly dialect = sqliteDialect;
+  readonly #client: KnexClient;
+  readonly #committed: CommitListeners;
+  readonly #options: { file: string; log: (message: string) => void };
+  readonly #turn = new Turnstile();
+  #statements: Statements | undefined;
+  #acquiring: Promise<Statements> | undefined;
+  #checkpointer: Checkpointer | undefined;
+
+  constructor(client: KnexClient, committed: CommitListeners, options: { file: string; log: (message: string) => void }) {
+    this.#client = client;
+    this.#committed = committed;
+    this.#options = options;
+  }
+
+  /** The connection's statements, the connection taken from the ORM's pool on first use and kept. */
+  async #connection(): Promise<Statements> {
+    if (this.#statements) return this.#statements;
+    this.#acquiring ??= this.#client.acquireConnection().then((acquired) => {
+      const c = acquired as LibsqlConnection;
+      const file = this.#options.file;
+      if (file !== ':memory:' && file !== '') {
+        c.exec(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_PAGES}; PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
+        this.#checkpointer ??= startCheckpointer(file, this.#options.log);
       }
-    },
-    onDeliveriesCommitted: committed.add,
-    all: <T>(sql: string | Statement, params: readonly unknown[] = []) => statement((c) => execAll<T>(c, sql, params)),
-    one: <T>(sql: string | Statement, params: readonly unknown[] = []) => statement((c) => execOne<T>(c, sql, params)),
-    run: (sql: string | Statement, params: readonly unknown[] = []) => statement((c) => execRun(c, sql, params)),
-    async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-      const c = conn ?? (await connection());
-      await hold();
+      return (this.#statements = new Statements(c));
+    });
+    try {
+      return await this.#acquiring;
+    } finally {
+      this.#acquiring = undefined;
+    }
+  }
+
+  /** A statement outside a transaction: at once when the connection is free, else in turn. */
+  async #statement<T>(exec: (s: Statements) => T): Promise<T> {
+    const s = this.#statements ?? (await this.#connection());
+    return this.#turn.free ? exec(s) : this.#turn.run(() => exec(s));
+  }
+
+  wroteDeliveries = (kind?: DeliveryKind | ReadonlySet<DeliveryKind>) => this.#committed.notify(kind);
+  onDeliveriesCommitted = (listener: (kinds: ReadonlySet<DeliveryKind>) => void) => this.#committed.add(listener);
+  all = <T>(sql: string | Statement, params: readonly unknown[] = []) => this.#statement((s) => s.all<T>(sql, params));
+  one = <T>(sql: string | Statement, params: readonly unknown[] = []) => this.#statement((s) => s.one<T>(sql, params));
+  run = (sql: string | Statement, params: readonly unknown[] = []) => this.#statement((s) => s.run(sql, params));
+
+  async batch<T>(fn: (tx: SyncSql) => T): Promise<T> {
+    const s = this.#statements ?? (await this.#connection());
+    return this.#turn.free ? s.batch(this.#committed, fn) : this.#turn.run(() => s.batch(this.#committed, fn));
+  }
+
+  async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const s = this.#statements ?? (await this.#connection());
+    return this.#turn.run(async () => {
+      const t = s.begin(this.#committed);
       try {
-        const t = begin(c);
-        try {
-          const { tx } = t;
-          const result = await fn({
-            dialect: sqliteDialect,
-            all: async (sql, params) => tx.all(textOf(sql), params),
-            one: async (sql, params) => tx.one(sql, params),
-            run: async (sql, params) => tx.run(textOf(sql), params),
-            wroteDeliveries: tx.wroteDeliveries,
-          });
-          t.commit();
-          return result;
-        } catch (err) {
-          t.rollback();
-          throw err;
-        }
-      } finally {
-        letGo();
+        const { tx } = t;
+        const result = await fn({
+          dialect: sqliteDialect,
+          all: async (sql, params) => tx.all(textOf(sql), params),
+          one: async (sql, params) => tx.one(sql, params),
+          run: async (sql, params) => tx.run(textOf(sql), params),
+          wroteDeliveries: tx.wroteDeliveries,
+        });
+        t.commit();
+        return result;
+      } catch (err) {
+        t.rollback();
+        throw err;
       }
-    },
-    async lendToOrm<T>(fn: () => Promise<T>): Promise<T> {
-      await hold();
-      try {
-        if (conn) {
-          const c = conn;
-          conn = undefined;
-          await client.releaseConnection(c);
-        }
-        return await fn();
-      } finally {
-        letGo();
+    });
+  }
+
+  /** The ORM's own work (migrations) on the pool's one connection: ours is given back for the time being. */
+  lendToOrm<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#turn.run(async () => {
+      if (this.#statements) {
+        const c = this.#statements.connection;
+        this.#statements = undefined;
+        await this.#client.releaseConnection(c);
       }
-    },
-    async close() {
-      await hold();
+      return fn();
+    });
+  }
+
+  close(): Promise<void> {
+    return this.#turn.run(async () => {
       // The worker's connection closes first, so that the last one to close (ours, with the ORM) removes the WAL.
-      await checkpointer?.stop();
-      checkpointer = undefined;
+      await this.#checkpointer?.stop();
+      this.#checkpointer = undefined;
       // libsql has no finalize: the connection really closes once its statements are garbage (a WAL file may stay
       // until then, as after a crash; SQLite recovers it on the next open).
-      if (conn) {
-        prepared.delete(conn);
-        await client.releaseConnection(conn);
-      }
-      conn = undefined;
-      letGo();
-    },
-  };
+      if (this.#statements) await this.#client.releaseConnection(this.#statements.connection);
+      this.#statements = undefined;
+    });
+  }
+}
+
+/** The engine's statements on SQLite (see SqliteDatabase). */
+export function createSqliteDatabase(client: KnexClient, committed: CommitListeners, options: { file: string; log: (message: string) => void }): EngineDatabase {
+  return new SqliteDatabase(client, committed, options);
 }
