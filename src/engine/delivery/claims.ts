@@ -1,10 +1,22 @@
-import { type Database } from '../store/index.js';
 import { randomBytes } from 'node:crypto';
+import { type Database } from '../store/index.js';
 import type { Held } from './attempt.js';
-import { claimDue } from './sql/claim.js';
+import { claimDue, type ClaimRequest } from './sql/claim.js';
 
 /** A receiver that answered 2xx within this is claimed for deep. */
 const FAST_MS = 1000;
+
+/** How one claim statement takes due deliveries (the SQL in sql/claim.ts; a test gives its own). */
+export type ClaimFn = (request: ClaimRequest) => Promise<Held[]>;
+
+export interface ClaimPolicyOptions {
+  clock: () => Date;
+  leaseMs: number;
+  /** Sends at once in all, and per webhook: how far ahead to claim follows from them. */
+  concurrency: number;
+  perWebhook: number;
+  claim: ClaimFn;
+}
 
 /**
  * Which deliveries to claim next. Claims run ahead of sending and recording, so neither waits for the other. How far
@@ -13,111 +25,128 @@ const FAST_MS = 1000;
  * receiver holds few of the process's `heldLimit` claims. The two classes are disjoint sets of webhooks, claimed at
  * once (on PostgreSQL, two connections).
  */
-export function createClaimPolicy(options: { db: Database; clock: () => Date; leaseMs: number; concurrency: number; perWebhook: number }) {
-  const { db, clock, leaseMs, perWebhook } = options;
-  const deep = { batch: perWebhook * 16, held: perWebhook * 48 };
-  const shallow = { batch: perWebhook * 2, held: perWebhook * 2 };
-  const heldLimit = options.concurrency * 64;
+export class ClaimPolicy {
+  readonly #options: ClaimPolicyOptions;
+  readonly #deep: { batch: number; held: number };
+  readonly #shallow: { batch: number; held: number };
+  readonly #heldLimit: number;
   /** Webhooks whose last recorded attempt succeeded within FAST_MS: the deep class. */
-  const fast = new Set<string>();
-  const limitOf = (webhookId: string) => (fast.has(webhookId) ? deep.held : shallow.held);
+  readonly #fast = new Set<string>();
   /** Claimed and not yet recorded, overall and per webhook. */
-  let held = 0;
-  const heldByWebhook = new Map<string, number>();
+  #held = 0;
+  readonly #heldByWebhook = new Map<string, number>();
   /**
    * Whether a claim for the shallow class may find anything: set on every wake (a commit, NOTIFY, the poll), when one
    * of its webhooks drops below its limit or leaves the deep class, and while its claims bring something. A deep
    * webhook refilling its claims then costs one statement, not one per class.
    */
-  let shallowWanted = true;
+  #shallowWanted = true;
   /** Per deep webhook, where its next refill claim starts: the newest delivery this process claimed for it since the last wake. */
-  const cursors = new Map<string, { at: unknown; after: string }>();
+  readonly #cursors = new Map<string, { at: unknown; after: string }>();
 
-  async function claim(limit: number, batch: number, webhooks: { given: string[] } | { excluded: string[] }): Promise<Held[]> {
-    const now = clock();
+  constructor(options: ClaimPolicyOptions) {
+    this.#options = options;
+    this.#deep = { batch: options.perWebhook * 16, held: options.perWebhook * 48 };
+    this.#shallow = { batch: options.perWebhook * 2, held: options.perWebhook * 2 };
+    this.#heldLimit = options.concurrency * 64;
+  }
+
+  get held(): number {
+    return this.#held;
+  }
+
+  /** Whether the process holds as many claims as it may. */
+  get full(): boolean {
+    return this.#held >= this.#heldLimit;
+  }
+
+  #limitOf(webhookId: string): number {
+    return this.#fast.has(webhookId) ? this.#deep.held : this.#shallow.held;
+  }
+
+  async #claim(limit: number, batch: number, webhooks: { given: string[] } | { excluded: string[] }): Promise<Held[]> {
+    const now = this.#options.clock();
     const token = randomBytes(12).toString('hex');
-    const given = 'given' in webhooks ? { given: webhooks.given.map((id) => ({ id, ...cursors.get(id) })) } : webhooks;
-    const rows = await claimDue(db, { now, token, leaseUntil: new Date(now.getTime() + leaseMs), batch, limit, webhooks: given });
-    if ('given' in webhooks) for (const r of rows) cursors.set(r.webhookId, { at: r.nextAttemptAt, after: r.id });
+    const given = 'given' in webhooks ? { given: webhooks.given.map((id) => ({ id, ...this.#cursors.get(id) })) } : webhooks;
+    const rows = await this.#options.claim({ now, token, leaseUntil: new Date(now.getTime() + this.#options.leaseMs), batch, limit, webhooks: given });
+    if ('given' in webhooks) for (const r of rows) this.#cursors.set(r.webhookId, { at: r.nextAttemptAt, after: r.id });
     return rows;
   }
 
-  return {
-    get held(): number {
-      return held;
-    },
-    /** Whether the process holds as many claims as it may. */
-    get full(): boolean {
-      return held >= heldLimit;
-    },
+  /** One round of claims for both classes, each for at most half the room left; `take` is given each class's claims as they arrive. */
+  async claimRound(take: (claimed: Held[]) => void): Promise<number> {
+    const saturated = [...this.#heldByWebhook].filter(([id, n]) => n >= this.#limitOf(id)).map(([id]) => id);
+    const deepOnes = [...this.#fast].filter((id) => (this.#heldByWebhook.get(id) ?? 0) < this.#deep.held);
+    const room = this.#heldLimit - this.#held;
+    const claimShallow = this.#shallowWanted;
+    this.#shallowWanted = false;
+    const deep = async () => {
+      if (deepOnes.length === 0) return 0;
+      const claimed = await this.#claim(Math.ceil(room / 2), this.#deep.batch, { given: deepOnes });
+      take(claimed);
+      return claimed.length;
+    };
+    const shallow = async () => {
+      if (!claimShallow) return 0;
+      const claimed = await this.#claim(Math.floor(room / 2) || 1, this.#shallow.batch, { excluded: [...saturated, ...this.#fast] });
+      if (claimed.length > 0) this.#shallowWanted = true;
+      take(claimed);
+      return claimed.length;
+    };
+    const counts = await Promise.all([deep(), shallow()]);
+    return counts[0] + counts[1];
+  }
 
-    /** One round of claims for both classes, each for at most half the room left; `take` is given each class's claims as they arrive. */
-    async claimRound(take: (claimed: Held[]) => void): Promise<number> {
-      const saturated = [...heldByWebhook].filter(([id, n]) => n >= limitOf(id)).map(([id]) => id);
-      const deepOnes = [...fast].filter((id) => (heldByWebhook.get(id) ?? 0) < deep.held);
-      const room = heldLimit - held;
-      const claimShallow = shallowWanted;
-      shallowWanted = false;
-      const counts = await Promise.all([
-        deepOnes.length > 0 ? claim(Math.ceil(room / 2), deep.batch, { given: deepOnes }).then((c) => (take(c), c.length)) : 0,
-        claimShallow
-          ? claim(Math.floor(room / 2) || 1, shallow.batch, { excluded: [...saturated, ...fast] }).then((c) => {
-              if (c.length > 0) shallowWanted = true;
-              take(c);
-              return c.length;
-            })
-          : 0,
-      ]);
-      return counts[0] + counts[1];
-    },
+  /** A claimed delivery is held until its outcome is recorded. */
+  hold(d: Held): void {
+    this.#held++;
+    this.#heldByWebhook.set(d.webhookId, (this.#heldByWebhook.get(d.webhookId) ?? 0) + 1);
+  }
 
-    /** A claimed delivery is held until its outcome is recorded. */
-    hold(d: Held): void {
-      held++;
-      heldByWebhook.set(d.webhookId, (heldByWebhook.get(d.webhookId) ?? 0) + 1);
-    },
+  /** A recorded delivery gives back its claim: whether its webhook dropped below its limit (and can be claimed for again). */
+  release(d: Held): boolean {
+    this.#held--;
+    const n = (this.#heldByWebhook.get(d.webhookId) ?? 1) - 1;
+    if (n <= 0) this.#heldByWebhook.delete(d.webhookId);
+    else this.#heldByWebhook.set(d.webhookId, n);
+    const belowLimit = n === this.#limitOf(d.webhookId) - 1;
+    if (belowLimit && !this.#fast.has(d.webhookId)) this.#shallowWanted = true;
+    return belowLimit;
+  }
 
-    /** A recorded delivery gives back its claim: whether its webhook dropped below its limit (and can be claimed for again). */
-    release(d: Held): boolean {
-      held--;
-      const n = (heldByWebhook.get(d.webhookId) ?? 1) - 1;
-      if (n <= 0) heldByWebhook.delete(d.webhookId);
-      else heldByWebhook.set(d.webhookId, n);
-      const belowLimit = n === limitOf(d.webhookId) - 1;
-      if (belowLimit && !fast.has(d.webhookId)) shallowWanted = true;
-      return belowLimit;
-    },
+  /**
+   * An attempt's outcome moves its webhook between the classes: fast success makes it deep, anything else shallow.
+   * Whether it became deep (it may hold more now).
+   */
+  observe(webhookId: string, outcome: { ok: boolean; durationMs: number } | null): boolean {
+    if (outcome?.ok && outcome.durationMs < FAST_MS) {
+      if (this.#fast.has(webhookId)) return false;
+      this.#fast.add(webhookId);
+      return true;
+    }
+    if (this.#fast.delete(webhookId)) {
+      this.#shallowWanted = true; // its deliveries are shallow from now on
+      this.#cursors.delete(webhookId);
+    }
+    return false;
+  }
 
-    /**
-     * An attempt's outcome moves its webhook between the classes: fast success makes it deep, anything else shallow.
-     * Whether it became deep (it may hold more now).
-     */
-    observe(webhookId: string, outcome: { ok: boolean; durationMs: number } | null): boolean {
-      if (outcome?.ok && outcome.durationMs < FAST_MS) {
-        if (fast.has(webhookId)) return false;
-        fast.add(webhookId);
-        return true;
-      }
-      if (fast.delete(webhookId)) {
-        shallowWanted = true; // its deliveries are shallow from now on
-        cursors.delete(webhookId);
-      }
-      return false;
-    },
+  /**
+   * Claim from the start again: every wake (the poll, a commit, NOTIFY) clears the cursors, because what lies before
+   * one and becomes claimable (a lease of a dead process expiring, a delivery committed out of order) comes with a wake.
+   */
+  rewind(): void {
+    this.#shallowWanted = true;
+    this.#cursors.clear();
+  }
 
-    /**
-     * Claim from the start again: every wake (the poll, a commit, NOTIFY) clears the cursors, because what lies before
-     * one and becomes claimable (a lease of a dead process expiring, a delivery committed out of order) comes with a wake.
-     */
-    rewind(): void {
-      shallowWanted = true;
-      cursors.clear();
-    },
-
-    /** Whether the shallow class is worth a claim (after a release left room while the process held its limit). */
-    wantShallow(): void {
-      shallowWanted = true;
-    },
-  };
+  /** Whether the shallow class is worth a claim (after a release left room while the process held its limit). */
+  wantShallow(): void {
+    this.#shallowWanted = true;
+  }
 }
-export type ClaimPolicy = ReturnType<typeof createClaimPolicy>;
+
+/** The claim policy of a process's webhook lane, claiming with the scheduler's SQL. */
+export function createClaimPolicy(options: { db: Database; clock: () => Date; leaseMs: number; concurrency: number; perWebhook: number }): ClaimPolicy {
+  return new ClaimPolicy({ ...options, claim: (request) => claimDue(options.db, request) });
+}

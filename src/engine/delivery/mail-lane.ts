@@ -2,9 +2,9 @@ import { type Database } from '../store/index.js';
 import { type MailTransport, type SendOutcome } from '../mail/index.js';
 import { randomBytes } from 'node:crypto';
 import type { Lane, LaneHost } from './lane.js';
-import { createLeases, giveBackClaims } from './leases.js';
+import { createLeases, giveBackClaims, type Leases } from './leases.js';
 import type { Composer, HeldMail } from './mail-compose.js';
-import { createSendQueue } from './send-queue.js';
+import { SendQueue } from './send-queue.js';
 import { claimMail, handOver, noteUnconfirmed, requeue, type ClaimedMail } from './sql/mail.js';
 
 /** The waits before a message's second to sixth attempts: a server that is down for hours still gets it. */
@@ -41,6 +41,8 @@ function messages(rows: ClaimedMail[], token: string): HeldMail[] {
   return [...byRecipient.values()];
 }
 
+type Sent = { outcome: SendOutcome; messageId: string };
+
 /**
  * Mail as a lane of the scheduler:
  *
@@ -52,15 +54,74 @@ function messages(rows: ClaimedMail[], token: string): HeldMail[] {
  * A process that dies before the hand-over loses nothing (the lease lapses, another claims the rows); one that dies
  * after it never sends the message again.
  */
-export function createMailLane(deps: MailLaneDeps, options: { connections: number; leaseMs: number }, host: LaneHost): Lane & { readonly totals: Readonly<MailSummary> } {
-  const { db, clock, transport, compose, log } = deps;
-  const heldLimit = options.connections * 16;
-  const leases = createLeases(db, 'mail', clock, options.leaseMs, log);
-  const totals: MailSummary = { sent: 0, retried: 0, failed: 0, unconfirmed: 0 };
-  let held = 0;
-  let recording = 0;
+export class MailLane implements Lane {
+  readonly kind = 'mail' as const;
+  mayHaveMore = false;
+  readonly #deps: MailLaneDeps;
+  readonly #host: LaneHost;
+  readonly #leaseMs: number;
+  readonly #heldLimit: number;
+  readonly #leases: Leases;
+  readonly #queue: SendQueue<HeldMail, Sent>;
+  readonly #totals: MailSummary = { sent: 0, retried: 0, failed: 0, unconfirmed: 0 };
+  #held = 0;
+  #recording = 0;
 
-  async function send(m: HeldMail): Promise<{ outcome: SendOutcome; messageId: string }> {
+  constructor(deps: MailLaneDeps, options: { connections: number; leaseMs: number }, host: LaneHost) {
+    this.#deps = deps;
+    this.#host = host;
+    this.#leaseMs = options.leaseMs;
+    this.#heldLimit = options.connections * 16;
+    this.#leases = createLeases(deps.db, 'mail', deps.clock, options.leaseMs, deps.log);
+    this.#queue = new SendQueue<HeldMail, Sent>({
+      concurrency: options.connections,
+      perKey: options.connections,
+      attempt: (m) => this.#send(m),
+      done: (_key, m, result) => this.#done(m, result),
+    });
+  }
+
+  get full(): boolean {
+    return this.#held >= this.#heldLimit;
+  }
+  get held(): number {
+    return this.#held;
+  }
+  get busy(): boolean {
+    return this.#recording > 0;
+  }
+  get totals(): Readonly<MailSummary> {
+    return { ...this.#totals };
+  }
+  rewind(): void {}
+
+  async claimRound(): Promise<number> {
+    const { db, clock } = this.#deps;
+    const now = clock();
+    const token = randomBytes(12).toString('hex');
+    const rows = await claimMail(db, { now, token, leaseUntil: new Date(now.getTime() + this.#leaseMs), limit: this.#heldLimit - this.#held });
+    for (const m of messages(rows, token)) {
+      this.#held++;
+      for (const r of m.rows) this.#leases.hold(token, r.id);
+      this.#queue.push('mail', m);
+    }
+    if (rows.length > 0) this.#queue.start();
+    return rows.length;
+  }
+
+  async giveBack(): Promise<void> {
+    const waiting = this.#queue.takeWaiting();
+    if (waiting.length === 0) return;
+    try {
+      await giveBackClaims(this.#deps.db, 'mail', waiting.flatMap((m) => m.rows.map((r) => ({ token: m.token, id: r.id }))));
+    } catch (err) {
+      this.#deps.log('[feedback-service] giving back unsent mail failed; its leases will lapse and another process will take it', err);
+    }
+    for (const m of waiting) this.#release(m);
+  }
+
+  async #send(m: HeldMail): Promise<Sent> {
+    const { db, clock, transport, compose, log } = this.#deps;
     let messageId = '';
     try {
       const composed = await compose(m);
@@ -73,15 +134,26 @@ export function createMailLane(deps: MailLaneDeps, options: { connections: numbe
     }
   }
 
-  async function record(m: HeldMail, { outcome, messageId }: { outcome: SendOutcome; messageId: string }): Promise<void> {
+  #done(m: HeldMail, result: Sent): void {
+    this.#recording++;
+    void this.#record(m, result)
+      .catch((err) => this.#deps.log('[feedback-service] recording a message failed; its lease will expire and it will be retried', err))
+      .finally(() => {
+        this.#recording--;
+        this.#release(m);
+      });
+  }
+
+  async #record(m: HeldMail, { outcome, messageId }: Sent): Promise<void> {
+    const { db, clock, log } = this.#deps;
     switch (outcome.kind) {
       case 'accepted':
-        totals.sent += m.rows.length;
+        this.#totals.sent += m.rows.length;
         return;
       case 'abandoned':
         return;
       case 'unconfirmed':
-        totals.unconfirmed += m.rows.length;
+        this.#totals.unconfirmed += m.rows.length;
         log(`[feedback-service] mail ${messageId} was handed over but the server did not confirm it (${outcome.error}); it is not sent again`);
         await noteUnconfirmed(db, messageId, outcome.error);
         return;
@@ -91,8 +163,8 @@ export function createMailLane(deps: MailLaneDeps, options: { connections: numbe
         const permanent = outcome.kind === 'refused' && outcome.permanent;
         const rows = m.rows.map((r) => {
           const wait = permanent ? undefined : MAIL_RETRY_SCHEDULE_MS[r.attemptCount];
-          if (wait === undefined) totals.failed++;
-          else totals.retried++;
+          if (wait === undefined) this.#totals.failed++;
+          else this.#totals.retried++;
           return { id: r.id, nextAt: wait === undefined ? null : new Date(now.getTime() + wait) };
         });
         await requeue(db, rows, { token: m.token, messageId }, outcome.error, now);
@@ -100,71 +172,15 @@ export function createMailLane(deps: MailLaneDeps, options: { connections: numbe
     }
   }
 
-  const queue = createSendQueue<HeldMail, { outcome: SendOutcome; messageId: string }>({
-    concurrency: options.connections,
-    perKey: options.connections,
-    attempt: send,
-    done(_key, m, result) {
-      recording++;
-      void record(m, result)
-        .catch((err) => log('[feedback-service] recording a message failed; its lease will expire and it will be retried', err))
-        .finally(() => {
-          recording--;
-          release(m);
-        });
-    },
-  });
-
   /** A sent (or requeued) message gives back its claim. A lane that was full refills once half its claims are back: one claim a batch, not one a message. */
-  function release(m: HeldMail): void {
-    for (const r of m.rows) leases.release(m.token, r.id);
-    held--;
-    if (lane.mayHaveMore && held <= heldLimit / 2) host.pump();
-    else host.settle();
+  #release(m: HeldMail): void {
+    for (const r of m.rows) this.#leases.release(m.token, r.id);
+    this.#held--;
+    if (this.mayHaveMore && this.#held <= this.#heldLimit / 2) this.#host.pump();
+    else this.#host.settle();
   }
+}
 
-  const lane = {
-    kind: 'mail' as const,
-    mayHaveMore: false,
-    async claimRound(): Promise<number> {
-      const now = clock();
-      const token = randomBytes(12).toString('hex');
-      const rows = await claimMail(db, { now, token, leaseUntil: new Date(now.getTime() + options.leaseMs), limit: heldLimit - held });
-      for (const m of messages(rows, token)) {
-        held++;
-        for (const r of m.rows) leases.hold(token, r.id);
-        queue.push('mail', m);
-      }
-      if (rows.length > 0) queue.start();
-      return rows.length;
-    },
-    get full() {
-      return held >= heldLimit;
-    },
-    get held() {
-      return held;
-    },
-    get busy() {
-      return recording > 0;
-    },
-    rewind() {},
-    async giveBack() {
-      const waiting = queue.takeWaiting();
-      if (waiting.length === 0) return;
-      try {
-        await giveBackClaims(
-          db,
-          'mail',
-          waiting.flatMap((m) => m.rows.map((r) => ({ token: m.token, id: r.id }))),
-        );
-      } catch (err) {
-        log('[feedback-service] giving back unsent mail failed; its leases will lapse and another process will take it', err);
-      }
-      for (const m of waiting) release(m);
-    },
-    get totals() {
-      return { ...totals };
-    },
-  };
-  return lane;
+export function createMailLane(deps: MailLaneDeps, options: { connections: number; leaseMs: number }, host: LaneHost): MailLane {
+  return new MailLane(deps, options, host);
 }

@@ -16,13 +16,13 @@ import { type Database, type DeliveryKind } from '../store/index.js';
 import { type SecretBox } from '../secrets/index.js';
 import { type MailTransport } from '../mail/index.js';
 import type { AttemptReport } from './attempt.js';
-import type { Lane } from './lane.js';
 import { listenForDeliveries } from './listener.js';
 import type { Composer } from './mail-compose.js';
-import { createMailLane, type MailSummary } from './mail-lane.js';
+import { LaneLoop } from './loop.js';
+import { MailLane, type MailSummary } from './mail-lane.js';
 import type { RunSummary as WebhookSummary } from './recorder.js';
 import type { Sender } from './sender.js';
-import { createWebhookLane } from './webhook-lane.js';
+import { WebhookLane } from './webhook-lane.js';
 
 export type { MailSummary } from './mail-lane.js';
 export type { AttemptReport } from './attempt.js';
@@ -79,170 +79,95 @@ export interface SchedulerDeps {
   listen?: { url: string; connectMs: number };
 }
 
-export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}): DeliveryScheduler {
-  const { db, log } = deps;
-  const leaseMs = options.leaseMs ?? 60_000;
-  const pollMs = options.pollMs ?? 1000;
-  const choresMs = options.choresMs ?? 60_000;
-  const settle = () => settleIfIdle();
-  const webhooks = createWebhookLane(
-    deps,
-    { concurrency: options.concurrency ?? 64, perWebhook: options.perWebhookConcurrency ?? 8, leaseMs },
-    { pump: () => void want(webhooks), settle },
-  );
-  const mail = createMailLane({ db, clock: deps.clock, log, ...deps.mail }, { connections: options.mailConnections ?? 4, leaseMs }, { pump: () => void want(mail), settle });
-  const lanes: Lane[] = [webhooks, mail];
+/** The scheduler: its two lanes, the loop that drives them, the wake-ups (commits, NOTIFY, the poll) and the chores. */
+class Scheduler implements DeliveryScheduler {
+  readonly #deps: SchedulerDeps;
+  readonly #pollMs: number;
+  readonly #choresMs: number;
+  readonly #webhooks: WebhookLane;
+  readonly #mail: MailLane;
+  readonly #loop: LaneLoop;
+  #running = false;
+  #timers: NodeJS.Timeout[] = [];
+  #unsubscribe: (() => void) | undefined;
+  #listener: { close(): Promise<void> } | undefined;
 
-  let running = false;
-  let pumping: Promise<void> | null = null;
-  /** The lanes to claim in at the next round. */
-  const wanted = new Set<Lane>();
-  /** The kinds of the wake queued for the next turn (every lane: null). */
-  let wakeKinds: Set<DeliveryKind> | null | undefined;
-  /** Set while `stop()` waits: no new claims. */
-  let halted = false;
-  const idleWaiters: Array<() => void> = [];
-  let poll: NodeJS.Timeout | undefined;
-  let choreTimer: NodeJS.Timeout | undefined;
-  let unsubscribe: (() => void) | undefined;
-  let listener: { close(): Promise<void> } | undefined;
+  constructor(deps: SchedulerDeps, options: SchedulerOptions) {
+    this.#deps = deps;
+    const leaseMs = options.leaseMs ?? 60_000;
+    this.#pollMs = options.pollMs ?? 1000;
+    this.#choresMs = options.choresMs ?? 60_000;
+    const host = (lane: () => WebhookLane | MailLane) => ({ pump: () => void this.#loop.want(lane()), settle: () => this.#loop.settleIfIdle() });
+    const perWebhook = options.perWebhookConcurrency ?? 8;
+    this.#webhooks = new WebhookLane(deps, { concurrency: options.concurrency ?? 64, perWebhook, leaseMs }, host(() => this.#webhooks));
+    const mail = { db: deps.db, clock: deps.clock, log: deps.log, ...deps.mail };
+    this.#mail = new MailLane(mail, { connections: options.mailConnections ?? 4, leaseMs }, host(() => this.#mail));
+    this.#loop = new LaneLoop([this.#webhooks, this.#mail], deps.log);
+  }
 
-  /** A lane claims while there is room and something is due. */
-  async function claimWhileRoom(lane: Lane): Promise<void> {
-    while (!lane.full && !halted) {
-      const claimed = await lane.claimRound();
-      // Claim again until a round comes back empty: what is due is then claimed, or the lane is at its limit and is
-      // claimed for again as releases make room.
-      lane.mayHaveMore = lane.full;
-      if (claimed === 0) break;
+  get running(): boolean {
+    return this.#running;
+  }
+
+  get totals(): Readonly<RunSummary> {
+    return { ...this.#webhooks.totals, mail: this.#mail.totals };
+  }
+
+  async start(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    const wake = (kinds?: ReadonlySet<DeliveryKind>) => {
+      if (this.#running) this.#loop.wake(kinds ?? null);
+    };
+    this.#unsubscribe = this.#deps.db.onDeliveriesCommitted(wake);
+    this.#timers = [setInterval(() => wake(), this.#pollMs), setInterval(() => void this.runChores(), this.#choresMs)];
+    for (const timer of this.#timers) timer.unref();
+    const listen = this.#deps.listen;
+    if (listen) this.#listener = await listenForDeliveries(listen.url, () => wake(), this.#deps.log, listen.connectMs);
+    wake();
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+    this.#unsubscribe?.();
+    await this.#listener?.close();
+    this.#listener = undefined;
+    await this.#loop.halt();
+  }
+
+  async runDue(): Promise<RunSummary> {
+    const before = this.totals;
+    // What the run itself commits for another lane (a disabled webhook's notice to its admins) is due too: a stopped
+    // scheduler hears of such commits only while this runs (a started one hears of every commit).
+    const hear = this.#running ? undefined : this.#deps.db.onDeliveriesCommitted((kinds) => this.#loop.claimNow(kinds));
+    try {
+      await this.#loop.drain();
+    } finally {
+      hear?.();
     }
+    const after = this.totals;
+    const m = after.mail;
+    return {
+      attempted: after.attempted - before.attempted,
+      succeeded: after.succeeded - before.succeeded,
+      failed: after.failed - before.failed,
+      mail: { sent: m.sent - before.mail.sent, retried: m.retried - before.mail.retried, failed: m.failed - before.mail.failed, unconfirmed: m.unconfirmed - before.mail.unconfirmed },
+    };
   }
 
-  function want(lane: Lane): Promise<void> {
-    wanted.add(lane);
-    return pump();
-  }
-
-  /** Claim in the lanes that want it, all at once; one pump at a time, which takes in what is wanted meanwhile. */
-  function pump(): Promise<void> {
-    if (pumping) return pumping;
-    pumping = (async () => {
-      while (wanted.size > 0) {
-        const round = [...wanted];
-        wanted.clear();
-        const results = await Promise.allSettled(round.map(claimWhileRoom));
-        results.forEach((r, i) => {
-          if (r.status === 'rejected') log(`[feedback-service] claiming ${round[i]!.kind} failed; retrying at the next poll`, r.reason);
-        });
-      }
-    })().finally(() => {
-      pumping = null;
-      if (wanted.size > 0) void pump();
-      settleIfIdle();
-    });
-    return pumping;
-  }
-
-  function settleIfIdle(): void {
-    if (!pumping && lanes.every((lane) => lane.held === 0 && !lane.busy)) for (const resolve of idleWaiters.splice(0)) resolve();
-  }
-
-  function idle(): Promise<void> {
-    return new Promise((resolve) => {
-      idleWaiters.push(resolve);
-      settleIfIdle();
-    });
-  }
-
-  /** Claim from the start again in these lanes (all of them by default). */
-  function rewind(only: ReadonlySet<DeliveryKind> | null = null): void {
-    for (const lane of lanes) {
-      if (only && !only.has(lane.kind)) continue;
-      lane.mayHaveMore = true;
-      lane.rewind();
-      wanted.add(lane);
-    }
-  }
-
-  /** Wake the lanes of these kinds (every lane: null); wakes in the same tick share one claim. */
-  function wake(kinds: ReadonlySet<DeliveryKind> | null = null): void {
-    if (!running) return;
-    const queued = wakeKinds !== undefined;
-    wakeKinds = kinds === null || wakeKinds === null ? null : new Set([...(wakeKinds ?? []), ...kinds]);
-    if (queued) return;
-    setImmediate(() => {
-      const kindsNow = wakeKinds ?? null;
-      wakeKinds = undefined;
-      rewind(kindsNow);
-      void pump();
-    });
-  }
-
-  async function runChores(): Promise<void> {
-    for (const chore of deps.chores ?? []) {
+  async runChores(): Promise<void> {
+    for (const chore of this.#deps.chores ?? []) {
       try {
         await chore();
       } catch (err) {
-        log('[feedback-service] a scheduled chore failed; it runs again at the next interval', err);
+        this.#deps.log('[feedback-service] a scheduled chore failed; it runs again at the next interval', err);
       }
     }
   }
+}
 
-  return {
-    get running() {
-      return running;
-    },
-    get totals() {
-      return { ...webhooks.totals, mail: mail.totals };
-    },
-    async start() {
-      if (running) return;
-      running = true;
-      unsubscribe = db.onDeliveriesCommitted(wake);
-      poll = setInterval(() => wake(), pollMs);
-      poll.unref();
-      choreTimer = setInterval(() => void runChores(), choresMs);
-      choreTimer.unref();
-      if (deps.listen) listener = await listenForDeliveries(deps.listen.url, () => wake(), log, deps.listen.connectMs);
-      wake();
-    },
-    async stop() {
-      running = false;
-      clearInterval(poll);
-      clearInterval(choreTimer);
-      unsubscribe?.();
-      await listener?.close();
-      listener = undefined;
-      halted = true;
-      // Claimed but not yet sent: given back, so another process takes them now. What is being sent finishes.
-      await Promise.all(lanes.map((lane) => lane.giveBack()));
-      await idle();
-      halted = false;
-    },
-    async runDue() {
-      const before = { ...webhooks.totals, mail: mail.totals };
-      // What the run itself commits for another lane (a disabled webhook's notice to its admins) is due too: a stopped
-      // scheduler hears of such commits only while this runs (a started one hears of every commit).
-      const hear = running ? undefined : db.onDeliveriesCommitted((kinds) => {
-        rewind(kinds);
-        void pump();
-      });
-      try {
-        rewind();
-        await pump();
-        await idle();
-      } finally {
-        hear?.();
-      }
-      const w = webhooks.totals;
-      const m = mail.totals;
-      return {
-        attempted: w.attempted - before.attempted,
-        succeeded: w.succeeded - before.succeeded,
-        failed: w.failed - before.failed,
-        mail: { sent: m.sent - before.mail.sent, retried: m.retried - before.mail.retried, failed: m.failed - before.mail.failed, unconfirmed: m.unconfirmed - before.mail.unconfirmed },
-      };
-    },
-    runChores,
-  };
+export function createScheduler(deps: SchedulerDeps, options: SchedulerOptions = {}): DeliveryScheduler {
+  return new Scheduler(deps, options);
 }

@@ -1,11 +1,11 @@
 import { type SecretBox } from '../secrets/index.js';
 import { type Database } from '../store/index.js';
 import { attemptDelivery, createSecretOpener, type AttemptReport, type Held, type Result } from './attempt.js';
-import { createClaimPolicy } from './claims.js';
+import { createClaimPolicy, type ClaimPolicy } from './claims.js';
 import type { Lane, LaneHost } from './lane.js';
-import { createLeases, giveBackClaims } from './leases.js';
-import { createRecorder, type RunSummary } from './recorder.js';
-import { createSendQueue } from './send-queue.js';
+import { createLeases, giveBackClaims, type Leases } from './leases.js';
+import { Recorder, type RunSummary } from './recorder.js';
+import { SendQueue } from './send-queue.js';
 import type { Sender } from './sender.js';
 
 export interface WebhookLaneDeps {
@@ -16,6 +16,13 @@ export interface WebhookLaneDeps {
   secrets: SecretBox;
   onAttempt?: (attempt: AttemptReport) => void;
   log: (message: string, error?: unknown) => void;
+}
+
+/** What the metrics and the attempt log line hear of one attempt. */
+function reportOf(d: Held, result: Result): AttemptReport | null {
+  const a = result.attempt;
+  if (!a) return null;
+  return { webhookId: d.webhookId, deliveryId: d.id, eventType: d.eventType, attempt: a.number, ok: a.ok, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, final: a.ok || a.nextAt === null };
 }
 
 /**
@@ -29,101 +36,105 @@ export interface WebhookLaneDeps {
  *
  * Which deliveries to claim, and how far ahead per webhook, is the claim policy's (claims.ts).
  */
-export function createWebhookLane(
-  deps: WebhookLaneDeps,
-  options: { concurrency: number; perWebhook: number; leaseMs: number },
-  host: LaneHost,
-): Lane & { readonly totals: Readonly<RunSummary> } {
-  const { db, clock, sender, log } = deps;
-  const signingSecret = createSecretOpener(deps.secrets);
-  const { concurrency, perWebhook, leaseMs } = options;
-  const policy = createClaimPolicy({ db, clock, leaseMs, concurrency, perWebhook });
-  const leases = createLeases(db, 'delivery', clock, leaseMs, log);
-  const recorder = createRecorder({ db, clock, onSettle: host.settle });
-  const queue = createSendQueue<Held, Result>({
-    concurrency,
-    perKey: perWebhook,
-    attempt: (d) =>
-      attemptDelivery(d, sender, clock, signingSecret).then(
-        (result) => {
-          if (deps.onAttempt && result.attempt) {
-            const a = result.attempt;
-            deps.onAttempt({
-              webhookId: d.webhookId,
-              deliveryId: d.id,
-              eventType: d.eventType,
-              attempt: a.number,
-              ok: a.ok,
-              statusCode: a.statusCode,
-              durationMs: a.durationMs,
-              error: a.error,
-              final: a.ok || a.nextAt === null,
-            });
-          }
-          return result;
-        },
-        (err): Result => {
-          log('[feedback-service] delivery attempt crashed', err);
-          return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: null };
-        },
-      ),
-    done(webhookId, d, result) {
-      if (policy.observe(webhookId, result.attempt)) host.pump(); // it may hold more now
-      void recorder
-        .record(result)
-        .catch((err) => log('[feedback-service] recording a delivery failed; its lease will expire and it will be retried', err))
-        .finally(() => release(d));
-    },
-  });
+export class WebhookLane implements Lane {
+  readonly kind = 'webhooks' as const;
+  mayHaveMore = false;
+  readonly #deps: WebhookLaneDeps;
+  readonly #host: LaneHost;
+  readonly #policy: ClaimPolicy;
+  readonly #leases: Leases;
+  readonly #recorder: Recorder;
+  readonly #queue: SendQueue<Held, Result>;
+
+  constructor(deps: WebhookLaneDeps, options: { concurrency: number; perWebhook: number; leaseMs: number }, host: LaneHost) {
+    const { db, clock, log } = deps;
+    this.#deps = deps;
+    this.#host = host;
+    this.#policy = createClaimPolicy({ db, clock, leaseMs: options.leaseMs, concurrency: options.concurrency, perWebhook: options.perWebhook });
+    this.#leases = createLeases(db, 'delivery', clock, options.leaseMs, log);
+    this.#recorder = new Recorder({ db, clock, onSettle: host.settle });
+    const signingSecret = createSecretOpener(deps.secrets);
+    this.#queue = new SendQueue<Held, Result>({
+      concurrency: options.concurrency,
+      perKey: options.perWebhook,
+      attempt: (d) => this.#attempt(d, signingSecret),
+      done: (webhookId, d, result) => this.#done(webhookId, d, result),
+    });
+  }
+
+  get full(): boolean {
+    return this.#policy.full;
+  }
+  get held(): number {
+    return this.#policy.held;
+  }
+  get busy(): boolean {
+    return this.#recorder.busy;
+  }
+  get totals(): Readonly<RunSummary> {
+    return this.#recorder.totals;
+  }
+
+  claimRound(): Promise<number> {
+    return this.#policy.claimRound((claimed) => this.#take(claimed));
+  }
+
+  rewind(): void {
+    this.#policy.rewind();
+  }
+
+  /** Claimed but not yet sent: given back, so another process takes them now instead of when the lease lapses. What is being sent finishes and is recorded. */
+  async giveBack(): Promise<void> {
+    const waiting = this.#queue.takeWaiting();
+    if (waiting.length === 0) return;
+    try {
+      await giveBackClaims(this.#deps.db, 'delivery', waiting);
+    } catch (err) {
+      this.#deps.log('[feedback-service] giving back unsent claims failed; their leases will lapse and another process will take them', err);
+    }
+    for (const d of waiting) this.#release(d);
+  }
+
+  async #attempt(d: Held, signingSecret: (d: Held) => string): Promise<Result> {
+    try {
+      const result = await attemptDelivery(d, this.#deps.sender, this.#deps.clock, signingSecret);
+      const report = this.#deps.onAttempt && reportOf(d, result);
+      if (report) this.#deps.onAttempt!(report);
+      return result;
+    } catch (err) {
+      this.#deps.log('[feedback-service] delivery attempt crashed', err);
+      return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: null };
+    }
+  }
+
+  #done(webhookId: string, d: Held, result: Result): void {
+    if (this.#policy.observe(webhookId, result.attempt)) this.#host.pump(); // it may hold more now
+    void this.#recorder
+      .record(result)
+      .catch((err) => this.#deps.log('[feedback-service] recording a delivery failed; its lease will expire and it will be retried', err))
+      .finally(() => this.#release(d));
+  }
 
   /** Hold claimed deliveries (their leases are renewed from now on) and queue them for sending. */
-  function take(claimed: Held[]): void {
+  #take(claimed: Held[]): void {
     for (const d of claimed) {
-      policy.hold(d);
-      leases.hold(d.token, d.id);
-      queue.push(d.webhookId, d);
+      this.#policy.hold(d);
+      this.#leases.hold(d.token, d.id);
+      this.#queue.push(d.webhookId, d);
     }
-    if (claimed.length > 0) queue.start();
+    if (claimed.length > 0) this.#queue.start();
   }
 
   /** A recorded delivery gives back its claim; a webhook dropping below its claim limit can be claimed for again. */
-  function release(d: Held): void {
-    leases.release(d.token, d.id);
-    const belowLimit = policy.release(d);
-    if (lane.mayHaveMore) policy.wantShallow();
-    if (belowLimit || lane.mayHaveMore) host.pump();
-    else host.settle();
+  #release(d: Held): void {
+    this.#leases.release(d.token, d.id);
+    const belowLimit = this.#policy.release(d);
+    if (this.mayHaveMore) this.#policy.wantShallow();
+    if (belowLimit || this.mayHaveMore) this.#host.pump();
+    else this.#host.settle();
   }
+}
 
-  const lane = {
-    kind: 'webhooks' as const,
-    mayHaveMore: false,
-    claimRound: () => policy.claimRound(take),
-    get full() {
-      return policy.full;
-    },
-    get held() {
-      return policy.held;
-    },
-    get busy() {
-      return recorder.busy;
-    },
-    rewind: () => policy.rewind(),
-    async giveBack() {
-      // Claimed but not yet sent: given back, so another process takes them now instead of when the lease lapses.
-      // What is being sent finishes and is recorded.
-      const waiting = queue.takeWaiting();
-      if (waiting.length === 0) return;
-      try {
-        await giveBackClaims(db, 'delivery', waiting);
-      } catch (err) {
-        log('[feedback-service] giving back unsent claims failed; their leases will lapse and another process will take them', err);
-      }
-      for (const d of waiting) release(d);
-    },
-    get totals() {
-      return recorder.totals;
-    },
-  };
-  return lane;
+export function createWebhookLane(deps: WebhookLaneDeps, options: { concurrency: number; perWebhook: number; leaseMs: number }, host: LaneHost): WebhookLane {
+  return new WebhookLane(deps, options, host);
 }

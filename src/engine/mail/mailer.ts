@@ -1,5 +1,5 @@
 import { maskEmail } from '../shared/index.js';
-import { unsentLine } from './smtp.js';
+import { unsentLine } from './transport.js';
 /** One message sent at once (a portal sign-in code). */
 export interface MailMessage {
   to: string[];

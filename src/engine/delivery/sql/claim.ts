@@ -65,11 +65,18 @@ const claimStatement = (d: SqlDialect, given: boolean) => {
   return s;
 };
 
+/** One claim: its time, token and lease, how many at most (and per webhook), and for which webhooks. */
+export interface ClaimRequest {
+  now: Date;
+  token: string;
+  leaseUntil: Date;
+  batch: number;
+  limit: number;
+  webhooks: ClaimWebhooks;
+}
+
 /** Claim due deliveries under `token` until `leaseUntil`; the rows in claim order (next_attempt_at, id). */
-export async function claimDue(
-  db: Sql,
-  claim: { now: Date; token: string; leaseUntil: Date; batch: number; limit: number; webhooks: ClaimWebhooks },
-): Promise<Held[]> {
+export async function claimDue(db: Sql, claim: ClaimRequest): Promise<Held[]> {
   const lease = [ts(db, claim.leaseUntil), claim.token, ts(db, claim.now), ts(db, claim.now), claim.batch];
   const given = 'given' in claim.webhooks;
   const rows =
