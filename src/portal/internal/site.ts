@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { getRouterParams, type H3Event } from 'h3';
+import { HANDLE_PATTERN, pathsOf, type Engine, type OrganizationInfo } from '../../engine/index.js';
+import type { PageFrame } from './layout.js';
+import { messagePage } from './pages.js';
+import { SESSION_COOKIE, csrfOf, factsOf, readCookie, type Visit } from './requests.js';
+import { htmlResponse, respond } from './responses.js';
+
+/**
+ * Requests per minute a portal takes: sign-ins, posts, votes and comments per client address and per person, and
+ * email codes per address and per email (each code is a mail the workspace sends to a stranger's inbox).
+ */
+export const PORTAL_LIMITS = { actionsPerIp: 30, actionsPerEmail: 20, codesPerIp: 10, codesPerEmail: 3 };
+export type PortalLimits = typeof PORTAL_LIMITS;
+
+/** What `?done=` says on the page a form leads to. */
+const NOTICES: Record<string, string> = {
+  vote: 'Your vote counts.',
+  voted: 'You have already voted for this post.',
+  comment: 'Your comment is posted.',
+  post: 'Your post is up.',
+  held: 'Thank you! Your post will appear once the team has looked at it.',
+  'signed-out': 'You are signed out.',
+};
+
+/**
+ * What every portal route shares: the engine, whether a proxy in front is trusted, the request budgets, and the
+ * steps most routes begin with (who the workspace is, who is signed in, the budget, the 404 page).
+ */
+export class PortalSite {
+  constructor(
+    readonly engine: Engine,
+    readonly trustProxy: boolean,
+    readonly limits: PortalLimits,
+  ) {}
+
+  /** The workspace behind a handle, if its portal is on. */
+  async workspaceOf(event: H3Event): Promise<{ org: OrganizationInfo; frame: Omit<PageFrame, 'title'> } | null> {
+    const handle = getRouterParams(event).handle ?? '';
+    if (!HANDLE_PATTERN.test(handle)) return null;
+    const org = await this.engine.organizations.byHandle(handle);
+    if (!org || !org.portalEnabled) return null;
+    return { org, frame: { workspace: org.name, paths: pathsOf(handle) } };
+  }
+
+  /**
+   * A request to a workspace's portal: the workspace, who is signed in, the page frame (with the anti-forgery token)
+   * and the cookies the answer must set. A workspace that lets sites frame its portal says so in every answer's policy.
+   */
+  async visit(event: H3Event): Promise<Visit | null> {
+    const ws = await this.workspaceOf(event);
+    if (!ws) return null;
+    event.context.frameOrigins = ws.org.portalFrameOrigins;
+    const facts = factsOf(event, this.trustProxy);
+    const csrf = csrfOf(event, facts);
+    const participation = this.engine.workspace(ws.org.id).participation;
+    const sessionToken = readCookie(event, SESSION_COOKIE);
+    const viewer = sessionToken ? await participation.session(sessionToken) : null;
+    const notice = NOTICES[event.url.searchParams.get('done') ?? ''] ?? null;
+    return {
+      org: ws.org,
+      paths: ws.frame.paths,
+      frame: { ...ws.frame, viewer, csrf: csrf.token, notice },
+      facts,
+      cookies: csrf.setCookie ? [csrf.setCookie] : [],
+      participation,
+      viewer,
+      canTakePart: !ws.org.portalVerifiedOnly || viewer?.verified === true,
+    };
+  }
+
+  notFound(frame: Omit<PageFrame, 'title'> | null, what: string): Response {
+    return htmlResponse(404, messagePage(frame, 'Not found', what));
+  }
+
+  /** Count a request against a budget; the 429 page when it is spent. */
+  async overLimit(v: Visit, key: string, limit: number): Promise<Response | null> {
+    // A budget's key is at most 40 characters where the windows are shared (PostgreSQL): a digest of what it counts.
+    const state = await this.engine.limits.consume(`portal:${createHash('sha256').update(`${v.org.id}:${key}`).digest('base64url').slice(0, 33)}`, limit);
+    if (state.allowed) return null;
+    const seconds = Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000));
+    return respond(429, messagePage(v.frame, 'Too many requests', `Please wait ${seconds} seconds and try again.`), v.cookies, { 'retry-after': String(seconds) });
+  }
+}

@@ -1,0 +1,94 @@
+import type { H3Event } from 'h3';
+import { FeedbackError, hashEmail, type PortalAction, type PortalIdentity, type PortalSession } from '../../engine/index.js';
+import { emailSchema } from '../../schemas/contacts.js';
+import { identifyPage, messagePage } from './pages.js';
+import { SESSION_COOKIE, cookie, field, forgeryRefusal, readForm, type Visit } from './requests.js';
+import { htmlResponse, jsonResponse, seeOther } from './responses.js';
+import type { PortalSite } from './site.js';
+
+/** What a form asks to do: the action, the heading of the email step, and the fields that step carries along. */
+export type Built = { action: PortalAction; heading: string; hidden: Record<string, string> };
+
+/** A form sent to this portal by one of its own pages; otherwise the page that says why it was not taken. */
+export async function postedForm(site: PortalSite, event: H3Event, v: Visit): Promise<URLSearchParams | Response> {
+  const form = await readForm(event);
+  if (!(form instanceof URLSearchParams)) return htmlResponse(form.status, messagePage(v.frame, 'Could not send that', form.message), v.cookies);
+  const forged = forgeryRefusal(event, form, site.trustProxy);
+  return forged ? htmlResponse(403, messagePage(v.frame, 'Not accepted', forged), v.cookies) : form;
+}
+
+/** A session's cookie for this workspace's pages, or the one that removes it. */
+export function sessionCookie(v: Visit, session: PortalSession | null): string {
+  return session
+    ? cookie(SESSION_COOKIE, session.token, { path: v.paths.home, maxAge: Math.floor((session.expiresAt.getTime() - Date.now()) / 1000), facts: v.facts })
+    : cookie(SESSION_COOKIE, '', { path: v.paths.home, maxAge: 0, facts: v.facts });
+}
+
+/** The script's vote answer: whether it counted now or already had, and the post's votes. */
+async function voteAnswer(site: PortalSite, v: Visit, postId: string, voteCount?: number): Promise<Response> {
+  const count = voteCount ?? (await site.engine.workspace(v.org.id).posts.retrieve(postId)).voteCount;
+  return jsonResponse(200, { voted: true, already: voteCount === undefined, voteCount: count });
+}
+
+/** Do what was asked as this person, then show where it landed (or, for the script's vote, say so in JSON). */
+export async function perform(site: PortalSite, v: Visit, identity: PortalIdentity, action: PortalAction, cookies: string[], json = false): Promise<Response> {
+  const back = action.returnTo ?? v.paths.home;
+  let result;
+  try {
+    result = await v.participation.act(identity, action);
+  } catch (err) {
+    if (!(err instanceof FeedbackError)) throw err;
+    if (err.code === 'ERR_CONFLICT' && action.kind === 'vote') return json ? voteAnswer(site, v, action.postId) : seeOther(`${back}?done=voted`, cookies);
+    if (json) return jsonResponse(err.status, { error: err.toJSON() });
+    const heading = err.code === 'ERR_NOT_FOUND' ? 'Not found' : 'Could not send that';
+    return htmlResponse(err.status, messagePage(v.frame, heading, err.message, { href: back, label: 'Back' }), cookies);
+  }
+  if (json && result.kind === 'vote') return voteAnswer(site, v, result.vote.postId, result.voteCount);
+  if (result.kind === 'post') return seeOther(result.held ? `${back}?done=held` : `${back}/p/${result.post.slug}?done=post`, cookies);
+  return seeOther(`${back}?done=${result.kind}${result.kind === 'comment' ? `#${result.comment.id}` : ''}`, cookies);
+}
+
+/** Someone not signed in: the page that asks who they are, then a mailed code (its form comes back with the same fields). */
+async function emailStep(site: PortalSite, event: H3Event, v: Visit, form: URLSearchParams, built: Built): Promise<Response> {
+  const identify = (status: number, error?: string, values: { name?: string; email?: string } = {}) =>
+    htmlResponse(status, identifyPage({ ...v.frame, title: built.heading }, { action: event.url.pathname, heading: built.heading, hidden: built.hidden, error, ...values }), v.cookies);
+  if (!form.has('email')) return identify(200);
+  const name = field(form, 'name', 'Your name', 200, false);
+  const email = (form.get('email') ?? '').trim();
+  const values = { name: form.get('name') ?? '', email };
+  if (name.error) return identify(422, name.error, values);
+  if (!emailSchema.safeParse(email).success) return identify(422, 'Enter an email address like name@example.com.', values);
+  const limited = (await site.overLimit(v, `code-ip:${v.facts.ip}`, site.limits.codesPerIp)) ?? (await site.overLimit(v, `code-email:${hashEmail(email)}`, site.limits.codesPerEmail));
+  if (limited) return limited;
+  const notifyMe = form.get('notify_me') === 'on';
+  const { codeId } = await v.participation.requestCode({ email, name: name.value ?? null }, { ...built.action, notifyMe }, { workspace: v.org.name });
+  return seeOther(v.paths.confirm(codeId), v.cookies);
+}
+
+/**
+ * A form that asks to post, vote or comment. Checked in this order: sent by our own page (anti-forgery), not a bot
+ * (honeypot), within the address's budget, its fields. Then: a signed-in person acts at once; anyone else gives their
+ * name and email and confirms a mailed code first.
+ */
+export async function takePart(site: PortalSite, event: H3Event, build: (form: URLSearchParams, v: Visit) => Promise<Built | Response>): Promise<Response> {
+  const v = await site.visit(event);
+  if (!v) return site.notFound(null, 'No such portal.');
+  const form = await postedForm(site, event, v);
+  if (form instanceof Response) return form;
+  const built = await build(form, v);
+  if (built instanceof Response) return built;
+  const back = built.action.returnTo ?? v.paths.home;
+  // A filled honeypot: a bot. It is told nothing and nothing is written.
+  if (form.get('website')) return seeOther(back, v.cookies);
+  const limited = await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.actionsPerIp);
+  if (limited) return limited;
+  if (!v.canTakePart) return htmlResponse(403, messagePage(v.frame, 'Sign in to take part', `${v.org.name} takes feedback only from signed-in users.`, { href: back, label: 'Back' }), v.cookies);
+  // The script's vote (docs/portal.md): JSON for someone signed in; anyone else is sent on to the pages.
+  const json = built.action.kind === 'vote' && (event.req.headers.get('accept') ?? '').includes('application/json');
+  if (v.viewer) {
+    const byEmail = await site.overLimit(v, `email:${hashEmail(v.viewer.email)}`, site.limits.actionsPerEmail);
+    return byEmail ?? perform(site, v, v.viewer, { ...built.action, notifyMe: form.get('notify_me') === 'on' }, v.cookies, json);
+  }
+  if (json) return jsonResponse(401, { error: { code: 'ERR_UNAUTHORIZED', message: 'Confirm your email address first.' } });
+  return emailStep(site, event, v, form, built);
+}
