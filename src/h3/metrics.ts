@@ -47,42 +47,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     registers: [registry],
   });
   let engine: Engine | undefined;
-  const backlog = () => engine?.deliveryBacklog();
-  let pending: ReturnType<typeof backlog> | undefined;
-  /** One backlog query per scrape, shared by the three gauges. */
-  const read = () => (pending ??= backlog()?.finally(() => setTimeout(() => (pending = undefined), 0)));
-  /** A gauge read from the backlog at each scrape. */
-  const backlogGauge = (name: string, help: string, value: (b: NonNullable<Awaited<ReturnType<typeof read>>>) => number) =>
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      async collect() {
-        const b = await read();
-        if (b) this.set(value(b));
-      },
-    });
-  backlogGauge('feedback_deliveries_due', 'Webhook deliveries due now and not yet delivered, across workspaces.', (b) => b.due);
-  backlogGauge('feedback_deliveries_oldest_due_age_seconds', 'How long the oldest due delivery has waited (0 when none is due).', (b) => b.oldestDueAgeSeconds ?? 0);
-  backlogGauge('feedback_webhooks_disabled', 'Webhooks disabled (after 50 consecutive failures, or by hand).', (b) => b.disabledWebhooks);
-  backlogGauge('feedback_mail_due', 'Notification mail due now and not yet sent, across workspaces.', (b) => b.mailDue);
-  backlogGauge('feedback_mail_oldest_due_age_seconds', 'How long the oldest due mail has waited (0 when none is due).', (b) => b.mailOldestDueAgeSeconds ?? 0);
-  // What this process's mail lane did, read from its totals at each scrape.
-  const counted = { sent: 0, retried: 0, failed: 0, unconfirmed: 0 };
-  new Counter({
-    name: 'feedback_mail_total',
-    help: 'Notification mail (one per change and person) by outcome: sent, retried (a later attempt follows), failed (for good), unconfirmed (handed over, no answer; not sent again).',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-    collect() {
-      const totals = engine?.scheduler.totals.mail;
-      if (!totals) return;
-      for (const outcome of ['sent', 'retried', 'failed', 'unconfirmed'] as const) {
-        if (totals[outcome] > counted[outcome]) this.inc({ outcome }, totals[outcome] - counted[outcome]);
-        counted[outcome] = totals[outcome];
-      }
-    },
-  });
+  backlogGauges(registry, () => engine);
+  mailCounter(registry, () => engine);
   return {
     registry,
     /** The engine whose backlog the gauges read (the app sets it). */
@@ -104,3 +70,47 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   };
 }
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * The gauges read from the engine's backlog at each scrape (one backlog query per scrape, shared by them all):
+ * deliveries due and their oldest age, disabled webhooks, mail due and its oldest age.
+ */
+function backlogGauges(registry: Registry, engine: () => Engine | undefined): void {
+  const backlog = () => engine()?.deliveryBacklog();
+  let pending: ReturnType<typeof backlog> | undefined;
+  const read = () => (pending ??= backlog()?.finally(() => setTimeout(() => (pending = undefined), 0)));
+  const gauge = (name: string, help: string, value: (b: NonNullable<Awaited<ReturnType<typeof read>>>) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const b = await read();
+        if (b) this.set(value(b));
+      },
+    });
+  gauge('feedback_deliveries_due', 'Webhook deliveries due now and not yet delivered, across workspaces.', (b) => b.due);
+  gauge('feedback_deliveries_oldest_due_age_seconds', 'How long the oldest due delivery has waited (0 when none is due).', (b) => b.oldestDueAgeSeconds ?? 0);
+  gauge('feedback_webhooks_disabled', 'Webhooks disabled (after 50 consecutive failures, or by hand).', (b) => b.disabledWebhooks);
+  gauge('feedback_mail_due', 'Notification mail due now and not yet sent, across workspaces.', (b) => b.mailDue);
+  gauge('feedback_mail_oldest_due_age_seconds', 'How long the oldest due mail has waited (0 when none is due).', (b) => b.mailOldestDueAgeSeconds ?? 0);
+}
+
+/** What this process's mail lane did, read from its totals at each scrape. */
+function mailCounter(registry: Registry, engine: () => Engine | undefined): void {
+  const counted = { sent: 0, retried: 0, failed: 0, unconfirmed: 0 };
+  new Counter({
+    name: 'feedback_mail_total',
+    help: 'Notification mail (one per change and person) by outcome: sent, retried (a later attempt follows), failed (for good), unconfirmed (handed over, no answer; not sent again).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+    collect() {
+      const totals = engine()?.scheduler.totals.mail;
+      if (!totals) return;
+      for (const outcome of ['sent', 'retried', 'failed', 'unconfirmed'] as const) {
+        if (totals[outcome] > counted[outcome]) this.inc({ outcome }, totals[outcome] - counted[outcome]);
+        counted[outcome] = totals[outcome];
+      }
+    },
+  });
+}
