@@ -7,8 +7,9 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/index.js';
-import { CLI_ARGS } from '../helpers/cli.js';
+import { CLI_ARGS, command, succeeds } from '../helpers/cli.js';
 import { startReceiver } from '../helpers/receiver.js';
+import { until } from '../helpers/wait.js';
 
 const run = promisify(execFile);
 
@@ -16,9 +17,9 @@ const dir = mkdtempSync(join(tmpdir(), 'feedback-cli-'));
 const db = join(dir, 'cli.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A command on this suite's database, with --json: its one JSON object (a failed command is the rejection). */
 async function cli(...args: string[]): Promise<any> {
-  const { stdout } = await run(process.execPath, [...CLI_ARGS, ...args, '--db', db, '--json'], { cwd: dir });
-  return JSON.parse(stdout.trim());
+  return JSON.parse((await succeeds(...args, '--db', db, '--json')).trim());
 }
 
 describe('feedback-service command line', () => {
@@ -97,10 +98,11 @@ describe('feedback-service command line', () => {
     const idle = await cli('key', 'create', '--org', org.id, '--scope', 'read');
     const engine = await createEngine({ database: db, log: () => {} });
     expect(await engine.keys.authenticate(used.key)).toMatchObject({ keyId: used.id });
-    await new Promise((r) => setTimeout(r, 100)); // the last-use write is not awaited by the request
+    // The last-use write is not awaited by the request.
+    await until('the key\'s last use is written', async () => (await engine.keys.list(org.id)).some((k) => k.id === used.id && k.lastUsedAt !== null), 5_000);
     await engine.close();
     expect((await cli('org', 'list')).data.map((o: { id: string }) => o.id)).toContain(org.id);
-    const { stdout } = await run(process.execPath, [...CLI_ARGS, 'key', 'list', '--org', org.id, '--db', db, '--json'], { cwd: dir });
+    const stdout = await succeeds('key', 'list', '--org', org.id, '--db', db, '--json');
     const listed = JSON.parse(stdout).data;
     expect(listed.map((k: { id: string }) => k.id)).toEqual([used.id, idle.id]);
     expect(listed[0]).toMatchObject({ scope: 'read:write', revokedAt: null, lastUsedAt: expect.stringMatching(/^\d{4}-/) });
@@ -112,7 +114,7 @@ describe('feedback-service command line', () => {
   it('refuses a bad --plan or --billing before it opens (or creates) a database', async () => {
     const fresh = join(dir, 'never-created.db');
     for (const args of [['org', 'create', '--name', 'x', '--plan', 'gold'], ['org', 'update', 'org_x', '--billing', 'frozen']]) {
-      const err = await run(process.execPath, [...CLI_ARGS, ...args, '--db', fresh, '--json'], { cwd: dir }).catch((e) => e);
+      const err = await command(...args, '--db', fresh, '--json');
       expect(err.code).toBe(2);
       expect(JSON.parse(err.stdout).error.code).toBe('ERR_USAGE');
     }
@@ -120,9 +122,9 @@ describe('feedback-service command line', () => {
   });
 
   it('a bare command prints help, --version the version, and a typo gets the nearest command, subcommand or flag', async () => {
-    const bare = await run(process.execPath, CLI_ARGS, { cwd: dir });
+    const bare = await command();
     expect(bare.stdout).toMatch(/^Usage: feedback-service <command> \[options\]/);
-    expect((await run(process.execPath, [...CLI_ARGS, '--version'], { cwd: dir })).stdout.trim()).toMatch(/^\d+\.\d+\.\d+(-[a-z0-9.]+)?$/);
+    expect((await command('--version')).stdout.trim()).toMatch(/^\d+\.\d+\.\d+(-[a-z0-9.]+)?$/);
     for (const [args, message] of [
       [['serv'], "unknown command 'serv'; did you mean serve?"],
       [['org', 'craete', '--name', 'x'], "org: unknown command 'craete'; did you mean create?"],
@@ -134,7 +136,7 @@ describe('feedback-service command line', () => {
       [['serve', '--port', 'http'], "serve: option '--port <port>' argument 'http' is invalid. It must be a whole number."],
       [['serve', '--db-statement-timeout', '15'], "serve: option '--db-statement-timeout <time>' argument '15' is invalid. It must be a whole number above 0 with ms, s or m (e.g. 500ms, 5s)."],
     ] as const) {
-      const err = await run(process.execPath, [...CLI_ARGS, ...args, '--json'], { cwd: dir }).catch((e) => e);
+      const err = await command(...args, '--json');
       expect(err.code, args.join(' ')).toBe(2);
       expect(JSON.parse(err.stdout).error).toEqual({ code: 'ERR_USAGE', message });
     }
@@ -144,6 +146,23 @@ describe('feedback-service command line', () => {
     await expect(cli('org', 'create')).rejects.toMatchObject({ code: 2 });
     await expect(cli('key', 'revoke', 'key_nope')).rejects.toMatchObject({ code: 1 });
     await expect(cli('org', 'create', '--name', 'x', '--bogus')).rejects.toMatchObject({ code: 2 });
+  });
+
+  it('as a process of its own: one JSON object on stdout and the exit code, 0 done, 1 refused, 2 usage error', async () => {
+    const spawned = (...args: string[]) =>
+      run(process.execPath, [...CLI_ARGS, ...args, '--db', db, '--json'], { cwd: dir }).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }),
+      );
+    const created = await spawned('org', 'create', '--name', 'Smoke');
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ name: 'Smoke', id: expect.stringMatching(/^org_/) });
+    const refused = await spawned('key', 'revoke', 'key_nope');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error.code).toBe('ERR_NOT_FOUND');
+    const usage = await spawned('org', 'create');
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stdout).error.code).toBe('ERR_USAGE');
   });
 
   it('--help answers from the command table alone: no command module, no engine, no database driver is loaded', async () => {
@@ -173,7 +192,7 @@ describe('feedback-service command line', () => {
     expect(JSON.parse(refused.stdout).error.code).toBe('ERR_USAGE');
     for (const { loaded } of [all, one, leaf, refused]) {
       expect(loaded.some((url) => url.endsWith('/src/cli/index.ts'))).toBe(true); // the trace sees our modules
-      expect(loaded.filter((url) => /\/src\/(?!cli\/(index|args)\.ts$|contract\/version\.ts$|schemas\/plans\.ts$)|@mikro-orm|libsql|\/pg\/|\/zod\//.test(url))).toEqual([]);
+      expect(loaded.filter((url) => /\/src\/(?!cli\/(index|program|args|io)\.ts$|contract\/version\.ts$|schemas\/plans\.ts$)|@mikro-orm|libsql|\/pg\/|\/zod\//.test(url))).toEqual([]);
     }
   });
 
@@ -182,15 +201,15 @@ describe('feedback-service command line', () => {
       'post create', 'post merge', 'post pending', 'post approve', 'post spam', 'changelog create', 'changelog publish', 'secrets generate-key', 'secrets rotate',
       'portal-secret create', 'portal-secret rotate', 'contact export', 'contact erase', 'mcp', 'org', 'key', 'board', 'post', 'changelog', 'secrets', 'portal-secret', 'contact'];
     await Promise.all(
-      commands.map(async (command) => {
-        const { stdout } = await run(process.execPath, [...CLI_ARGS, ...command.split(' '), '--help'], { cwd: dir });
-        expect(stdout, command).toMatch(new RegExp(`^Usage: feedback-service ${command} \\[options\\]`));
-        if (command.includes(' ') || ['serve', 'migrate', 'mcp'].includes(command)) expect(stdout, command).toContain('--json');
+      commands.map(async (name) => {
+        const { stdout } = await succeeds(...name.split(' '), '--help').then((stdout) => ({ stdout }));
+        expect(stdout, name).toMatch(new RegExp(`^Usage: feedback-service ${name} \\[options\\]`));
+        if (name.includes(' ') || ['serve', 'migrate', 'mcp'].includes(name)) expect(stdout, name).toContain('--json');
       }),
     );
-    const viaHelp = await run(process.execPath, [...CLI_ARGS, 'help', 'key'], { cwd: dir });
-    const viaFlag = await run(process.execPath, [...CLI_ARGS, 'key', '--help'], { cwd: dir });
-    expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    const viaHelp = await command('help', 'key');
+    const viaFlag = await command('key', '--help');
+    expect(viaHelp).toMatchObject({ code: 0, stdout: viaFlag.stdout });
   });
 
   it('serve on an empty database creates a workspace and a read:write key, prints them once, and serves', async () => {
@@ -237,8 +256,7 @@ describe('serve on a port in use', () => {
       const err = await run(process.execPath, [...CLI_ARGS, 'serve', '--port', port, '--json'], { cwd: serveDir }).catch((e) => e);
       expect(err.code).toBe(1);
       expect(JSON.parse(err.stdout).error).toMatchObject({ code: 'ERR_CANNOT_LISTEN', message: expect.stringMatching(/EADDRINUSE.*--port/) });
-      const orgs = await run(process.execPath, [...CLI_ARGS, 'org', 'list', '--json'], { cwd: serveDir });
-      expect(JSON.parse(orgs.stdout).data).toEqual([]);
+      expect(JSON.parse(await succeeds('org', 'list', '--db', join(serveDir, 'feedback.db'), '--json')).data).toEqual([]);
       const child = spawn(process.execPath, [...CLI_ARGS, 'serve', '--port', '0'], { cwd: serveDir });
       try {
         const out = await new Promise<string>((resolve) => {
@@ -287,7 +305,7 @@ describe('what a server prints', () => {
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
           body: body === undefined ? undefined : JSON.stringify(body),
         }).then(async (r) => ({ status: r.status, body: await r.json() }));
-      await run(process.execPath, [...CLI_ARGS, 'org', 'update', info.bootstrap.organizationId, '--plan', 'paid', '--db', join(serveDir, 'feedback.db')], { cwd: serveDir, env });
+      await succeeds('org', 'update', info.bootstrap.organizationId, '--plan', 'paid', '--db', join(serveDir, 'feedback.db'));
       const registration = { url: `${receiver.origin}/hook`, events: ['contact.created', 'contact.updated'] };
       const created = await call('POST', '/v1/webhooks', registration, { 'idempotency-key': 'grep-1' });
       expect(created.status).toBe(201);

@@ -1,19 +1,17 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/index.js';
 import { contactExportSchema } from '../../src/schemas/index.js';
-import { CLI_ARGS } from '../helpers/cli.js';
+import { command as cli, succeeds } from '../helpers/cli.js';
 
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'feedback-cli-privacy-'));
 const db = join(dir, 'cli.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const command = (...args: string[]) => run(process.execPath, [...CLI_ARGS, ...args, '--db', db], { cwd: dir });
+/** A command on this suite's database: its stdout (a failed command is the rejection, with its code and stdout). */
+const command = (...args: string[]) => succeeds(...args, '--db', db).then((stdout) => ({ stdout }));
 
 describe('feedback-service contact export|erase and the notification settings', () => {
   it('answers an access request and an erasure in one command each', async () => {

@@ -1,4 +1,5 @@
-import { print, withEngine, type DatabaseOptions } from '../common.js';
+import { withEngine, type DatabaseOptions } from '../common.js';
+import { print, type Io } from '../io.js';
 
 export interface CreateOptions extends DatabaseOptions {
   org: string;
@@ -9,13 +10,13 @@ export interface ListOptions extends DatabaseOptions {
   org: string;
 }
 
-export async function create(options: CreateOptions): Promise<void> {
+export async function create(options: CreateOptions, io: Io): Promise<void> {
   const board = await withEngine(options.db, (e) => e.workspace(options.org).boards.create({ name: options.name, isPublic: !options.private }));
-  print(options.json, { ...board }, `Created board ${board.id} (${board.name}, /${board.slug}).`);
+  print(io, options.json, { ...board }, `Created board ${board.id} (${board.name}, /${board.slug}).`);
 }
 
 /** `board list`: every board of the workspace, all pages. */
-export async function list(options: ListOptions): Promise<void> {
+export async function list(options: ListOptions, io: Io): Promise<void> {
   const boards = await withEngine(options.db, async (e) => {
     const all = [];
     let cursor: string | undefined;
@@ -26,5 +27,5 @@ export async function list(options: ListOptions): Promise<void> {
     } while (cursor);
     return all;
   });
-  print(options.json, { data: boards }, boards.map((b) => `${b.id}  ${b.slug}  ${b.name}${b.isPublic ? '' : ' (private)'}`).join('\n') || 'No boards.');
+  print(io, options.json, { data: boards }, boards.map((b) => `${b.id}  ${b.slug}  ${b.name}${b.isPublic ? '' : ' (private)'}`).join('\n') || 'No boards.');
 }

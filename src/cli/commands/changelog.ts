@@ -1,4 +1,5 @@
-import { print, withEngine, type DatabaseOptions } from '../common.js';
+import { withEngine, type DatabaseOptions } from '../common.js';
+import { print, type Io } from '../io.js';
 
 export interface CreateOptions extends DatabaseOptions {
   org: string;
@@ -10,14 +11,14 @@ export interface PublishOptions extends DatabaseOptions {
   org: string;
 }
 
-export async function create(options: CreateOptions): Promise<void> {
+export async function create(options: CreateOptions, io: Io): Promise<void> {
   const entry = await withEngine(options.db, (e) =>
     e.workspace(options.org).changelog.create({ boardId: options.board, title: options.title, ...(options.body ? { body: options.body } : {}) }),
   );
-  print(options.json, { ...entry }, `Created draft changelog entry ${entry.id} (/${entry.slug}).`);
+  print(io, options.json, { ...entry }, `Created draft changelog entry ${entry.id} (/${entry.slug}).`);
 }
 
-export async function publish(entryId: string, options: PublishOptions): Promise<void> {
+export async function publish(entryId: string, options: PublishOptions, io: Io): Promise<void> {
   const entry = await withEngine(options.db, (e) => e.workspace(options.org).changelog.publish(entryId));
-  print(options.json, { ...entry }, `Published changelog entry ${entry.id} at ${entry.publishedAt}.`);
+  print(io, options.json, { ...entry }, `Published changelog entry ${entry.id} at ${entry.publishedAt}.`);
 }

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { print, withEngine, type DatabaseOptions } from '../common.js';
+import { withEngine, type DatabaseOptions } from '../common.js';
+import { print, type Io } from '../io.js';
 
 export interface ExportOptions extends DatabaseOptions {
   org: string;
@@ -8,14 +9,14 @@ export interface ExportOptions extends DatabaseOptions {
 }
 
 /** `contact export`: everything held about the person, as one JSON document (docs/privacy.md). */
-export async function exportContact(contactId: string, options: ExportOptions): Promise<void> {
+export async function exportContact(contactId: string, options: ExportOptions, io: Io): Promise<void> {
   const document = await withEngine(options.db, (e) => e.workspace(options.org).privacy.export(contactId));
   const text = `${JSON.stringify(document, null, 2)}\n`;
-  if (!options.out) return void process.stdout.write(text);
+  if (!options.out) return io.out(text);
   // It holds a person's data: readable by the owner only.
   writeFileSync(options.out, text, { mode: 0o600 });
   const what = document.contact ? `contact ${contactId}` : `the erasure of contact ${contactId}`;
-  print(options.json, { out: options.out, contactId, erased: document.contact === null }, `Wrote everything held about ${what} to ${options.out}.`);
+  print(io, options.json, { out: options.out, contactId, erased: document.contact === null }, `Wrote everything held about ${what} to ${options.out}.`);
 }
 
 export interface EraseOptions extends DatabaseOptions {
@@ -23,11 +24,12 @@ export interface EraseOptions extends DatabaseOptions {
 }
 
 /** `contact erase`: the person deleted, their traces taken out, a salted hash of the address kept (docs/privacy.md). */
-export async function erase(contactId: string, options: EraseOptions): Promise<void> {
+export async function erase(contactId: string, options: EraseOptions, io: Io): Promise<void> {
   const r = await withEngine(options.db, (e) => e.workspace(options.org).privacy.erase(contactId));
   const others = r.contactIds.filter((id) => id !== contactId);
   const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
   print(
+    io,
     options.json,
     { ...r },
     [

@@ -1,12 +1,13 @@
 import { createEngine } from '../../engine/index.js';
-import { print, type DatabaseOptions } from '../common.js';
+import type { DatabaseOptions } from '../common.js';
+import { print, type Io } from '../io.js';
 
 /** `migrate`: apply pending migrations and name them. */
-export async function migrate(options: DatabaseOptions): Promise<void> {
+export async function migrate(options: DatabaseOptions, io: Io): Promise<void> {
   const engine = await createEngine({ database: options.db });
   try {
     const applied = await engine.migrate();
-    print(options.json, { applied }, applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+    print(io, options.json, { applied }, applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
   } finally {
     await engine.close();
   }

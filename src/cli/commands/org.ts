@@ -1,5 +1,6 @@
 import type { BillingState, Plan } from '../../engine/index.js';
-import { print, withEngine, type DatabaseOptions } from '../common.js';
+import { withEngine, type DatabaseOptions } from '../common.js';
+import { print, type Io } from '../io.js';
 
 export type ListOptions = DatabaseOptions;
 export interface CreateOptions extends DatabaseOptions {
@@ -26,13 +27,13 @@ export interface UpdateOptions extends DatabaseOptions {
   notifyAdminCreated?: 'on' | 'off';
 }
 
-export async function list(options: ListOptions): Promise<void> {
+export async function list(options: ListOptions, io: Io): Promise<void> {
   const orgs = await withEngine(options.db, (e) => e.organizations.list());
   const lines = orgs.map((o) => `${o.id}  ${o.name}  plan ${o.plan}, billing ${o.billingState}, contact cap ${o.contactCap ?? 'unlimited'}`);
-  print(options.json, { data: orgs }, lines.length ? lines.join('\n') : 'No organizations yet.');
+  print(io, options.json, { data: orgs }, lines.length ? lines.join('\n') : 'No organizations yet.');
 }
 
-export async function create(options: CreateOptions): Promise<void> {
+export async function create(options: CreateOptions, io: Io): Promise<void> {
   const org = await withEngine(options.db, (e) =>
     e.organizations.create({
       name: options.name,
@@ -42,12 +43,12 @@ export async function create(options: CreateOptions): Promise<void> {
       rateLimit: options.rateLimit,
     }),
   );
-  print(options.json, { ...org }, `Created organization ${org.id} (${org.name}, plan ${org.plan}).`);
+  print(io, options.json, { ...org }, `Created organization ${org.id} (${org.name}, plan ${org.plan}).`);
 }
 
 const onOff = (state: 'on' | 'off' | undefined) => (state === undefined ? undefined : state === 'on');
 
-export async function update(orgId: string, options: UpdateOptions): Promise<void> {
+export async function update(orgId: string, options: UpdateOptions, io: Io): Promise<void> {
   const org = await withEngine(options.db, (e) =>
     e.organizations.update(orgId, {
       name: options.name,
@@ -65,6 +66,7 @@ export async function update(orgId: string, options: UpdateOptions): Promise<voi
     }),
   );
   print(
+    io,
     options.json,
     { ...org },
     `Updated organization ${org.id}: plan ${org.plan}, billing ${org.billingState}, contact cap ${org.contactCap ?? 'unlimited'}, rate limit ${org.rateLimit}/min` +

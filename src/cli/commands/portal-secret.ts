@@ -1,4 +1,5 @@
-import { print, withEngine, type DatabaseOptions } from '../common.js';
+import { withEngine, type DatabaseOptions } from '../common.js';
+import { print, type Io } from '../io.js';
 
 export interface Options extends DatabaseOptions {
   org: string;
@@ -9,14 +10,15 @@ export interface RotateOptions extends Options {
   grace?: number;
 }
 
-export async function create(options: Options): Promise<void> {
+export async function create(options: Options, io: Io): Promise<void> {
   const { secret } = await withEngine(options.db, (e) => e.workspace(options.org).participation.secret.create());
-  print(options.json, { secret }, `${secret}\n\nThe portal secret of ${options.org}: keep it on your backend, which signs sign-in tokens with it (HS256). It is not shown again.`);
+  print(io, options.json, { secret }, `${secret}\n\nThe portal secret of ${options.org}: keep it on your backend, which signs sign-in tokens with it (HS256). It is not shown again.`);
 }
 
-export async function rotate(options: RotateOptions): Promise<void> {
+export async function rotate(options: RotateOptions, io: Io): Promise<void> {
   const result = await withEngine(options.db, (e) => e.workspace(options.org).participation.secret.rotate(options.grace));
   print(
+    io,
     options.json,
     result,
     `${result.secret}\n\nThe new portal secret of ${options.org}; it is not shown again. ` +

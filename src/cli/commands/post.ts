@@ -1,4 +1,5 @@
-import { print, withEngine, type DatabaseOptions } from '../common.js';
+import { withEngine, type DatabaseOptions } from '../common.js';
+import { print, type Io } from '../io.js';
 
 export interface CreateOptions extends DatabaseOptions {
   org: string;
@@ -8,7 +9,7 @@ export interface CreateOptions extends DatabaseOptions {
   contact?: string;
 }
 
-export async function create(options: CreateOptions): Promise<void> {
+export async function create(options: CreateOptions, io: Io): Promise<void> {
   const text = options.bodyText;
   const post = await withEngine(options.db, (e) =>
     e.workspace(options.org).posts.create(options.board, {
@@ -17,7 +18,7 @@ export async function create(options: CreateOptions): Promise<void> {
       ...(options.contact ? { contactId: options.contact } : {}),
     }),
   );
-  print(options.json, { ...post }, `Created post ${post.id} (/${post.slug}) on board ${post.boardId}.`);
+  print(io, options.json, { ...post }, `Created post ${post.id} (/${post.slug}) on board ${post.boardId}.`);
 }
 
 export interface MergeOptions extends DatabaseOptions {
@@ -25,26 +26,26 @@ export interface MergeOptions extends DatabaseOptions {
   org: string;
 }
 
-export async function merge(postId: string, options: MergeOptions): Promise<void> {
+export async function merge(postId: string, options: MergeOptions, io: Io): Promise<void> {
   const post = await withEngine(options.db, (e) => e.workspace(options.org).posts.merge(postId, options.into));
-  print(options.json, { ...post }, `Merged post ${post.id} into ${post.mergedIntoId}.`);
+  print(io, options.json, { ...post }, `Merged post ${post.id} into ${post.mergedIntoId}.`);
 }
 
 export interface PendingOptions extends DatabaseOptions {
   org: string;
 }
 
-export async function pending(options: PendingOptions): Promise<void> {
+export async function pending(options: PendingOptions, io: Io): Promise<void> {
   const posts = await withEngine(options.db, (e) => e.workspace(options.org).posts.pending());
   const lines = posts.map((p) => `${p.id}  ${p.createdAt}  ${p.title}`);
-  print(options.json, { data: posts }, posts.length ? lines.join('\n') : 'No posts are waiting for moderation.');
+  print(io, options.json, { data: posts }, posts.length ? lines.join('\n') : 'No posts are waiting for moderation.');
 }
 
 export interface ModerateOptions extends DatabaseOptions {
   org: string;
 }
 
-export async function moderate(postId: string, decision: 'approved' | 'spam', options: ModerateOptions): Promise<void> {
+export async function moderate(postId: string, decision: 'approved' | 'spam', options: ModerateOptions, io: Io): Promise<void> {
   const post = await withEngine(options.db, (e) => e.workspace(options.org).posts.moderate(postId, decision));
-  print(options.json, { ...post }, decision === 'approved' ? `Approved post ${post.id}: it is on the portal.` : `Marked post ${post.id} as spam.`);
+  print(io, options.json, { ...post }, decision === 'approved' ? `Approved post ${post.id}: it is on the portal.` : `Marked post ${post.id} as spam.`);
 }

@@ -4,7 +4,8 @@ import { createServerLogger } from '../logger.js';
 import { mcpEndpoint } from '../../mcp/http.js';
 import { createPortal } from '../../portal/index.js';
 import { CommandError, type LogLevel } from '../args.js';
-import { print, type DatabaseOptions } from '../common.js';
+import type { DatabaseOptions } from '../common.js';
+import { print, type Io } from '../io.js';
 
 export interface Options extends DatabaseOptions {
   port: number;
@@ -29,7 +30,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * `serve`: migrate, create a workspace and a read:write key on an empty database (printed once), and serve REST
  * under /v1 and the agent tools under /mcp, with the delivery scheduler running.
  */
-export async function serve(options: Options): Promise<void> {
+export async function serve(options: Options, io: Io): Promise<void> {
   const logger = createServerLogger(options.logLevel);
   const metricsToken = process.env.FEEDBACK_METRICS_TOKEN;
   const metrics = options.metrics === true || process.env.FEEDBACK_METRICS === '1' || metricsToken !== undefined ? createMetrics() : undefined;
@@ -75,7 +76,7 @@ export async function serve(options: Options): Promise<void> {
         ]
       : []),
   ].join('\n');
-  print(options.json, { url: server.url, dialect: engine.dialect, allowPrivateNetworks, ...(bootstrap ? { bootstrap } : {}) }, human);
+  print(io, options.json, { url: server.url, dialect: engine.dialect, allowPrivateNetworks, ...(bootstrap ? { bootstrap } : {}) }, human);
   logger.info({ url: server.url, dialect: engine.dialect, metrics: Boolean(metrics) }, 'listening');
   // Graceful stop: no new connections, requests in flight answered (up to 10 s), deliveries being sent recorded and
   // the claimed rest given back to other processes at once, then the database closed.
