@@ -1,14 +1,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPortal } from '../../src/portal/index.js';
 import { HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 
 // Taking part on the portal in a real browser: an anonymous vote confirmed with the code a real SMTP server received,
@@ -21,12 +20,9 @@ const smtp = await startSmtpSink();
 afterAll(() => smtp.close());
 
 /** A page on another site: `localhost` is another site than the portal's `127.0.0.1`, whatever the ports. */
-async function otherSite(html: (origin: string) => string): Promise<{ origin: string; server: Server }> {
-  let origin = '';
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html(origin)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://localhost:${(server.address() as AddressInfo).port}`;
-  return { origin, server };
+async function otherSite(html: string): Promise<{ origin: string; close(): Promise<void> }> {
+  const site = await startReceiver((_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+  return { origin: site.origin.replace('127.0.0.1', 'localhost'), close: () => site.close() };
 }
 
 describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
@@ -125,7 +121,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       .setExpirationTime('10m')
       .sign(new TextEncoder().encode(secret));
     const link = `${base}/sign-in?token=${token}&return=${encodeURIComponent('/portal/acme/b/feature-requests/p/offline-mode')}`;
-    const site = await otherSite(() => `<!doctype html><html lang="en"><title>Acme app</title><main><a href="${link}">Give feedback</a></main></html>`);
+    const site = await otherSite(`<!doctype html><html lang="en"><title>Acme app</title><main><a href="${link}">Give feedback</a></main></html>`);
     const context = await stand.browser.newContext();
     try {
       const page = await context.newPage();
@@ -153,7 +149,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       expect((await contacts()).filter((c) => c.email === 'dana@example.com')).toEqual([expect.objectContaining({ source: 'identify', consentBasis: 'sdk_identify' })]);
     } finally {
       await context.close();
-      site.server.close();
+      await site.close();
     }
   }, 60_000);
 
@@ -171,7 +167,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       });
       host.once('exit', (code) => reject(new Error(`examples/portal-host.mjs exited ${code}`)));
     });
-    const refused = await otherSite(() => `<!doctype html><html lang="en"><title>Elsewhere</title><script src="${stand.server.url}/portal/widget.js" data-portal="acme" async></script></html>`);
+    const refused = await otherSite(`<!doctype html><html lang="en"><title>Elsewhere</title><script src="${stand.server.url}/portal/widget.js" data-portal="acme" async></script></html>`);
     await stand.engine.organizations.update(orgId, { portalFrameOrigins: [allowed] });
     const context = await stand.browser.newContext({ viewport: { width: 1100, height: 800 } });
     try {
@@ -210,7 +206,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
     } finally {
       await context.close();
       host.kill();
-      refused.server.close();
+      await refused.close();
       await stand.engine.organizations.update(orgId, { portalFrameOrigins: [] });
     }
   }, 60_000);
@@ -218,7 +214,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
   it('a form on another site that posts to the portal is refused, and nothing is counted', async () => {
     const before = (await stand.engine.workspace(orgId).posts.retrieve(await findPost('offline-mode'))).voteCount;
     const site = await otherSite(
-      () => `<!doctype html><html lang="en"><title>Evil</title><form method="post" action="${base}/b/feature-requests/p/offline-mode/vote"><input name="email" value="victim@example.com"><button>Win a prize</button></form></html>`,
+      `<!doctype html><html lang="en"><title>Evil</title><form method="post" action="${base}/b/feature-requests/p/offline-mode/vote"><input name="email" value="victim@example.com"><button>Win a prize</button></form></html>`,
     );
     const context = await stand.browser.newContext();
     try {
@@ -233,7 +229,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       expect(smtp.mails.filter((m) => m.to.includes('victim@example.com'))).toEqual([]);
     } finally {
       await context.close();
-      site.server.close();
+      await site.close();
     }
   }, 60_000);
 });

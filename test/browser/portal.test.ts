@@ -1,12 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPortal } from '../../src/portal/index.js';
 import { HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
+import { startReceiver } from '../helpers/receiver.js';
 
 // The portal in a real browser: Debian's chromium, driven by playwright-core; accessibility checked with axe-core.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -118,12 +117,11 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
 
   it('another site cannot frame the pages', async () => {
     // A real page on another origin (another port) that frames the portal.
-    const host = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>host</title><iframe src="${pages.board}"></iframe>`));
-    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const host = await startReceiver((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>host</title><iframe src="${pages.board}"></iframe>`));
     const context = await stand.browser.newContext();
     const page = await context.newPage();
     try {
-      await page.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/`);
+      await page.goto(`${host.origin}/`);
       await page.waitForTimeout(1000);
       const framed = page.frames().find((f) => f !== page.mainFrame());
       expect(framed).toBeDefined();
@@ -132,7 +130,7 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
       expect(await framed!.locator('.post-title').count()).toBe(0);
     } finally {
       await context.close();
-      host.close();
+      await host.close();
     }
   }, 60_000);
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/index.js';
 import { CLI_ARGS } from '../helpers/cli.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { until } from '../helpers/wait.js';
 
 // A real `serve` process, watched from outside as an operator would: its log lines on stderr, /metrics, and SIGTERM.
 
@@ -60,7 +61,7 @@ describe('serve, operated', () => {
     const secret: string = hook.data.secret;
     expect((await call('POST', '/v1/contacts/identify', { externalUserId: 'ops-1', email: 'ada.lovelace@example.com' })).status).toBe(201);
     await receiver.waitFor(1, 10_000);
-    await new Promise((r) => setTimeout(r, 300)); // the attempt's line follows its recording
+    await until('the attempt\'s line, which follows its recording', () => lines().some((l) => /delivery attempt/.test(l.msg)), 10_000);
     const access = lines().find((l) => l.msg === 'request' && l.route === '/v1/contacts/identify');
     expect(access).toMatchObject({
       level: 30,
@@ -88,7 +89,7 @@ describe('serve, operated', () => {
     await w.public.vote({ postId: post.id, email: 'ada.lovelace@example.com', notifyMe: true });
     await engine.close();
     expect((await call('PATCH', `/v1/posts/${post.id}`, { status: 'planned' })).status).toBe(200);
-    for (let i = 0; i < 100 && !stderr.includes('mail not sent (no SMTP server configured)'); i++) await new Promise((r) => setTimeout(r, 50));
+    await until('the mail\'s log line', () => stderr.includes('mail not sent (no SMTP server configured)'), 10_000);
     const mailLine = lines().find((l) => /^mail not sent \(no SMTP server configured\): post_status to a\*\*\*@example\.com/.test(l.msg));
     expect(mailLine).toBeDefined();
     // No live link (the unsubscribe token) and no address in the log.

@@ -1,9 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeMatrix, type Harness } from '../helpers/harness.js';
-
-async function events(h: Harness, orgId: string) {
-  return (await h.engine.workspace(orgId).events.list()).map((e) => e.payload as any);
-}
+import { describeMatrix, eventPayloads as events, type Harness } from '../helpers/harness.js';
 
 async function setup(h: Harness, plan: { plan?: 'free' | 'paid'; contactCap?: number | null } = {}) {
   const ws = await h.seed(plan);

@@ -1,11 +1,7 @@
 import { expect, it } from 'vitest';
-import { describeMatrix, type Harness } from '../helpers/harness.js';
+import { describeMatrix, eventPayloads as events, type Harness } from '../helpers/harness.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-async function events(h: Harness, orgId: string) {
-  return (await h.engine.workspace(orgId).events.list()).map((e) => e.payload as any);
-}
 
 describeMatrix('contacts', (h) => {
   it('POST /v1/contacts answers 201 with every field, source admin and consentBasis admin_created', async () => {

@@ -1,14 +1,10 @@
 import { expect, it } from 'vitest';
-import { describeMatrix, type ApiResponse, type Harness, type SeededWorkspace } from '../helpers/harness.js';
+import { describeMatrix, eventPayloads as events, type ApiResponse, type Harness, type SeededWorkspace } from '../helpers/harness.js';
 
 const POST_FIELDS = [
   'id', 'organizationId', 'boardId', 'contactId', 'authorUserId', 'title', 'slug', 'body', 'bodyText', 'status', 'moderationStatus',
   'hideFromRoadmap', 'roadmapOrder', 'mergedIntoId', 'commentCount', 'voteCount', 'createdAt', 'updatedAt', 'deletedAt',
 ].sort();
-
-async function events(h: Harness, orgId: string) {
-  return (await h.engine.workspace(orgId).events.list()).map((e) => e.payload as any);
-}
 
 async function setup(h: Harness) {
   const ws = await h.seed();

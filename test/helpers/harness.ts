@@ -62,6 +62,11 @@ export interface EngineHarness {
   advance(ms: number): void;
 }
 
+/** The payloads of a workspace's events, oldest first. */
+export async function eventPayloads(h: { engine: Engine }, orgId: string): Promise<any[]> {
+  return (await h.engine.workspace(orgId).events.list()).map((e) => e.payload as any);
+}
+
 /** Run one engine-level suite on every database: a fresh database and a migrated engine for each. */
 export function describeEngine(
   name: string,

@@ -14,6 +14,8 @@ export interface SmtpSink {
   /** Messages received in full (the last line arrived), answered or not. */
   readonly mails: ReceivedMail[];
   waitFor(count: number, timeoutMs?: number): Promise<void>;
+  /** The sign-in code in the newest mail to `email`, once more than `seen` mails have come. */
+  codeFor(email: string, seen: number): Promise<string>;
   /**
    * From the `count`th message on, keep every message received in full but do not answer it: the moment a sender has
    * handed a message over and not yet heard that it was accepted. Resolves when the `count`th message has arrived.
@@ -61,7 +63,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return {
+  const sink: SmtpSink = {
     url: `smtp://127.0.0.1:${port}`,
     mails,
     async waitFor(count, timeoutMs = 10_000) {
@@ -70,6 +72,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         if (Date.now() > deadline) throw new Error(`SMTP sink got ${mails.length} mails, expected ${count}`);
         await new Promise((r) => setTimeout(r, 10));
       }
+    },
+    async codeFor(email, seen) {
+      await sink.waitFor(seen + 1);
+      const mail = mails.filter((m) => m.to.includes(email)).at(-1);
+      const code = mail && /Your code is (\d{6})\./.exec(mail.data)?.[1];
+      if (!code) throw new Error(`no sign-in code in the newest mail to ${email}`);
+      return code;
     },
     holdFrom(count) {
       holdAt = count;
@@ -90,4 +99,5 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     parsed: () => Promise.all(mails.map((m) => simpleParser(m.data))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return sink;
 }

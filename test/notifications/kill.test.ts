@@ -3,17 +3,10 @@ import { createEngine, hashEmail, type Engine, type Workspace } from '../../src/
 import { createTestDatabase, postgresReachable, POSTGRES_REQUIRED, type TestDatabase } from '../helpers/databases.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { startSchedulerProcess } from '../helpers/processes.js';
+import { until } from '../helpers/wait.js';
 import { countsSince, portalWorkspace } from './helpers.js';
 
 const LEASE_MS = 2000;
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Run `fn` for each item, `width` at a time. */
 async function inBatches<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>): Promise<void> {

@@ -10,12 +10,6 @@ import { Visitor } from './visitor.js';
 const smtp = await startSmtpSink();
 afterAll(() => smtp.close());
 
-/** The code in the newest mail to this address. */
-async function codeFor(email: string, seen: number): Promise<string> {
-  await smtp.waitFor(seen + 1);
-  const mail = smtp.mails.filter((m) => m.to.includes(email)).at(-1)!;
-  return /Your code is (\d{6})\./.exec(mail.data)![1]!;
-}
 
 /**
  * A token as the documented recipe mints it (docs/portal.md), issued at `now` (the engine's clock, which the suite
@@ -70,7 +64,7 @@ describeEngine(
       expect(sent.status).toBe(303);
       expect(sent.location).toMatch(/\/confirm\/pcode_/);
       expect((await w.posts.retrieve(post.id)).voteCount).toBe(0);
-      const code = await codeFor('ann@example.com', seen);
+      const code = await smtp.codeFor('ann@example.com', seen);
       await v.get(sent.location!);
       const wrong = await v.post(sent.location!, { code: code === '000000' ? '111111' : '000000' });
       expect(wrong.status).toBe(422);
@@ -97,7 +91,7 @@ describeEngine(
       await v.get(postPath);
       const seen = smtp.mails.length;
       const sent = await v.post(`${postPath}/vote`, { name: 'Bo', email: 'bo@example.com' });
-      await v.post(sent.location!, { code: await codeFor('bo@example.com', seen) });
+      await v.post(sent.location!, { code: await smtp.codeFor('bo@example.com', seen) });
       expect((await rest(key, '/contacts?limit=10')).data).toEqual([]);
       const vote = (await w.events.list()).map((x) => x.payload as any).find((p) => p.event === 'vote.created');
       expect(vote.vote).toMatchObject({ postId: post.id, userId: null });
@@ -167,13 +161,13 @@ describeEngine(
       await v.get(postPath);
       const seen = smtp.mails.length;
       const sent = await v.post(`${postPath}/comment`, { body_text: 'Yes please', email: 'cat@example.com' });
-      const code = await codeFor('cat@example.com', seen);
+      const code = await smtp.codeFor('cat@example.com', seen);
       const wrong = code === '999999' ? '888888' : '999999';
       for (let i = 0; i < 4; i++) expect((await v.post(sent.location!, { code: wrong })).status).toBe(422);
       expect((await v.post(sent.location!, { code: wrong })).text).toContain('it was the last try');
       expect((await v.post(sent.location!, { code })).text).toContain('This code is no longer valid');
       const again = await v.post(`${postPath}/comment`, { body_text: 'Yes please', email: 'cat@example.com' });
-      const fresh = await codeFor('cat@example.com', seen + 1);
+      const fresh = await smtp.codeFor('cat@example.com', seen + 1);
       e.advance(16 * 60_000);
       expect((await v.post(again.location!, { code: fresh })).text).toContain('This code has expired');
       expect(await kinds(w)).not.toContain('comment.created');
@@ -281,7 +275,7 @@ describeEngine(
       await v.get(`${base}/b/${board.slug}/new`);
       const seen = smtp.mails.length;
       const sent = await v.post(`${base}/b/${board.slug}/new`, { title: 'Held idea', details: 'Line one\nLine two', email: 'eve@example.com', name: 'Eve' });
-      const done = await v.post(sent.location!, { code: await codeFor('eve@example.com', seen) });
+      const done = await v.post(sent.location!, { code: await smtp.codeFor('eve@example.com', seen) });
       expect(done.location).toBe(`${base}/b/${board.slug}?done=held`);
       expect((await v.get(done.location!)).text).toContain('Your post will appear once the team has looked at it.');
       expect((await v.get(`${base}/b/${board.slug}`)).text).not.toContain('Held idea');
@@ -354,7 +348,7 @@ describeEngine(
       expect(form.text).toContain('Replying to Al');
       const seen = smtp.mails.length;
       const sent = await v.post(`${postPath}/comment`, { body_text: 'Agreed', parent_id: first.id, email: 'b@example.com', name: 'Bea' });
-      const done = await v.post(sent.location!, { code: await codeFor('b@example.com', seen) });
+      const done = await v.post(sent.location!, { code: await smtp.codeFor('b@example.com', seen) });
       expect(done.location).toMatch(new RegExp(`^${postPath}\\?done=comment#cmt_`));
       const comment = (await w.events.list()).map((x) => x.payload as any).filter((p) => p.event === 'comment.created').at(-1).comment;
       expect(comment).toMatchObject({ parentId: first.id, bodyText: 'Agreed', postId: post.id });

@@ -226,7 +226,7 @@ describeMatrix(
       expect((await deliveries(h, ws, healthy.id)).length).toBe(49 + 1 + 49 + 1 + 1);
       expect(await deliveries(h, ws, unsubscribed.id)).toEqual([]);
       expect(sentTo('/unsubscribed')).toEqual([]);
-      await new Promise((r) => setTimeout(r, 100));
+      await smtp.waitFor(mailsBefore + 2);
       expect(smtp.mails.length).toBe(mailsBefore + 2);
 
       // Re-enabling resets the counter: 49 failures later it is still enabled; a replay of a disabled-out delivery goes out.

@@ -4,14 +4,7 @@ import { createTestDatabase, postgresReachable, type TestDatabase } from '../hel
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { startSchedulerProcess } from '../helpers/processes.js';
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { until } from '../helpers/wait.js';
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
