@@ -49,6 +49,13 @@ module.exports = {
       to: { path: '^src/engine/', pathNot: ['^src/engine/(store|shared)/'] },
     },
     {
+      name: 'engine-root-through-doors',
+      severity: 'error',
+      comment: "The engine's root files (engine.ts, workspace.ts, runtime.ts, ...) use each folder through its index.ts too.",
+      from: { path: '^src/engine/[^/]+\\.ts$' },
+      to: { path: '^src/engine/[^/]+/', pathNot: ['^src/engine/[^/]+/index\\.ts$'] },
+    },
+    {
       name: 'engine-concepts-below-root',
       severity: 'error',
       comment: "Concepts do not import the engine's root files (engine.ts, workspace.ts, operations.ts, ...): those put the concepts together.",

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { createIdempotencyStore, createKeyCache, createKeysService, createRateLimiter, createSharedRateLimiter, type IdempotencyStore, type KeysService, type RateLimiter } from './access/index.js';
-import type { DeliveryScheduler } from './delivery/scheduler.js';
+import type { DeliveryScheduler } from './delivery/index.js';
 import { createReadiness, type Readiness } from './health.js';
 import { MIGRATIONS, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
 import type { MailTokens } from './notifications/index.js';

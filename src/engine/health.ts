@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
-import type { DeliveryScheduler } from './delivery/scheduler.js';
+import type { DeliveryScheduler } from './delivery/index.js';
 import { isDatabaseUnavailable } from './shared/index.js';
 import type { EngineDatabase } from './store/index.js';
 

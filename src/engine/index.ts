@@ -3,8 +3,7 @@ export { MAIL_RETENTION_DAYS, createEngine, type Engine, type EngineOptions, typ
 export { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './orm.js';
 export { operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
 export { UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type CheckResult, type Readiness } from './health.js';
-export type { AttemptReport, DeliveryScheduler, MailSummary, RunSummary, SchedulerOptions } from './delivery/scheduler.js';
-export { MAIL_RETRY_SCHEDULE_MS } from './delivery/mail-lane.js';
+export { MAIL_RETRY_SCHEDULE_MS, type AttemptReport, type DeliveryScheduler, type MailSummary, type RunSummary, type SchedulerOptions } from './delivery/index.js';
 export {
   BILLING_STATES,
   DEFAULT_RATE_LIMIT,
@@ -44,7 +43,7 @@ export {
   type RateLimitState,
   type RateLimiter,
 } from './access/index.js';
-export type { ApiKeyInfo } from './store/api-keys.js';
+export type { ApiKeyInfo } from './store/index.js';
 export { HANDLE_PATTERN, type CreateOrganizationInput, type OrganizationInfo, type OrganizationsService, type UpdateOrganizationInput } from './organizations/index.js';
 export type { ContactsService } from './contacts/index.js';
 export type { BoardsService, CreateBoardInput } from './boards/index.js';
@@ -91,4 +90,4 @@ export {
   type MailTokens,
   type NotificationsService,
 } from './notifications/index.js';
-export * as entities from './store/entities.js';
+export { entities } from './store/index.js';

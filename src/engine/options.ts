@@ -1,4 +1,4 @@
-import type { AttemptReport, SchedulerOptions } from './delivery/scheduler.js';
+import type { AttemptReport, SchedulerOptions } from './delivery/index.js';
 import type { SecretKeys } from './secrets/index.js';
 import type { Logger } from './shared/index.js';
 import type { DatabaseTimeouts } from './orm.js';

@@ -1,9 +1,8 @@
 import type { MikroORM, Options } from '@mikro-orm/core';
 import { MIGRATIONS } from './migrations/index.js';
-import { modelFor } from './store/model.js';
-import { ApiKey, Board, ChangelogEntry, Comment, Contact, Delivery, DeliveryAttempt, Event, Organization, Post, PostTag, Tag, Vote, Webhook, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression, RateLimitWindow } from './store/entities.js';
-import type { SqlDialect } from './store/sql.js';
+import { entities, modelFor, type SqlDialect } from './store/index.js';
 
+const { Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression, RateLimitWindow } = entities;
 export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression];
 /** The tables one database alone has: PostgreSQL's shared rate-limit windows (SQLite counts in process memory). */
 const ONLY_ON: Record<SqlDialect['name'], readonly unknown[]> = { sqlite: [], postgresql: [RateLimitWindow] };

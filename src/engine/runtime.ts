@@ -2,17 +2,14 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import { WEBHOOK_LIMITS } from '../schemas/webhooks.js';
-import { createComposer } from './delivery/mail-compose.js';
-import { createScheduler, type AttemptReport, type DeliveryScheduler } from './delivery/scheduler.js';
-import { createSender, type Sender } from './delivery/sender.js';
+import { createComposer, createScheduler, createSender, type AttemptReport, type DeliveryScheduler, type Sender } from './delivery/index.js';
 import { createLogTransport, createMailer, createSmtpTransport, type Mailer, type MailTransport } from './mail/index.js';
 import { createMailTokens, type MailTokens } from './notifications/index.js';
 import { MAIL_RETENTION_DAYS, type EngineOptions } from './options.js';
 import { CLIENT_TIMEOUT_MARGIN_MS, initOrm, parseDatabase, resolveTimeouts, type DatabaseTarget, type DatabaseTimeouts } from './orm.js';
 import { redactDeliveredErasures } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
-import { createDatabase } from './store/database.js';
-import { mail, type EngineDatabase } from './store/index.js';
+import { createDatabase, mail, type EngineDatabase } from './store/index.js';
 
 /** The database the engine works on: MikroORM (schema, migrations, connections) and the explicit-SQL layer on its connections. */
 export async function openDatabase(target: DatabaseTarget, given: DatabaseTimeouts | undefined, log: (message: string) => void) {

@@ -4,6 +4,11 @@ export * from './sql.js';
 export * from './rows.js';
 export * from './subjects.js';
 export type { WorkspaceContext } from './context.js';
+export type { ApiKeyInfo } from './api-keys.js';
+/** For the engine's root: the model MikroORM works from, and the database on its connections. */
+export * as entities from './entities.js';
+export { modelFor } from './model.js';
+export { createDatabase } from './database.js';
 /** A change and its events commit together: the mechanism every change goes through (events.ts). */
 export { emit, writeWithEvent } from './events.js';
 export * as apiKeys from './api-keys.js';
