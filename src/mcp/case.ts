@@ -40,6 +40,20 @@ function propertiesOf(schema: JsonSchema | undefined): Record<string, JsonSchema
   return Object.keys(merged).length > 0 ? merged : undefined;
 }
 
+/**
+ * The branch of a union a value is: the one whose constants (a discriminator such as an event's `event`) the value
+ * carries, under either name. A value of a discriminated union is converted by its own branch, never by the
+ * properties of the others (a `contact.created` payload's `contact` is not `contact.deleted`'s).
+ */
+function branchOf(schema: JsonSchema, value: object): JsonSchema | undefined {
+  const branches = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])];
+  return branches.find((branch) => {
+    const constants = Object.entries(branch.properties ?? {}).filter(([, p]) => p.const !== undefined);
+    const fields = value as Record<string, unknown>;
+    return constants.length > 0 && constants.every(([k, p]) => (fields[k] ?? fields[toSnake(k)]) === p.const);
+  });
+}
+
 function itemsOf(schema: JsonSchema | undefined): JsonSchema | undefined {
   if (!schema) return undefined;
   return schema.items ?? [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].find((b) => b.items)?.items;
@@ -65,7 +79,7 @@ export function convertKeys(value: unknown, schema: JsonSchema | undefined, dire
   if (Array.isArray(value)) return value.map((v, i) => convertKeys(v, itemsOf(schema), direction, misnamed, `${path}${path ? '.' : ''}${i}`));
   if (value === null || typeof value !== 'object') return value;
   const at = (k: string) => (path ? `${path}.${k}` : k);
-  const properties = propertiesOf(schema);
+  const properties = propertiesOf(branchOf(schema, value) ?? schema);
   if (!properties) {
     const values = recordValuesOf(schema);
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convertKeys(v, values, direction, misnamed, at(k))]));

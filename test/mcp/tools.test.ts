@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createToolServer, engineOperations, toSnake } from '../../src/mcp/index.js';
 import type { Scope } from '../../src/schemas/common.js';
+import { EVENT_KINDS } from '../../src/schemas/events.js';
 import { INVALID_CONTACT_BODIES } from '../helpers/contact-cases.js';
 import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -13,10 +14,11 @@ const TOOL_NAMES = [
   'list_webhooks', 'get_webhook', 'create_webhook', 'update_webhook', 'delete_webhook', 'list_webhook_deliveries', 'replay_webhook_delivery',
 ];
 
-/** A value's keys in snake_case, except inside `metadata` (free-form), as the tools return REST shapes. */
+/** A value's keys in snake_case, except inside free-form maps (`metadata`, `changes`), as the tools return REST shapes. */
 function snakeKeys(value: unknown, parent = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => snakeKeys(v, parent));
   if (value === null || typeof value !== 'object' || parent === 'metadata') return value;
+  if (parent === 'changes') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, snakeKeys(v)]));
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [toSnake(k), snakeKeys(v, k)]));
 }
 
@@ -25,6 +27,9 @@ async function connect(h: Harness, ws: SeededWorkspace, scope: Scope = 'read:wri
   const client = new Client({ name: 'test', version: '1' });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(a), client.connect(b)]);
+  // The official client checks every tool's structured output against its output schema once it has listed the tools,
+  // as agents (and MCP Inspector) do: a result that breaks its own schema fails the call.
+  await client.listTools();
   const call = async (name: string, args: Record<string, unknown> = {}) => {
     const result = await client.callTool({ name, arguments: args });
     return { isError: result.isError === true, data: result.structuredContent as any, error: result.isError ? JSON.parse((result.content as Array<{ text: string }>)[0]!.text).error : undefined };
@@ -118,6 +123,38 @@ describeMatrix(
       const replay = await call('replay_webhook_delivery', { webhook_id: webhook.id, delivery_id: deliveries.data.data[0].id });
       expect(replay.data.replay_of).toBe(deliveries.data.data[0].id);
       expect((await call('delete_webhook', { webhook_id: webhook.id })).data).toEqual({ id: webhook.id, deleted: true });
+      await close();
+    });
+
+    it('every event kind in a delivery log and a replay matches the tools\' output schemas, in snake_case throughout', async () => {
+      const ws = await h.seed();
+      const { call, close } = await connect(h, ws);
+      const w = h.engine.workspace(ws.org.id);
+      const webhook = (await call('create_webhook', { url: `${receiver.origin}/every-kind`, events: [...EVENT_KINDS] })).data;
+      const contact = (await call('create_contact', { external_user_id: 'kinds', email: 'kinds@example.com', mrr_cents: 100, currency: 'USD', metadata: { seatCount: 3 } })).data;
+      expect((await call('update_contact', { contact_id: contact.id, mrr_cents: 200, currency: 'USD' })).data.mrr_cents).toBe(200);
+      const board = await w.boards.create({ name: 'Kinds' });
+      const post = (await call('create_post', { board_id: board.id, title: 'Every kind', contact_id: contact.id })).data;
+      await call('update_post', { post_id: post.id, status: 'planned' });
+      await w.public.vote({ postId: post.id, email: 'voter@example.com', notifyMe: false });
+      await w.public.comment({ postId: post.id, email: 'voter@example.com', bodyText: 'Yes please', notifyMe: false });
+      await w.changelog.publish((await w.changelog.create({ boardId: board.id, title: 'Shipped' })).id);
+      await call('delete_contact', { contact_id: contact.id });
+      await h.engine.scheduler.runDue();
+
+      const listed = await call('list_webhook_deliveries', { webhook_id: webhook.id, limit: 100 });
+      expect(listed.isError, JSON.stringify(listed.error)).toBe(false);
+      const deliveries: Array<{ id: string; event: string; payload: Record<string, unknown> }> = listed.data.data;
+      expect([...new Set(deliveries.map((d) => d.event))].sort()).toEqual([...EVENT_KINDS].sort());
+      const rest = (await h.request('GET', `/v1/webhooks/${webhook.id}/deliveries?limit=100`, { key: ws.key })).body;
+      expect(listed.data).toEqual(snakeKeys(rest));
+      const created = deliveries.find((d) => d.event === 'contact.created')!;
+      expect(created.payload.contact).toMatchObject({ mrr_cents: 100, consent_basis: 'admin_created', first_seen_at: expect.any(String), metadata: { seatCount: 3 } });
+      for (const delivery of deliveries) {
+        const replay = await call('replay_webhook_delivery', { webhook_id: webhook.id, delivery_id: delivery.id });
+        expect(replay.isError, `${delivery.event}: ${JSON.stringify(replay.error)}`).toBe(false);
+        expect(replay.data.payload).toEqual(delivery.payload);
+      }
       await close();
     });
 
