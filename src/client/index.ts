@@ -1,11 +1,11 @@
 // The zod-free table itself (not the contract's index, which also holds the schemas): the client loads no zod.
 import { OPERATIONS, fillPath, pathParams, type OperationId } from '../contract/operations.js';
 import type { BodyOf, DataOf, ItemOf, QueryOf, ResponseOf } from '../contract/schemas.js';
-import { PageResult } from './pages.js';
+import { pageResult } from './pages.js';
 import { Transport, type Call, type ClientOptions, type Query, type RequestOptions } from './transport.js';
 
 export * from './errors.js';
-export { PageResult, type Page } from './pages.js';
+export type { Page, PageResult } from './pages.js';
 export type { ClientOptions, RequestOptions } from './transport.js';
 
 /**
@@ -32,7 +32,7 @@ export function createClient(options: ClientOptions) {
   const data = async <K extends OperationId>(id: K, ids: readonly string[], input: unknown, opts?: RequestOptions): Promise<DataOf<K>> =>
     (await transport.request<{ data: DataOf<K> }>(callOf(id, ids, input, opts))).data.data;
   const page = <K extends OperationId>(id: K, ids: readonly string[], query: Query | undefined, opts?: RequestOptions) =>
-    new PageResult<ItemOf<K>>(
+    pageResult<ItemOf<K>>(
       async (cursor) => (await transport.request<{ data: ItemOf<K>[]; nextCursor: string | null }>(callOf(id, ids, { ...query, cursor }, opts))).data,
       query?.cursor as string | undefined,
     );

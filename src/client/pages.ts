@@ -6,24 +6,26 @@ export interface Page<T> {
 }
 
 /**
- * A list call: `await` it for one page, or `for await` over it for every item across pages (following
- * `nextCursor` until it is null).
+ * A list call: a real Promise of one page (`await`, `.then`, `.catch`, `Promise.all`), which is also an async iterable
+ * of every item across pages (`for await`, following `nextCursor` until it is null). The first page is requested at
+ * once, as a Promise does; iterating reuses it, so each page is one request.
  */
-export class PageResult<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
-  #first: Promise<Page<T>> | undefined;
-  constructor(private readonly fetchPage: (cursor: string | undefined) => Promise<{ data: T[]; nextCursor: string | null }>, private readonly cursor?: string) {}
+export type PageResult<T> = Promise<Page<T>> & AsyncIterable<T>;
 
-  then<R1 = Page<T>, R2 = never>(onfulfilled?: ((value: Page<T>) => R1 | PromiseLike<R1>) | null, onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null): Promise<R1 | R2> {
-    this.#first ??= this.fetchPage(this.cursor).then((p) => ({ data: p.data, nextCursor: p.nextCursor, hasMore: p.nextCursor !== null }));
-    return this.#first.then(onfulfilled, onrejected);
-  }
+type FetchPage<T> = (cursor: string | undefined) => Promise<{ data: T[]; nextCursor: string | null }>;
 
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    let cursor = this.cursor;
-    do {
-      const page = await this.fetchPage(cursor);
+const toPage = <T>(p: { data: T[]; nextCursor: string | null }): Page<T> => ({ data: p.data, nextCursor: p.nextCursor, hasMore: p.nextCursor !== null });
+
+export function pageResult<T>(fetchPage: FetchPage<T>, cursor?: string): PageResult<T> {
+  const first = fetchPage(cursor).then(toPage);
+  return Object.assign(first, {
+    async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+      let page = await first;
       yield* page.data;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
-  }
+      while (page.nextCursor !== null) {
+        page = toPage(await fetchPage(page.nextCursor));
+        yield* page.data;
+      }
+    },
+  });
 }

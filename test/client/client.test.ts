@@ -16,6 +16,7 @@ import {
   TimeoutError,
   ValidationError,
   type FeedbackClient,
+  type Page,
 } from '../../src/client/index.js';
 import { describeMatrix, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -122,9 +123,28 @@ describeMatrix(
       expect(first.hasMore).toBe(true);
       expect(first.nextCursor).toEqual(expect.any(String));
       const ids: string[] = [];
-      for await (const contact of client.contacts.list({ limit: 100 })) ids.push(contact.id);
+      const requested: string[] = [];
+      const counting = createClient({ apiKey: ws.key, baseUrl: h.baseUrl, fetch: (input, init) => (requested.push(String(input instanceof Request ? input.url : input)), fetch(input, init)) });
+      for await (const contact of counting.contacts.list({ limit: 100 })) ids.push(contact.id);
       expect(ids).toHaveLength(250);
       expect(new Set(ids).size).toBe(250);
+      expect(requested).toHaveLength(3); // one request per page, the first one included
+    });
+
+    it('a list call is a real Promise: catch, finally, Promise.all and instanceof work', async () => {
+      const ws = await h.seed();
+      const client = clientFor(ws.key);
+      const listed = client.contacts.list({ limit: 5 });
+      expect(listed).toBeInstanceOf(Promise);
+      const pages: Array<Promise<Page<unknown>>> = [listed, client.boards.list()];
+      const [contacts, boards] = await Promise.all(pages);
+      expect(contacts!.data).toEqual([]);
+      expect(boards!.hasMore).toBe(false);
+      const refused = await client.contacts.list({ limit: 1000 } as never).catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(ValidationError);
+      let settled = false;
+      await client.webhooks.list().finally(() => (settled = true));
+      expect(settled).toBe(true);
     });
 
     it('aborts with the caller signal', async () => {
