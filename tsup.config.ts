@@ -1,6 +1,4 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
@@ -32,11 +30,10 @@ export default defineConfig({
   shims: false,
   define: { __PACKAGE_VERSION__: JSON.stringify(version) },
   // The API reference page (/docs) is Scalar's standalone bundle, shipped in the package: no CDN, and none of its
-  // dependencies in ours (it is a dev dependency; only this one file is copied).
+  // dependencies in ours (the one file is kept in assets/: scripts/update-api-reference.sh).
   async onSuccess() {
-    const scalar = dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')); // its dist/
     mkdirSync('dist/assets', { recursive: true });
-    copyFileSync(join(scalar, 'browser/standalone.js'), 'dist/assets/api-reference.js');
+    copyFileSync('assets/api-reference.js', 'dist/assets/api-reference.js');
     copyFileSync('assets/api-reference.LICENSE', 'dist/assets/api-reference.LICENSE');
   },
 });

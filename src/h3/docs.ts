@@ -1,5 +1,4 @@
 import { access, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -29,16 +28,12 @@ export function docsPage(openapiPath: string): string {
 
 /**
  * Where the bundle is: `dist/assets/api-reference.js` in the package (the build copies it there), or, running the
- * sources, the `@scalar/api-reference` dev dependency.
+ * sources, the repository's `assets/api-reference.js` (Scalar's standalone bundle, kept in the repository:
+ * scripts/update-api-reference.sh).
  */
 async function bundlePath(): Promise<string | null> {
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, 'assets/api-reference.js'), join(here, '../assets/api-reference.js')];
-  try {
-    candidates.push(join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser/standalone.js'));
-  } catch {
-    // not installed: the package's own copy or nothing
-  }
+  const candidates = [join(here, 'assets/api-reference.js'), join(here, '../assets/api-reference.js'), join(here, '../../assets/api-reference.js')];
   for (const path of candidates) {
     if (await access(path).then(() => true, () => false)) return path;
   }
