@@ -1,3 +1,5 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 
 /** A command line that does not say what to do: exit 2, `{ error: { code: 'ERR_USAGE', message } }`. */
@@ -76,6 +78,45 @@ export function httpUrl(value: string): string {
     throw new InvalidArgumentError('It must be an http(s) address, e.g. https://feedback.example.com.');
   }
   return value.replace(/\/+$/, '');
+}
+
+/** A TCP port: 0 (any free one) to 65535. */
+export function port(value: string): number {
+  const n = wholeNumber(value);
+  if (n > 65535) throw new InvalidArgumentError('It must be a port from 0 to 65535 (0: any free port).');
+  return n;
+}
+
+/** An SMTP server's address: smtp:// (STARTTLS when offered) or smtps:// (TLS), with a host. */
+export function smtpUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+    throw new InvalidArgumentError('It must be smtp://user:pass@host:587 or smtps://user:pass@host:465.');
+  }
+  return value;
+}
+
+/**
+ * `--db` (and DATABASE_URL): a postgres:// URL, `:memory:`, or a SQLite file that can be opened or created where it
+ * is: checked before anything starts, so a wrong value never creates a file named after a URL.
+ */
+export function database(value: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (scheme === 'postgres' || scheme === 'postgresql' || value === ':memory:') return value;
+  if (scheme) throw new InvalidArgumentError(`It must be a SQLite file or a postgres:// URL; ${scheme}:// is not supported.`);
+  const stat = statSync(value, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) throw new InvalidArgumentError(`It is a directory; name a file in it, e.g. ${join(value, 'feedback.db')}.`);
+  const where = stat ? value : dirname(value);
+  if (!stat && !statSync(where, { throwIfNoEntry: false })?.isDirectory()) throw new InvalidArgumentError(`Its directory ${where} does not exist.`);
+  try {
+    accessSync(where, constants.R_OK | constants.W_OK);
+  } catch {
+    throw new InvalidArgumentError(stat ? 'The file cannot be written (check its permissions).' : `Its directory ${where} cannot be written.`);
+  }
+  return value;
 }
 
 /** A repeatable flag: every occurrence, in order. */

@@ -6,7 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '../contract/version.js';
 import { BILLING_STATES, PLANS } from '../schemas/plans.js';
-import { CommandError, LOG_LEVELS, UsageError, contactCap, contactCapOrDefault, duration, httpUrl, rateLimitOrDefault, repeated, timeout, wholeNumber } from './args.js';
+import { CommandError, LOG_LEVELS, UsageError, contactCap, contactCapOrDefault, database, duration, httpUrl, port, rateLimitOrDefault, repeated, smtpUrl, timeout, wholeNumber } from './args.js';
 import type * as Board from './commands/board.js';
 import type * as Changelog from './commands/changelog.js';
 import type * as Contact from './commands/contact.js';
@@ -69,10 +69,10 @@ export function buildProgram(io: Io): Command {
 /** serve, migrate and mcp: the server, its database, its agent tools. */
 function addServing(program: Command, io: Io): void {
   leaf(program, 'serve', 'serve the REST API (/v1), the agent tools (/mcp), /docs, /healthz, /readyz and /metrics; run the webhook scheduler')
-    .addOption(new Option('--port <port>', 'the port to listen on (0: any free port)').env('PORT').default(3000).argParser(wholeNumber))
+    .addOption(new Option('--port <port>', 'the port to listen on (0: any free port)').env('PORT').default(3000).argParser(port))
     .option('--host <host>', 'the address to listen on', '127.0.0.1')
     .option('--allow-private-networks', 'let webhooks reach loopback and private addresses (FEEDBACK_ALLOW_PRIVATE_NETWORKS=1); tests and local development only')
-    .addOption(new Option('--smtp-url <url>', 'where mail goes (notifications, portal codes, admin notices): smtp://user:pass@host:587 or smtps://; without one, mail is logged').env('FEEDBACK_SMTP_URL'))
+    .addOption(new Option('--smtp-url <url>', 'where mail goes (notifications, portal codes, admin notices): smtp://user:pass@host:587 or smtps://; without one, mail is logged').env('FEEDBACK_SMTP_URL').argParser(smtpUrl))
     .addOption(new Option('--mail-from <address>', 'the sender of the mail (notifications show the workspace as its name)').env('FEEDBACK_MAIL_FROM'))
     .addOption(new Option('--log-mail-bodies', 'development only: without --smtp-url, log the text of every message, sign-in codes and unsubscribe links included (by default the log says only what was not sent, and to whom)').env('FEEDBACK_LOG_MAIL_BODIES'))
     .addOption(new Option('--public-url <url>', "this server's address as people reach it, for the links in mail (default: the address it listens on)").env('FEEDBACK_PUBLIC_URL').argParser(httpUrl))
@@ -90,7 +90,7 @@ function addServing(program: Command, io: Io): void {
 
   leaf(program, 'mcp', 'the 18 agent tools over stdio: on the database for one workspace (--org), or against a server (--base-url, --api-key)')
     .option('--org <orgId>', 'the workspace, when the tools work on the database')
-    .addOption(new Option('--base-url <url>', 'a running server, e.g. http://127.0.0.1:3000').env('FEEDBACK_BASE_URL'))
+    .addOption(new Option('--base-url <url>', 'a running server, e.g. http://127.0.0.1:3000').env('FEEDBACK_BASE_URL').argParser(httpUrl))
     .addOption(new Option('--api-key <key>', 'a key for that server').env('FEEDBACK_API_KEY'))
     .action(async (options: Mcp.Options) => {
       if (options.baseUrl ? !options.apiKey : !options.org) {
@@ -233,9 +233,17 @@ function shareOptions(command: Command): void {
     command.addOption(new Option('--json').hideHelp()); // so `org --json` says what is missing, as JSON
   } else {
     if (!withoutDatabase.has(command)) {
-      command.addOption(new Option('--db <url>', 'a SQLite file or a postgres:// URL').env('DATABASE_URL').default('./feedback.db'));
+      command.addOption(new Option('--db <url>', 'a SQLite file or a postgres:// URL').env('DATABASE_URL').default('./feedback.db').argParser(database));
     }
     command.option('--json', 'print one JSON object (errors too)');
+  }
+  if (command.parent) {
+    // `serve --version` prints the version, as the program's own --version does.
+    command.addOption(new Option('-v, --version').hideHelp());
+    command.on('option:version', () => {
+      command.configureOutput().writeOut?.(`${PACKAGE_VERSION}\n`);
+      throw new CommanderError(0, 'commander.version', PACKAGE_VERSION);
+    });
   }
   command.exitOverride((err) => {
     if (err.exitCode === 0) throw err; // help or version was printed
@@ -281,6 +289,8 @@ function usageError(command: Command, err: CommanderError): UsageError {
  */
 export async function run(argv: string[], io: Io = processIo()): Promise<number> {
   const program = buildProgram(io);
+  // `help org create` is `org create --help` (commander's help command takes one word).
+  if (argv[0] === 'help' && argv.length > 2) argv = [...argv.slice(1), '--help'];
   try {
     if (argv.length === 0) program.outputHelp();
     else await program.parseAsync(argv, { from: 'user' });
@@ -306,7 +316,16 @@ async function report(err: unknown, json: boolean, io: Io): Promise<number> {
     return 1;
   }
   // Loaded only now: a command that got this far has loaded the engine already.
-  const { FeedbackError, isDatabaseUnavailable } = await import('../engine/index.js');
+  const { FeedbackError, SecretKeyError, isDatabaseUnavailable } = await import('../engine/index.js');
+  if (err instanceof SecretKeyError) {
+    fail('ERR_SECRET_KEY', err.message);
+    return 1;
+  }
+  const sqlite = /^SQLITE_(CANTOPEN|READONLY|PERM|NOTADB|IOERR)/.exec(String((err as { code?: unknown })?.code ?? ''));
+  if (sqlite) {
+    fail('ERR_DATABASE', `cannot use the SQLite database (${sqlite[0]}): ${(err as Error).message.replace(/^SQLITE_\w+: /, '')}; check --db and its permissions`);
+    return 1;
+  }
   if (err instanceof FeedbackError) {
     if (json) io.out(`${JSON.stringify({ error: err.toJSON() })}\n`);
     else io.err(`${err.code}: ${err.message}\n`);

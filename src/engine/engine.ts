@@ -2,12 +2,12 @@ import type { MikroORM } from '@mikro-orm/core';
 import { createIdempotencyStore, createKeyCache, createKeysService, createRateLimiter, createSharedRateLimiter, type IdempotencyStore, type KeysService, type RateLimiter } from './access/index.js';
 import type { DeliveryScheduler } from './delivery/index.js';
 import { createReadiness, type Readiness } from './health.js';
-import { MIGRATIONS, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
+import { INITIAL_MIGRATION, MIGRATIONS, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
 import type { MailTokens } from './notifications/index.js';
 import type { EngineOptions } from './options.js';
 import { createOrganizationsService, type OrganizationsService } from './organizations/index.js';
 import { createEngineScheduler, createMailParts, createWebhookSender, openDatabase, parseDatabase } from './runtime.js';
-import { createSecretBox, resealStored, resolveSecretKeys, type ResealReport } from './secrets/index.js';
+import { createSecretBox, lazySecretBox, resealStored, resolveSecretKeys, type ResealReport } from './secrets/index.js';
 import { logErrorLine, logToLogger } from './shared/index.js';
 import { deliveries, mail, type Database, type EngineDatabase } from './store/index.js';
 import { createWorkspaces, type Workspace } from './workspace.js';
@@ -78,7 +78,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const target = parseDatabase(options.database);
   const log = options.log ?? (options.logger ? logToLogger(options.logger) : logErrorLine);
   // Before anything is opened: a missing or malformed key stops here, leaving nothing to close.
-  const secrets = createSecretBox(options.secretKeys ?? resolveSecretKeys(target, process.env, (message) => log(message)));
+  const box = () => createSecretBox(options.secretKeys ?? resolveSecretKeys(target, process.env, (message) => log(message)));
+  const secrets = options.secretKeysWhenNeeded ? lazySecretBox(box) : box();
   const { orm, db, timeouts } = await openDatabase(target, options.timeouts, log);
   const clock = options.clock ?? (() => new Date());
   const limits = target.dialect === 'postgresql' ? createSharedRateLimiter(db, clock, log) : createRateLimiter(clock);
@@ -97,7 +98,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     keys: createKeysService(db, clock, keyCache),
     limits,
     idempotency: createIdempotencyStore(db, clock, secrets),
-    secretKeyId: secrets.keyId,
+    get secretKeyId() {
+      return secrets.keyId;
+    },
     readiness: createReadiness(db, orm, scheduler),
     deliveryBacklog: () => backlog(db, clock),
     rotateSecrets: () => resealStored(db, secrets),
@@ -105,8 +108,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     workspace: createWorkspaces({ db, clock, secrets, mailer: mailParts.mailer, webhooks }),
     async migrate() {
       const applied = (await db.lendToOrm(() => orm.getMigrator().up())).map((m) => m.name);
-      // The upgrade that brought sealing seals, once, what was stored before it.
-      if (applied.includes(SEALED_SECRETS_MIGRATION)) await resealStored(db, secrets);
+      // The upgrade that brought sealing seals, once, what was stored before it; a database made now holds nothing.
+      if (applied.includes(SEALED_SECRETS_MIGRATION) && !applied.includes(INITIAL_MIGRATION)) await resealStored(db, secrets);
       return applied;
     },
     async close() {

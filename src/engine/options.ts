@@ -28,6 +28,11 @@ export interface EngineOptions {
    * a `:memory:` database gets a key of its own. PostgreSQL needs one of the first two.
    */
   secretKeys?: SecretKeys;
+  /**
+   * Find the keys when something is first sealed or opened, not at creation: for a tool that may need none, such as
+   * migrating a new database (the upgrade that brought sealing still needs the key, to seal what 0.1.0 kept in clear).
+   */
+  secretKeysWhenNeeded?: boolean;
 }
 
 export interface MailOptions {

@@ -4,7 +4,8 @@ import { print, type Io } from '../io.js';
 
 /** `migrate`: apply pending migrations and name them. */
 export async function migrate(options: DatabaseOptions, io: Io): Promise<void> {
-  const engine = await createEngine({ database: options.db });
+  // No sealing key needed unless the upgrade that brought sealing has secrets to seal.
+  const engine = await createEngine({ database: options.db, secretKeysWhenNeeded: true });
   try {
     const applied = await engine.migrate();
     print(io, options.json, { applied }, applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');

@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises';
+import { networkInterfaces } from 'node:os';
 import { createEngine } from '../../engine/index.js';
 import { createApp, createMetrics, serveNode } from '../../h3/index.js';
 import { createServerLogger } from '../logger.js';
@@ -31,6 +33,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * under /v1 and the agent tools under /mcp, with the delivery scheduler running.
  */
 export async function serve(options: Options, io: Io): Promise<void> {
+  await checkHost(options);
   const logger = createServerLogger(options.logLevel);
   const metricsToken = process.env.FEEDBACK_METRICS_TOKEN;
   const metrics = options.metrics === true || process.env.FEEDBACK_METRICS === '1' || metricsToken !== undefined ? createMetrics() : undefined;
@@ -52,8 +55,7 @@ export async function serve(options: Options, io: Io): Promise<void> {
   const server = await serveNode(app, { port: options.port, host: options.host }).catch(
     async (err: NodeJS.ErrnoException) => {
       await engine.close().catch(() => {});
-      if (err.code === 'EADDRINUSE' || err.code === 'EACCES') throw new CommandError('ERR_CANNOT_LISTEN', `cannot listen: ${err.message} (choose another --port)`);
-      throw err;
+      throw new CommandError('ERR_CANNOT_LISTEN', cannotListen(err, options));
     },
   );
   listening = server.url;
@@ -92,4 +94,37 @@ export async function serve(options: Options, io: Io): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/**
+ * `--host` must name an address of this machine, checked before the database is opened (or created): a name that
+ * does not resolve, or an address no interface has, stops here.
+ */
+async function checkHost(options: { host: string; port: number }): Promise<void> {
+  const addresses = await lookup(options.host, { all: true }).catch((err: NodeJS.ErrnoException) => {
+    throw new CommandError('ERR_CANNOT_LISTEN', cannotListen(err, options));
+  });
+  const local = new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)));
+  const ours = (address: string) => address === '0.0.0.0' || address === '::' || address.startsWith('127.') || local.has(address);
+  if (!addresses.some((a) => ours(a.address))) {
+    throw new CommandError('ERR_CANNOT_LISTEN', cannotListen(Object.assign(new Error('not local'), { code: 'EADDRNOTAVAIL' }), options));
+  }
+}
+
+/** Why the server could not listen, in the words of the flag to change. */
+function cannotListen(err: NodeJS.ErrnoException, options: { host: string; port: number }): string {
+  const at = `${options.host}:${options.port}`;
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return `cannot listen on ${at}: the port is in use (EADDRINUSE); choose another --port`;
+    case 'EACCES':
+      return `cannot listen on ${at}: not allowed (EACCES); ports below 1024 need privileges, choose another --port`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${at}: ${options.host} is not an address of this machine (EADDRNOTAVAIL); check --host`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot listen on ${at}: the host name ${options.host} does not resolve (${err.code}); check --host`;
+    default:
+      return `cannot listen on ${at}: ${err.message}`;
+  }
 }

@@ -25,6 +25,8 @@ import { Migration20261125000000PortalParticipation as PgPortalParticipation } f
 import { Migration20261126000000Notifications as SqliteNotifications } from './sqlite/Migration20261126000000Notifications.js';
 import { Migration20261126000000Notifications as PgNotifications } from './postgresql/Migration20261126000000Notifications.js';
 
+/** The first migration: when `migrate()` applies it, the database was new. */
+export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
 /** The migration after which stored secrets are sealed: when `migrate()` applies it, it seals what came before. */
 export const SEALED_SECRETS_MIGRATION = 'Migration20261123020000SealedSecrets';
 

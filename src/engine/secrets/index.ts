@@ -5,6 +5,7 @@ export {
   SECRET_KEY_FALLBACKS_ENV,
   SecretKeyError,
   createSecretBox,
+  lazySecretBox,
   generateSecretKey,
   parseSecretKey,
   resolveSecretKeys,

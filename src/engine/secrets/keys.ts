@@ -23,7 +23,7 @@ export interface SecretKeys {
   fallbacks?: readonly string[];
 }
 
-/** A sealed value whose key is not configured, or that was altered. */
+/** A sealing key that is missing or malformed, or a sealed value whose key is not configured, or that was altered. */
 export class SecretKeyError extends Error {
   constructor(message: string) {
     super(message);
@@ -40,7 +40,7 @@ export function parseSecretKey(text: string, name = SECRET_KEY_ENV): Buffer {
       ? Buffer.from(trimmed.replace(/=$/, ''), 'base64url')
       : undefined;
   if (bytes?.length !== 32) {
-    throw new Error(`${name} must be 32 random bytes, as 64 hex characters or base64 (make one with: feedback-service secrets generate-key)`);
+    throw new SecretKeyError(`${name} must be 32 random bytes, as 64 hex characters or base64 (make one with: feedback-service secrets generate-key)`);
   }
   return bytes;
 }
@@ -122,6 +122,21 @@ export function createSecretBox(keys: SecretKeys): SecretBox {
   };
 }
 
+/** A box that resolves its keys on first use: for an engine that may need none (`migrate` of a new database). */
+export function lazySecretBox(make: () => SecretBox): SecretBox {
+  let box: SecretBox | undefined;
+  const get = () => (box ??= make());
+  return {
+    get keyId() {
+      return get().keyId;
+    },
+    seal: (plain, context) => get().seal(plain, context),
+    open: (stored, context) => get().open(stored, context),
+    opens: (stored) => get().opens(stored),
+    signingKeys: (purpose) => get().signingKeys(purpose),
+  };
+}
+
 /** Where the keys of an engine come from, in order; `log` hears about a key file made or one that others can read. */
 export function resolveSecretKeys(
   target: { dialect: 'sqlite' | 'postgresql'; location: string },
@@ -135,7 +150,7 @@ export function resolveSecretKeys(
   const current = env[SECRET_KEY_ENV]?.trim();
   if (current) return { current, fallbacks };
   if (target.dialect === 'postgresql') {
-    throw new Error(
+    throw new SecretKeyError(
       `PostgreSQL needs ${SECRET_KEY_ENV}: the key that encrypts webhook secrets at rest, the same on every instance ` +
         '(make one with: feedback-service secrets generate-key). See docs/security.md.',
     );
