@@ -62,7 +62,7 @@ export const OPERATIONS = {
     tool: {
       name: 'identify_contact',
       title: 'Identify a contact',
-      description: 'Create or update the contact with this external_user_id (or email), and mark it seen now. Safe to repeat.',
+      description: 'Create or update the contact with this external_user_id (required), and mark it seen now. Safe to repeat.',
     },
   },
   retrieveContact: {

@@ -61,6 +61,9 @@ describeMatrix(
       expect(camel.error.code).toBe('ERR_VALIDATION');
       expect(camel.error.message).toContain('external_user_id');
       expect((await call('list_contacts', {})).data.data).toEqual([]);
+      const emailOnly = await call('identify_contact', { email: 'ann@example.com' });
+      expect(emailOnly.error.code).toBe('ERR_VALIDATION');
+      expect(emailOnly.error.details.issues.map((i: { path: string }) => i.path)).toContain('external_user_id');
       const nested = await call('create_post', { board_id: 'brd_x', title: 't', body: { json: {}, text: 'x' }, tagIds: [] });
       expect(nested.error.code).toBe('ERR_VALIDATION');
       await close();
@@ -79,6 +82,10 @@ describeMatrix(
         const writes = !tool.name.startsWith('list_') && !tool.name.startsWith('get_') && tool.name !== 'whoami';
         expect(tool.annotations?.readOnlyHint).toBe(!writes);
       }
+      // What agents read is what the tool does: identify needs external_user_id (an email alone is refused).
+      const identify = tools.find((t) => t.name === 'identify_contact')!;
+      expect(identify.description).toContain('external_user_id (required)');
+      expect(identify.inputSchema.required).toContain('external_user_id');
       const create = tools.find((t) => t.name === 'create_contact')!;
       const props = create.inputSchema.properties as Record<string, any>;
       expect(Object.keys(props)).toEqual(expect.arrayContaining(['external_user_id', 'mrr_cents', 'currency', 'metadata']));
