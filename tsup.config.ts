@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
-const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+const { version, homepage } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string; homepage: string };
 
 const entry = {
   'schemas/index': 'src/schemas/index.ts',
@@ -28,7 +28,7 @@ export default defineConfig({
   splitting: true,
   sourcemap: true,
   shims: false,
-  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
+  define: { __PACKAGE_VERSION__: JSON.stringify(version), __PACKAGE_HOMEPAGE__: JSON.stringify(homepage) },
   // The API reference page (/docs) is Scalar's standalone bundle, shipped in the package: no CDN, and none of its
   // dependencies in ours (the one file is kept in assets/: scripts/update-api-reference.sh).
   async onSuccess() {

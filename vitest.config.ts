@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-const { version } = JSON.parse(readFileSync(join(import.meta.dirname, 'package.json'), 'utf8')) as { version: string };
+const { version, homepage } = JSON.parse(readFileSync(join(import.meta.dirname, 'package.json'), 'utf8')) as { version: string; homepage: string };
 
 export default defineConfig({
-  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
+  define: { __PACKAGE_VERSION__: JSON.stringify(version), __PACKAGE_HOMEPAGE__: JSON.stringify(homepage) },
   resolve: {
     // Examples import the package by name, as users do; the tests run them on the sources, so `npm test` needs no build.
     alias: [{ find: /^feedback-service\/([a-z0-9]+)$/, replacement: join(import.meta.dirname, 'src/$1/index.ts') }],

@@ -12,4 +12,4 @@ export {
   type QueryOf,
   type ResponseOf,
 } from './schemas.js';
-export { PACKAGE_VERSION } from './version.js';
+export { PACKAGE_HOMEPAGE, PACKAGE_VERSION } from './version.js';

@@ -20,8 +20,13 @@ export interface OperationDefinition {
   idempotency?: 'key' | 'natural';
   /** Error statuses beyond those every operation can answer (401, 403, 429, 500; 404 with a path id; 400, 413, 422 with a body or query). */
   errors?: readonly number[];
+  /**
+   * What it does, for people and agents: the OpenAPI description, and the tool's (field and operation names in
+   * snake_case there: `externalUserId` is `external_user_id`, `identifyContact` is the tool `identify_contact`).
+   */
+  description: string;
   /** The agent (MCP) tool; its arguments are the path ids and the body or query, in snake_case. */
-  tool: { name: string; title: string; description: string };
+  tool: { name: string; title: string };
 }
 
 /** Every REST operation, keyed by its OpenAPI operationId. */
@@ -31,12 +36,9 @@ export const OPERATIONS = {
     path: '/v1/contacts',
     scope: 'read',
     summary: 'List contacts',
-    tool: {
-      name: 'list_contacts',
-      title: 'List contacts',
-      description:
-        'List the workspace contacts, newest first by default; filter with q (email or name), plan, and sort by created, last_seen or mrr. Returns a page: follow next_cursor for more.',
-    },
+    description:
+      'List the workspace contacts, newest first by default; filter with q (email or name), plan, and sort by created, last_seen or mrr. Returns a page: follow nextCursor for more.',
+    tool: { name: 'list_contacts', title: 'List contacts' },
   },
   createContact: {
     method: 'POST',
@@ -45,12 +47,9 @@ export const OPERATIONS = {
     summary: 'Create a contact',
     idempotency: 'key',
     errors: [402, 409],
-    tool: {
-      name: 'create_contact',
-      title: 'Create a contact',
-      description:
-        'Create a contact. external_user_id must be new in the workspace (ERR_CONFLICT otherwise); mrr_cents and currency go together. Use identify_contact to create-or-update.',
-    },
+    description:
+      'Create a contact. externalUserId must be new in the workspace (ERR_CONFLICT otherwise); mrrCents and currency go together. Use identifyContact to create-or-update.',
+    tool: { name: 'create_contact', title: 'Create a contact' },
   },
   identifyContact: {
     method: 'POST',
@@ -59,18 +58,17 @@ export const OPERATIONS = {
     summary: 'Create or update a contact by externalUserId',
     idempotency: 'natural',
     errors: [402, 409],
-    tool: {
-      name: 'identify_contact',
-      title: 'Identify a contact',
-      description: 'Create or update the contact with this external_user_id (required), and mark it seen now. Safe to repeat.',
-    },
+    description:
+      'Create or update the contact with this externalUserId (required), and mark it seen now. Safe to repeat.',
+    tool: { name: 'identify_contact', title: 'Identify a contact' },
   },
   retrieveContact: {
     method: 'GET',
     path: '/v1/contacts/:contactId',
     scope: 'read',
     summary: 'Retrieve a contact',
-    tool: { name: 'get_contact', title: 'Get a contact', description: 'One contact by id, with its post count.' },
+    description: 'One contact by id, with its post count.',
+    tool: { name: 'get_contact', title: 'Get a contact' },
   },
   updateContact: {
     method: 'PATCH',
@@ -78,32 +76,33 @@ export const OPERATIONS = {
     scope: 'read:write',
     summary: 'Update a contact',
     errors: [409],
-    tool: {
-      name: 'update_contact',
-      title: 'Update a contact',
-      description: 'Change some fields of a contact; fields not given keep their values, null clears one.',
-    },
+    description:
+      'Change some fields of a contact; fields not given keep their values, null clears one.',
+    tool: { name: 'update_contact', title: 'Update a contact' },
   },
   deleteContact: {
     method: 'DELETE',
     path: '/v1/contacts/:contactId',
     scope: 'read:write',
     summary: 'Delete a contact',
-    tool: { name: 'delete_contact', title: 'Delete a contact', description: 'Delete a contact for good. Its posts stay, without the contact.' },
+    description: 'Delete a contact for good. Its posts stay, without the contact.',
+    tool: { name: 'delete_contact', title: 'Delete a contact' },
   },
   listContactPosts: {
     method: 'GET',
     path: '/v1/contacts/:contactId/posts',
     scope: 'read',
     summary: "List a contact's posts",
-    tool: { name: 'list_contact_posts', title: "List a contact's posts", description: 'The posts a contact wrote, newest first, as a page.' },
+    description: 'The posts a contact wrote, newest first, as a page.',
+    tool: { name: 'list_contact_posts', title: "List a contact's posts" },
   },
   listBoards: {
     method: 'GET',
     path: '/v1/boards',
     scope: 'read',
     summary: 'List boards',
-    tool: { name: 'list_boards', title: 'List boards', description: 'The workspace boards, oldest first, as a page. A post is created on a board.' },
+    description: 'The workspace boards, oldest first, as a page. A post is created on a board.',
+    tool: { name: 'list_boards', title: 'List boards' },
   },
   createPost: {
     method: 'POST',
@@ -111,11 +110,9 @@ export const OPERATIONS = {
     scope: 'read:write',
     summary: 'Create a post on a board',
     idempotency: 'key',
-    tool: {
-      name: 'create_post',
-      title: 'Create a post',
-      description: 'Create a post (title, optional body, optional contact_id and at most 3 tag_ids) on a board.',
-    },
+    description:
+      'Create a post (title, optional body, optional contactId and at most 3 tagIds) on a board.',
+    tool: { name: 'create_post', title: 'Create a post' },
   },
   updatePost: {
     method: 'PATCH',
@@ -123,18 +120,17 @@ export const OPERATIONS = {
     scope: 'read:write',
     summary: 'Update a post',
     errors: [409],
-    tool: {
-      name: 'update_post',
-      title: 'Update a post',
-      description: 'Change a post: status (open, under_review, planned, in_progress, shipped, declined, duplicate), title, body, slug, tags, contact.',
-    },
+    description:
+      'Change a post: status (open, under_review, planned, in_progress, shipped, declined, duplicate), title, body, slug, tags, contact.',
+    tool: { name: 'update_post', title: 'Update a post' },
   },
   whoami: {
     method: 'GET',
     path: '/v1/whoami',
     scope: 'read',
     summary: 'The key, its workspace and its rate-limit budget',
-    tool: { name: 'whoami', title: 'Who am I', description: 'The key in use, its workspace, its scope and what is left of its rate-limit budget.' },
+    description: 'The key in use, its workspace, its scope and what is left of its rate-limit budget.',
+    tool: { name: 'whoami', title: 'Who am I' },
   },
   createWebhook: {
     method: 'POST',
@@ -143,55 +139,51 @@ export const OPERATIONS = {
     summary: 'Register a webhook (the response carries its signing secret, once)',
     idempotency: 'key',
     errors: [402],
-    tool: {
-      name: 'create_webhook',
-      title: 'Create a webhook',
-      description:
-        'Register a receiver url (public http or https) for a list of event kinds. Paid plans only. The result carries the signing secret, shown this once.',
-    },
+    description:
+      'Register a receiver url (public http or https) for a list of event kinds. Paid plans only. The result carries the signing secret, shown this once.',
+    tool: { name: 'create_webhook', title: 'Create a webhook' },
   },
   listWebhooks: {
     method: 'GET',
     path: '/v1/webhooks',
     scope: 'read',
     summary: 'List webhooks',
-    tool: { name: 'list_webhooks', title: 'List webhooks', description: 'The workspace webhooks (receivers of signed event deliveries), as a page.' },
+    description: 'The workspace webhooks (receivers of signed event deliveries), as a page.',
+    tool: { name: 'list_webhooks', title: 'List webhooks' },
   },
   retrieveWebhook: {
     method: 'GET',
     path: '/v1/webhooks/:webhookId',
     scope: 'read',
     summary: 'Retrieve a webhook',
-    tool: { name: 'get_webhook', title: 'Get a webhook', description: 'One webhook: url, subscribed events, whether it is enabled.' },
+    description: 'One webhook: url, subscribed events, whether it is enabled.',
+    tool: { name: 'get_webhook', title: 'Get a webhook' },
   },
   updateWebhook: {
     method: 'PATCH',
     path: '/v1/webhooks/:webhookId',
     scope: 'read:write',
     summary: 'Update or re-enable a webhook',
-    tool: {
-      name: 'update_webhook',
-      title: 'Update a webhook',
-      description: 'Change url, events or description; enabled true re-enables a disabled webhook and resets its failure count.',
-    },
+    description:
+      'Change url, events or description; enabled true re-enables a disabled webhook and resets its failure count.',
+    tool: { name: 'update_webhook', title: 'Update a webhook' },
   },
   deleteWebhook: {
     method: 'DELETE',
     path: '/v1/webhooks/:webhookId',
     scope: 'read:write',
     summary: 'Delete a webhook and its deliveries',
-    tool: { name: 'delete_webhook', title: 'Delete a webhook', description: 'Delete a webhook with its deliveries and their log.' },
+    description: 'Delete a webhook with its deliveries and their log.',
+    tool: { name: 'delete_webhook', title: 'Delete a webhook' },
   },
   listWebhookDeliveries: {
     method: 'GET',
     path: '/v1/webhooks/:webhookId/deliveries',
     scope: 'read',
     summary: "List a webhook's deliveries, newest first, with their attempts",
-    tool: {
-      name: 'list_webhook_deliveries',
-      title: "List a webhook's deliveries",
-      description: 'Deliveries of a webhook, newest first, each with its status and every attempt (status code, error, duration).',
-    },
+    description:
+      'Deliveries of a webhook, newest first, each with its status and every attempt (status code, error, duration).',
+    tool: { name: 'list_webhook_deliveries', title: "List a webhook's deliveries" },
   },
   replayWebhookDelivery: {
     method: 'POST',
@@ -200,12 +192,9 @@ export const OPERATIONS = {
     summary: 'Replay a delivery as a new delivery of the same payload',
     idempotency: 'key',
     errors: [409],
-    tool: {
-      name: 'replay_webhook_delivery',
-      title: 'Replay a delivery',
-      description:
-        'Send a past delivery again as a new delivery with the same payload. Refused while the webhook is disabled or no longer subscribes to the event.',
-    },
+    description:
+      'Send a past delivery again as a new delivery with the same payload. Refused while the webhook is disabled or no longer subscribes to the event.',
+    tool: { name: 'replay_webhook_delivery', title: 'Replay a delivery' },
   },
 } as const satisfies Record<string, OperationDefinition>;
 

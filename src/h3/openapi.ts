@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { OPERATIONS, OPERATION_IDS, OPERATION_SCHEMAS, pathParams, type OperationSchemas } from '../contract/index.js';
+import { OPERATIONS, OPERATION_IDS, OPERATION_SCHEMAS, PACKAGE_HOMEPAGE, pathParams, type OperationId, type OperationSchemas } from '../contract/index.js';
 import { ERROR_CODES, errorEnvelopeSchema } from '../schemas/errors.js';
 import { toJsonSchema as jsonSchema } from '../schemas/json-schema.js';
 
@@ -19,6 +19,32 @@ export function errorResponseDoc(status: number): Record<string, unknown> {
   return { description: codesOf(status), content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
 }
 
+/** The document's groups of operations, in the order a reader meets them. */
+export const OPENAPI_TAGS = [
+  { name: 'Contacts', description: "End-users of your product: identified by your own user id, with plan, revenue and metadata." },
+  { name: 'Boards', description: 'Where posts are filed; public ones are on the portal.' },
+  { name: 'Posts', description: 'Feedback filed on a board: its status, votes and comments.' },
+  { name: 'Webhooks', description: 'Receivers of signed event deliveries, their delivery log and replays.' },
+  { name: 'Keys', description: 'The API key in use and its rate-limit budget.' },
+  { name: 'Reference', description: 'This document, and the agent tools served beside the REST API.' },
+  { name: 'Operations', description: 'Liveness, readiness, metrics and the reference page: for load balancers, probes and people.' },
+] as const;
+
+/** An operation's group: what it acts on. */
+function tagOf(id: OperationId): string {
+  if (/Webhook/.test(id)) return 'Webhooks';
+  if (/Post/.test(id)) return 'Posts';
+  if (/Contact/.test(id)) return 'Contacts';
+  if (/Board/.test(id)) return 'Boards';
+  return 'Keys';
+}
+
+/**
+ * What any operation can answer whatever it is: 400 (a malformed URL), 401 (the key), 403 (scope or billing), 405 (a
+ * known path with another method), 429 (the key's rate limit), 500, and 503 (the database unavailable, with Retry-After).
+ */
+const EVERY_OPERATION_ERRORS = [400, 401, 403, 405, 429, 500, 503] as const;
+
 /** An endpoint served beside the operations (the agent tools at /mcp), with its own OpenAPI operation object. */
 export interface DocumentedEndpoint {
   method: string;
@@ -31,10 +57,11 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
   const operation = OPERATIONS[id];
   const schemas: OperationSchemas = OPERATION_SCHEMAS[id];
   const ids = pathParams(operation.path);
-  const parameters: unknown[] = ids.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const parameters: unknown[] = ids.map((name) => ({ name, in: 'path', required: true, description: `The ${name.replace(/Id$/, '')}'s id.`, schema: { type: 'string' } }));
   if (schemas.query) {
     for (const [name, schema] of Object.entries(schemas.query.shape as Record<string, z.ZodType>)) {
-      parameters.push({ name, in: 'query', required: !schema.safeParse(undefined).success, schema: jsonSchema(schema, 'input') });
+      const json = jsonSchema(schema, 'input') as { description?: string };
+      parameters.push({ name, in: 'query', required: !schema.safeParse(undefined).success, description: json.description, schema: json });
     }
   }
   if (operation.method === 'POST') {
@@ -50,7 +77,7 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
   for (const [status, schema] of Object.entries(schemas.responses)) {
     responses[status] = { description: `${operation.summary}: success`, content: { 'application/json': { schema: jsonSchema(schema, 'output') } } };
   }
-  const errors = new Set<number>([401, 403, 429, 500, ...('errors' in operation ? operation.errors : [])]);
+  const errors = new Set<number>([...EVERY_OPERATION_ERRORS, ...('errors' in operation ? operation.errors : [])]);
   if (ids.length > 0) errors.add(404);
   if (schemas.body) for (const s of [400, 413, 422]) errors.add(s);
   if (schemas.query) errors.add(422);
@@ -59,6 +86,8 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
   return {
     operationId: id,
     summary: operation.summary,
+    description: operation.description,
+    tags: [tagOf(id)],
     security: [{ bearerAuth: [] }],
     'x-scope': operation.scope,
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -81,8 +110,14 @@ export function createOpenApiDocument(info: { version: string }, endpoints: read
   add('GET', OPENAPI_PATH, {
     operationId: 'getOpenApiDocument',
     summary: 'This document',
+    description: 'The OpenAPI 3.1 document of this API, generated from the operation table and its schemas. It needs no key.',
+    tags: ['Reference'],
     security: [],
-    responses: { '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+    responses: {
+      '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } },
+      '400': errorResponseDoc(400),
+      '405': errorResponseDoc(405),
+    },
   });
   for (const endpoint of endpoints) add(endpoint.method, endpoint.path, endpoint.openapi);
   return {
@@ -91,7 +126,10 @@ export function createOpenApiDocument(info: { version: string }, endpoints: read
       title: 'Feedback Service API',
       version: info.version,
       description: 'Contacts, boards, posts and signed webhooks. Errors use one envelope: { error: { code, message, details? } }.',
+      license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+      contact: { name: 'feedback-service', ...(PACKAGE_HOMEPAGE ? { url: PACKAGE_HOMEPAGE } : {}) },
     },
+    tags: OPENAPI_TAGS,
     servers: [{ url: '/' }],
     paths,
     components: {

@@ -18,6 +18,8 @@ export function mcpEndpoint(engine: Engine): AppEndpoint {
     openapi: {
       operationId: 'mcp',
       summary: 'The agent tools over MCP Streamable HTTP (JSON-RPC 2.0), one per operation; see docs/mcp.md',
+      description: 'The 18 agent tools, one per REST operation, with the same keys, scopes and rules; their names and fields in snake_case.',
+      tags: ['Reference'],
       security: [{ bearerAuth: [] }],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
       responses: {
@@ -26,6 +28,8 @@ export function mcpEndpoint(engine: Engine): AppEndpoint {
         '401': errorResponseDoc(401),
         '413': errorResponseDoc(413),
         '429': errorResponseDoc(429),
+        '500': errorResponseDoc(500),
+        '503': errorResponseDoc(503),
       },
     },
     async handle(request, { key, caller }, headers, logError) {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { OPERATIONS, OPERATION_IDS, answersPage, inputSchema, pathParams, successSchema, writes, type OperationId } from '../contract/index.js';
 import type { Scope } from '../schemas/common.js';
 import { toJsonSchema } from '../schemas/json-schema.js';
-import { snakeSchema, toSnake, type JsonSchema } from './case.js';
+import { snakeSchema, snakeText, toSnake, type JsonSchema } from './case.js';
 
 /** A path id of the operation, as a tool argument. */
 interface IdArgument {
@@ -39,6 +39,7 @@ function toolOf(id: OperationId): ToolDefinition {
   const idempotent = operation.method !== 'POST' || ('idempotency' in operation && operation.idempotency === 'natural');
   return {
     ...operation.tool,
+    description: snakeText(operation.description),
     operationId: id,
     rest: `${operation.method} ${operation.path.replace(/:([A-Za-z]+)/g, '{$1}')}`,
     scope: operation.scope,

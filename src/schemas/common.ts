@@ -31,9 +31,10 @@ export const pageLimitSchema = z.coerce
   .int('limit must be an integer from 1 to 100')
   .min(1, 'limit must be an integer from 1 to 100')
   .max(100, 'limit must be an integer from 1 to 100')
-  .default(25);
+  .default(25)
+  .describe('How many items a page holds: 1 to 100 (default 25).');
 
-export const cursorSchema = z.string().min(1).max(1000);
+export const cursorSchema = z.string().min(1).max(1000).describe("Where the page starts: the previous page's nextCursor (opaque).");
 
 /** A cursor page: `{ data, nextCursor }`; `nextCursor` is null on the last page. */
 export function pageSchema<T extends z.ZodType>(item: T) {

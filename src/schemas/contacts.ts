@@ -98,9 +98,9 @@ const planFilterSchema = z
 
 /** Query of `GET /v1/contacts`. */
 export const listContactsQuerySchema = z.strictObject({
-  q: z.string().min(1).max(200).optional(),
-  sort: z.enum(CONTACT_SORTS).default('created'),
-  plan: planFilterSchema.optional(),
+  q: z.string().min(1).max(200).optional().describe('Contacts whose email or name contains this text (case-insensitive).'),
+  sort: z.enum(CONTACT_SORTS).default('created').describe('created and last_seen newest first, mrr highest first (default created).'),
+  plan: planFilterSchema.optional().describe('Only contacts on these plans: repeat it or separate plans with commas.'),
   cursor: cursorSchema.optional(),
   limit: pageLimitSchema,
 });

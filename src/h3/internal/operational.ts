@@ -3,7 +3,7 @@ import type { H3 } from 'h3';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS, type Engine } from '../../engine/index.js';
 import { DOCS_PATH, DOCS_SCRIPT_PATH, docsPage, referenceBundle } from '../docs.js';
 import { METRICS_PATH, type Metrics } from '../metrics.js';
-import { OPENAPI_PATH, type DocumentedEndpoint } from '../openapi.js';
+import { OPENAPI_PATH, errorResponseDoc, type DocumentedEndpoint } from '../openapi.js';
 import { bearerToken } from './admit.js';
 import { errorResponse, json, jsonText } from './respond.js';
 import { scopeOf } from './scope.js';
@@ -70,24 +70,44 @@ export function mountReference(app: H3, document: () => string): void {
 /** The operational routes, as the OpenAPI document lists them beside the operations. */
 export function operational(withMetrics: boolean): DocumentedEndpoint[] {
   const jsonBody = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
-  const get = (path: string, openapi: DocumentedEndpoint['openapi']): DocumentedEndpoint => ({ method: 'GET', path, openapi });
+  // Every one needs no key, and answers 400 to a malformed URL and 405 to another method.
+  const get = (path: string, openapi: { operationId: string; summary: string; description: string; responses: Record<string, unknown> }): DocumentedEndpoint => ({
+    method: 'GET',
+    path,
+    openapi: { ...openapi, tags: ['Operations'], security: [], responses: { ...openapi.responses, '400': errorResponseDoc(400), '405': errorResponseDoc(405) } },
+  });
   return [
-    get(HEALTH_PATH, { operationId: 'health', summary: 'Liveness: the process is up', security: [], responses: { '200': jsonBody('{ status: "ok" }') } }),
+    get(HEALTH_PATH, {
+      operationId: 'health',
+      summary: 'Liveness: the process is up',
+      description: 'Answers 200 while the process runs, whatever the database: for a liveness probe.',
+      responses: { '200': jsonBody('{ status: "ok" }') },
+    }),
     get(READY_PATH, {
       operationId: 'ready',
       summary: 'Readiness: the database answers, migrations are current, the scheduler runs',
-      security: [],
+      description: 'Answers 200 when this instance can serve requests, 503 with Retry-After and the failing checks when not: for a readiness probe.',
       responses: { '200': jsonBody('{ status: "ready", checks }'), '503': jsonBody('{ status: "not_ready", checks }, with Retry-After') },
     }),
-    get(DOCS_PATH, { operationId: 'docs', summary: 'This document, rendered (Scalar)', security: [], responses: { '200': { description: 'An HTML page' } } }),
-    get(DOCS_SCRIPT_PATH, { operationId: 'docsScript', summary: "The reference page's script", security: [], responses: { '200': { description: 'JavaScript' } } }),
+    get(DOCS_PATH, {
+      operationId: 'docs',
+      summary: 'This document, rendered (Scalar)',
+      description: 'The API reference as a page for people, rendered from this document in the browser; served by this server, no CDN.',
+      responses: { '200': { description: 'An HTML page' } },
+    }),
+    get(DOCS_SCRIPT_PATH, {
+      operationId: 'docsScript',
+      summary: "The reference page's script",
+      description: "Scalar's standalone bundle, which the reference page loads (gzip when accepted, cached for a day).",
+      responses: { '200': { description: 'JavaScript' } },
+    }),
     ...(withMetrics
       ? [
           get(METRICS_PATH, {
             operationId: 'metrics',
             summary: 'Prometheus metrics (text exposition format), behind the metrics token when one is set',
-            security: [],
-            responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } },
+            description: 'Requests, delivery attempts, backlogs and mail, in the Prometheus text format; with a metrics token, send it as a bearer token.',
+            responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } }, '401': errorResponseDoc(401) },
           }),
         ]
       : []),
