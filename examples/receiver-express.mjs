@@ -1,4 +1,7 @@
 // An Express receiver. express.raw keeps the exact bytes; express.json() on this route would break signatures.
+//   npm install feedback-service express
+//   FEEDBACK_WEBHOOK_SECRET=whsec_... PORT=4000 node receiver-express.mjs
+// then register http://YOUR_HOST:4000/webhooks/feedback as the webhook's url.
 import express from 'express';
 import { createMemoryDedupeStore, verifyWebhook, WebhookVerificationError } from 'feedback-service/verify';
 
@@ -14,4 +17,4 @@ app.post('/webhooks/feedback', express.raw({ type: 'application/json' }), async 
     throw err;
   }
 });
-app.listen(4000);
+export const server = app.listen(Number(process.env.PORT ?? 4000), () => console.log(`listening on http://localhost:${server.address().port}/webhooks/feedback`));

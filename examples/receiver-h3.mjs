@@ -1,4 +1,7 @@
 // An h3 receiver: read the raw body, never readBody() (which parses it).
+//   npm install feedback-service h3
+//   FEEDBACK_WEBHOOK_SECRET=whsec_... PORT=4000 node receiver-h3.mjs
+// then register http://YOUR_HOST:4000/webhooks/feedback as the webhook's url.
 import { H3, readRawBody, serve } from 'h3';
 import { createMemoryDedupeStore, verifyWebhook, WebhookVerificationError } from 'feedback-service/verify';
 
@@ -14,4 +17,4 @@ const app = new H3().post('/webhooks/feedback', async (event) => {
     throw err;
   }
 });
-serve(app, { port: 4000 });
+export const server = serve(app, { port: Number(process.env.PORT ?? 4000) });
