@@ -3,6 +3,9 @@ import { MIGRATIONS } from './migrations/index.js';
 import { entities, modelFor, type SqlDialect } from './store/index.js';
 
 const { Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression, RateLimitWindow } = entities;
+/** The full-text search tables on SQLite (migrations/sqlite/Migration20261127000000Search.ts), which no entity describes. */
+const SEARCH_TABLES = /^(post|contact)_search(_\w+)?$/;
+
 export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression];
 /** The tables one database alone has: PostgreSQL's shared rate-limit windows (SQLite counts in process memory). */
 const ONLY_ON: Record<SqlDialect['name'], readonly unknown[]> = { sqlite: [], postgresql: [RateLimitWindow] };
@@ -61,6 +64,8 @@ export function ormOptions(target: DatabaseTarget, extra: Partial<Options> = {},
     // The model is what the tables declare, for this database (entities/dialects.ts); test/engine/schema.test.ts checks
     // that the migrations make exactly it.
     discovery: { warnWhenNoEntities: true, onMetadata: modelFor(target.dialect) },
+    // SQLite's full-text tables (FTS5 and their shadow tables) are made and kept by the search migration's triggers.
+    schemaGenerator: { skipTables: [SEARCH_TABLES] },
     allowGlobalContext: false,
     debug: false,
     ...extra,

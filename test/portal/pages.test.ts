@@ -60,7 +60,7 @@ describeEngine('the public portal pages', (e) => {
     expect((await get(app, `${base}/roadmap`)).text).not.toContain('Secret plan');
   });
 
-  it('a board sorts Top by votes, New by date, Trending by votes weighed by age; searches titles; filters by status', async () => {
+  it('a board sorts Top by votes, New by date, Trending by votes weighed by age; searches words; filters by status', async () => {
     const { w, board, base } = await workspace();
     const old = await w.posts.create(board.id, { title: 'Old favourite' });
     e.advance(48 * 3600_000);
@@ -75,7 +75,8 @@ describeEngine('the public portal pages', (e) => {
     expect(titles((await get(app, `${path}?sort=trending`)).text)).toEqual(['Fresh 100% idea', 'Quiet one', 'Old favourite']);
     expect(titles((await get(app, `${path}?q=FRESH`)).text)).toEqual(['Fresh 100% idea']);
     expect(titles((await get(app, `${path}?q=${encodeURIComponent('100%')}`)).text)).toEqual(['Fresh 100% idea']); // % is literal
-    expect(titles((await get(app, `${path}?q=${encodeURIComponent('0% i')}`)).text)).toEqual(['Fresh 100% idea']);
+    expect(titles((await get(app, `${path}?q=${encodeURIComponent('idea fre')}`)).text)).toEqual(['Fresh 100% idea']); // words, the last as a prefix
+    expect(titles((await get(app, `${path}?q=${encodeURIComponent('idea old')}`)).text)).toEqual([]); // every word
     expect(titles((await get(app, `${path}?q=${encodeURIComponent('_')}`)).text)).toEqual([]); // _ is literal
     expect(titles((await get(app, `${path}?status=planned`)).text)).toEqual(['Quiet one']);
     expect((await get(app, `${path}?q=%00`)).status).toBe(400);

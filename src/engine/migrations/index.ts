@@ -24,6 +24,8 @@ import { Migration20261125000000PortalParticipation as SqlitePortalParticipation
 import { Migration20261125000000PortalParticipation as PgPortalParticipation } from './postgresql/Migration20261125000000PortalParticipation.js';
 import { Migration20261126000000Notifications as SqliteNotifications } from './sqlite/Migration20261126000000Notifications.js';
 import { Migration20261126000000Notifications as PgNotifications } from './postgresql/Migration20261126000000Notifications.js';
+import { Migration20261127000000Search as SqliteSearch } from './sqlite/Migration20261127000000Search.js';
+import { Migration20261127000000Search as PgSearch } from './postgresql/Migration20261127000000Search.js';
 
 /** The first migration: when `migrate()` applies it, the database was new. */
 export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
@@ -45,6 +47,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261124000000Portal', class: SqlitePortal },
     { name: 'Migration20261125000000PortalParticipation', class: SqlitePortalParticipation },
     { name: 'Migration20261126000000Notifications', class: SqliteNotifications },
+    { name: 'Migration20261127000000Search', class: SqliteSearch },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -59,5 +62,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261124000000Portal', class: PgPortal },
     { name: 'Migration20261125000000PortalParticipation', class: PgPortalParticipation },
     { name: 'Migration20261126000000Notifications', class: PgNotifications },
+    { name: 'Migration20261127000000Search', class: PgSearch },
   ],
 };

@@ -1,4 +1,4 @@
-import { readCursor, isId, isTime, toPage, type CursorKey } from '../shared/index.js';
+import { parseSearch, readCursor, isId, isTime, toPage, type CursorKey } from '../shared/index.js';
 import type { WorkspaceContext } from '../store/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import * as portal from './sql/pages.js';
@@ -60,22 +60,34 @@ export function createPortalReader({ db, organizationId, clock }: WorkspaceConte
     /** The board and post a form on a post page is for (one statement; nothing else of them), or undefined. */
     postRef: (boardSlug: string, postSlug: string) => portal.postRef(db, org, boardSlug, postSlug),
 
-    /** A page of the board's posts. An unknown sort or status is the default; a bad cursor is ERR_VALIDATION. */
+    /**
+     * A page of the board's posts: with `q`, the posts that match it (title or body, docs/search.md), most relevant
+     * first (`relevance` is then true); else in `sort`. An unknown sort or status is the default; a bad cursor is
+     * ERR_VALIDATION.
+     */
     async posts(boardId: string, query: PortalPostsQuery = {}) {
       const sort: PortalSort = PORTAL_SORTS.includes(query.sort as PortalSort) ? query.sort! : 'top';
       const status = POST_STATUSES.includes(query.status as PostStatus) ? query.status : undefined;
       const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
+      const q = query.q?.trim() || undefined;
+      const terms = q ? parseSearch(q) : [];
+      if (terms.length > 0) {
+        const valid = (k: CursorKey) => k.length === 4 && isFiniteNumber(k[0]) && isFiniteNumber(k[1]) && isTime(k[2]) && isId(k[3]);
+        const position = readCursor(query.cursor, 'portal:relevance', valid) as portal.RelevancePosition | undefined;
+        const rows = await portal.searchPosts(db, boardId, terms, { status }, limit + 1, position);
+        const page = toPage(rows, limit, 'portal:relevance', (last) => [...last.position]);
+        return { data: page.data.map(({ position: _position, ...post }) => post), nextCursor: page.nextCursor, sort, status: status ?? null, q: q ?? null, relevance: true };
+      }
       const kind = `portal:${sort}`;
       const valid = (k: CursorKey) =>
         sort === 'trending' ? k.length === 3 && isFiniteNumber(k[0]) && isId(k[1]) && isTime(k[2]) : k.length === 2 && (sort === 'new' ? isTime(k[0]) : isFiniteNumber(k[0])) && isId(k[1]);
       const position = readCursor(query.cursor, kind, valid);
       const now = position && sort === 'trending' ? new Date(position[2] as number) : clock();
       const order: portal.PostOrder = sort === 'trending' ? { by: 'trending', now } : { by: sort };
-      const q = query.q?.trim() || undefined;
       const after = position && ([position[0] as number, position[1] as string] as const);
       const rows = order.by === 'trending' ? await trending(boardId, order.now, { q, status }, limit + 1, after) : await portal.posts(db, boardId, order, { q, status }, limit + 1, after);
       const page = toPage(rows, limit, kind, (last) => (sort === 'trending' ? [last.sortKey, last.id, now.getTime()] : [last.sortKey, last.id]));
-      return { data: page.data.map(({ sortKey: _sortKey, ...post }) => post), nextCursor: page.nextCursor, sort, status: status ?? null, q: q ?? null };
+      return { data: page.data.map(({ sortKey: _sortKey, ...post }) => post), nextCursor: page.nextCursor, sort, status: status ?? null, q: q ?? null, relevance: false };
     },
 
     /** A post page: the post (or where it was merged), its comments and the posts merged into it. */

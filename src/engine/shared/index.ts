@@ -11,3 +11,4 @@ export * from './plans.js';
 export * from './portal-paths.js';
 export * from './slugs.js';
 export * from './time.js';
+export * from './search.js';

@@ -238,6 +238,19 @@ export async function remove(sql: Sql, id: string): Promise<void> {
 export type ContactSortColumn = 'created' | 'last_seen' | 'mrr';
 const SORT_COLUMN: Record<ContactSortColumn, string> = { created: 'c.created_at', last_seen: 'c.last_seen_at', mrr: 'c.mrr_cents' };
 
+/**
+ * The contacts whose email or name holds `q` (as the trigram index finds them: case folded) on SQLite, for the list's
+ * `q` to check exactly; undefined where it cannot help (PostgreSQL, or fewer than 3 characters, which no trigram
+ * holds).
+ */
+function contactSearchCandidates(sql: Sql, q: string): { where: string; params: unknown[] } | undefined {
+  if (sql.dialect.name !== 'sqlite' || [...q].length < 3) return undefined;
+  return {
+    where: 'c.id IN (SELECT k.contact_id FROM contact_search s JOIN contact_search_key k ON k.rowid = s.rowid WHERE contact_search MATCH ?)',
+    params: [`{email name} : "${q.replace(/"/g, '""')}"`],
+  };
+}
+
 /** A list position: the sort value of the last row (null only in the null-mrr tail) and its id. */
 export interface ContactPosition {
   value: number | null;
@@ -260,6 +273,12 @@ export async function listSorted(
     const like = `%${query.q.replace(/[\\%_]/g, '\\$&')}%`;
     filters.push(`(c.email ${sql.dialect.ilike} ? ESCAPE '\\' OR c.name ${sql.dialect.ilike} ? ESCAPE '\\')`);
     params.push(like, like);
+    // On SQLite the trigram table finds the candidates (PostgreSQL's planner takes the trigram indexes for the ILIKE).
+    const candidates = contactSearchCandidates(sql, query.q);
+    if (candidates) {
+      filters.push(candidates.where);
+      params.push(...candidates.params);
+    }
   }
   if (query.plan !== undefined) {
     filters.push(`c.plan IN (${placeholders(query.plan)})`);

@@ -33,3 +33,5 @@ export * as suppressions from './suppressions.js';
 export * as tags from './tags.js';
 export * as votes from './votes.js';
 export * as webhooks from './webhooks.js';
+/** Full-text search over posts and contacts (SQLite's FTS5 tables, PostgreSQL's GIN and trigram indexes). */
+export * as search from './search.js';

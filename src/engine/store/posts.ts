@@ -23,6 +23,11 @@ export const Post = defineEntity({
     // SQLite's first migration indexed every foreign key; this one leads no other index, so it stayed.
     onlyOn('sqlite', { name: 'post_organization_id_index', properties: 'organization' }),
     onlyOn('postgresql', expressionIndex('post_contact_live_idx', 'on "post" ("contact_id", "created_at" desc, "id" desc) where "deleted_at" is null')),
+    // Full-text search in a board or a workspace (docs/search.md); on SQLite, FTS5 tables kept by triggers instead.
+    onlyOn(
+      'postgresql',
+      expressionIndex('post_search_idx', `on "post" using gin ("organization_id", "board_id", (to_tsvector('simple'::regconfig, "title" || ' ' || "body_text")))`),
+    ),
   ],
   properties: {
     id: p.string().primary().length(40),

@@ -24,6 +24,8 @@ export interface BoardView {
   q: string | null;
   status: PostStatus | null;
   nextCursor: string | null;
+  /** A search: the posts are ranked by relevance, whatever the sort. */
+  relevance: boolean;
 }
 
 const SORT_LABELS: Record<PortalSort, string> = { top: 'Top', new: 'New', trending: 'Trending' };
@@ -64,7 +66,7 @@ ${v.sort !== 'top' ? html`<input type="hidden" name="sort" value="${v.sort}">` :
 <label>Status <select name="status"><option value="">Any status</option>${options}</select></label>
 <button type="submit">Apply</button>
 </form>
-<nav aria-label="Sort posts"><ul class="sorts">${sorts}</ul></nav>
+${v.relevance ? html`<p class="muted">Most relevant first. <a href="${base}${boardQuery({ sort: v.sort, status: v.status })}">Clear the search</a></p>` : html`<nav aria-label="Sort posts"><ul class="sorts">${sorts}</ul></nav>`}
 ${v.posts.length ? html`<ul class="posts">${v.posts.map((p) => postItem(frame.paths, v.board.slug, p))}</ul>` : html`<p class="muted">No posts match.</p>`}
 ${v.nextCursor ? html`<p class="pager"><a href="${base}${boardQuery({ sort: v.sort, q: v.q, status: v.status, cursor: v.nextCursor })}" rel="next">Next page</a></p>` : ''}`,
   );

@@ -27,7 +27,7 @@ async function boardRoute(site: PortalSite, event: H3Event): Promise<Response> {
     if (!(err instanceof FeedbackError && err.code === 'ERR_VALIDATION')) throw err;
     page = await reader.posts(board.id, { sort });
   }
-  const shown = { board, posts: page.data, sort: page.sort, q: page.q, status: page.status, nextCursor: page.nextCursor };
+  const shown = { board, posts: page.data, sort: page.sort, q: page.q, status: page.status, nextCursor: page.nextCursor, relevance: page.relevance };
   return htmlResponse(200, boardPage({ ...v.frame, title: board.name, section: 'boards' }, shown), v.cookies);
 }
 

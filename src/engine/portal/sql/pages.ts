@@ -1,4 +1,5 @@
-import { asIs, defineRows, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from '../../store/index.js';
+import { asIs, defineRows, search, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from '../../store/index.js';
+import type { SearchTerm } from '../../shared/index.js';
 import type { PostStatus } from '../../../schemas/posts.js';
 
 // What the public portal reads: only public boards, and on them only live, approved posts that were not merged into
@@ -149,6 +150,43 @@ export async function posts(
     limit,
   ]);
   return rows.map((row) => ({ ...POSTS.read(row), sortKey: order.by === 'new' ? new Date(toIso(row.sort_key)).getTime() : Number(row.sort_key) }));
+}
+
+/** A relevance page's position: the last post's relevance, votes, creation time (ms) and id. */
+export type RelevancePosition = readonly [number, number, number, string];
+
+/**
+ * Up to `limit` shown posts of the board matching `terms` (title or body; docs/search.md), most relevant first, ties
+ * by votes then newest, after `after`.
+ */
+export async function searchPosts(
+  sql: Sql,
+  boardId: string,
+  terms: readonly SearchTerm[],
+  filter: Pick<PostFilter, 'status'>,
+  limit: number,
+  after?: RelevancePosition,
+): Promise<Array<PortalPost & { position: RelevancePosition }>> {
+  const s = search.postSearch(sql, { boardId }, terms);
+  const where = [s.where, SHOWN, 'p.merged_into_id IS NULL'];
+  const params: unknown[] = [...s.whereParams];
+  if (filter.status) {
+    where.push('p.status = ?');
+    params.push(filter.status);
+  }
+  if (after) {
+    where.push(`(${s.rank}, p.vote_count, p.created_at, p.id) < (?, ?, ?, ?)`);
+    params.push(...s.rankParams, after[0], after[1], ts(sql, new Date(after[2])), after[3]);
+  }
+  const rows = await sql.all(
+    `SELECT ${POSTS.columns}, ${s.rank} AS relevance FROM ${s.from} WHERE ${where.join(' AND ')}
+     ORDER BY relevance DESC, p.vote_count DESC, p.created_at DESC, p.id DESC LIMIT ?`,
+    [...s.rankParams, ...s.fromParams, ...params, limit],
+  );
+  return rows.map((row) => {
+    const post = POSTS.read(row);
+    return { ...post, position: [Number(row.relevance), post.voteCount, Date.parse(post.createdAt), post.id] as const };
+  });
 }
 
 /** The most votes a shown post of the board has (0 without posts): the bound Trending's windows are checked with. */
