@@ -164,8 +164,8 @@ p50 ${ms(pgResult.reference.p50)} ms). Targets (issue 16): board page p50 under 
 ${table}
 
 Trending reads the last week's posts first and widens the window only while an older post could still outscore
-the page (the seeded votes are spread evenly over a year, so one window does). Search is a substring match
-(\`LIKE '%...%'\`) that visits every post of the board: it misses the page target at this size; see docs/portal.md.
+the page (the seeded votes are spread evenly over a year, so one window does). Search is full-text (FTS5 on SQLite, a
+GIN index on PostgreSQL; docs/search.md): "number 4242" is a word every post has and a rare one, ranked by relevance.
 
 First load of a board page of 50 posts: HTML ${(htmlPlain / 1024).toFixed(1)} KB plain, ${(htmlGzip / 1024).toFixed(1)} KB gzip,
 ${(htmlBrotli / 1024).toFixed(1)} KB brotli (the server sends HTML uncompressed; a proxy in front compresses it), plus the

@@ -238,17 +238,22 @@ export async function remove(sql: Sql, id: string): Promise<void> {
 export type ContactSortColumn = 'created' | 'last_seen' | 'mrr';
 const SORT_COLUMN: Record<ContactSortColumn, string> = { created: 'c.created_at', last_seen: 'c.last_seen_at', mrr: 'c.mrr_cents' };
 
+/** Up to this many trigram candidates are read and sorted; a `q` with more is common enough to find by scanning in order. */
+const SEARCH_DRIVE_LIMIT = 2000;
+
 /**
- * The contacts whose email or name holds `q` (as the trigram index finds them: case folded) on SQLite, for the list's
- * `q` to check exactly; undefined where it cannot help (PostgreSQL, or fewer than 3 characters, which no trigram
- * holds).
+ * How the list reads the contacts whose email or name holds `q`, on SQLite: from the trigram table (case folded) when
+ * it holds few candidates, which are then sorted (the list's `LIKE` still checks each exactly); by scanning the
+ * workspace in the list's order when it holds many, since matches then come early. Undefined where the table cannot
+ * help: PostgreSQL (its planner takes the trigram indexes for the ILIKE) or a `q` under 3 characters (no trigram).
  */
-function contactSearchCandidates(sql: Sql, q: string): { where: string; params: unknown[] } | undefined {
+async function contactSearch(sql: Sql, q: string): Promise<{ from: string; params: unknown[] } | undefined> {
   if (sql.dialect.name !== 'sqlite' || [...q].length < 3) return undefined;
-  return {
-    where: 'c.id IN (SELECT k.contact_id FROM contact_search s JOIN contact_search_key k ON k.rowid = s.rowid WHERE contact_search MATCH ?)',
-    params: [`{email name} : "${q.replace(/"/g, '""')}"`],
-  };
+  const match = `{email name} : "${q.replace(/"/g, '""')}"`;
+  const many = await sql.one(`SELECT 1 AS many FROM contact_search WHERE contact_search MATCH ? LIMIT 1 OFFSET ${SEARCH_DRIVE_LIMIT}`, [match]);
+  if (many) return undefined;
+  // CROSS JOIN keeps SQLite's join order: the candidates first, then their contacts.
+  return { from: 'contact_search s CROSS JOIN contact_search_key k ON k.rowid = s.rowid AND contact_search MATCH ? CROSS JOIN contact c ON c.id = k.contact_id', params: [match] };
 }
 
 /** A list position: the sort value of the last row (null only in the null-mrr tail) and its id. */
@@ -273,20 +278,18 @@ export async function listSorted(
     const like = `%${query.q.replace(/[\\%_]/g, '\\$&')}%`;
     filters.push(`(c.email ${sql.dialect.ilike} ? ESCAPE '\\' OR c.name ${sql.dialect.ilike} ? ESCAPE '\\')`);
     params.push(like, like);
-    // On SQLite the trigram table finds the candidates (PostgreSQL's planner takes the trigram indexes for the ILIKE).
-    const candidates = contactSearchCandidates(sql, query.q);
-    if (candidates) {
-      filters.push(candidates.where);
-      params.push(...candidates.params);
-    }
   }
+  const found = query.q === undefined ? undefined : await contactSearch(sql, query.q);
+  const from = found?.from ?? 'contact c';
+  const fromParams = found?.params ?? [];
   if (query.plan !== undefined) {
     filters.push(`c.plan IN (${placeholders(query.plan)})`);
     params.push(...query.plan);
   }
   const seek = async (extra: string[], extraParams: unknown[], order: string, limit: number) =>
     (
-      await sql.all(`SELECT ${CONTACTS.columns} FROM contact c WHERE ${[...filters, ...extra].join(' AND ')} ORDER BY ${order} LIMIT ?`, [
+      await sql.all(`SELECT ${CONTACTS.columns} FROM ${from} WHERE ${[...filters, ...extra].join(' AND ')} ORDER BY ${order} LIMIT ?`, [
+        ...fromParams,
         ...params,
         ...extraParams,
         limit,
