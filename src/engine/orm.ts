@@ -4,7 +4,7 @@ import { entities, modelFor, type SqlDialect } from './store/index.js';
 
 const { Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression, RateLimitWindow } = entities;
 /** The full-text search tables on SQLite (migrations/sqlite/Migration20261127000000Search.ts), which no entity describes. */
-const SEARCH_TABLES = /^(post|contact)_search(_\w+)?$/;
+const SEARCH_TABLES = /^((post|contact)_search(_\w+)?|search_pending)$/;
 
 export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression];
 /** The tables one database alone has: PostgreSQL's shared rate-limit windows (SQLite counts in process memory). */

@@ -9,7 +9,7 @@ import { MAIL_RETENTION_DAYS, type EngineOptions } from './options.js';
 import { CLIENT_TIMEOUT_MARGIN_MS, initOrm, parseDatabase, resolveTimeouts, type DatabaseTarget, type DatabaseTimeouts } from './orm.js';
 import { redactDeliveredErasures } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
-import { createDatabase, mail, type EngineDatabase } from './store/index.js';
+import { createDatabase, mail, search, type EngineDatabase } from './store/index.js';
 
 /** The database the engine works on: MikroORM (schema, migrations, connections) and the explicit-SQL layer on its connections. */
 export async function openDatabase(target: DatabaseTarget, given: DatabaseTimeouts | undefined, log: (message: string) => void) {
@@ -63,7 +63,7 @@ export function createWebhookSender(options: EngineOptions): Sender {
   return createSender({ allowPrivateNetworks: webhooks.allowPrivateNetworks ?? false, timeoutMs: webhooks.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs });
 }
 
-/** The scheduler that sends webhook deliveries and notification mail, with its chores (the outbox's retention, erasures). */
+/** The scheduler that sends webhook deliveries and notification mail, with its chores (the outbox's retention, erasures, the search index). */
 export function createEngineScheduler(
   parts: { options: EngineOptions; db: EngineDatabase; orm: MikroORM; clock: () => Date; secrets: SecretBox; sender: Sender; mail: MailParts; connectMs: number },
   log: (message: string, error?: unknown) => void,
@@ -77,7 +77,7 @@ export function createEngineScheduler(
       sender: parts.sender,
       secrets: parts.secrets,
       mail: { transport: m.transport, compose: createComposer(db, m.tokens, { from: m.from, publicUrl: m.publicUrl, log }, clock) },
-      chores: [() => purgeOutbox(db, clock), () => redactDeliveredErasures(db, clock)],
+      chores: [() => purgeOutbox(db, clock), () => redactDeliveredErasures(db, clock), () => search.indexPending(db)],
       onAttempt: attemptListener(options),
       log,
       listen: listenUrl ? { url: listenUrl, connectMs: parts.connectMs } : undefined,

@@ -1,5 +1,5 @@
 import { isId, isIntegerIn, parseInput, readCursor, timeAndId, toPage, type CursorKey } from '../shared/index.js';
-import { contacts, type WorkspaceContext } from '../store/index.js';
+import { contacts, search, type WorkspaceContext } from '../store/index.js';
 import { MAX_MRR_CENTS, listContactsQuerySchema, type ContactListItem, type ContactSort, type ListContactsQueryInput } from '../../schemas/contacts.js';
 import type { Page } from '../../schemas/common.js';
 import { toContact } from './records.js';
@@ -23,6 +23,7 @@ export async function list({ db, organizationId }: WorkspaceContext, query: List
   const q = parseInput(listContactsQuerySchema, query);
   const kind = `contacts:${q.sort}`;
   const key = readCursor(q.cursor, kind, CURSOR_KEYS[q.sort]);
+  if (q.q !== undefined) await search.indexPending(db);
   const rows = await contacts.listSorted(db, organizationId, {
     q: q.q,
     plan: q.plan,

@@ -1,5 +1,5 @@
-import { parseSearch, readCursor, isId, isTime, toPage, type CursorKey } from '../shared/index.js';
-import type { WorkspaceContext } from '../store/index.js';
+import { parseSearch, readCursor, isId, isTime, toPage, type CursorKey, type SearchTerm } from '../shared/index.js';
+import { search, type Database, type WorkspaceContext } from '../store/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import * as portal from './sql/pages.js';
 
@@ -28,6 +28,17 @@ const TRENDING_WHOLE_BOARD_HOURS = 50 * 365 * 24;
 export const PORTAL_COMMENT_LIMIT = 1000;
 
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+const isRelevancePosition = (k: CursorKey) => k.length === 4 && isFiniteNumber(k[0]) && isFiniteNumber(k[1]) && isTime(k[2]) && isId(k[3]);
+
+/** A page of a board's shown posts that match `terms`, most relevant first, after the position in `cursor`. */
+async function searchPage(db: Database, boardId: string, terms: SearchTerm[], status: PostStatus | undefined, limit: number, cursor: string | undefined) {
+  const position = readCursor(cursor, 'portal:relevance', isRelevancePosition) as portal.RelevancePosition | undefined;
+  await search.indexPending(db);
+  const rows = await portal.searchPosts(db, boardId, terms, { status }, limit + 1, position);
+  const page = toPage(rows, limit, 'portal:relevance', (last) => [...last.position]);
+  return { data: page.data.map(({ position: _position, ...post }) => post), nextCursor: page.nextCursor };
+}
 
 /**
  * What the public portal reads of a workspace: its public boards and only what they show (live, approved, not merged
@@ -72,11 +83,8 @@ export function createPortalReader({ db, organizationId, clock }: WorkspaceConte
       const q = query.q?.trim() || undefined;
       const terms = q ? parseSearch(q) : [];
       if (terms.length > 0) {
-        const valid = (k: CursorKey) => k.length === 4 && isFiniteNumber(k[0]) && isFiniteNumber(k[1]) && isTime(k[2]) && isId(k[3]);
-        const position = readCursor(query.cursor, 'portal:relevance', valid) as portal.RelevancePosition | undefined;
-        const rows = await portal.searchPosts(db, boardId, terms, { status }, limit + 1, position);
-        const page = toPage(rows, limit, 'portal:relevance', (last) => [...last.position]);
-        return { data: page.data.map(({ position: _position, ...post }) => post), nextCursor: page.nextCursor, sort, status: status ?? null, q: q ?? null, relevance: true };
+        const page = await searchPage(db, boardId, terms, status, limit, query.cursor);
+        return { ...page, sort, status: status ?? null, q: q ?? null, relevance: true };
       }
       const kind = `portal:${sort}`;
       const valid = (k: CursorKey) =>

@@ -84,6 +84,30 @@ describeEngine('full-text search', (h) => {
     }
   });
 
+  it.runIf(h.database === 'sqlite')('SQLite: a write marks its row, the next search indexes every marked row first, a delete leaves no trace', async () => {
+    const { w, board, search } = await workspace();
+    const count = async (table: string) => Number((await h.engine.db.one<{ n: unknown }>(`SELECT count(*) AS n FROM ${table}`))!.n);
+    await search('anything'); // nothing left pending
+    const indexed = await count('post_search');
+    const post = await w.posts.create(board.id, { title: 'Quarterly report export' });
+    const { contact } = await w.contacts.identify({ externalUserId: 'u-pending', email: 'pending.person@example.com', name: 'Pending Person' });
+    expect(await h.engine.db.all('SELECT kind, id FROM search_pending ORDER BY kind')).toEqual([
+      { kind: 'contact', id: contact.id },
+      { kind: 'post', id: post.id },
+    ]);
+    expect(await count('post_search')).toBe(indexed); // the write itself touched no FTS5 table
+    expect(titles(await search('quarterly rep'))).toEqual(['Quarterly report export']); // read your writes
+    expect(await count('search_pending')).toBe(0);
+    expect(await count('post_search')).toBe(indexed + 1);
+    // A contact erased before it was ever indexed leaves nothing pending and nothing indexed.
+    const { contact: brief } = await w.contacts.identify({ externalUserId: 'u-brief', email: 'brief.visit@example.com' });
+    await w.privacy.erase(brief.id);
+    expect(await h.engine.db.all("SELECT * FROM search_pending WHERE kind = 'contact'")).toEqual([]);
+    expect((await w.contacts.list({ q: 'brief.visit' })).data).toEqual([]);
+    expect(await h.engine.db.all("SELECT rowid FROM contact_search WHERE contact_search MATCH '\"brief.visit\"'")).toEqual([]);
+    expect((await w.contacts.list({ q: 'pending.person' })).data.map((c) => c.id)).toEqual([contact.id]);
+  });
+
   it('contact search keeps its meaning (a substring of email or name, case aside) and an erased person is not found', async () => {
     const { w } = await workspace();
     const { contact } = await w.contacts.identify({ externalUserId: 'u-ada', email: 'Ada.Lovelace@Example.com', name: 'Ada Lovelace' });
