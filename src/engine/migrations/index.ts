@@ -26,6 +26,7 @@ import { Migration20261126000000Notifications as SqliteNotifications } from './s
 import { Migration20261126000000Notifications as PgNotifications } from './postgresql/Migration20261126000000Notifications.js';
 import { Migration20261127000000Search as SqliteSearch } from './sqlite/Migration20261127000000Search.js';
 import { Migration20261127000000Search as PgSearch } from './postgresql/Migration20261127000000Search.js';
+import { Migration20261127010000ShownPostIndexes as PgShownPostIndexes } from './postgresql/Migration20261127010000ShownPostIndexes.js';
 
 /** The first migration: when `migrate()` applies it, the database was new. */
 export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
@@ -63,5 +64,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261125000000PortalParticipation', class: PgPortalParticipation },
     { name: 'Migration20261126000000Notifications', class: PgNotifications },
     { name: 'Migration20261127000000Search', class: PgSearch },
+    { name: 'Migration20261127010000ShownPostIndexes', class: PgShownPostIndexes },
   ],
 };

@@ -23,6 +23,10 @@ export const Post = defineEntity({
     // SQLite's first migration indexed every foreign key; this one leads no other index, so it stayed.
     onlyOn('sqlite', { name: 'post_organization_id_index', properties: 'organization' }),
     onlyOn('postgresql', expressionIndex('post_contact_live_idx', 'on "post" ("contact_id", "created_at" desc, "id" desc) where "deleted_at" is null')),
+    // The portal's board pages in Top's and New's orders, over exactly the posts a board shows: the plan needs no
+    // statistics (a freshly loaded workspace has none until autovacuum runs).
+    onlyOn('postgresql', expressionIndex('post_board_shown_votes_idx', `on "post" ("board_id", "vote_count" desc, "id" desc) where "deleted_at" is null and "moderation_status" = 'approved' and "merged_into_id" is null`)),
+    onlyOn('postgresql', expressionIndex('post_board_shown_created_idx', `on "post" ("board_id", "created_at" desc, "id" desc) where "deleted_at" is null and "moderation_status" = 'approved' and "merged_into_id" is null`)),
     // Full-text search in a board or a workspace (docs/search.md); on SQLite, FTS5 tables kept by triggers instead.
     onlyOn(
       'postgresql',
