@@ -1,30 +1,14 @@
 import { BILLING_STATES, DEFAULT_RATE_LIMIT, FeedbackError, PLANS, RESERVED_HANDLES, effectiveContactCap, type BillingState, type Plan } from '../shared/index.js';
 import type { organizations } from '../store/index.js';
 
-export interface OrganizationInfo {
-  id: string;
-  name: string;
+/** A workspace as the engine shows it: its row, with its plan and billing state typed and the limits in force resolved. */
+export interface OrganizationInfo extends Omit<organizations.OrganizationRow, 'plan' | 'billingState' | 'contactCap' | 'rateLimit'> {
   plan: Plan;
   billingState: BillingState;
-  /** The cap in force (null = unlimited) and whether it overrides the plan's default. */
+  /** The cap in force (null = unlimited); `contactCapOverride` says whether it overrides the plan's default. */
   contactCap: number | null;
-  contactCapOverride: boolean;
+  /** Requests per minute per key, the default when none is set. */
   rateLimit: number;
-  adminEmails: string[];
-  /** The portal's public handle (`/portal/<handle>/`), or null. */
-  handle: string | null;
-  /** Whether the portal answers (it also needs a handle). */
-  portalEnabled: boolean;
-  /** Whether only end-users signed in with a workspace-signed token may post, vote and comment on the portal. */
-  portalVerifiedOnly: boolean;
-  /** Whether anonymous portal posts wait as `pending` until approved (`feedback-service post approve`). */
-  portalModeration: boolean;
-  /** Origins whose pages may frame the portal (the widget): its `Content-Security-Policy: frame-ancestors`. */
-  portalFrameOrigins: string[];
-  /** Whether notifications go to contacts its admins created (consentBasis `admin_created`); off unless turned on. */
-  notifyAdminCreated: boolean;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export interface CreateOrganizationInput {

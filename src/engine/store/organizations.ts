@@ -55,16 +55,17 @@ export interface OrganizationRow {
   /** Requests per minute per key; null is the server default. */
   rateLimit: number | null;
   adminEmails: string[];
-  /** The portal's public handle; null until one is set. */
+  /** The portal's public handle (`/portal/<handle>/`), or null. */
   handle: string | null;
+  /** Whether the portal answers (it also needs a handle). */
   portalEnabled: boolean;
-  /** Whether only token-verified end-users may take part on the portal. */
+  /** Whether only end-users signed in with a workspace-signed token may post, vote and comment on the portal. */
   portalVerifiedOnly: boolean;
-  /** Whether anonymous portal posts wait as `pending` until approved. */
+  /** Whether anonymous portal posts wait as `pending` until approved (`feedback-service post approve`). */
   portalModeration: boolean;
-  /** Origins whose pages may frame the portal (the widget). */
+  /** Origins whose pages may frame the portal (the widget): its `Content-Security-Policy: frame-ancestors`. */
   portalFrameOrigins: string[];
-  /** Whether notifications go to admin-created contacts. */
+  /** Whether notifications go to contacts its admins created (consentBasis `admin_created`); off unless turned on. */
   notifyAdminCreated: boolean;
   createdAt: string;
   updatedAt: string;
