@@ -1,5 +1,9 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../../src/engine/index.js';
+import { createTestDatabase, postgresReachable } from '../../helpers/databases.js';
 import { describeEngine } from '../../helpers/harness.js';
+
+const POSTGRES_AVAILABLE = await postgresReachable();
 
 // Full-text search on each database's own engine (docs/search.md): the portal's board search, kept in step with every
 // write in its transaction, and the REST contact search, which keeps its meaning (a substring of email or name).
@@ -124,6 +128,30 @@ describeEngine('full-text search', (h) => {
       // Nothing of the person is left in the search tables.
       expect(await h.engine.db.all("SELECT rowid FROM contact_search WHERE contact_search MATCH '\"lovelace\"'")).toEqual([]);
       expect(await h.engine.db.all('SELECT * FROM contact_search_key WHERE contact_id = ?', [contact.id])).toEqual([]);
+    }
+  });
+});
+
+// The search migration indexes what a database already holds, on both databases.
+describe.each(['sqlite', 'postgresql'] as const)('the search migration on a database with posts and contacts [%s]', (kind) => {
+  it.skipIf(kind === 'postgresql' && !POSTGRES_AVAILABLE)('finds what was written before it ran', async () => {
+    const db = await createTestDatabase(kind);
+    const engine = await createEngine({ database: db.url, log: () => {} });
+    try {
+      const migrator = engine.orm.getMigrator();
+      const lend = (engine.db as unknown as { lendToOrm<T>(fn: () => Promise<T>): Promise<T> }).lendToOrm.bind(engine.db);
+      await lend(() => migrator.up({ to: 'Migration20261126000000Notifications' }));
+      const org = await engine.organizations.create({ name: 'Before', plan: 'paid' });
+      const w = engine.workspace(org.id);
+      const board = await w.boards.create({ name: 'Ideas' });
+      await w.posts.create(board.id, { title: 'Written before search existed', body: { json: {}, text: 'an old body' } });
+      await w.contacts.identify({ externalUserId: 'u-old', email: 'old.timer@example.com', name: 'Old Timer' });
+      expect(await engine.migrate()).toEqual(expect.arrayContaining(['Migration20261127000000Search']));
+      expect((await w.portal.posts(board.id, { q: 'existed old' })).data.map((p) => p.title)).toEqual(['Written before search existed']);
+      expect((await w.contacts.list({ q: 'old.timer' })).data.map((c) => c.externalUserId)).toEqual(['u-old']);
+    } finally {
+      await engine.close();
+      await db.drop();
     }
   });
 });
