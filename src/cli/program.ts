@@ -127,6 +127,7 @@ function addWorkspaces(program: Command, io: Io): void {
     .addOption(new Option('--portal-moderation <state>', 'on: anonymous portal posts wait for post approve').choices(['on', 'off']))
     .option('--portal-frame-origin <origin>', 'a site that may frame the portal (the widget), e.g. https://app.example.com (repeat for several; replaces the list; none clears it)', repeated)
     .addOption(new Option('--notify-admin-created <state>', 'on: notifications also go to contacts your admins created (you attest their lawful basis)').choices(['on', 'off']))
+    .option('--search-language <language>', 'PostgreSQL: the language posts are searched in: simple (the default, any language), english, french, german, ... (docs/search.md); indexes the posts again')
     .action(async (orgId: string, options: Org.UpdateOptions) => (await import('./commands/org.js')).update(orgId, options, io));
 
   const key = group(program, 'key', 'list, create and revoke API keys');

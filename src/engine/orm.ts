@@ -3,7 +3,7 @@ import { MIGRATIONS } from './migrations/index.js';
 import { entities, modelFor, type SqlDialect } from './store/index.js';
 
 const { Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression, RateLimitWindow } = entities;
-/** The full-text search tables on SQLite (migrations/sqlite/Migration20261127000000Search.ts), which no entity describes. */
+/** The full-text search tables (the search migrations of each database), which no entity describes: store/search.ts reads them. */
 const SEARCH_TABLES = /^((post|contact)_search(_\w+)?|search_pending)$/;
 
 export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression];
@@ -64,7 +64,8 @@ export function ormOptions(target: DatabaseTarget, extra: Partial<Options> = {},
     // The model is what the tables declare, for this database (entities/dialects.ts); test/engine/schema.test.ts checks
     // that the migrations make exactly it.
     discovery: { warnWhenNoEntities: true, onMetadata: modelFor(target.dialect) },
-    // SQLite's full-text tables (FTS5 and their shadow tables) are made and kept by the search migration's triggers.
+    // The full-text search tables (SQLite's FTS5 and their shadow tables, PostgreSQL's post_search) are made by the
+    // search migrations and kept by their triggers.
     schemaGenerator: { skipTables: [SEARCH_TABLES] },
     allowGlobalContext: false,
     debug: false,

@@ -1,4 +1,4 @@
-import type { BillingState, Plan } from '../../engine/index.js';
+import type { BillingState, Plan, UpdateOrganizationInput } from '../../engine/index.js';
 import { withEngine, type DatabaseOptions } from '../common.js';
 import { print, type Io } from '../io.js';
 
@@ -25,6 +25,8 @@ export interface UpdateOptions extends DatabaseOptions {
   portalModeration?: 'on' | 'off';
   portalFrameOrigin?: string[];
   notifyAdminCreated?: 'on' | 'off';
+  /** Checked by the engine (one of its SEARCH_LANGUAGES). */
+  searchLanguage?: string;
 }
 
 export async function list(options: ListOptions, io: Io): Promise<void> {
@@ -63,6 +65,7 @@ export async function update(orgId: string, options: UpdateOptions, io: Io): Pro
       portalModeration: onOff(options.portalModeration),
       portalFrameOrigins: options.portalFrameOrigin && (options.portalFrameOrigin.join() === 'none' ? [] : options.portalFrameOrigin),
       notifyAdminCreated: onOff(options.notifyAdminCreated),
+      searchLanguage: options.searchLanguage as UpdateOrganizationInput['searchLanguage'],
     }),
   );
   print(
@@ -75,6 +78,7 @@ export async function update(orgId: string, options: UpdateOptions, io: Io): Pro
       (org.portalModeration ? ', anonymous posts moderated' : '') +
       (org.portalFrameOrigins.length ? `, framed by ${org.portalFrameOrigins.join(' ')}` : '') +
       (org.notifyAdminCreated ? ', notifications to admin-created contacts on' : '') +
+      (org.searchLanguage !== 'simple' ? `, posts searched in ${org.searchLanguage}` : '') +
       '.',
   );
 }

@@ -27,6 +27,8 @@ import { Migration20261126000000Notifications as PgNotifications } from './postg
 import { Migration20261127000000Search as SqliteSearch } from './sqlite/Migration20261127000000Search.js';
 import { Migration20261127000000Search as PgSearch } from './postgresql/Migration20261127000000Search.js';
 import { Migration20261127010000ShownPostIndexes as PgShownPostIndexes } from './postgresql/Migration20261127010000ShownPostIndexes.js';
+import { Migration20261128000000SearchScopes as SqliteSearchScopes } from './sqlite/Migration20261128000000SearchScopes.js';
+import { Migration20261128000000SearchDocuments as PgSearchDocuments } from './postgresql/Migration20261128000000SearchDocuments.js';
 
 /** The first migration: when `migrate()` applies it, the database was new. */
 export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
@@ -49,6 +51,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261125000000PortalParticipation', class: SqlitePortalParticipation },
     { name: 'Migration20261126000000Notifications', class: SqliteNotifications },
     { name: 'Migration20261127000000Search', class: SqliteSearch },
+    { name: 'Migration20261128000000SearchScopes', class: SqliteSearchScopes },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -65,5 +68,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261126000000Notifications', class: PgNotifications },
     { name: 'Migration20261127000000Search', class: PgSearch },
     { name: 'Migration20261127010000ShownPostIndexes', class: PgShownPostIndexes },
+    { name: 'Migration20261128000000SearchDocuments', class: PgSearchDocuments },
   ],
 };

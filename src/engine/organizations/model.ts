@@ -1,4 +1,4 @@
-import { BILLING_STATES, DEFAULT_RATE_LIMIT, FeedbackError, PLANS, RESERVED_HANDLES, effectiveContactCap, type BillingState, type Plan } from '../shared/index.js';
+import { BILLING_STATES, DEFAULT_RATE_LIMIT, FeedbackError, PLANS, RESERVED_HANDLES, SEARCH_LANGUAGES, effectiveContactCap, type BillingState, type Plan, type SearchLanguage } from '../shared/index.js';
 import type { organizations } from '../store/index.js';
 
 /** A workspace as the engine shows it: its row, with its plan and billing state typed and the limits in force resolved. */
@@ -38,6 +38,8 @@ export interface UpdateOrganizationInput {
   portalFrameOrigins?: string[];
   /** Mail contacts its admins created (`admin_created`): the admin attests the lawful basis. */
   notifyAdminCreated?: boolean;
+  /** How PostgreSQL reads its posts' words (one of SEARCH_LANGUAGES); its posts are indexed again. SQLite has one for all. */
+  searchLanguage?: SearchLanguage;
 }
 
 /** The origins a workspace lets frame its portal, as the CSP names them; what is not one is ERR_VALIDATION. */
@@ -71,7 +73,9 @@ export function toInfo(row: organizations.OrganizationRow): OrganizationInfo {
   };
 }
 
-export function check(input: { plan?: string; billingState?: string; contactCap?: unknown; rateLimit?: unknown; name?: string; handle?: string | null }) {
+export function check(input: { plan?: string; billingState?: string; contactCap?: unknown; rateLimit?: unknown; name?: string; handle?: string | null; searchLanguage?: string }) {
+  if (input.searchLanguage !== undefined && !SEARCH_LANGUAGES.includes(input.searchLanguage as SearchLanguage))
+    throw new FeedbackError('ERR_VALIDATION', `search language must be one of ${SEARCH_LANGUAGES.join(', ')}`);
   if (typeof input.handle === 'string' && !HANDLE_PATTERN.test(input.handle))
     throw new FeedbackError('ERR_VALIDATION', 'handle must be 2 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit');
   if (typeof input.handle === 'string' && RESERVED_HANDLES.includes(input.handle))

@@ -1,5 +1,5 @@
 import { FeedbackError, isUniqueViolation, newId } from '../shared/index.js';
-import { organizations, type Database } from '../store/index.js';
+import { organizations, search, type Database } from '../store/index.js';
 import { check, frameOrigins, toInfo, type CreateOrganizationInput, type OrganizationInfo, type UpdateOrganizationInput } from './model.js';
 
 /** What the operator's workspace administration runs with; `keyCache` hears of every change (keys carry plan and limits). */
@@ -35,6 +35,7 @@ export async function create(ctx: OrganizationsContext, input: CreateOrganizatio
       portalModeration: false,
       portalFrameOrigins: [],
       notifyAdminCreated: false,
+      searchLanguage: 'simple',
     },
     now,
   );
@@ -56,6 +57,7 @@ function changesOf(input: UpdateOrganizationInput): organizations.OrganizationCh
     portalModeration: input.portalModeration,
     portalFrameOrigins: input.portalFrameOrigins && frameOrigins(input.portalFrameOrigins),
     notifyAdminCreated: input.notifyAdminCreated,
+    searchLanguage: input.searchLanguage,
     ...(cap === 'default' ? { contactCapOverride: false, contactCap: null } : cap !== undefined ? { contactCapOverride: true, contactCap: cap } : {}),
   };
 }
@@ -64,7 +66,12 @@ export async function update(ctx: OrganizationsContext, id: string, input: Updat
   check(input);
   let found: boolean;
   try {
-    found = await organizations.update(ctx.db, id, changesOf(input), ctx.clock());
+    // A new search language indexes the workspace's posts again, with the change.
+    found = await ctx.db.transaction(async (tx) => {
+      const updated = await organizations.update(tx, id, changesOf(input), ctx.clock());
+      if (updated && input.searchLanguage !== undefined) await search.reindexWorkspace(tx, id);
+      return updated;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw new FeedbackError('ERR_CONFLICT', `The handle ${input.handle} is taken.`);
     throw err;

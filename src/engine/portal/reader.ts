@@ -32,10 +32,10 @@ const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Num
 const isRelevancePosition = (k: CursorKey) => k.length === 4 && isFiniteNumber(k[0]) && isFiniteNumber(k[1]) && isTime(k[2]) && isId(k[3]);
 
 /** A page of a board's shown posts that match `terms`, most relevant first, after the position in `cursor`. */
-async function searchPage(db: Database, boardId: string, terms: SearchTerm[], status: PostStatus | undefined, limit: number, cursor: string | undefined) {
+async function searchPage(db: Database, scope: { organizationId: string; boardId: string }, terms: SearchTerm[], status: PostStatus | undefined, limit: number, cursor: string | undefined) {
   const position = readCursor(cursor, 'portal:relevance', isRelevancePosition) as portal.RelevancePosition | undefined;
   await search.indexPending(db);
-  const rows = await portal.searchPosts(db, boardId, terms, { status }, limit + 1, position);
+  const rows = await portal.searchPosts(db, scope, terms, { status }, limit + 1, position);
   const page = toPage(rows, limit, 'portal:relevance', (last) => [...last.position]);
   return { data: page.data.map(({ position: _position, ...post }) => post), nextCursor: page.nextCursor };
 }
@@ -83,7 +83,7 @@ export function createPortalReader({ db, organizationId, clock }: WorkspaceConte
       const q = query.q?.trim() || undefined;
       const terms = q ? parseSearch(q) : [];
       if (terms.length > 0) {
-        const page = await searchPage(db, boardId, terms, status, limit, query.cursor);
+        const page = await searchPage(db, { organizationId: org, boardId }, terms, status, limit, query.cursor);
         return { ...page, sort, status: status ?? null, q: q ?? null, relevance: true };
       }
       const kind = `portal:${sort}`;

@@ -55,5 +55,13 @@ export function tsQuery(terms: readonly SearchTerm[]): string {
     .join(' & ');
 }
 
-/** An id as one FTS5 token (`brd_01h...` is `brd01h...`): how the search tables name the workspace and board a row is in. */
-export const scopeToken = (id: string) => id.replace(/_/g, '');
+/**
+ * The languages a workspace's posts may be read in on PostgreSQL: its built-in text search configurations. `simple`
+ * (the default) splits words and folds case, for any language; the others also stem words (`exports` is `export`).
+ * These are in every PostgreSQL from 13 on.
+ */
+export const SEARCH_LANGUAGES = [
+  'simple', 'arabic', 'danish', 'dutch', 'english', 'finnish', 'french', 'german', 'greek', 'hungarian', 'indonesian', 'irish', 'italian',
+  'lithuanian', 'nepali', 'norwegian', 'portuguese', 'romanian', 'russian', 'spanish', 'swedish', 'tamil', 'turkish',
+] as const;
+export type SearchLanguage = (typeof SEARCH_LANGUAGES)[number];

@@ -36,6 +36,8 @@ export const Organization = defineEntity({
     portalPreviousSecretUntil: p.datetime().length(3).nullable(),
     /** Whether notifications go to contacts its admins created (consentBasis `admin_created`): off unless turned on. */
     notifyAdminCreated: p.boolean().default(false),
+    /** PostgreSQL's text search configuration for its posts (`simple`, `english`, ...; docs/search.md). */
+    searchLanguage: p.string().length(40).default('simple'),
     /** The random salt of its suppression list's hashes (made at its first erasure). */
     privacySalt: p.string().length(64).nullable(),
     createdAt: p.datetime().length(3),
@@ -67,6 +69,8 @@ export interface OrganizationRow {
   portalFrameOrigins: string[];
   /** Whether notifications go to contacts its admins created (consentBasis `admin_created`); off unless turned on. */
   notifyAdminCreated: boolean;
+  /** How PostgreSQL reads its posts' words: a text search configuration (`simple` by default; SQLite has one for all). */
+  searchLanguage: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -89,12 +93,13 @@ const ORGANIZATIONS = defineRows<OrganizationRow>('organization', 'o', {
   portalModeration: toBool,
   portalFrameOrigins: toJson,
   notifyAdminCreated: toBool,
+  searchLanguage: asIs,
   createdAt: toIso,
   updatedAt: toIso,
 });
 
 export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 'updatedAt'>, now: Date): Promise<void> {
-  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     org.id,
     org.name,
     org.plan,
@@ -109,6 +114,7 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
     org.portalModeration,
     json(org.portalFrameOrigins),
     org.notifyAdminCreated,
+    org.searchLanguage,
     ts(sql, now),
     ts(sql, now),
   ]);
@@ -116,7 +122,7 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
 
 /** The columns a workspace update may set. */
 export type OrganizationChanges = Partial<
-  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled' | 'portalVerifiedOnly' | 'portalModeration' | 'portalFrameOrigins' | 'notifyAdminCreated'>
+  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled' | 'portalVerifiedOnly' | 'portalModeration' | 'portalFrameOrigins' | 'notifyAdminCreated' | 'searchLanguage'>
 >;
 
 /** Set the given columns (and `updated_at`); whether the workspace exists. */

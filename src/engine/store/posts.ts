@@ -27,11 +27,6 @@ export const Post = defineEntity({
     // statistics (a freshly loaded workspace has none until autovacuum runs).
     onlyOn('postgresql', expressionIndex('post_board_shown_votes_idx', `on "post" ("board_id", "vote_count" desc, "id" desc) where "deleted_at" is null and "moderation_status" = 'approved' and "merged_into_id" is null`)),
     onlyOn('postgresql', expressionIndex('post_board_shown_created_idx', `on "post" ("board_id", "created_at" desc, "id" desc) where "deleted_at" is null and "moderation_status" = 'approved' and "merged_into_id" is null`)),
-    // Full-text search in a board or a workspace (docs/search.md); on SQLite, FTS5 tables kept by triggers instead.
-    onlyOn(
-      'postgresql',
-      expressionIndex('post_search_idx', `on "post" using gin ("organization_id", "board_id", (to_tsvector('simple'::regconfig, "title" || ' ' || "body_text")))`),
-    ),
   ],
   properties: {
     id: p.string().primary().length(40),

@@ -1,81 +1,173 @@
-// Full-text search over posts and contacts, on each database's own engine (docs/search.md): SQLite's FTS5 tables,
-// kept in step by the triggers of the search migration, and PostgreSQL's GIN index over `to_tsvector('simple', ...)`
-// and its trigram indexes. The syntax is shared/search.ts's; what differs between the databases is here.
-import { fts5Query, scopeToken, tsQuery, type SearchTerm } from '../shared/index.js';
+// Full-text search over posts and contacts, on each database's own engine (docs/search.md): SQLite's FTS5 tables and
+// PostgreSQL's `post_search` table of tsvectors, both kept in step by the triggers of the search migrations, and the
+// contacts' trigram indexes. The syntax is shared/search.ts's; what differs between the databases is here.
+import { fts5Query, tsQuery, type SearchTerm } from '../shared/index.js';
 import type { Database, Sql } from './sql.js';
 
-/** Where a post search looks: one board, or every board of a workspace. */
-export type PostSearchScope = { boardId: string } | { organizationId: string };
-
-/** The parts of a post search for a statement over `post p`: its FROM, its conditions, and its relevance. */
-export interface PostSearch {
-  /** Replaces `FROM post p`. */
-  from: string;
-  fromParams: unknown[];
-  /** Conditions to AND with the statement's own. */
-  where: string;
-  whereParams: unknown[];
-  /** Higher is more relevant; a float8 on both databases, exact in a cursor. */
-  rank: string;
-  rankParams: unknown[];
+/** Where a post search looks: every board of a workspace, or one of them. */
+export interface PostSearchScope {
+  organizationId: string;
+  boardId?: string;
 }
 
-/** PostgreSQL's document of a post, exactly as `post_search_idx` indexes it (the planner matches it by its text). */
-const PG_DOCUMENT = `to_tsvector('simple'::regconfig, p.title || ' ' || p.body_text)`;
+/** A matching post and its relevance: higher is more relevant (a float8 on both databases, exact in a cursor). */
+export interface PostMatch {
+  postId: string;
+  relevance: number;
+}
+
+// SQLite's FTS5 rowids place each post in its workspace and board, so a scope is one rowid range, which FTS5 seeks
+// to in every word's posting list: (workspace number << 41) | (board slot << 27) | sequence. That allows 4 million
+// workspaces of 16,384 boards, each board numbering 134 million posts (a post is numbered again when its words or
+// board change).
+const SLOT_SHIFT = 27;
+const WORKSPACE_SHIFT = 41;
+const SLOT_MASK = (1 << (WORKSPACE_SHIFT - SLOT_SHIFT)) - 1;
+
+/** The rowid range of a scope: a statement's two parameters, the first rowid and the one past the last. */
+function sqliteRange(scope: PostSearchScope): { lower: string; upper: string; param: string } {
+  return scope.boardId !== undefined
+    ? { lower: 'SELECT base FROM post_search_board WHERE board_id = ?', upper: `SELECT base + ${1 << SLOT_SHIFT} FROM post_search_board WHERE board_id = ?`, param: scope.boardId }
+    : {
+        lower: `SELECT n << ${WORKSPACE_SHIFT} FROM post_search_workspace WHERE organization_id = ?`,
+        upper: `SELECT (n + 1) << ${WORKSPACE_SHIFT} FROM post_search_workspace WHERE organization_id = ?`,
+        param: scope.organizationId,
+      };
+}
 
 /**
- * The matching posts of `scope`: every term in the title or the body. SQLite starts from the FTS5 table, whose scope
- * token narrows to the board or workspace before any row is read; PostgreSQL scans `post_search_idx` on the scope
- * and the words at once. Relevance is BM25 on SQLite (a title match weighs ten body matches) and `ts_rank` on
- * PostgreSQL.
+ * SQLite's relevance: BM25 with a title match worth ten body matches, negated so that higher is better. (FTS5's own
+ * `ORDER BY rank` sorts every match before the LIMIT applies; SQLite's sorter keeps only the best: 3 ms against 10.)
  */
-export function postSearch(sql: Sql, scope: PostSearchScope, terms: readonly SearchTerm[]): PostSearch {
-  const scopeId = 'boardId' in scope ? scope.boardId : scope.organizationId;
+const SQLITE_RELEVANCE = '(-bm25(post_search, 10.0, 1.0))';
+
+/** PostgreSQL's query of the terms, in the workspace's language, as its `post_search.document`s were made. */
+const PG_QUERY = 'to_tsquery((SELECT o.search_language::regconfig FROM organization o WHERE o.id = ?), ?)';
+
+/**
+ * Up to `count` posts of `scope` matching every term (in the title or the body), the most relevant first, only those
+ * at most `atMost` relevant when given. Only the search index is read: SQLite's FTS5 table with BM25 (a title match
+ * weighs ten body matches), PostgreSQL's `post_search` with `ts_rank`. The caller reads the posts themselves.
+ */
+export async function rankedPosts(sql: Sql, scope: PostSearchScope, terms: readonly SearchTerm[], count: number, atMost?: number): Promise<PostMatch[]> {
   if (sql.dialect.name === 'sqlite') {
-    return {
-      from: 'post_search s JOIN post_search_key k ON k.rowid = s.rowid JOIN post p ON p.id = k.post_id',
-      fromParams: [],
-      where: 'post_search MATCH ?',
-      whereParams: [`scope : "${scopeToken(scopeId)}" AND ${fts5Query(terms, ['title', 'body'])}`],
-      rank: '(-bm25(post_search, 0.0, 10.0, 1.0))',
-      rankParams: [],
-    };
+    const range = sqliteRange(scope);
+    const rows = await sql.all<{ post_id: string; relevance: number }>(
+      `SELECT k.post_id, s.relevance FROM (
+         SELECT rowid, ${SQLITE_RELEVANCE} AS relevance FROM post_search
+         WHERE post_search MATCH ? AND rowid >= (${range.lower}) AND rowid < (${range.upper})${atMost === undefined ? '' : ` AND ${SQLITE_RELEVANCE} <= ?`}
+         ORDER BY relevance DESC LIMIT ?) s
+       JOIN post_search_key k ON k.rowid = s.rowid`,
+      [fts5Query(terms, ['title', 'body']), range.param, range.param, ...(atMost === undefined ? [] : [atMost]), count],
+    );
+    return rows.map((r) => ({ postId: r.post_id, relevance: Number(r.relevance) }));
   }
-  const query = tsQuery(terms);
-  return {
-    from: 'post p',
-    fromParams: [],
-    where: `${'boardId' in scope ? 'p.board_id' : 'p.organization_id'} = ? AND ${PG_DOCUMENT} @@ to_tsquery('simple', ?)`,
-    whereParams: [scopeId, query],
-    rank: `(ts_rank(${PG_DOCUMENT}, to_tsquery('simple', ?))::float8)`,
-    rankParams: [query],
-  };
+  // Normalised by the document's length (1: divided by 1 + its log), as BM25 is: without it, most matches of a short
+  // query tie, and a page must then read every tied post to order them by votes.
+  const rank = `ts_rank(s.document, ${PG_QUERY}, 1)::float8`;
+  const query = [scope.organizationId, tsQuery(terms)];
+  const rows = await sql.all<{ post_id: string; relevance: number }>(
+    `SELECT s.post_id, ${rank} AS relevance FROM post_search s
+     WHERE s.${scope.boardId !== undefined ? 'board_id' : 'organization_id'} = ? AND s.document @@ ${PG_QUERY}${atMost === undefined ? '' : ` AND ${rank} <= ?`}
+     ORDER BY relevance DESC LIMIT ?`,
+    [...query, scope.boardId ?? scope.organizationId, ...query, ...(atMost === undefined ? [] : [...query, atMost]), count],
+  );
+  return rows.map((r) => ({ postId: r.post_id, relevance: Number(r.relevance) }));
 }
 
-/** SQLite: the statements that bring the search tables up to date with the rows marked in `search_pending`. */
-const FLUSH = [
-  "INSERT OR IGNORE INTO post_search_key (post_id) SELECT id FROM search_pending WHERE kind = 'post'",
-  "DELETE FROM post_search WHERE rowid IN (SELECT k.rowid FROM search_pending q JOIN post_search_key k ON k.post_id = q.id WHERE q.kind = 'post')",
-  `INSERT INTO post_search (rowid, scope, title, body)
-   SELECT k.rowid, replace(p.organization_id, '_', '') || ' ' || replace(p.board_id, '_', ''), p.title, p.body_text
-   FROM search_pending q JOIN post_search_key k ON k.post_id = q.id JOIN post p ON p.id = q.id WHERE q.kind = 'post'`,
+/**
+ * PostgreSQL: read the workspace's posts again in its `search_language` (after it changed), in the caller's
+ * transaction. Nothing to do on SQLite, which reads every language alike.
+ */
+export async function reindexWorkspace(sql: Sql, organizationId: string): Promise<void> {
+  if (sql.dialect.name === 'sqlite') return;
+  await sql.run(
+    `UPDATE post_search s SET document = to_tsvector(o.search_language::regconfig, p.title || ' ' || p.body_text)
+     FROM post p JOIN organization o ON o.id = p.organization_id WHERE s.organization_id = ? AND p.id = s.post_id`,
+    [organizationId],
+  );
+}
+
+/** A post search's page, in order: relevance, then votes, then newest, then id, all descending. */
+export interface RankedRow {
+  relevance: number;
+  voteCount: number;
+  createdAt: number;
+  id: string;
+}
+
+/** Negative when `a` comes before `b` in a search's order. */
+export const searchOrder = (a: RankedRow, b: RankedRow) =>
+  b.relevance - a.relevance || b.voteCount - a.voteCount || b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/**
+ * The first `limit` posts of a search after `after`, in search order, without ranking every match with its post: the
+ * index's best `count` matches are read alone, the posts of those strictly above the last one's relevance are read
+ * (by `read`, which applies the caller's filters), and if fewer than `limit` remain, `count` grows. Exact: a match left
+ * out ranks at most as high as the last one read, below every match kept, ties included.
+ */
+export async function searchPage<T extends RankedRow>(
+  sql: Sql,
+  scope: PostSearchScope,
+  terms: readonly SearchTerm[],
+  limit: number,
+  after: RankedRow | undefined,
+  read: (matches: PostMatch[]) => Promise<T[]>,
+): Promise<T[]> {
+  for (let count = Math.max(100, limit * 4); ; count *= 8) {
+    const matches = await rankedPosts(sql, scope, terms, count, after?.relevance);
+    const complete = matches.length < count;
+    const floor = complete ? -Infinity : matches[matches.length - 1]!.relevance;
+    const rows = (await read(matches.filter((m) => m.relevance > floor)))
+      .filter((row) => !after || searchOrder(after, row) < 0)
+      .sort(searchOrder);
+    if (complete || rows.length >= limit) return rows.slice(0, limit);
+  }
+}
+
+/**
+ * SQLite: the statements that bring the search tables up to date with the rows marked in `search_pending`, in order.
+ * Posts: their workspace gets a number and their board a slot on first sight; then each marked post is taken out and
+ * numbered again at the end of its board's range (it may have moved board), and its words indexed under that rowid.
+ * Also run by the migration that made this layout, over every post.
+ */
+export const SQLITE_POST_FLUSH = [
+  `INSERT OR IGNORE INTO post_search_workspace (organization_id)
+   SELECT DISTINCT p.organization_id FROM search_pending q JOIN post p ON p.id = q.id WHERE q.kind = 'post'`,
+  `INSERT INTO post_search_board (board_id, base)
+   SELECT board_id, (n << ${WORKSPACE_SHIFT}) + ((coalesce(last_slot, -1) + row_number() OVER (PARTITION BY n ORDER BY board_id)) << ${SLOT_SHIFT}) FROM (
+     SELECT DISTINCT p.board_id, w.n,
+       (SELECT (max(x.base) >> ${SLOT_SHIFT}) & ${SLOT_MASK} FROM post_search_board x WHERE x.base >= w.n << ${WORKSPACE_SHIFT} AND x.base < (w.n + 1) << ${WORKSPACE_SHIFT}) AS last_slot
+     FROM search_pending q JOIN post p ON p.id = q.id JOIN post_search_workspace w ON w.organization_id = p.organization_id
+     WHERE q.kind = 'post' AND NOT EXISTS (SELECT 1 FROM post_search_board b WHERE b.board_id = p.board_id))`,
+  `DELETE FROM post_search WHERE rowid IN (SELECT k.rowid FROM search_pending q JOIN post_search_key k ON k.post_id = q.id WHERE q.kind = 'post')`,
+  `DELETE FROM post_search_key WHERE post_id IN (SELECT id FROM search_pending WHERE kind = 'post')`,
+  `INSERT INTO post_search_key (rowid, post_id)
+   SELECT b.base + coalesce((SELECT max(k.rowid) - b.base FROM post_search_key k WHERE k.rowid >= b.base AND k.rowid < b.base + ${1 << SLOT_SHIFT}), 0)
+          + row_number() OVER (PARTITION BY b.board_id ORDER BY p.created_at, p.id), p.id
+   FROM search_pending q JOIN post p ON p.id = q.id JOIN post_search_board b ON b.board_id = p.board_id WHERE q.kind = 'post'`,
+  `INSERT INTO post_search (rowid, title, body)
+   SELECT k.rowid, p.title, p.body_text FROM search_pending q JOIN post_search_key k ON k.post_id = q.id JOIN post p ON p.id = q.id WHERE q.kind = 'post'`,
+];
+
+/** SQLite: the same for contacts, whose rowids need no place. */
+const SQLITE_CONTACT_FLUSH = [
   "INSERT OR IGNORE INTO contact_search_key (contact_id) SELECT id FROM search_pending WHERE kind = 'contact'",
   "DELETE FROM contact_search WHERE rowid IN (SELECT k.rowid FROM search_pending q JOIN contact_search_key k ON k.contact_id = q.id WHERE q.kind = 'contact')",
   `INSERT INTO contact_search (rowid, email, name)
    SELECT k.rowid, c.email, c.name FROM search_pending q JOIN contact_search_key k ON k.contact_id = q.id JOIN contact c ON c.id = q.id WHERE q.kind = 'contact'`,
-  'DELETE FROM search_pending',
 ];
 
 /**
  * Bring SQLite's search tables up to date before a search reads them: the rows written since the last time (marked in
  * `search_pending` by the triggers, in their writes' transactions) are indexed in one transaction. A search therefore
  * sees every committed write, and the writes pay for one small row each instead of an FTS5 write each. Nothing to do
- * on PostgreSQL, whose indexes are updated by every write. Also a scheduler chore, so little waits for a search.
+ * on PostgreSQL, whose triggers index every write as it happens. Also a scheduler chore, so little waits for a search.
  */
 export async function indexPending(db: Database): Promise<void> {
   if (db.dialect.name !== 'sqlite') return;
   if (!(await db.one('SELECT 1 AS pending FROM search_pending LIMIT 1'))) return;
   await db.transaction(async (tx) => {
-    for (const statement of FLUSH) await tx.run(statement);
+    for (const statement of [...SQLITE_POST_FLUSH, ...SQLITE_CONTACT_FLUSH, 'DELETE FROM search_pending']) await tx.run(statement);
   });
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/engine/index.js';
 import { createTestDatabase, postgresReachable } from '../../helpers/databases.js';
 import { describeEngine } from '../../helpers/harness.js';
+import { parseSearch } from '../../../src/engine/shared/search.js';
+import { search as searchStore } from '../../../src/engine/store/index.js';
 
 const POSTGRES_AVAILABLE = await postgresReachable();
 
@@ -50,6 +52,45 @@ describeEngine('full-text search', (h) => {
       cursor = page.nextCursor;
     }
     expect(walked).toEqual(all);
+  });
+
+  it('pages stay exact when there are more matches than the index is first asked for: ties, and posts the board does not show', async () => {
+    const { w, board, search } = await workspace();
+    const made: Array<{ id: string; votes: number; shown: boolean; n: number }> = [];
+    for (let n = 0; n < 130; n++) {
+      const held = n % 3 === 0;
+      const post = held
+        ? await w.public.post({ boardId: board.id, email: `held${n}@example.com`, title: 'Bulk import', notifyMe: false }, { held: true })
+        : await w.posts.create(board.id, { title: 'Bulk import' });
+      made.push({ id: post.id, votes: 0, shown: !held, n });
+    }
+    for (const m of made.filter((x) => x.shown && x.n % 7 === 1)) {
+      await w.public.vote({ postId: m.id, email: `voter${m.n}@example.com`, notifyMe: false });
+      m.votes = 1;
+    }
+    // Every match ties on relevance: votes first, then the newest.
+    const expected = made.filter((m) => m.shown).sort((a, b) => b.votes - a.votes || b.n - a.n).map((m) => m.id);
+    const walked: string[] = [];
+    for (let cursor: string | undefined, pages = 0; pages < 20; pages++) {
+      const page = await search('bulk imp', 25, cursor);
+      walked.push(...page.data.map((p) => p.id));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    expect(walked).toEqual(expected);
+  });
+
+  it('a workspace search ranks the posts of every board of the workspace and of no other', async () => {
+    const { org, w, board } = await workspace();
+    const other = await w.boards.create({ name: 'Bugs' });
+    const a = await w.posts.create(board.id, { title: 'Slack integration' });
+    const b = await w.posts.create(other.id, { title: 'Slack notifications', body: { json: {}, text: 'slack slack' } });
+    const elsewhere = await workspace();
+    await elsewhere.w.posts.create(elsewhere.board.id, { title: 'Slack in another workspace' });
+    await w.portal.posts(board.id, { q: 'slack' }); // brings SQLite's index up to date
+    const matches = await searchStore.rankedPosts(h.engine.db, { organizationId: org.id }, parseSearch('slack'), 10);
+    expect(matches.map((m) => m.postId).sort()).toEqual([a.id, b.id].sort());
+    expect(matches[0]!.relevance).toBeGreaterThanOrEqual(matches[1]!.relevance);
   });
 
   it('shows only what the board shows: not other boards or workspaces, not deleted, held or merged posts', async () => {
@@ -112,6 +153,18 @@ describeEngine('full-text search', (h) => {
     expect((await w.contacts.list({ q: 'pending.person' })).data.map((c) => c.id)).toEqual([contact.id]);
   });
 
+  it('PostgreSQL reads a workspace\'s posts in its search language (simple by default); changing it indexes them again', async () => {
+    const { org, search, w, board } = await workspace();
+    await w.posts.create(board.id, { title: 'Exported reports' });
+    expect(titles(await search('exporting'))).toEqual([]); // simple: words as written
+    await expect(h.engine.organizations.update(org.id, { searchLanguage: 'klingon' as never })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+    expect((await h.engine.organizations.update(org.id, { searchLanguage: 'english' })).searchLanguage).toBe('english');
+    // English stems both the posts already written and the query: "exporting" and "exported" are "export".
+    expect(titles(await search('exporting'))).toEqual(h.database === 'postgresql' ? ['Exported reports'] : []);
+    await w.posts.create(board.id, { title: 'Exporting dashboards' });
+    expect(titles(await search('exports')).sort()).toEqual(h.database === 'postgresql' ? ['Exported reports', 'Exporting dashboards'] : []);
+  });
+
   it('contact search keeps its meaning (a substring of email or name, case aside) and an erased person is not found', async () => {
     const { w } = await workspace();
     const { contact } = await w.contacts.identify({ externalUserId: 'u-ada', email: 'Ada.Lovelace@Example.com', name: 'Ada Lovelace' });
@@ -134,19 +187,31 @@ describeEngine('full-text search', (h) => {
 
 // The search migration indexes what a database already holds, on both databases.
 describe.each(['sqlite', 'postgresql'] as const)('the search migration on a database with posts and contacts [%s]', (kind) => {
-  it.skipIf(kind === 'postgresql' && !POSTGRES_AVAILABLE)('finds what was written before it ran', async () => {
+  // From before search existed, and from the first search layout (SQLite's scope tokens, PostgreSQL's expression index).
+  it.skipIf(kind === 'postgresql' && !POSTGRES_AVAILABLE).each(['Migration20261126000000Notifications', 'Migration20261127000000Search'])('finds what was written before it ran (from %s)', async (from) => {
     const db = await createTestDatabase(kind);
     const engine = await createEngine({ database: db.url, log: () => {} });
     try {
       const migrator = engine.orm.getMigrator();
       const lend = (engine.db as unknown as { lendToOrm<T>(fn: () => Promise<T>): Promise<T> }).lendToOrm.bind(engine.db);
-      await lend(() => migrator.up({ to: 'Migration20261126000000Notifications' }));
-      const org = await engine.organizations.create({ name: 'Before', plan: 'paid' });
-      const w = engine.workspace(org.id);
-      const board = await w.boards.create({ name: 'Ideas' });
-      await w.posts.create(board.id, { title: 'Written before search existed', body: { json: {}, text: 'an old body' } });
-      await w.contacts.identify({ externalUserId: 'u-old', email: 'old.timer@example.com', name: 'Old Timer' });
-      expect(await engine.migrate()).toEqual(expect.arrayContaining(['Migration20261127000000Search']));
+      await lend(() => migrator.up({ to: from }));
+      // Rows as that schema holds them, written as SQL: the engine's code speaks the newest schema.
+      const now = kind === 'sqlite' ? '2026-11-20 10:00:00.000' : new Date('2026-11-20T10:00:00Z');
+      const ids = { org: 'org_01jb0000000000000000000000', board: 'brd_01jb0000000000000000000000', post: 'post_01jb0000000000000000000000' };
+      await engine.db.run('INSERT INTO organization (id, name, plan, billing_state, admin_emails, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [ids.org, 'Before', 'paid', 'active', '[]', now, now]);
+      await engine.db.run('INSERT INTO board (id, organization_id, name, slug, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [ids.board, ids.org, 'Ideas', 'ideas', now, now]);
+      await engine.db.run(
+        `INSERT INTO post (id, organization_id, board_id, title, slug, body, body_text, status, moderation_status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [ids.post, ids.org, ids.board, 'Written before search existed', 'written-before', '{}', 'an old body', 'open', 'approved', now, now],
+      );
+      await engine.db.run(
+        `INSERT INTO contact (id, organization_id, external_user_id, email, name, metadata, source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ['ctc_01jb0000000000000000000000', ids.org, 'u-old', 'old.timer@example.com', 'Old Timer', '{}', 'sdk', 'sdk_identify', now, now, now, now],
+      );
+      const w = engine.workspace(ids.org);
+      const board = { id: ids.board };
+      expect(await engine.migrate()).toEqual(expect.arrayContaining([kind === 'sqlite' ? 'Migration20261128000000SearchScopes' : 'Migration20261128000000SearchDocuments']));
       expect((await w.portal.posts(board.id, { q: 'existed old' })).data.map((p) => p.title)).toEqual(['Written before search existed']);
       expect((await w.contacts.list({ q: 'old.timer' })).data.map((c) => c.externalUserId)).toEqual(['u-old']);
     } finally {

@@ -157,36 +157,30 @@ export type RelevancePosition = readonly [number, number, number, string];
 
 /**
  * Up to `limit` shown posts of the board matching `terms` (title or body; docs/search.md), most relevant first, ties
- * by votes then newest, after `after`.
+ * by votes then newest, after `after`. The search index ranks the matches; only the best few posts are read.
  */
 export async function searchPosts(
   sql: Sql,
-  boardId: string,
+  scope: { organizationId: string; boardId: string },
   terms: readonly SearchTerm[],
   filter: Pick<PostFilter, 'status'>,
   limit: number,
   after?: RelevancePosition,
 ): Promise<Array<PortalPost & { position: RelevancePosition }>> {
-  const s = search.postSearch(sql, { boardId }, terms);
-  const where = [s.where, SHOWN, 'p.merged_into_id IS NULL'];
-  const params: unknown[] = [...s.whereParams];
-  if (filter.status) {
-    where.push('p.status = ?');
-    params.push(filter.status);
-  }
-  if (after) {
-    where.push(`(${s.rank}, p.vote_count, p.created_at, p.id) < (?, ?, ?, ?)`);
-    params.push(...s.rankParams, after[0], after[1], ts(sql, new Date(after[2])), after[3]);
-  }
-  const rows = await sql.all(
-    `SELECT ${POSTS.columns}, ${s.rank} AS relevance FROM ${s.from} WHERE ${where.join(' AND ')}
-     ORDER BY relevance DESC, p.vote_count DESC, p.created_at DESC, p.id DESC LIMIT ?`,
-    [...s.rankParams, ...s.fromParams, ...params, limit],
-  );
-  return rows.map((row) => {
-    const post = POSTS.read(row);
-    return { ...post, position: [Number(row.relevance), post.voteCount, Date.parse(post.createdAt), post.id] as const };
+  const cursor = after && { relevance: after[0], voteCount: after[1], createdAt: after[2], id: after[3] };
+  const rows = await search.searchPage(sql, scope, terms, limit, cursor, async (matches) => {
+    const relevance = new Map(matches.map((m) => [m.postId, m.relevance]));
+    // By id alone: the matches are the board's (a condition on the board would lead the planner to its index).
+    const where = [`p.id IN (SELECT value FROM ${sql.dialect.jsonStrings})`, SHOWN, 'p.merged_into_id IS NULL'];
+    const params: unknown[] = [JSON.stringify([...relevance.keys()])];
+    if (filter.status) {
+      where.push('p.status = ?');
+      params.push(filter.status);
+    }
+    const posts = (await sql.all(`SELECT ${POSTS.columns} FROM post p WHERE ${where.join(' AND ')}`, params)).map((row) => POSTS.read(row));
+    return posts.map((post) => ({ ...post, relevance: relevance.get(post.id)!, createdAt: Date.parse(post.createdAt), post }));
   });
+  return rows.map(({ post, relevance }) => ({ ...post, position: [relevance, post.voteCount, Date.parse(post.createdAt), post.id] as const }));
 }
 
 /** The most votes a shown post of the board has (0 without posts): the bound Trending's windows are checked with. */
