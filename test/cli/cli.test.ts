@@ -24,7 +24,7 @@ async function cli(...args: string[]): Promise<any> {
 
 describe('feedback-service command line', () => {
   it('migrate, org create|update, key create|revoke and board create print one JSON object each', async () => {
-    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets', 'Migration20261123030000ApiKeyLastUsed', 'Migration20261124000000Portal', 'Migration20261125000000PortalParticipation', 'Migration20261126000000Notifications', 'Migration20261127000000Search']);
+    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets', 'Migration20261123030000ApiKeyLastUsed', 'Migration20261124000000Portal', 'Migration20261125000000PortalParticipation', 'Migration20261126000000Notifications', 'Migration20261127000000Search', 'Migration20261128000000SearchScopes']);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli('org', 'create', '--name', 'Acme', '--plan', 'free', '--admin-email', 'a@acme.com', '--rate-limit', '100');
     expect(org).toMatchObject({ name: 'Acme', plan: 'free', contactCap: 1000, rateLimit: 100, adminEmails: ['a@acme.com'] });
