@@ -6,6 +6,7 @@ import { createPortal } from '../../src/portal/index.js';
 import { newId } from '../../src/engine/shared/ids.js';
 import * as postsStore from '../../src/engine/store/posts.js';
 import { describeEngine } from '../helpers/harness.js';
+import { walkIds } from '../helpers/pages.js';
 
 /** The page's HTML, or its status. */
 async function get(app: H3, path: string, headers: Record<string, string> = {}) {
@@ -232,13 +233,6 @@ describeEngine('the public portal pages', (e) => {
     const at = (v: unknown) => (typeof v === 'number' ? v : new Date(v as string).getTime());
     const score = (r: (typeof rows)[number]) => (Number(r.vote_count) + 1) / ((now - at(r.created_at)) / 3_600_000 + 2) ** 2;
     const expected = [...rows].sort((a, b) => score(b) - score(a) || (a.id < b.id ? 1 : -1)).map((r) => r.id);
-    const walked: string[] = [];
-    for (let cursor: string | undefined; ; ) {
-      const page = await w.portal.posts(board.id, { sort: 'trending', limit: 37, cursor });
-      walked.push(...page.data.map((p) => p.id));
-      if (!page.nextCursor) break;
-      cursor = page.nextCursor;
-    }
-    expect(walked).toEqual(expected);
+    expect(await walkIds((cursor) => w.portal.posts(board.id, { sort: 'trending', limit: 37, cursor }))).toEqual(expected);
   });
 });

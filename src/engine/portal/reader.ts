@@ -82,9 +82,10 @@ export function createPortalReader({ db, organizationId, clock }: WorkspaceConte
       const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
       const q = query.q?.trim() || undefined;
       const terms = q ? parseSearch(q) : [];
-      if (terms.length > 0) {
-        const page = await searchPage(db, { organizationId: org, boardId }, terms, status, limit, query.cursor);
-        return { ...page, sort, status: status ?? null, q: q ?? null, relevance: true };
+      if (q) {
+        // A query of no word (only signs) matches no post: search is by words (docs/search.md).
+        const page = terms.length > 0 ? await searchPage(db, { organizationId: org, boardId }, terms, status, limit, query.cursor) : { data: [], nextCursor: null };
+        return { ...page, sort, status: status ?? null, q, relevance: true };
       }
       const kind = `portal:${sort}`;
       const valid = (k: CursorKey) =>
@@ -93,9 +94,9 @@ export function createPortalReader({ db, organizationId, clock }: WorkspaceConte
       const now = position && sort === 'trending' ? new Date(position[2] as number) : clock();
       const order: portal.PostOrder = sort === 'trending' ? { by: 'trending', now } : { by: sort };
       const after = position && ([position[0] as number, position[1] as string] as const);
-      const rows = order.by === 'trending' ? await trending(boardId, order.now, { q, status }, limit + 1, after) : await portal.posts(db, boardId, order, { q, status }, limit + 1, after);
+      const rows = order.by === 'trending' ? await trending(boardId, order.now, { status }, limit + 1, after) : await portal.posts(db, boardId, order, { status }, limit + 1, after);
       const page = toPage(rows, limit, kind, (last) => (sort === 'trending' ? [last.sortKey, last.id, now.getTime()] : [last.sortKey, last.id]));
-      return { data: page.data.map(({ sortKey: _sortKey, ...post }) => post), nextCursor: page.nextCursor, sort, status: status ?? null, q: q ?? null, relevance: false };
+      return { data: page.data.map(({ sortKey: _sortKey, ...post }) => post), nextCursor: page.nextCursor, sort, status: status ?? null, q: null, relevance: false };
     },
 
     /** A post page: the post (or where it was merged), its comments and the posts merged into it. */

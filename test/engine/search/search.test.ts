@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/engine/index.js';
 import { createTestDatabase, postgresReachable } from '../../helpers/databases.js';
 import { describeEngine } from '../../helpers/harness.js';
+import { walkIds } from '../../helpers/pages.js';
 import { parseSearch } from '../../../src/engine/shared/search.js';
 import { search as searchStore } from '../../../src/engine/store/index.js';
 
@@ -44,14 +45,7 @@ describeEngine('full-text search', (h) => {
     for (let i = 0; i < 3; i++) await w.public.vote({ postId: ids[2]!, email: `v${i}@example.com`, notifyMe: false });
     const all = (await search('webhook retries')).data.map((p) => p.id);
     expect(all).toEqual([ids[2], ...ids.filter((id) => id !== ids[2]).reverse()]);
-    const walked: string[] = [];
-    for (let cursor: string | undefined, n = 0; n < 10; n++) {
-      const page = await search('webhook retries', 2, cursor);
-      walked.push(...page.data.map((p) => p.id));
-      if (!page.nextCursor) break;
-      cursor = page.nextCursor;
-    }
-    expect(walked).toEqual(all);
+    expect(await walkIds((cursor) => search('webhook retries', 2, cursor))).toEqual(all);
   });
 
   it('pages stay exact when there are more matches than the index is first asked for: ties, and posts the board does not show', async () => {
@@ -70,14 +64,7 @@ describeEngine('full-text search', (h) => {
     }
     // Every match ties on relevance: votes first, then the newest.
     const expected = made.filter((m) => m.shown).sort((a, b) => b.votes - a.votes || b.n - a.n).map((m) => m.id);
-    const walked: string[] = [];
-    for (let cursor: string | undefined, pages = 0; pages < 20; pages++) {
-      const page = await search('bulk imp', 25, cursor);
-      walked.push(...page.data.map((p) => p.id));
-      if (!page.nextCursor) break;
-      cursor = page.nextCursor;
-    }
-    expect(walked).toEqual(expected);
+    expect(await walkIds((cursor) => search('bulk imp', 25, cursor))).toEqual(expected);
   });
 
   it('a workspace search ranks the posts of every board of the workspace and of no other', async () => {

@@ -104,8 +104,6 @@ export async function boardBySlug(sql: Sql, organizationId: string, slug: string
 export type PostOrder = { by: 'top' } | { by: 'new' } | { by: 'trending'; now: Date };
 
 export interface PostFilter {
-  /** Case-insensitive substring of the title; `%` and `_` are literal. */
-  q?: string;
   status?: PostStatus;
   /** Only posts created at or after this time (a Trending window). */
   since?: Date;
@@ -132,10 +130,6 @@ export async function posts(
   if (filter.since) {
     where.push('p.created_at >= ?');
     params.push(ts(sql, filter.since));
-  }
-  if (filter.q) {
-    where.push(`p.title ${sql.dialect.ilike} ? ESCAPE '\\'`);
-    params.push(`%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   }
   const key =
     order.by === 'top' ? 'p.vote_count' : order.by === 'new' ? 'p.created_at' : `((p.vote_count + 1) / ((${sql.dialect.hoursUntil('p.created_at')} + 2) * (${sql.dialect.hoursUntil('p.created_at')} + 2)))`;
@@ -178,9 +172,9 @@ export async function searchPosts(
       params.push(filter.status);
     }
     const posts = (await sql.all(`SELECT ${POSTS.columns} FROM post p WHERE ${where.join(' AND ')}`, params)).map((row) => POSTS.read(row));
-    return posts.map((post) => ({ ...post, relevance: relevance.get(post.id)!, createdAt: Date.parse(post.createdAt), post }));
+    return posts.map((post) => ({ id: post.id, voteCount: post.voteCount, createdAt: Date.parse(post.createdAt), relevance: relevance.get(post.id)!, post }));
   });
-  return rows.map(({ post, relevance }) => ({ ...post, position: [relevance, post.voteCount, Date.parse(post.createdAt), post.id] as const }));
+  return rows.map((r) => ({ ...r.post, position: [r.relevance, r.voteCount, r.createdAt, r.id] as const }));
 }
 
 /** The most votes a shown post of the board has (0 without posts): the bound Trending's windows are checked with. */
