@@ -238,7 +238,7 @@ try {
   writeSection(`## Search
 
 Full-text search (docs/search.md) at ${SIZES.map((s) => s.toLocaleString('en')).join(' and ')} posts (${BOARDS} boards of one
-workspace; titles of 5 and bodies of 24 words drawn from ${VOCABULARY.toLocaleString('en')} with a skew, as text has) and as many contacts. Server time
+workspace; titles of 3 to 9 and bodies of 4 to 79 words, made-up words of 2 to 4 syllables drawn from ${VOCABULARY.toLocaleString('en')} with a skew, as text has) and as many contacts. Server time
 of the engine call, one at a time after 10 warm-ups, ${RUNS} runs cycling through 50 queries of two words of middling frequency, the
 second as typed so far (a prefix). Against the same query's unindexed form in the same run: a \`LIKE '%word%'\` scan of
 title and body (what the portal's search was), and for contacts the list's \`LIKE\` without the trigram table.
