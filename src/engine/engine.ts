@@ -10,6 +10,7 @@ import { createEngineScheduler, createMailParts, createWebhookSender, openDataba
 import { createSecretBox, lazySecretBox, resealStored, resolveSecretKeys, type ResealReport } from './secrets/index.js';
 import { logErrorLine, logToLogger } from './shared/index.js';
 import { deliveries, mail, type Database, type EngineDatabase } from './store/index.js';
+import { createTeamAccess, type TeamAccess } from './team/index.js';
 import { createWorkspaces, type Workspace } from './workspace.js';
 
 export { MAIL_RETENTION_DAYS, type EngineOptions, type MailOptions, type WebhookOptions } from './options.js';
@@ -31,6 +32,8 @@ export interface Engine {
    * Several processes on one PostgreSQL database share the work.
    */
   readonly scheduler: DeliveryScheduler;
+  /** Signing in to the console: a person (an address) on any number of workspaces' teams. */
+  readonly team: TeamAccess;
   /** The operations of one workspace. The caller always names it. */
   workspace(organizationId: string): Workspace;
   /** The signed tokens in notification links: who a link is for (`verify`), and a link's token (`sign`). */
@@ -105,7 +108,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     deliveryBacklog: () => backlog(db, clock),
     rotateSecrets: () => resealStored(db, secrets),
     mailLinks: mailParts.tokens,
-    workspace: createWorkspaces({ db, clock, secrets, mailer: mailParts.mailer, webhooks }),
+    team: createTeamAccess({ db, clock, mailer: mailParts.mailer, publicUrl: mailParts.publicUrl }),
+    workspace: createWorkspaces({ db, clock, secrets, mailer: mailParts.mailer, webhooks, publicUrl: mailParts.publicUrl }),
     async migrate() {
       const applied = (await db.lendToOrm(() => orm.getMigrator().up())).map((m) => m.name);
       // The upgrade that brought sealing seals, once, what was stored before it; a database made now holds nothing.

@@ -75,6 +75,25 @@ export {
   type PortalSort,
 } from './portal/index.js';
 export {
+  CLI_ACTOR,
+  CONSOLE_PATH,
+  TEAM_CODE_ATTEMPTS,
+  TEAM_LIFETIMES,
+  TEAM_ROLES,
+  allows,
+  isTeamRole,
+  type Actor,
+  type AuditInput,
+  type Team,
+  type TeamAccess,
+  type TeamIdentity,
+  type TeamMemberInfo,
+  type TeamPermission,
+  type TeamRole,
+  type TeamService,
+  type TeamSession,
+} from './team/index.js';
+export {
   DIGESTS,
   DIGEST_AFTER,
   MAIL_PURPOSES,

@@ -10,6 +10,7 @@ import { createPostsService, createTagsService, type PostsService, type TagsServ
 import { createPrivacyService, type PrivacyService } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
 import type { Database } from './store/index.js';
+import { createTeamService, type TeamService } from './team/index.js';
 import { createWebhooksService, type WebhookConfig, type WebhooksService } from './webhooks/index.js';
 
 /** Everything one workspace can do; every statement behind it names the workspace. */
@@ -32,6 +33,8 @@ export interface Workspace {
   readonly notifications: NotificationsService;
   /** Data-subject requests: everything held about a person (`export`), and their erasure (`erase`). */
   readonly privacy: PrivacyService;
+  /** The console's team: members and their roles, invitations, and the audit log. */
+  readonly team: TeamService;
 }
 
 /** What every workspace's services run with: the engine's database, clock and the parts some of them need. */
@@ -41,6 +44,8 @@ export interface EngineContext {
   secrets: SecretBox;
   mailer: Mailer;
   webhooks: WebhookConfig;
+  /** This server's address as people reach it, for links in mail. */
+  publicUrl: () => string | undefined;
 }
 
 /**
@@ -70,6 +75,7 @@ class LazyWorkspace implements Workspace {
   get webhooks() { return this.#once('webhooks', () => createWebhooksService(this.#ctx)); }
   get notifications() { return this.#once('notifications', () => createNotificationsService(this.#ctx)); }
   get privacy() { return this.#once('privacy', () => createPrivacyService(this.#ctx)); }
+  get team() { return this.#once('team', () => createTeamService(this.#ctx)); }
 }
 
 /** Workspaces kept in memory at most (the least recently used goes first); each is a few small objects. */

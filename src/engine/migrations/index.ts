@@ -29,6 +29,8 @@ import { Migration20261127000000Search as PgSearch } from './postgresql/Migratio
 import { Migration20261127010000ShownPostIndexes as PgShownPostIndexes } from './postgresql/Migration20261127010000ShownPostIndexes.js';
 import { Migration20261128000000SearchScopes as SqliteSearchScopes } from './sqlite/Migration20261128000000SearchScopes.js';
 import { Migration20261128000000SearchDocuments as PgSearchDocuments } from './postgresql/Migration20261128000000SearchDocuments.js';
+import { Migration20261129000000Team as SqliteTeam } from './sqlite/Migration20261129000000Team.js';
+import { Migration20261129000000Team as PgTeam } from './postgresql/Migration20261129000000Team.js';
 
 /** The first migration: when `migrate()` applies it, the database was new. */
 export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
@@ -52,6 +54,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261126000000Notifications', class: SqliteNotifications },
     { name: 'Migration20261127000000Search', class: SqliteSearch },
     { name: 'Migration20261128000000SearchScopes', class: SqliteSearchScopes },
+    { name: 'Migration20261129000000Team', class: SqliteTeam },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -69,5 +72,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261127000000Search', class: PgSearch },
     { name: 'Migration20261127010000ShownPostIndexes', class: PgShownPostIndexes },
     { name: 'Migration20261128000000SearchDocuments', class: PgSearchDocuments },
+    { name: 'Migration20261129000000Team', class: PgTeam },
   ],
 };

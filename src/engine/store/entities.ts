@@ -23,3 +23,7 @@ export { MailUnsubscribe } from './mail-unsubscribes.js';
 export { MailPreference } from './mail-preferences.js';
 export { Suppression } from './suppressions.js';
 export { RateLimitWindow } from './rate-limits.js';
+export { TeamMember } from './team-members.js';
+export { TeamSignIn } from './team-sign-ins.js';
+export { TeamSession } from './team-sessions.js';
+export { AuditEntry } from './audit-entries.js';

@@ -12,6 +12,7 @@ export { createDatabase } from './database.js';
 /** A change and its events commit together: the mechanism every change goes through (events.ts). */
 export { emit, writeWithEvent } from './events.js';
 export * as apiKeys from './api-keys.js';
+export * as auditEntries from './audit-entries.js';
 export * as boards from './boards.js';
 export * as changelogEntries from './changelog-entries.js';
 export * as comments from './comments.js';
@@ -31,6 +32,9 @@ export * as posts from './posts.js';
 export * as rateLimits from './rate-limits.js';
 export * as suppressions from './suppressions.js';
 export * as tags from './tags.js';
+export * as teamMembers from './team-members.js';
+export * as teamSessions from './team-sessions.js';
+export * as teamSignIns from './team-sign-ins.js';
 export * as votes from './votes.js';
 export * as webhooks from './webhooks.js';
 /** Full-text search over posts and contacts (SQLite's FTS5 tables, PostgreSQL's GIN and trigram indexes). */

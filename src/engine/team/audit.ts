@@ -1,0 +1,34 @@
+import { auditEntries, type Sql, type WorkspaceContext } from '../store/index.js';
+import { newId } from '../shared/index.js';
+
+/** Who did something, and from where: a team member's address (or `cli`) and the client's address over HTTP. */
+export interface Actor {
+  email: string;
+  ip?: string | null;
+}
+
+/** The command line as an actor: whoever runs it on the server. */
+export const CLI_ACTOR: Actor = { email: 'cli' };
+
+export interface AuditInput {
+  action: string;
+  resourceType?: string | null;
+  resourceId?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+/** Record what an actor did, in the caller's transaction (`sql`), so the record commits with the change. */
+export async function record(sql: Sql, ctx: Pick<WorkspaceContext, 'organizationId' | 'clock'>, actor: Actor, entry: AuditInput): Promise<void> {
+  const now = ctx.clock();
+  await auditEntries.insert(sql, {
+    id: newId('aud', now.getTime()),
+    organizationId: ctx.organizationId,
+    actor: actor.email,
+    action: entry.action,
+    resourceType: entry.resourceType ?? null,
+    resourceId: entry.resourceId ?? null,
+    ip: actor.ip ?? null,
+    detail: entry.detail ?? {},
+    createdAt: now.toISOString(),
+  });
+}

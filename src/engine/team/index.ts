@@ -1,0 +1,41 @@
+// The console's team: roles, members and invitations, sign-in links and codes, sessions, and the audit log.
+import type { WorkspaceContext } from '../store/index.js';
+import { record, type Actor, type AuditInput } from './audit.js';
+import { addMember, auditLog, changeRole, listMembers, removeMember, type AddMemberInput } from './members.js';
+import type { TeamRole } from './roles.js';
+import { redeemSignIn, requestSignIn, sessionOf, signOut, startSession, type TeamContext } from './sign-in.js';
+
+export { CLI_ACTOR, record as recordAudit, type Actor, type AuditInput } from './audit.js';
+export type { TeamMemberInfo } from './members.js';
+export { TEAM_ROLES, allows, isTeamRole, requirePermission, type TeamPermission, type TeamRole } from './roles.js';
+export { CONSOLE_PATH, TEAM_CODE_ATTEMPTS, TEAM_LIFETIMES, type Team, type TeamContext, type TeamIdentity, type TeamSession } from './sign-in.js';
+
+/** A workspace's team, each change by an actor (a member, or the command line) and recorded in its audit log. */
+export function createTeamService(ctx: WorkspaceContext & TeamContext) {
+  return {
+    list: () => listMembers(ctx),
+    /** Add someone (an invitation mailed with `invite`); returns the member and their one-time sign-in link. */
+    add: (actor: Actor, input: AddMemberInput, options: { invite: boolean; workspace: string }) => addMember(ctx, actor, input, options),
+    changeRole: (actor: Actor, email: string, role: TeamRole) => changeRole(ctx, actor, email, role),
+    remove: (actor: Actor, email: string) => removeMember(ctx, actor, email),
+    auditLog: (actor: Actor, limit: number, after?: { at: number; id: string }) => auditLog(ctx, actor, limit, after),
+    /** Record an action in the audit log (in the caller's transaction when given one). */
+    record: (actor: Actor, entry: AuditInput, sql = ctx.db) => record(sql, ctx, actor, entry),
+  };
+}
+export type TeamService = ReturnType<typeof createTeamService>;
+
+/** Signing in to the console, across workspaces: a person is one address on any number of teams. */
+export function createTeamAccess(ctx: TeamContext) {
+  return {
+    /** Mail a one-time link and code to the address if it is on a team (the answer is the same if not). */
+    requestSignIn: (email: string) => requestSignIn(ctx, email),
+    /** Use a sign-in's link token, or its id and code: a new session. */
+    redeem: (by: { token: string } | { signInId: string; code: string }) => redeemSignIn(ctx, by),
+    /** A session for an address the caller has verified itself (single sign-on). */
+    startSession: (email: string, method: 'sso') => startSession(ctx, email, method),
+    session: (token: string | undefined) => sessionOf(ctx, token),
+    signOut: (token: string) => signOut(ctx, token),
+  };
+}
+export type TeamAccess = ReturnType<typeof createTeamAccess>;

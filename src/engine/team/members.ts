@@ -1,0 +1,147 @@
+// A workspace's team: who is on it with which role, invitations, role changes and removal, each recorded in the audit
+// log in the transaction that makes it (docs/console.md).
+import { FeedbackError, newId } from '../shared/index.js';
+import { auditEntries, teamMembers, teamSessions, teamSignIns, type WorkspaceContext } from '../store/index.js';
+import { record, type Actor } from './audit.js';
+import { allows, isTeamRole, teamEmail, type TeamRole } from './roles.js';
+import { TEAM_LIFETIMES, issueSignIn, signInLink, type TeamContext } from './sign-in.js';
+
+export interface TeamMemberInfo {
+  email: string;
+  name: string | null;
+  role: TeamRole;
+  addedBy: string;
+  createdAt: string;
+  /** Null until they first signed in (an invitation not taken up yet). */
+  joinedAt: string | null;
+}
+
+export type MemberContext = WorkspaceContext & TeamContext;
+
+const info = (m: teamMembers.MemberRow): TeamMemberInfo => ({
+  email: m.email,
+  name: m.name,
+  role: isTeamRole(m.role) ? m.role : 'viewer',
+  addedBy: m.addedBy,
+  createdAt: m.createdAt,
+  joinedAt: m.joinedAt,
+});
+
+/** The actor's role here, or 403: the command line may do anything; a member what their role allows. */
+async function roleOf(ctx: MemberContext, actor: Actor): Promise<TeamRole | 'cli'> {
+  if (actor.email === 'cli') return 'cli';
+  const row = await teamMembers.find(ctx.db, ctx.organizationId, actor.email);
+  if (!row || !isTeamRole(row.role)) throw new FeedbackError('ERR_FORBIDDEN', 'You are not on this workspace’s team.');
+  return row.role;
+}
+
+/** Owners manage owners; admins manage everyone else; members and viewers manage nobody. */
+function mayManage(actorRole: TeamRole | 'cli', role: TeamRole): boolean {
+  return actorRole === 'cli' || allows(actorRole, role === 'owner' ? 'own' : 'manage');
+}
+
+function refuseUnless(allowed: boolean, message: string): void {
+  if (!allowed) throw new FeedbackError('ERR_FORBIDDEN', message);
+}
+
+export interface AddMemberInput {
+  email: string;
+  role: TeamRole;
+  name?: string | null;
+}
+
+/**
+ * Add someone to the team (an invitation): their row, and a one-time sign-in that lasts 7 days. Mailed when `invite`
+ * is set (the console), returned either way (the command line prints the link). 409 when they are on the team already.
+ */
+export async function addMember(ctx: MemberContext, actor: Actor, input: AddMemberInput, options: { invite: boolean; workspace: string }) {
+  const email = teamEmail(input.email);
+  if (!isTeamRole(input.role)) throw new FeedbackError('ERR_VALIDATION', `The role must be one of owner, admin, member, viewer.`);
+  const name = input.name?.trim() || null;
+  if (name && name.length > 200) throw new FeedbackError('ERR_VALIDATION', 'The name must be at most 200 characters.');
+  refuseUnless(mayManage(await roleOf(ctx, actor), input.role), `Your role does not allow adding ${input.role === 'owner' ? 'an owner' : 'team members'}.`);
+  const now = ctx.clock();
+  await ctx.db.transaction(async (tx) => {
+    const added = await teamMembers.insert(tx, {
+      id: newId('tm', now.getTime()),
+      organizationId: ctx.organizationId,
+      email,
+      name,
+      role: input.role,
+      addedBy: actor.email,
+      createdAt: now.toISOString(),
+      joinedAt: null,
+      postsSeenAt: null,
+    });
+    if (!added) throw new FeedbackError('ERR_CONFLICT', `${email} is on the team already.`);
+    await record(tx, ctx, actor, { action: 'team.member_added', resourceType: 'team_member', resourceId: email, detail: { role: input.role } });
+  });
+  const signIn = await issueSignIn(ctx, email, TEAM_LIFETIMES.issuedSignIn);
+  const link = signInLink(ctx, signIn.token);
+  if (options.invite) {
+    await ctx.mailer.send({
+      about: 'a console invitation',
+      to: [email],
+      subject: `You are invited to ${options.workspace}'s feedback console`,
+      text:
+        `${actor.email} added you to ${options.workspace}'s team as ${input.role}.\n\n` +
+        `${link ? `Open this link to sign in:\n${link}\n\nOr sign` : 'Sign'} in on the console's sign-in page with the code ${signIn.code} after asking for it there. ` +
+        `This invitation works once, for ${TEAM_LIFETIMES.issuedSignIn / 86400} days.`,
+    });
+  }
+  return { member: info((await teamMembers.find(ctx.db, ctx.organizationId, email))!), signIn: { ...signIn, link } };
+}
+
+export async function listMembers(ctx: WorkspaceContext): Promise<TeamMemberInfo[]> {
+  return (await teamMembers.list(ctx.db, ctx.organizationId)).map(info);
+}
+
+/** The member with this address, or 404. */
+async function existing(ctx: MemberContext, email: string): Promise<teamMembers.MemberRow> {
+  const row = await teamMembers.find(ctx.db, ctx.organizationId, teamEmail(email));
+  if (!row) throw new FeedbackError('ERR_NOT_FOUND', `${email} is not on this workspace's team.`);
+  return row;
+}
+
+/** Refuse to leave the workspace without an owner. */
+async function keepAnOwner(ctx: MemberContext, row: teamMembers.MemberRow): Promise<void> {
+  if (row.role === 'owner' && (await teamMembers.countOwners(ctx.db, ctx.organizationId)) <= 1)
+    throw new FeedbackError('ERR_CONFLICT', 'A workspace keeps at least one owner: make someone else owner first.');
+}
+
+export async function changeRole(ctx: MemberContext, actor: Actor, email: string, role: TeamRole): Promise<TeamMemberInfo> {
+  if (!isTeamRole(role)) throw new FeedbackError('ERR_VALIDATION', 'The role must be one of owner, admin, member, viewer.');
+  const row = await existing(ctx, email);
+  const actorRole = await roleOf(ctx, actor);
+  refuseUnless(mayManage(actorRole, isTeamRole(row.role) ? row.role : 'viewer') && mayManage(actorRole, role), 'Your role does not allow this change.');
+  if (role !== 'owner') await keepAnOwner(ctx, row);
+  await ctx.db.transaction(async (tx) => {
+    await teamMembers.setRole(tx, ctx.organizationId, row.email, role);
+    await record(tx, ctx, actor, { action: 'team.role_changed', resourceType: 'team_member', resourceId: row.email, detail: { from: row.role, to: role } });
+  });
+  return info({ ...row, role });
+}
+
+/**
+ * Take someone off the team: they see nothing of the workspace from their next request, and when it was their last
+ * team, their sessions and sign-ins end at once.
+ */
+export async function removeMember(ctx: MemberContext, actor: Actor, email: string): Promise<void> {
+  const row = await existing(ctx, email);
+  refuseUnless(mayManage(await roleOf(ctx, actor), isTeamRole(row.role) ? row.role : 'viewer'), 'Your role does not allow removing this member.');
+  await keepAnOwner(ctx, row);
+  await ctx.db.transaction(async (tx) => {
+    await teamMembers.remove(tx, ctx.organizationId, row.email);
+    if ((await teamMembers.teamsOf(tx, row.email)).length === 0) {
+      await teamSessions.removeFor(tx, row.email);
+      await teamSignIns.removeFor(tx, row.email);
+    }
+    await record(tx, ctx, actor, { action: 'team.member_removed', resourceType: 'team_member', resourceId: row.email, detail: { role: row.role } });
+  });
+}
+
+/** The audit log, newest first (owners and admins). */
+export async function auditLog(ctx: MemberContext, actor: Actor, limit: number, after?: { at: number; id: string }) {
+  refuseUnless(mayManage(await roleOf(ctx, actor), 'member'), 'Your role does not allow reading the audit log.');
+  return auditEntries.page(ctx.db, ctx.organizationId, limit, after);
+}
