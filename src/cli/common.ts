@@ -6,9 +6,9 @@ export interface DatabaseOptions {
   json?: boolean;
 }
 
-/** Open the database, migrate it, run `fn`, close. */
-export async function withEngine<T>(db: string, fn: (engine: Engine) => Promise<T>): Promise<T> {
-  const engine = await createEngine({ database: db });
+/** Open the database, migrate it, run `fn`, close. `publicUrl`: the server's address, for links the command prints. */
+export async function withEngine<T>(db: string, fn: (engine: Engine) => Promise<T>, publicUrl?: string): Promise<T> {
+  const engine = await createEngine({ database: db, ...(publicUrl ? { mail: { publicUrl } } : {}) });
   try {
     await engine.migrate();
     return await fn(engine);

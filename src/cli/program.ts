@@ -6,6 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { PACKAGE_VERSION } from '../contract/version.js';
 import { BILLING_STATES, PLANS } from '../schemas/plans.js';
+import { TEAM_ROLES } from '../schemas/team.js';
 import { CommandError, LOG_LEVELS, UsageError, contactCap, contactCapOrDefault, database, duration, httpUrl, port, rateLimitOrDefault, repeated, smtpUrl, timeout, wholeNumber } from './args.js';
 import type * as Board from './commands/board.js';
 import type * as Changelog from './commands/changelog.js';
@@ -16,6 +17,7 @@ import type * as Org from './commands/org.js';
 import type * as PortalSecret from './commands/portal-secret.js';
 import type * as Post from './commands/post.js';
 import type * as Serve from './commands/serve.js';
+import type * as Team from './commands/team.js';
 import { processIo, type Io } from './io.js';
 
 /** Commands that do not open the database: they take no --db. */
@@ -44,6 +46,7 @@ export function buildProgram(io: Io): Command {
     .configureOutput({ writeOut: io.out, writeErr: () => {}, outputError: () => {} });
   addServing(program, io);
   addWorkspaces(program, io);
+  addTeam(program, io);
   addPeople(program, io);
   addContent(program, io);
   addSecrets(program, io);
@@ -98,6 +101,21 @@ function addServing(program: Command, io: Io): void {
       }
       await (await import('./commands/mcp.js')).mcp(options);
     });
+}
+
+/** team: who may use the console (docs/console.md). */
+function addTeam(program: Command, io: Io): void {
+  const team = group(program, 'team', 'the people who use the console: add the first owner, list the team (docs/console.md)');
+  leaf(team, 'add', 'add someone to a workspace\'s team and print their one-time sign-in link')
+    .requiredOption('--org <orgId>', 'the workspace')
+    .requiredOption('--email <email>', 'their address (sign-in codes go there)')
+    .addOption(new Option('--role <role>', 'owner: everything; admin: all but owners; member: triage; viewer: read only').choices(TEAM_ROLES).makeOptionMandatory())
+    .option('--name <name>', 'their name')
+    .addOption(new Option('--public-url <url>', "the server's address as people reach it, for the link").env('FEEDBACK_PUBLIC_URL').default('http://127.0.0.1:3000').argParser(httpUrl))
+    .action(async (options: Team.AddOptions) => (await import('./commands/team.js')).add(options, io));
+  leaf(team, 'list', "a workspace's team: role, address, name")
+    .requiredOption('--org <orgId>', 'the workspace')
+    .action(async (options: Team.ListOptions) => (await import('./commands/team.js')).list(options, io));
 }
 
 /** org and key: workspaces and their API keys. */

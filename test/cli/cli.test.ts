@@ -24,7 +24,7 @@ async function cli(...args: string[]): Promise<any> {
 
 describe('feedback-service command line', () => {
   it('migrate, org create|update, key create|revoke and board create print one JSON object each', async () => {
-    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets', 'Migration20261123030000ApiKeyLastUsed', 'Migration20261124000000Portal', 'Migration20261125000000PortalParticipation', 'Migration20261126000000Notifications', 'Migration20261127000000Search', 'Migration20261128000000SearchScopes']);
+    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets', 'Migration20261123030000ApiKeyLastUsed', 'Migration20261124000000Portal', 'Migration20261125000000PortalParticipation', 'Migration20261126000000Notifications', 'Migration20261127000000Search', 'Migration20261128000000SearchScopes', 'Migration20261129000000Team']);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli('org', 'create', '--name', 'Acme', '--plan', 'free', '--admin-email', 'a@acme.com', '--rate-limit', '100');
     expect(org).toMatchObject({ name: 'Acme', plan: 'free', contactCap: 1000, rateLimit: 100, adminEmails: ['a@acme.com'] });
@@ -54,6 +54,19 @@ describe('feedback-service command line', () => {
     expect(published.status).toBe('published');
     await expect(cli('changelog', 'publish', entry.id, '--org', org.id)).rejects.toMatchObject({ code: 1 });
     await expect(cli('post', 'create', '--org', org.id, '--board', 'brd_nope', '--title', 'x')).rejects.toMatchObject({ code: 1 });
+  });
+
+  it('team add prints the first owner\'s one-time console link on the public address; team list shows the team', async () => {
+    const org = await cli('org', 'create', '--name', 'Console');
+    const added = await cli('team', 'add', '--org', org.id, '--email', 'Me@Example.com', '--role', 'owner', '--name', 'Me', '--public-url', 'https://feedback.example.com/');
+    expect(added.member).toMatchObject({ email: 'me@example.com', role: 'owner', name: 'Me', addedBy: 'cli', joinedAt: null });
+    expect(added.signInLink).toMatch(/^https:\/\/feedback\.example\.com\/console\/sign-in\/link\?token=[\w-]{43}$/);
+    expect((await cli('team', 'list', '--org', org.id)).data.map((m: { email: string }) => m.email)).toEqual(['me@example.com']);
+    const human = await succeeds('team', 'add', '--org', org.id, '--email', 'pm@example.com', '--role', 'member', '--db', db);
+    expect(human).toMatch(/^pm@example\.com is on the team as member\. Their one-time sign-in link .*\n\n {2}http:\/\/127\.0\.0\.1:3000\/console\/sign-in\/link\?token=/);
+    await expect(cli('team', 'add', '--org', org.id, '--email', 'pm@example.com', '--role', 'viewer')).rejects.toMatchObject({ code: 1 });
+    await expect(cli('team', 'add', '--org', org.id, '--email', 'x@example.com', '--role', 'boss')).rejects.toMatchObject({ code: 2 });
+    await expect(cli('team', 'add', '--org', 'org_nope', '--email', 'x@example.com', '--role', 'owner')).rejects.toMatchObject({ code: 1 });
   });
 
   it('org update sets the portal settings; portal-secret create|rotate print the secret once', async () => {
@@ -192,7 +205,7 @@ describe('feedback-service command line', () => {
     expect(JSON.parse(refused.stdout).error.code).toBe('ERR_USAGE');
     for (const { loaded } of [all, one, leaf, refused]) {
       expect(loaded.some((url) => url.endsWith('/src/cli/index.ts'))).toBe(true); // the trace sees our modules
-      expect(loaded.filter((url) => /\/src\/(?!cli\/(index|program|args|io)\.ts$|contract\/version\.ts$|schemas\/plans\.ts$)|@mikro-orm|libsql|\/pg\/|\/zod\//.test(url))).toEqual([]);
+      expect(loaded.filter((url) => /\/src\/(?!cli\/(index|program|args|io)\.ts$|contract\/version\.ts$|schemas\/(plans|team)\.ts$)|@mikro-orm|libsql|\/pg\/|\/zod\//.test(url))).toEqual([]);
     }
   });
 

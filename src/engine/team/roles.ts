@@ -1,10 +1,10 @@
 // The console's roles and what each may do: one table, checked by the engine for every team action and by the console
 // for every route (docs/console.md).
 import { emailSchema } from '../../schemas/contacts.js';
+import { TEAM_ROLES, type TeamRole } from '../../schemas/team.js';
 import { FeedbackError } from '../shared/index.js';
 
-export const TEAM_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
-export type TeamRole = (typeof TEAM_ROLES)[number];
+export { TEAM_ROLES, type TeamRole };
 
 /**
  * What a role may do: `read` everything of the workspace; `triage` posts, comments, statuses, tags and changelog

@@ -1,0 +1,40 @@
+import { CLI_ACTOR, FeedbackError, type TeamRole } from '../../engine/index.js';
+import { withEngine, type DatabaseOptions } from '../common.js';
+import { print, type Io } from '../io.js';
+
+export interface AddOptions extends DatabaseOptions {
+  org: string;
+  email: string;
+  role: TeamRole;
+  name?: string;
+  publicUrl: string;
+}
+
+/** Add a team member (the first owner, typically) and print their one-time sign-in link. */
+export async function add(options: AddOptions, io: Io): Promise<void> {
+  const result = await withEngine(
+    options.db,
+    async (e) => {
+      const org = await e.organizations.get(options.org);
+      if (!org) throw new FeedbackError('ERR_NOT_FOUND', `No workspace ${options.org} (feedback-service org list shows them).`);
+      return e.workspace(org.id).team.add(CLI_ACTOR, { email: options.email, role: options.role, name: options.name ?? null }, { invite: false, workspace: org.name });
+    },
+    options.publicUrl,
+  );
+  const { member, signIn } = result;
+  print(
+    io,
+    options.json,
+    { member, signInLink: signIn.link, expiresAt: signIn.expiresAt.toISOString() },
+    `${member.email} is on the team as ${member.role}. Their one-time sign-in link (it works once, until ${signIn.expiresAt.toISOString()}):\n\n  ${signIn.link}\n\nAfter that, they sign in at ${options.publicUrl.replace(/\/+$/, '')}/console/ with a code mailed to them.`,
+  );
+}
+
+export interface ListOptions extends DatabaseOptions {
+  org: string;
+}
+
+export async function list(options: ListOptions, io: Io): Promise<void> {
+  const members = await withEngine(options.db, (e) => e.workspace(options.org).team.list());
+  print(io, options.json, { data: members }, members.map((m) => `${m.role.padEnd(7)} ${m.email}${m.name ? ` (${m.name})` : ''}${m.joinedAt ? '' : '  invited, not signed in yet'}`).join('\n') || 'No one is on the team yet.');
+}
