@@ -1,25 +1,12 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { getRequestIP, parseCookies, type H3Event } from 'h3';
-import { FeedbackError, PORTAL_PATH, type OrganizationInfo, type Participation, type Paths, type PortalIdentity } from '../../engine/index.js';
-import { readBodyText } from '../../h3/index.js';
-import { textFault } from '../../schemas/input.js';
+import type { H3Event } from 'h3';
+import { PORTAL_PATH, type OrganizationInfo, type Participation, type Paths, type PortalIdentity } from '../../engine/index.js';
+import { csrfOf as siteCsrfOf, type RequestFacts } from '../../h3/index.js';
 import type { PageFrame } from './layout.js';
+
+export { cookie, factsOf, field, forgeryRefusal, readCookie, readForm, readFormText, type RequestFacts } from '../../h3/index.js';
 
 /** The cookie that holds a signed-in end-user's session token, one per workspace (its path is the workspace's). */
 export const SESSION_COOKIE = 'fs_session';
-/** The cookie the forms' anti-forgery token is checked against (double submit), shared by the portal's pages. */
-export const CSRF_COOKIE = 'fs_csrf';
-/** The largest form body the portal reads. */
-export const FORM_MAX_BYTES = 64 * 1024;
-
-export interface RequestFacts {
-  /** Whether the browser reached us over https (directly, or through a trusted proxy that says so). */
-  https: boolean;
-  /** The client's address: the socket's, or the proxy's X-Forwarded-For when the proxy is trusted. */
-  ip: string;
-  /** Whether the page is loaded in a frame (`Sec-Fetch-Dest: iframe`): the widget's panel on another site. */
-  framed: boolean;
-}
 
 /** A request to a workspace's portal: the workspace, who is signed in, the page frame and the cookies to set. */
 export interface Visit {
@@ -35,90 +22,5 @@ export interface Visit {
   canTakePart: boolean;
 }
 
-export function factsOf(event: H3Event, trustProxy: boolean): RequestFacts {
-  const proto = trustProxy ? event.req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
-  return {
-    https: proto ? proto === 'https' : event.url.protocol === 'https:',
-    ip: getRequestIP(event, { xForwardedFor: trustProxy }) ?? 'unknown',
-    framed: event.req.headers.get('sec-fetch-dest') === 'iframe',
-  };
-}
-
-/**
- * A `Set-Cookie` value: HttpOnly always; `SameSite=Lax`, and Secure on https. In a frame on another site (the widget)
- * a Lax cookie would never come back, so there it is `SameSite=None; Secure; Partitioned`: a cookie kept for that
- * site only (CHIPS), which the browser sends back to the portal inside that site's frame and nowhere else.
- * `maxAge` 0 removes the cookie.
- */
-export function cookie(name: string, value: string, options: { path: string; maxAge?: number; facts: RequestFacts }): string {
-  const parts = [`${name}=${value}`, `Path=${options.path}`, 'HttpOnly', ...(options.facts.framed ? ['SameSite=None', 'Secure', 'Partitioned'] : ['SameSite=Lax'])];
-  if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
-  if (options.facts.https && !options.facts.framed) parts.push('Secure');
-  return parts.join('; ');
-}
-
-export const readCookie = (event: H3Event, name: string): string | undefined => parseCookies(event)[name];
-
-/**
- * The page's anti-forgery token: the browser's, or a new one to set. Forms carry it in a hidden field; a post is
- * accepted only when the field equals the cookie, which another site can neither read nor set.
- */
-export function csrfOf(event: H3Event, facts: RequestFacts): { token: string; setCookie?: string } {
-  const current = readCookie(event, CSRF_COOKIE);
-  if (current && /^[A-Za-z0-9_-]{43}$/.test(current)) return { token: current };
-  const token = randomBytes(32).toString('base64url');
-  return { token, setCookie: cookie(CSRF_COOKIE, token, { path: PORTAL_PATH, facts }) };
-}
-
-/**
- * Whether a state-changing request comes from another site: the browser's Fetch Metadata (`Sec-Fetch-Site`) when it
- * sends it, else `Origin` against the request's host; then the form's token against the cookie. Both must pass.
- */
-export function forgeryRefusal(event: H3Event, form: URLSearchParams, trustProxy: boolean): string | null {
-  const headers = event.req.headers;
-  const site = headers.get('sec-fetch-site');
-  const origin = headers.get('origin');
-  const host = (trustProxy && headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || headers.get('host') || event.url.host;
-  if (site ? site !== 'same-origin' && site !== 'none' : origin !== null && origin !== 'null' && safeHost(origin) !== host)
-    return 'This form was sent from another site, so it was not accepted.';
-  const cookieToken = readCookie(event, CSRF_COOKIE) ?? '';
-  const formToken = form.get('csrf') ?? '';
-  if (!cookieToken || cookieToken.length !== formToken.length || !timingSafeEqual(Buffer.from(cookieToken), Buffer.from(formToken)))
-    return 'This form has expired (or cookies are off). Go back, reload the page and send it again.';
-  return null;
-}
-
-function safeHost(origin: string): string | null {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return null;
-  }
-}
-
-/** The form's fields, or why it cannot be read (too large, not a form). */
-export async function readForm(event: H3Event): Promise<URLSearchParams | { status: number; message: string }> {
-  const type = event.req.headers.get('content-type') ?? '';
-  if (!type.startsWith('application/x-www-form-urlencoded')) return { status: 415, message: 'The portal takes forms sent by its own pages.' };
-  const text = await readFormText(event);
-  return typeof text === 'string' ? new URLSearchParams(text) : text;
-}
-
-/** A form body's text, read no further than FORM_MAX_BYTES whatever its framing; 413 past it. */
-export async function readFormText(event: H3Event): Promise<string | { status: 413; message: string }> {
-  try {
-    return await readBodyText(event.req as Request, FORM_MAX_BYTES);
-  } catch (err) {
-    if (err instanceof FeedbackError && err.code === 'ERR_PAYLOAD_TOO_LARGE') return { status: 413, message: 'That form is too large to send.' };
-    throw err;
-  }
-}
-
-/** A form field's text, trimmed, or why it cannot be taken. */
-export function field(form: URLSearchParams, name: string, label: string, max: number, required: boolean): { value?: string; error?: string } {
-  const value = (form.get(name) ?? '').trim();
-  if (!value) return required ? { error: `${label} is required.` } : {};
-  if (value.length > max) return { error: `${label} must be at most ${max} characters.` };
-  const fault = textFault(value);
-  return fault ? { error: `${label} ${fault}.` } : { value };
-}
+/** The portal pages' anti-forgery token (its cookie shared by every workspace's portal). */
+export const csrfOf = (event: H3Event, facts: RequestFacts) => siteCsrfOf(event, facts, PORTAL_PATH);

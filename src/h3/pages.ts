@@ -1,0 +1,65 @@
+// Server-rendered sites on the app (the portal, the console): their answers, each with the same security headers (no
+// inline script or style, nothing from elsewhere, forms only to this site, no framing unless a site allows it), and
+// their static assets, compressed once under names that change with their content.
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/**
+ * Every site answer's headers: no inline script or style may run, nothing loads from elsewhere, forms post only
+ * here, and no other site may frame the pages.
+ */
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'";
+/** A page's policy: framed only by the origins given (the portal widget's hosts), else by nobody. */
+export const cspFor = (frameOrigins: readonly string[]) => `${CSP}; frame-ancestors ${frameOrigins.length ? frameOrigins.join(' ') : "'none'"}`;
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': cspFor([]),
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
+export function respond(status: number, body: string | null, cookies: readonly string[] = [], extra: Record<string, string> = {}): Response {
+  const headers = new Headers({ ...SECURITY_HEADERS, 'cache-control': 'no-cache', ...extra });
+  if (body !== null) headers.set('content-type', 'text/html; charset=utf-8');
+  for (const c of cookies) headers.append('set-cookie', c);
+  return new Response(body, { status, headers });
+}
+export const htmlResponse = (status: number, body: string, cookies?: readonly string[]) => respond(status, body, cookies);
+export const jsonResponse = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { ...SECURITY_HEADERS, 'content-type': 'application/json', 'cache-control': 'no-store' } });
+/** After a form: go to the page that shows its result (303, so a reload does not send it again). */
+export const seeOther = (location: string, cookies?: readonly string[]) => respond(303, null, cookies, { location, 'cache-control': 'no-store' });
+
+/** A static asset, compressed once at start, under a name that changes with its content (so it is cached for a year). */
+export interface Asset {
+  name: string;
+  type: string;
+  plain: Buffer;
+  gzip: Buffer;
+  brotli: Buffer;
+}
+
+export function asset(base: string, ext: string, type: string, text: string): Asset {
+  const plain = Buffer.from(text);
+  const hash = createHash('sha256').update(plain).digest('base64url').slice(0, 10);
+  return {
+    name: `${base}.${hash}.${ext}`,
+    type,
+    plain,
+    gzip: gzipSync(plain, { level: 9 }),
+    brotli: brotliCompressSync(plain, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  };
+}
+
+/** The asset's response: brotli or gzip when the client takes it, immutable for a year. */
+export function assetResponse(a: Asset, acceptEncoding: string | null, cacheControl = 'public, max-age=31536000, immutable'): Response {
+  const accepts = (coding: string) => new RegExp(`\\b${coding}\\b`).test(acceptEncoding ?? '');
+  const [body, encoding] = accepts('br') ? [a.brotli, 'br'] : accepts('gzip') ? [a.gzip, 'gzip'] : [a.plain, undefined];
+  const headers: Record<string, string> = {
+    'content-type': a.type,
+    'cache-control': cacheControl,
+    vary: 'accept-encoding',
+    'x-content-type-options': 'nosniff',
+  };
+  if (encoding) headers['content-encoding'] = encoding;
+  return new Response(body as unknown as BodyInit, { status: 200, headers });
+}
