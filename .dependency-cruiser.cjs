@@ -5,6 +5,7 @@
 //   mcp                         the agent tools (its HTTP endpoint is one an h3 app mounts; it may drive the tools
 //                               through the client)
 //   portal                      the end-user pages: on the engine, a site an h3 app serves (createApp({ sites }))
+//   console                     the team's pages: on the engine, a site an h3 app serves, like the portal
 //   msw, cli                    on top: they put the others together
 // Nothing imports a face above it; a face enters another only through its public entry (index.ts, verify/node.ts),
 // never its internal/ folder, and the engine only through src/engine/index.ts.
@@ -26,7 +27,7 @@ module.exports = {
     { name: 'verify-zero-dependency', severity: 'error', comment: 'verify runs in Node, Workers, Deno and Bun with no package installed.', from: { path: '^src/verify/' }, to: { dependencyTypes: ['npm', 'npm-dev', 'npm-peer', 'npm-optional', 'npm-no-pkg', 'npm-unknown'] } },
     { name: 'public-entries', severity: 'error', comment: "A face uses another as its users do, never its internal/ folder.", from: { path: '^src/([^/]+)/' }, to: { path: '^src/[^/]+/internal/', pathNot: '^src/$1/' } },
     { name: 'engine-door', severity: 'error', comment: 'Other faces enter the engine only through src/engine/index.ts.', from: { path: '^src/', pathNot: '^src/engine/' }, to: { path: '^src/engine/', pathNot: '^src/engine/index\\.ts$' } },
-    { name: 'engine-below-adapters', severity: 'error', comment: 'The engine knows no HTTP framework and no face above it.', from: { path: '^src/engine/' }, to: { path: face(['h3', 'client', 'mcp', 'msw', 'cli', 'portal']) } },
+    { name: 'engine-below-adapters', severity: 'error', comment: 'The engine knows no HTTP framework and no face above it.', from: { path: '^src/engine/' }, to: { path: face(['h3', 'client', 'mcp', 'msw', 'cli', 'portal', 'console']) } },
     {
       name: 'engine-concepts-through-doors',
       severity: 'error',
@@ -63,12 +64,13 @@ module.exports = {
       to: { path: '^src/engine/[^/]+\\.ts$' },
     },
     { name: 'engine-no-http-framework', severity: 'error', comment: 'The engine knows no HTTP framework.', from: { path: '^src/engine/' }, to: { path: 'node_modules/(h3|srvx|ky|msw)/' } },
-    { name: 'client-light', severity: 'error', comment: 'The client runs on edge runtimes: ky, the contract and zod-free modules only.', from: { path: '^src/client/' }, to: { path: face(['engine', 'h3', 'mcp', 'msw', 'cli', 'portal']) } },
+    { name: 'client-light', severity: 'error', comment: 'The client runs on edge runtimes: ky, the contract and zod-free modules only.', from: { path: '^src/client/' }, to: { path: face(['engine', 'h3', 'mcp', 'msw', 'cli', 'portal', 'console']) } },
     { name: 'client-no-zod', severity: 'error', comment: 'The client bundles no zod: it imports zod-free modules (contract/operations, schemas/error-codes) and types.', from: { path: '^src/client/' }, to: { path: 'node_modules/zod/', dependencyTypesNot: ['type-only'] } },
-    { name: 'h3-below-top', severity: 'error', comment: 'h3 serves the engine; the server (cli) mounts other endpoints beside it.', from: { path: '^src/h3/' }, to: { path: face(['client', 'mcp', 'msw', 'cli', 'portal']) } },
-    { name: 'mcp-below-top', severity: 'error', from: { path: '^src/mcp/' }, to: { path: face(['msw', 'cli', 'portal']) } },
+    { name: 'h3-below-top', severity: 'error', comment: 'h3 serves the engine; the server (cli) mounts other endpoints beside it.', from: { path: '^src/h3/' }, to: { path: face(['client', 'mcp', 'msw', 'cli', 'portal', 'console']) } },
+    { name: 'mcp-below-top', severity: 'error', from: { path: '^src/mcp/' }, to: { path: face(['msw', 'cli', 'portal', 'console']) } },
     { name: 'msw-below-cli', severity: 'error', from: { path: '^src/msw/' }, to: { path: face(['cli']) } },
-    { name: 'portal-below-cli', severity: 'error', comment: 'The portal is mounted by the server (cli) beside the REST routes.', from: { path: '^src/portal/' }, to: { path: face(['cli', 'msw', 'mcp', 'client']) } },
+    { name: 'portal-below-cli', severity: 'error', comment: 'The portal is mounted by the server (cli) beside the REST routes.', from: { path: '^src/portal/' }, to: { path: face(['cli', 'msw', 'mcp', 'client', 'console']) } },
+    { name: 'console-below-cli', severity: 'error', comment: 'The console is mounted by the server (cli) beside the portal; the two know nothing of each other.', from: { path: '^src/console/' }, to: { path: face(['cli', 'msw', 'mcp', 'client', 'portal']) } },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -14,6 +14,7 @@ const entry = {
   'msw/index': 'src/msw/index.ts',
   'mcp/index': 'src/mcp/index.ts',
   'portal/index': 'src/portal/index.ts',
+  'console/index': 'src/console/index.ts',
   'cli/index': 'src/cli/index.ts',
 };
 

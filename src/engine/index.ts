@@ -93,6 +93,7 @@ export {
   type TeamService,
   type TeamSession,
 } from './team/index.js';
+export { TRIAGE_SORTS, type TriagePost, type TriageQuery, type TriageReader, type TriageSort } from './triage/index.js';
 export {
   DIGESTS,
   DIGEST_AFTER,

@@ -11,6 +11,7 @@ import { createPrivacyService, type PrivacyService } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
 import type { Database } from './store/index.js';
 import { createTeamService, type TeamService } from './team/index.js';
+import { createTriageReader, type TriageReader } from './triage/index.js';
 import { createWebhooksService, type WebhookConfig, type WebhooksService } from './webhooks/index.js';
 
 /** Everything one workspace can do; every statement behind it names the workspace. */
@@ -35,6 +36,8 @@ export interface Workspace {
   readonly privacy: PrivacyService;
   /** The console's team: members and their roles, invitations, and the audit log. */
   readonly team: TeamService;
+  /** The console's posts page: every post of the workspace, filtered and sorted as the team works. */
+  readonly triage: TriageReader;
 }
 
 /** What every workspace's services run with: the engine's database, clock and the parts some of them need. */
@@ -76,6 +79,7 @@ class LazyWorkspace implements Workspace {
   get notifications() { return this.#once('notifications', () => createNotificationsService(this.#ctx)); }
   get privacy() { return this.#once('privacy', () => createPrivacyService(this.#ctx)); }
   get team() { return this.#once('team', () => createTeamService(this.#ctx)); }
+  get triage() { return this.#once('triage', () => createTriageReader(this.#ctx)); }
 }
 
 /** Workspaces kept in memory at most (the least recently used goes first); each is a few small objects. */

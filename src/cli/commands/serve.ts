@@ -4,6 +4,7 @@ import { createEngine } from '../../engine/index.js';
 import { createApp, createMetrics, serveNode } from '../../h3/index.js';
 import { createServerLogger } from '../logger.js';
 import { mcpEndpoint } from '../../mcp/http.js';
+import { createConsole } from '../../console/index.js';
 import { createPortal } from '../../portal/index.js';
 import { CommandError, type LogLevel } from '../args.js';
 import type { DatabaseOptions } from '../common.js';
@@ -50,7 +51,8 @@ export async function serve(options: Options, io: Io): Promise<void> {
     mail: { smtpUrl: options.smtpUrl, from: options.mailFrom, publicUrl: () => options.publicUrl ?? listening, logBodies: options.logMailBodies === true },
   });
   await engine.migrate();
-  const app = createApp({ engine, endpoints: [mcpEndpoint(engine)], sites: [createPortal({ engine, trustProxy: options.trustProxy === true || process.env.FEEDBACK_TRUST_PROXY === '1' })], requireScheduler: true, logger, metrics, metricsToken });
+  const trustProxy = options.trustProxy === true || process.env.FEEDBACK_TRUST_PROXY === '1';
+  const app = createApp({ engine, endpoints: [mcpEndpoint(engine)], sites: [createPortal({ engine, trustProxy }), createConsole({ engine, trustProxy })], requireScheduler: true, logger, metrics, metricsToken });
   // Listen first: a port in use stops the start before a workspace and key are made that nobody would see.
   const server = await serveNode(app, { port: options.port, host: options.host }).catch(
     async (err: NodeJS.ErrnoException) => {

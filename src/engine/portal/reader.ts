@@ -1,4 +1,4 @@
-import { parseSearch, readCursor, isId, isTime, toPage, type CursorKey, type SearchTerm } from '../shared/index.js';
+import { isFiniteNumber, isRelevancePosition, parseSearch, readCursor, isId, isTime, toPage, type CursorKey, type SearchTerm } from '../shared/index.js';
 import { search, type Database, type WorkspaceContext } from '../store/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import * as portal from './sql/pages.js';
@@ -26,10 +26,6 @@ const TRENDING_WHOLE_BOARD_HOURS = 50 * 365 * 24;
 
 /** At most this many comments are shown on a post page. */
 export const PORTAL_COMMENT_LIMIT = 1000;
-
-const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-const isRelevancePosition = (k: CursorKey) => k.length === 4 && isFiniteNumber(k[0]) && isFiniteNumber(k[1]) && isTime(k[2]) && isId(k[3]);
 
 /** A page of a board's shown posts that match `terms`, most relevant first, after the position in `cursor`. */
 async function searchPage(db: Database, scope: { organizationId: string; boardId: string }, terms: SearchTerm[], status: PostStatus | undefined, limit: number, cursor: string | undefined) {

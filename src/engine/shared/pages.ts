@@ -41,6 +41,10 @@ export const isIntegerIn = (min: number, max: number) => (v: unknown): v is numb
 /** One of our ids: 1 to 255 visible ASCII characters. */
 export const isId = (v: unknown): v is string => typeof v === 'string' && /^[\x21-\x7e]{1,255}$/.test(v);
 
+export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+/** A search's position: relevance, votes, creation time (epoch ms) and id (docs/search.md). */
+export const isRelevancePosition = (k: CursorKey): boolean => k.length === 4 && isFiniteNumber(k[0]) && isFiniteNumber(k[1]) && isTime(k[2]) && isId(k[3]);
+
 /** The most common position: a time (epoch ms) and an id. */
 export const timeAndId = (k: CursorKey): boolean => k.length === 2 && isTime(k[0]) && isId(k[1]);
 

@@ -1,0 +1,70 @@
+import { html } from '@remix-run/html-template';
+import { H3, getRouterParams } from 'h3';
+import { CONSOLE_PATH, UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type Engine } from '../engine/index.js';
+import { assetResponse, htmlResponse, respond, seeOther, type AppSite } from '../h3/index.js';
+import { STYLESHEET, message, page } from './internal/layout.js';
+import { mountPosts } from './internal/posts.js';
+import { mountSignIn } from './internal/sign-in.js';
+import { CONSOLE_LIMITS, ConsoleSite, type ConsoleLimits } from './internal/site.js';
+
+export { CONSOLE_PATH, CONSOLE_LIMITS, type ConsoleLimits };
+
+export interface ConsoleOptions {
+  engine: Engine;
+  /** Whether a reverse proxy in front is trusted for the client's address and scheme (`X-Forwarded-*`). Off by default. */
+  trustProxy?: boolean;
+  /** Requests per minute the sign-in takes (override for tests); see CONSOLE_LIMITS. */
+  limits?: Partial<ConsoleLimits>;
+}
+
+/**
+ * The team's console under `/console/` (docs/console.md): sign-in with a mailed code or a one-time link, the
+ * workspaces the person is on, and each workspace's posts. Server-rendered HTML that works without JavaScript; every
+ * value escaped by the template; every form carries an anti-forgery token; no site may frame it.
+ * @example
+ * const app = createApp({ engine, sites: [createPortal({ engine }), createConsole({ engine })] });
+ */
+export function createConsole(options: ConsoleOptions): AppSite {
+  const site = new ConsoleSite(options.engine, options.trustProxy ?? false, { ...CONSOLE_LIMITS, ...options.limits });
+  let report: ((message: string, error: unknown) => void) | undefined;
+  const router = new H3({
+    silent: true,
+    onError(error, event) {
+      const cause = error.cause ?? error;
+      if (isDatabaseUnavailable(cause)) {
+        report?.(`[feedback-service] console: database unavailable on ${event.url.pathname}`, cause);
+        return respond(503, message({ title: 'Unavailable', csrf: '' }, 'Unavailable', 'The database is unreachable; try again in a moment.'), [], {
+          'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+          'cache-control': 'no-store',
+        });
+      }
+      report?.(`[feedback-service] console error on ${event.url.pathname}`, cause);
+      return htmlResponse(500, message({ title: 'Error', csrf: '' }, 'Something went wrong', 'The error is in the server log.'));
+    },
+  });
+  router.get(`${CONSOLE_PATH}/assets/:name`, (event) =>
+    getRouterParams(event).name === STYLESHEET.name ? assetResponse(STYLESHEET, event.req.headers.get('accept-encoding')) : htmlResponse(404, 'Not found'),
+  );
+  mountSignIn(router, site);
+  mountPosts(router, site);
+  // The console's home: the one workspace, or a choice of them.
+  router.get(`${CONSOLE_PATH}/`, async (event) => {
+    const v = await site.visit(event);
+    if (!v.identity) return seeOther(`${CONSOLE_PATH}/sign-in`, v.cookies);
+    const teams = v.identity.teams;
+    if (teams.length === 1) return seeOther(`${CONSOLE_PATH}/${teams[0]!.organizationId}/posts`, v.cookies);
+    const body = teams.length
+      ? html`<h1>Your workspaces</h1><ul class="teams">${teams.map((t) => html`<li><a href="${CONSOLE_PATH}/${t.organizationId}/posts">${t.workspace}</a> <span class="muted">${t.role}</span></li>`)}</ul>`
+      : html`<h1>No workspace</h1><p>You are not on any workspace's team any more. Ask an owner to add you again.</p>`;
+    return htmlResponse(200, page({ ...v.frame, title: 'Workspaces' }, body, { narrow: true }), v.cookies);
+  });
+  router.get(CONSOLE_PATH, () => seeOther(`${CONSOLE_PATH}/`));
+  router.all('/**', async (event) => site.notFound(await site.visit(event)));
+  return {
+    path: CONSOLE_PATH,
+    async fetch(request, { logError }) {
+      report = logError;
+      return router.fetch(request);
+    },
+  };
+}

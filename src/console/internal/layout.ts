@@ -1,0 +1,52 @@
+import { html, type SafeHtml } from '@remix-run/html-template';
+import { CONSOLE_PATH, type Team, type TeamIdentity } from '../../engine/index.js';
+import { asset } from '../../h3/index.js';
+import { CONSOLE_CSS } from './styles.js';
+
+export const STYLESHEET = asset('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS);
+
+/** What every console page is framed with: who is signed in, the workspace in view, the anti-forgery token. */
+export interface Frame {
+  title: string;
+  csrf: string;
+  identity?: TeamIdentity | null;
+  team?: Team | null;
+  notice?: string | null;
+}
+
+export const csrfField = (frame: Pick<Frame, 'csrf'>): SafeHtml => html`<input type="hidden" name="csrf" value="${frame.csrf}">`;
+
+/** The document every console page is: head, skip link, the bar (workspace, sections, who, sign out), the content. */
+export function page(frame: Frame, main: SafeHtml, options: { narrow?: boolean } = {}): string {
+  const team = frame.team;
+  const bar = frame.identity
+    ? html`<header class="bar">
+<a class="name" href="${CONSOLE_PATH}/">${team ? team.workspace : 'Feedback console'}</a>
+${team ? html`<nav aria-label="Sections"><ul><li><a href="${CONSOLE_PATH}/${team.organizationId}/posts" aria-current="page">Posts</a></li></ul></nav>` : ''}
+<form method="post" action="${CONSOLE_PATH}/sign-out">${csrfField(frame)}<span class="muted">${frame.identity.email}${team ? ` · ${team.role}` : ''}</span> ${
+        frame.identity.teams.length > 1 ? html`<a href="${CONSOLE_PATH}/">Switch workspace</a> ` : ''
+      }<button type="submit" class="link">Sign out</button></form>
+</header>`
+    : html`<header class="bar"><span class="name">Feedback console</span></header>`;
+  return String(html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${frame.title} · Feedback console</title>
+<link rel="stylesheet" href="${CONSOLE_PATH}/assets/${STYLESHEET.name}">
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+${bar}
+<main id="main"${options.narrow ? html.raw` class="narrow"` : ''}>
+${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''}
+${main}
+</main>
+</body>
+</html>
+`);
+}
+
+export const message = (frame: Frame, heading: string, text: string, link?: { href: string; label: string }) =>
+  page({ ...frame, title: heading }, html`<h1>${heading}</h1><p>${text}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}`, { narrow: true });

@@ -1,0 +1,73 @@
+import { html } from '@remix-run/html-template';
+import { getRouterParams, type H3 } from 'h3';
+import { CONSOLE_PATH, FeedbackError, TRIAGE_SORTS, type Team, type TriagePost, type TriageQuery } from '../../engine/index.js';
+import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
+import { htmlResponse, seeOther } from '../../h3/index.js';
+import { page, type Frame } from './layout.js';
+import type { ConsoleSite } from './site.js';
+
+const label = (status: string) => status.replace('_', ' ');
+
+/** The query the page's filter form and links carry, read leniently: an unknown value is no filter. */
+function queryOf(params: URLSearchParams): TriageQuery {
+  const status = params.get('status') ?? '';
+  const sort = params.get('sort') ?? '';
+  return {
+    boardId: params.get('board') || undefined,
+    status: (POST_STATUSES as readonly string[]).includes(status) ? (status as PostStatus) : undefined,
+    held: params.get('held') === '1' || undefined,
+    q: params.get('q')?.trim() || undefined,
+    sort: (TRIAGE_SORTS as readonly string[]).includes(sort) ? (sort as TriageQuery['sort']) : undefined,
+    cursor: params.get('cursor') || undefined,
+  };
+}
+
+function filters(team: Team, query: TriageQuery, boards: Array<{ id: string; name: string }>) {
+  const option = (value: string, text: string, selected: boolean) => html`<option value="${value}"${selected ? html.raw` selected` : ''}>${text}</option>`;
+  return html`<form class="filters" method="get" action="${CONSOLE_PATH}/${team.organizationId}/posts" role="search">
+<label>Search <input type="search" name="q" value="${query.q ?? ''}"></label>
+<label>Board <select name="board">${option('', 'All boards', !query.boardId)}${boards.map((b) => option(b.id, b.name, b.id === query.boardId))}</select></label>
+<label>Status <select name="status">${option('', 'Any status', !query.status)}${POST_STATUSES.map((s) => option(s, label(s), s === query.status))}</select></label>
+<label>Sort <select name="sort">${option('votes', 'Most votes', query.sort !== 'newest')}${option('newest', 'Newest', query.sort === 'newest')}</select></label>
+<label><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held for moderation</label>
+<button type="submit">Show</button>
+</form>`;
+}
+
+function table(posts: TriagePost[]) {
+  if (posts.length === 0) return html`<p>No posts match.</p>`;
+  return html`<table>
+<caption class="muted">Posts of every board</caption>
+<thead><tr><th scope="col">Post</th><th scope="col">Board</th><th scope="col">Status</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Comments</th><th scope="col">Created</th></tr></thead>
+<tbody>${posts.map(
+    (p) => html`<tr><td>${p.title}${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}</td><td>${p.boardName}</td><td>${label(p.status)}</td><td class="num">${p.voteCount}</td><td class="num">${p.commentCount}</td><td><time datetime="${p.createdAt}">${p.createdAt.slice(0, 10)}</time></td></tr>`,
+  )}</tbody>
+</table>`;
+}
+
+/** The posts page: every post of the workspace's boards in one list, filtered, searched and sorted. */
+export function mountPosts(router: H3, site: ConsoleSite): void {
+  router.get(`${CONSOLE_PATH}/:org/posts`, async (event) => {
+    const v = await site.visit(event);
+    if (!v.identity) return seeOther(`${CONSOLE_PATH}/sign-in`, v.cookies);
+    const team = site.teamOf(v, getRouterParams(event).org);
+    if (!team) return site.notFound(v);
+    const query = queryOf(event.url.searchParams);
+    const w = site.engine.workspace(team.organizationId);
+    let result;
+    try {
+      result = await w.triage.posts(query);
+    } catch (err) {
+      if (!(err instanceof FeedbackError) || err.code !== 'ERR_VALIDATION') throw err;
+      result = await w.triage.posts({ ...query, cursor: undefined });
+    }
+    const boards = (await w.boards.list({ limit: 100 })).data;
+    const next = result.nextCursor && new URLSearchParams({ ...Object.fromEntries(event.url.searchParams), cursor: result.nextCursor });
+    const frame: Frame = { ...v.frame, title: 'Posts', team };
+    const body = html`<h1>Posts</h1>
+${filters(team, query, boards)}
+${table(result.data)}
+${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/posts?${next.toString()}" rel="next">Next page</a></p>` : ''}`;
+    return htmlResponse(200, page(frame, body), v.cookies);
+  });
+}

@@ -1,0 +1,113 @@
+import { html } from '@remix-run/html-template';
+import type { H3 } from 'h3';
+import { CONSOLE_PATH, FeedbackError } from '../../engine/index.js';
+import { htmlResponse, readCookie, seeOther } from '../../h3/index.js';
+import { csrfField, page, type Frame } from './layout.js';
+import { CONSOLE_SESSION_COOKIE, type ConsoleSite, type ConsoleVisit } from './site.js';
+
+const emailPage = (frame: Omit<Frame, 'title'>, error?: string, email = '') =>
+  page(
+    { ...frame, title: 'Sign in' },
+    html`<h1>Sign in to the feedback console</h1>
+<form method="post" action="${CONSOLE_PATH}/sign-in">${csrfField(frame)}
+<label for="email">Your work email</label>
+<input id="email" name="email" type="email" autocomplete="email" required value="${email}"${error ? html.raw` aria-invalid="true" aria-describedby="email-error"` : ''}>
+${error ? html`<p id="email-error" class="error">${error}</p>` : ''}
+<p><button type="submit">Email me a sign-in code</button></p>
+</form>`,
+    { narrow: true },
+  );
+
+const codePage = (frame: Omit<Frame, 'title'>, signInId: string, error?: string) =>
+  page(
+    { ...frame, title: 'Check your email' },
+    html`<h1>Check your email</h1>
+<p>If that address is on a team, a code and a link are on their way. The code works once, for 15 minutes.</p>
+<form method="post" action="${CONSOLE_PATH}/sign-in/code">${csrfField(frame)}<input type="hidden" name="signInId" value="${signInId}">
+<label for="code">Code</label>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required${error ? html.raw` aria-invalid="true" aria-describedby="code-error"` : ''}>
+${error ? html`<p id="code-error" class="error">${error}</p>` : ''}
+<p><button type="submit">Sign in</button></p>
+</form>`,
+    { narrow: true },
+  );
+
+/** A link's page asks for a click before it signs in: mail scanners that open links do not use it up. */
+const linkPage = (frame: Omit<Frame, 'title'>, token: string) =>
+  page(
+    { ...frame, title: 'Sign in' },
+    html`<h1>Sign in to the feedback console</h1>
+<form method="post" action="${CONSOLE_PATH}/sign-in/link">${csrfField(frame)}<input type="hidden" name="token" value="${token}">
+<p><button type="submit">Sign in</button></p>
+</form>`,
+    { narrow: true },
+  );
+
+/** A new session: its cookie, a fresh one (never the one the browser came with), and on to the console. */
+function signedIn(site: ConsoleSite, v: ConsoleVisit, session: { token: string; expiresAt: Date }): Response {
+  return seeOther(`${CONSOLE_PATH}/`, [...v.cookies, site.sessionCookie(v, session)]);
+}
+
+/** Signing in with a mailed code or a one-time link, and signing out. */
+export function mountSignIn(router: H3, site: ConsoleSite): void {
+  router.get(`${CONSOLE_PATH}/sign-in`, async (event) => {
+    const v = await site.visit(event);
+    if (v.identity) return seeOther(`${CONSOLE_PATH}/`, v.cookies);
+    return htmlResponse(200, emailPage(v.frame), v.cookies);
+  });
+  router.post(`${CONSOLE_PATH}/sign-in`, async (event) => {
+    const v = await site.visit(event);
+    const form = await site.form(event, v);
+    if (form instanceof Response) return form;
+    const email = (form.get('email') ?? '').trim().toLowerCase();
+    const limited = (await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.signInsPerIp)) ?? (await site.overLimit(v, `email:${email}`, site.limits.codesPerEmail));
+    if (limited) return limited;
+    try {
+      const { signInId } = await site.engine.team.requestSignIn(email);
+      return htmlResponse(200, codePage(v.frame, signInId), v.cookies);
+    } catch (err) {
+      if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION') return htmlResponse(422, emailPage(v.frame, 'Enter an email address like name@example.com.', email), v.cookies);
+      throw err;
+    }
+  });
+  router.post(`${CONSOLE_PATH}/sign-in/code`, async (event) => {
+    const v = await site.visit(event);
+    const form = await site.form(event, v);
+    if (form instanceof Response) return form;
+    const limited = await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.signInsPerIp);
+    if (limited) return limited;
+    const signInId = form.get('signInId') ?? '';
+    try {
+      return signedIn(site, v, await site.engine.team.redeem({ signInId, code: form.get('code') ?? '' }));
+    } catch (err) {
+      if (!(err instanceof FeedbackError) || err.code !== 'ERR_VALIDATION') throw err;
+      if (err.details?.retry) return htmlResponse(422, codePage(v.frame, signInId, err.message), v.cookies);
+      return htmlResponse(422, emailPage(v.frame, err.message), v.cookies);
+    }
+  });
+  router.get(`${CONSOLE_PATH}/sign-in/link`, async (event) => {
+    const v = await site.visit(event);
+    return htmlResponse(200, linkPage(v.frame, event.url.searchParams.get('token') ?? ''), v.cookies);
+  });
+  router.post(`${CONSOLE_PATH}/sign-in/link`, async (event) => {
+    const v = await site.visit(event);
+    const form = await site.form(event, v);
+    if (form instanceof Response) return form;
+    const limited = await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.signInsPerIp);
+    if (limited) return limited;
+    try {
+      return signedIn(site, v, await site.engine.team.redeem({ token: form.get('token') ?? '' }));
+    } catch (err) {
+      if (!(err instanceof FeedbackError) || err.code !== 'ERR_VALIDATION') throw err;
+      return htmlResponse(422, emailPage(v.frame, `${err.message.replace('ask for a new one', 'ask for a code below')}`), v.cookies);
+    }
+  });
+  router.post(`${CONSOLE_PATH}/sign-out`, async (event) => {
+    const v = await site.visit(event);
+    const form = await site.form(event, v);
+    if (form instanceof Response) return form;
+    const token = readCookie(event, CONSOLE_SESSION_COOKIE);
+    if (token) await site.engine.team.signOut(token);
+    return seeOther(`${CONSOLE_PATH}/sign-in`, [...v.cookies, site.sessionCookie(v, null)]);
+  });
+}

@@ -1,0 +1,37 @@
+// The console's one stylesheet, served as a hashed asset (no inline styles: the policy needs no 'unsafe-inline').
+// Colours keep a contrast of at least 4.5:1 on their backgrounds.
+export const CONSOLE_CSS = `
+:root { color-scheme: light; --ink: #111827; --muted: #4b5563; --line: #d1d5db; --bg: #ffffff; --soft: #f3f4f6; --accent: #1d4ed8; --accent-ink: #ffffff; --warn: #92400e; }
+* { box-sizing: border-box; }
+html { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
+body { margin: 0; }
+a { color: var(--accent); }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+.skip { position: absolute; left: -9999px; }
+.skip:focus { left: 1rem; top: 1rem; background: var(--bg); padding: .5rem 1rem; z-index: 10; }
+header.bar { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; padding: .6rem 1rem; border-bottom: 1px solid var(--line); background: var(--soft); }
+header.bar .name { font-weight: 700; color: var(--ink); text-decoration: none; }
+header.bar nav ul { list-style: none; display: flex; gap: 1rem; margin: 0; padding: 0; }
+header.bar nav a[aria-current="page"] { font-weight: 700; color: var(--ink); }
+main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
+main.narrow { max-width: 28rem; }
+h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
+.muted { color: var(--muted); }
+.error { color: #991b1b; font-weight: 600; }
+.notice { background: #ecfdf5; border: 1px solid #047857; padding: .5rem .75rem; border-radius: .35rem; }
+label { display: block; font-weight: 600; margin: .5rem 0 .25rem; }
+input, select { font: inherit; padding: .35rem .5rem; border: 1px solid #6b7280; border-radius: .35rem; background: var(--bg); color: var(--ink); }
+button { font: inherit; padding: .4rem .9rem; border-radius: .35rem; border: 1px solid var(--accent); background: var(--accent); color: var(--accent-ink); cursor: pointer; }
+button.link { background: none; border: none; color: var(--accent); padding: 0; text-decoration: underline; }
+form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: 0 0 1rem; }
+form.filters label { margin: 0; font-weight: 400; font-size: .9rem; }
+form.filters label > * { display: block; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-size: .85rem; color: var(--muted); font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.held { color: var(--warn); font-weight: 600; font-size: .85rem; }
+ul.teams { list-style: none; padding: 0; }
+ul.teams li { padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.pager { margin: 1rem 0; }
+`;

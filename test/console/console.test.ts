@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createConsole } from '../../src/console/index.js';
+import { CLI_ACTOR } from '../../src/engine/index.js';
+import { createApp } from '../../src/h3/index.js';
+import { describeEngine } from '../helpers/harness.js';
+import { startSmtpSink } from '../helpers/smtp.js';
+import { Visitor } from '../portal/visitor.js';
+
+// The team console over app.fetch (docs/console.md): signing in with a mailed code or a one-time link, sessions and
+// their cookie, anti-forgery checks, rate limits, workspaces the person is not on, and the posts page.
+
+const smtp = await startSmtpSink();
+afterAll(() => smtp.close());
+
+describeEngine(
+  'console',
+  (h) => {
+    let app: ReturnType<typeof createApp>;
+    beforeAll(() => {
+      app = createApp({ engine: h.engine, sites: [createConsole({ engine: h.engine, limits: { codesPerEmail: 3 } })], logError: () => {} });
+    });
+    let n = 0;
+    async function workspace() {
+      const org = await h.engine.organizations.create({ name: `Acme ${++n}`, plan: 'paid' });
+      const w = h.engine.workspace(org.id);
+      return { org, w };
+    }
+    async function signInByCode(v: Visitor, email: string) {
+      await v.get('/console/sign-in');
+      const seen = smtp.mails.length;
+      const asked = await v.post('/console/sign-in', { email });
+      expect(asked.status).toBe(200);
+      const signInId = /name="signInId" value="([^"]+)"/.exec(asked.text)![1]!;
+      return v.post('/console/sign-in/code', { signInId, code: await smtp.codeFor(email, seen) });
+    }
+
+    it('signs in with a mailed code: a fresh HttpOnly, SameSite=Lax session cookie, then the workspace\'s posts', async () => {
+      const { org } = await workspace();
+      await h.engine.workspace(org.id).team.add(CLI_ACTOR, { email: 'pm@example.com', role: 'member' }, { invite: false, workspace: org.name });
+      const v = new Visitor(app, 'http://console.test');
+      const first = await v.get('/console/');
+      expect([first.status, first.location]).toEqual([303, '/console/sign-in']);
+      const form = await v.get('/console/sign-in');
+      expect(form.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      const done = await signInByCode(v, 'pm@example.com');
+      expect([done.status, done.location]).toEqual([303, '/console/']);
+      const set = done.headers.getSetCookie().find((c) => c.startsWith('fs_console='))!;
+      expect(set).toMatch(/^fs_console=[\w-]{43}; Path=\/console; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+      const home = await v.get('/console/');
+      expect(home.location).toBe(`/console/${org.id}/posts`);
+      const posts = await v.get(home.location!);
+      expect(posts.status).toBe(200);
+      expect(posts.text).toContain('pm@example.com · member');
+    });
+
+    it('a one-time link asks for a click (mail scanners do not use it up) and works once', async () => {
+      const { org } = await workspace();
+      const { signIn } = await h.engine.workspace(org.id).team.add(CLI_ACTOR, { email: 'own@example.com', role: 'owner' }, { invite: false, workspace: org.name });
+      const token = new URL(signIn.link!).searchParams.get('token')!;
+      const v = new Visitor(app, 'http://console.test');
+      const opened = await v.get(`/console/sign-in/link?token=${token}`);
+      expect(opened.text).toContain('<button type="submit">Sign in</button>');
+      expect((await v.post('/console/sign-in/link', { token })).location).toBe('/console/');
+      expect((await v.get('/console/')).location).toBe(`/console/${org.id}/posts`);
+      const again = await new Visitor(app, 'http://console.test').get(`/console/sign-in/link?token=${token}`).then(async () => v.post('/console/sign-in/link', { token }));
+      expect(again.status).toBe(422);
+      expect(again.text).toContain('This sign-in is no longer valid');
+    });
+
+    it('refuses forged forms, limits codes per address, and signs out for good', async () => {
+      const { org } = await workspace();
+      await h.engine.workspace(org.id).team.add(CLI_ACTOR, { email: 'ops@example.com', role: 'admin' }, { invite: false, workspace: org.name });
+      const v = new Visitor(app, 'http://console.test');
+      await v.get('/console/sign-in');
+      expect((await v.post('/console/sign-in', { email: 'ops@example.com', csrf: 'x'.repeat(43) })).status).toBe(403);
+      expect((await v.post('/console/sign-in', { email: 'ops@example.com' }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+      await signInByCode(v, 'ops@example.com');
+      expect((await v.post('/console/sign-in', { email: 'ops@example.com' })).status).toBe(200);
+      expect((await v.post('/console/sign-in', { email: 'ops@example.com' })).status).toBe(200);
+      const limited = await v.post('/console/sign-in', { email: 'ops@example.com' });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      const cookie = v.cookies.get('fs_console')!.value;
+      const out = await v.post('/console/sign-out', {});
+      expect(out.location).toBe('/console/sign-in');
+      expect(await h.engine.team.session(cookie)).toBeNull();
+      expect((await v.get('/console/')).location).toBe('/console/sign-in');
+    });
+
+    it('the posts page lists every board\'s posts by votes or newest, searches, shows held posts; other workspaces are 404', async () => {
+      const { org, w } = await workspace();
+      const other = await workspace();
+      await w.team.add(CLI_ACTOR, { email: 'tri@example.com', role: 'viewer' }, { invite: false, workspace: org.name });
+      const ideas = await w.boards.create({ name: 'Ideas' });
+      const bugs = await w.boards.create({ name: 'Bugs' });
+      const dark = await w.posts.create(ideas.id, { title: 'Dark mode', body: { json: {}, text: 'Please' } });
+      await w.posts.create(bugs.id, { title: 'Crash on export', body: { json: {}, text: 'Stack trace attached' } });
+      for (let i = 0; i < 3; i++) await w.public.vote({ postId: dark.id, email: `v${i}@example.com`, notifyMe: false });
+      await w.public.post({ boardId: ideas.id, title: 'Held idea', body: { json: {}, text: 'Waiting' }, email: 'anon@example.com', notifyMe: false }, { held: true });
+      const secret = await other.w.boards.create({ name: 'Secret' });
+      await other.w.posts.create(secret.id, { title: 'Other workspace post', body: { json: {}, text: '' } });
+
+      const v = new Visitor(app, 'http://console.test');
+      await signInByCode(v, 'tri@example.com');
+      const titles = (text: string) => [...text.matchAll(/<tr><td>([^<]+)/g)].map((m) => m[1]!.trim());
+      const base = `/console/${org.id}/posts`;
+      expect(titles((await v.get(base)).text)).toEqual(['Dark mode', 'Held idea', 'Crash on export']);
+      expect(titles((await v.get(`${base}?sort=newest`)).text)).toEqual(['Held idea', 'Crash on export', 'Dark mode']);
+      expect(titles((await v.get(`${base}?q=export+cra`)).text)).toEqual(['Crash on export']);
+      expect(titles((await v.get(`${base}?held=1`)).text)).toEqual(['Held idea']);
+      expect(titles((await v.get(`${base}?board=${bugs.id}`)).text)).toEqual(['Crash on export']);
+      expect((await v.get(`${base}?held=1`)).text).toContain('<span class="held">held</span>');
+      for (const path of [`/console/${other.org.id}/posts`, `/console/${other.org.id}/posts?board=${secret.id}`]) {
+        const page = await v.get(path);
+        expect(page.status).toBe(404);
+        expect(page.text).not.toContain('Other workspace post');
+      }
+      // Another workspace's board id on one's own page filters to nothing.
+      expect(titles((await v.get(`${base}?board=${secret.id}`)).text)).toEqual([]);
+    });
+
+    it('pages through the posts with a next link and survives a bad cursor', async () => {
+      const { org, w } = await workspace();
+      await w.team.add(CLI_ACTOR, { email: 'pager@example.com', role: 'owner' }, { invite: false, workspace: org.name });
+      const board = await w.boards.create({ name: 'Ideas' });
+      for (let i = 0; i < 55; i++) await w.posts.create(board.id, { title: `Idea ${String(i).padStart(2, '0')}`, body: { json: {}, text: '' } });
+      const v = new Visitor(app, 'http://console.test');
+      await signInByCode(v, 'pager@example.com');
+      const first = await v.get(`/console/${org.id}/posts?sort=newest`);
+      const next = /href="([^"]+)" rel="next"/.exec(first.text)![1]!.replaceAll('&amp;', '&');
+      const second = await v.get(next);
+      const count = (text: string) => (text.match(/<tr><td>/g) ?? []).length;
+      expect([count(first.text), count(second.text)]).toEqual([50, 5]);
+      expect(second.text).toContain('Idea 00');
+      expect((await v.get(`/console/${org.id}/posts?cursor=nonsense`)).status).toBe(200);
+    });
+  },
+  { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.example' } } },
+);
