@@ -1,7 +1,7 @@
 import { html } from '@remix-run/html-template';
-import { H3, getRouterParams } from 'h3';
-import { CONSOLE_PATH, UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type Engine } from '../engine/index.js';
-import { assetResponse, htmlResponse, respond, seeOther, type AppSite } from '../h3/index.js';
+import { getRouterParams } from 'h3';
+import { CONSOLE_PATH, type Engine } from '../engine/index.js';
+import { assetResponse, createSiteRouter, htmlResponse, seeOther, type AppSite } from '../h3/index.js';
 import { STYLESHEET, message, page } from './internal/layout.js';
 import { mountPosts } from './internal/posts.js';
 import { mountSignIn } from './internal/sign-in.js';
@@ -26,21 +26,9 @@ export interface ConsoleOptions {
  */
 export function createConsole(options: ConsoleOptions): AppSite {
   const site = new ConsoleSite(options.engine, options.trustProxy ?? false, { ...CONSOLE_LIMITS, ...options.limits });
-  let report: ((message: string, error: unknown) => void) | undefined;
-  const router = new H3({
-    silent: true,
-    onError(error, event) {
-      const cause = error.cause ?? error;
-      if (isDatabaseUnavailable(cause)) {
-        report?.(`[feedback-service] console: database unavailable on ${event.url.pathname}`, cause);
-        return respond(503, message({ title: 'Unavailable', csrf: '' }, 'Unavailable', 'The database is unreachable; try again in a moment.'), [], {
-          'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
-          'cache-control': 'no-store',
-        });
-      }
-      report?.(`[feedback-service] console error on ${event.url.pathname}`, cause);
-      return htmlResponse(500, message({ title: 'Error', csrf: '' }, 'Something went wrong', 'The error is in the server log.'));
-    },
+  const { router, site: served } = createSiteRouter('console', CONSOLE_PATH, {
+    unavailable: () => message({ title: 'Unavailable', csrf: '' }, 'Unavailable', 'The database is unreachable; try again in a moment.'),
+    error: () => message({ title: 'Error', csrf: '' }, 'Something went wrong', 'The error is in the server log.'),
   });
   router.get(`${CONSOLE_PATH}/assets/:name`, (event) =>
     getRouterParams(event).name === STYLESHEET.name ? assetResponse(STYLESHEET, event.req.headers.get('accept-encoding')) : htmlResponse(404, 'Not found'),
@@ -60,11 +48,5 @@ export function createConsole(options: ConsoleOptions): AppSite {
   });
   router.get(CONSOLE_PATH, () => seeOther(`${CONSOLE_PATH}/`));
   router.all('/**', async (event) => site.notFound(await site.visit(event)));
-  return {
-    path: CONSOLE_PATH,
-    async fetch(request, { logError }) {
-      report = logError;
-      return router.fetch(request);
-    },
-  };
+  return served;
 }

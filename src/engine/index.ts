@@ -83,7 +83,6 @@ export {
   allows,
   isTeamRole,
   type Actor,
-  type AuditInput,
   type Team,
   type TeamAccess,
   type TeamIdentity,

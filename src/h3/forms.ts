@@ -1,9 +1,9 @@
 // Server-rendered sites on the app (the portal, the console): what their forms share. The request's facts (https, the
 // client's address, framed or not), cookies, the anti-forgery check (Fetch Metadata or Origin, and a double-submit
 // token), and reading a form no larger than FORM_MAX_BYTES.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { getRequestIP, parseCookies, type H3Event } from 'h3';
-import { FeedbackError } from '../engine/index.js';
+import { FeedbackError, type Engine } from '../engine/index.js';
 import { textFault } from '../schemas/input.js';
 import { readBodyText } from './internal/body.js';
 
@@ -41,6 +41,23 @@ export function cookie(name: string, value: string, options: { path: string; max
   if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
   if (options.facts.https && !options.facts.framed) parts.push('Secure');
   return parts.join('; ');
+}
+
+/** A session's cookie on `path` (it lasts as long as the session), or with `session` null the one that removes it. */
+export function sessionCookie(name: string, path: string, facts: RequestFacts, session: { token: string; expiresAt: Date } | null): string {
+  return session
+    ? cookie(name, session.token, { path, maxAge: Math.floor((session.expiresAt.getTime() - Date.now()) / 1000), facts })
+    : cookie(name, '', { path, maxAge: 0, facts });
+}
+
+/**
+ * Count a request against a per-minute budget of the engine's limiter (shared by every instance on PostgreSQL): the
+ * seconds to wait when it is spent, else null. A budget is named by the site and a digest of what it counts, at most
+ * 40 characters, as the shared windows keep them.
+ */
+export async function spentBudget(engine: Engine, site: string, key: string, limit: number): Promise<number | null> {
+  const state = await engine.limits.consume(`${site}:${createHash('sha256').update(key).digest('base64url').slice(0, 39 - site.length)}`, limit);
+  return state.allowed ? null : Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000));
 }
 
 export const readCookie = (event: H3Event, name: string): string | undefined => parseCookies(event)[name];

@@ -6,5 +6,5 @@ export { serveNode, type NodeServer, type ServeNodeOptions } from './node.js';
 export { createOpenApiDocument, errorResponseDoc, OPENAPI_PATH, type DocumentedEndpoint } from './openapi.js';
 export { createMetrics, METRICS_PATH, type Metrics } from './metrics.js';
 export { DOCS_PATH } from './docs.js';
-export { CSRF_COOKIE, FORM_MAX_BYTES, cookie, csrfOf, factsOf, field, forgeryRefusal, readCookie, readForm, readFormText, type RequestFacts } from './forms.js';
-export { asset, assetResponse, cspFor, htmlResponse, jsonResponse, respond, seeOther, type Asset } from './pages.js';
+export { CSRF_COOKIE, FORM_MAX_BYTES, cookie, csrfOf, factsOf, field, forgeryRefusal, readCookie, readForm, readFormText, sessionCookie, spentBudget, type RequestFacts } from './forms.js';
+export { asset, assetResponse, createSiteRouter, cspFor, htmlResponse, jsonResponse, respond, seeOther, type Asset, type SitePages } from './pages.js';

@@ -3,6 +3,9 @@
 // their static assets, compressed once under names that change with their content.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { H3 } from 'h3';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../engine/index.js';
+import type { AppSite } from './app.js';
 
 /**
  * Every site answer's headers: no inline script or style may run, nothing loads from elsewhere, forms post only
@@ -62,4 +65,42 @@ export function assetResponse(a: Asset, acceptEncoding: string | null, cacheCont
   };
   if (encoding) headers['content-encoding'] = encoding;
   return new Response(body as unknown as BodyInit, { status: 200, headers });
+}
+
+/** The pages a site answers its failures with. */
+export interface SitePages {
+  /** The database is away (503, with Retry-After). */
+  unavailable(): string;
+  /** Anything else unexpected (500). */
+  error(): string;
+}
+
+/**
+ * A site's router and the `AppSite` that serves it under `path`. A failure is answered with the site's page and reported
+ * once through the app's reporter (not also printed by h3); a database that went away (a restart, a failover, a network
+ * fault) is a 503 the browser may retry shortly.
+ */
+export function createSiteRouter(name: string, path: string, pages: SitePages): { router: H3; site: AppSite } {
+  // The app's error reporter, as the first request hands it over (it is the same one every time).
+  let report: ((message: string, error: unknown) => void) | undefined;
+  const router = new H3({
+    silent: true,
+    onError(error, event) {
+      const cause = error.cause ?? error;
+      if (isDatabaseUnavailable(cause)) {
+        report?.(`[feedback-service] ${name}: database unavailable on ${event.url.pathname}`, cause);
+        return respond(503, pages.unavailable(), [], { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS), 'cache-control': 'no-store' });
+      }
+      report?.(`[feedback-service] ${name} error on ${event.url.pathname}`, cause);
+      return htmlResponse(500, pages.error());
+    },
+  });
+  const site: AppSite = {
+    path,
+    async fetch(request, { logError }) {
+      report = logError;
+      return router.fetch(request);
+    },
+  };
+  return { router, site };
 }

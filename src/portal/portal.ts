@@ -1,12 +1,12 @@
-import { H3, getRouterParams, onResponse } from 'h3';
-import { PORTAL_PATH, UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type Engine } from '../engine/index.js';
-import type { AppSite } from '../h3/index.js';
+import { getRouterParams, onResponse } from 'h3';
+import { PORTAL_PATH, type Engine } from '../engine/index.js';
+import { createSiteRouter, type AppSite } from '../h3/index.js';
 import { ASSETS, WIDGET, assetResponse } from './internal/assets.js';
 import { mountMailPages } from './internal/mail.js';
 import { errorPage, unavailablePage } from './internal/pages.js';
 import { mountParticipation } from './internal/participate.js';
 import { mountReading } from './internal/reading.js';
-import { cspFor, htmlResponse, respond } from './internal/responses.js';
+import { cspFor } from './internal/responses.js';
 import { PORTAL_LIMITS, PortalSite, type PortalLimits } from './internal/site.js';
 
 export { PORTAL_PATH, PORTAL_LIMITS, type PortalLimits };
@@ -34,22 +34,7 @@ export interface PortalOptions {
  */
 export function createPortal(options: PortalOptions): AppSite {
   const site = new PortalSite(options.engine, options.trustProxy ?? false, { ...PORTAL_LIMITS, ...options.limits });
-  // The app's error reporter, as the first request hands it over (it is the same one every time).
-  let report: ((message: string, error: unknown) => void) | undefined;
-  const router = new H3({
-    // Failures are reported once, below, through the app's reporter (its logger): not also printed by h3.
-    silent: true,
-    onError(error, event) {
-      const cause = error.cause ?? error;
-      // The database went away (a restart, a failover, a network fault): the request may be sent again shortly.
-      if (isDatabaseUnavailable(cause)) {
-        report?.(`[feedback-service] portal: database unavailable on ${event.url.pathname}`, cause);
-        return respond(503, unavailablePage(), [], { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS), 'cache-control': 'no-store' });
-      }
-      report?.(`[feedback-service] portal error on ${event.url.pathname}`, cause);
-      return htmlResponse(500, errorPage());
-    },
-  });
+  const { router, site: served } = createSiteRouter('portal', PORTAL_PATH, { unavailable: unavailablePage, error: errorPage });
   // A workspace that lets sites frame its portal (the widget) says so in the policy of every page it answers.
   router.use(
     onResponse((response, event) => {
@@ -66,11 +51,5 @@ export function createPortal(options: PortalOptions): AppSite {
   mountParticipation(router, site);
   mountMailPages(router, site);
   router.all('/**', () => site.notFound(null, 'No such page.'));
-  return {
-    path: PORTAL_PATH,
-    async fetch(request, { logError }) {
-      report = logError;
-      return router.fetch(request);
-    },
-  };
+  return served;
 }

@@ -1,5 +1,5 @@
 import { html } from '@remix-run/html-template';
-import type { H3 } from 'h3';
+import type { H3, H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError } from '../../engine/index.js';
 import { htmlResponse, readCookie, seeOther } from '../../h3/index.js';
 import { csrfField, page, type Frame } from './layout.js';
@@ -48,6 +48,14 @@ function signedIn(site: ConsoleSite, v: ConsoleVisit, session: { token: string; 
   return seeOther(`${CONSOLE_PATH}/`, [...v.cookies, site.sessionCookie(v, session)]);
 }
 
+/** A sign-in form from the console's own pages within the client address's budget; else the page that says why not. */
+async function signInForm(site: ConsoleSite, event: H3Event): Promise<{ v: ConsoleVisit; form: URLSearchParams } | Response> {
+  const v = await site.visit(event);
+  const form = await site.form(event, v);
+  if (form instanceof Response) return form;
+  return (await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.signInsPerIp)) ?? { v, form };
+}
+
 /** Signing in with a mailed code or a one-time link, and signing out. */
 export function mountSignIn(router: H3, site: ConsoleSite): void {
   router.get(`${CONSOLE_PATH}/sign-in`, async (event) => {
@@ -56,11 +64,11 @@ export function mountSignIn(router: H3, site: ConsoleSite): void {
     return htmlResponse(200, emailPage(v.frame), v.cookies);
   });
   router.post(`${CONSOLE_PATH}/sign-in`, async (event) => {
-    const v = await site.visit(event);
-    const form = await site.form(event, v);
-    if (form instanceof Response) return form;
+    const posted = await signInForm(site, event);
+    if (posted instanceof Response) return posted;
+    const { v, form } = posted;
     const email = (form.get('email') ?? '').trim().toLowerCase();
-    const limited = (await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.signInsPerIp)) ?? (await site.overLimit(v, `email:${email}`, site.limits.codesPerEmail));
+    const limited = await site.overLimit(v, `email:${email}`, site.limits.codesPerEmail);
     if (limited) return limited;
     try {
       const { signInId } = await site.engine.team.requestSignIn(email);
@@ -71,11 +79,9 @@ export function mountSignIn(router: H3, site: ConsoleSite): void {
     }
   });
   router.post(`${CONSOLE_PATH}/sign-in/code`, async (event) => {
-    const v = await site.visit(event);
-    const form = await site.form(event, v);
-    if (form instanceof Response) return form;
-    const limited = await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.signInsPerIp);
-    if (limited) return limited;
+    const posted = await signInForm(site, event);
+    if (posted instanceof Response) return posted;
+    const { v, form } = posted;
     const signInId = form.get('signInId') ?? '';
     try {
       return signedIn(site, v, await site.engine.team.redeem({ signInId, code: form.get('code') ?? '' }));
@@ -90,16 +96,14 @@ export function mountSignIn(router: H3, site: ConsoleSite): void {
     return htmlResponse(200, linkPage(v.frame, event.url.searchParams.get('token') ?? ''), v.cookies);
   });
   router.post(`${CONSOLE_PATH}/sign-in/link`, async (event) => {
-    const v = await site.visit(event);
-    const form = await site.form(event, v);
-    if (form instanceof Response) return form;
-    const limited = await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.signInsPerIp);
-    if (limited) return limited;
+    const posted = await signInForm(site, event);
+    if (posted instanceof Response) return posted;
+    const { v, form } = posted;
     try {
       return signedIn(site, v, await site.engine.team.redeem({ token: form.get('token') ?? '' }));
     } catch (err) {
       if (!(err instanceof FeedbackError) || err.code !== 'ERR_VALIDATION') throw err;
-      return htmlResponse(422, emailPage(v.frame, `${err.message.replace('ask for a new one', 'ask for a code below')}`), v.cookies);
+      return htmlResponse(422, emailPage(v.frame, err.message), v.cookies);
     }
   });
   router.post(`${CONSOLE_PATH}/sign-out`, async (event) => {

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { H3Event } from 'h3';
 import { CONSOLE_PATH, type Engine, type Team, type TeamIdentity } from '../../engine/index.js';
-import { cookie, csrfOf, factsOf, forgeryRefusal, htmlResponse, readCookie, readForm, respond, type RequestFacts } from '../../h3/index.js';
+import { csrfOf, factsOf, forgeryRefusal, htmlResponse, readCookie, readForm, respond, sessionCookie, spentBudget, type RequestFacts } from '../../h3/index.js';
 import { message, type Frame } from './layout.js';
 
 /** The cookie that holds a team member's session token (its path is the console's). */
@@ -36,9 +35,7 @@ export class ConsoleSite {
 
   /** The session's cookie, or the one that removes it. */
   sessionCookie(v: ConsoleVisit, session: { token: string; expiresAt: Date } | null): string {
-    return session
-      ? cookie(CONSOLE_SESSION_COOKIE, session.token, { path: CONSOLE_PATH, maxAge: Math.floor((session.expiresAt.getTime() - Date.now()) / 1000), facts: v.facts })
-      : cookie(CONSOLE_SESSION_COOKIE, '', { path: CONSOLE_PATH, maxAge: 0, facts: v.facts });
+    return sessionCookie(CONSOLE_SESSION_COOKIE, CONSOLE_PATH, v.facts, session);
   }
 
   /** The team of the workspace in the path that the signed-in person is on; null for any other id (nothing is said of it). */
@@ -60,10 +57,8 @@ export class ConsoleSite {
 
   /** Count a request against a budget; the 429 page when it is spent. */
   async overLimit(v: ConsoleVisit, key: string, limit: number): Promise<Response | null> {
-    // Budgets' keys are at most 40 characters where the windows are shared (PostgreSQL): a digest of what they count.
-    const state = await this.engine.limits.consume(`console:${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`, limit);
-    if (state.allowed) return null;
-    const seconds = Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000));
+    const seconds = await spentBudget(this.engine, 'console', key, limit);
+    if (seconds === null) return null;
     return respond(429, message({ ...v.frame, title: 'Too many requests' }, 'Too many requests', `Please wait ${seconds} seconds and try again.`), v.cookies, {
       'retry-after': String(seconds),
     });

@@ -1,8 +1,7 @@
-import { randomInt, timingSafeEqual } from 'node:crypto';
-import { FeedbackError, newId } from '../shared/index.js';
-import { portalCodes, type Sql } from '../store/index.js';
+import { FeedbackError, newCode, newId, useOnce } from '../shared/index.js';
+import { portalCodes } from '../store/index.js';
 import { PORTAL_CODE, portalSettings, type PortalAction, type PortalContext, type PortalSession } from './participants.js';
-import { removeExpired, sha256, startSession } from './sessions.js';
+import { removeExpired, startSession } from './sessions.js';
 
 /**
  * An anonymous end-user asks to do something: their address gets a one-time code, and the action waits for it.
@@ -17,14 +16,14 @@ export async function requestCode(
   if ((await portalSettings(ctx)).portalVerifiedOnly) throw new FeedbackError('ERR_FORBIDDEN', `${mail.workspace} takes feedback only from signed-in users.`);
   const now = ctx.clock();
   const id = newId('pcode', now.getTime());
-  const code = String(randomInt(0, 10 ** PORTAL_CODE.digits)).padStart(PORTAL_CODE.digits, '0');
+  const { code, codeHash } = newCode(id, PORTAL_CODE.digits);
   await removeExpired(ctx, now);
   await portalCodes.insert(ctx.db, {
     id,
     organizationId: ctx.organizationId,
     email: who.email,
     name: who.name ?? null,
-    codeHash: sha256(`${id}:${code}`),
+    codeHash,
     action: JSON.stringify(action),
     attempts: 0,
     createdAt: now,
@@ -41,37 +40,15 @@ export async function requestCode(
   return { codeId: id };
 }
 
-type Checked = { row: portalCodes.CodeRow } | { refusal: string; retry?: true };
-
-/** In the transaction that reads it: the code right (and then used up), or why not (a wrong try counted). */
-async function check(tx: Sql, organizationId: string, codeId: string, code: string, now: Date): Promise<Checked> {
-  const row = await portalCodes.find(tx, organizationId, codeId);
-  if (!row) return { refusal: 'This code is no longer valid; ask for a new one.' };
-  if (row.expiresAt <= now) {
-    await portalCodes.remove(tx, row.id);
-    return { refusal: 'This code has expired; ask for a new one.' };
-  }
-  const given = Buffer.from(sha256(`${row.id}:${code.trim()}`), 'hex');
-  if (!timingSafeEqual(given, Buffer.from(row.codeHash, 'hex'))) {
-    if (row.attempts + 1 >= PORTAL_CODE.attempts) {
-      await portalCodes.remove(tx, row.id);
-      return { refusal: 'That code is wrong, and it was the last try; ask for a new code.' };
-    }
-    await portalCodes.countAttempt(tx, row.id);
-    return { refusal: `That code is wrong; ${PORTAL_CODE.attempts - row.attempts - 1} tries left.`, retry: true };
-  }
-  // Removed in the transaction that read it: two confirmations racing use the code once.
-  if (!(await portalCodes.remove(tx, row.id))) return { refusal: 'This code is no longer valid; ask for a new one.' };
-  return { row };
-}
-
 /**
  * Confirm a code: the action it waits with and a session for the address (so the next action needs no code). A wrong
  * code counts a try; after five, or once expired, the code is gone and a new one must be asked for.
  */
 export async function confirmCode(ctx: PortalContext, codeId: string, code: string): Promise<{ session: PortalSession; action: PortalAction }> {
   const now = ctx.clock();
-  const outcome = await ctx.db.transaction((tx) => check(tx, ctx.organizationId, codeId, code, now));
+  const outcome = await ctx.db.transaction(async (tx) =>
+    useOnce(await portalCodes.find(tx, ctx.organizationId, codeId), code, now, portalCodes.oneTime(tx), { noun: 'code', askAfterLastTry: 'a new code', attempts: PORTAL_CODE.attempts }),
+  );
   if ('refusal' in outcome) throw new FeedbackError('ERR_VALIDATION', outcome.refusal, { retry: outcome.retry === true });
   const { row } = outcome;
   const session = await startSession(ctx, { verified: false, externalUserId: null, email: row.email, name: row.name }, now);

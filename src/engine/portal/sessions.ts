@@ -1,8 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { newToken, sha256 } from '../shared/index.js';
 import { portalCodes, portalSessions, type WorkspaceContext } from '../store/index.js';
 import { PORTAL_SESSION_SECONDS, type PortalIdentity, type PortalSession } from './participants.js';
-
-export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Forget expired sessions and codes (they hold end-users' emails; nothing keeps them past their time). */
 export async function removeExpired(ctx: WorkspaceContext, now: Date): Promise<void> {
@@ -12,7 +10,7 @@ export async function removeExpired(ctx: WorkspaceContext, now: Date): Promise<v
 
 /** A new session for this person: a token verified people keep 24 hours, email-verified ones 30 days. */
 export async function startSession(ctx: WorkspaceContext, identity: PortalIdentity, now: Date): Promise<PortalSession> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   const expiresAt = new Date(now.getTime() + (identity.verified ? PORTAL_SESSION_SECONDS.verified : PORTAL_SESSION_SECONDS.email) * 1000);
   await removeExpired(ctx, now);
   await portalSessions.insert(ctx.db, { id: sha256(token), organizationId: ctx.organizationId, ...identity, createdAt: now, expiresAt });

@@ -5,6 +5,7 @@ export * from './equality.js';
 export * from './errors.js';
 export * from './faults.js';
 export * from './ids.js';
+export * from './one-time.js';
 export * from './log.js';
 export * from './pages.js';
 export * from './plans.js';

@@ -10,10 +10,7 @@ import { toIso, toJson, toStringOrNull, ts, type Sql } from './sql.js';
 export const AuditEntry = defineEntity({
   name: 'AuditEntry',
   tableName: 'audit_entry',
-  indexes: [
-    { name: 'audit_entry_org_created_idx', properties: ['organization', 'createdAt', 'id'] },
-    { name: 'audit_entry_actor_idx', properties: ['organization', 'actor'] },
-  ],
+  indexes: [{ name: 'audit_entry_org_created_idx', properties: ['organization', 'createdAt', 'id'] }],
   properties: {
     id: p.string().primary().length(40),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
@@ -72,15 +69,4 @@ export async function insert(sql: Sql, a: AuditRow): Promise<void> {
 /** The workspace's entries, newest first, a keyset page after `after`. */
 export function page(sql: Sql, organizationId: string, limit: number, after?: After): Promise<AuditRow[]> {
   return pageOf(sql, ENTRIES, { where: 'a.organization_id = ?', params: [organizationId] }, limit, after, true);
-}
-
-/** The entries an address made in the workspace (a data-subject export). */
-export async function byActor(sql: Sql, organizationId: string, actor: string): Promise<AuditRow[]> {
-  const rows = await sql.all(`SELECT ${ENTRIES.columns} FROM audit_entry a WHERE a.organization_id = ? AND a.actor = ? ORDER BY a.created_at, a.id`, [organizationId, actor]);
-  return rows.map((r) => ENTRIES.read(r));
-}
-
-/** Replace an address in the workspace's entries (an erasure keeps what was done, not who did it). */
-export async function renameActor(sql: Sql, organizationId: string, actor: string, replacement: string): Promise<number> {
-  return sql.run('UPDATE audit_entry SET actor = ?, ip = NULL WHERE organization_id = ? AND actor = ?', [replacement, organizationId, actor]);
 }

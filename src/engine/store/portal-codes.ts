@@ -76,6 +76,9 @@ export async function remove(sql: Sql, id: string): Promise<boolean> {
   return (await sql.run('DELETE FROM portal_code WHERE id = ?', [id])) > 0;
 }
 
+/** The code's one-time use in the transaction `sql` (shared/one-time.ts `useOnce`). */
+export const oneTime = (sql: Sql) => ({ remove: (id: string) => remove(sql, id), countAttempt: (id: string) => countAttempt(sql, id) });
+
 /** Forget expired codes (they hold end-users' emails). */
 export async function removeExpired(sql: Sql, now: Date): Promise<void> {
   await sql.run('DELETE FROM portal_code WHERE expires_at <= ?', [ts(sql, now)]);

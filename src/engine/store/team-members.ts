@@ -23,8 +23,6 @@ export const TeamMember = defineEntity({
     addedBy: p.string().length(320),
     createdAt: p.datetime().length(3),
     joinedAt: p.datetime().length(3).nullable(),
-    /** When they last opened the posts page: what "new since I last looked" is measured from. */
-    postsSeenAt: p.datetime().length(3).nullable(),
   },
 });
 
@@ -37,7 +35,6 @@ export interface MemberRow {
   addedBy: string;
   createdAt: string;
   joinedAt: string | null;
-  postsSeenAt: string | null;
 }
 
 export const MEMBERS = defineRows<MemberRow>('team_member', 'm', {
@@ -49,14 +46,13 @@ export const MEMBERS = defineRows<MemberRow>('team_member', 'm', {
   addedBy: asIs,
   createdAt: toIso,
   joinedAt: toIsoOrNull,
-  postsSeenAt: toIsoOrNull,
 });
 
 /** Add a member unless the address is on the team already; whether it was added. */
 export async function insert(sql: Sql, m: MemberRow): Promise<boolean> {
   const changed = await sql.run(
-    `INSERT INTO team_member (${MEMBERS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (organization_id, email) DO NOTHING`,
-    [m.id, m.organizationId, m.email, m.name, m.role, m.addedBy, ts(sql, new Date(m.createdAt)), m.joinedAt && ts(sql, new Date(m.joinedAt)), null],
+    `INSERT INTO team_member (${MEMBERS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (organization_id, email) DO NOTHING`,
+    [m.id, m.organizationId, m.email, m.name, m.role, m.addedBy, ts(sql, new Date(m.createdAt)), m.joinedAt && ts(sql, new Date(m.joinedAt))],
   );
   return changed > 0;
 }
@@ -97,10 +93,6 @@ export async function setRole(sql: Sql, organizationId: string, email: string, r
 /** The first sign-in of every team this address is on and has not joined yet. */
 export async function markJoined(sql: Sql, email: string, now: Date): Promise<void> {
   await sql.run('UPDATE team_member SET joined_at = ? WHERE email = ? AND joined_at IS NULL', [ts(sql, now), email]);
-}
-
-export async function markPostsSeen(sql: Sql, organizationId: string, email: string, now: Date): Promise<void> {
-  await sql.run('UPDATE team_member SET posts_seen_at = ? WHERE organization_id = ? AND email = ?', [ts(sql, now), organizationId, email]);
 }
 
 export async function remove(sql: Sql, organizationId: string, email: string): Promise<boolean> {

@@ -67,16 +67,20 @@ export async function countAttempt(sql: Sql, id: string): Promise<void> {
   await sql.run('UPDATE team_sign_in SET attempts = attempts + 1 WHERE id = ?', [id]);
 }
 
+/** The sign-in's one-time use in the transaction `sql` (shared/one-time.ts `useOnce`). */
+export const oneTime = (sql: Sql) => ({ remove: (id: string) => remove(sql, id), countAttempt: (id: string) => countAttempt(sql, id) });
+
 /** Remove a sign-in once used, expired or tried too often; whether it was still there (so it works once). */
 export async function remove(sql: Sql, id: string): Promise<boolean> {
   return (await sql.run('DELETE FROM team_sign_in WHERE id = ?', [id])) > 0;
 }
 
-/** Forget expired sign-ins, and every one of an address that left every team. */
+/** Forget expired sign-ins. */
 export async function removeExpired(sql: Sql, now: Date): Promise<void> {
   await sql.run('DELETE FROM team_sign_in WHERE expires_at <= ?', [ts(sql, now)]);
 }
 
+/** Forget every sign-in of an address (it left its last team). */
 export async function removeFor(sql: Sql, email: string): Promise<void> {
   await sql.run('DELETE FROM team_sign_in WHERE email = ?', [email]);
 }

@@ -1,13 +1,13 @@
 // The console's team: roles, members and invitations, sign-in links and codes, sessions, and the audit log.
 import type { WorkspaceContext } from '../store/index.js';
-import { record, type Actor, type AuditInput } from './audit.js';
+import type { Actor } from './audit.js';
 import { addMember, auditLog, changeRole, listMembers, removeMember, type AddMemberInput } from './members.js';
 import type { TeamRole } from './roles.js';
-import { redeemSignIn, requestSignIn, sessionOf, signOut, startSession, type TeamContext } from './sign-in.js';
+import { redeemSignIn, requestSignIn, sessionOf, signOut, type TeamContext } from './sign-in.js';
 
-export { CLI_ACTOR, record as recordAudit, type Actor, type AuditInput } from './audit.js';
+export { CLI_ACTOR, type Actor } from './audit.js';
 export type { TeamMemberInfo } from './members.js';
-export { TEAM_ROLES, allows, isTeamRole, requirePermission, type TeamPermission, type TeamRole } from './roles.js';
+export { TEAM_ROLES, allows, isTeamRole, type TeamPermission, type TeamRole } from './roles.js';
 export { CONSOLE_PATH, TEAM_CODE_ATTEMPTS, TEAM_LIFETIMES, type Team, type TeamContext, type TeamIdentity, type TeamSession } from './sign-in.js';
 
 /** A workspace's team, each change by an actor (a member, or the command line) and recorded in its audit log. */
@@ -19,8 +19,6 @@ export function createTeamService(ctx: WorkspaceContext & TeamContext) {
     changeRole: (actor: Actor, email: string, role: TeamRole) => changeRole(ctx, actor, email, role),
     remove: (actor: Actor, email: string) => removeMember(ctx, actor, email),
     auditLog: (actor: Actor, limit: number, after?: { at: number; id: string }) => auditLog(ctx, actor, limit, after),
-    /** Record an action in the audit log (in the caller's transaction when given one). */
-    record: (actor: Actor, entry: AuditInput, sql = ctx.db) => record(sql, ctx, actor, entry),
   };
 }
 export type TeamService = ReturnType<typeof createTeamService>;
@@ -32,8 +30,6 @@ export function createTeamAccess(ctx: TeamContext) {
     requestSignIn: (email: string) => requestSignIn(ctx, email),
     /** Use a sign-in's link token, or its id and code: a new session. */
     redeem: (by: { token: string } | { signInId: string; code: string }) => redeemSignIn(ctx, by),
-    /** A session for an address the caller has verified itself (single sign-on). */
-    startSession: (email: string, method: 'sso') => startSession(ctx, email, method),
     session: (token: string | undefined) => sessionOf(ctx, token),
     signOut: (token: string) => signOut(ctx, token),
   };

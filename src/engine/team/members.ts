@@ -71,7 +71,6 @@ export async function addMember(ctx: MemberContext, actor: Actor, input: AddMemb
       addedBy: actor.email,
       createdAt: now.toISOString(),
       joinedAt: null,
-      postsSeenAt: null,
     });
     if (!added) throw new FeedbackError('ERR_CONFLICT', `${email} is on the team already.`);
     await record(tx, ctx, actor, { action: 'team.member_added', resourceType: 'team_member', resourceId: email, detail: { role: input.role } });
@@ -142,6 +141,7 @@ export async function removeMember(ctx: MemberContext, actor: Actor, email: stri
 
 /** The audit log, newest first (owners and admins). */
 export async function auditLog(ctx: MemberContext, actor: Actor, limit: number, after?: { at: number; id: string }) {
-  refuseUnless(mayManage(await roleOf(ctx, actor), 'member'), 'Your role does not allow reading the audit log.');
+  const role = await roleOf(ctx, actor);
+  refuseUnless(role === 'cli' || allows(role, 'manage'), 'Your role does not allow reading the audit log.');
   return auditEntries.page(ctx.db, ctx.organizationId, limit, after);
 }

@@ -26,11 +26,6 @@ export function isTeamRole(value: unknown): value is TeamRole {
   return typeof value === 'string' && (TEAM_ROLES as readonly string[]).includes(value);
 }
 
-/** Refuse with 403 unless the role may do this. */
-export function requirePermission(role: TeamRole, permission: TeamPermission, what: string): void {
-  if (!allows(role, permission)) throw new FeedbackError('ERR_FORBIDDEN', `Your role (${role}) does not allow ${what}.`);
-}
-
 /** An address as the team tables keep it: trimmed and lower-cased; refused (422) when it is not one. */
 export function teamEmail(value: string): string {
   const email = value.trim().toLowerCase();

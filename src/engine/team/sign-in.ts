@@ -1,9 +1,8 @@
 // Signing in to the console: one-time links and codes mailed to a team member's address (or printed by the command
 // line for the first owner), and the sessions they start (docs/console.md).
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Mailer } from '../mail/index.js';
-import { FeedbackError, newId } from '../shared/index.js';
-import { teamMembers, teamSessions, teamSignIns, type Database, type Sql } from '../store/index.js';
+import { FeedbackError, newCode, newId, newToken, sha256, useOnce } from '../shared/index.js';
+import { teamMembers, teamSessions, teamSignIns, type Database } from '../store/index.js';
 import { isTeamRole, teamEmail, type TeamRole } from './roles.js';
 
 /** How long things last, in seconds. */
@@ -53,17 +52,15 @@ export interface TeamSession {
   expiresAt: Date;
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
 /** A new sign-in for an address: its id, the link's token and the code, lasting `seconds`. */
 export async function issueSignIn(ctx: TeamContext, email: string, seconds: number): Promise<{ id: string; token: string; code: string; expiresAt: Date }> {
   const now = ctx.clock();
   const id = newId('tsi', now.getTime());
-  const token = randomBytes(32).toString('base64url');
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const token = newToken();
+  const { code, codeHash } = newCode(id);
   const expiresAt = new Date(now.getTime() + seconds * 1000);
   await teamSignIns.removeExpired(ctx.db, now);
-  await teamSignIns.insert(ctx.db, { id, email, tokenHash: sha256(token), codeHash: sha256(`${id}:${code}`), attempts: 0, createdAt: now, expiresAt });
+  await teamSignIns.insert(ctx.db, { id, email, tokenHash: sha256(token), codeHash, attempts: 0, createdAt: now, expiresAt });
   return { id, token, code, expiresAt };
 }
 
@@ -94,45 +91,23 @@ export async function requestSignIn(ctx: TeamContext, rawEmail: string): Promise
   return { signInId: s.id };
 }
 
-type Checked = { email: string } | { refusal: string; retry?: true };
-
-/** In the transaction that reads it: the sign-in used up (right code or link), or why not (a wrong try counted). */
-async function check(tx: Sql, row: teamSignIns.SignInRow | undefined, code: string | null, now: Date): Promise<Checked> {
-  if (!row) return { refusal: 'This sign-in is no longer valid; ask for a new one.' };
-  if (row.expiresAt <= now) {
-    await teamSignIns.remove(tx, row.id);
-    return { refusal: 'This sign-in has expired; ask for a new one.' };
-  }
-  if (code !== null && !timingSafeEqual(Buffer.from(sha256(`${row.id}:${code.trim()}`), 'hex'), Buffer.from(row.codeHash, 'hex'))) {
-    if (row.attempts + 1 >= TEAM_CODE_ATTEMPTS) {
-      await teamSignIns.remove(tx, row.id);
-      return { refusal: 'That code is wrong, and it was the last try; ask for a new one.' };
-    }
-    await teamSignIns.countAttempt(tx, row.id);
-    return { refusal: `That code is wrong; ${TEAM_CODE_ATTEMPTS - row.attempts - 1} tries left.`, retry: true };
-  }
-  // Removed in the transaction that read it: two uses racing sign in once.
-  if (!(await teamSignIns.remove(tx, row.id))) return { refusal: 'This sign-in is no longer valid; ask for a new one.' };
-  return { email: row.email };
-}
-
 /** Use a sign-in, by its link's token or by its id and code: a new session (a new token, so a session is never fixed). */
 export async function redeemSignIn(ctx: TeamContext, by: { token: string } | { signInId: string; code: string }): Promise<TeamSession> {
   const now = ctx.clock();
   const outcome = await ctx.db.transaction(async (tx) => {
-    const row = 'token' in by ? await teamSignIns.find(tx, { tokenHash: sha256(by.token) }) : await teamSignIns.find(tx, { id: by.signInId });
-    const checked = await check(tx, row, 'token' in by ? null : by.code, now);
-    if ('email' in checked) await teamMembers.markJoined(tx, checked.email, now);
-    return checked;
+    const row = await teamSignIns.find(tx, 'token' in by ? { tokenHash: sha256(by.token) } : { id: by.signInId });
+    const used = await useOnce(row, 'token' in by ? null : by.code, now, teamSignIns.oneTime(tx), { noun: 'sign-in', askAfterLastTry: 'a new one', attempts: TEAM_CODE_ATTEMPTS });
+    if ('row' in used) await teamMembers.markJoined(tx, used.row.email, now);
+    return used;
   });
   if ('refusal' in outcome) throw new FeedbackError('ERR_VALIDATION', outcome.refusal, { retry: outcome.retry === true });
-  return startSession(ctx, outcome.email, 'token' in by ? 'link' : 'code');
+  return startSession(ctx, outcome.row.email, 'token' in by ? 'link' : 'code');
 }
 
-/** A new session for an address (after a sign-in, or single sign-on). */
-export async function startSession(ctx: Pick<TeamContext, 'db' | 'clock'>, email: string, method: 'link' | 'code' | 'sso'): Promise<TeamSession> {
+/** A new session for an address, after a sign-in. */
+async function startSession(ctx: Pick<TeamContext, 'db' | 'clock'>, email: string, method: 'link' | 'code'): Promise<TeamSession> {
   const now = ctx.clock();
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   const expiresAt = new Date(now.getTime() + TEAM_LIFETIMES.session * 1000);
   await teamSessions.removeExpired(ctx.db, now, idleSince(now));
   await teamSessions.insert(ctx.db, { id: sha256(token), email, method, createdAt: now, seenAt: now, expiresAt });

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { H3, H3Event } from 'h3';
 import { FeedbackError, MAIL_PAGES, PORTAL_PATH, type MailRecipient, type OrganizationInfo } from '../../engine/index.js';
 import { invalidLinkPage, preferencesPage, refusedPage, unsubscribePage, type MailFrame } from './mail-pages.js';
+import { spentBudget } from '../../h3/index.js';
 import { messagePage } from './pages.js';
 import { csrfOf, factsOf, forgeryRefusal, readForm, readFormText } from './requests.js';
 import type { PortalSite } from './site.js';
@@ -25,11 +25,8 @@ type Linked = { recipient: MailRecipient; org: OrganizationInfo; token: string }
 async function linked(site: PortalSite, event: H3Event, limited = true): Promise<Linked | Response> {
   const { engine } = site;
   const ip = factsOf(event, site.trustProxy).ip;
-  const budget = limited
-    ? await engine.limits.consume(`portal:${createHash('sha256').update(`mail-pages:${ip}`).digest('base64url').slice(0, 33)}`, MAIL_PAGES_PER_IP)
-    : { allowed: true, resetAt: 0 };
-  if (!budget.allowed) {
-    const seconds = Math.max(1, Math.ceil((budget.resetAt - Date.now()) / 1000));
+  const seconds = limited ? await spentBudget(engine, 'portal', `mail-pages:${ip}`, MAIL_PAGES_PER_IP) : null;
+  if (seconds !== null) {
     return respond(429, invalidLinkPage(null, `Too many requests: please wait ${seconds} seconds and try again.`), [], { 'retry-after': String(seconds) });
   }
   const token = event.url.searchParams.get('t') ?? '';

@@ -3,7 +3,7 @@ import { PORTAL_PATH, type OrganizationInfo, type Participation, type Paths, typ
 import { csrfOf as siteCsrfOf, type RequestFacts } from '../../h3/index.js';
 import type { PageFrame } from './layout.js';
 
-export { cookie, factsOf, field, forgeryRefusal, readCookie, readForm, readFormText, type RequestFacts } from '../../h3/index.js';
+export { factsOf, field, forgeryRefusal, readCookie, readForm, readFormText, type RequestFacts } from '../../h3/index.js';
 
 /** The cookie that holds a signed-in end-user's session token, one per workspace (its path is the workspace's). */
 export const SESSION_COOKIE = 'fs_session';

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { getRouterParams, type H3Event } from 'h3';
 import { HANDLE_PATTERN, pathsOf, type Engine, type OrganizationInfo } from '../../engine/index.js';
 import type { PageFrame } from './layout.js';
 import { messagePage } from './pages.js';
 import { SESSION_COOKIE, csrfOf, factsOf, readCookie, type Visit } from './requests.js';
+import { spentBudget } from '../../h3/index.js';
 import { htmlResponse, respond } from './responses.js';
 
 /**
@@ -75,10 +75,8 @@ export class PortalSite {
 
   /** Count a request against a budget; the 429 page when it is spent. */
   async overLimit(v: Visit, key: string, limit: number): Promise<Response | null> {
-    // A budget's key is at most 40 characters where the windows are shared (PostgreSQL): a digest of what it counts.
-    const state = await this.engine.limits.consume(`portal:${createHash('sha256').update(`${v.org.id}:${key}`).digest('base64url').slice(0, 33)}`, limit);
-    if (state.allowed) return null;
-    const seconds = Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000));
+    const seconds = await spentBudget(this.engine, 'portal', `${v.org.id}:${key}`, limit);
+    if (seconds === null) return null;
     return respond(429, messagePage(v.frame, 'Too many requests', `Please wait ${seconds} seconds and try again.`), v.cookies, { 'retry-after': String(seconds) });
   }
 }

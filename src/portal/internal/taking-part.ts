@@ -2,7 +2,8 @@ import type { H3Event } from 'h3';
 import { FeedbackError, hashEmail, type PortalAction, type PortalIdentity, type PortalSession } from '../../engine/index.js';
 import { emailSchema } from '../../schemas/contacts.js';
 import { identifyPage, messagePage } from './pages.js';
-import { SESSION_COOKIE, cookie, field, forgeryRefusal, readForm, type Visit } from './requests.js';
+import { sessionCookie as siteSessionCookie } from '../../h3/index.js';
+import { SESSION_COOKIE, field, forgeryRefusal, readForm, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, seeOther } from './responses.js';
 import type { PortalSite } from './site.js';
 
@@ -19,9 +20,7 @@ export async function postedForm(site: PortalSite, event: H3Event, v: Visit): Pr
 
 /** A session's cookie for this workspace's pages, or the one that removes it. */
 export function sessionCookie(v: Visit, session: PortalSession | null): string {
-  return session
-    ? cookie(SESSION_COOKIE, session.token, { path: v.paths.home, maxAge: Math.floor((session.expiresAt.getTime() - Date.now()) / 1000), facts: v.facts })
-    : cookie(SESSION_COOKIE, '', { path: v.paths.home, maxAge: 0, facts: v.facts });
+  return siteSessionCookie(SESSION_COOKIE, v.paths.home, v.facts, session);
 }
 
 /** The script's vote answer: whether it counted now or already had, and the post's votes. */

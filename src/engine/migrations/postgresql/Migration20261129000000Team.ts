@@ -8,8 +8,7 @@ export class Migration20261129000000Team extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('create table "audit_entry" ("id" varchar(40) not null, "organization_id" varchar(40) not null, "actor" varchar(320) not null, "action" varchar(60) not null, "resource_type" varchar(30) null, "resource_id" varchar(320) null, "ip" varchar(64) null, "detail" text not null, "created_at" timestamptz(3) not null, constraint "audit_entry_pkey" primary key ("id"))');
     this.addSql('create index "audit_entry_org_created_idx" on "audit_entry" ("organization_id", "created_at", "id")');
-    this.addSql('create index "audit_entry_actor_idx" on "audit_entry" ("organization_id", "actor")');
-    this.addSql('create table "team_member" ("id" varchar(40) not null, "organization_id" varchar(40) not null, "email" varchar(320) not null, "name" varchar(200) null, "role" varchar(10) not null, "added_by" varchar(320) not null, "created_at" timestamptz(3) not null, "joined_at" timestamptz(3) null, "posts_seen_at" timestamptz(3) null, constraint "team_member_pkey" primary key ("id"))');
+    this.addSql('create table "team_member" ("id" varchar(40) not null, "organization_id" varchar(40) not null, "email" varchar(320) not null, "name" varchar(200) null, "role" varchar(10) not null, "added_by" varchar(320) not null, "created_at" timestamptz(3) not null, "joined_at" timestamptz(3) null, constraint "team_member_pkey" primary key ("id"))');
     this.addSql('create index "team_member_email_idx" on "team_member" ("email")');
     this.addSql('alter table "team_member" add constraint "team_member_org_email_unique" unique ("organization_id", "email")');
     this.addSql('create table "team_session" ("id" varchar(64) not null, "email" varchar(320) not null, "method" varchar(10) not null, "created_at" timestamptz(3) not null, "seen_at" timestamptz(3) not null, "expires_at" timestamptz(3) not null, constraint "team_session_pkey" primary key ("id"))');

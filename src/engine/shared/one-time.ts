@@ -1,0 +1,62 @@
+// One-time secrets people are mailed or handed: session and link tokens kept only as digests, and six-digit codes
+// that count wrong tries and work once (the portal's email codes, the console's sign-ins).
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+
+/** SHA-256 in hex: what the tables keep of a token or a code. */
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** A random token for a cookie or a link: 32 bytes, base64url. */
+export const newToken = (): string => randomBytes(32).toString('base64url');
+
+/** A code of `digits` digits, and its digest tied to the row it belongs to (so one code's digest fits no other row). */
+export function newCode(rowId: string, digits = 6): { code: string; codeHash: string } {
+  const code = String(randomInt(0, 10 ** digits)).padStart(digits, '0');
+  return { code, codeHash: sha256(`${rowId}:${code}`) };
+}
+
+/** A row that holds a one-time code: its digest, wrong tries so far, and its end. */
+export interface OneTimeRow {
+  id: string;
+  codeHash: string;
+  attempts: number;
+  expiresAt: Date;
+}
+
+/** How a one-time row is changed, in the transaction that read it (locked where rows lock). */
+export interface OneTimeStore {
+  /** Whether the row was still there: removed once used, expired or tried too often. */
+  remove(id: string): Promise<boolean>;
+  countAttempt(id: string): Promise<void>;
+}
+
+/** The words of the refusals: what the row is ("code", "sign-in") and what to ask for after the last try. */
+export interface OneTimeWords {
+  noun: string;
+  askAfterLastTry: string;
+  attempts: number;
+}
+
+export type OneTimeOutcome<T> = { row: T } | { refusal: string; retry?: true };
+
+/**
+ * Use a one-time row (given back once used): with `code` null (a link's token found it) or the right code, it is removed and used; an expired
+ * row is removed; a wrong code counts a try, and the last allowed try removes the row. Removing in the transaction that
+ * read the row makes two uses racing succeed once.
+ */
+export async function useOnce<T extends OneTimeRow>(row: T | undefined, code: string | null, now: Date, store: OneTimeStore, words: OneTimeWords): Promise<OneTimeOutcome<T>> {
+  const gone = { refusal: `This ${words.noun} is no longer valid; ask for a new one.` };
+  if (!row) return gone;
+  if (row.expiresAt <= now) {
+    await store.remove(row.id);
+    return { refusal: `This ${words.noun} has expired; ask for a new one.` };
+  }
+  if (code !== null && !timingSafeEqual(Buffer.from(sha256(`${row.id}:${code.trim()}`), 'hex'), Buffer.from(row.codeHash, 'hex'))) {
+    if (row.attempts + 1 >= words.attempts) {
+      await store.remove(row.id);
+      return { refusal: `That code is wrong, and it was the last try; ask for ${words.askAfterLastTry}.` };
+    }
+    await store.countAttempt(row.id);
+    return { refusal: `That code is wrong; ${words.attempts - row.attempts - 1} tries left.`, retry: true };
+  }
+  return (await store.remove(row.id)) ? { row } : gone;
+}
