@@ -92,7 +92,19 @@ export {
   type TeamService,
   type TeamSession,
 } from './team/index.js';
-export { TRIAGE_SORTS, type TriagePost, type TriageQuery, type TriageReader, type TriageSort } from './triage/index.js';
+export {
+  TRIAGE_POST_LIMITS,
+  TRIAGE_SORTS,
+  type Impact,
+  type TriageActions,
+  type TriageComment,
+  type TriagePost,
+  type TriagePostDetail,
+  type TriageQuery,
+  type TriageReader,
+  type TriageSort,
+  type TriageVoter,
+} from './triage/index.js';
 export {
   DIGESTS,
   DIGEST_AFTER,

@@ -2,11 +2,12 @@ import type { MikroORM, Options } from '@mikro-orm/core';
 import { MIGRATIONS } from './migrations/index.js';
 import { entities, modelFor, type SqlDialect } from './store/index.js';
 
-const { Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression, RateLimitWindow, TeamMember, TeamSignIn, TeamSession, AuditEntry } = entities;
+const { RateLimitWindow } = entities;
 /** The full-text search tables (the search migrations of each database), which no entity describes: store/search.ts reads them. */
 const SEARCH_TABLES = /^((post|contact)_search(_\w+)?|search_pending)$/;
 
-export const ENTITIES = [Organization, ApiKey, Contact, Board, Post, Vote, Comment, Event, Tag, PostTag, ChangelogEntry, Webhook, Delivery, DeliveryAttempt, IdempotencyKey, PortalSession, PortalCode, Mail, MailSubscription, MailUnsubscribe, MailPreference, Suppression, TeamMember, TeamSignIn, TeamSession, AuditEntry];
+/** Every table both databases have: each entity of store/entities.ts (in its order), but the one-database ones below. */
+export const ENTITIES = Object.values(entities).filter((e) => e !== RateLimitWindow);
 /** The tables one database alone has: PostgreSQL's shared rate-limit windows (SQLite counts in process memory). */
 const ONLY_ON: Record<SqlDialect['name'], readonly unknown[]> = { sqlite: [], postgresql: [RateLimitWindow] };
 

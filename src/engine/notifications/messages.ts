@@ -11,7 +11,8 @@ export interface PostRef {
 
 /** What one mail row says, as written with the change (the words are chosen when it is sent). */
 export type MailPayload =
-  | { kind: 'post_status'; post: PostRef; from: string; to: string; mergedInto: PostRef | null }
+  /** `note`: what the team wrote with the change (the console's public note), if anything. */
+  | { kind: 'post_status'; post: PostRef; from: string; to: string; mergedInto: PostRef | null; note?: string | null }
   | { kind: 'reply'; post: PostRef; comment: { id: string; authorName: string | null; excerpt: string }; replyTo: 'post' | 'comment' }
   | { kind: 'changelog'; entry: { id: string; title: string; slug: string; boardId: string; excerpt: string } }
   /** To the workspace's admins: a webhook was disabled after this many consecutive failures. */
@@ -51,7 +52,7 @@ function item(p: MailPayload, ctx: MessageContext): { headline: string; lines: s
       }
       return {
         headline: `${quoted(p.post.title)} is now ${label(p.to)}`,
-        lines: [`${quoted(p.post.title)} moved from ${label(p.from)} to ${label(p.to)}.`],
+        lines: [`${quoted(p.post.title)} moved from ${label(p.from)} to ${label(p.to)}.`, ...(p.note ? [`The ${ctx.workspace} team wrote:`, p.note] : [])],
         link: href ? { href, label: 'See the post' } : null,
       };
     }

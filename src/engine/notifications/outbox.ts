@@ -83,11 +83,11 @@ async function write(
 const postRef = (p: Post) => ({ id: p.id, title: p.title, slug: p.slug, boardId: p.boardId });
 
 /**
- * A post's status changed (PATCH, a merge): its participants (author, voters, commenters) and its subscribers who
- * may be emailed get one message each.
+ * A post's status changed (PATCH, a merge, the console with an optional public note): its participants (author,
+ * voters, commenters) and its subscribers who may be emailed get one message each.
  */
-export function notifyPostStatus(tx: Sql, change: Change, post: Post, previousStatus: string, mergedInto: Post | null = null): Promise<number> {
-  const payload: MailPayload = { kind: 'post_status', post: postRef(post), from: previousStatus, to: post.status, mergedInto: mergedInto && postRef(mergedInto) };
+export function notifyPostStatus(tx: Sql, change: Change, post: Post, previousStatus: string, mergedInto: Post | null = null, note: string | null = null): Promise<number> {
+  const payload: MailPayload = { kind: 'post_status', post: postRef(post), from: previousStatus, to: post.status, mergedInto: mergedInto && postRef(mergedInto), ...(note ? { note } : {}) };
   return write(tx, change, 'post_status', { participantsOf: post.id, topic: postTopic(post.id) }, () => payload);
 }
 

@@ -1,13 +1,7 @@
 import { castVote, comment, filePost } from '../interactions/index.js';
-import { FeedbackError, hashEmail } from '../shared/index.js';
+import { FeedbackError, hashEmail, plainBody } from '../shared/index.js';
 import { votes } from '../store/index.js';
 import { portalSettings, type PortalAction, type PortalActionResult, type PortalContext, type PortalIdentity } from './participants.js';
-
-/** A post body from the portal's plain text: one paragraph per line, as a rich-text document. */
-function plainBody(text: string) {
-  const paragraphs = text.split(/\r?\n/).map((line) => (line ? { type: 'paragraph', content: [{ type: 'text', text: line }] } : { type: 'paragraph' }));
-  return { json: { type: 'doc', content: paragraphs }, text };
-}
 
 /**
  * Do what the person asked, as the engine's public interaction (its change and its events in one transaction). Someone

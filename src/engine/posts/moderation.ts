@@ -1,13 +1,15 @@
 import { FeedbackError, changeTime, validationError } from '../shared/index.js';
-import { emit, posts, type WorkspaceContext } from '../store/index.js';
+import { emit, mailSubscriptions, postNotes, posts, votes, type WorkspaceContext } from '../store/index.js';
 import type { Post } from '../../schemas/posts.js';
-import { notifyPostStatus } from '../notifications/index.js';
+import { notifyPostStatus, postTopic } from '../notifications/index.js';
 import { requireLivePost } from './references.js';
 import { postSummary } from './write.js';
 
 /**
- * Merge a duplicate into another post of the workspace: it leaves the portal's lists, its page points to the target,
- * the target's page lists it, and its status becomes `duplicate` (with `post.status_changed`).
+ * Merge a duplicate into another post of the workspace: it leaves the portal's lists, its page sends to the target,
+ * the target's page lists it, and its status becomes `duplicate` (with `post.status_changed`, whose mail reaches the
+ * duplicate's people first). Then its votes (but a voter's second), its subscribers and the team's notes move to the
+ * target.
  */
 export async function merge({ db, organizationId, clock }: WorkspaceContext, postId: string, intoId: string): Promise<Post> {
   return db.transaction(async (tx) => {
@@ -22,7 +24,10 @@ export async function merge({ db, organizationId, clock }: WorkspaceContext, pos
       const changeId = await emit(tx, { event: 'post.status_changed', organizationId, boardId: next.boardId, post: postSummary(next), previousStatus: current.status }, now);
       await notifyPostStatus(tx, { organizationId, changeId, now }, next, current.status, target);
     }
-    return next;
+    await votes.moveToPost(tx, current.id, target.id);
+    await mailSubscriptions.moveTopic(tx, organizationId, postTopic(current.id), postTopic(target.id));
+    await postNotes.move(tx, current.id, target.id);
+    return requireLivePost(tx, organizationId, current.id);
   });
 }
 

@@ -30,8 +30,8 @@ export function createPostsService(ctx: WorkspaceContext) {
   return {
     /** `POST /v1/boards/{boardId}/posts`. */
     create: (boardId: string, body: unknown) => create(ctx, boardId, body),
-    /** `PATCH /v1/posts/{postId}`. */
-    update: (postId: string, body: unknown) => update(ctx, postId, body),
+    /** `PATCH /v1/posts/{postId}`; `note`: the console's public note, carried by the status change's mail. */
+    update: (postId: string, body: unknown, options?: { note?: string | null }) => update(ctx, postId, body, options),
     /** Merge a duplicate into another post (its status becomes `duplicate`). */
     merge: (postId: string, intoId: string) => merge(ctx, postId, intoId),
     /** Approve (`post.created` then) or mark as spam a post held for moderation. */

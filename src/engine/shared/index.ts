@@ -8,6 +8,7 @@ export * from './ids.js';
 export * from './one-time.js';
 export * from './log.js';
 export * from './pages.js';
+export * from './plain-body.js';
 export * from './plans.js';
 export * from './portal-paths.js';
 export * from './slugs.js';

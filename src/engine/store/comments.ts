@@ -22,6 +22,8 @@ export const Comment = defineEntity({
     authorName: p.string().length(200).nullable(),
     emailHash: p.string().length(64).nullable(),
     contactId: p.string().length(40).nullable(),
+    /** Written by the workspace's team from the console (an official reply): the portal shows it as the team's. */
+    official: p.boolean().default(false),
     bodyText: p.text(),
     createdAt: p.datetime().length(3),
   },
@@ -37,6 +39,8 @@ export interface CommentRow {
   authorName: string | null;
   emailHash: string | null;
   contactId: string | null;
+  /** An official reply of the team (authorName is then the team member's name, or null). */
+  official?: boolean;
   bodyText: string;
   createdAt: Date;
 }
@@ -44,9 +48,9 @@ export interface CommentRow {
 /** Insert a comment and count it on its post. */
 export async function insert(sql: Sql, c: CommentRow): Promise<void> {
   await sql.run(
-    `INSERT INTO comment (id, organization_id, post_id, parent_id, author_user_id, author_name, email_hash, contact_id, body_text, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [c.id, c.organizationId, c.postId, c.parentId, c.authorUserId, c.authorName, c.emailHash, c.contactId, c.bodyText, ts(sql, c.createdAt)],
+    `INSERT INTO comment (id, organization_id, post_id, parent_id, author_user_id, author_name, email_hash, contact_id, official, body_text, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [c.id, c.organizationId, c.postId, c.parentId, c.authorUserId, c.authorName, c.emailHash, c.contactId, c.official === true, c.bodyText, ts(sql, c.createdAt)],
   );
   await sql.run('UPDATE post SET comment_count = comment_count + 1 WHERE id = ?', [c.postId]);
 }

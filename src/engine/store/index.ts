@@ -3,7 +3,7 @@
 export * from './sql.js';
 export * from './rows.js';
 export * from './subjects.js';
-export type { WorkspaceContext } from './context.js';
+export { inTransaction, type WorkspaceContext } from './context.js';
 export type { ApiKeyInfo } from './api-keys.js';
 /** For the engine's root: the model MikroORM works from, and the database on its connections. */
 export * as entities from './entities.js';
@@ -27,6 +27,7 @@ export * as mailUnsubscribes from './mail-unsubscribes.js';
 export * as organizations from './organizations.js';
 export * as portalCodes from './portal-codes.js';
 export * as portalSessions from './portal-sessions.js';
+export * as postNotes from './post-notes.js';
 export * as postTags from './post-tags.js';
 export * as posts from './posts.js';
 export * as rateLimits from './rate-limits.js';

@@ -51,3 +51,14 @@ export async function listFor(sql: Sql, contactId: string): Promise<Subscription
   );
   return rows.map((r) => ({ topic: r.topic, via: r.via, createdAt: toIso(r.created_at) }));
 }
+
+/** Move a topic's subscribers to another topic (a merged post's to its target); who had both keeps the target's. */
+export async function moveTopic(sql: Sql, organizationId: string, from: string, to: string): Promise<void> {
+  await sql.run(
+    `INSERT INTO mail_subscription (contact_id, topic, organization_id, via, created_at)
+     SELECT contact_id, ?, organization_id, via, created_at FROM mail_subscription WHERE organization_id = ? AND topic = ?
+     ON CONFLICT (contact_id, topic) DO NOTHING`,
+    [to, organizationId, from],
+  );
+  await sql.run('DELETE FROM mail_subscription WHERE organization_id = ? AND topic = ?', [organizationId, from]);
+}

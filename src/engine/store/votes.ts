@@ -88,3 +88,17 @@ export async function anonymize(sql: Sql, ids: readonly string[]): Promise<numbe
 export async function hasVoted(sql: Sql, postId: string, voterKey: string): Promise<boolean> {
   return (await sql.one('SELECT 1 AS x FROM vote WHERE post_id = ? AND voter_key = ?', [postId, voterKey])) !== undefined;
 }
+
+/**
+ * Move a post's votes to another (a merge): each voter's vote goes over unless they voted on the target too (that vote
+ * stays behind, on the merged post). Both posts' counts are counted again. How many votes moved.
+ */
+export async function moveToPost(sql: Sql, fromPostId: string, toPostId: string): Promise<number> {
+  const moved = await sql.run('UPDATE vote SET post_id = ? WHERE post_id = ? AND voter_key NOT IN (SELECT voter_key FROM vote WHERE post_id = ?)', [
+    toPostId,
+    fromPostId,
+    toPostId,
+  ]);
+  await sql.run('UPDATE post SET vote_count = (SELECT COUNT(*) FROM vote v WHERE v.post_id = post.id) WHERE id IN (?, ?)', [fromPostId, toPostId]);
+  return moved;
+}

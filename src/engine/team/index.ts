@@ -5,6 +5,7 @@ import { addMember, auditLog, changeRole, listMembers, removeMember, type AddMem
 import type { TeamRole } from './roles.js';
 import { redeemSignIn, requestSignIn, sessionOf, signOut, type TeamContext } from './sign-in.js';
 
+export { actAs, type Acting } from './acting.js';
 export { CLI_ACTOR, type Actor } from './audit.js';
 export type { TeamMemberInfo } from './members.js';
 export { TEAM_ROLES, allows, isTeamRole, type TeamPermission, type TeamRole } from './roles.js';

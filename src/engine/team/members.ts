@@ -2,6 +2,7 @@
 // log in the transaction that makes it (docs/console.md).
 import { FeedbackError, newId } from '../shared/index.js';
 import { auditEntries, teamMembers, teamSessions, teamSignIns, type WorkspaceContext } from '../store/index.js';
+import { roleOf as actorRole } from './acting.js';
 import { record, type Actor } from './audit.js';
 import { allows, isTeamRole, teamEmail, type TeamRole } from './roles.js';
 import { TEAM_LIFETIMES, issueSignIn, signInLink, type TeamContext } from './sign-in.js';
@@ -27,13 +28,7 @@ const info = (m: teamMembers.MemberRow): TeamMemberInfo => ({
   joinedAt: m.joinedAt,
 });
 
-/** The actor's role here, or 403: the command line may do anything; a member what their role allows. */
-async function roleOf(ctx: MemberContext, actor: Actor): Promise<TeamRole | 'cli'> {
-  if (actor.email === 'cli') return 'cli';
-  const row = await teamMembers.find(ctx.db, ctx.organizationId, actor.email);
-  if (!row || !isTeamRole(row.role)) throw new FeedbackError('ERR_FORBIDDEN', 'You are not on this workspace’s team.');
-  return row.role;
-}
+const roleOf = (ctx: MemberContext, actor: Actor) => actorRole(ctx.db, ctx.organizationId, actor);
 
 /** Owners manage owners; admins manage everyone else; members and viewers manage nobody. */
 function mayManage(actorRole: TeamRole | 'cli', role: TeamRole): boolean {

@@ -1,4 +1,4 @@
-import { asIs, defineRows, search, toInt, toIso, ts, type Sql } from '../store/index.js';
+import { asIs, defineRows, search, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from '../store/index.js';
 import type { SearchTerm } from '../shared/index.js';
 import type { PostStatus } from '../../schemas/posts.js';
 
@@ -107,4 +107,77 @@ export async function searchPosts(
     });
   });
   return rows.map((r) => ({ ...r.post, position: [r.relevance, r.voteCount, r.createdAt, r.id] as const }));
+}
+
+/** A voter as the post page lists them: their contact's name, address, plan and revenue (null for an unlinked vote). */
+export interface TriageVoter {
+  contactId: string | null;
+  name: string | null;
+  email: string | null;
+  plan: string | null;
+  mrrCents: number | null;
+  currency: string | null;
+  votedAt: string;
+}
+
+/** Up to `limit` voters of a post, those paying most first (then the earliest). */
+export async function voters(sql: Sql, postId: string, limit: number): Promise<TriageVoter[]> {
+  const rows = await sql.all(
+    `SELECT v.contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency, v.created_at FROM vote v LEFT JOIN contact c ON c.id = v.contact_id
+     WHERE v.post_id = ? ORDER BY (c.mrr_cents IS NULL), c.mrr_cents DESC, v.created_at, v.id LIMIT ?`,
+    [postId, limit],
+  );
+  return rows.map((r) => ({
+    contactId: toStringOrNull(r.contact_id),
+    name: toStringOrNull(r.name),
+    email: toStringOrNull(r.email),
+    plan: toStringOrNull(r.plan),
+    mrrCents: toIntOrNull(r.mrr_cents),
+    currency: toStringOrNull(r.currency),
+    votedAt: toIso(r.created_at),
+  }));
+}
+
+/** A post's impact in one currency: the monthly revenue of the distinct paying contacts who voted, and how many they are. */
+export interface Impact {
+  currency: string;
+  mrrCents: number;
+  payingVoters: number;
+}
+
+/** The post's impact, per currency, largest first. */
+export async function impact(sql: Sql, postId: string): Promise<Impact[]> {
+  const rows = await sql.all(
+    `SELECT currency, SUM(mrr_cents) AS mrr_cents, COUNT(*) AS paying FROM contact
+     WHERE id IN (SELECT contact_id FROM vote WHERE post_id = ? AND contact_id IS NOT NULL) AND mrr_cents > 0 AND currency IS NOT NULL
+     GROUP BY currency ORDER BY SUM(mrr_cents) DESC, currency`,
+    [postId],
+  );
+  return rows.map((r) => ({ currency: r.currency as string, mrrCents: toInt(r.mrr_cents), payingVoters: toInt(r.paying) }));
+}
+
+/** A comment as the team sees it: whether it is the team's official reply, and the contact it is linked to. */
+export interface TriageComment {
+  id: string;
+  parentId: string | null;
+  authorName: string | null;
+  official: boolean;
+  contactId: string | null;
+  bodyText: string;
+  createdAt: string;
+}
+
+const COMMENTS = defineRows<TriageComment>('comment', 'c', {
+  id: asIs,
+  parentId: toStringOrNull,
+  authorName: toStringOrNull,
+  official: toBool,
+  contactId: toStringOrNull,
+  bodyText: asIs,
+  createdAt: toIso,
+});
+
+/** Up to `limit` comments of a post, oldest first. */
+export async function comments(sql: Sql, postId: string, limit: number): Promise<TriageComment[]> {
+  return (await sql.all(`SELECT ${COMMENTS.columns} FROM comment c WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`, [postId, limit])).map((r) => COMMENTS.read(r));
 }

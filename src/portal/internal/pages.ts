@@ -95,7 +95,7 @@ const honeypot = html`<div class="hp" aria-hidden="true"><label>Leave this empty
 const signInOnly = (frame: PageFrame) => html`<p class="notice">${frame.workspace} takes feedback from signed-in users: sign in on ${frame.workspace}'s site to vote, comment and post.</p>`;
 
 /** Comments as a tree: replies under their parent, oldest first; a reply whose parent is not shown stands at the top. */
-function thread(comments: PortalComment[], replyHref: ((c: PortalComment) => string) | null): SafeHtml {
+function thread(comments: PortalComment[], replyHref: ((c: PortalComment) => string) | null, workspace: string): SafeHtml {
   const shown = new Set(comments.map((c) => c.id));
   const children = new Map<string | null, PortalComment[]>();
   for (const c of comments) {
@@ -117,7 +117,7 @@ function thread(comments: PortalComment[], replyHref: ((c: PortalComment) => str
       }
       const c = top.list[top.index++]!;
       out.push(
-        html`<li class="comment" id="${c.id}"><div class="meta">${c.authorName ?? 'Someone'} · ${when(c.createdAt)}</div><div class="body">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">Reply<span class="sr-only"> to ${c.authorName ?? 'Someone'}</span></a>` : ''}`,
+        html`<li class="comment${c.official ? ' official' : ''}" id="${c.id}"><div class="meta">${c.official ? html`${c.authorName ? `${c.authorName} · ` : ''}<span class="team">${workspace} team</span>` : (c.authorName ?? 'Someone')} · ${when(c.createdAt)}</div><div class="body">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">Reply<span class="sr-only"> to ${c.authorName ?? 'Someone'}</span></a>` : ''}`,
       );
       const replies = children.get(c.id);
       if (replies?.length) {
@@ -156,7 +156,7 @@ ${p.bodyText ? html`<div class="body">${p.bodyText}</div>` : ''}
 ${v.canTakePart ? '' : signInOnly(frame)}
 ${v.merged.length ? html`<h2>Merged into this post</h2><ul>${v.merged.map((m) => html`<li>${m.title} <span class="muted">${count(m.voteCount, 'vote')}</span></li>`)}</ul>` : ''}
 <h2>${count(v.comments.length, 'comment')}</h2>
-${v.comments.length ? thread(v.comments, v.canTakePart ? (c) => `${paths.post(v.board.slug, p.slug)}?reply=${c.id}#comment-form` : null) : html`<p class="muted">No comments yet.</p>`}
+${v.comments.length ? thread(v.comments, v.canTakePart ? (c) => `${paths.post(v.board.slug, p.slug)}?reply=${c.id}#comment-form` : null, frame.workspace) : html`<p class="muted">No comments yet.</p>`}
 ${v.canTakePart ? html`<h2>${reply ? 'Reply' : 'Add a comment'}</h2>${commentForm}` : ''}`,
   );
 }

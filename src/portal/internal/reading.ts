@@ -41,7 +41,11 @@ async function postRoute(site: PortalSite, event: H3Event): Promise<Response> {
   const found = board && SLUG.test(postSlug ?? '') ? await reader.post(board.id, postSlug!) : null;
   if (!board || !found) return site.notFound(v.frame, 'There is no such post.');
   const frame = { ...v.frame, title: found.post.title, section: 'boards' as const };
-  if (found.post.mergedIntoId) return htmlResponse(200, mergedPage(frame, { post: found.post, target: found.mergedInto }), v.cookies);
+  if (found.post.mergedIntoId) {
+    // A merged post's address sends its visitors (and search engines) to the post it was merged into, for good.
+    if (found.mergedInto) return new Response(null, { status: 301, headers: { location: v.frame.paths.post(found.mergedInto.boardSlug, found.mergedInto.slug) } });
+    return htmlResponse(200, mergedPage(frame, { post: found.post, target: null }), v.cookies);
+  }
   const replyId = event.url.searchParams.get('reply');
   const replyTo = (replyId && found.comments.find((c) => c.id === replyId)) || null;
   const voted = v.viewer ? await v.participation.hasVoted(v.viewer, found.post.id) : false;

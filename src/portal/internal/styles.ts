@@ -36,6 +36,8 @@ button { font: inherit; padding: .4rem .9rem; border-radius: .35rem; border: 1px
 .comments ul { margin-left: 1.25rem; border-left: 2px solid var(--line); padding-left: .75rem; }
 .comment { margin: .75rem 0; }
 .comment .meta { font-size: .9rem; color: var(--muted); }
+.comment.official > .body { border-left: 3px solid var(--accent); padding-left: .5rem; }
+.comment .team { font-weight: 600; color: var(--ink); }
 .notice { border: 1px solid var(--line); background: var(--soft); border-radius: .5rem; padding: .75rem 1rem; }
 .roadmap { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 1rem; }
 .roadmap section { background: var(--soft); border-radius: .5rem; padding: .5rem 1rem; }

@@ -2,7 +2,8 @@ import { PostgresqlMigration } from './migration.js';
 
 /**
  * The team console (docs/console.md): team members per workspace with their role, the one-time sign-in links and
- * codes, the team's browser sessions, and the audit log of what members did.
+ * codes, the team's browser sessions, the audit log of what members did, the team's internal notes on posts, and
+ * which comments are the team's official replies.
  */
 export class Migration20261129000000Team extends PostgresqlMigration {
   override async up(): Promise<void> {
@@ -17,6 +18,11 @@ export class Migration20261129000000Team extends PostgresqlMigration {
     this.addSql('create table "team_sign_in" ("id" varchar(40) not null, "email" varchar(320) not null, "token_hash" varchar(64) not null, "code_hash" varchar(64) not null, "attempts" int not null default 0, "created_at" timestamptz(3) not null, "expires_at" timestamptz(3) not null, constraint "team_sign_in_pkey" primary key ("id"))');
     this.addSql('create index "team_sign_in_expires_idx" on "team_sign_in" ("expires_at")');
     this.addSql('alter table "team_sign_in" add constraint "team_sign_in_token_unique" unique ("token_hash")');
+    this.addSql('create table "post_note" ("id" varchar(40) not null, "organization_id" varchar(40) not null, "post_id" varchar(40) not null, "author_email" varchar(320) not null, "body_text" text not null, "created_at" timestamptz(3) not null, constraint "post_note_pkey" primary key ("id"))');
+    this.addSql('create index "post_note_post_created_idx" on "post_note" ("post_id", "created_at", "id")');
+    this.addSql('alter table "comment" add column "official" boolean not null default false');
+    this.addSql('alter table "post_note" add constraint "post_note_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
+    this.addSql('alter table "post_note" add constraint "post_note_post_id_foreign" foreign key ("post_id") references "post" ("id") on update cascade on delete cascade');
     this.addSql('alter table "audit_entry" add constraint "audit_entry_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
     this.addSql('alter table "team_member" add constraint "team_member_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
   }

@@ -2,7 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The team console (docs/console.md): team members per workspace with their role, the one-time sign-in links and
- * codes, the team's browser sessions, and the audit log of what members did.
+ * codes, the team's browser sessions, the audit log of what members did, the team's internal notes on posts, and
+ * which comments are the team's official replies.
  */
 export class Migration20261129000000Team extends Migration {
   override async up(): Promise<void> {
@@ -17,5 +18,8 @@ export class Migration20261129000000Team extends Migration {
     this.addSql('create table `team_sign_in` (`id` text not null, `email` text not null, `token_hash` text not null, `code_hash` text not null, `attempts` integer not null default 0, `created_at` datetime not null, `expires_at` datetime not null, primary key (`id`))');
     this.addSql('create index `team_sign_in_expires_idx` on `team_sign_in` (`expires_at`)');
     this.addSql('create unique index `team_sign_in_token_unique` on `team_sign_in` (`token_hash`)');
+    this.addSql('create table `post_note` (`id` text not null, `organization_id` text not null, `post_id` text not null, `author_email` text not null, `body_text` text not null, `created_at` datetime not null, constraint `post_note_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade, constraint `post_note_post_id_foreign` foreign key(`post_id`) references `post`(`id`) on delete cascade on update cascade, primary key (`id`))');
+    this.addSql('create index `post_note_post_created_idx` on `post_note` (`post_id`, `created_at`, `id`)');
+    this.addSql('alter table `comment` add column `official` integer not null default false');
   }
 }

@@ -1,4 +1,4 @@
-import { asIs, defineRows, search, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from '../../store/index.js';
+import { asIs, defineRows, search, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from '../../store/index.js';
 import type { SearchTerm } from '../../shared/index.js';
 import type { PostStatus } from '../../../schemas/posts.js';
 
@@ -33,6 +33,8 @@ export interface PortalComment {
   id: string;
   parentId: string | null;
   authorName: string | null;
+  /** The team's official reply (written in the console): shown as the team's. */
+  official: boolean;
   bodyText: string;
   createdAt: string;
 }
@@ -65,6 +67,7 @@ const COMMENTS = defineRows<PortalComment>('comment', 'c', {
   id: asIs,
   parentId: toStringOrNull,
   authorName: toStringOrNull,
+  official: toBool,
   bodyText: asIs,
   createdAt: toIso,
 });

@@ -1,0 +1,48 @@
+// A team member acting on the workspace: their role checked by the engine, the change made through the engine's own
+// services (so it emits what the same change through REST emits), and recorded in the audit log in the same
+// transaction (docs/console.md).
+import { FeedbackError } from '../shared/index.js';
+import { inTransaction, teamMembers, type Sql, type WorkspaceContext } from '../store/index.js';
+import { record, type Actor, type AuditInput } from './audit.js';
+import { allows, isTeamRole, type TeamPermission, type TeamRole } from './roles.js';
+
+/** The actor's role here, or 403: the command line may do anything; a member what their role allows. */
+export async function roleOf(sql: Sql, organizationId: string, actor: Actor): Promise<TeamRole | 'cli'> {
+  if (actor.email === 'cli') return 'cli';
+  const row = await teamMembers.find(sql, organizationId, actor.email);
+  if (!row || !isTeamRole(row.role)) throw new FeedbackError('ERR_FORBIDDEN', 'You are not on this workspace’s team.');
+  return row.role;
+}
+
+/** Who acts, as a change sees them: their address and name (the name an official reply is signed with). */
+export interface Acting {
+  email: string;
+  name: string | null;
+}
+
+const REFUSALS: Record<TeamPermission, string> = {
+  read: 'You are not on this workspace’s team.',
+  triage: 'Your role (viewer) may read but not change anything.',
+  manage: 'Only owners and admins may do this.',
+  own: 'Only owners may do this.',
+};
+
+/**
+ * Make `change` as `actor` when their role allows `permission`: in one transaction, the change (run by the engine's
+ * services on `inner`, whose transactions are this one) and its audit entry, so both commit or neither does.
+ */
+export async function actAs<T>(
+  ctx: WorkspaceContext,
+  actor: Actor,
+  permission: TeamPermission,
+  change: (inner: WorkspaceContext, tx: Sql, acting: Acting) => Promise<{ result: T; audit: AuditInput | null }>,
+): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    const role = await roleOf(tx, ctx.organizationId, actor);
+    if (role !== 'cli' && !allows(role, permission)) throw new FeedbackError('ERR_FORBIDDEN', REFUSALS[permission]);
+    const member = role === 'cli' ? undefined : await teamMembers.find(tx, ctx.organizationId, actor.email);
+    const { result, audit } = await change({ ...ctx, db: inTransaction(tx) }, tx, { email: actor.email, name: member?.name ?? null });
+    if (audit) await record(tx, ctx, actor, audit);
+    return result;
+  });
+}

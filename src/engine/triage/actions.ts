@@ -1,0 +1,101 @@
+// What the team does to a post from the console: edit it, change its status (with a public note), moderate, merge,
+// reply officially, and keep internal notes. Each is the engine's own change (the same events, webhooks and mail as
+// through REST), refused to a role that may not triage, and recorded in the audit log in its transaction.
+import { COMMENT_BODY_TEXT_MAX } from '../../schemas/interactions.js';
+import type { Post, PostStatus } from '../../schemas/posts.js';
+import { notifyReply } from '../notifications/index.js';
+import { createPostsService } from '../posts/index.js';
+import { FeedbackError, newId, plainBody } from '../shared/index.js';
+import { comments, emit, postNotes, posts, type Sql, type WorkspaceContext } from '../store/index.js';
+import { actAs, type Actor } from '../team/index.js';
+
+/** A team text (an official reply, an internal note, a status note): trimmed, not empty, at most 10,000 characters. */
+function teamText(field: string, value: string): string {
+  const text = value.trim();
+  if (!text) throw new FeedbackError('ERR_VALIDATION', `Write the ${field} first.`);
+  if (text.length > COMMENT_BODY_TEXT_MAX) throw new FeedbackError('ERR_VALIDATION', `The ${field} must be at most ${COMMENT_BODY_TEXT_MAX.toLocaleString('en')} characters.`);
+  return text;
+}
+
+async function livePost(tx: Sql, organizationId: string, postId: string): Promise<Post> {
+  const post = await posts.findLive(tx, organizationId, postId, true);
+  if (!post) throw new FeedbackError('ERR_NOT_FOUND', `No post with id ${postId}.`);
+  return post;
+}
+
+/**
+ * An official reply: a comment of the team (signed with the member's name, shown as the team's on the portal), with
+ * `comment.created` as any comment. The post's author hears of it, unless the reply goes with a status change, whose
+ * mail already carries it.
+ */
+async function officialReply(tx: Sql, ctx: WorkspaceContext, post: Post, authorName: string | null, text: string, notify: boolean): Promise<string> {
+  const now = ctx.clock();
+  const id = newId('cmt', now.getTime());
+  const written = { id, postId: post.id, parentId: null, authorUserId: null, bodyText: text, createdAt: now.toISOString() };
+  await comments.insert(tx, { ...written, organizationId: ctx.organizationId, authorName, emailHash: null, contactId: null, official: true, createdAt: now });
+  const changeId = await emit(tx, { event: 'comment.created', organizationId: ctx.organizationId, boardId: post.boardId, comment: written }, now);
+  if (notify) await notifyReply(tx, { organizationId: ctx.organizationId, changeId, now }, post, { id, bodyText: text, authorName, email: null }, null);
+  return id;
+}
+
+/** A workspace's triage actions, as one team member (or the command line). */
+export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
+  return {
+    /** Change the title and the text of the body (the body becomes plain paragraphs). */
+    edit: (postId: string, change: { title?: string; bodyText?: string }) =>
+      actAs(ctx, actor, 'triage', async (inner) => {
+        const body = { ...(change.title !== undefined ? { title: change.title.trim() } : {}), ...(change.bodyText !== undefined ? { body: plainBody(change.bodyText.trim()) } : {}) };
+        const post = await createPostsService(inner).update(postId, body);
+        return { result: post, audit: { action: 'post.edited', resourceType: 'post', resourceId: postId, detail: { fields: Object.keys(body) } } };
+      }),
+
+    /**
+     * Set the status; a `note` (optional) is posted as an official reply and goes in the status mail to the post's
+     * people (those the consent rule lets through). The same status with a note is just the reply.
+     */
+    setStatus: (postId: string, status: PostStatus, note?: string | null) =>
+      actAs(ctx, actor, 'triage', async (inner, tx, acting) => {
+        const text = note?.trim() ? teamText('note', note) : null;
+        const before = await livePost(tx, ctx.organizationId, postId);
+        const post = await createPostsService(inner).update(postId, { status }, { note: text });
+        const changed = post.status !== before.status;
+        if (text) await officialReply(tx, ctx, post, acting.name, text, !changed);
+        if (!changed && !text) return { result: post, audit: null };
+        return { result: post, audit: { action: 'post.status_changed', resourceType: 'post', resourceId: postId, detail: { from: before.status, to: post.status, note: text !== null } } };
+      }),
+
+    /** Approve (it goes on the portal, with `post.created`) or mark as spam a post held for moderation. */
+    moderate: (postId: string, decision: 'approved' | 'spam') =>
+      actAs(ctx, actor, 'triage', async (inner) => ({
+        result: await createPostsService(inner).moderate(postId, decision),
+        audit: { action: decision === 'approved' ? 'post.approved' : 'post.rejected', resourceType: 'post', resourceId: postId },
+      })),
+
+    /** Merge the post into another: its votes, subscribers and notes move there, its page sends there. */
+    merge: (postId: string, intoId: string) =>
+      actAs(ctx, actor, 'triage', async (inner) => ({
+        result: await createPostsService(inner).merge(postId, intoId),
+        audit: { action: 'post.merged', resourceType: 'post', resourceId: postId, detail: { into: intoId } },
+      })),
+
+    /** Reply as the team: shown on the portal as the team's; the post's author hears of it. */
+    reply: (postId: string, text: string) =>
+      actAs(ctx, actor, 'triage', async (_inner, tx, acting) => {
+        const body = teamText('reply', text);
+        const id = await officialReply(tx, ctx, await livePost(tx, ctx.organizationId, postId), acting.name, body, true);
+        return { result: { id }, audit: { action: 'comment.official_reply', resourceType: 'comment', resourceId: id, detail: { postId } } };
+      }),
+
+    /** An internal note: read by the team in the console only, never on the portal, in an event or in a mail. */
+    addNote: (postId: string, text: string) =>
+      actAs(ctx, actor, 'triage', async (_inner, tx, acting) => {
+        const body = teamText('note', text);
+        const post = await livePost(tx, ctx.organizationId, postId);
+        const now = ctx.clock();
+        const id = newId('note', now.getTime());
+        await postNotes.insert(tx, { id, organizationId: ctx.organizationId, postId: post.id, authorEmail: acting.email, bodyText: body, createdAt: now.toISOString() });
+        return { result: { id }, audit: { action: 'post.note_added', resourceType: 'post', resourceId: postId, detail: { noteId: id } } };
+      }),
+  };
+}
+export type TriageActions = ReturnType<typeof createTriageActions>;

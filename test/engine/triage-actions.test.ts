@@ -1,0 +1,204 @@
+import { afterAll, expect, it } from 'vitest';
+import { CLI_ACTOR, FeedbackError, type Actor } from '../../src/engine/index.js';
+import { describeEngine } from '../helpers/harness.js';
+import { startSmtpSink } from '../helpers/smtp.js';
+import { addresses, countsSince, portalWorkspace } from '../notifications/helpers.js';
+
+// What the team does to a post from the console (docs/console.md), in the engine: each action is the engine's own
+// change (its events and mail as through REST), refused to a role that may only read, and audited in its transaction.
+
+const smtp = await startSmtpSink();
+afterAll(() => smtp.close());
+
+const refusal = async (p: Promise<unknown>) => {
+  const err = await p.then(() => null, (e: unknown) => e);
+  if (!(err instanceof FeedbackError)) throw new Error(`expected a FeedbackError, got ${String(err)}`);
+  return { code: err.code, message: err.message };
+};
+
+describeEngine(
+  'triage actions',
+  (h) => {
+    /** A workspace with a public board and a post, and a member, a viewer (and the owner) on its team. */
+    async function triageWorkspace() {
+      const w = await portalWorkspace(h.engine);
+      const a = addresses('owner', 'member', 'viewer');
+      for (const [email, role] of [[a.owner, 'owner'], [a.member, 'member'], [a.viewer, 'viewer']] as const) {
+        await w.ws.team.add(CLI_ACTOR, { email, role, name: role === 'member' ? 'Mia' : null }, { invite: false, workspace: w.org.name });
+      }
+      const as = (email: string): Actor => ({ email, ip: '203.0.113.7' });
+      return { ...w, a, as };
+    }
+    const audit = async (w: Awaited<ReturnType<typeof triageWorkspace>>) => w.ws.team.auditLog(CLI_ACTOR, 50);
+
+    it('a status change with a public note: the status event, the note as an official reply, one mail with the note to each voter who may be mailed, and an audit entry', async () => {
+      const w = await triageWorkspace();
+      const v = addresses('voter', 'quiet');
+      await w.ws.public.vote({ postId: w.post.id, email: v.voter, notifyMe: true });
+      await w.ws.public.vote({ postId: w.post.id, email: v.quiet, notifyMe: false });
+      const from = smtp.mails.length;
+
+      const post = await w.ws.triage.as(w.as(w.a.member)).setStatus(w.post.id, 'planned', '  We start in March.  ');
+      expect(post.status).toBe('planned');
+      const events = (await w.ws.events.list()).map((e) => e.payload as Record<string, any>);
+      expect(events.filter((e) => e.event === 'post.status_changed')).toHaveLength(1);
+      const created = events.filter((e) => e.event === 'comment.created');
+      expect(created).toHaveLength(1);
+      expect(created[0]!.comment).toMatchObject({ postId: w.post.id, authorUserId: null, parentId: null, bodyText: 'We start in March.' });
+
+      // On the portal, the reply is the team's.
+      const shown = await w.ws.portal.post(w.board.id, w.post.slug);
+      expect(shown!.comments).toEqual([expect.objectContaining({ official: true, authorName: 'Mia', bodyText: 'We start in March.' })]);
+
+      await h.engine.scheduler.runDue();
+      expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [v.voter]: 1 });
+      const [mail] = (await smtp.parsed()).slice(from);
+      expect(mail!.subject).toBe('“Dark mode” is now Planned');
+      expect(mail!.text).toContain(`The ${w.org.name} team wrote:`);
+      expect(mail!.text).toContain('We start in March.');
+
+      expect((await audit(w))[0]).toMatchObject({
+        actor: w.a.member,
+        action: 'post.status_changed',
+        resourceType: 'post',
+        resourceId: w.post.id,
+        ip: '203.0.113.7',
+        detail: { from: 'open', to: 'planned', note: true },
+      });
+    });
+
+    it('a viewer, and anyone not on the team, may change nothing: 403, and nothing is written', async () => {
+      const w = await triageWorkspace();
+      const before = { events: (await w.ws.events.list()).length, audit: (await audit(w)).length };
+      const viewer = w.ws.triage.as(w.as(w.a.viewer));
+      const viewerRefusal = { code: 'ERR_FORBIDDEN', message: 'Your role (viewer) may read but not change anything.' };
+      expect(await refusal(viewer.setStatus(w.post.id, 'planned'))).toEqual(viewerRefusal);
+      expect(await refusal(viewer.edit(w.post.id, { title: 'Hacked' }))).toEqual(viewerRefusal);
+      expect(await refusal(viewer.reply(w.post.id, 'Hi'))).toEqual(viewerRefusal);
+      expect(await refusal(viewer.addNote(w.post.id, 'Hi'))).toEqual(viewerRefusal);
+      expect(await refusal(viewer.merge(w.post.id, w.post.id))).toEqual(viewerRefusal);
+      expect(await refusal(viewer.moderate(w.post.id, 'approved'))).toEqual(viewerRefusal);
+      // A member of another workspace is nobody here, whatever post id they send.
+      const other = await triageWorkspace();
+      expect(await refusal(w.ws.triage.as(other.as(other.a.owner)).setStatus(w.post.id, 'planned'))).toEqual({ code: 'ERR_FORBIDDEN', message: 'You are not on this workspace’s team.' });
+      // A team member naming another workspace's post: 404.
+      expect(await refusal(w.ws.triage.as(w.as(w.a.member)).setStatus(other.post.id, 'planned'))).toMatchObject({ code: 'ERR_NOT_FOUND' });
+      expect((await w.ws.posts.retrieve(w.post.id)).status).toBe('open');
+      expect((await other.ws.posts.retrieve(other.post.id)).status).toBe('open');
+      expect({ events: (await w.ws.events.list()).length, audit: (await audit(w)).length }).toEqual(before);
+    });
+
+    it('an internal note is the team’s alone: on the post page, never on the portal, in an event, a mail or a comment count', async () => {
+      const w = await triageWorkspace();
+      const v = addresses('author');
+      const mine = await w.ws.public.post({ boardId: w.board.id, email: v.author, title: 'Export to CSV', body: { json: {}, text: '' }, notifyMe: true });
+      const events = (await w.ws.events.list()).length;
+      const from = smtp.mails.length;
+      const { id } = await w.ws.triage.as(w.as(w.a.member)).addNote(mine.id, 'Acme Corp asked too; see ticket 4411.');
+      const detail = await w.ws.triage.post(mine.id);
+      expect(detail!.notes).toEqual([expect.objectContaining({ id, authorEmail: w.a.member, bodyText: 'Acme Corp asked too; see ticket 4411.' })]);
+      expect(detail!.post.commentCount).toBe(0);
+      expect(detail!.comments).toEqual([]);
+      expect((await w.ws.portal.post(w.board.id, mine.slug))!.comments).toEqual([]);
+      expect((await w.ws.events.list()).length).toBe(events);
+      await h.engine.scheduler.runDue();
+      expect(smtp.mails.length).toBe(from);
+      expect((await audit(w))[0]).toMatchObject({ action: 'post.note_added', resourceId: mine.id });
+      expect(await refusal(w.ws.triage.as(w.as(w.a.member)).addNote(mine.id, '   '))).toEqual({ code: 'ERR_VALIDATION', message: 'Write the note first.' });
+    });
+
+    it('an official reply is a comment of the team: comment.created, the post’s author hears of it, the portal shows it as the team’s', async () => {
+      const w = await triageWorkspace();
+      const v = addresses('author');
+      const mine = await w.ws.public.post({ boardId: w.board.id, email: v.author, title: 'Dark theme for the editor', body: { json: {}, text: '' }, notifyMe: true });
+      const from = smtp.mails.length;
+      const { id } = await w.ws.triage.as(w.as(w.a.owner)).reply(mine.id, 'Thanks! We are looking at it.');
+      const comment = (await w.ws.events.list({ type: 'comment.created' })).map((e) => (e.payload as any).comment).find((c: any) => c.id === id);
+      expect(comment).toMatchObject({ postId: mine.id, authorUserId: null, bodyText: 'Thanks! We are looking at it.' });
+      expect((await w.ws.portal.post(w.board.id, mine.slug))!.comments).toEqual([expect.objectContaining({ id, official: true, authorName: null })]);
+      await h.engine.scheduler.runDue();
+      expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [v.author]: 1 });
+      expect((await audit(w))[0]).toMatchObject({ actor: w.a.owner, action: 'comment.official_reply', resourceId: id, detail: { postId: mine.id } });
+    });
+
+    it('a merge moves votes (a voter of both keeps one), subscribers and notes to the target, and is audited', async () => {
+      const w = await triageWorkspace();
+      const v = addresses('both', 'dupeonly', 'follower');
+      const target = await w.ws.posts.create(w.board.id, { title: 'Night theme' });
+      await w.ws.public.vote({ postId: w.post.id, email: v.both, notifyMe: false });
+      await w.ws.public.vote({ postId: target.id, email: v.both, notifyMe: false });
+      await w.ws.public.vote({ postId: w.post.id, email: v.dupeonly, notifyMe: false });
+      await w.ws.public.vote({ postId: w.post.id, email: v.follower, notifyMe: true });
+      const actions = w.ws.triage.as(w.as(w.a.member));
+      await actions.addNote(w.post.id, 'Same as Night theme');
+
+      const merged = await actions.merge(w.post.id, target.id);
+      expect(merged).toMatchObject({ status: 'duplicate', mergedIntoId: target.id, voteCount: 1 });
+      const detail = await w.ws.triage.post(target.id);
+      expect(detail!.post.voteCount).toBe(3);
+      expect(detail!.notes.map((n) => n.bodyText)).toEqual(['Same as Night theme']);
+      expect((await w.ws.triage.post(w.post.id))!.mergedInto).toEqual({ id: target.id, title: 'Night theme' });
+      // The follower now hears of the target: its status change mails them (the duplicate's news continue there).
+      await h.engine.scheduler.runDue();
+      const from = smtp.mails.length;
+      await w.ws.posts.update(target.id, { status: 'planned' });
+      await h.engine.scheduler.runDue();
+      expect(countsSince(smtp, from).get(v.follower)).toBe(1);
+      expect((await audit(w)).map((e) => e.action)).toContain('post.merged');
+    });
+
+    it('approving a held post announces it (post.created); editing changes title and text; both audited', async () => {
+      const w = await triageWorkspace();
+      const held = await w.ws.public.post({ boardId: w.board.id, email: addresses('anon').anon, title: 'Sync with calendar', body: { json: {}, text: 'Google please' }, notifyMe: false }, { held: true });
+      expect(held.moderationStatus).toBe('pending');
+      const actions = w.ws.triage.as(w.as(w.a.member));
+      await actions.moderate(held.id, 'approved');
+      const created = (await w.ws.events.list({ type: 'post.created' })).map((e) => (e.payload as any).post.id);
+      expect(created).toContain(held.id);
+      const edited = await actions.edit(held.id, { title: 'Sync with Google Calendar', bodyText: 'Two-way sync\nwith reminders' });
+      expect(edited).toMatchObject({ title: 'Sync with Google Calendar', bodyText: 'Two-way sync\nwith reminders' });
+      expect(JSON.parse(edited.body)).toEqual({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Two-way sync' }] }, { type: 'paragraph', content: [{ type: 'text', text: 'with reminders' }] }] });
+      expect((await audit(w)).slice(0, 2).map((e) => e.action)).toEqual(['post.edited', 'post.approved']);
+      expect(await refusal(actions.edit(held.id, { title: '' }))).toMatchObject({ code: 'ERR_VALIDATION' });
+    });
+
+    it('the change and its audit entry commit together: when the audit entry cannot be written, the status stays', async () => {
+      const w = await triageWorkspace();
+      const events = (await w.ws.events.list()).length;
+      await h.engine.db.run('ALTER TABLE audit_entry RENAME TO audit_entry_moved');
+      try {
+        await expect(w.ws.triage.as(w.as(w.a.member)).setStatus(w.post.id, 'planned', 'Soon')).rejects.toThrow();
+      } finally {
+        await h.engine.db.run('ALTER TABLE audit_entry_moved RENAME TO audit_entry');
+      }
+      expect((await w.ws.posts.retrieve(w.post.id)).status).toBe('open');
+      expect((await w.ws.triage.post(w.post.id))!.comments).toEqual([]);
+      expect((await w.ws.events.list()).length).toBe(events);
+    });
+
+    it('the post page shows the voters with their plan and revenue, and the impact per currency', async () => {
+      const w = await triageWorkspace();
+      const v = addresses('big', 'small', 'euro', 'free', 'anon');
+      await w.ws.contacts.identify({ externalUserId: 'big', email: v.big, plan: 'enterprise', mrrCents: 50_000, currency: 'USD' });
+      await w.ws.contacts.identify({ externalUserId: 'small', email: v.small, plan: 'starter', mrrCents: 2_000, currency: 'USD' });
+      await w.ws.contacts.identify({ externalUserId: 'euro', email: v.euro, plan: 'pro', mrrCents: 9_900, currency: 'EUR' });
+      await w.ws.contacts.identify({ externalUserId: 'free', email: v.free, plan: 'free', mrrCents: 0, currency: 'USD' });
+      for (const id of ['big', 'small', 'euro', 'free']) await w.ws.public.vote({ postId: w.post.id, email: v[id]!, userId: id, vouched: true, notifyMe: false });
+      await w.ws.public.vote({ postId: w.post.id, email: v.anon, notifyMe: false });
+      const detail = await w.ws.triage.post(w.post.id);
+      expect(detail!.impact).toEqual([
+        { currency: 'USD', mrrCents: 52_000, payingVoters: 2 },
+        { currency: 'EUR', mrrCents: 9_900, payingVoters: 1 },
+      ]);
+      expect(detail!.voters.map((x) => [x.email, x.plan, x.mrrCents])).toEqual([
+        [v.big, 'enterprise', 50_000],
+        [v.euro, 'pro', 9_900],
+        [v.small, 'starter', 2_000],
+        [v.free, 'free', 0],
+        [null, null, null],
+      ]);
+      expect(await w.ws.triage.post('post_nope')).toBeUndefined();
+    });
+  },
+  { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.test' } } },
+);
