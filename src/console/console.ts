@@ -3,6 +3,7 @@ import { getRouterParams } from 'h3';
 import { CONSOLE_PATH, type Engine } from '../engine/index.js';
 import { assetResponse, createSiteRouter, htmlResponse, seeOther, type AppSite } from '../h3/index.js';
 import { STYLESHEET, message, page } from './internal/layout.js';
+import { mountPost } from './internal/post.js';
 import { mountPosts } from './internal/posts.js';
 import { mountSignIn } from './internal/sign-in.js';
 import { CONSOLE_LIMITS, ConsoleSite, type ConsoleLimits } from './internal/site.js';
@@ -35,6 +36,7 @@ export function createConsole(options: ConsoleOptions): AppSite {
   );
   mountSignIn(router, site);
   mountPosts(router, site);
+  mountPost(router, site);
   // The console's home: the one workspace, or a choice of them.
   router.get(`${CONSOLE_PATH}/`, async (event) => {
     const v = await site.visit(event);

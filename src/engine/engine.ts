@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { createIdempotencyStore, createKeyCache, createKeysService, createRateLimiter, createSharedRateLimiter, type IdempotencyStore, type KeysService, type RateLimiter } from './access/index.js';
 import type { DeliveryScheduler } from './delivery/index.js';
 import { createReadiness, type Readiness } from './health.js';
-import { INITIAL_MIGRATION, MIGRATIONS, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
+import { INITIAL_MIGRATION, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
 import type { MailTokens } from './notifications/index.js';
 import type { EngineOptions } from './options.js';
 import { createOrganizationsService, type OrganizationsService } from './organizations/index.js';

@@ -1,26 +1,18 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashEmail, type MailRecipient } from '../../src/engine/index.js';
 import { createPortal } from '../../src/portal/index.js';
-import { HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
+import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 
 // The pages a notification's links lead to, in a real browser: the preferences page (axe, a screenshot, a change
 // saved), and the unsubscribe link opened with JavaScript off (the page alone changes nothing; its button does).
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.PORTAL_SCREENSHOTS ?? join(import.meta.dirname, '../../test-results/portal');
 
 const smtp = await startSmtpSink();
 afterAll(() => smtp.close());
 
-async function axeViolations(page: Page) {
-  await page.evaluate(AXE);
-  const result = (await page.evaluate(() => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }))) as { violations: Array<{ id: string; impact: string; nodes: unknown[] }> };
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
-}
 
 describe.skipIf(!HAS_CHROMIUM)('the links in notification mail, in chromium', () => {
   const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine })] }), { mail: { smtpUrl: smtp.url, publicUrl: () => stand.server?.url } });

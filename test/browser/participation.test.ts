@@ -1,19 +1,17 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPortal } from '../../src/portal/index.js';
-import { HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
+import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 
 // Taking part on the portal in a real browser: an anonymous vote confirmed with the code a real SMTP server received,
 // the opt-in and its absence seen through the REST API, a sign-in link from the workspace's own site (another
 // origin) carrying a token minted with the documented recipe, and a form on another site that the portal refuses.
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.PORTAL_SCREENSHOTS ?? join(import.meta.dirname, '../../test-results/portal');
 
 const smtp = await startSmtpSink();
@@ -52,11 +50,6 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
   const contacts = async () =>
     ((await (await fetch(`${stand.server.url}/v1/contacts?limit=100`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as { data: Array<{ email: string; source: string; consentBasis: string }> }).data;
 
-  async function axeViolations(page: Page) {
-    await page.evaluate(AXE);
-    const result = (await page.evaluate(() => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }))) as { violations: Array<{ id: string; impact: string; nodes: unknown[] }> };
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
-  }
 
   /** Vote on Dark mode as an anonymous person, confirming with the code from the SMTP server. */
   async function anonymousVote(context: BrowserContext, who: { name: string; email: string; notifyMe: boolean }, shots = false) {

@@ -1,14 +1,11 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPortal } from '../../src/portal/index.js';
-import { HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
+import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
 import { startReceiver } from '../helpers/receiver.js';
 
 // The portal in a real browser: Debian's chromium, driven by playwright-core; accessibility checked with axe-core.
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** Where the screenshots docs/portal.md shows are written (copied into docs/images by hand when the pages change). */
 const SHOTS = process.env.PORTAL_SCREENSHOTS ?? join(import.meta.dirname, '../../test-results/portal');
 
@@ -54,13 +51,6 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
 
-  async function axeViolations(page: Page) {
-    await page.evaluate(AXE);
-    const result = (await page.evaluate(() => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }))) as {
-      violations: Array<{ id: string; impact: string; nodes: unknown[] }>;
-    };
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
-  }
 
   it('every page has no serious or critical accessibility violation (axe-core), and the screenshots are saved', async () => {
     const context = await stand.browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 800 } });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/index.js';
 import { contactExportSchema } from '../../src/schemas/index.js';
-import { command as cli, succeeds } from '../helpers/cli.js';
+import { succeeds } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'feedback-cli-privacy-'));
 const db = join(dir, 'cli.db');

@@ -102,7 +102,7 @@ describeEngine(
 
       const v = new Visitor(app, 'http://console.test');
       await signInByCode(v, 'tri@example.com');
-      const titles = (text: string) => [...text.matchAll(/<tr><td>([^<]+)/g)].map((m) => m[1]!.trim());
+      const titles = (text: string) => [...text.matchAll(/<tr><td><a href="[^"]+">([^<]+)/g)].map((m) => m[1]!.trim());
       const base = `/console/${org.id}/posts`;
       expect(titles((await v.get(base)).text)).toEqual(['Dark mode', 'Held idea', 'Crash on export']);
       expect(titles((await v.get(`${base}?sort=newest`)).text)).toEqual(['Held idea', 'Crash on export', 'Dark mode']);
@@ -133,6 +133,54 @@ describeEngine(
       expect([count(first.text), count(second.text)]).toEqual([50, 5]);
       expect(second.text).toContain('Idea 00');
       expect((await v.get(`/console/${org.id}/posts?cursor=nonsense`)).status).toBe(200);
+    });
+
+    it('every post route answers 404 for another workspace\'s ids; a viewer\'s forged form is refused (403) and changes nothing; a form without the token is 403', async () => {
+      const { org, w } = await workspace();
+      const other = await workspace();
+      await w.team.add(CLI_ACTOR, { email: 'tri2@example.com', role: 'member' }, { invite: false, workspace: org.name });
+      await w.team.add(CLI_ACTOR, { email: 'look@example.com', role: 'viewer' }, { invite: false, workspace: org.name });
+      await other.w.team.add(CLI_ACTOR, { email: 'boss@example.com', role: 'owner' }, { invite: false, workspace: other.org.name });
+      const mine = await w.posts.create((await w.boards.create({ name: 'Ideas' })).id, { title: 'Mine', body: { json: {}, text: '' } });
+      const theirs = await other.w.posts.create((await other.w.boards.create({ name: 'Secret' })).id, { title: 'Other workspace post', body: { json: {}, text: 'secret text' } });
+
+      const v = new Visitor(app, 'http://console.test');
+      await signInByCode(v, 'tri2@example.com');
+      expect((await v.get(`/console/${org.id}/posts/${mine.id}`)).status).toBe(200);
+      const forms: Array<[string, Record<string, string>]> = [
+        ['status', { status: 'planned', note: 'x' }],
+        ['moderate', { decision: 'approved' }],
+        ['reply', { text: 'x' }],
+        ['notes', { text: 'x' }],
+        ['edit', { title: 'Taken', body: '' }],
+        ['merge', { into: mine.id }],
+      ];
+      // Their post under my workspace, and my post under theirs: 404 everywhere, and nothing of theirs shown.
+      for (const base of [`/console/${org.id}/posts/${theirs.id}`, `/console/${other.org.id}/posts/${mine.id}`, `/console/${other.org.id}/posts/${theirs.id}`]) {
+        const page = await v.get(base);
+        expect(page.status, base).toBe(404);
+        expect(page.text).not.toContain('Other workspace post');
+        for (const [action, fields] of forms) expect((await v.post(`${base}/${action}`, fields)).status, `${base}/${action}`).toBe(404);
+      }
+      // Merging into another workspace's post from my own: 404 (no such post here).
+      expect((await v.post(`/console/${org.id}/posts/${mine.id}/merge`, { into: theirs.id })).status).toBe(404);
+      expect((await other.w.posts.retrieve(theirs.id))).toMatchObject({ title: 'Other workspace post', status: 'open', commentCount: 0, mergedIntoId: null });
+
+      // Without the anti-forgery field: 403.
+      expect((await v.post(`/console/${org.id}/posts/${mine.id}/status`, { csrf: 'forged', status: 'planned' })).status).toBe(403);
+
+      // A viewer sees no forms but forges one: the engine refuses it.
+      const viewer = new Visitor(app, 'http://console.test');
+      await signInByCode(viewer, 'look@example.com');
+      const page = await viewer.get(`/console/${org.id}/posts/${mine.id}`);
+      expect(page.text).not.toContain('/status"');
+      for (const [action, fields] of forms) {
+        const res = await viewer.post(`/console/${org.id}/posts/${mine.id}/${action}`, fields);
+        expect(res.status, action).toBe(403);
+        expect(res.text).toContain('Your role (viewer) may read but not change anything.');
+      }
+      expect(await w.posts.retrieve(mine.id)).toMatchObject({ title: 'Mine', status: 'open', commentCount: 0 });
+      expect(await w.team.auditLog(CLI_ACTOR, 10)).toEqual(expect.not.arrayContaining([expect.objectContaining({ actor: 'look@example.com' })]));
     });
   },
   { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.example' } } },

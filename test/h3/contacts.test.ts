@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeMatrix, eventPayloads as events, type Harness } from '../helpers/harness.js';
+import { describeMatrix, eventPayloads as events } from '../helpers/harness.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 

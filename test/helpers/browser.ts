@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createEngine, type Engine, type EngineOptions } from '../../src/engine/index.js';
 import { createApp, serveNode, type AppOptions, type NodeServer } from '../../src/h3/index.js';
@@ -12,6 +13,18 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
 if (!HAS_CHROMIUM && process.env.CI === 'true') throw new Error(`chromium is required in CI but ${CHROMIUM} does not exist (apt-get install -y chromium)`);
 if (!HAS_CHROMIUM) console.warn(`\n[feedback-service tests] ${CHROMIUM} not found: the browser tests are SKIPPED.\n`);
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's serious and critical violations on the page, as `rule (impact, nodes)`. axe runs in the page: its context
+ * needs JavaScript, and `bypassCSP` to get past the pages' policy.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = (await page.evaluate(() => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }))) as { violations: Array<{ id: string; impact: string; nodes: unknown[] }> };
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
+}
 
 /** A headless chromium with the flags this machine needs. */
 export function launchChromium(): Promise<Browser> {

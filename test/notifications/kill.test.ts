@@ -17,7 +17,7 @@ async function inBatches<T>(items: T[], width: number, fn: (item: T) => Promise<
  * 1,000 voters on one post, in every way one can come to vote: 650 may be emailed about it, 350 may not. Returns the
  * addresses of each kind.
  */
-async function thousandVoters(engine: Engine, ws: Workspace, postId: string) {
+async function thousandVoters(ws: Workspace, postId: string) {
   const make = (kind: string, n: number) => Array.from({ length: n }, (_, i) => `${kind}${i}@voters.example.com`);
   const kinds = {
     identified: make('identified', 350),
@@ -78,7 +78,7 @@ for (const kind of ['sqlite', 'postgresql'] as const) {
       'a status change sends each consenting voter exactly one email and none to the others, also when the worker is killed mid-batch and restarted',
       async () => {
         const { ws, post } = await portalWorkspace(engine);
-        const { kinds, consenting } = await thousandVoters(engine, ws, post.id);
+        const { kinds, consenting } = await thousandVoters(ws, post.id);
         expect(consenting).toHaveLength(650);
         expect((await ws.posts.retrieve(post.id)).voteCount).toBe(1000);
 

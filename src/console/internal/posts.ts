@@ -1,12 +1,12 @@
 import { html } from '@remix-run/html-template';
-import { getRouterParams, type H3 } from 'h3';
+import type { H3 } from 'h3';
 import { CONSOLE_PATH, FeedbackError, TRIAGE_SORTS, type Team, type TriagePost, type TriageQuery } from '../../engine/index.js';
-import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
-import { htmlResponse, seeOther } from '../../h3/index.js';
+import { POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+import { htmlResponse } from '../../h3/index.js';
 import { page, type Frame } from './layout.js';
 import type { ConsoleSite } from './site.js';
 
-const label = (status: string) => status.replace('_', ' ');
+const label = (status: PostStatus) => POST_STATUS_LABELS[status];
 
 /** The query the page's filter form and links carry, read leniently: an unknown value is no filter. */
 function queryOf(params: URLSearchParams): TriageQuery {
@@ -29,18 +29,18 @@ function filters(team: Team, query: TriageQuery, boards: Array<{ id: string; nam
 <label>Board <select name="board">${option('', 'All boards', !query.boardId)}${boards.map((b) => option(b.id, b.name, b.id === query.boardId))}</select></label>
 <label>Status <select name="status">${option('', 'Any status', !query.status)}${POST_STATUSES.map((s) => option(s, label(s), s === query.status))}</select></label>
 <label>Sort <select name="sort">${option('votes', 'Most votes', query.sort !== 'newest')}${option('newest', 'Newest', query.sort === 'newest')}</select></label>
-<label><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held for moderation</label>
+<label class="check"><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held for moderation</label>
 <button type="submit">Show</button>
 </form>`;
 }
 
-function table(posts: TriagePost[]) {
+function table(team: Team, posts: TriagePost[]) {
   if (posts.length === 0) return html`<p>No posts match.</p>`;
   return html`<table>
 <caption class="muted">Posts of every board</caption>
 <thead><tr><th scope="col">Post</th><th scope="col">Board</th><th scope="col">Status</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Comments</th><th scope="col">Created</th></tr></thead>
 <tbody>${posts.map(
-    (p) => html`<tr><td>${p.title}${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}</td><td>${p.boardName}</td><td>${label(p.status)}</td><td class="num">${p.voteCount}</td><td class="num">${p.commentCount}</td><td><time datetime="${p.createdAt}">${p.createdAt.slice(0, 10)}</time></td></tr>`,
+    (p) => html`<tr><td><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}</td><td>${p.boardName}</td><td>${label(p.status)}</td><td class="num">${p.voteCount}</td><td class="num">${p.commentCount}</td><td><time datetime="${p.createdAt}">${p.createdAt.slice(0, 10)}</time></td></tr>`,
   )}</tbody>
 </table>`;
 }
@@ -48,10 +48,9 @@ function table(posts: TriagePost[]) {
 /** The posts page: every post of the workspace's boards in one list, filtered, searched and sorted. */
 export function mountPosts(router: H3, site: ConsoleSite): void {
   router.get(`${CONSOLE_PATH}/:org/posts`, async (event) => {
-    const v = await site.visit(event);
-    if (!v.identity) return seeOther(`${CONSOLE_PATH}/sign-in`, v.cookies);
-    const team = site.teamOf(v, getRouterParams(event).org);
-    if (!team) return site.notFound(v);
+    const m = await site.member(event);
+    if (m instanceof Response) return m;
+    const { v, team } = m;
     const query = queryOf(event.url.searchParams);
     const w = site.engine.workspace(team.organizationId);
     let result;
@@ -66,7 +65,7 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
     const frame: Frame = { ...v.frame, title: 'Posts', team };
     const body = html`<h1>Posts</h1>
 ${filters(team, query, boards)}
-${table(result.data)}
+${table(team, result.data)}
 ${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/posts?${next.toString()}" rel="next">Next page</a></p>` : ''}`;
     return htmlResponse(200, page(frame, body), v.cookies);
   });

@@ -1,6 +1,6 @@
-import type { H3Event } from 'h3';
-import { CONSOLE_PATH, type Engine, type Team, type TeamIdentity } from '../../engine/index.js';
-import { csrfOf, factsOf, forgeryRefusal, htmlResponse, readCookie, readForm, respond, sessionCookie, spentBudget, type RequestFacts } from '../../h3/index.js';
+import { getRouterParams, type H3Event } from 'h3';
+import { CONSOLE_PATH, type Actor, type Engine, type Team, type TeamIdentity } from '../../engine/index.js';
+import { csrfOf, factsOf, forgeryRefusal, htmlResponse, readCookie, readForm, respond, seeOther, sessionCookie, spentBudget, type RequestFacts } from '../../h3/index.js';
 import { message, type Frame } from './layout.js';
 
 /** The cookie that holds a team member's session token (its path is the console's). */
@@ -41,6 +41,26 @@ export class ConsoleSite {
   /** The team of the workspace in the path that the signed-in person is on; null for any other id (nothing is said of it). */
   teamOf(v: ConsoleVisit, organizationId: string | undefined): Team | null {
     return v.identity?.teams.find((t) => t.organizationId === organizationId) ?? null;
+  }
+
+  /**
+   * A page of the workspace in the path (`:org`) for someone on its team; otherwise the sign-in page (nobody signed
+   * in) or 404 (any other workspace id: nothing is said of it).
+   */
+  async member(event: H3Event): Promise<{ v: ConsoleVisit; team: Team } | Response> {
+    const v = await this.visit(event);
+    if (!v.identity) return seeOther(`${CONSOLE_PATH}/sign-in`, v.cookies);
+    const team = this.teamOf(v, getRouterParams(event).org);
+    return team ? { v, team } : this.notFound(v);
+  }
+
+  /** A form posted to a workspace's page by someone on its team, from the console's own pages, with who acts. */
+  async memberForm(event: H3Event): Promise<{ v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor } | Response> {
+    const m = await this.member(event);
+    if (m instanceof Response) return m;
+    const form = await this.form(event, m.v);
+    if (form instanceof Response) return form;
+    return { ...m, form, actor: { email: m.v.identity!.email, ip: m.v.facts.ip } };
   }
 
   notFound(v: ConsoleVisit, what = 'No such page.'): Response {

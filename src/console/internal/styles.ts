@@ -20,12 +20,14 @@ h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 .error { color: #991b1b; font-weight: 600; }
 .notice { background: #ecfdf5; border: 1px solid #047857; padding: .5rem .75rem; border-radius: .35rem; }
 label { display: block; font-weight: 600; margin: .5rem 0 .25rem; }
-input, select { font: inherit; padding: .35rem .5rem; border: 1px solid #6b7280; border-radius: .35rem; background: var(--bg); color: var(--ink); }
+input, select, textarea { font: inherit; padding: .35rem .5rem; border: 1px solid #6b7280; border-radius: .35rem; background: var(--bg); color: var(--ink); }
 button { font: inherit; padding: .4rem .9rem; border-radius: .35rem; border: 1px solid var(--accent); background: var(--accent); color: var(--accent-ink); cursor: pointer; }
 button.link { background: none; border: none; color: var(--accent); padding: 0; text-decoration: underline; }
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: 0 0 1rem; }
 form.filters label { margin: 0; font-weight: 400; font-size: .9rem; }
 form.filters label > * { display: block; }
+form.filters label.check { align-self: center; }
+form.filters label.check > input { display: inline; margin-right: .35rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .45rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: .85rem; color: var(--muted); font-weight: 600; }
@@ -34,4 +36,26 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 ul.teams { list-style: none; padding: 0; }
 ul.teams li { padding: .5rem 0; border-bottom: 1px solid var(--line); }
 .pager { margin: 1rem 0; }
+textarea { width: 100%; }
+button.secondary { background: var(--bg); color: var(--accent); }
+form.inline { display: inline; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.crumbs { margin: 0; font-size: .9rem; }
+.columns { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 2rem; }
+@media (max-width: 50rem) { .columns { grid-template-columns: 1fr; } }
+h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
+.post-body { white-space: pre-wrap; margin: 1rem 0; }
+ol.comments { list-style: none; padding: 0; }
+ol.comments li { border-bottom: 1px solid var(--line); padding: .5rem 0; }
+ol.comments li.official { border-left: 3px solid var(--accent); padding-left: .6rem; }
+ol.comments .meta { font-size: .9rem; color: var(--muted); }
+ol.comments .body { white-space: pre-wrap; }
+.badge { font-size: .75rem; border: 1px solid var(--accent); color: var(--accent); border-radius: 1rem; padding: 0 .45rem; }
+.notes { background: #fffbeb; border: 1px solid #f59e0b; border-radius: .35rem; padding: 0 .75rem .5rem; margin-top: 1.5rem; }
+.held-box { border: 1px solid var(--warn); border-radius: .35rem; padding: 0 .75rem .75rem; }
+.impact { font-size: 1rem; }
+details { margin: 1.5rem 0; }
+summary { cursor: pointer; font-weight: 600; }
+ul.targets { list-style: none; padding: 0; }
+ul.targets li { padding: .35rem 0; border-bottom: 1px solid var(--line); }
 `;

@@ -1,0 +1,292 @@
+import { html, type SafeHtml } from '@remix-run/html-template';
+import { getRouterParams, type H3, type H3Event } from 'h3';
+import { CONSOLE_PATH, FeedbackError, allows, type Impact, type Team, type TriageActions, type TriagePost, type TriagePostDetail } from '../../engine/index.js';
+import { POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+import { htmlResponse, seeOther } from '../../h3/index.js';
+import { csrfField, page, type Frame } from './layout.js';
+import type { ConsoleSite, ConsoleVisit } from './site.js';
+
+/** What each action's success says on the page it returns to (a fixed word in the address, never text sent back). */
+const DONE: Record<string, string> = {
+  status: 'Status changed.',
+  reply: 'Reply posted: it shows on the portal as the team’s.',
+  internal: 'Internal note added.',
+  edit: 'Post saved.',
+  approved: 'Approved: the post is on the portal.',
+  spam: 'Marked as spam: it stays off the portal.',
+  merged: 'Merged.',
+};
+
+/** What the page shows back after a refused form: the section, why, and what was typed. */
+interface Refused {
+  section: 'status' | 'reply' | 'internal' | 'edit' | 'merge' | 'moderate';
+  message: string;
+  drafts: Record<string, string>;
+}
+
+/** `12,345.67 USD` written the way its currency is (`$123.45`, `€99.00`). */
+export const money = (cents: number, currency: string): string => {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(cents / 100);
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${currency}`;
+  }
+};
+
+const impactLine = (impact: Impact[]) =>
+  impact.length
+    ? html`<p class="impact"><strong>Impact:</strong> ${impact.map((i, n) => html`${n ? ' · ' : ''}${money(i.mrrCents, i.currency)} a month from ${i.payingVoters} paying ${i.payingVoters === 1 ? 'voter' : 'voters'}`)}</p>`
+    : html`<p class="impact muted">No paying voters.</p>`;
+
+const errorFor = (refused: Refused | null, section: Refused['section']) =>
+  refused?.section === section ? html`<p class="error" role="alert" id="${section}-error">${refused.message}</p>` : '';
+
+const invalid = (refused: Refused | null, section: Refused['section']) => (refused?.section === section ? html.raw` aria-invalid="true" aria-describedby="${section}-error"` : '');
+
+function statusForm(base: string, frame: Frame, d: TriagePostDetail, refused: Refused | null): SafeHtml {
+  const current = (refused?.drafts.status as PostStatus | undefined) ?? d.post.status;
+  return html`<section aria-labelledby="status-h"><h2 id="status-h">Status</h2>
+<form method="post" action="${base}/status">${csrfField(frame)}
+<label for="status">Set the status to</label>
+<select id="status" name="status">${POST_STATUSES.map((s) => html`<option value="${s}"${s === current ? html.raw` selected` : ''}>${POST_STATUS_LABELS[s]}</option>`)}</select>
+<label for="status-note">Public note <span class="muted">(optional: posted as the team’s reply and mailed with the change to the post’s people who may be emailed)</span></label>
+<textarea id="status-note" name="note" rows="3"${invalid(refused, 'status')}>${refused?.drafts.note ?? ''}</textarea>
+${errorFor(refused, 'status')}
+<p><button type="submit">Change status</button></p>
+</form></section>`;
+}
+
+function moderation(base: string, frame: Frame, d: TriagePostDetail, refused: Refused | null): SafeHtml | '' {
+  if (d.post.moderationStatus !== 'pending') return '';
+  return html`<section aria-labelledby="held-h" class="held-box"><h2 id="held-h">Held for moderation</h2>
+<p>Nobody sees this post on the portal until it is approved.</p>
+<form method="post" action="${base}/moderate" class="inline">${csrfField(frame)}
+<button type="submit" name="decision" value="approved">Approve</button> <button type="submit" name="decision" value="spam" class="secondary">Reject as spam</button>
+</form>${errorFor(refused, 'moderate')}</section>`;
+}
+
+function voters(d: TriagePostDetail): SafeHtml {
+  const rows = d.voters.map(
+    (v) =>
+      html`<tr><td>${v.name ?? v.email ?? html`<span class="muted">Not linked to a contact</span>`}${v.name && v.email ? html`<br><span class="muted">${v.email}</span>` : ''}</td><td>${v.plan ?? ''}</td><td class="num">${v.mrrCents !== null && v.currency ? money(v.mrrCents, v.currency) : ''}</td></tr>`,
+  );
+  return html`<section aria-labelledby="voters-h"><h2 id="voters-h">Voters (${d.post.voteCount})</h2>
+${impactLine(d.impact)}
+${d.voters.length ? html`<table><thead><tr><th scope="col">Voter</th><th scope="col">Plan</th><th scope="col" class="num">Monthly revenue</th></tr></thead><tbody>${rows}</tbody></table>${d.post.voteCount > d.voters.length ? html`<p class="muted">The ${d.voters.length} paying most are shown.</p>` : ''}` : html`<p class="muted">No votes yet.</p>`}
+</section>`;
+}
+
+function comments(base: string, frame: Frame, d: TriagePostDetail, mayTriage: boolean, refused: Refused | null): SafeHtml {
+  const list = d.comments.map(
+    (c) =>
+      html`<li class="${c.official ? 'official' : ''}" id="${c.id}"><div class="meta">${c.official ? html`<strong>${c.authorName ?? 'The team'}</strong> <span class="badge">Official reply</span>` : (c.authorName ?? 'Someone')} · <time datetime="${c.createdAt}">${c.createdAt.slice(0, 16).replace('T', ' ')}</time>${c.parentId ? html` · <a href="#${c.parentId}">in reply</a>` : ''}</div><div class="body">${c.bodyText}</div></li>`,
+  );
+  return html`<section aria-labelledby="comments-h"><h2 id="comments-h">Comments (${d.post.commentCount})</h2>
+${d.comments.length ? html`<ol class="comments">${list}</ol>` : html`<p class="muted">No comments yet.</p>`}
+${
+  mayTriage
+    ? html`<form method="post" action="${base}/reply">${csrfField(frame)}
+<label for="reply">Reply as the team <span class="muted">(shown on the portal as the team’s; the post’s author is told)</span></label>
+<textarea id="reply" name="text" rows="3" required${invalid(refused, 'reply')}>${refused?.drafts.reply ?? ''}</textarea>
+${errorFor(refused, 'reply')}
+<p><button type="submit">Post reply</button></p>
+</form>`
+    : ''
+}</section>`;
+}
+
+function notes(base: string, frame: Frame, d: TriagePostDetail, mayTriage: boolean, refused: Refused | null): SafeHtml {
+  return html`<section aria-labelledby="notes-h" class="notes"><h2 id="notes-h">Internal notes</h2>
+<p class="muted">Only the team sees these: never the portal, an event or a mail.</p>
+${d.notes.length ? html`<ol class="comments">${d.notes.map((n) => html`<li id="${n.id}"><div class="meta">${n.authorEmail} · <time datetime="${n.createdAt}">${n.createdAt.slice(0, 16).replace('T', ' ')}</time></div><div class="body">${n.bodyText}</div></li>`)}</ol>` : ''}
+${
+  mayTriage
+    ? html`<form method="post" action="${base}/notes">${csrfField(frame)}
+<label for="internal">Add a note</label>
+<textarea id="internal" name="text" rows="2" required${invalid(refused, 'internal')}>${refused?.drafts.internal ?? ''}</textarea>
+${errorFor(refused, 'internal')}
+<p><button type="submit" class="secondary">Add note</button></p>
+</form>`
+    : ''
+}</section>`;
+}
+
+function editForm(base: string, frame: Frame, d: TriagePostDetail, refused: Refused | null): SafeHtml {
+  return html`<details${refused?.section === 'edit' ? html.raw` open` : ''}><summary>Edit the title and text</summary>
+<form method="post" action="${base}/edit">${csrfField(frame)}
+<label for="title">Title</label>
+<input id="title" name="title" required maxlength="200" value="${refused?.drafts.title ?? d.post.title}"${invalid(refused, 'edit')}>
+<label for="body">Text <span class="muted">(saved as plain paragraphs)</span></label>
+<textarea id="body" name="body" rows="6">${refused?.drafts.body ?? d.post.bodyText}</textarea>
+${errorFor(refused, 'edit')}
+<p><button type="submit">Save</button></p>
+</form></details>`;
+}
+
+function mergeForm(base: string, frame: Frame, q: string, found: TriagePost[] | null, refused: Refused | null): SafeHtml {
+  return html`<details${q || refused?.section === 'merge' ? html.raw` open` : ''}><summary>Merge into another post</summary>
+<p class="muted">Its votes (one per person), subscribers and internal notes move to the other post; its portal page sends there.</p>
+<form method="get" action="${base}" role="search"><label for="merge-q">Find the post to keep</label> <input id="merge-q" type="search" name="merge_q" value="${q}"> <button type="submit" class="secondary">Find</button></form>
+${errorFor(refused, 'merge')}
+${
+  found === null
+    ? ''
+    : found.length
+      ? html`<ul class="targets">${found.map(
+          (t) =>
+            html`<li><form method="post" action="${base}/merge" class="inline">${csrfField(frame)}<input type="hidden" name="into" value="${t.id}">${t.title} <span class="muted">${t.boardName} · ${t.voteCount} votes</span> <button type="submit" class="secondary">Merge into this<span class="sr-only">: ${t.title}</span></button></form></li>`,
+        )}</ul>`
+      : html`<p>No other post matches.</p>`
+}</details>`;
+}
+
+/** The post page: everything of the post, and for a role that may triage, every action on it. */
+function postPage(frame: Frame, team: Team, d: TriagePostDetail, options: { merge: { q: string; found: TriagePost[] | null }; refused: Refused | null }): string {
+  const base = `${CONSOLE_PATH}/${team.organizationId}/posts/${d.post.id}`;
+  const mayTriage = allows(team.role, 'triage');
+  const p = d.post;
+  const { refused } = options;
+  const body = html`<p class="crumbs"><a href="${CONSOLE_PATH}/${team.organizationId}/posts">Posts</a> › ${d.boardName}</p>
+<h1>${p.title}</h1>
+<p class="muted">${POST_STATUS_LABELS[p.status]} · ${p.voteCount} ${p.voteCount === 1 ? 'vote' : 'votes'} · created <time datetime="${p.createdAt}">${p.createdAt.slice(0, 10)}</time>${p.moderationStatus === 'spam' ? ' · marked as spam' : ''}</p>
+${d.mergedInto ? html`<p class="notice">Merged into <a href="${CONSOLE_PATH}/${team.organizationId}/posts/${d.mergedInto.id}">${d.mergedInto.title}</a>.</p>` : ''}
+${mayTriage ? moderation(base, frame, d, refused) : ''}
+${p.bodyText ? html`<div class="post-body">${p.bodyText}</div>` : html`<p class="muted">No text.</p>`}
+${mayTriage ? '' : html`${refused ? html`<p class="error" role="alert">${refused.message}</p>` : ''}<p class="muted">Your role (${team.role}) may read this post but not change it.</p>`}
+<div class="columns"><div>
+${mayTriage ? statusForm(base, frame, d, refused) : ''}
+${comments(base, frame, d, mayTriage, refused)}
+${notes(base, frame, d, mayTriage, refused)}
+${mayTriage ? editForm(base, frame, d, refused) : ''}
+${mayTriage && !d.mergedInto ? mergeForm(base, frame, options.merge.q, options.merge.found, refused) : ''}
+</div><div>${voters(d)}</div></div>`;
+  return page(frame, body);
+}
+
+type Posted = { v: ConsoleVisit; team: Team; form: URLSearchParams; actions: TriageActions; postId: string };
+
+/**
+ * A form posted to one of the post's actions: done, it returns to the post page with a word of what was done; refused
+ * (a check of the engine), the post page again with why, beside the form, and what was typed.
+ */
+async function act(site: ConsoleSite, event: H3Event, section: Refused['section'], run: (p: Posted) => Promise<string>, drafts: (form: URLSearchParams) => Record<string, string>) {
+  const m = await site.memberForm(event);
+  if (m instanceof Response) return m;
+  const postId = getRouterParams(event).post ?? '';
+  const base = `${CONSOLE_PATH}/${m.team.organizationId}/posts/${postId}`;
+  try {
+    const done = await run({ ...m, actions: site.engine.workspace(m.team.organizationId).triage.as(m.actor), postId });
+    return seeOther(`${base}?done=${done}`, m.v.cookies);
+  } catch (err) {
+    if (!(err instanceof FeedbackError)) throw err;
+    if (err.code === 'ERR_NOT_FOUND') return site.notFound(m.v, 'There is no such post in this workspace.');
+    const status = err.code === 'ERR_FORBIDDEN' ? 403 : err.code === 'ERR_CONFLICT' ? 409 : 422;
+    return render(site, m.v, m.team, postId, { refused: { section, message: messageOf(err), drafts: drafts(m.form) } }, status);
+  }
+}
+
+/** A refusal in words for the page: the first field's message for a validation error of a field. */
+function messageOf(err: FeedbackError): string {
+  const first = (err.details?.errors as Array<{ path?: string; message?: string }> | undefined)?.[0];
+  return first?.message ? `${first.path ? `${first.path}: ` : ''}${first.message}` : err.message;
+}
+
+async function render(site: ConsoleSite, v: ConsoleVisit, team: Team, postId: string, options: { refused?: Refused | null; mergeQ?: string; done?: string | null }, status = 200) {
+  const w = site.engine.workspace(team.organizationId);
+  const d = await w.triage.post(postId);
+  if (!d) return site.notFound(v, 'There is no such post in this workspace.');
+  const q = options.mergeQ?.trim() ?? '';
+  const found = q ? (await w.triage.posts({ q, limit: 10 })).data.filter((t) => t.id !== d.post.id) : null;
+  const notice = options.done ? (DONE[options.done] ?? null) : null;
+  const frame: Frame = { ...v.frame, title: d.post.title, team, notice };
+  return htmlResponse(status, postPage(frame, team, d, { merge: { q, found }, refused: options.refused ?? null }), v.cookies);
+}
+
+const isStatus = (s: string): s is PostStatus => (POST_STATUSES as readonly string[]).includes(s);
+
+/** The post page and its forms: status (with a public note), moderation, official reply, internal note, edit, merge. */
+export function mountPost(router: H3, site: ConsoleSite): void {
+  const path = `${CONSOLE_PATH}/:org/posts/:post`;
+  router.get(path, async (event) => {
+    const m = await site.member(event);
+    if (m instanceof Response) return m;
+    const params = event.url.searchParams;
+    return render(site, m.v, m.team, getRouterParams(event).post ?? '', { mergeQ: params.get('merge_q') ?? '', done: params.get('done') });
+  });
+  router.post(`${path}/status`, (event) =>
+    act(
+      site,
+      event,
+      'status',
+      async ({ form, actions, postId }) => {
+        const status = form.get('status') ?? '';
+        if (!isStatus(status)) throw new FeedbackError('ERR_VALIDATION', 'Choose a status from the list.');
+        await actions.setStatus(postId, status, form.get('note'));
+        return 'status';
+      },
+      (form) => ({ status: form.get('status') ?? '', note: form.get('note') ?? '' }),
+    ),
+  );
+  router.post(`${path}/moderate`, (event) =>
+    act(
+      site,
+      event,
+      'moderate',
+      async ({ form, actions, postId }) => {
+        const decision = form.get('decision');
+        if (decision !== 'approved' && decision !== 'spam') throw new FeedbackError('ERR_VALIDATION', 'Choose approve or reject.');
+        await actions.moderate(postId, decision);
+        return decision;
+      },
+      () => ({}),
+    ),
+  );
+  router.post(`${path}/reply`, (event) =>
+    act(
+      site,
+      event,
+      'reply',
+      async ({ form, actions, postId }) => {
+        await actions.reply(postId, form.get('text') ?? '');
+        return 'reply';
+      },
+      (form) => ({ reply: form.get('text') ?? '' }),
+    ),
+  );
+  router.post(`${path}/notes`, (event) =>
+    act(
+      site,
+      event,
+      'internal',
+      async ({ form, actions, postId }) => {
+        await actions.addNote(postId, form.get('text') ?? '');
+        return 'internal';
+      },
+      (form) => ({ internal: form.get('text') ?? '' }),
+    ),
+  );
+  router.post(`${path}/edit`, (event) =>
+    act(
+      site,
+      event,
+      'edit',
+      async ({ form, actions, postId }) => {
+        await actions.edit(postId, { title: form.get('title') ?? '', bodyText: form.get('body') ?? '' });
+        return 'edit';
+      },
+      (form) => ({ title: form.get('title') ?? '', body: form.get('body') ?? '' }),
+    ),
+  );
+  router.post(`${path}/merge`, (event) =>
+    act(
+      site,
+      event,
+      'merge',
+      async ({ form, actions, postId }) => {
+        await actions.merge(postId, form.get('into') ?? '');
+        return 'merged';
+      },
+      () => ({}),
+    ),
+  );
+}

@@ -1,0 +1,163 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createConsole } from '../../src/console/index.js';
+import { CLI_ACTOR, type Engine } from '../../src/engine/index.js';
+import { createPortal } from '../../src/portal/index.js';
+import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
+
+// The team console in a real browser (docs/console.md): signing in with the command line's link, the posts page used
+// with the keyboard alone, the post page's forms with JavaScript off, axe-core on every page, and the screenshots of
+// docs/images (CONSOLE_SCREENSHOTS=docs/images to write them there).
+const SHOTS = process.env.CONSOLE_SCREENSHOTS ?? join(import.meta.dirname, '../../test-results/console');
+
+/** A workspace a team triages: two boards, posts with votes of paying and free contacts, a held post. */
+async function seed(engine: Engine) {
+  const org = await engine.organizations.create({ name: 'Acme', plan: 'paid' });
+  await engine.organizations.update(org.id, { handle: 'acme', portalEnabled: true });
+  const w = engine.workspace(org.id);
+  const ideas = await w.boards.create({ name: 'Feature requests' });
+  const bugs = await w.boards.create({ name: 'Bugs' });
+  const people = [
+    { id: 'u1', email: 'dana@bigco.example', name: 'Dana Whit', plan: 'enterprise', mrrCents: 120_000 },
+    { id: 'u2', email: 'lee@shop.example', name: 'Lee Park', plan: 'pro', mrrCents: 9_900 },
+    { id: 'u3', email: 'sam@studio.example', name: 'Sam Ito', plan: 'pro', mrrCents: 9_900 },
+    { id: 'u4', email: 'kim@home.example', name: 'Kim Roe', plan: 'free', mrrCents: 0 },
+  ];
+  for (const p of people) await w.contacts.identify({ externalUserId: p.id, email: p.email, name: p.name, plan: p.plan, mrrCents: p.mrrCents, currency: 'USD' });
+  const dark = await w.public.post({ boardId: ideas.id, email: 'kim@home.example', name: 'Kim Roe', authorUserId: 'u4', vouched: true, title: 'Dark mode', body: { json: {}, text: 'Easier on the eyes at night.' }, notifyMe: true });
+  const csv = await w.posts.create(ideas.id, { title: 'Export to CSV' });
+  const sso = await w.posts.create(ideas.id, { title: 'Single sign-on with Okta' });
+  const night = await w.posts.create(ideas.id, { title: 'Night theme' });
+  await w.posts.create(bugs.id, { title: 'Avatar upload fails on Safari' });
+  for (const p of people) await w.public.vote({ postId: dark.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
+  for (const p of people.slice(0, 2)) await w.public.vote({ postId: sso.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
+  await w.public.vote({ postId: csv.id, email: 'kim@home.example', userId: 'u4', vouched: true, notifyMe: false });
+  await w.public.comment({ postId: dark.id, email: 'lee@shop.example', name: 'Lee Park', authorUserId: 'u2', vouched: true, bodyText: 'Please, and for the editor too.', notifyMe: false });
+  await w.public.post({ boardId: ideas.id, email: 'anon@example.com', title: 'Calendar sync', body: { json: {}, text: 'Two-way with Google.' }, notifyMe: false }, { held: true });
+  return { org, w, ideas, dark, night };
+}
+
+describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
+  const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine }), createConsole({ engine })] }), { mail: { publicUrl: () => stand.server?.url } });
+  let s: Awaited<ReturnType<typeof seed>>;
+  beforeAll(async () => {
+    s = await seed(stand.engine);
+    mkdirSync(SHOTS, { recursive: true });
+  }, 60_000);
+
+  /** A browser context (`javaScriptEnabled` as asked; axe needs it), signed in with a one-time link from the command line. */
+  async function signedIn(browser: Browser, javaScriptEnabled: boolean, url: string): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ bypassCSP: javaScriptEnabled, javaScriptEnabled, viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Posts' }).waitFor();
+    return { context, page };
+  }
+
+  /** A team member added by the command line, and the link it printed. */
+  async function member(email: string, role: 'member' | 'viewer', name: string | null = null): Promise<string> {
+    return (await s.w.team.add(CLI_ACTOR, { email, role, name }, { invite: false, workspace: 'Acme' })).signIn.link!;
+  }
+
+  it('signs in with the link, and the posts page is used with the keyboard alone: filters, search, then a post', async () => {
+    const signInPage = await stand.browser.newContext({ bypassCSP: true, viewport: { width: 1200, height: 700 } });
+    const first = await signInPage.newPage();
+    await first.goto(`${stand.server.url}/console/sign-in`);
+    expect(await axeViolations(first)).toEqual([]);
+    await first.screenshot({ path: join(SHOTS, 'console-sign-in.png') });
+    await signInPage.close();
+
+    const { context, page } = await signedIn(stand.browser, true, await member('pm@acme.example', 'member', 'Pat Morgan'));
+    expect(await axeViolations(page)).toEqual([]);
+    const titles = () => page.locator('tbody tr td:first-child a').allTextContents();
+    expect((await titles())[0]).toBe('Dark mode');
+    await page.screenshot({ path: join(SHOTS, 'console-posts.png'), fullPage: true });
+
+    // Keyboard only: the skip link first, then into the search box, type, Enter.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    let guard = 0;
+    while (!(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name === 'q')) && guard++ < 20) await page.keyboard.press('Tab');
+    await page.keyboard.type('sign');
+    await Promise.all([page.waitForURL(/q=sign/), page.keyboard.press('Enter')]);
+    expect(await titles()).toEqual(['Single sign-on with Okta']);
+    // On to the result's link and into the post.
+    guard = 0;
+    while (!(await page.evaluate(() => document.activeElement?.textContent === 'Single sign-on with Okta')) && guard++ < 30) await page.keyboard.press('Tab');
+    await Promise.all([page.waitForURL(/\/posts\/post_/), page.keyboard.press('Enter')]);
+    await page.getByRole('heading', { name: 'Single sign-on with Okta' }).waitFor();
+    await context.close();
+  });
+
+  it('the post page shows voters with their revenue and the impact; its forms work with JavaScript off', async () => {
+    const js = await signedIn(stand.browser, true, await member('pm2@acme.example', 'member', 'Pat Morgan'));
+    await js.page.goto(`${stand.server.url}/console/${s.org.id}/posts/${s.dark.id}`);
+    await js.page.getByText('Impact:').waitFor();
+    expect(await js.page.locator('.impact').textContent()).toBe('Impact: $1,398.00 a month from 3 paying voters');
+    expect(await js.page.locator('#voters-h + p + table tbody tr').first().textContent()).toContain('Dana Whit');
+    expect(await axeViolations(js.page)).toEqual([]);
+    await js.page.screenshot({ path: join(SHOTS, 'console-post.png'), fullPage: true });
+    await js.context.close();
+
+    const { context, page } = await signedIn(stand.browser, false, await member('pm3@acme.example', 'member', 'Pat Morgan'));
+    const postUrl = `${stand.server.url}/console/${s.org.id}/posts/${s.dark.id}`;
+    await page.goto(postUrl);
+    // Status with a public note.
+    await page.getByLabel('Set the status to').selectOption('planned');
+    await page.getByLabel(/^Public note/).fill('Planned for the spring release.');
+    await page.getByRole('button', { name: 'Change status' }).click();
+    await page.getByText('Status changed.').waitFor();
+    expect(await page.locator('main > p.muted').first().textContent()).toMatch(/^Planned · 4 votes/);
+    // An official reply and an internal note.
+    await page.getByLabel(/^Reply as the team/).fill('Thanks all, we read every vote.');
+    await page.getByRole('button', { name: 'Post reply' }).click();
+    await page.getByText('Reply posted').waitFor();
+    await page.getByLabel('Add a note').fill('BigCo renewal depends on this.');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.getByText('Internal note added.').waitFor();
+    // An empty reply is refused beside its form, with the reason.
+    await page.getByLabel(/^Reply as the team/).fill('   ');
+    await page.getByRole('button', { name: 'Post reply' }).click();
+    await page.getByText('Write the reply first.').waitFor();
+
+    // The portal shows both replies as the team's, and never the internal note.
+    const portal = await (await fetch(`${stand.server.url}/portal/acme/b/feature-requests/p/dark-mode`)).text();
+    expect(portal).toContain('Planned for the spring release.');
+    expect(portal).toContain('Thanks all, we read every vote.');
+    expect(portal).toContain('Pat Morgan · <span class="team">Acme team</span>');
+    expect(portal).not.toContain('BigCo renewal');
+
+    // Approve the held post from the list's held filter.
+    await page.goto(`${stand.server.url}/console/${s.org.id}/posts?held=1`);
+    await page.getByRole('link', { name: 'Calendar sync' }).click();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Approved: the post is on the portal.').waitFor();
+
+    // Merge Night theme into Dark mode: find it, merge, and the portal's old address sends to Dark mode.
+    await page.goto(`${stand.server.url}/console/${s.org.id}/posts/${s.night.id}`);
+    await page.getByText('Merge into another post').click();
+    await page.getByLabel('Find the post to keep').fill('dark');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.waitForURL(/merge_q=dark/);
+    await page.getByRole('button', { name: /^Merge into this\s*: Dark mode$/ }).click();
+    await page.getByText('Merged.').waitFor();
+    expect(await page.getByRole('link', { name: 'Dark mode' }).count()).toBeGreaterThan(0);
+    const old = await fetch(`${stand.server.url}/portal/acme/b/feature-requests/p/night-theme`, { redirect: 'manual' });
+    expect([old.status, old.headers.get('location')]).toEqual([301, '/portal/acme/b/feature-requests/p/dark-mode']);
+    await context.close();
+  });
+
+  it('a viewer reads the post page without a form on it', async () => {
+    const { context, page } = await signedIn(stand.browser, true, await member('cfo@acme.example', 'viewer'));
+    await page.goto(`${stand.server.url}/console/${s.org.id}/posts/${s.dark.id}`);
+    await page.getByText('Your role (viewer) may read this post but not change it.').waitFor();
+    expect(await page.locator('main form').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
