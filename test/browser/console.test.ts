@@ -75,7 +75,6 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     expect(await axeViolations(page)).toEqual([]);
     const titles = () => page.locator('tbody tr td:first-child a').allTextContents();
     expect((await titles())[0]).toBe('Dark mode');
-    await page.screenshot({ path: join(SHOTS, 'console-posts.png'), fullPage: true });
 
     // Keyboard only: the skip link first, then into the search box, type, Enter.
     await page.keyboard.press('Tab');
@@ -91,6 +90,15 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     while (!(await page.evaluate(() => document.activeElement?.textContent === 'Single sign-on with Okta')) && guard++ < 30) await page.keyboard.press('Tab');
     await Promise.all([page.waitForURL(/\/posts\/post_/), page.keyboard.press('Enter')]);
     await page.getByRole('heading', { name: 'Single sign-on with Okta' }).waitFor();
+
+    // Ranked by revenue: the posts with paying voters, the most monthly revenue first.
+    await page.goto(`${stand.server.url}/console/${s.org.id}/posts`);
+    await page.getByLabel('Sort').selectOption('impact');
+    await Promise.all([page.waitForURL(/sort=impact/), page.getByRole('button', { name: 'Show' }).click()]);
+    expect(await titles()).toEqual(['Dark mode', 'Single sign-on with Okta']);
+    expect(await page.locator('tbody tr td:nth-child(5)').allTextContents()).toEqual(['$1,398.00 (3)', '$1,299.00 (2)']);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'console-posts.png'), fullPage: true });
     await context.close();
   });
 

@@ -14,6 +14,15 @@ export interface Frame {
   notice?: string | null;
 }
 
+/** An amount of money in cents, written the way its currency is (`$1,200.00`, `€99.00`). */
+export const money = (cents: number, currency: string): string => {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(cents / 100);
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${currency}`;
+  }
+};
+
 export const csrfField = (frame: Pick<Frame, 'csrf'>): SafeHtml => html`<input type="hidden" name="csrf" value="${frame.csrf}">`;
 
 /** The document every console page is: head, skip link, the bar (workspace, sections, who, sign out), the content. */

@@ -3,7 +3,7 @@ import { getRouterParams, type H3, type H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError, allows, type Impact, type Team, type TriageActions, type TriagePost, type TriagePostDetail } from '../../engine/index.js';
 import { POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
-import { csrfField, page, type Frame } from './layout.js';
+import { csrfField, money, page, type Frame } from './layout.js';
 import type { ConsoleSite, ConsoleVisit } from './site.js';
 
 /** What each action's success says on the page it returns to (a fixed word in the address, never text sent back). */
@@ -23,15 +23,6 @@ interface Refused {
   message: string;
   drafts: Record<string, string>;
 }
-
-/** `12,345.67 USD` written the way its currency is (`$123.45`, `€99.00`). */
-export const money = (cents: number, currency: string): string => {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(cents / 100);
-  } catch {
-    return `${(cents / 100).toFixed(2)} ${currency}`;
-  }
-};
 
 const impactLine = (impact: Impact[]) =>
   impact.length

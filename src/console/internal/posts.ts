@@ -1,9 +1,9 @@
 import { html } from '@remix-run/html-template';
 import type { H3 } from 'h3';
-import { CONSOLE_PATH, FeedbackError, TRIAGE_SORTS, type Team, type TriagePost, type TriageQuery } from '../../engine/index.js';
+import { CONSOLE_PATH, FeedbackError, TRIAGE_SORTS, type Impact, type Team, type TriagePost, type TriageQuery, type TriageSort } from '../../engine/index.js';
 import { POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { htmlResponse } from '../../h3/index.js';
-import { page, type Frame } from './layout.js';
+import { money, page, type Frame } from './layout.js';
 import type { ConsoleSite } from './site.js';
 
 const label = (status: PostStatus) => POST_STATUS_LABELS[status];
@@ -18,29 +18,35 @@ function queryOf(params: URLSearchParams): TriageQuery {
     held: params.get('held') === '1' || undefined,
     q: params.get('q')?.trim() || undefined,
     sort: (TRIAGE_SORTS as readonly string[]).includes(sort) ? (sort as TriageQuery['sort']) : undefined,
+    currency: params.get('currency') || undefined,
     cursor: params.get('cursor') || undefined,
   };
 }
 
-function filters(team: Team, query: TriageQuery, boards: Array<{ id: string; name: string }>) {
+const SORT_LABELS: Record<TriageSort, string> = { votes: 'Most votes', newest: 'Newest', impact: 'Impact (revenue of voters)' };
+
+function filters(team: Team, query: TriageQuery, boards: Array<{ id: string; name: string }>, currencies: string[], currency: string | null) {
   const option = (value: string, text: string, selected: boolean) => html`<option value="${value}"${selected ? html.raw` selected` : ''}>${text}</option>`;
   return html`<form class="filters" method="get" action="${CONSOLE_PATH}/${team.organizationId}/posts" role="search">
 <label>Search <input type="search" name="q" value="${query.q ?? ''}"></label>
 <label>Board <select name="board">${option('', 'All boards', !query.boardId)}${boards.map((b) => option(b.id, b.name, b.id === query.boardId))}</select></label>
 <label>Status <select name="status">${option('', 'Any status', !query.status)}${POST_STATUSES.map((s) => option(s, label(s), s === query.status))}</select></label>
-<label>Sort <select name="sort">${option('votes', 'Most votes', query.sort !== 'newest')}${option('newest', 'Newest', query.sort === 'newest')}</select></label>
+<label>Sort <select name="sort">${TRIAGE_SORTS.map((s) => option(s, SORT_LABELS[s], s === (query.sort ?? 'votes')))}</select></label>
+${currencies.length > 1 ? html`<label>Currency <select name="currency">${currencies.map((c) => option(c, c, c === currency))}</select></label>` : ''}
 <label class="check"><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held for moderation</label>
 <button type="submit">Show</button>
 </form>`;
 }
 
-function table(team: Team, posts: TriagePost[]) {
-  if (posts.length === 0) return html`<p>No posts match.</p>`;
+const impactText = (impact: Impact[]) => impact.map((i) => `${money(i.mrrCents, i.currency)} (${i.payingVoters})`).join(' · ');
+
+function table(team: Team, posts: Array<TriagePost & { impact: Impact[] }>, sort: string) {
+  if (posts.length === 0) return html`<p>${sort === 'impact' ? 'No post matches with paying voters in this currency. Sort by votes to see every post.' : 'No posts match.'}</p>`;
   return html`<table>
 <caption class="muted">Posts of every board</caption>
-<thead><tr><th scope="col">Post</th><th scope="col">Board</th><th scope="col">Status</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Comments</th><th scope="col">Created</th></tr></thead>
+<thead><tr><th scope="col">Post</th><th scope="col">Board</th><th scope="col">Status</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Impact <span class="muted">(paying voters)</span></th><th scope="col" class="num">Comments</th><th scope="col">Created</th></tr></thead>
 <tbody>${posts.map(
-    (p) => html`<tr><td><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}</td><td>${p.boardName}</td><td>${label(p.status)}</td><td class="num">${p.voteCount}</td><td class="num">${p.commentCount}</td><td><time datetime="${p.createdAt}">${p.createdAt.slice(0, 10)}</time></td></tr>`,
+    (p) => html`<tr><td><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}</td><td>${p.boardName}</td><td>${label(p.status)}</td><td class="num">${p.voteCount}</td><td class="num">${impactText(p.impact)}</td><td class="num">${p.commentCount}</td><td><time datetime="${p.createdAt}">${p.createdAt.slice(0, 10)}</time></td></tr>`,
   )}</tbody>
 </table>`;
 }
@@ -64,8 +70,8 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
     const next = result.nextCursor && new URLSearchParams({ ...Object.fromEntries(event.url.searchParams), cursor: result.nextCursor });
     const frame: Frame = { ...v.frame, title: 'Posts', team };
     const body = html`<h1>Posts</h1>
-${filters(team, query, boards)}
-${table(team, result.data)}
+${filters(team, query, boards, await w.triage.currencies(), result.currency)}
+${table(team, result.data, result.sort)}
 ${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/posts?${next.toString()}" rel="next">Next page</a></p>` : ''}`;
     return htmlResponse(200, page(frame, body), v.cookies);
   });

@@ -10,6 +10,7 @@ export { PostTag } from './post-tags.js';
 export { Vote } from './votes.js';
 export { Comment } from './comments.js';
 export { PostNote } from './post-notes.js';
+export { PostImpact } from './post-impacts.js';
 export { Event } from './events.js';
 export { ChangelogEntry } from './changelog-entries.js';
 export { Webhook } from './webhooks.js';

@@ -27,6 +27,7 @@ export * as mailUnsubscribes from './mail-unsubscribes.js';
 export * as organizations from './organizations.js';
 export * as portalCodes from './portal-codes.js';
 export * as portalSessions from './portal-sessions.js';
+export * as postImpacts from './post-impacts.js';
 export * as postNotes from './post-notes.js';
 export * as postTags from './post-tags.js';
 export * as posts from './posts.js';

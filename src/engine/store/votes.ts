@@ -9,7 +9,11 @@ export const Vote = defineEntity({
   name: 'Vote',
   tableName: 'vote',
   uniques: [{ name: 'vote_post_voter_unique', properties: ['post', 'voterKey'] }],
-  indexes: [{ name: 'vote_org_email_hash_idx', properties: ['organization', 'emailHash'] }],
+  indexes: [
+    { name: 'vote_org_email_hash_idx', properties: ['organization', 'emailHash'] },
+    // A contact's votes: what a change of their revenue moves (post_impact's triggers), and their data on request.
+    { name: 'vote_contact_post_idx', properties: ['contactId', 'post'] },
+  ],
   properties: {
     id: p.string().primary().length(40),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),

@@ -1,14 +1,15 @@
 // The console's triage: every post of a workspace in one list, filtered and sorted as the team works (docs/console.md).
 import type { PostStatus } from '../../schemas/posts.js';
-import { isFiniteNumber, isId, isIntegerIn, isRelevancePosition, isTime, parseSearch, readCursor, toPage, type CursorKey } from '../shared/index.js';
-import { boards, postNotes, posts, search, type WorkspaceContext } from '../store/index.js';
+import { isId, isIntegerIn, isRelevancePosition, isTime, parseSearch, readCursor, toPage, type CursorKey } from '../shared/index.js';
+import { boards, postImpacts, postNotes, posts, search, type WorkspaceContext } from '../store/index.js';
 import type { Actor } from '../team/index.js';
 import type { Post } from '../../schemas/posts.js';
 import { createTriageActions } from './actions.js';
 import * as triage from './sql.js';
 
 export type { TriageActions } from './actions.js';
-export type { Impact, TriageComment, TriagePost, TriageVoter } from './sql.js';
+export type { TriageComment, TriagePost, TriageVoter } from './sql.js';
+export type Impact = postImpacts.Impact;
 
 /** How many voters, comments and notes the post page shows (the most paying voters first). */
 export const TRIAGE_POST_LIMITS = { voters: 100, comments: 500, notes: 500 };
@@ -20,13 +21,13 @@ export interface TriagePostDetail {
   /** Where it was merged, if it was. */
   mergedInto: { id: string; title: string } | null;
   /** Its monthly revenue per currency: the distinct paying contacts who voted. */
-  impact: triage.Impact[];
+  impact: Impact[];
   voters: triage.TriageVoter[];
   comments: triage.TriageComment[];
   notes: postNotes.PostNoteRow[];
 }
 
-export const TRIAGE_SORTS = ['votes', 'newest'] as const;
+export const TRIAGE_SORTS = ['votes', 'newest', 'impact'] as const;
 export type TriageSort = (typeof TRIAGE_SORTS)[number];
 
 export interface TriageQuery {
@@ -39,15 +40,32 @@ export interface TriageQuery {
   /** Words to search titles and bodies for (docs/search.md): then the order is relevance. */
   q?: string;
   sort?: TriageSort;
+  /** The currency the impact sort ranks by (default: USD when the workspace has it, else its first alphabetically). */
+  currency?: string;
   cursor?: string;
   limit?: number;
 }
 
-const isVotesPosition = (k: CursorKey) => k.length === 3 && isIntegerIn(0, Number.MAX_SAFE_INTEGER)(k[0]) && isTime(k[1]) && isId(k[2]);
-const isNewestPosition = (k: CursorKey) => k.length === 3 && isFiniteNumber(k[0]) && isTime(k[1]) && isId(k[2]);
+const isCount = isIntegerIn(0, Number.MAX_SAFE_INTEGER);
+const POSITIONS: Record<TriageSort, (k: CursorKey) => boolean> = {
+  votes: (k) => k.length === 3 && isCount(k[0]) && isTime(k[1]) && isId(k[2]),
+  newest: (k) => k.length === 2 && isTime(k[0]) && isId(k[1]),
+  impact: (k) => k.length === 2 && isCount(k[0]) && isId(k[1]),
+};
 
 /** What the console reads of a workspace (built once per workspace), and its actions as a team member. */
 export function createTriageReader(ctx: WorkspaceContext) {
+  /** The posts with their impact per currency (one statement for the page). */
+  const withImpact = async <T extends { id: string }>(list: T[]): Promise<Array<T & { impact: Impact[] }>> => {
+    const impact = await postImpacts.forPosts(ctx.db, list.map((p) => p.id));
+    return list.map((p) => ({ ...p, impact: impact.get(p.id) ?? [] }));
+  };
+  /** The currency the impact sort ranks by: the one asked for if the workspace has it, else USD, else its first; null without any. */
+  async function impactCurrency(asked?: string): Promise<string | null> {
+    const known = await postImpacts.currencies(ctx.db, ctx.organizationId);
+    if (asked && known.includes(asked)) return asked;
+    return known.includes('USD') ? 'USD' : (known[0] ?? null);
+  }
   return {
     /** The actions of one team member (or the command line), each checked against their role and audited. */
     as: (actor: Actor) => createTriageActions(ctx, actor),
@@ -59,7 +77,7 @@ export function createTriageReader(ctx: WorkspaceContext) {
       const [board, target, impact, voters, comments, notes] = await Promise.all([
         boards.find(ctx.db, ctx.organizationId, post.boardId),
         post.mergedIntoId ? posts.findLive(ctx.db, ctx.organizationId, post.mergedIntoId) : undefined,
-        triage.impact(ctx.db, post.id),
+        postImpacts.forPosts(ctx.db, [post.id]).then((m) => m.get(post.id) ?? []),
         triage.voters(ctx.db, post.id, TRIAGE_POST_LIMITS.voters),
         triage.comments(ctx.db, post.id, TRIAGE_POST_LIMITS.comments),
         postNotes.listForPost(ctx.db, post.id, TRIAGE_POST_LIMITS.notes),
@@ -68,6 +86,12 @@ export function createTriageReader(ctx: WorkspaceContext) {
     },
 
     /** A page of the workspace's live, unmerged posts (held ones too), most votes first by default. */
+    /** The currencies the workspace's impact is in (those of its paying voters), alphabetically. */
+    currencies: () => postImpacts.currencies(ctx.db, ctx.organizationId),
+
+    /** The currency the impact sort ranks by: the one asked for if the workspace has it, else USD, else its first; null without any. */
+    impactCurrency,
+
     async posts(query: TriageQuery = {}) {
       const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
       const filter = { boardId: query.boardId, status: query.status, held: query.held, since: query.since };
@@ -77,14 +101,16 @@ export function createTriageReader(ctx: WorkspaceContext) {
         await search.indexPending(ctx.db);
         const rows = terms.length ? await triage.searchPosts(ctx.db, ctx.organizationId, terms, filter, limit + 1, position) : [];
         const page = toPage(rows, limit, 'triage:relevance', (last) => [...last.position]);
-        return { data: page.data.map(({ position: _p, ...post }) => post), nextCursor: page.nextCursor, sort: 'relevance' as const };
+        return { data: await withImpact(page.data.map(({ position: _p, ...post }) => post)), nextCursor: page.nextCursor, sort: 'relevance' as const, currency: null };
       }
       const sort = query.sort ?? 'votes';
-      const kind = `triage:${sort}`;
-      const position = readCursor(query.cursor, kind, sort === 'votes' ? isVotesPosition : isNewestPosition) as [number, number, string] | undefined;
-      const rows = await triage.posts(ctx.db, ctx.organizationId, sort, filter, limit + 1, position);
+      const currency = sort === 'impact' ? await impactCurrency(query.currency) : undefined;
+      // The currency is part of the cursor's kind: a page of one currency does not continue another's.
+      const kind = sort === 'impact' ? `triage:impact:${currency ?? ''}` : `triage:${sort}`;
+      const position = readCursor(query.cursor, kind, POSITIONS[sort]) as triage.Position | undefined;
+      const rows = currency === null ? [] : await triage.posts(ctx.db, ctx.organizationId, sort, { ...filter, currency }, limit + 1, position);
       const page = toPage(rows, limit, kind, (last) => [...last.position]);
-      return { data: page.data.map(({ position: _p, ...post }) => post), nextCursor: page.nextCursor, sort };
+      return { data: await withImpact(page.data.map(({ position: _p, ...post }) => post)), nextCursor: page.nextCursor, sort, currency: currency ?? null };
     },
   };
 }

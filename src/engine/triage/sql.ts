@@ -57,29 +57,51 @@ function conditions(sql: Sql, filter: TriageFilter): { where: string[]; params: 
   return { where, params };
 }
 
-export type TriageOrder = 'votes' | 'newest';
+export type TriageOrder = 'votes' | 'newest' | 'impact';
 
-/** Up to `limit` posts of the workspace in `order` (ties newest first), after `after` (the last one's sort key and id). */
+/** A page's position: the last post's sort key, ending with its id (votes: count, ms, id; newest: ms, id; impact: cents, id). */
+export type Position = ReadonlyArray<number | string>;
+
+/** Each order's key, largest first: its columns, and how a position's values bind. */
+const ORDERS: Record<TriageOrder, { key: string[]; bind: (sql: Sql, at: Position) => unknown[] }> = {
+  votes: { key: ['p.vote_count', 'p.created_at', 'p.id'], bind: (sql, at) => [at[0], ts(sql, new Date(at[1] as number)), at[2]] },
+  newest: { key: ['p.created_at', 'p.id'], bind: (sql, at) => [ts(sql, new Date(at[0] as number)), at[1]] },
+  impact: { key: ['i.mrr_cents', 'i.post_id'], bind: (_sql, at) => [at[0], at[1]] },
+};
+
+/**
+ * Up to `limit` posts of the workspace in `order` after `after`: by votes (ties newest first), newest, or impact in
+ * `currency` (the posts with paying voters in it, the most revenue first: an index range of post_impact).
+ */
 export async function posts(
   sql: Sql,
   organizationId: string,
   order: TriageOrder,
-  filter: TriageFilter,
+  filter: TriageFilter & { currency?: string },
   limit: number,
-  after?: readonly [number, number, string],
-): Promise<Array<TriagePost & { position: readonly [number, number, string] }>> {
+  after?: Position,
+): Promise<Array<TriagePost & { position: Position }>> {
   const { where, params } = conditions(sql, filter);
-  where.unshift('p.organization_id = ?');
-  params.unshift(organizationId);
-  const key = order === 'votes' ? ['p.vote_count', 'p.created_at', 'p.id'] : ['p.created_at', 'p.id'];
+  const { key, bind } = ORDERS[order];
+  let from = SELECT;
+  if (order === 'impact') {
+    from = `${SELECT.replace(' FROM post p', ', i.mrr_cents AS impact_cents FROM post_impact i JOIN post p ON p.id = i.post_id')}`;
+    where.unshift('i.organization_id = ?', 'i.currency = ?');
+    params.unshift(organizationId, filter.currency ?? '');
+  } else {
+    where.unshift('p.organization_id = ?');
+    params.unshift(organizationId);
+  }
   if (after) {
     where.push(`(${key.join(', ')}) < (${key.map(() => '?').join(', ')})`);
-    params.push(...(order === 'votes' ? [after[0], ts(sql, new Date(after[1])), after[2]] : [ts(sql, new Date(after[1])), after[2]]));
+    params.push(...bind(sql, after));
   }
-  const rows = await sql.all(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY ${key.map((k) => `${k} DESC`).join(', ')} LIMIT ?`, [...params, limit]);
+  const rows = await sql.all(`${from} WHERE ${where.join(' AND ')} ORDER BY ${key.map((k) => `${k} DESC`).join(', ')} LIMIT ?`, [...params, limit]);
   return rows.map((row) => {
     const post = POSTS.read(row);
-    return { ...post, position: [post.voteCount, Date.parse(post.createdAt), post.id] as const };
+    const at = Date.parse(post.createdAt);
+    const position = order === 'votes' ? [post.voteCount, at, post.id] : order === 'newest' ? [at, post.id] : [toInt(row.impact_cents), post.id];
+    return { ...post, position };
   });
 }
 
@@ -136,24 +158,6 @@ export async function voters(sql: Sql, postId: string, limit: number): Promise<T
     currency: toStringOrNull(r.currency),
     votedAt: toIso(r.created_at),
   }));
-}
-
-/** A post's impact in one currency: the monthly revenue of the distinct paying contacts who voted, and how many they are. */
-export interface Impact {
-  currency: string;
-  mrrCents: number;
-  payingVoters: number;
-}
-
-/** The post's impact, per currency, largest first. */
-export async function impact(sql: Sql, postId: string): Promise<Impact[]> {
-  const rows = await sql.all(
-    `SELECT currency, SUM(mrr_cents) AS mrr_cents, COUNT(*) AS paying FROM contact
-     WHERE id IN (SELECT contact_id FROM vote WHERE post_id = ? AND contact_id IS NOT NULL) AND mrr_cents > 0 AND currency IS NOT NULL
-     GROUP BY currency ORDER BY SUM(mrr_cents) DESC, currency`,
-    [postId],
-  );
-  return rows.map((r) => ({ currency: r.currency as string, mrrCents: toInt(r.mrr_cents), payingVoters: toInt(r.paying) }));
 }
 
 /** A comment as the team sees it: whether it is the team's official reply, and the contact it is linked to. */

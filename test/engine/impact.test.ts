@@ -1,0 +1,109 @@
+import { expect, it } from 'vitest';
+import type { Engine } from '../../src/engine/index.js';
+import { describeEngine } from '../helpers/harness.js';
+
+// The impact of a post (docs/console.md): the monthly revenue of its distinct paying voters, per currency, kept by
+// triggers in the transaction of every write that moves it. After each kind of write, the kept table must equal a
+// count from scratch; and the console's impact sort reads it in keyset pages.
+
+/** post_impact as kept, and as counted from the votes and contacts there are now: the two must be equal. */
+async function keptAndCounted(engine: Engine, organizationId: string) {
+  const norm = (rows: Array<Record<string, unknown>>) =>
+    rows.map((r) => `${r.post_id as string} ${r.currency as string} ${Number(r.mrr_cents)} ${Number(r.paying_voters)}`).sort();
+  const kept = await engine.db.all('SELECT post_id, currency, mrr_cents, paying_voters FROM post_impact WHERE organization_id = ?', [organizationId]);
+  const counted = await engine.db.all(
+    `SELECT d.post_id, d.currency, SUM(d.mrr_cents) AS mrr_cents, COUNT(*) AS paying_voters FROM (
+       SELECT DISTINCT v.post_id, c.id, c.currency, c.mrr_cents FROM vote v JOIN contact c ON c.id = v.contact_id
+       WHERE v.organization_id = ? AND c.mrr_cents > 0 AND c.currency IS NOT NULL) d GROUP BY d.post_id, d.currency`,
+    [organizationId],
+  );
+  return { kept: norm(kept), counted: norm(counted) };
+}
+
+describeEngine('post impact', (h) => {
+  it('stays equal to a count from scratch through votes, revenue and currency changes, merges, erasure and deletion', async () => {
+    const org = await h.engine.organizations.create({ name: 'Impact', plan: 'paid' });
+    const ws = h.engine.workspace(org.id);
+    const board = await ws.boards.create({ name: 'Ideas' });
+    const [a, b, c] = [await ws.posts.create(board.id, { title: 'A' }), await ws.posts.create(board.id, { title: 'B' }), await ws.posts.create(board.id, { title: 'C' })];
+    const check = async (step: string) => {
+      const { kept, counted } = await keptAndCounted(h.engine, org.id);
+      expect(kept, step).toEqual(counted);
+      return kept;
+    };
+    const person = (id: string, mrrCents: number | null, currency: string | null) =>
+      ws.contacts.identify({ externalUserId: id, email: `${id}@impact.example`, ...(mrrCents === null ? { mrrCents: null, currency: null } : { mrrCents, currency: currency! }) });
+    const vote = (postId: string, id: string) => ws.public.vote({ postId, email: `${id}@impact.example`, userId: id, vouched: true, notifyMe: false });
+
+    await person('p1', 10_000, 'USD');
+    await person('p2', 2_500, 'USD');
+    await person('p3', 9_900, 'EUR');
+    await person('free', 0, 'USD');
+    await person('none', null, null);
+    for (const id of ['p1', 'p2', 'p3', 'free', 'none']) await vote(a.id, id);
+    await vote(b.id, 'p1');
+    await vote(b.id, 'p3');
+    await vote(c.id, 'p2');
+    expect(await check('votes')).toEqual([`${a.id} EUR 9900 1`, `${a.id} USD 12500 2`, `${b.id} EUR 9900 1`, `${b.id} USD 10000 1`, `${c.id} USD 2500 1`].sort());
+
+    // One contact voting twice on a post (as their user, then by address alone): counted once.
+    await ws.public.vote({ postId: c.id, email: 'p2@impact.example', notifyMe: false });
+    expect(Number((await h.engine.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM vote WHERE post_id = ?', [c.id]))!.n)).toBe(2);
+    await check('a second vote of one contact');
+
+    // Revenue up, down to zero, back; currency switched; an unpaying contact starts paying.
+    await person('p1', 20_000, 'USD');
+    await check('revenue up');
+    await person('p2', 0, 'USD');
+    await check('revenue to zero');
+    await person('p2', 3_000, 'GBP');
+    await check('currency switched');
+    await person('free', 500, 'USD');
+    await check('starts paying');
+    await person('none', 700, 'EUR');
+    await check('gets a plan');
+    // A trait change that does not touch revenue leaves it alone.
+    await ws.contacts.identify({ externalUserId: 'p1', email: 'p1@impact.example', name: 'Renamed' });
+    await check('name only');
+
+    // Merge A into B: the votes that move carry their revenue; p1 and p3 voted on both and count once.
+    await ws.posts.merge(a.id, b.id);
+    const afterMerge = await check('merge');
+    expect(afterMerge.filter((r) => r.startsWith(b.id))).toEqual([`${b.id} EUR 10600 2`, `${b.id} GBP 3000 1`, `${b.id} USD 20500 2`].sort());
+
+    // Erasure unlinks the person's votes; deleting a contact too.
+    const p3 = (await ws.contacts.list({ limit: 100 })).data.find((x) => x.email === 'p3@impact.example')!;
+    await ws.privacy.erase(p3.id);
+    await check('erasure');
+    const p2 = (await ws.contacts.list({ limit: 100 })).data.find((x) => x.email === 'p2@impact.example')!;
+    await ws.contacts.delete(p2.id);
+    await check('contact deleted');
+  });
+
+  it('the impact sort lists the posts with paying voters in a currency, most revenue first, in stable pages', async () => {
+    const org = await h.engine.organizations.create({ name: 'Sort', plan: 'paid' });
+    const ws = h.engine.workspace(org.id);
+    const board = await ws.boards.create({ name: 'Ideas' });
+    const posts = [];
+    for (let i = 0; i < 7; i++) posts.push(await ws.posts.create(board.id, { title: `Idea ${i}` }));
+    for (let i = 0; i < 7; i++) {
+      await ws.contacts.identify({ externalUserId: `u${i}`, email: `u${i}@sort.example`, mrrCents: (i + 1) * 1000, currency: i === 6 ? 'EUR' : 'USD' });
+      await ws.public.vote({ postId: posts[i]!.id, email: `u${i}@sort.example`, userId: `u${i}`, vouched: true, notifyMe: false });
+    }
+    await ws.public.vote({ postId: posts[0]!.id, email: 'u5@sort.example', userId: 'u5', vouched: true, notifyMe: false });
+    expect(await ws.triage.currencies()).toEqual(['EUR', 'USD']);
+    const first = await ws.triage.posts({ sort: 'impact', limit: 3 });
+    expect(first.currency).toBe('USD');
+    expect(first.data.map((p) => p.title)).toEqual(['Idea 0', 'Idea 5', 'Idea 4']);
+    expect(first.data[0]!.impact).toEqual([{ currency: 'USD', mrrCents: 7000, payingVoters: 2 }]);
+    const second = await ws.triage.posts({ sort: 'impact', limit: 3, cursor: first.nextCursor! });
+    expect(second.data.map((p) => p.title)).toEqual(['Idea 3', 'Idea 2', 'Idea 1']);
+    expect(second.nextCursor).toBeNull();
+    expect((await ws.triage.posts({ sort: 'impact', currency: 'EUR' })).data.map((p) => p.title)).toEqual(['Idea 6']);
+    // A currency the workspace does not have falls back to its default; a cursor of another currency starts over.
+    expect((await ws.triage.posts({ sort: 'impact', currency: 'JPY', limit: 1 })).currency).toBe('USD');
+    await expect(ws.triage.posts({ sort: 'impact', currency: 'EUR', cursor: first.nextCursor! })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+    // Other sorts carry the impact too.
+    expect((await ws.triage.posts({ sort: 'newest', limit: 1 })).data[0]!.impact).toEqual([{ currency: 'EUR', mrrCents: 7000, payingVoters: 1 }]);
+  });
+});
