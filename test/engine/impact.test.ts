@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/index.js';
+import { newId } from '../../src/engine/shared/ids.js';
+import { ts } from '../../src/engine/store/index.js';
 import { describeEngine } from '../helpers/harness.js';
 
 // The impact of a post (docs/console.md): the monthly revenue of its distinct paying voters, per currency, kept by
@@ -105,5 +107,35 @@ describeEngine('post impact', (h) => {
     await expect(ws.triage.posts({ sort: 'impact', currency: 'EUR', cursor: first.nextCursor! })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
     // Other sorts carry the impact too.
     expect((await ws.triage.posts({ sort: 'newest', limit: 1 })).data[0]!.impact).toEqual([{ currency: 'EUR', mrrCents: 7000, payingVoters: 1 }]);
+  });
+
+  it('a post with thousands of votes lists its top paying voters from the paying contacts down, as a small post would', async () => {
+    const org = await h.engine.organizations.create({ name: 'Popular', plan: 'paid' });
+    const ws = h.engine.workspace(org.id);
+    const board = await ws.boards.create({ name: 'Ideas' });
+    const big = await ws.posts.create(board.id, { title: 'Everyone wants this' });
+    const now = new Date();
+    const n = 2_100;
+    await h.engine.db.transaction(async (tx) => {
+      for (let i = 0; i < n; i++) {
+        const id = newId('ctc');
+        const mrr = i % 4 === 0 ? 100 + ((i * 7919) % 100_000) : 0;
+        await tx.run(
+          `INSERT INTO contact (id, organization_id, external_user_id, email, name, plan, mrr_cents, currency, metadata, source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}', 'identify', 'sdk_identify', ?, ?, ?, ?)`,
+          [id, org.id, `u${i}`, `u${i}@popular.example`, `U ${i}`, mrr ? 'pro' : 'free', mrr, 'USD', ...Array(4).fill(ts(tx, now))],
+        );
+        await tx.run('INSERT INTO vote (id, organization_id, post_id, user_id, email_hash, voter_key, contact_id, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)', [
+          newId('vote'), org.id, big.id, `u${i}`, `u:u${i}`, id, ts(tx, now),
+        ]);
+      }
+      await tx.run('UPDATE post SET vote_count = ? WHERE id = ?', [n, big.id]);
+    });
+    const detail = (await ws.triage.post(big.id))!;
+    const expected = (await h.engine.db.all<{ mrr_cents: number }>(`SELECT mrr_cents FROM contact WHERE organization_id = ? AND mrr_cents > 0 ORDER BY mrr_cents DESC, id DESC LIMIT 100`, [org.id])).map((r) => Number(r.mrr_cents));
+    expect(detail.voters).toHaveLength(100);
+    expect(detail.voters.map((v) => v.mrrCents)).toEqual(expected);
+    expect(detail.voters.every((v) => v.votedAt === now.toISOString())).toBe(true);
+    expect(detail.impact).toEqual([{ currency: 'USD', mrrCents: Number((await h.engine.db.one<{ s: number }>('SELECT SUM(mrr_cents) AS s FROM contact WHERE organization_id = ?', [org.id]))!.s), payingVoters: n / 4 }]);
   });
 });

@@ -31,8 +31,8 @@ import { Migration20261128000000SearchScopes as SqliteSearchScopes } from './sql
 import { Migration20261128000000SearchDocuments as PgSearchDocuments } from './postgresql/Migration20261128000000SearchDocuments.js';
 import { Migration20261129000000Team as SqliteTeam } from './sqlite/Migration20261129000000Team.js';
 import { Migration20261129000000Team as PgTeam } from './postgresql/Migration20261129000000Team.js';
-import { Migration20261130000000PostImpact as SqlitePostImpact } from './sqlite/Migration20261130000000PostImpact.js';
-import { Migration20261130000000PostImpact as PgPostImpact } from './postgresql/Migration20261130000000PostImpact.js';
+import { Migration20261130000000Triage as SqliteTriage } from './sqlite/Migration20261130000000Triage.js';
+import { Migration20261130000000Triage as PgTriage } from './postgresql/Migration20261130000000Triage.js';
 
 /** The first migration: when `migrate()` applies it, the database was new. */
 export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
@@ -57,7 +57,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261127000000Search', class: SqliteSearch },
     { name: 'Migration20261128000000SearchScopes', class: SqliteSearchScopes },
     { name: 'Migration20261129000000Team', class: SqliteTeam },
-    { name: 'Migration20261130000000PostImpact', class: SqlitePostImpact },
+    { name: 'Migration20261130000000Triage', class: SqliteTriage },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -76,6 +76,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261127010000ShownPostIndexes', class: PgShownPostIndexes },
     { name: 'Migration20261128000000SearchDocuments', class: PgSearchDocuments },
     { name: 'Migration20261129000000Team', class: PgTeam },
-    { name: 'Migration20261130000000PostImpact', class: PgPostImpact },
+    { name: 'Migration20261130000000Triage', class: PgTriage },
   ],
 };

@@ -19,9 +19,10 @@ export const Post = defineEntity({
     { name: 'post_board_votes_idx', properties: ['board', 'voteCount', 'id'] },
     // Partial: nearly every post is merged into nothing, and a full index made SQLite scan once ANALYZE saw that.
     expressionIndex('post_merged_into_idx', 'on "post" ("merged_into_id") where "merged_into_id" is not null'),
+    // The console's posts page, every board at once, by votes and newest (its impact order is post_impact's index).
+    { name: 'post_org_votes_idx', properties: ['organization', 'voteCount', 'createdAt', 'id'] },
+    { name: 'post_org_created_idx', properties: ['organization', 'createdAt', 'id'] },
     // A contact's live posts newest first (GET /v1/contacts/{id}/posts), without visiting deleted ones.
-    // SQLite's first migration indexed every foreign key; this one leads no other index, so it stayed.
-    onlyOn('sqlite', { name: 'post_organization_id_index', properties: 'organization' }),
     onlyOn('postgresql', expressionIndex('post_contact_live_idx', 'on "post" ("contact_id", "created_at" desc, "id" desc) where "deleted_at" is null')),
     // The portal's board pages in Top's and New's orders, over exactly the posts a board shows: the plan needs no
     // statistics (a freshly loaded workspace has none until autovacuum runs).

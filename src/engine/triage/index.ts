@@ -78,7 +78,7 @@ export function createTriageReader(ctx: WorkspaceContext) {
         boards.find(ctx.db, ctx.organizationId, post.boardId),
         post.mergedIntoId ? posts.findLive(ctx.db, ctx.organizationId, post.mergedIntoId) : undefined,
         postImpacts.forPosts(ctx.db, [post.id]).then((m) => m.get(post.id) ?? []),
-        triage.voters(ctx.db, post.id, TRIAGE_POST_LIMITS.voters),
+        triage.voters(ctx.db, ctx.organizationId, post, TRIAGE_POST_LIMITS.voters),
         triage.comments(ctx.db, post.id, TRIAGE_POST_LIMITS.comments),
         postNotes.listForPost(ctx.db, post.id, TRIAGE_POST_LIMITS.notes),
       ]);
