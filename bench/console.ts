@@ -126,7 +126,9 @@ interface Row {
 }
 
 async function measure(database: 'sqlite' | 'postgresql'): Promise<Row> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-console-'));
+  // BENCH_CONSOLE_KEEP: keep the seeded databases (SQLite file in that folder, PostgreSQL database bench_console) to study plans.
+  const keep = process.env.BENCH_CONSOLE_KEEP;
+  const dir = keep ?? mkdtempSync(join(tmpdir(), 'bench-console-'));
   const url = database === 'sqlite' ? join(dir, 'console.db') : await freshPg('bench_console');
   const engine = await createEngine({ database: url, log: () => {} });
   try {
@@ -162,8 +164,10 @@ async function measure(database: 'sqlite' | 'postgresql'): Promise<Row> {
     return row;
   } finally {
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
-    if (database === 'postgresql') await dropPg('bench_console');
+    if (!keep) {
+      rmSync(dir, { recursive: true, force: true });
+      if (database === 'postgresql') await dropPg('bench_console');
+    }
   }
 }
 
