@@ -6,6 +6,7 @@ import { STYLESHEET, message, page } from './internal/layout.js';
 import { mountPost } from './internal/post.js';
 import { mountPosts } from './internal/posts.js';
 import { mountSignIn } from './internal/sign-in.js';
+import { mountTeam } from './internal/team.js';
 import { CONSOLE_LIMITS, ConsoleSite, type ConsoleLimits } from './internal/site.js';
 
 export { CONSOLE_PATH, CONSOLE_LIMITS, type ConsoleLimits };
@@ -37,6 +38,7 @@ export function createConsole(options: ConsoleOptions): AppSite {
   mountSignIn(router, site);
   mountPosts(router, site);
   mountPost(router, site);
+  mountTeam(router, site);
   // The console's home: the one workspace, or a choice of them.
   router.get(`${CONSOLE_PATH}/`, async (event) => {
     const v = await site.visit(event);

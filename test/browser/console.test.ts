@@ -59,7 +59,7 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
   }
 
   /** A team member added by the command line, and the link it printed. */
-  async function member(email: string, role: 'member' | 'viewer', name: string | null = null): Promise<string> {
+  async function member(email: string, role: 'owner' | 'member' | 'viewer', name: string | null = null): Promise<string> {
     return (await s.w.team.add(CLI_ACTOR, { email, role, name }, { invite: false, workspace: 'Acme' })).signIn.link!;
   }
 
@@ -166,6 +166,26 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     await page.getByText('Your role (viewer) may read this post but not change it.').waitFor();
     expect(await page.locator('main form').count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('an owner invites from the team page and reads the audit log; both pages are accessible', async () => {
+    const { context, page } = await signedIn(stand.browser, true, await member('founder@acme.example', 'owner', 'Fran Okoye'));
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('heading', { name: 'Team' }).waitFor();
+    await page.getByLabel('Their work email').fill('support@acme.example');
+    await page.getByLabel(/^Name/).fill('Sol Ruiz');
+    await page.getByLabel('Role', { exact: true }).selectOption('member');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText('Invitation sent').waitFor();
+    expect(await page.getByRole('row', { name: /support@acme\.example/ }).textContent()).toContain('invited');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'console-team.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    expect(await page.locator('tbody tr').first().textContent()).toContain('team.member_added');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'console-audit.png'), fullPage: true });
     await context.close();
   });
 });

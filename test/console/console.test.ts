@@ -180,7 +180,55 @@ describeEngine(
         expect(res.text).toContain('Your role (viewer) may read but not change anything.');
       }
       expect(await w.posts.retrieve(mine.id)).toMatchObject({ title: 'Mine', status: 'open', commentCount: 0 });
-      expect(await w.team.auditLog(CLI_ACTOR, 10)).toEqual(expect.not.arrayContaining([expect.objectContaining({ actor: 'look@example.com' })]));
+      expect((await w.team.auditLog(CLI_ACTOR, { limit: 10 })).data).toEqual(expect.not.arrayContaining([expect.objectContaining({ actor: 'look@example.com' })]));
+    });
+
+    it('an owner invites, changes a role and removes on the team page; the invitee signs in with the mailed link; the audit log shows it all to owners only', async () => {
+      const { org, w } = await workspace();
+      const other = await workspace();
+      await w.team.add(CLI_ACTOR, { email: 'own2@example.com', role: 'owner' }, { invite: false, workspace: org.name });
+      const owner = new Visitor(app, 'http://console.test');
+      await signInByCode(owner, 'own2@example.com');
+      const teamPath = `/console/${org.id}/team`;
+      expect((await owner.get(teamPath)).text).toContain('Send invitation');
+
+      const seen = smtp.mails.length;
+      const invited = await owner.post(`${teamPath}/invite`, { email: 'New.Person@Example.com', name: 'Nia', role: 'member' });
+      expect([invited.status, invited.location]).toEqual([303, `${teamPath}?done=invited`]);
+      await smtp.waitFor(seen + 1);
+      const mail = smtp.mails.at(-1)!;
+      expect(mail.to).toEqual(['new.person@example.com']);
+      const link = /(https:\/\/feedback\.example\/console\/sign-in\/link\?token=[\w-]+)/.exec(mail.data.replace(/=\r\n/g, '').replace(/=3D/g, '='))![1]!;
+      expect((await owner.get(teamPath)).text).toMatch(/new\.person@example\.com.*invited/s);
+      // A second invitation of the same address is refused beside the form.
+      const again = await owner.post(`${teamPath}/invite`, { email: 'new.person@example.com', role: 'member' });
+      expect(again.status).toBe(409);
+      expect(again.text).toContain('new.person@example.com is on the team already.');
+
+      // The invitee signs in with the link, sees the team but no forms, and cannot invite (403) or read the audit log.
+      const invitee = new Visitor(app, 'http://console.test');
+      await invitee.get(new URL(link).pathname + new URL(link).search);
+      expect((await invitee.post('/console/sign-in/link', { token: new URL(link).searchParams.get('token')! })).location).toBe('/console/');
+      const seenByMember = await invitee.get(teamPath);
+      expect(seenByMember.text).not.toContain('Send invitation');
+      expect(seenByMember.text).not.toContain('Audit log');
+      expect((await invitee.post(`${teamPath}/invite`, { email: 'x@example.com', role: 'owner' })).status).toBe(403);
+      expect((await invitee.get(`/console/${org.id}/audit`)).status).toBe(403);
+
+      expect((await owner.post(`${teamPath}/role`, { email: 'new.person@example.com', role: 'viewer' })).location).toBe(`${teamPath}?done=role`);
+      expect((await owner.post(`${teamPath}/remove`, { email: 'new.person@example.com' })).location).toBe(`${teamPath}?done=removed`);
+      expect((await invitee.get(teamPath)).status).toBe(303);
+
+      const audit = await owner.get(`/console/${org.id}/audit`);
+      expect(audit.status).toBe(200);
+      const actions = [...audit.text.matchAll(/<code>([\w.]+)<\/code>/g)].map((m) => m[1]);
+      expect(actions).toEqual(['team.member_removed', 'team.role_changed', 'team.member_added', 'team.member_added']);
+      expect(audit.text).toContain('own2@example.com');
+
+      // Another workspace's team and audit pages, and forms: 404.
+      for (const path of [`/console/${other.org.id}/team`, `/console/${other.org.id}/audit`]) expect((await owner.get(path)).status).toBe(404);
+      expect((await owner.post(`/console/${other.org.id}/team/invite`, { email: 'y@example.com', role: 'owner' })).status).toBe(404);
+      expect((await other.w.team.list())).toEqual([]);
     });
   },
   { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.example' } } },

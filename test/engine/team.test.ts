@@ -131,7 +131,7 @@ describeEngine(
       await team.changeRole(owner, 'mem@example.com', 'viewer');
       expect((await team.list()).map((m) => `${m.role}:${m.email}`)).toEqual(['owner:own@example.com', 'admin:adm@example.com', 'viewer:mem@example.com']);
 
-      const log = await team.auditLog(owner, 10);
+      const log = (await team.auditLog(owner, { limit: 10 })).data;
       expect(log.map((e) => [e.actor, e.action, e.resourceId, e.detail])).toEqual([
         ['own@example.com', 'team.role_changed', 'mem@example.com', { from: 'member', to: 'viewer' }],
         ['adm@example.com', 'team.member_added', 'mem@example.com', { role: 'member' }],
@@ -139,11 +139,11 @@ describeEngine(
         ['cli', 'team.member_added', 'own@example.com', { role: 'owner' }],
       ]);
       expect(log[0]!.ip).toBe('203.0.113.7');
-      expect((await refusal(team.auditLog({ email: 'mem@example.com' }, 10))).code).toBe('ERR_FORBIDDEN');
+      expect((await refusal(team.auditLog({ email: 'mem@example.com' }, { limit: 10 }))).code).toBe('ERR_FORBIDDEN');
       // Another workspace's owner reads nothing of this one.
       const other = await workspace();
       await other.team.add(CLI_ACTOR, { email: 'own@example.com', role: 'owner' }, { invite: false, workspace: other.org.name });
-      expect((await other.team.auditLog(owner, 10)).map((e) => e.resourceId)).toEqual(['own@example.com']);
+      expect((await other.team.auditLog(owner, { limit: 10 })).data.map((e) => e.resourceId)).toEqual(['own@example.com']);
     });
 
     it('a removed member sees nothing of the workspace at once; leaving the last team ends their sessions', async () => {

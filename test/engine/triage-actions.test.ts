@@ -29,7 +29,7 @@ describeEngine(
       const as = (email: string): Actor => ({ email, ip: '203.0.113.7' });
       return { ...w, a, as };
     }
-    const audit = async (w: Awaited<ReturnType<typeof triageWorkspace>>) => w.ws.team.auditLog(CLI_ACTOR, 50);
+    const audit = async (w: Awaited<ReturnType<typeof triageWorkspace>>) => (await w.ws.team.auditLog(CLI_ACTOR, { limit: 50 })).data;
 
     it('a status change with a public note: the status event, the note as an official reply, one mail with the note to each voter who may be mailed, and an audit entry', async () => {
       const w = await triageWorkspace();

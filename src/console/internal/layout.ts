@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
-import { CONSOLE_PATH, type Team, type TeamIdentity } from '../../engine/index.js';
+import { CONSOLE_PATH, allows, type Team, type TeamIdentity } from '../../engine/index.js';
 import { asset } from '../../h3/index.js';
 import { CONSOLE_CSS } from './styles.js';
 
@@ -11,6 +11,8 @@ export interface Frame {
   csrf: string;
   identity?: TeamIdentity | null;
   team?: Team | null;
+  /** The section of the bar the page is in. */
+  section?: 'posts' | 'team' | 'audit';
   notice?: string | null;
 }
 
@@ -25,13 +27,19 @@ export const money = (cents: number, currency: string): string => {
 
 export const csrfField = (frame: Pick<Frame, 'csrf'>): SafeHtml => html`<input type="hidden" name="csrf" value="${frame.csrf}">`;
 
+/** The bar's sections; the audit log for those who may read it. */
+function sections(team: Team, current: Frame['section']): SafeHtml {
+  const items: Array<[NonNullable<Frame['section']>, string]> = [['posts', 'Posts'], ['team', 'Team'], ...(allows(team.role, 'manage') ? [['audit', 'Audit log'] as ['audit', string]] : [])];
+  return html`<nav aria-label="Sections"><ul>${items.map(([id, label]) => html`<li><a href="${CONSOLE_PATH}/${team.organizationId}/${id}"${id === current ? html.raw` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>`;
+}
+
 /** The document every console page is: head, skip link, the bar (workspace, sections, who, sign out), the content. */
 export function page(frame: Frame, main: SafeHtml, options: { narrow?: boolean } = {}): string {
   const team = frame.team;
   const bar = frame.identity
     ? html`<header class="bar">
 <a class="name" href="${CONSOLE_PATH}/">${team ? team.workspace : 'Feedback console'}</a>
-${team ? html`<nav aria-label="Sections"><ul><li><a href="${CONSOLE_PATH}/${team.organizationId}/posts" aria-current="page">Posts</a></li></ul></nav>` : ''}
+${team ? sections(team, frame.section) : ''}
 <form method="post" action="${CONSOLE_PATH}/sign-out">${csrfField(frame)}<span class="muted">${frame.identity.email}${team ? ` · ${team.role}` : ''}</span> ${
         frame.identity.teams.length > 1 ? html`<a href="${CONSOLE_PATH}/">Switch workspace</a> ` : ''
       }<button type="submit" class="link">Sign out</button></form>

@@ -189,7 +189,7 @@ async function render(site: ConsoleSite, v: ConsoleVisit, team: Team, postId: st
   const q = options.mergeQ?.trim() ?? '';
   const found = q ? (await w.triage.posts({ q, limit: 10 })).data.filter((t) => t.id !== d.post.id) : null;
   const notice = options.done ? (DONE[options.done] ?? null) : null;
-  const frame: Frame = { ...v.frame, title: d.post.title, team, notice };
+  const frame: Frame = { ...v.frame, title: d.post.title, section: 'posts', team, notice };
   return htmlResponse(status, postPage(frame, team, d, { merge: { q, found }, refused: options.refused ?? null }), v.cookies);
 }
 

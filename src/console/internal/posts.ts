@@ -68,7 +68,7 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
     }
     const boards = (await w.boards.list({ limit: 100 })).data;
     const next = result.nextCursor && new URLSearchParams({ ...Object.fromEntries(event.url.searchParams), cursor: result.nextCursor });
-    const frame: Frame = { ...v.frame, title: 'Posts', team };
+    const frame: Frame = { ...v.frame, title: 'Posts', section: 'posts', team };
     const body = html`<h1>Posts</h1>
 ${filters(team, query, boards, await w.triage.currencies(), result.currency)}
 ${table(team, result.data, result.sort)}

@@ -57,5 +57,7 @@ ol.comments .body { white-space: pre-wrap; }
 details { margin: 1.5rem 0; }
 summary { cursor: pointer; font-weight: 600; }
 ul.targets { list-style: none; padding: 0; }
+table.audit td.long { overflow-wrap: anywhere; }
+table.audit td.when { white-space: nowrap; }
 ul.targets li { padding: .35rem 0; border-bottom: 1px solid var(--line); }
 `;

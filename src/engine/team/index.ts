@@ -19,7 +19,7 @@ export function createTeamService(ctx: WorkspaceContext & TeamContext) {
     add: (actor: Actor, input: AddMemberInput, options: { invite: boolean; workspace: string }) => addMember(ctx, actor, input, options),
     changeRole: (actor: Actor, email: string, role: TeamRole) => changeRole(ctx, actor, email, role),
     remove: (actor: Actor, email: string) => removeMember(ctx, actor, email),
-    auditLog: (actor: Actor, limit: number, after?: { at: number; id: string }) => auditLog(ctx, actor, limit, after),
+    auditLog: (actor: Actor, options?: { limit?: number; cursor?: string }) => auditLog(ctx, actor, options),
   };
 }
 export type TeamService = ReturnType<typeof createTeamService>;

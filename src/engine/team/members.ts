@@ -1,6 +1,6 @@
 // A workspace's team: who is on it with which role, invitations, role changes and removal, each recorded in the audit
 // log in the transaction that makes it (docs/console.md).
-import { FeedbackError, newId } from '../shared/index.js';
+import { FeedbackError, newId, readCursor, toPage } from '../shared/index.js';
 import { auditEntries, teamMembers, teamSessions, teamSignIns, type WorkspaceContext } from '../store/index.js';
 import { roleOf as actorRole } from './acting.js';
 import { record, type Actor } from './audit.js';
@@ -134,9 +134,12 @@ export async function removeMember(ctx: MemberContext, actor: Actor, email: stri
   });
 }
 
-/** The audit log, newest first (owners and admins). */
-export async function auditLog(ctx: MemberContext, actor: Actor, limit: number, after?: { at: number; id: string }) {
+/** The audit log, newest first, in keyset pages of `limit` (at most 100; 50 by default): owners and admins. */
+export async function auditLog(ctx: MemberContext, actor: Actor, options: { limit?: number; cursor?: string } = {}) {
   const role = await roleOf(ctx, actor);
   refuseUnless(role === 'cli' || allows(role, 'manage'), 'Your role does not allow reading the audit log.');
-  return auditEntries.page(ctx.db, ctx.organizationId, limit, after);
+  const limit = Math.min(Math.max(options.limit ?? 50, 1), 100);
+  const key = readCursor(options.cursor, 'audit');
+  const rows = await auditEntries.page(ctx.db, ctx.organizationId, limit + 1, key && { at: key[0] as number, id: key[1] as string });
+  return toPage(rows, limit, 'audit', (last) => [Date.parse(last.createdAt), last.id]);
 }

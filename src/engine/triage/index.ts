@@ -86,6 +86,9 @@ export function createTriageReader(ctx: WorkspaceContext) {
     },
 
     /** A page of the workspace's live, unmerged posts (held ones too), most votes first by default. */
+    /** The titles of these posts of the workspace, by id (what the audit log names). */
+    titles: (ids: readonly string[]) => triage.titles(ctx.db, ctx.organizationId, [...new Set(ids)].slice(0, 500)),
+
     /** The currencies the workspace's impact is in (those of its paying voters), alphabetically. */
     currencies: () => postImpacts.currencies(ctx.db, ctx.organizationId),
 

@@ -208,3 +208,13 @@ const COMMENTS = defineRows<TriageComment>('comment', 'c', {
 export async function comments(sql: Sql, postId: string, limit: number): Promise<TriageComment[]> {
   return (await sql.all(`SELECT ${COMMENTS.columns} FROM comment c WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`, [postId, limit])).map((r) => COMMENTS.read(r));
 }
+
+/** The titles of these posts of the workspace (those that exist), by id. */
+export async function titles(sql: Sql, organizationId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sql.all<{ id: string; title: string }>(`SELECT id, title FROM post WHERE organization_id = ? AND id IN (SELECT value FROM ${sql.dialect.jsonStrings})`, [
+    organizationId,
+    JSON.stringify(ids),
+  ]);
+  return new Map(rows.map((r) => [r.id, r.title]));
+}

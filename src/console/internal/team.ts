@@ -1,0 +1,156 @@
+import { html } from '@remix-run/html-template';
+import type { H3, H3Event } from 'h3';
+import { CONSOLE_PATH, FeedbackError, TEAM_ROLES, allows, isTeamRole, type Team, type TeamMemberInfo } from '../../engine/index.js';
+import { htmlResponse, seeOther } from '../../h3/index.js';
+import { csrfField, page, type Frame } from './layout.js';
+import type { ConsoleSite, ConsoleVisit } from './site.js';
+
+const ROLE_HELP: Record<string, string> = {
+  owner: 'everything, including the team’s owners',
+  admin: 'everything but the team’s owners',
+  member: 'triage: posts, comments, statuses',
+  viewer: 'read only',
+};
+
+const DONE: Record<string, string> = {
+  invited: 'Invitation sent: the link in it works once, for 7 days.',
+  role: 'Role changed.',
+  removed: 'Removed from the team: their access ended at once.',
+};
+
+const roleOptions = (selected: string) => TEAM_ROLES.map((r) => html`<option value="${r}"${r === selected ? html.raw` selected` : ''}>${r}</option>`);
+
+function teamPage(frame: Frame, team: Team, members: TeamMemberInfo[], refused: { message: string; drafts: Record<string, string> } | null): string {
+  const base = `${CONSOLE_PATH}/${team.organizationId}/team`;
+  const manages = allows(team.role, 'manage');
+  const rows = members.map(
+    (m) => html`<tr><td>${m.name ? html`${m.name}<br><span class="muted">${m.email}</span>` : m.email}</td>
+<td>${
+      manages
+        ? html`<form method="post" action="${base}/role" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><label class="sr-only" for="role-${m.email}">Role of ${m.email}</label><select id="role-${m.email}" name="role">${roleOptions(m.role)}</select> <button type="submit" class="secondary">Change<span class="sr-only"> the role of ${m.email}</span></button></form>`
+        : m.role
+    }</td>
+<td>${m.joinedAt ? html`<time datetime="${m.joinedAt}">${m.joinedAt.slice(0, 10)}</time>` : html`<span class="muted">invited</span>`}</td>
+<td>${manages ? html`<form method="post" action="${base}/remove" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><button type="submit" class="secondary">Remove<span class="sr-only"> ${m.email}</span></button></form>` : ''}</td></tr>`,
+  );
+  const invite = manages
+    ? html`<section aria-labelledby="invite-h"><h2 id="invite-h">Invite someone</h2>
+<form method="post" action="${base}/invite">${csrfField(frame)}
+<label for="invite-email">Their work email</label><input id="invite-email" name="email" type="email" required value="${refused?.drafts.email ?? ''}"${refused ? html.raw` aria-invalid="true" aria-describedby="team-error"` : ''}>
+<label for="invite-name">Name <span class="muted">(optional: signs their official replies)</span></label><input id="invite-name" name="name" value="${refused?.drafts.name ?? ''}">
+<label for="invite-role">Role</label><select id="invite-role" name="role">${roleOptions(refused?.drafts.role ?? 'member')}</select>
+<ul class="muted">${TEAM_ROLES.map((r) => html`<li><strong>${r}</strong>: ${ROLE_HELP[r]}</li>`)}</ul>
+<p><button type="submit">Send invitation</button></p>
+</form></section>`
+    : '';
+  const body = html`<h1>Team</h1>
+${refused ? html`<p class="error" role="alert" id="team-error">${refused.message}</p>` : ''}
+<table><caption class="muted">Who works on ${team.workspace}'s feedback</caption>
+<thead><tr><th scope="col">Person</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<tbody>${rows}</tbody></table>
+${invite}`;
+  return page(frame, body);
+}
+
+type AuditShown = { actor: string; action: string; resourceType: string | null; resourceId: string | null; ip: string | null; detail: Record<string, unknown>; createdAt: string };
+
+/** The post ids an entry names (its resource, and values of its detail such as a merge's `into`). */
+const postIdsOf = (e: AuditShown) => [e.resourceId, ...Object.values(e.detail)].filter((v): v is string => typeof v === 'string' && v.startsWith('post_'));
+
+function auditPage(frame: Frame, team: Team, entries: AuditShown[], titles: Map<string, string>, next: string | null): string {
+  const named = (v: unknown) => (typeof v === 'string' ? (titles.has(v) ? `“${titles.get(v)}”` : v) : JSON.stringify(v));
+  const detail = (d: Record<string, unknown>) =>
+    Object.entries(d)
+      .map(([k, v]) => `${k}: ${named(v)}`)
+      .join(', ');
+  const body = html`<h1>Audit log</h1>
+<p class="muted">Everything the team did in the console or with the command line, newest first.</p>
+${
+  entries.length
+    ? html`<table class="audit"><thead><tr><th scope="col">When (UTC)</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Which</th><th scope="col">Detail</th><th scope="col">From</th></tr></thead>
+<tbody>${entries.map(
+        (e) =>
+          html`<tr><td class="when"><time datetime="${e.createdAt}">${e.createdAt.slice(0, 10)} ${e.createdAt.slice(11, 19)}</time></td><td class="long">${e.actor}</td><td class="when"><code>${e.action}</code></td><td class="long">${
+            e.resourceType === 'post' && e.resourceId ? html`<a href="${CONSOLE_PATH}/${team.organizationId}/posts/${e.resourceId}">${titles.get(e.resourceId) ?? e.resourceId}</a>` : (e.resourceId ?? '')
+          }</td><td class="long">${detail(e.detail)}</td><td class="when">${e.ip ?? ''}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p>Nothing yet.</p>`
+}
+${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/audit?cursor=${next}" rel="next">Older entries</a></p>` : ''}`;
+  return page(frame, body);
+}
+
+async function renderTeam(site: ConsoleSite, v: ConsoleVisit, team: Team, refused: { message: string; drafts: Record<string, string> } | null, done: string | null, status = 200) {
+  const members = await site.engine.workspace(team.organizationId).team.list();
+  return htmlResponse(status, teamPage({ ...v.frame, title: 'Team', section: 'team', team, notice: done ? (DONE[done] ?? null) : null }, team, members, refused), v.cookies);
+}
+
+const statusOf = (err: FeedbackError) => (err.code === 'ERR_FORBIDDEN' ? 403 : err.code === 'ERR_CONFLICT' ? 409 : err.code === 'ERR_NOT_FOUND' ? 404 : 422);
+
+/** A team form: the engine checks the role; done, back to the team page with a word; refused, the page with why. */
+async function teamAction(site: ConsoleSite, event: H3Event, run: (input: { form: URLSearchParams; team: Team; actor: { email: string; ip: string } }) => Promise<string>) {
+  const m = await site.memberForm(event);
+  if (m instanceof Response) return m;
+  try {
+    const done = await run({ form: m.form, team: m.team, actor: { email: m.actor.email, ip: m.v.facts.ip } });
+    // Someone who removed themselves has nothing left to see here.
+    if (done === 'removed' && m.form.get('email')?.trim().toLowerCase() === m.actor.email) return seeOther(`${CONSOLE_PATH}/`, m.v.cookies);
+    return seeOther(`${CONSOLE_PATH}/${m.team.organizationId}/team?done=${done}`, m.v.cookies);
+  } catch (err) {
+    if (!(err instanceof FeedbackError)) throw err;
+    const drafts = { email: m.form.get('email') ?? '', name: m.form.get('name') ?? '', role: m.form.get('role') ?? '' };
+    return renderTeam(site, m.v, m.team, { message: err.message, drafts }, null, statusOf(err));
+  }
+}
+
+const roleOf = (form: URLSearchParams) => {
+  const role = form.get('role') ?? '';
+  if (!isTeamRole(role)) throw new FeedbackError('ERR_VALIDATION', 'Choose a role from the list.');
+  return role;
+};
+
+/** The team page (members, invitations, roles, removal) and the audit log page (owners and admins). */
+export function mountTeam(router: H3, site: ConsoleSite): void {
+  router.get(`${CONSOLE_PATH}/:org/team`, async (event) => {
+    const m = await site.member(event);
+    if (m instanceof Response) return m;
+    return renderTeam(site, m.v, m.team, null, event.url.searchParams.get('done'));
+  });
+  router.post(`${CONSOLE_PATH}/:org/team/invite`, (event) =>
+    teamAction(site, event, async ({ form, team, actor }) => {
+      const input = { email: form.get('email') ?? '', role: roleOf(form), name: form.get('name') };
+      await site.engine.workspace(team.organizationId).team.add(actor, input, { invite: true, workspace: team.workspace });
+      return 'invited';
+    }),
+  );
+  router.post(`${CONSOLE_PATH}/:org/team/role`, (event) =>
+    teamAction(site, event, async ({ form, team, actor }) => {
+      await site.engine.workspace(team.organizationId).team.changeRole(actor, form.get('email') ?? '', roleOf(form));
+      return 'role';
+    }),
+  );
+  router.post(`${CONSOLE_PATH}/:org/team/remove`, (event) =>
+    teamAction(site, event, async ({ form, team, actor }) => {
+      await site.engine.workspace(team.organizationId).team.remove(actor, form.get('email') ?? '');
+      return 'removed';
+    }),
+  );
+  router.get(`${CONSOLE_PATH}/:org/audit`, async (event) => {
+    const m = await site.member(event);
+    if (m instanceof Response) return m;
+    const frame: Frame = { ...m.v.frame, title: 'Audit log', section: 'audit', team: m.team };
+    const team = site.engine.workspace(m.team.organizationId).team;
+    const actor = { email: m.v.identity!.email };
+    let result;
+    try {
+      result = await team.auditLog(actor, { cursor: event.url.searchParams.get('cursor') ?? undefined });
+    } catch (err) {
+      if (!(err instanceof FeedbackError)) throw err;
+      if (err.code === 'ERR_FORBIDDEN') return htmlResponse(403, page(frame, html`<h1>Audit log</h1><p>Only owners and admins read the audit log.</p>`), m.v.cookies);
+      result = await team.auditLog(actor);
+    }
+    const titles = await site.engine.workspace(m.team.organizationId).triage.titles(result.data.flatMap(postIdsOf));
+    return htmlResponse(200, auditPage(frame, m.team, result.data, titles, result.nextCursor), m.v.cookies);
+  });
+}
+
