@@ -19,7 +19,7 @@ const POSTS = Number(process.env.BENCH_CONSOLE_POSTS ?? 100_000);
 const PEOPLE = Number(process.env.BENCH_CONSOLE_PEOPLE ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_CONSOLE_RUNS ?? 100);
 const BOARDS = 10;
-const STATUSES = ['open', 'open', 'open', 'open', 'open', 'open', 'open', 'planned', 'in_progress', 'complete'] as const;
+const STATUSES = ['open', 'open', 'open', 'open', 'open', 'open', 'open', 'planned', 'in_progress', 'shipped'] as const;
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const f = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));

@@ -93,8 +93,10 @@ export {
   type TeamSession,
 } from './team/index.js';
 export {
+  BULK_LIMIT,
   TRIAGE_POST_LIMITS,
   TRIAGE_SORTS,
+  type BulkAction,
   type Impact,
   type TriageActions,
   type TriageComment,

@@ -17,7 +17,7 @@ describeEngine(
   (h) => {
     let app: ReturnType<typeof createApp>;
     beforeAll(() => {
-      app = createApp({ engine: h.engine, sites: [createConsole({ engine: h.engine, limits: { codesPerEmail: 3 } })], logError: () => {} });
+      app = createApp({ engine: h.engine, sites: [createConsole({ engine: h.engine, limits: { codesPerEmail: 3, signInsPerIp: 1000 } })], logError: () => {} });
     });
     let n = 0;
     async function workspace() {
@@ -85,6 +85,16 @@ describeEngine(
       expect(out.location).toBe('/console/sign-in');
       expect(await h.engine.team.session(cookie)).toBeNull();
       expect((await v.get('/console/')).location).toBe('/console/sign-in');
+    });
+
+    it('limits sign-in requests per client address (behind a trusted proxy, its X-Forwarded-For)', async () => {
+      const proxied = createApp({ engine: h.engine, sites: [createConsole({ engine: h.engine, trustProxy: true, limits: { signInsPerIp: 2 } })], logError: () => {} });
+      const ip = { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250) + 1}` };
+      const v = new Visitor(proxied, 'http://console.test');
+      await v.get('/console/sign-in', ip);
+      for (const expected of [200, 200, 429]) expect((await v.post('/console/sign-in', { email: `nobody${expected}@example.com` }, ip)).status).toBe(expected);
+      // Another address is not held back by that one.
+      expect((await v.post('/console/sign-in', { email: 'nobody@example.com' }, { 'x-forwarded-for': '203.0.113.250' })).status).toBe(200);
     });
 
     it('the posts page lists every board\'s posts by votes or newest, searches, shows held posts; other workspaces are 404', async () => {
@@ -229,6 +239,37 @@ describeEngine(
       for (const path of [`/console/${other.org.id}/team`, `/console/${other.org.id}/audit`]) expect((await owner.get(path)).status).toBe(404);
       expect((await owner.post(`/console/${other.org.id}/team/invite`, { email: 'y@example.com', role: 'owner' })).status).toBe(404);
       expect((await other.w.team.list())).toEqual([]);
+    });
+
+    it('the posts page\'s bulk form changes the chosen posts; the tag filter and the post page\'s tags form work; a viewer\'s bulk form is 403', async () => {
+      const { org, w } = await workspace();
+      await w.team.add(CLI_ACTOR, { email: 'bulk@example.com', role: 'member' }, { invite: false, workspace: org.name });
+      await w.team.add(CLI_ACTOR, { email: 'peek@example.com', role: 'viewer' }, { invite: false, workspace: org.name });
+      const board = await w.boards.create({ name: 'Ideas' });
+      const [a, b, c] = [await w.posts.create(board.id, { title: 'Alpha' }), await w.posts.create(board.id, { title: 'Beta' }), await w.posts.create(board.id, { title: 'Gamma' })];
+      const mobile = await w.tags.create({ name: 'Mobile' });
+      const v = new Visitor(app, 'http://console.test');
+      await signInByCode(v, 'bulk@example.com');
+      const base = `/console/${org.id}/posts`;
+      const listed = await v.get(base);
+      expect(listed.text).toContain('With the chosen posts');
+      const done = await v.post(`${base}/bulk`, [['action', 'status:planned'], ['post', a.id], ['post', b.id]]);
+      expect([done.status, done.location]).toEqual([303, `${base}?done=2`]);
+      expect((await v.get(done.location!)).text).toContain('Done: 2 posts changed.');
+      expect([(await w.posts.retrieve(a.id)).status, (await w.posts.retrieve(b.id)).status, (await w.posts.retrieve(c.id)).status]).toEqual(['planned', 'planned', 'open']);
+      expect((await v.post(`${base}/bulk`, [['action', 'nonsense'], ['post', a.id]])).status).toBe(422);
+
+      // The post page's tags form, then the tag filter.
+      expect((await v.post(`${base}/${c.id}/tags`, [['tag', mobile.id]])).location).toBe(`${base}/${c.id}?done=tags`);
+      const titles = (text: string) => [...text.matchAll(/<a href="\/console\/[^"]+\/posts\/post_[^"]+">([^<]+)/g)].map((m) => m[1]);
+      expect(titles((await v.get(`${base}?tag=${mobile.id}`)).text)).toEqual(['Gamma']);
+      expect((await v.get(`${base}?tag=${mobile.id}`)).text).toContain('<span class="tag">Mobile</span>');
+
+      const viewer = new Visitor(app, 'http://console.test');
+      await signInByCode(viewer, 'peek@example.com');
+      expect((await viewer.get(base)).text).not.toContain('With the chosen posts');
+      expect((await viewer.post(`${base}/bulk`, [['action', 'status:shipped'], ['post', c.id]])).status).toBe(403);
+      expect((await w.posts.retrieve(c.id)).status).toBe('open');
     });
   },
   { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.example' } } },

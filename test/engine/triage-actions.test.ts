@@ -199,6 +199,42 @@ describeEngine(
       ]);
       expect(await w.ws.triage.post('post_nope')).toBeUndefined();
     });
+
+    it('a bulk action changes every post chosen as its own action would, or none of them: a refusal names the post', async () => {
+      const w = await triageWorkspace();
+      const more = [await w.ws.posts.create(w.board.id, { title: 'Offline mode' }), await w.ws.posts.create(w.board.id, { title: 'Export to CSV' })];
+      const ids = [w.post.id, ...more.map((p) => p.id)];
+      const actions = w.ws.triage.as(w.as(w.a.member));
+      const events = (await w.ws.events.list({ type: 'post.status_changed' })).length;
+      expect(await actions.bulk(ids, { kind: 'status', status: 'planned' })).toEqual({ changed: 3 });
+      expect((await w.ws.events.list({ type: 'post.status_changed' })).length).toBe(events + 3);
+      expect((await audit(w)).slice(0, 3).map((e) => [e.action, e.detail])).toEqual(ids.map(() => ['post.status_changed', { from: 'open', to: 'planned', bulk: true }]));
+
+      // Approving posts that are not held: the first refusal names its post, and nothing changes (not even the held one).
+      const held = await w.ws.public.post({ boardId: w.board.id, email: addresses('anon').anon, title: 'Held one', body: { json: {}, text: '' }, notifyMe: false }, { held: true });
+      expect(await refusal(actions.bulk([held.id, more[0]!.id], { kind: 'approve' }))).toEqual({
+        code: 'ERR_CONFLICT',
+        message: `“Offline mode”: Post ${more[0]!.id} is not waiting for moderation (it is approved). Nothing was changed.`,
+      });
+      expect((await w.ws.posts.retrieve(held.id)).moderationStatus).toBe('pending');
+
+      // Tags: added to each, a fourth refused; the tag filter finds them.
+      const tags = [];
+      for (const name of ['Mobile', 'Billing', 'API', 'Beta']) tags.push(await w.ws.tags.create({ name }));
+      await actions.setTags(more[1]!.id, [tags[0]!.id, tags[1]!.id, tags[2]!.id]);
+      expect(await actions.bulk(ids, { kind: 'tag', tagId: tags[0]!.id })).toEqual({ changed: 3 });
+      expect((await w.ws.triage.posts({ tagId: tags[0]!.id })).data.map((p) => p.title).sort()).toEqual(['Dark mode', 'Export to CSV', 'Offline mode']);
+      expect((await w.ws.triage.posts({ tagId: tags[1]!.id })).data.map((p) => [p.title, p.tagIds.length])).toEqual([['Export to CSV', 3]]);
+      const fourth = await refusal(actions.bulk(ids, { kind: 'tag', tagId: tags[3]!.id }));
+      expect(fourth).toEqual({ code: 'ERR_VALIDATION', message: '“Export to CSV”: tagIds: at most 3 tags per post Nothing was changed.' });
+      expect((await w.ws.triage.posts({ tagId: tags[3]!.id })).data).toEqual([]);
+      // Another workspace's post among the chosen: 404, nothing changed.
+      const other = await triageWorkspace();
+      expect((await refusal(actions.bulk([w.post.id, other.post.id], { kind: 'status', status: 'shipped' }))).code).toBe('ERR_NOT_FOUND');
+      expect((await w.ws.posts.retrieve(w.post.id)).status).toBe('planned');
+      expect((await refusal(w.ws.triage.as(w.as(w.a.viewer)).bulk(ids, { kind: 'status', status: 'shipped' }))).code).toBe('ERR_FORBIDDEN');
+      expect((await refusal(actions.bulk([], { kind: 'approve' }))).message).toBe('Choose at least one post.');
+    });
   },
   { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.test' } } },
 );

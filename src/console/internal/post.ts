@@ -12,6 +12,7 @@ const DONE: Record<string, string> = {
   reply: 'Reply posted: it shows on the portal as the team’s.',
   internal: 'Internal note added.',
   edit: 'Post saved.',
+  tags: 'Tags saved.',
   approved: 'Approved: the post is on the portal.',
   spam: 'Marked as spam: it stays off the portal.',
   merged: 'Merged.',
@@ -19,7 +20,7 @@ const DONE: Record<string, string> = {
 
 /** What the page shows back after a refused form: the section, why, and what was typed. */
 interface Refused {
-  section: 'status' | 'reply' | 'internal' | 'edit' | 'merge' | 'moderate';
+  section: 'status' | 'tags' | 'reply' | 'internal' | 'edit' | 'merge' | 'moderate';
   message: string;
   drafts: Record<string, string>;
 }
@@ -45,6 +46,16 @@ function statusForm(base: string, frame: Frame, d: TriagePostDetail, refused: Re
 ${errorFor(refused, 'status')}
 <p><button type="submit">Change status</button></p>
 </form></section>`;
+}
+
+function tagsForm(base: string, frame: Frame, d: TriagePostDetail, tags: Array<{ id: string; name: string }>, mayTriage: boolean, refused: Refused | null): SafeHtml | '' {
+  if (tags.length === 0) return '';
+  const carried = new Set(d.tagIds);
+  if (!mayTriage) return carried.size ? html`<p>${tags.filter((t) => carried.has(t.id)).map((t) => html`<span class="tag">${t.name}</span> `)}</p>` : '';
+  return html`<section aria-labelledby="tags-h"><h2 id="tags-h">Tags</h2>
+<form method="post" action="${base}/tags">${csrfField(frame)}<fieldset class="tags"><legend class="sr-only">Tags of this post (at most three)</legend>
+${tags.map((t) => html`<label class="check"><input type="checkbox" name="tag" value="${t.id}"${carried.has(t.id) ? html.raw` checked` : ''}> ${t.name}</label>`)}
+</fieldset>${errorFor(refused, 'tags')}<p><button type="submit" class="secondary">Save tags</button></p></form></section>`;
 }
 
 function moderation(base: string, frame: Frame, d: TriagePostDetail, refused: Refused | null): SafeHtml | '' {
@@ -132,7 +143,7 @@ ${
 }
 
 /** The post page: everything of the post, and for a role that may triage, every action on it. */
-function postPage(frame: Frame, team: Team, d: TriagePostDetail, options: { merge: { q: string; found: TriagePost[] | null }; refused: Refused | null }): string {
+function postPage(frame: Frame, team: Team, d: TriagePostDetail, options: { merge: { q: string; found: TriagePost[] | null }; refused: Refused | null; tags: Array<{ id: string; name: string }> }): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/posts/${d.post.id}`;
   const mayTriage = allows(team.role, 'triage');
   const p = d.post;
@@ -146,6 +157,7 @@ ${p.bodyText ? html`<div class="post-body">${p.bodyText}</div>` : html`<p class=
 ${mayTriage ? '' : html`${refused ? html`<p class="error" role="alert">${refused.message}</p>` : ''}<p class="muted">Your role (${team.role}) may read this post but not change it.</p>`}
 <div class="columns"><div>
 ${mayTriage ? statusForm(base, frame, d, refused) : ''}
+${tagsForm(base, frame, d, options.tags, mayTriage, refused)}
 ${comments(base, frame, d, mayTriage, refused)}
 ${notes(base, frame, d, mayTriage, refused)}
 ${mayTriage ? editForm(base, frame, d, refused) : ''}
@@ -172,14 +184,8 @@ async function act(site: ConsoleSite, event: H3Event, section: Refused['section'
     if (!(err instanceof FeedbackError)) throw err;
     if (err.code === 'ERR_NOT_FOUND') return site.notFound(m.v, 'There is no such post in this workspace.');
     const status = err.code === 'ERR_FORBIDDEN' ? 403 : err.code === 'ERR_CONFLICT' ? 409 : 422;
-    return render(site, m.v, m.team, postId, { refused: { section, message: messageOf(err), drafts: drafts(m.form) } }, status);
+    return render(site, m.v, m.team, postId, { refused: { section, message: err.message, drafts: drafts(m.form) } }, status);
   }
-}
-
-/** A refusal in words for the page: the first field's message for a validation error of a field. */
-function messageOf(err: FeedbackError): string {
-  const first = (err.details?.errors as Array<{ path?: string; message?: string }> | undefined)?.[0];
-  return first?.message ? `${first.path ? `${first.path}: ` : ''}${first.message}` : err.message;
 }
 
 async function render(site: ConsoleSite, v: ConsoleVisit, team: Team, postId: string, options: { refused?: Refused | null; mergeQ?: string; done?: string | null }, status = 200) {
@@ -188,9 +194,10 @@ async function render(site: ConsoleSite, v: ConsoleVisit, team: Team, postId: st
   if (!d) return site.notFound(v, 'There is no such post in this workspace.');
   const q = options.mergeQ?.trim() ?? '';
   const found = q ? (await w.triage.posts({ q, limit: 10 })).data.filter((t) => t.id !== d.post.id) : null;
+  const tags = await w.tags.list();
   const notice = options.done ? (DONE[options.done] ?? null) : null;
   const frame: Frame = { ...v.frame, title: d.post.title, section: 'posts', team, notice };
-  return htmlResponse(status, postPage(frame, team, d, { merge: { q, found }, refused: options.refused ?? null }), v.cookies);
+  return htmlResponse(status, postPage(frame, team, d, { merge: { q, found }, refused: options.refused ?? null, tags }), v.cookies);
 }
 
 const isStatus = (s: string): s is PostStatus => (POST_STATUSES as readonly string[]).includes(s);
@@ -228,6 +235,18 @@ export function mountPost(router: H3, site: ConsoleSite): void {
         if (decision !== 'approved' && decision !== 'spam') throw new FeedbackError('ERR_VALIDATION', 'Choose approve or reject.');
         await actions.moderate(postId, decision);
         return decision;
+      },
+      () => ({}),
+    ),
+  );
+  router.post(`${path}/tags`, (event) =>
+    act(
+      site,
+      event,
+      'tags',
+      async ({ form, actions, postId }) => {
+        await actions.setTags(postId, form.getAll('tag'));
+        return 'tags';
       },
       () => ({}),
     ),

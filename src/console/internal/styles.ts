@@ -59,5 +59,10 @@ summary { cursor: pointer; font-weight: 600; }
 ul.targets { list-style: none; padding: 0; }
 table.audit td.long { overflow-wrap: anywhere; }
 table.audit td.when { white-space: nowrap; }
+.tag { font-size: .75rem; background: var(--soft); border: 1px solid var(--line); border-radius: 1rem; padding: 0 .45rem; }
+fieldset.tags { border: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
+fieldset.tags label { font-weight: 400; margin: 0; }
+.bulk { display: flex; gap: .5rem; align-items: center; margin: 0 0 .5rem; }
+.bulk label { margin: 0; font-weight: 400; }
 ul.targets li { padding: .35rem 0; border-bottom: 1px solid var(--line); }
 `;

@@ -35,14 +35,14 @@ export async function actAs<T>(
   ctx: WorkspaceContext,
   actor: Actor,
   permission: TeamPermission,
-  change: (inner: WorkspaceContext, tx: Sql, acting: Acting) => Promise<{ result: T; audit: AuditInput | null }>,
+  change: (inner: WorkspaceContext, tx: Sql, acting: Acting) => Promise<{ result: T; audit: AuditInput | AuditInput[] | null }>,
 ): Promise<T> {
   return ctx.db.transaction(async (tx) => {
     const role = await roleOf(tx, ctx.organizationId, actor);
     if (role !== 'cli' && !allows(role, permission)) throw new FeedbackError('ERR_FORBIDDEN', REFUSALS[permission]);
     const member = role === 'cli' ? undefined : await teamMembers.find(tx, ctx.organizationId, actor.email);
     const { result, audit } = await change({ ...ctx, db: inTransaction(tx) }, tx, { email: actor.email, name: member?.name ?? null });
-    if (audit) await record(tx, ctx, actor, audit);
+    for (const entry of audit === null ? [] : Array.isArray(audit) ? audit : [audit]) await record(tx, ctx, actor, entry);
     return result;
   });
 }

@@ -6,7 +6,7 @@ import type { Post, PostStatus } from '../../schemas/posts.js';
 import { notifyReply } from '../notifications/index.js';
 import { createPostsService } from '../posts/index.js';
 import { FeedbackError, newId, plainBody } from '../shared/index.js';
-import { comments, emit, postNotes, posts, type Sql, type WorkspaceContext } from '../store/index.js';
+import { comments, emit, postNotes, postTags, posts, type Sql, type WorkspaceContext } from '../store/index.js';
 import { actAs, type Actor } from '../team/index.js';
 
 /** A team text (an official reply, an internal note, a status note): trimmed, not empty, at most 10,000 characters. */
@@ -36,6 +36,18 @@ async function officialReply(tx: Sql, ctx: WorkspaceContext, post: Post, authorN
   const changeId = await emit(tx, { event: 'comment.created', organizationId: ctx.organizationId, boardId: post.boardId, comment: written }, now);
   if (notify) await notifyReply(tx, { organizationId: ctx.organizationId, changeId, now }, post, { id, bodyText: text, authorName, email: null }, null);
   return id;
+}
+
+/** What a bulk action does to each post chosen. */
+export type BulkAction = { kind: 'status'; status: PostStatus } | { kind: 'tag'; tagId: string } | { kind: 'approve' } | { kind: 'reject' };
+
+/** At most this many posts in one bulk action. */
+export const BULK_LIMIT = 100;
+
+/** The post's tags with `tagId` added (a post carries at most three: the engine's PATCH refuses a fourth). */
+async function withTag(tx: Sql, postId: string, tagId: string): Promise<string[]> {
+  const current = (await postTags.forPosts(tx, [postId])).get(postId) ?? [];
+  return current.includes(tagId) ? current : [...current, tagId];
 }
 
 /** A workspace's triage actions, as one team member (or the command line). */
@@ -77,6 +89,47 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
         result: await createPostsService(inner).merge(postId, intoId),
         audit: { action: 'post.merged', resourceType: 'post', resourceId: postId, detail: { into: intoId } },
       })),
+
+    /** Set the tags the post carries (at most three, of the workspace). */
+    setTags: (postId: string, tagIds: string[]) =>
+      actAs(ctx, actor, 'triage', async (inner) => ({
+        result: await createPostsService(inner).update(postId, { tagIds: [...new Set(tagIds)] }),
+        audit: { action: 'post.tagged', resourceType: 'post', resourceId: postId, detail: { tagIds: [...new Set(tagIds)] } },
+      })),
+
+    /**
+     * One action on up to BULK_LIMIT posts, all or none: each post changes as its own action would (its events, its
+     * mail), in one transaction; one refusal (a post not held, a fifth tag, an unknown id) changes nothing and names
+     * the post. One audit entry per post changed, marked `bulk`.
+     */
+    bulk: (postIds: string[], action: BulkAction) =>
+      actAs(ctx, actor, 'triage', async (inner, tx) => {
+        const ids = [...new Set(postIds)];
+        if (ids.length === 0) throw new FeedbackError('ERR_VALIDATION', 'Choose at least one post.');
+        if (ids.length > BULK_LIMIT) throw new FeedbackError('ERR_VALIDATION', `Choose at most ${BULK_LIMIT} posts at a time.`);
+        const service = createPostsService(inner);
+        const audit = [];
+        for (const id of ids) {
+          try {
+            if (action.kind === 'status') {
+              const before = await livePost(tx, ctx.organizationId, id);
+              await service.update(id, { status: action.status });
+              if (before.status !== action.status) audit.push({ action: 'post.status_changed', resourceType: 'post', resourceId: id, detail: { from: before.status, to: action.status, bulk: true } });
+            } else if (action.kind === 'tag') {
+              await service.update(id, { tagIds: await withTag(tx, id, action.tagId) });
+              audit.push({ action: 'post.tagged', resourceType: 'post', resourceId: id, detail: { added: action.tagId, bulk: true } });
+            } else {
+              await service.moderate(id, action.kind === 'approve' ? 'approved' : 'spam');
+              audit.push({ action: action.kind === 'approve' ? 'post.approved' : 'post.rejected', resourceType: 'post', resourceId: id, detail: { bulk: true } });
+            }
+          } catch (err) {
+            if (!(err instanceof FeedbackError)) throw err;
+            const post = await posts.findLive(tx, ctx.organizationId, id);
+            throw new FeedbackError(err.code, `${post ? `“${post.title}”` : id}: ${err.message} Nothing was changed.`);
+          }
+        }
+        return { result: { changed: audit.length }, audit };
+      }),
 
     /** Reply as the team: shown on the portal as the team's; the post's author hears of it. */
     reply: (postId: string, text: string) =>

@@ -1,13 +1,13 @@
 // The console's triage: every post of a workspace in one list, filtered and sorted as the team works (docs/console.md).
 import type { PostStatus } from '../../schemas/posts.js';
 import { isId, isIntegerIn, isRelevancePosition, isTime, parseSearch, readCursor, toPage, type CursorKey } from '../shared/index.js';
-import { boards, postImpacts, postNotes, posts, search, type WorkspaceContext } from '../store/index.js';
+import { boards, postImpacts, postNotes, postTags, posts, search, type WorkspaceContext } from '../store/index.js';
 import type { Actor } from '../team/index.js';
 import type { Post } from '../../schemas/posts.js';
 import { createTriageActions } from './actions.js';
 import * as triage from './sql.js';
 
-export type { TriageActions } from './actions.js';
+export { BULK_LIMIT, type BulkAction, type TriageActions } from './actions.js';
 export type { TriageComment, TriagePost, TriageVoter } from './sql.js';
 export type Impact = postImpacts.Impact;
 
@@ -22,6 +22,8 @@ export interface TriagePostDetail {
   mergedInto: { id: string; title: string } | null;
   /** Its monthly revenue per currency: the distinct paying contacts who voted. */
   impact: Impact[];
+  /** The tags it carries (ids). */
+  tagIds: string[];
   voters: triage.TriageVoter[];
   comments: triage.TriageComment[];
   notes: postNotes.PostNoteRow[];
@@ -37,6 +39,8 @@ export interface TriageQuery {
   held?: boolean;
   /** Only posts created after this time ("new since I last looked"). */
   since?: Date;
+  /** Only posts carrying this tag. */
+  tagId?: string;
   /** Words to search titles and bodies for (docs/search.md): then the order is relevance. */
   q?: string;
   sort?: TriageSort;
@@ -56,9 +60,10 @@ const POSITIONS: Record<TriageSort, (k: CursorKey) => boolean> = {
 /** What the console reads of a workspace (built once per workspace), and its actions as a team member. */
 export function createTriageReader(ctx: WorkspaceContext) {
   /** The posts with their impact per currency (one statement for the page). */
-  const withImpact = async <T extends { id: string }>(list: T[]): Promise<Array<T & { impact: Impact[] }>> => {
-    const impact = await postImpacts.forPosts(ctx.db, list.map((p) => p.id));
-    return list.map((p) => ({ ...p, impact: impact.get(p.id) ?? [] }));
+  const withImpact = async <T extends { id: string }>(list: T[]): Promise<Array<T & { impact: Impact[]; tagIds: string[] }>> => {
+    const ids = list.map((p) => p.id);
+    const [impact, tags] = await Promise.all([postImpacts.forPosts(ctx.db, ids), postTags.forPosts(ctx.db, ids)]);
+    return list.map((p) => ({ ...p, impact: impact.get(p.id) ?? [], tagIds: tags.get(p.id) ?? [] }));
   };
   /** The currency the impact sort ranks by: the one asked for if the workspace has it, else USD, else its first; null without any. */
   async function impactCurrency(asked?: string): Promise<string | null> {
@@ -74,15 +79,16 @@ export function createTriageReader(ctx: WorkspaceContext) {
     async post(postId: string): Promise<TriagePostDetail | undefined> {
       const post = await posts.findLive(ctx.db, ctx.organizationId, postId);
       if (!post) return undefined;
-      const [board, target, impact, voters, comments, notes] = await Promise.all([
+      const [board, target, impact, tagIds, voters, comments, notes] = await Promise.all([
         boards.find(ctx.db, ctx.organizationId, post.boardId),
         post.mergedIntoId ? posts.findLive(ctx.db, ctx.organizationId, post.mergedIntoId) : undefined,
         postImpacts.forPosts(ctx.db, [post.id]).then((m) => m.get(post.id) ?? []),
+        postTags.forPosts(ctx.db, [post.id]).then((m) => m.get(post.id) ?? []),
         triage.voters(ctx.db, ctx.organizationId, post, TRIAGE_POST_LIMITS.voters),
         triage.comments(ctx.db, post.id, TRIAGE_POST_LIMITS.comments),
         postNotes.listForPost(ctx.db, post.id, TRIAGE_POST_LIMITS.notes),
       ]);
-      return { post, boardName: board?.name ?? '', mergedInto: target ? { id: target.id, title: target.title } : null, impact, voters, comments, notes };
+      return { post, boardName: board?.name ?? '', mergedInto: target ? { id: target.id, title: target.title } : null, impact, tagIds, voters, comments, notes };
     },
 
     /** A page of the workspace's live, unmerged posts (held ones too), most votes first by default. */
@@ -97,7 +103,7 @@ export function createTriageReader(ctx: WorkspaceContext) {
 
     async posts(query: TriageQuery = {}) {
       const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
-      const filter = { boardId: query.boardId, status: query.status, held: query.held, since: query.since };
+      const filter = { boardId: query.boardId, status: query.status, held: query.held, since: query.since, tagId: query.tagId };
       const terms = query.q ? parseSearch(query.q) : [];
       if (query.q !== undefined && query.q.trim() !== '') {
         const position = readCursor(query.cursor, 'triage:relevance', isRelevancePosition) as triage.RelevancePosition | undefined;

@@ -40,6 +40,8 @@ export interface TriageFilter {
   held?: boolean;
   /** Only posts created after this time ("new since I last looked"). */
   since?: Date;
+  /** Only posts carrying this tag. */
+  tagId?: string;
 }
 
 /** The filter's conditions on `p`, and their parameters. */
@@ -54,6 +56,7 @@ function conditions(sql: Sql, filter: TriageFilter): { where: string[]; params: 
   if (filter.status) add('p.status = ?', filter.status);
   if (filter.held) add('p.moderation_status = ?', 'pending');
   if (filter.since) add('p.created_at > ?', ts(sql, filter.since));
+  if (filter.tagId) add('EXISTS (SELECT 1 FROM post_tag t WHERE t.post_id = p.id AND t.tag_id = ?)', filter.tagId);
   return { where, params };
 }
 
