@@ -125,6 +125,9 @@ describeEngine(
         expect(page.status).toBe(404);
         expect(page.text).not.toContain('Other workspace post');
       }
+      // The first look offers no "new since" filter (there was no look before); `new=1` then filters nothing out.
+      expect((await v.get(base)).text).not.toContain('New since my last look');
+      expect(titles((await v.get(`${base}?new=1`)).text)).toEqual(['Dark mode', 'Held idea', 'Crash on export']);
       // Another workspace's board id on one's own page filters to nothing.
       expect(titles((await v.get(`${base}?board=${secret.id}`)).text)).toEqual([]);
     });

@@ -160,6 +160,29 @@ describeEngine(
       await b.team.remove({ email: 'boss@example.com' }, 'sam@example.com');
       expect(await h.engine.team.session(session.token)).toBeNull();
     });
+
+    it('"new since I last looked": a look at the posts page starts after 30 minutes away; the filter shows what came since the look before', async () => {
+      const { org, team } = await workspace();
+      await team.add(CLI_ACTOR, { email: 'looker@example.com', role: 'member' }, { invite: false, workspace: org.name });
+      const me = { email: 'looker@example.com' };
+      const w = h.engine.workspace(org.id);
+      const board = await w.boards.create({ name: 'Ideas' });
+      await w.posts.create(board.id, { title: 'Before my first look' });
+      expect(await team.lookAtPosts(me)).toBeNull();
+      h.advance(10 * 60_000);
+      expect(await team.lookAtPosts(me)).toBeNull(); // the same look
+      h.advance(5 * 60_000);
+      await w.posts.create(board.id, { title: 'While I was away' });
+      h.advance(40 * 60_000);
+      const since = await team.lookAtPosts(me);
+      expect(since).not.toBeNull();
+      expect((await w.triage.posts({ since: since! })).data.map((p) => p.title)).toEqual(['While I was away']);
+      // Reloading within the look keeps the same point; the next look after a pause moves it on.
+      h.advance(60_000);
+      expect(await team.lookAtPosts(me)).toEqual(since);
+      h.advance(31 * 60_000);
+      expect((await team.lookAtPosts(me))!.getTime()).toBeGreaterThan(since!.getTime());
+    });
   },
   { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.example' } } },
 );

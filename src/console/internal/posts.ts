@@ -28,7 +28,7 @@ const SORT_LABELS: Record<TriageSort, string> = { votes: 'Most votes', newest: '
 
 type Named = Array<{ id: string; name: string }>;
 
-function filters(team: Team, query: TriageQuery, boards: Named, tags: Named, currencies: string[], currency: string | null) {
+function filters(team: Team, query: TriageQuery & { fresh?: boolean }, boards: Named, tags: Named, currencies: string[], currency: string | null, lastLook: Date | null) {
   const option = (value: string, text: string, selected: boolean) => html`<option value="${value}"${selected ? html.raw` selected` : ''}>${text}</option>`;
   return html`<form class="filters" method="get" action="${CONSOLE_PATH}/${team.organizationId}/posts" role="search">
 <label>Search <input type="search" name="q" value="${query.q ?? ''}"></label>
@@ -38,6 +38,7 @@ ${tags.length ? html`<label>Tag <select name="tag">${option('', 'Any tag', !quer
 <label>Sort <select name="sort">${TRIAGE_SORTS.map((s) => option(s, SORT_LABELS[s], s === (query.sort ?? 'votes')))}</select></label>
 ${currencies.length > 1 ? html`<label>Currency <select name="currency">${currencies.map((c) => option(c, c, c === currency))}</select></label>` : ''}
 <label class="check"><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held for moderation</label>
+${lastLook ? html`<label class="check"><input type="checkbox" name="new" value="1"${query.fresh ? html.raw` checked` : ''}> New since my last look <span class="muted">(<time datetime="${lastLook.toISOString()}">${lastLook.toISOString().slice(0, 16).replace('T', ' ')}</time> UTC)</span></label>` : ''}
 <button type="submit">Show</button>
 </form>`;
 }
@@ -99,8 +100,10 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
     const m = await site.member(event);
     if (m instanceof Response) return m;
     const { v, team } = m;
-    const query = queryOf(event.url.searchParams);
     const w = site.engine.workspace(team.organizationId);
+    const lastLook = await w.team.lookAtPosts({ email: v.identity!.email });
+    const fresh = event.url.searchParams.get('new') === '1' && lastLook !== null;
+    const query = { ...queryOf(event.url.searchParams), ...(fresh ? { since: lastLook } : {}) };
     let result;
     try {
       result = await w.triage.posts(query);
@@ -113,7 +116,7 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
     const done = event.url.searchParams.get('done');
     const frame: Frame = { ...v.frame, title: 'Posts', section: 'posts', team, notice: done && /^\d{1,3}$/.test(done) ? `Done: ${done} ${done === '1' ? 'post' : 'posts'} changed.` : null };
     const body = html`<h1>Posts</h1>
-${filters(team, query, boards, tags, await w.triage.currencies(), result.currency)}
+${filters(team, { ...query, fresh }, boards, tags, await w.triage.currencies(), result.currency, lastLook)}
 ${table(team, result.data, result.sort, tags, allows(team.role, 'triage'), v.frame.csrf)}
 ${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/posts?${next.toString()}" rel="next">Next page</a></p>` : ''}`;
     return htmlResponse(200, page(frame, body), v.cookies);

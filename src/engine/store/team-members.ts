@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
 import { asIs, defineRows } from './rows.js';
-import { toIso, toIsoOrNull, ts, type Sql } from './sql.js';
+import { toDate, toIso, toIsoOrNull, ts, type Sql } from './sql.js';
 
 /**
  * A person on a workspace's team (the console's users): their address, name and role. One row per workspace they
@@ -23,6 +23,9 @@ export const TeamMember = defineEntity({
     addedBy: p.string().length(320),
     createdAt: p.datetime().length(3),
     joinedAt: p.datetime().length(3).nullable(),
+    /** When they last looked at the posts page, and the look before that ("new since I last looked" means since then). */
+    postsSeenAt: p.datetime().length(3).nullable(),
+    postsSeenBefore: p.datetime().length(3).nullable(),
   },
 });
 
@@ -97,4 +100,23 @@ export async function markJoined(sql: Sql, email: string, now: Date): Promise<vo
 
 export async function remove(sql: Sql, organizationId: string, email: string): Promise<boolean> {
   return (await sql.run('DELETE FROM team_member WHERE organization_id = ? AND email = ?', [organizationId, email])) > 0;
+}
+
+/** When the member last looked at the posts page, and the look before that. */
+export async function postsSeen(sql: Sql, organizationId: string, email: string): Promise<{ seenAt: Date | null; before: Date | null } | undefined> {
+  const row = await sql.one<{ posts_seen_at: unknown; posts_seen_before: unknown }>('SELECT posts_seen_at, posts_seen_before FROM team_member WHERE organization_id = ? AND email = ?', [
+    organizationId,
+    email,
+  ]);
+  const at = (v: unknown) => (v === null || v === undefined ? null : toDate(v));
+  return row && { seenAt: at(row.posts_seen_at), before: at(row.posts_seen_before) };
+}
+
+export async function setPostsSeen(sql: Sql, organizationId: string, email: string, seenAt: Date, before: Date | null): Promise<void> {
+  await sql.run('UPDATE team_member SET posts_seen_at = ?, posts_seen_before = ? WHERE organization_id = ? AND email = ?', [
+    ts(sql, seenAt),
+    before && ts(sql, before),
+    organizationId,
+    email,
+  ]);
 }

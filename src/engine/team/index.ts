@@ -1,7 +1,7 @@
 // The console's team: roles, members and invitations, sign-in links and codes, sessions, and the audit log.
 import type { WorkspaceContext } from '../store/index.js';
 import type { Actor } from './audit.js';
-import { addMember, auditLog, changeRole, listMembers, removeMember, type AddMemberInput } from './members.js';
+import { addMember, auditLog, changeRole, listMembers, lookAtPosts, removeMember, type AddMemberInput } from './members.js';
 import type { TeamRole } from './roles.js';
 import { redeemSignIn, requestSignIn, sessionOf, signOut, type TeamContext } from './sign-in.js';
 
@@ -19,6 +19,8 @@ export function createTeamService(ctx: WorkspaceContext & TeamContext) {
     add: (actor: Actor, input: AddMemberInput, options: { invite: boolean; workspace: string }) => addMember(ctx, actor, input, options),
     changeRole: (actor: Actor, email: string, role: TeamRole) => changeRole(ctx, actor, email, role),
     remove: (actor: Actor, email: string) => removeMember(ctx, actor, email),
+    /** Note a look at the posts page; when the member looked before it (null at their first look). */
+    lookAtPosts: (actor: Actor) => lookAtPosts(ctx, actor),
     auditLog: (actor: Actor, options?: { limit?: number; cursor?: string }) => auditLog(ctx, actor, options),
   };
 }

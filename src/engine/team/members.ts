@@ -143,3 +143,23 @@ export async function auditLog(ctx: MemberContext, actor: Actor, options: { limi
   const rows = await auditEntries.page(ctx.db, ctx.organizationId, limit + 1, key && { at: key[0] as number, id: key[1] as string });
   return toPage(rows, limit, 'audit', (last) => [Date.parse(last.createdAt), last.id]);
 }
+
+/** A new look at the posts page begins after this long away (shorter pauses are the same look). */
+export const LOOK_GAP_MS = 30 * 60_000;
+
+/**
+ * Note that a member looks at the posts page, and return when they looked before this look ("new since I last
+ * looked" means created after it; null at their first look). Written at most once a minute.
+ */
+export async function lookAtPosts(ctx: MemberContext, actor: Actor): Promise<Date | null> {
+  const now = ctx.clock();
+  const seen = await teamMembers.postsSeen(ctx.db, ctx.organizationId, actor.email);
+  if (!seen) return null;
+  const away = seen.seenAt ? now.getTime() - seen.seenAt.getTime() : Infinity;
+  if (away >= LOOK_GAP_MS) {
+    await teamMembers.setPostsSeen(ctx.db, ctx.organizationId, actor.email, now, seen.seenAt);
+    return seen.seenAt;
+  }
+  if (away >= 60_000) await teamMembers.setPostsSeen(ctx.db, ctx.organizationId, actor.email, now, seen.before);
+  return seen.before;
+}
