@@ -105,7 +105,7 @@ function addServing(program: Command, io: Io): void {
 
 /** team: who may use the console (docs/console.md). */
 function addTeam(program: Command, io: Io): void {
-  const team = group(program, 'team', 'the people who use the console: add the first owner, list the team (docs/console.md)');
+  const team = group(program, 'team', 'the people who use the console: add the first owner, list the team, single sign-on (docs/console.md)');
   leaf(team, 'add', 'add someone to a workspace\'s team and print their one-time sign-in link')
     .requiredOption('--org <orgId>', 'the workspace')
     .requiredOption('--email <email>', 'their address (sign-in codes go there)')
@@ -116,6 +116,15 @@ function addTeam(program: Command, io: Io): void {
   leaf(team, 'list', "a workspace's team: role, address, name")
     .requiredOption('--org <orgId>', 'the workspace')
     .action(async (options: Team.ListOptions) => (await import('./commands/team.js')).list(options, io));
+  leaf(team, 'sso', "set up (or show, or --off) a workspace's single sign-on to the console with an OpenID Connect provider")
+    .requiredOption('--org <orgId>', 'the workspace')
+    .option('--issuer <url>', 'the provider\'s issuer, like https://accounts.google.com')
+    .option('--client-id <id>', 'the client id the provider issued')
+    .addOption(new Option('--client-secret <secret>', 'its secret (sealed at rest)').env('FEEDBACK_SSO_CLIENT_SECRET'))
+    .option('--domains <list>', 'the email domains whose people sign in this way, comma-separated')
+    .option('--off', 'turn single sign-on off')
+    .addOption(new Option('--public-url <url>', "the server's address as people reach it, for the callback to register").env('FEEDBACK_PUBLIC_URL').default('http://127.0.0.1:3000').argParser(httpUrl))
+    .action(async (options: Team.SsoOptions) => (await import('./commands/team.js')).sso(options, io));
 }
 
 /** org and key: workspaces and their API keys. */

@@ -108,7 +108,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     deliveryBacklog: () => backlog(db, clock),
     rotateSecrets: () => resealStored(db, secrets),
     mailLinks: mailParts.tokens,
-    team: createTeamAccess({ db, clock, mailer: mailParts.mailer, publicUrl: mailParts.publicUrl }),
+    team: createTeamAccess({ db, clock, secrets, mailer: mailParts.mailer, publicUrl: mailParts.publicUrl }),
     workspace: createWorkspaces({ db, clock, secrets, mailer: mailParts.mailer, webhooks, publicUrl: mailParts.publicUrl }),
     async migrate() {
       const applied = (await db.lendToOrm(() => orm.getMigrator().up())).map((m) => m.name);

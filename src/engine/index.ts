@@ -77,6 +77,8 @@ export {
 export {
   CLI_ACTOR,
   CONSOLE_PATH,
+  SSO_CALLBACK_PATH,
+  SSO_PENDING_SECONDS,
   TEAM_CODE_ATTEMPTS,
   TEAM_LIFETIMES,
   TEAM_ROLES,
@@ -91,6 +93,8 @@ export {
   type TeamRole,
   type TeamService,
   type TeamSession,
+  type SsoInput,
+  type SsoSettings,
 } from './team/index.js';
 export {
   BULK_LIMIT,

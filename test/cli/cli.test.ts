@@ -24,7 +24,7 @@ async function cli(...args: string[]): Promise<any> {
 
 describe('feedback-service command line', () => {
   it('migrate, org create|update, key create|revoke and board create print one JSON object each', async () => {
-    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets', 'Migration20261123030000ApiKeyLastUsed', 'Migration20261124000000Portal', 'Migration20261125000000PortalParticipation', 'Migration20261126000000Notifications', 'Migration20261127000000Search', 'Migration20261128000000SearchScopes', 'Migration20261129000000Team']);
+    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets', 'Migration20261123030000ApiKeyLastUsed', 'Migration20261124000000Portal', 'Migration20261125000000PortalParticipation', 'Migration20261126000000Notifications', 'Migration20261127000000Search', 'Migration20261128000000SearchScopes', 'Migration20261129000000Team', 'Migration20261130000000Triage']);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli('org', 'create', '--name', 'Acme', '--plan', 'free', '--admin-email', 'a@acme.com', '--rate-limit', '100');
     expect(org).toMatchObject({ name: 'Acme', plan: 'free', contactCap: 1000, rateLimit: 100, adminEmails: ['a@acme.com'] });
@@ -67,6 +67,16 @@ describe('feedback-service command line', () => {
     await expect(cli('team', 'add', '--org', org.id, '--email', 'pm@example.com', '--role', 'viewer')).rejects.toMatchObject({ code: 1 });
     await expect(cli('team', 'add', '--org', org.id, '--email', 'x@example.com', '--role', 'boss')).rejects.toMatchObject({ code: 2 });
     await expect(cli('team', 'add', '--org', 'org_nope', '--email', 'x@example.com', '--role', 'owner')).rejects.toMatchObject({ code: 1 });
+
+    // Single sign-on: set up (the secret never printed), shown, refused when wrong, turned off.
+    const sso = ['team', 'sso', '--org', org.id, '--issuer', 'https://idp.example.com/', '--client-id', 'console', '--client-secret', 's3cret', '--domains', 'Example.com, example.org', '--public-url', 'https://feedback.example.com'];
+    const set = await cli(...sso);
+    expect(set).toEqual({ sso: { issuer: 'https://idp.example.com', clientId: 'console', allowedDomains: ['example.com', 'example.org'] }, callback: 'https://feedback.example.com/console/sso/callback' });
+    expect((await succeeds('team', 'sso', '--org', org.id, '--db', db)).trim()).toBe(
+      'Single sign-on: https://idp.example.com (client console) for example.com, example.org.\nRegister this redirect URI at the provider: http://127.0.0.1:3000/console/sso/callback',
+    );
+    await expect(cli('team', 'sso', '--org', org.id, '--issuer', 'http://idp.example.com', '--client-id', 'c', '--domains', 'example.com')).rejects.toMatchObject({ code: 1 });
+    expect((await cli('team', 'sso', '--org', org.id, '--off')).sso).toBeNull();
   });
 
   it('org update sets the portal settings; portal-secret create|rotate print the secret once', async () => {

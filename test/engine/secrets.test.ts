@@ -100,8 +100,8 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
       expect((await verifyWebhook(signed!.body, signed!.headers as Record<string, string>, { secret: created.secret })).eventKind).toBe('contact.created');
 
       const report = await b.rotateSecrets();
-      expect(report).toEqual({ webhookSecrets: 1, idempotentAnswers: 1, portalSecrets: 1, unopenable: 0 });
-      expect(await b.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, unopenable: 0 });
+      expect(report).toEqual({ webhookSecrets: 1, idempotentAnswers: 1, portalSecrets: 1, ssoSecrets: 0, unopenable: 0 });
+      expect(await b.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, unopenable: 0 });
       const kept = await b.idempotency.begin(org.id, 'kept', 'f'.repeat(64));
       expect(kept.kind === 'replay' && JSON.parse(kept.body).data.secret).toBe(created.secret);
 
@@ -120,7 +120,7 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
       const deliveries = (await d.workspace(org.id).webhooks.listDeliveries(created.id, { limit: 1 })).data;
       expect(deliveries[0]!.attempts[0]!.error).toMatch(/not sent: .*sealed with key [0-9a-f]{8}, which is not configured/);
       expect(deliveries[0]!.attempts[0]!.error).not.toContain(newKey);
-      expect(await d.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, unopenable: 3 });
+      expect(await d.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, unopenable: 3 });
     });
 
     it('a sealed secret moved to another webhook row does not open there', async () => {
@@ -171,7 +171,7 @@ describe('the key of the embedded default', () => {
     expect(second.secretKeyId).toBe(first.secretKeyId);
     expect(readFileSync(file, 'utf8').trim()).toBe(key);
     // The secret sealed by the first start opens under the kept key: nothing to reseal, nothing unopenable.
-    expect(await second.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, unopenable: 0 });
+    expect(await second.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, unopenable: 0 });
     await second.close();
   });
 

@@ -1,4 +1,4 @@
-import { CLI_ACTOR, FeedbackError, type TeamRole } from '../../engine/index.js';
+import { CLI_ACTOR, FeedbackError, SSO_CALLBACK_PATH, type TeamRole } from '../../engine/index.js';
 import { withEngine, type DatabaseOptions } from '../common.js';
 import { print, type Io } from '../io.js';
 
@@ -37,4 +37,39 @@ export interface ListOptions extends DatabaseOptions {
 export async function list(options: ListOptions, io: Io): Promise<void> {
   const members = await withEngine(options.db, (e) => e.workspace(options.org).team.list());
   print(io, options.json, { data: members }, members.map((m) => `${m.role.padEnd(7)} ${m.email}${m.name ? ` (${m.name})` : ''}${m.joinedAt ? '' : '  invited, not signed in yet'}`).join('\n') || 'No one is on the team yet.');
+}
+
+export interface SsoOptions extends DatabaseOptions {
+  org: string;
+  issuer?: string;
+  clientId?: string;
+  clientSecret?: string;
+  domains?: string;
+  off?: boolean;
+  publicUrl: string;
+}
+
+/** Set up, show or turn off a workspace's single sign-on; prints the callback to register at the provider. */
+export async function sso(options: SsoOptions, io: Io): Promise<void> {
+  const callback = `${options.publicUrl.replace(/\/+$/, '')}${SSO_CALLBACK_PATH}`;
+  const settings = await withEngine(options.db, async (e) => {
+    if (!(await e.organizations.get(options.org))) throw new FeedbackError('ERR_NOT_FOUND', `No workspace ${options.org} (feedback-service org list shows them).`);
+    const team = e.workspace(options.org).team;
+    if (options.off) return (await team.removeSso(CLI_ACTOR)) && null;
+    if (options.issuer === undefined && options.clientId === undefined && options.domains === undefined) return team.sso();
+    return team.configureSso(CLI_ACTOR, {
+      issuer: options.issuer ?? '',
+      clientId: options.clientId ?? '',
+      clientSecret: options.clientSecret ?? '',
+      allowedDomains: (options.domains ?? '').split(','),
+    });
+  });
+  print(
+    io,
+    options.json,
+    { sso: settings, callback },
+    settings
+      ? `Single sign-on: ${settings.issuer} (client ${settings.clientId}) for ${settings.allowedDomains.join(', ')}.\nRegister this redirect URI at the provider: ${callback}`
+      : 'Single sign-on is off for this workspace.',
+  );
 }

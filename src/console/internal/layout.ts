@@ -34,7 +34,7 @@ function sections(team: Team, current: Frame['section']): SafeHtml {
 }
 
 /** The document every console page is: head, skip link, the bar (workspace, sections, who, sign out), the content. */
-export function page(frame: Frame, main: SafeHtml, options: { narrow?: boolean } = {}): string {
+export function page(frame: Frame, main: SafeHtml, options: { narrow?: boolean; refreshTo?: string } = {}): string {
   const team = frame.team;
   const bar = frame.identity
     ? html`<header class="bar">
@@ -51,6 +51,7 @@ ${team ? sections(team, frame.section) : ''}
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} · Feedback console</title>
+${options.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${options.refreshTo}">` : ''}
 <link rel="stylesheet" href="${CONSOLE_PATH}/assets/${STYLESHEET.name}">
 </head>
 <body>

@@ -1,7 +1,7 @@
 import { html } from '@remix-run/html-template';
 import type { H3, H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError } from '../../engine/index.js';
-import { htmlResponse, readCookie, seeOther } from '../../h3/index.js';
+import { htmlResponse, readCookie, seeOther, sessionCookie } from '../../h3/index.js';
 import { csrfField, page, type Frame } from './layout.js';
 import { CONSOLE_SESSION_COOKIE, type ConsoleSite, type ConsoleVisit } from './site.js';
 
@@ -12,11 +12,15 @@ const emailPage = (frame: Omit<Frame, 'title'>, error?: string, email = '') =>
 <form method="post" action="${CONSOLE_PATH}/sign-in">${csrfField(frame)}
 <label for="email">Your work email</label>
 <input id="email" name="email" type="email" autocomplete="email" required value="${email}"${error ? html.raw` aria-invalid="true" aria-describedby="email-error"` : ''}>
-${error ? html`<p id="email-error" class="error">${error}</p>` : ''}
-<p><button type="submit">Email me a sign-in code</button></p>
+${error ? html`<p id="email-error" class="error" role="alert">${error}</p>` : ''}
+<p><button type="submit">Email me a sign-in code</button> <button type="submit" class="secondary" formaction="${CONSOLE_PATH}/sso">Sign in with single sign-on</button></p>
 </form>`,
     { narrow: true },
   );
+
+/** The cookie that keeps a single sign-on on its way (sealed by the engine) between the provider's redirect and its return. */
+const SSO_COOKIE = 'fs_sso';
+const SSO_COOKIE_PATH = `${CONSOLE_PATH}/sso`;
 
 const codePage = (frame: Omit<Frame, 'title'>, signInId: string, error?: string) =>
   page(
@@ -104,6 +108,36 @@ export function mountSignIn(router: H3, site: ConsoleSite): void {
     } catch (err) {
       if (!(err instanceof FeedbackError) || err.code !== 'ERR_VALIDATION') throw err;
       return htmlResponse(422, emailPage(v.frame, err.message), v.cookies);
+    }
+  });
+  // Single sign-on: the address's domain names the workspace; the browser goes to its provider and comes back here.
+  router.post(`${CONSOLE_PATH}/sso`, async (event) => {
+    const posted = await signInForm(site, event);
+    if (posted instanceof Response) return posted;
+    const { v, form } = posted;
+    const email = (form.get('email') ?? '').trim();
+    try {
+      const started = await site.engine.team.startSso(email, event.url.origin);
+      const keep = sessionCookie(SSO_COOKIE, SSO_COOKIE_PATH, v.facts, { token: started.pending, expiresAt: started.expiresAt });
+      // A page that moves on, not a redirect: the pages' policy lets forms post only here (form-action 'self'), and
+      // browsers apply it to a form's redirects too.
+      const body = html`<h1>Continuing to your sign-in provider</h1><p><a href="${started.url}">Continue to sign in</a></p>`;
+      return htmlResponse(200, page({ ...v.frame, title: 'Signing in' }, body, { narrow: true, refreshTo: started.url }), [...v.cookies, keep]);
+    } catch (err) {
+      if (!(err instanceof FeedbackError) || !['ERR_VALIDATION', 'ERR_NOT_FOUND', 'ERR_UNAVAILABLE'].includes(err.code)) throw err;
+      return htmlResponse(err.code === 'ERR_UNAVAILABLE' ? 503 : 422, emailPage(v.frame, err.message, email), v.cookies);
+    }
+  });
+  router.get(`${CONSOLE_PATH}/sso/callback`, async (event) => {
+    const v = await site.visit(event);
+    const done = [...v.cookies, sessionCookie(SSO_COOKIE, SSO_COOKIE_PATH, v.facts, null)];
+    const providerError = event.url.searchParams.get('error');
+    if (providerError) return htmlResponse(422, emailPage(v.frame, `The sign-in provider did not sign you in (${providerError}).`), done);
+    try {
+      return signedIn(site, { ...v, cookies: done }, await site.engine.team.finishSso(readCookie(event, SSO_COOKIE), event.url));
+    } catch (err) {
+      if (!(err instanceof FeedbackError) || !['ERR_VALIDATION', 'ERR_UNAVAILABLE'].includes(err.code)) throw err;
+      return htmlResponse(err.code === 'ERR_UNAVAILABLE' ? 503 : 422, emailPage(v.frame, err.message), done);
     }
   });
   router.post(`${CONSOLE_PATH}/sign-out`, async (event) => {

@@ -1,4 +1,4 @@
-import { idempotencyKeys, organizations, type Database, webhooks } from '../store/index.js';
+import { idempotencyKeys, organizations, type Database, webhooks, workspaceSso } from '../store/index.js';
 import type { SecretBox } from './keys.js';
 
 /** Where each kind of sealed value is kept: the context it is bound to. */
@@ -6,6 +6,9 @@ export const sealedAt = {
   webhookSecret: (webhookId: string) => `webhook:${webhookId}`,
   idempotentAnswer: (organizationId: string, key: string) => `idempotency:${organizationId}:${key}`,
   portalSecret: (organizationId: string) => `portal-secret:${organizationId}`,
+  ssoClientSecret: (organizationId: string) => `sso-client-secret:${organizationId}`,
+  /** A console sign-in with single sign-on on its way (the browser keeps it in a cookie for ten minutes). */
+  ssoPending: () => 'sso-pending',
 };
 
 /** What a reseal did: values now sealed under the current key, and values no configured key opens (left as they are). */
@@ -13,6 +16,7 @@ export interface ResealReport {
   webhookSecrets: number;
   idempotentAnswers: number;
   portalSecrets: number;
+  ssoSecrets: number;
   unopenable: number;
 }
 
@@ -25,7 +29,7 @@ const BATCH = 500;
  * beside serving processes is safe.
  */
 export async function resealStored(db: Database, box: SecretBox): Promise<ResealReport> {
-  const report: ResealReport = { webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, unopenable: 0 };
+  const report: ResealReport = { webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, unopenable: 0 };
   for (let after = ''; ; ) {
     const rows = await webhooks.secretsNotSealedWith(db, box.keyId, after, BATCH);
     for (const row of rows) {
@@ -68,6 +72,16 @@ export async function resealStored(db: Database, box: SecretBox): Promise<Reseal
     }
     if (rows.length < BATCH) break;
     after = rows[rows.length - 1]!.id;
+  }
+  // One row per workspace that set up single sign-on: few enough to read at once.
+  for (const row of await workspaceSso.all(db)) {
+    if (row.clientSecret.startsWith(`fs1:${box.keyId}:`)) continue;
+    if (!box.opens(row.clientSecret)) report.unopenable++;
+    else {
+      const context = sealedAt.ssoClientSecret(row.organizationId);
+      await workspaceSso.replaceSecret(db, row.organizationId, row.clientSecret, box.seal(box.open(row.clientSecret, context), context));
+      report.ssoSecrets++;
+    }
   }
   return report;
 }

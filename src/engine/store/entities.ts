@@ -29,3 +29,4 @@ export { TeamMember } from './team-members.js';
 export { TeamSignIn } from './team-sign-ins.js';
 export { TeamSession } from './team-sessions.js';
 export { AuditEntry } from './audit-entries.js';
+export { WorkspaceSso } from './workspace-sso.js';

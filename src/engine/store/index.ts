@@ -39,5 +39,6 @@ export * as teamSessions from './team-sessions.js';
 export * as teamSignIns from './team-sign-ins.js';
 export * as votes from './votes.js';
 export * as webhooks from './webhooks.js';
+export * as workspaceSso from './workspace-sso.js';
 /** Full-text search over posts and contacts (SQLite's FTS5 tables, PostgreSQL's GIN and trigram indexes). */
 export * as search from './search.js';

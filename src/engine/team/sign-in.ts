@@ -104,8 +104,8 @@ export async function redeemSignIn(ctx: TeamContext, by: { token: string } | { s
   return startSession(ctx, outcome.row.email, 'token' in by ? 'link' : 'code');
 }
 
-/** A new session for an address, after a sign-in. */
-async function startSession(ctx: Pick<TeamContext, 'db' | 'clock'>, email: string, method: 'link' | 'code'): Promise<TeamSession> {
+/** A new session for an address, after a sign-in (a mailed link or code, or single sign-on). */
+export async function startSession(ctx: Pick<TeamContext, 'db' | 'clock'>, email: string, method: 'link' | 'code' | 'sso'): Promise<TeamSession> {
   const now = ctx.clock();
   const token = newToken();
   const expiresAt = new Date(now.getTime() + TEAM_LIFETIMES.session * 1000);

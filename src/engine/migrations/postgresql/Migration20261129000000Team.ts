@@ -3,7 +3,7 @@ import { PostgresqlMigration } from './migration.js';
 /**
  * The team console (docs/console.md): team members per workspace with their role, the one-time sign-in links and
  * codes, the team's browser sessions, the audit log of what members did, the team's internal notes on posts, and
- * which comments are the team's official replies.
+ * which comments are the team's official replies, and each workspace's single sign-on (OpenID Connect).
  */
 export class Migration20261129000000Team extends PostgresqlMigration {
   override async up(): Promise<void> {
@@ -20,6 +20,8 @@ export class Migration20261129000000Team extends PostgresqlMigration {
     this.addSql('alter table "team_sign_in" add constraint "team_sign_in_token_unique" unique ("token_hash")');
     this.addSql('create table "post_note" ("id" varchar(40) not null, "organization_id" varchar(40) not null, "post_id" varchar(40) not null, "author_email" varchar(320) not null, "body_text" text not null, "created_at" timestamptz(3) not null, constraint "post_note_pkey" primary key ("id"))');
     this.addSql('create index "post_note_post_created_idx" on "post_note" ("post_id", "created_at", "id")');
+    this.addSql('create table "workspace_sso" ("organization_id" varchar(40) not null, "issuer" varchar(500) not null, "client_id" varchar(255) not null, "client_secret" text not null, "allowed_domains" text not null, "updated_at" timestamptz(3) not null, constraint "workspace_sso_pkey" primary key ("organization_id"))');
+    this.addSql('alter table "workspace_sso" add constraint "workspace_sso_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
     this.addSql('alter table "comment" add column "official" boolean not null default false');
     this.addSql('alter table "post_note" add constraint "post_note_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
     this.addSql('alter table "post_note" add constraint "post_note_post_id_foreign" foreign key ("post_id") references "post" ("id") on update cascade on delete cascade');

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * The team console (docs/console.md): team members per workspace with their role, the one-time sign-in links and
  * codes, the team's browser sessions, the audit log of what members did, the team's internal notes on posts, and
- * which comments are the team's official replies.
+ * which comments are the team's official replies, and each workspace's single sign-on (OpenID Connect).
  */
 export class Migration20261129000000Team extends Migration {
   override async up(): Promise<void> {
@@ -20,6 +20,7 @@ export class Migration20261129000000Team extends Migration {
     this.addSql('create unique index `team_sign_in_token_unique` on `team_sign_in` (`token_hash`)');
     this.addSql('create table `post_note` (`id` text not null, `organization_id` text not null, `post_id` text not null, `author_email` text not null, `body_text` text not null, `created_at` datetime not null, constraint `post_note_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade, constraint `post_note_post_id_foreign` foreign key(`post_id`) references `post`(`id`) on delete cascade on update cascade, primary key (`id`))');
     this.addSql('create index `post_note_post_created_idx` on `post_note` (`post_id`, `created_at`, `id`)');
+    this.addSql('create table `workspace_sso` (`organization_id` text not null, `issuer` text not null, `client_id` text not null, `client_secret` text not null, `allowed_domains` text not null, `updated_at` datetime not null, constraint `workspace_sso_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade, primary key (`organization_id`))');
     this.addSql('alter table `comment` add column `official` integer not null default false');
   }
 }

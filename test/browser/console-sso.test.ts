@@ -1,0 +1,116 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+// @ts-expect-error: oidc-provider ships no types (its config is checked by the provider when it starts).
+import Provider from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsole } from '../../src/console/index.js';
+import { CLI_ACTOR, FeedbackError, SSO_CALLBACK_PATH } from '../../src/engine/index.js';
+import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
+
+// Single sign-on to the console against a real OpenID Connect provider (oidc-provider, started here on 127.0.0.1),
+// in chromium: the sign-in page, the provider's login and consent pages, the callback (state, nonce and PKCE checked by
+// openid-client), and the session. Then what is refused: someone not on the team, a callback this browser did not start.
+
+const CLIENT = { client_id: 'feedback-console', client_secret: 'a-secret-the-provider-issued' };
+
+describe.skipIf(!HAS_CHROMIUM)('single sign-on to the console (oidc-provider, chromium)', () => {
+  const stand = useBrowserStand((engine) => ({ sites: [createConsole({ engine })] }), { mail: { publicUrl: () => stand.server?.url } });
+  let idp: Server;
+  let issuer: string;
+  let orgId: string;
+  /** What the provider saw in the authorization requests (PKCE must be there). */
+  const seen: URLSearchParams[] = [];
+
+  beforeAll(async () => {
+    idp = createServer();
+    await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+    issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+    const provider = new Provider(issuer, {
+      clients: [{ ...CLIENT, redirect_uris: [`${stand.server.url}${SSO_CALLBACK_PATH}`], grant_types: ['authorization_code'], response_types: ['code'] }],
+      findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id, email: id, email_verified: true, name: id.split('@')[0] }) }),
+      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+      features: { devInteractions: { enabled: true } },
+      pkce: { required: () => true },
+    });
+    const callback = provider.callback();
+    idp.on('request', (req, res) => {
+      const params = new URL(req.url ?? '/', issuer).searchParams;
+      if (params.has('client_id')) seen.push(params);
+      callback(req, res);
+    });
+    const org = await stand.engine.organizations.create({ name: 'Acme', plan: 'paid' });
+    orgId = org.id;
+    const team = stand.engine.workspace(org.id).team;
+    await team.add(CLI_ACTOR, { email: 'ana@acme.example', role: 'member' }, { invite: false, workspace: 'Acme' });
+    await team.configureSso(CLI_ACTOR, { issuer, ...{ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret }, allowedDomains: ['acme.example'] });
+  }, 60_000);
+  afterAll(() => new Promise<void>((resolve) => (idp ? idp.close(() => resolve()) : resolve())));
+
+  async function signInWithSso(email: string) {
+    const context = await stand.browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${stand.server.url}/console/sign-in`);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByLabel('Your work email').fill(email);
+    await page.getByRole('button', { name: 'Sign in with single sign-on' }).click();
+    await page.waitForURL(new RegExp(`^${issuer}/interaction/`));
+    await page.locator('input[name=login]').fill(email);
+    await page.locator('input[name=password]').fill('anything');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    return { context, page };
+  }
+
+  it('a team member signs in through the provider: PKCE, state and nonce sent; a session cookie; the posts page', async () => {
+    const { context, page } = await signInWithSso('ana@acme.example');
+    await page.getByRole('heading', { name: 'Posts' }).waitFor();
+    expect(page.url()).toBe(`${stand.server.url}/console/${orgId}/posts`);
+    const request = seen.at(-1)!;
+    expect(request.get('code_challenge_method')).toBe('S256');
+    expect(request.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(request.get('state')).toMatch(/^[\w-]{20,}$/);
+    expect(request.get('nonce')).toMatch(/^[\w-]{20,}$/);
+    expect(request.get('redirect_uri')).toBe(`${stand.server.url}${SSO_CALLBACK_PATH}`);
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'fs_console')).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/console' });
+    expect(cookies.find((c) => c.name === 'fs_sso')).toBeUndefined();
+    const audit = (await stand.engine.workspace(orgId).team.auditLog(CLI_ACTOR)).data;
+    expect(audit.map((e) => e.action)).toContain('team.sso_configured');
+    await context.close();
+  });
+
+  it('refuses someone the provider vouches for who is not on the team, and a callback this browser did not start', async () => {
+    const { context, page } = await signInWithSso('eve@acme.example');
+    await page.getByText('eve@acme.example is not on this workspace’s team: ask an owner to invite you.').waitFor();
+    expect((await context.cookies()).find((c) => c.name === 'fs_console')).toBeUndefined();
+    await context.close();
+
+    const forged = await fetch(`${stand.server.url}${SSO_CALLBACK_PATH}?code=abc&state=def`);
+    expect(forged.status).toBe(422);
+    expect(await forged.text()).toContain('This single sign-on has no sign-in started in this browser; start again.');
+    const other = await fetch(`${stand.server.url}/console/sign-in`);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await other.text())![1]!;
+    const cookie = other.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const noSso = await fetch(`${stand.server.url}/console/sso`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: stand.server.url, 'sec-fetch-site': 'same-origin' },
+      body: new URLSearchParams({ csrf, email: 'someone@elsewhere.example' }),
+    });
+    expect(noSso.status).toBe(422);
+    expect(await noSso.text()).toContain('No workspace signs in with single sign-on for elsewhere.example: use the emailed code.');
+  });
+
+  it('the settings: the secret is sealed at rest and never shown; bad settings are refused; a member may not change them', async () => {
+    const team = stand.engine.workspace(orgId).team;
+    expect(await team.sso()).toEqual({ issuer, clientId: CLIENT.client_id, allowedDomains: ['acme.example'] });
+    const stored = await stand.engine.db.one<{ client_secret: string }>('SELECT client_secret FROM workspace_sso WHERE organization_id = ?', [orgId]);
+    expect(stored!.client_secret).toMatch(/^fs1:[0-9a-f]{8}:/);
+    expect(stored!.client_secret).not.toContain(CLIENT.client_secret);
+    const refusal = (p: Promise<unknown>) => p.then(() => null, (e: FeedbackError) => e.message);
+    expect(await refusal(team.configureSso(CLI_ACTOR, { issuer: 'http://idp.example.com', clientId: 'x', clientSecret: 'y', allowedDomains: ['acme.example'] }))).toBe('The issuer must be an https URL.');
+    expect(await refusal(team.configureSso(CLI_ACTOR, { issuer, clientId: 'x', clientSecret: 'y', allowedDomains: [' '] }))).toBe('Name at least one email domain whose people sign in this way.');
+    expect(await refusal(team.configureSso({ email: 'ana@acme.example' }, { issuer, clientId: 'x', clientSecret: 'y', allowedDomains: ['acme.example'] }))).toBe('Only owners and admins may do this.');
+    expect((await team.sso())!.clientId).toBe(CLIENT.client_id);
+  });
+});
