@@ -125,6 +125,12 @@ function addTeam(program: Command, io: Io): void {
     .option('--off', 'turn single sign-on off')
     .addOption(new Option('--public-url <url>', "the server's address as people reach it, for the callback to register").env('FEEDBACK_PUBLIC_URL').default('http://127.0.0.1:3000').argParser(httpUrl))
     .action(async (options: Team.SsoOptions) => (await import('./commands/team.js')).sso(options, io));
+  leaf(team, 'export', "a team member's data request: what the console keeps that names the address, in every workspace (JSON)")
+    .requiredOption('--email <email>', 'their address')
+    .action(async (options: Team.PersonOptions) => (await import('./commands/team.js')).exportPerson(options, io));
+  leaf(team, 'erase', 'erase a team member everywhere: off every team, a pseudonym where the audit log and notes name them')
+    .requiredOption('--email <email>', 'their address')
+    .action(async (options: Team.PersonOptions) => (await import('./commands/team.js')).erasePerson(options, io));
 }
 
 /** org and key: workspaces and their API keys. */

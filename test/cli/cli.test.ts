@@ -77,6 +77,12 @@ describe('feedback-service command line', () => {
     );
     await expect(cli('team', 'sso', '--org', org.id, '--issuer', 'http://idp.example.com', '--client-id', 'c', '--domains', 'example.com')).rejects.toMatchObject({ code: 1 });
     expect((await cli('team', 'sso', '--org', org.id, '--off')).sso).toBeNull();
+
+    // A team member's data request, then their erasure; the last owner stays until someone else owns the workspace.
+    expect((await cli('team', 'export', '--email', 'pm@example.com')).teams).toEqual([expect.objectContaining({ organizationId: org.id, role: 'member' })]);
+    expect(await cli('team', 'erase', '--email', 'pm@example.com')).toMatchObject({ teams: 1, alias: expect.stringMatching(/^erased-member:[0-9a-f]{12}$/) });
+    expect((await cli('team', 'export', '--email', 'pm@example.com')).teams).toEqual([]);
+    await expect(cli('team', 'erase', '--email', 'me@example.com')).rejects.toMatchObject({ code: 1 });
   });
 
   it('org update sets the portal settings; portal-secret create|rotate print the secret once', async () => {

@@ -235,6 +235,42 @@ describeEngine(
       expect((await refusal(w.ws.triage.as(w.as(w.a.viewer)).bulk(ids, { kind: 'status', status: 'shipped' }))).code).toBe('ERR_FORBIDDEN');
       expect((await refusal(actions.bulk([], { kind: 'approve' }))).message).toBe('Choose at least one post.');
     });
+
+    it('a team member\'s data request: the export holds what names them in every workspace; erasure leaves a pseudonym and their work', async () => {
+      const w = await triageWorkspace();
+      const other = await triageWorkspace();
+      await other.ws.team.add(CLI_ACTOR, { email: w.a.member, role: 'admin', name: 'Mia' }, { invite: false, workspace: other.org.name });
+      const actions = w.ws.triage.as(w.as(w.a.member));
+      await actions.setStatus(w.post.id, 'planned', 'Soon.');
+      const { id: replyId } = await actions.reply(w.post.id, 'Thanks!');
+      await actions.addNote(w.post.id, 'Ask the sales team.');
+
+      const exported = await h.engine.team.exportPerson(w.a.member.toUpperCase());
+      expect(exported.teams.map((t) => [t.organizationId, t.role])).toEqual(expect.arrayContaining([[w.org.id, 'member'], [other.org.id, 'admin']]));
+      expect(exported.auditEntries.map((e) => e.action)).toEqual(['team.member_added', 'team.member_added', 'post.status_changed', 'comment.official_reply', 'post.note_added']);
+      expect(exported.internalNotes.map((n) => n.bodyText)).toEqual(['Ask the sales team.']);
+      expect(exported.officialReplies.map((r) => [r.bodyText, r.authorName])).toEqual([['Soon.', 'Mia'], ['Thanks!', 'Mia']]);
+      expect(exported.officialReplies[1]!.id).toBe(replyId);
+
+      // The last owner of a workspace cannot be erased until someone else owns it.
+      expect(await refusal(h.engine.team.erasePerson(w.a.owner))).toMatchObject({ code: 'ERR_CONFLICT' });
+
+      const report = await h.engine.team.erasePerson(w.a.member);
+      expect(report).toMatchObject({ teams: 2, officialReplies: 2, internalNotes: 1, auditEntries: 5 });
+      const again = await h.engine.team.exportPerson(w.a.member);
+      expect([again.teams, again.auditEntries, again.internalNotes, again.officialReplies]).toEqual([[], [], [], []]);
+      const log = await audit(w);
+      expect(log.filter((e) => e.actor === report.alias).map((e) => [e.action, e.ip])).toEqual([
+        ['post.note_added', null],
+        ['comment.official_reply', null],
+        ['post.status_changed', null],
+      ]);
+      expect(JSON.stringify(log)).not.toContain(w.a.member);
+      // Their work stays: the status, the reply (now the team's, unsigned), the note.
+      expect((await w.ws.posts.retrieve(w.post.id)).status).toBe('planned');
+      expect((await w.ws.portal.post(w.board.id, w.post.slug))!.comments.map((c) => [c.bodyText, c.authorName])).toEqual([['Soon.', null], ['Thanks!', null]]);
+      expect((await w.ws.triage.post(w.post.id))!.notes.map((n) => n.authorEmail)).toEqual([report.alias]);
+    });
   },
   { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.test' } } },
 );

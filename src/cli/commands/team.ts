@@ -73,3 +73,23 @@ export async function sso(options: SsoOptions, io: Io): Promise<void> {
       : 'Single sign-on is off for this workspace.',
   );
 }
+
+export interface PersonOptions extends DatabaseOptions {
+  email: string;
+}
+
+/** Everything the console keeps that names a team member, as JSON (whatever --json says: it is the export). */
+export async function exportPerson(options: PersonOptions, io: Io): Promise<void> {
+  const data = await withEngine(options.db, (e) => e.team.exportPerson(options.email));
+  print(io, true, data, '');
+}
+
+export async function erasePerson(options: PersonOptions, io: Io): Promise<void> {
+  const r = await withEngine(options.db, (e) => e.team.erasePerson(options.email));
+  print(
+    io,
+    options.json,
+    r,
+    `${r.email} is erased: off ${r.teams} ${r.teams === 1 ? 'team' : 'teams'}; ${r.auditEntries} audit entries and ${r.internalNotes} notes now name ${r.alias}; ${r.officialReplies} official replies unsigned.`,
+  );
+}

@@ -10,7 +10,12 @@ import { toIso, toJson, toStringOrNull, ts, type Sql } from './sql.js';
 export const AuditEntry = defineEntity({
   name: 'AuditEntry',
   tableName: 'audit_entry',
-  indexes: [{ name: 'audit_entry_org_created_idx', properties: ['organization', 'createdAt', 'id'] }],
+  indexes: [
+    { name: 'audit_entry_org_created_idx', properties: ['organization', 'createdAt', 'id'] },
+    // What names a person (a team member's data request): as the one who acted, and as the member acted on.
+    { name: 'audit_entry_actor_idx', properties: ['actor'] },
+    { name: 'audit_entry_resource_idx', properties: ['resourceId'] },
+  ],
   properties: {
     id: p.string().primary().length(40),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
@@ -69,4 +74,15 @@ export async function insert(sql: Sql, a: AuditRow): Promise<void> {
 /** The workspace's entries, newest first, a keyset page after `after`. */
 export function page(sql: Sql, organizationId: string, limit: number, after?: After): Promise<AuditRow[]> {
   return pageOf(sql, ENTRIES, { where: 'a.organization_id = ?', params: [organizationId] }, limit, after, true);
+}
+
+/** Every entry, in every workspace, that names this address: as the one who acted or as the resource acted on. */
+export async function naming(sql: Sql, email: string): Promise<AuditRow[]> {
+  return (await sql.all(`SELECT ${ENTRIES.columns} FROM audit_entry a WHERE a.actor = ? OR a.resource_id = ? ORDER BY a.created_at, a.id`, [email, email])).map((r) => ENTRIES.read(r));
+}
+
+/** Put `alias` where the entries name this address, and drop the client address of what they did. */
+export async function pseudonymize(sql: Sql, email: string, alias: string): Promise<number> {
+  const acted = await sql.run('UPDATE audit_entry SET actor = ?, ip = NULL WHERE actor = ?', [alias, email]);
+  return acted + (await sql.run('UPDATE audit_entry SET resource_id = ? WHERE resource_id = ?', [alias, email]));
 }

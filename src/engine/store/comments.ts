@@ -89,3 +89,16 @@ export async function anonymize(sql: Sql, ids: readonly string[]): Promise<numbe
   }
   return changed;
 }
+
+/** Official replies among these comments: their ids, posts, texts, names and times. */
+export async function official(sql: Sql, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  const rows = await sql.all<Record<string, unknown>>(`SELECT id, post_id, author_name, body_text, created_at FROM comment WHERE official = ? AND id IN (${placeholders(ids)}) ORDER BY created_at, id`, [true, ...ids]);
+  return rows.map((r) => ({ id: r.id as string, postId: r.post_id as string, authorName: toStringOrNull(r.author_name), bodyText: r.body_text as string, createdAt: toIso(r.created_at) }));
+}
+
+/** Unsign official replies: they stay, as the team's. */
+export async function unsign(sql: Sql, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return sql.run(`UPDATE comment SET author_name = NULL WHERE official = ? AND id IN (${placeholders(ids)})`, [true, ...ids]);
+}

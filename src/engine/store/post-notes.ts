@@ -11,7 +11,10 @@ import { toIso, ts, type Sql } from './sql.js';
 export const PostNote = defineEntity({
   name: 'PostNote',
   tableName: 'post_note',
-  indexes: [{ name: 'post_note_post_created_idx', properties: ['post', 'createdAt', 'id'] }],
+  indexes: [
+    { name: 'post_note_post_created_idx', properties: ['post', 'createdAt', 'id'] },
+    { name: 'post_note_author_idx', properties: ['authorEmail'] },
+  ],
   properties: {
     id: p.string().primary().length(40),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
@@ -52,4 +55,13 @@ export async function listForPost(sql: Sql, postId: string, limit: number): Prom
 /** Notes follow their post when it is merged into another. */
 export async function move(sql: Sql, fromPostId: string, toPostId: string): Promise<number> {
   return sql.run('UPDATE post_note SET post_id = ? WHERE post_id = ?', [toPostId, fromPostId]);
+}
+
+/** The notes this address wrote, in every workspace. */
+export async function byAuthor(sql: Sql, email: string): Promise<PostNoteRow[]> {
+  return (await sql.all(`SELECT ${NOTES.columns} FROM post_note n WHERE n.author_email = ? ORDER BY n.created_at, n.id`, [email])).map((r) => NOTES.read(r));
+}
+
+export async function renameAuthor(sql: Sql, email: string, alias: string): Promise<number> {
+  return sql.run('UPDATE post_note SET author_email = ? WHERE author_email = ?', [alias, email]);
 }

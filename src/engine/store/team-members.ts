@@ -120,3 +120,8 @@ export async function setPostsSeen(sql: Sql, organizationId: string, email: stri
     email,
   ]);
 }
+
+/** Take the address off every team. */
+export async function removeEverywhere(sql: Sql, email: string): Promise<number> {
+  return sql.run('DELETE FROM team_member WHERE email = ?', [email]);
+}

@@ -3,6 +3,7 @@ import type { WorkspaceContext } from '../store/index.js';
 import type { Actor } from './audit.js';
 import { addMember, auditLog, changeRole, listMembers, lookAtPosts, removeMember, type AddMemberInput } from './members.js';
 import type { TeamRole } from './roles.js';
+import { eraseTeamPerson, exportTeamPerson } from './person.js';
 import { redeemSignIn, requestSignIn, sessionOf, signOut } from './sign-in.js';
 import { configureSso, finishSso, removeSso, ssoSettings, startSso, type SsoContext, type SsoInput } from './sso.js';
 
@@ -48,6 +49,10 @@ export function createTeamAccess(ctx: SsoContext) {
     /** Use a sign-in's link token, or its id and code: a new session. */
     redeem: (by: { token: string } | { signInId: string; code: string }) => redeemSignIn(ctx, by),
     session: (token: string | undefined) => sessionOf(ctx, token),
+    /** A team member's data request: everything the console keeps that names the address, in every workspace. */
+    exportPerson: (email: string) => exportTeamPerson(ctx, email),
+    /** ... and its erasure (a pseudonym where they are named; off every team). */
+    erasePerson: (email: string) => eraseTeamPerson(ctx, email),
     signOut: (token: string) => signOut(ctx, token),
   };
 }

@@ -71,9 +71,12 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
         const before = await livePost(tx, ctx.organizationId, postId);
         const post = await createPostsService(inner).update(postId, { status }, { note: text });
         const changed = post.status !== before.status;
-        if (text) await officialReply(tx, ctx, post, acting.name, text, !changed);
-        if (!changed && !text) return { result: post, audit: null };
-        return { result: post, audit: { action: 'post.status_changed', resourceType: 'post', resourceId: postId, detail: { from: before.status, to: post.status, note: text !== null } } };
+        const replyId = text ? await officialReply(tx, ctx, post, acting.name, text, !changed) : null;
+        if (!changed && !replyId) return { result: post, audit: null };
+        if (!changed) return { result: post, audit: { action: 'comment.official_reply', resourceType: 'comment', resourceId: replyId, detail: { postId } } };
+        // The note's reply is named, so the member's data request finds what they signed.
+        const detail = { from: before.status, to: post.status, note: replyId !== null, ...(replyId ? { replyId } : {}) };
+        return { result: post, audit: { action: 'post.status_changed', resourceType: 'post', resourceId: postId, detail } };
       }),
 
     /** Approve (it goes on the portal, with `post.created`) or mark as spam a post held for moderation. */
