@@ -2,7 +2,7 @@ import { html } from '@remix-run/html-template';
 import { getRouterParams } from 'h3';
 import { CONSOLE_PATH, type Engine } from '../engine/index.js';
 import { assetResponse, createSiteRouter, htmlResponse, seeOther, type AppSite } from '../h3/index.js';
-import { STYLESHEET, message, page } from './internal/layout.js';
+import { SCRIPT, STYLESHEET, message, page } from './internal/layout.js';
 import { mountPost } from './internal/post.js';
 import { mountPosts } from './internal/posts.js';
 import { mountSignIn } from './internal/sign-in.js';
@@ -32,9 +32,11 @@ export function createConsole(options: ConsoleOptions): AppSite {
     unavailable: () => message({ title: 'Unavailable', csrf: '' }, 'Unavailable', 'The database is unreachable; try again in a moment.'),
     error: () => message({ title: 'Error', csrf: '' }, 'Something went wrong', 'The error is in the server log.'),
   });
-  router.get(`${CONSOLE_PATH}/assets/:name`, (event) =>
-    getRouterParams(event).name === STYLESHEET.name ? assetResponse(STYLESHEET, event.req.headers.get('accept-encoding')) : htmlResponse(404, 'Not found'),
-  );
+  const assets = new Map([STYLESHEET, SCRIPT].map((a) => [a.name, a]));
+  router.get(`${CONSOLE_PATH}/assets/:name`, (event) => {
+    const found = assets.get(getRouterParams(event).name ?? '');
+    return found ? assetResponse(found, event.req.headers.get('accept-encoding')) : htmlResponse(404, 'Not found');
+  });
   mountSignIn(router, site);
   mountPosts(router, site);
   mountPost(router, site);

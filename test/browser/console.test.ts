@@ -91,6 +91,17 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     await Promise.all([page.waitForURL(/\/posts\/post_/), page.keyboard.press('Enter')]);
     await page.getByRole('heading', { name: 'Single sign-on with Okta' }).waitFor();
 
+    // The script's keys: j moves to the next post, x ticks it for a bulk action, Enter opens it.
+    await page.goto(`${stand.server.url}/console/${s.org.id}/posts`);
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Single sign-on with Okta');
+    await page.keyboard.press('x');
+    expect(await page.getByLabel('Choose Single sign-on with Okta').isChecked()).toBe(true);
+    await page.keyboard.press('k');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Dark mode');
+
     // Ranked by revenue: the posts with paying voters, the most monthly revenue first.
     await page.goto(`${stand.server.url}/console/${s.org.id}/posts`);
     await page.getByLabel('Sort').selectOption('impact');
@@ -110,6 +121,13 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     expect(await js.page.locator('#voters-h + p + table tbody tr').first().textContent()).toContain('Dana Whit');
     expect(await axeViolations(js.page)).toEqual([]);
     await js.page.screenshot({ path: join(SHOTS, 'console-post.png'), fullPage: true });
+    // With the script, a status change happens without a reload: the page's own state survives it.
+    await js.page.evaluate(() => ((globalThis as any).stillHere = true));
+    await js.page.getByLabel('Set the status to').selectOption('under_review');
+    await js.page.getByRole('button', { name: 'Change status' }).click();
+    await js.page.getByText('Status changed.').waitFor();
+    expect(await js.page.evaluate(() => (globalThis as any).stillHere)).toBe(true);
+    expect(await js.page.locator('main > p.muted').first().textContent()).toMatch(/^Under review · 4 votes/);
     await js.context.close();
 
     const { context, page } = await signedIn(stand.browser, false, await member('pm3@acme.example', 'member', 'Pat Morgan'));
@@ -121,6 +139,7 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     await page.getByRole('button', { name: 'Change status' }).click();
     await page.getByText('Status changed.').waitFor();
     expect(await page.locator('main > p.muted').first().textContent()).toMatch(/^Planned · 4 votes/);
+    expect(page.url()).toContain('done=status');
     // An official reply and an internal note.
     await page.getByLabel(/^Reply as the team/).fill('Thanks all, we read every vote.');
     await page.getByRole('button', { name: 'Post reply' }).click();

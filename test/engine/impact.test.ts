@@ -105,6 +105,10 @@ describeEngine('post impact', (h) => {
     // A currency the workspace does not have falls back to its default; a cursor of another currency starts over.
     expect((await ws.triage.posts({ sort: 'impact', currency: 'JPY', limit: 1 })).currency).toBe('USD');
     await expect(ws.triage.posts({ sort: 'impact', currency: 'EUR', cursor: first.nextCursor! })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+    // The voters' plan filter: the posts someone on that plan voted for.
+    await ws.contacts.identify({ externalUserId: 'u3', email: 'u3@sort.example', plan: 'enterprise' });
+    expect((await ws.triage.posts({ voterPlan: 'enterprise' })).data.map((p) => p.title)).toEqual(['Idea 3']);
+    expect((await ws.triage.posts({ sort: 'impact', voterPlan: 'enterprise' })).data.map((p) => p.title)).toEqual(['Idea 3']);
     // Other sorts carry the impact too.
     expect((await ws.triage.posts({ sort: 'newest', limit: 1 })).data[0]!.impact).toEqual([{ currency: 'EUR', mrrCents: 7000, payingVoters: 1 }]);
   });

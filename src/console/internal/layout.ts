@@ -1,9 +1,11 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
 import { CONSOLE_PATH, allows, type Team, type TeamIdentity } from '../../engine/index.js';
 import { asset } from '../../h3/index.js';
+import { CONSOLE_JS } from './script.js';
 import { CONSOLE_CSS } from './styles.js';
 
 export const STYLESHEET = asset('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS);
+export const SCRIPT = asset('console', 'js', 'text/javascript; charset=utf-8', CONSOLE_JS);
 
 /** What every console page is framed with: who is signed in, the workspace in view, the anti-forgery token. */
 export interface Frame {
@@ -53,6 +55,7 @@ ${team ? sections(team, frame.section) : ''}
 <title>${frame.title} · Feedback console</title>
 ${options.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${options.refreshTo}">` : ''}
 <link rel="stylesheet" href="${CONSOLE_PATH}/assets/${STYLESHEET.name}">
+<script src="${CONSOLE_PATH}/assets/${SCRIPT.name}" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -38,7 +38,7 @@ const invalid = (refused: Refused | null, section: Refused['section']) => (refus
 function statusForm(base: string, frame: Frame, d: TriagePostDetail, refused: Refused | null): SafeHtml {
   const current = (refused?.drafts.status as PostStatus | undefined) ?? d.post.status;
   return html`<section aria-labelledby="status-h"><h2 id="status-h">Status</h2>
-<form method="post" action="${base}/status">${csrfField(frame)}
+<form method="post" action="${base}/status" data-inline>${csrfField(frame)}
 <label for="status">Set the status to</label>
 <select id="status" name="status">${POST_STATUSES.map((s) => html`<option value="${s}"${s === current ? html.raw` selected` : ''}>${POST_STATUS_LABELS[s]}</option>`)}</select>
 <label for="status-note">Public note <span class="muted">(optional: posted as the team’s reply and mailed with the change to the post’s people who may be emailed)</span></label>

@@ -20,6 +20,7 @@ function queryOf(params: URLSearchParams): TriageQuery {
     sort: (TRIAGE_SORTS as readonly string[]).includes(sort) ? (sort as TriageQuery['sort']) : undefined,
     currency: params.get('currency') || undefined,
     tagId: params.get('tag') || undefined,
+    voterPlan: params.get('plan')?.trim() || undefined,
     cursor: params.get('cursor') || undefined,
   };
 }
@@ -35,6 +36,7 @@ function filters(team: Team, query: TriageQuery & { fresh?: boolean }, boards: N
 <label>Board <select name="board">${option('', 'All boards', !query.boardId)}${boards.map((b) => option(b.id, b.name, b.id === query.boardId))}</select></label>
 <label>Status <select name="status">${option('', 'Any status', !query.status)}${POST_STATUSES.map((s) => option(s, label(s), s === query.status))}</select></label>
 ${tags.length ? html`<label>Tag <select name="tag">${option('', 'Any tag', !query.tagId)}${tags.map((t) => option(t.id, t.name, t.id === query.tagId))}</select></label>` : ''}
+<label>Voters' plan <input name="plan" size="10" value="${query.voterPlan ?? ''}"></label>
 <label>Sort <select name="sort">${TRIAGE_SORTS.map((s) => option(s, SORT_LABELS[s], s === (query.sort ?? 'votes')))}</select></label>
 ${currencies.length > 1 ? html`<label>Currency <select name="currency">${currencies.map((c) => option(c, c, c === currency))}</select></label>` : ''}
 <label class="check"><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held for moderation</label>
@@ -58,8 +60,8 @@ ${tags.length ? html`<optgroup label="Add a tag">${tags.map((t) => html`<option 
 function table(team: Team, posts: Array<TriagePost & { impact: Impact[]; tagIds: string[] }>, sort: string, tags: Named, mayTriage: boolean, csrf: string) {
   if (posts.length === 0) return html`<p>${sort === 'impact' ? 'No post matches with paying voters in this currency. Sort by votes to see every post.' : 'No posts match.'}</p>`;
   const tagName = new Map(tags.map((t) => [t.id, t.name]));
-  const rows = html`<table>
-<caption class="muted">Posts of every board</caption>
+  const rows = html`<table class="posts">
+<caption class="muted">Posts of every board <span class="keys">(keys: j and k move, x ticks, Enter opens, / searches)</span></caption>
 <thead><tr>${mayTriage ? html`<th scope="col"><span class="sr-only">Choose</span></th>` : ''}<th scope="col">Post</th><th scope="col">Board</th><th scope="col">Status</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Impact <span class="muted">(paying voters)</span></th><th scope="col" class="num">Comments</th><th scope="col">Created</th></tr></thead>
 <tbody>${posts.map(
     (p) => html`<tr>${mayTriage ? html`<td><input type="checkbox" name="post" value="${p.id}" id="pick-${p.id}" aria-label="Choose ${p.title}"></td>` : ''}<td><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}${p.tagIds.map((id) => html` <span class="tag">${tagName.get(id) ?? ''}</span>`)}</td><td>${p.boardName}</td><td>${label(p.status)}</td><td class="num">${p.voteCount}</td><td class="num">${impactText(p.impact)}</td><td class="num">${p.commentCount}</td><td><time datetime="${p.createdAt}">${p.createdAt.slice(0, 10)}</time></td></tr>`,

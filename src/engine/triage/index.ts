@@ -41,6 +41,8 @@ export interface TriageQuery {
   since?: Date;
   /** Only posts carrying this tag. */
   tagId?: string;
+  /** Only posts someone on this plan voted for. */
+  voterPlan?: string;
   /** Words to search titles and bodies for (docs/search.md): then the order is relevance. */
   q?: string;
   sort?: TriageSort;
@@ -103,7 +105,7 @@ export function createTriageReader(ctx: WorkspaceContext) {
 
     async posts(query: TriageQuery = {}) {
       const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
-      const filter = { boardId: query.boardId, status: query.status, held: query.held, since: query.since, tagId: query.tagId };
+      const filter = { boardId: query.boardId, status: query.status, held: query.held, since: query.since, tagId: query.tagId, voterPlan: query.voterPlan };
       const terms = query.q ? parseSearch(query.q) : [];
       if (query.q !== undefined && query.q.trim() !== '') {
         const position = readCursor(query.cursor, 'triage:relevance', isRelevancePosition) as triage.RelevancePosition | undefined;

@@ -42,6 +42,8 @@ export interface TriageFilter {
   since?: Date;
   /** Only posts carrying this tag. */
   tagId?: string;
+  /** Only posts someone on this plan voted for (the contact's `plan`, as identify sets it). */
+  voterPlan?: string;
 }
 
 /** The filter's conditions on `p`, and their parameters. */
@@ -57,6 +59,7 @@ function conditions(sql: Sql, filter: TriageFilter): { where: string[]; params: 
   if (filter.held) add('p.moderation_status = ?', 'pending');
   if (filter.since) add('p.created_at > ?', ts(sql, filter.since));
   if (filter.tagId) add('EXISTS (SELECT 1 FROM post_tag t WHERE t.post_id = p.id AND t.tag_id = ?)', filter.tagId);
+  if (filter.voterPlan) add('EXISTS (SELECT 1 FROM vote v JOIN contact c ON c.id = v.contact_id WHERE v.post_id = p.id AND c.plan = ?)', filter.voterPlan);
   return { where, params };
 }
 
