@@ -105,12 +105,26 @@ describeEngine('post impact', (h) => {
     // A currency the workspace does not have falls back to its default; a cursor of another currency starts over.
     expect((await ws.triage.posts({ sort: 'impact', currency: 'JPY', limit: 1 })).currency).toBe('USD');
     await expect(ws.triage.posts({ sort: 'impact', currency: 'EUR', cursor: first.nextCursor! })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+    // Trending: the votes of the last 7 days (all of these are recent; an old vote does not count).
+    const old = await ws.posts.create(board.id, { title: 'Old favourite' });
+    await h.engine.db.run(
+      `INSERT INTO vote (id, organization_id, post_id, user_id, email_hash, voter_key, contact_id, created_at) VALUES (?, ?, ?, NULL, NULL, ?, NULL, ?)`,
+      [newId('vote'), org.id, old.id, 'u:old', ts(h.engine.db, new Date(Date.now() - 8 * 86_400_000))],
+    );
+    await h.engine.db.run('UPDATE post SET vote_count = 1 WHERE id = ?', [old.id]);
+    const trending = await ws.triage.posts({ sort: 'trending', limit: 2 });
+    expect(trending.data.map((p) => p.title)).toEqual(['Idea 0', 'Idea 6']);
+    const rest = await ws.triage.posts({ sort: 'trending', limit: 10, cursor: trending.nextCursor! });
+    expect(rest.data.map((p) => p.title)).toEqual(['Idea 5', 'Idea 4', 'Idea 3', 'Idea 2', 'Idea 1']);
     // The voters' plan filter: the posts someone on that plan voted for.
     await ws.contacts.identify({ externalUserId: 'u3', email: 'u3@sort.example', plan: 'enterprise' });
     expect((await ws.triage.posts({ voterPlan: 'enterprise' })).data.map((p) => p.title)).toEqual(['Idea 3']);
     expect((await ws.triage.posts({ sort: 'impact', voterPlan: 'enterprise' })).data.map((p) => p.title)).toEqual(['Idea 3']);
     // Other sorts carry the impact too.
-    expect((await ws.triage.posts({ sort: 'newest', limit: 1 })).data[0]!.impact).toEqual([{ currency: 'EUR', mrrCents: 7000, payingVoters: 1 }]);
+    expect((await ws.triage.posts({ sort: 'newest', limit: 2 })).data.map((p) => [p.title, p.impact])).toEqual([
+      ['Old favourite', []],
+      ['Idea 6', [{ currency: 'EUR', mrrCents: 7000, payingVoters: 1 }]],
+    ]);
   });
 
   it('a post with thousands of votes lists its top paying voters from the paying contacts down, as a small post would', async () => {

@@ -25,7 +25,7 @@ function queryOf(params: URLSearchParams): TriageQuery {
   };
 }
 
-const SORT_LABELS: Record<TriageSort, string> = { votes: 'Most votes', newest: 'Newest', impact: 'Impact (revenue of voters)' };
+const SORT_LABELS: Record<TriageSort, string> = { votes: 'Most votes', newest: 'Newest', trending: 'Trending (votes this week)', impact: 'Impact (revenue of voters)' };
 
 type Named = Array<{ id: string; name: string }>;
 
@@ -58,7 +58,11 @@ ${tags.length ? html`<optgroup label="Add a tag">${tags.map((t) => html`<option 
 }
 
 function table(team: Team, posts: Array<TriagePost & { impact: Impact[]; tagIds: string[] }>, sort: string, tags: Named, mayTriage: boolean, csrf: string) {
-  if (posts.length === 0) return html`<p>${sort === 'impact' ? 'No post matches with paying voters in this currency. Sort by votes to see every post.' : 'No posts match.'}</p>`;
+  const none: Record<string, string> = {
+    impact: 'No post matches with paying voters in this currency. Sort by votes to see every post.',
+    trending: 'No post that matches got a vote in the last 7 days. Sort by votes to see every post.',
+  };
+  if (posts.length === 0) return html`<p>${none[sort] ?? 'No posts match.'}</p>`;
   const tagName = new Map(tags.map((t) => [t.id, t.name]));
   const rows = html`<table class="posts">
 <caption class="muted">Posts of every board <span class="keys">(keys: j and k move, x ticks, Enter opens, / searches)</span></caption>

@@ -29,7 +29,7 @@ export interface TriagePostDetail {
   notes: postNotes.PostNoteRow[];
 }
 
-export const TRIAGE_SORTS = ['votes', 'newest', 'impact'] as const;
+export const TRIAGE_SORTS = ['votes', 'newest', 'trending', 'impact'] as const;
 export type TriageSort = (typeof TRIAGE_SORTS)[number];
 
 export interface TriageQuery {
@@ -57,6 +57,7 @@ const POSITIONS: Record<TriageSort, (k: CursorKey) => boolean> = {
   votes: (k) => k.length === 3 && isCount(k[0]) && isTime(k[1]) && isId(k[2]),
   newest: (k) => k.length === 2 && isTime(k[0]) && isId(k[1]),
   impact: (k) => k.length === 2 && isCount(k[0]) && isId(k[1]),
+  trending: (k) => k.length === 3 && isCount(k[0]) && isCount(k[1]) && isId(k[2]),
 };
 
 /** What the console reads of a workspace (built once per workspace), and its actions as a team member. */
@@ -119,7 +120,12 @@ export function createTriageReader(ctx: WorkspaceContext) {
       // The currency is part of the cursor's kind: a page of one currency does not continue another's.
       const kind = sort === 'impact' ? `triage:impact:${currency ?? ''}` : `triage:${sort}`;
       const position = readCursor(query.cursor, kind, POSITIONS[sort]) as triage.Position | undefined;
-      const rows = currency === null ? [] : await triage.posts(ctx.db, ctx.organizationId, sort, { ...filter, currency }, limit + 1, position);
+      const rows =
+        sort === 'trending'
+          ? await triage.trending(ctx.db, ctx.organizationId, new Date(ctx.clock().getTime() - triage.TRENDING_DAYS * 86_400_000), filter, limit + 1, position)
+          : currency === null
+            ? []
+            : await triage.posts(ctx.db, ctx.organizationId, sort, { ...filter, currency }, limit + 1, position);
       const page = toPage(rows, limit, kind, (last) => [...last.position]);
       return { data: await withImpact(page.data.map(({ position: _p, ...post }) => post)), nextCursor: page.nextCursor, sort, currency: currency ?? null };
     },

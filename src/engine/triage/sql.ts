@@ -113,6 +113,28 @@ export async function posts(
   });
 }
 
+/** Trending: the votes of the last this many days. */
+export const TRENDING_DAYS = 7;
+
+/**
+ * Up to `limit` posts of the workspace by their votes since `since` (trending; the posts with such votes), ties by
+ * all their votes then newest, after `after` (recent votes, votes, id). The recent votes come from one index range of
+ * the workspace's votes by time.
+ */
+export async function trending(sql: Sql, organizationId: string, since: Date, filter: TriageFilter, limit: number, after?: Position): Promise<Array<TriagePost & { position: Position }>> {
+  const { where, params } = conditions(sql, filter);
+  if (after) {
+    where.push('(r.recent, p.vote_count, p.id) < (?, ?, ?)');
+    params.push(after[0], after[1], after[2]);
+  }
+  const from = SELECT.replace(' FROM post p', ', r.recent FROM (SELECT v.post_id, COUNT(*) AS recent FROM vote v WHERE v.organization_id = ? AND v.created_at > ? GROUP BY v.post_id) r JOIN post p ON p.id = r.post_id');
+  const rows = await sql.all(`${from} WHERE ${where.join(' AND ')} ORDER BY r.recent DESC, p.vote_count DESC, p.id DESC LIMIT ?`, [organizationId, ts(sql, since), ...params, limit]);
+  return rows.map((row) => {
+    const post = POSTS.read(row);
+    return { ...post, position: [toInt(row.recent), post.voteCount, post.id] };
+  });
+}
+
 /** A relevance page's position: the last post's relevance, votes, creation time (ms) and id. */
 export type RelevancePosition = readonly [number, number, number, string];
 

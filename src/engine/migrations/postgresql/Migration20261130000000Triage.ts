@@ -2,7 +2,7 @@ import { PostgresqlMigration } from './migration.js';
 
 /**
  * The console's posts page (docs/console.md): indexes of a workspace's posts by votes and by creation, every board at
- * once. And its impact sort: `post_impact`, each post's monthly revenue per currency from its
+ * once, and of its votes by time (the trending sort). And its impact sort: `post_impact`, each post's monthly revenue per currency from its
  * distinct paying voters, kept by triggers in the transaction of every write that moves it, and built here from the
  * votes there are. Also an index of votes by contact, which a change of a contact's revenue reads.
  */
@@ -10,6 +10,7 @@ export class Migration20261130000000Triage extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('create index "post_org_votes_idx" on "post" ("organization_id", "vote_count", "created_at", "id")');
     this.addSql('create index "post_org_created_idx" on "post" ("organization_id", "created_at", "id")');
+    this.addSql('create index "vote_org_created_idx" on "vote" ("organization_id", "created_at")');
     this.addSql('create index "vote_contact_post_idx" on "vote" ("contact_id", "post_id")');
     this.addSql('create table "post_impact" ("post_id" varchar(40) not null, "currency" varchar(3) not null, "organization_id" varchar(40) not null, "mrr_cents" bigint not null, "paying_voters" int not null, constraint "post_impact_pkey" primary key ("post_id", "currency"))');
     this.addSql('create index "post_impact_org_currency_idx" on "post_impact" ("organization_id", "currency", "mrr_cents", "post_id")');

@@ -17,7 +17,7 @@ const REMOVE = (post: string, contact: string) => `update \`post_impact\` set
 
 /**
  * The console's posts page (docs/console.md): indexes of a workspace's posts by votes and by creation, every board at
- * once. And its impact sort: `post_impact`, each post's monthly revenue per currency from its
+ * once, and of its votes by time (the trending sort). And its impact sort: `post_impact`, each post's monthly revenue per currency from its
  * distinct paying voters, kept by triggers in the transaction of every write that moves it, and built here from the
  * votes there are. Also an index of votes by contact, which a change of a contact's revenue reads.
  */
@@ -27,6 +27,7 @@ export class Migration20261130000000Triage extends Migration {
     this.addSql('create index `post_org_created_idx` on `post` (`organization_id`, `created_at`, `id`)');
     // Led by the two above now.
     this.addSql('drop index `post_organization_id_index`');
+    this.addSql('create index `vote_org_created_idx` on `vote` (`organization_id`, `created_at`)');
     this.addSql('create index `vote_contact_post_idx` on `vote` (`contact_id`, `post_id`)');
     this.addSql('create table `post_impact` (`post_id` text not null, `currency` text not null, `organization_id` text not null, `mrr_cents` bigint not null, `paying_voters` integer not null, constraint `post_impact_post_id_foreign` foreign key(`post_id`) references `post`(`id`) on delete cascade on update cascade, constraint `post_impact_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade, primary key (`post_id`, `currency`))');
     this.addSql('create index `post_impact_org_currency_idx` on `post_impact` (`organization_id`, `currency`, `mrr_cents`, `post_id`)');
