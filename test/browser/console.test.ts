@@ -69,6 +69,13 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     await first.goto(`${stand.server.url}/console/sign-in`);
     expect(await axeViolations(first)).toEqual([]);
     await first.screenshot({ path: join(SHOTS, 'console-sign-in.png') });
+    // The code page (the same answer whether or not the address is on a team) and a link's page: accessible too.
+    await first.getByLabel('Your work email').fill('someone@acme.example');
+    await first.getByRole('button', { name: 'Email me a sign-in code' }).click();
+    await first.getByRole('heading', { name: 'Check your email' }).waitFor();
+    expect(await axeViolations(first)).toEqual([]);
+    await first.goto(`${stand.server.url}/console/sign-in/link?token=not-a-real-one`);
+    expect(await axeViolations(first)).toEqual([]);
     await signInPage.close();
 
     const { context, page } = await signedIn(stand.browser, true, await member('pm@acme.example', 'member', 'Pat Morgan'));
