@@ -271,6 +271,33 @@ describeEngine(
       expect((await w.ws.portal.post(w.board.id, w.post.slug))!.comments.map((c) => [c.bodyText, c.authorName])).toEqual([['Soon.', null], ['Thanks!', null]]);
       expect((await w.ws.triage.post(w.post.id))!.notes.map((n) => n.authorEmail)).toEqual([report.alias]);
     });
+
+    it('moving a post to another board keeps its votes, frees a taken slug, is found there by search, and its old address is remembered', async () => {
+      const w = await triageWorkspace();
+      const bugs = await w.ws.boards.create({ name: 'Bugs', isPublic: true });
+      await w.ws.posts.create(bugs.id, { title: 'Dark mode' }); // takes the slug dark-mode there
+      await w.ws.public.vote({ postId: w.post.id, email: addresses('v').v, notifyMe: false });
+      const events = (await w.ws.events.list()).length;
+      const actions = w.ws.triage.as(w.as(w.a.member));
+      const moved = await actions.move(w.post.id, bugs.id);
+      expect(moved).toMatchObject({ boardId: bugs.id, slug: 'dark-mode-2', voteCount: 1 });
+      expect((await w.ws.events.list()).length).toBe(events);
+      expect((await audit(w))[0]).toMatchObject({ action: 'post.moved', resourceId: w.post.id, detail: { from: w.board.id, to: bugs.id } });
+      // Search finds it in its new board and no longer in the old one.
+      expect((await w.ws.triage.posts({ q: 'dark', boardId: bugs.id })).data.map((p) => p.slug).sort()).toEqual(['dark-mode', 'dark-mode-2']);
+      expect((await w.ws.triage.posts({ q: 'dark', boardId: w.board.id })).data).toEqual([]);
+      // The portal reader knows where it went from its old place.
+      expect(await w.ws.portal.movedFrom(w.board.id, 'dark-mode')).toMatchObject({ id: w.post.id, slug: 'dark-mode-2' });
+      // Another workspace's board: 404, nothing moves; the bulk action moves several (all or none).
+      const other = await triageWorkspace();
+      expect((await refusal(actions.move(w.post.id, other.board.id))).code).toBe('ERR_NOT_FOUND');
+      const more = await w.ws.posts.create(bugs.id, { title: 'Offline mode' });
+      expect(await actions.bulk([w.post.id, more.id], { kind: 'move', boardId: w.board.id })).toEqual({ changed: 2 });
+      // Back on its first board it keeps the slug it has (free there); its first address still finds it.
+      expect(await w.ws.posts.retrieve(w.post.id)).toMatchObject({ boardId: w.board.id, slug: 'dark-mode-2' });
+      expect(await w.ws.portal.movedFrom(w.board.id, 'dark-mode')).toMatchObject({ id: w.post.id, slug: 'dark-mode-2' });
+      expect(await w.ws.portal.movedFrom(bugs.id, 'offline-mode')).toMatchObject({ id: more.id, slug: 'offline-mode' });
+    });
   },
   { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.test' } } },
 );

@@ -149,6 +149,13 @@ describeEngine('the public portal pages', (e) => {
     expect((await get(app, `${base}/b/${board.slug}/p/${post.slug}`)).text).toContain('Work without internet');
     expect(titles((await get(app, `${base}/b/${board.slug}`)).text)).toEqual(['Offline mode']);
     await expect(w.posts.merge(post.id, post.id)).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+
+    // A post moved to another board: its old address sends to the new one.
+    const other = await w.boards.create({ name: 'Elsewhere', isPublic: true });
+    await w.posts.move(post.id, other.id);
+    const old = await get(app, `${base}/b/${board.slug}/p/${post.slug}`);
+    expect([old.status, old.headers.get('location')]).toEqual([301, `${base}/b/${other.slug}/p/${post.slug}`]);
+    expect((await get(app, `${base}/b/${other.slug}/p/${post.slug}`)).text).toContain('Works on a plane');
   });
 
   it('the roadmap shows planned, in progress and shipped, in roadmap order, without posts hidden from it', async () => {

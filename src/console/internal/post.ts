@@ -13,6 +13,7 @@ const DONE: Record<string, string> = {
   internal: 'Internal note added.',
   edit: 'Post saved.',
   tags: 'Tags saved.',
+  moved: 'Moved: its old portal address sends to the new one.',
   approved: 'Approved: the post is on the portal.',
   spam: 'Marked as spam: it stays off the portal.',
   merged: 'Merged.',
@@ -20,7 +21,7 @@ const DONE: Record<string, string> = {
 
 /** What the page shows back after a refused form: the section, why, and what was typed. */
 interface Refused {
-  section: 'status' | 'tags' | 'reply' | 'internal' | 'edit' | 'merge' | 'moderate';
+  section: 'status' | 'tags' | 'board' | 'reply' | 'internal' | 'edit' | 'merge' | 'moderate';
   message: string;
   drafts: Record<string, string>;
 }
@@ -56,6 +57,13 @@ function tagsForm(base: string, frame: Frame, d: TriagePostDetail, tags: Array<{
 <form method="post" action="${base}/tags">${csrfField(frame)}<fieldset class="tags"><legend class="sr-only">Tags of this post (at most three)</legend>
 ${tags.map((t) => html`<label class="check"><input type="checkbox" name="tag" value="${t.id}"${carried.has(t.id) ? html.raw` checked` : ''}> ${t.name}</label>`)}
 </fieldset>${errorFor(refused, 'tags')}<p><button type="submit" class="secondary">Save tags</button></p></form></section>`;
+}
+
+function boardForm(base: string, frame: Frame, d: TriagePostDetail, boards: Array<{ id: string; name: string }>, refused: Refused | null): SafeHtml | '' {
+  if (boards.length < 2) return '';
+  return html`<form method="post" action="${base}/board" class="inline board">${csrfField(frame)}<label for="move-board">Board</label> <select id="move-board" name="board">${boards.map(
+    (b) => html`<option value="${b.id}"${b.id === d.post.boardId ? html.raw` selected` : ''}>${b.name}</option>`,
+  )}</select> <button type="submit" class="secondary">Move</button>${errorFor(refused, 'board')}</form>`;
 }
 
 function moderation(base: string, frame: Frame, d: TriagePostDetail, refused: Refused | null): SafeHtml | '' {
@@ -143,7 +151,12 @@ ${
 }
 
 /** The post page: everything of the post, and for a role that may triage, every action on it. */
-function postPage(frame: Frame, team: Team, d: TriagePostDetail, options: { merge: { q: string; found: TriagePost[] | null }; refused: Refused | null; tags: Array<{ id: string; name: string }> }): string {
+function postPage(
+  frame: Frame,
+  team: Team,
+  d: TriagePostDetail,
+  options: { merge: { q: string; found: TriagePost[] | null }; refused: Refused | null; tags: Array<{ id: string; name: string }>; boards: Array<{ id: string; name: string }> },
+): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/posts/${d.post.id}`;
   const mayTriage = allows(team.role, 'triage');
   const p = d.post;
@@ -158,6 +171,7 @@ ${mayTriage ? '' : html`${refused ? html`<p class="error" role="alert">${refused
 <div class="columns"><div>
 ${mayTriage ? statusForm(base, frame, d, refused) : ''}
 ${tagsForm(base, frame, d, options.tags, mayTriage, refused)}
+${mayTriage ? boardForm(base, frame, d, options.boards, refused) : ''}
 ${comments(base, frame, d, mayTriage, refused)}
 ${notes(base, frame, d, mayTriage, refused)}
 ${mayTriage ? editForm(base, frame, d, refused) : ''}
@@ -194,10 +208,10 @@ async function render(site: ConsoleSite, v: ConsoleVisit, team: Team, postId: st
   if (!d) return site.notFound(v, 'There is no such post in this workspace.');
   const q = options.mergeQ?.trim() ?? '';
   const found = q ? (await w.triage.posts({ q, limit: 10 })).data.filter((t) => t.id !== d.post.id) : null;
-  const tags = await w.tags.list();
+  const [tags, boards] = await Promise.all([w.tags.list(), w.boards.list({ limit: 100 }).then((b) => b.data)]);
   const notice = options.done ? (DONE[options.done] ?? null) : null;
   const frame: Frame = { ...v.frame, title: d.post.title, section: 'posts', team, notice };
-  return htmlResponse(status, postPage(frame, team, d, { merge: { q, found }, refused: options.refused ?? null, tags }), v.cookies);
+  return htmlResponse(status, postPage(frame, team, d, { merge: { q, found }, refused: options.refused ?? null, tags, boards }), v.cookies);
 }
 
 const isStatus = (s: string): s is PostStatus => (POST_STATUSES as readonly string[]).includes(s);
@@ -247,6 +261,18 @@ export function mountPost(router: H3, site: ConsoleSite): void {
       async ({ form, actions, postId }) => {
         await actions.setTags(postId, form.getAll('tag'));
         return 'tags';
+      },
+      () => ({}),
+    ),
+  );
+  router.post(`${path}/board`, (event) =>
+    act(
+      site,
+      event,
+      'board',
+      async ({ form, actions, postId }) => {
+        await actions.move(postId, form.get('board') ?? '');
+        return 'moved';
       },
       () => ({}),
     ),

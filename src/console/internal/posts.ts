@@ -48,16 +48,17 @@ ${lastLook ? html`<label class="check"><input type="checkbox" name="new" value="
 const impactText = (impact: Impact[]) => impact.map((i) => `${money(i.mrrCents, i.currency)} (${i.payingVoters})`).join(' · ');
 
 /** The bulk form's choices: a status, a tag to add, approve or reject held posts. */
-function bulkControls(tags: Named) {
+function bulkControls(tags: Named, boards: Named) {
   return html`<div class="bulk"><label for="bulk-action">With the chosen posts</label>
 <select id="bulk-action" name="action">
 <optgroup label="Set the status">${POST_STATUSES.map((s) => html`<option value="status:${s}">${label(s)}</option>`)}</optgroup>
 ${tags.length ? html`<optgroup label="Add a tag">${tags.map((t) => html`<option value="tag:${t.id}">${t.name}</option>`)}</optgroup>` : ''}
+${boards.length > 1 ? html`<optgroup label="Move to the board">${boards.map((b) => html`<option value="move:${b.id}">${b.name}</option>`)}</optgroup>` : ''}
 <optgroup label="Held for moderation"><option value="approve">Approve</option><option value="reject">Reject as spam</option></optgroup>
 </select> <button type="submit">Apply</button></div>`;
 }
 
-function table(team: Team, posts: Array<TriagePost & { impact: Impact[]; tagIds: string[] }>, sort: string, tags: Named, mayTriage: boolean, csrf: string) {
+function table(team: Team, posts: Array<TriagePost & { impact: Impact[]; tagIds: string[] }>, sort: string, tags: Named, boards: Named, mayTriage: boolean, csrf: string) {
   const none: Record<string, string> = {
     impact: 'No post matches with paying voters in this currency. Sort by votes to see every post.',
     trending: 'No post that matches got a vote in the last 7 days. Sort by votes to see every post.',
@@ -72,7 +73,7 @@ function table(team: Team, posts: Array<TriagePost & { impact: Impact[]; tagIds:
   )}</tbody>
 </table>`;
   if (!mayTriage) return rows;
-  return html`<form method="post" action="${CONSOLE_PATH}/${team.organizationId}/posts/bulk"><input type="hidden" name="csrf" value="${csrf}">${bulkControls(tags)}${rows}</form>`;
+  return html`<form method="post" action="${CONSOLE_PATH}/${team.organizationId}/posts/bulk"><input type="hidden" name="csrf" value="${csrf}">${bulkControls(tags, boards)}${rows}</form>`;
 }
 
 /** A bulk form's action, or null when it is not one of the page's choices. */
@@ -81,6 +82,7 @@ function bulkAction(value: string): BulkAction | null {
   const [kind, arg] = [value.slice(0, value.indexOf(':')), value.slice(value.indexOf(':') + 1)];
   if (kind === 'status' && (POST_STATUSES as readonly string[]).includes(arg)) return { kind, status: arg as PostStatus };
   if (kind === 'tag' && arg) return { kind, tagId: arg };
+  if (kind === 'move' && arg) return { kind, boardId: arg };
   return null;
 }
 
@@ -123,7 +125,7 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
     const frame: Frame = { ...v.frame, title: 'Posts', section: 'posts', team, notice: done && /^\d{1,3}$/.test(done) ? `Done: ${done} ${done === '1' ? 'post' : 'posts'} changed.` : null };
     const body = html`<h1>Posts</h1>
 ${filters(team, { ...query, fresh }, boards, tags, await w.triage.currencies(), result.currency, lastLook)}
-${table(team, result.data, result.sort, tags, allows(team.role, 'triage'), v.frame.csrf)}
+${table(team, result.data, result.sort, tags, boards, allows(team.role, 'triage'), v.frame.csrf)}
 ${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/posts?${next.toString()}" rel="next">Next page</a></p>` : ''}`;
     return htmlResponse(200, page(frame, body), v.cookies);
   });

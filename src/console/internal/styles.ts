@@ -60,8 +60,12 @@ ul.targets { list-style: none; padding: 0; }
 table.audit td.long { overflow-wrap: anywhere; }
 table.audit td.when { white-space: nowrap; }
 table.posts tr.current { background: #eff6ff; outline: 2px solid var(--accent); }
+form.board { display: block; margin: 1rem 0; }
+form.board label { display: inline; }
 .keys { font-size: .8rem; display: none; }
-.js .keys { display: inline; }
+.js form.board { display: block; margin: 1rem 0; }
+form.board label { display: inline; }
+.keys { display: inline; }
 .tag { font-size: .75rem; background: var(--soft); border: 1px solid var(--line); border-radius: 1rem; padding: 0 .45rem; }
 fieldset.tags { border: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
 fieldset.tags label { font-weight: 400; margin: 0; }

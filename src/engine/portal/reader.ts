@@ -104,6 +104,9 @@ export function createPortalReader({ db, organizationId, clock }: WorkspaceConte
       return { post, mergedInto: null, comments, merged };
     },
 
+    /** Where a post that moved to another board is now (its old address sends there), if one moved from here. */
+    movedFrom: (boardId: string, slug: string) => portal.movedFrom(db, org, boardId, slug),
+
     /** The roadmap's three columns. */
     async roadmap() {
       const columns = await Promise.all(ROADMAP_STATUSES.map((status) => portal.roadmap(db, org, status, 50)));

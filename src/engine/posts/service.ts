@@ -4,6 +4,7 @@ import type { Page } from '../../schemas/common.js';
 import { pageQuerySchema, type PageQueryInput, type Post } from '../../schemas/posts.js';
 import { create } from './create.js';
 import { merge, moderate } from './moderation.js';
+import { move } from './move.js';
 import { requireLivePost } from './references.js';
 import { update } from './update.js';
 
@@ -34,6 +35,8 @@ export function createPostsService(ctx: WorkspaceContext) {
     update: (postId: string, body: unknown, options?: { note?: string | null }) => update(ctx, postId, body, options),
     /** Merge a duplicate into another post (its status becomes `duplicate`). */
     merge: (postId: string, intoId: string) => merge(ctx, postId, intoId),
+    /** Move the post to another board of the workspace (its old portal address sends on). */
+    move: (postId: string, boardId: string) => move(ctx, postId, boardId),
     /** Approve (`post.created` then) or mark as spam a post held for moderation. */
     moderate: (postId: string, decision: 'approved' | 'spam') => moderate(ctx, postId, decision),
     /** The posts waiting for moderation, oldest first (at most 100). */

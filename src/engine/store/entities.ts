@@ -11,6 +11,7 @@ export { Vote } from './votes.js';
 export { Comment } from './comments.js';
 export { PostNote } from './post-notes.js';
 export { PostImpact } from './post-impacts.js';
+export { PostRedirect } from './post-redirects.js';
 export { Event } from './events.js';
 export { ChangelogEntry } from './changelog-entries.js';
 export { Webhook } from './webhooks.js';

@@ -29,6 +29,7 @@ export * as portalCodes from './portal-codes.js';
 export * as portalSessions from './portal-sessions.js';
 export * as postImpacts from './post-impacts.js';
 export * as postNotes from './post-notes.js';
+export * as postRedirects from './post-redirects.js';
 export * as postTags from './post-tags.js';
 export * as posts from './posts.js';
 export * as rateLimits from './rate-limits.js';

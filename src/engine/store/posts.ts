@@ -183,3 +183,8 @@ export async function anonymizeAuthor(sql: Sql, organizationId: string, who: Sub
     [organizationId, ...who.contactIds, ...who.userIds],
   );
 }
+
+/** Put a post on another board, under `slug` there. */
+export async function moveToBoard(sql: Sql, id: string, boardId: string, slug: string, now: Date): Promise<void> {
+  await sql.run('UPDATE post SET board_id = ?, slug = ?, updated_at = ? WHERE id = ?', [boardId, slug, ts(sql, now), id]);
+}

@@ -39,7 +39,7 @@ async function officialReply(tx: Sql, ctx: WorkspaceContext, post: Post, authorN
 }
 
 /** What a bulk action does to each post chosen. */
-export type BulkAction = { kind: 'status'; status: PostStatus } | { kind: 'tag'; tagId: string } | { kind: 'approve' } | { kind: 'reject' };
+export type BulkAction = { kind: 'status'; status: PostStatus } | { kind: 'tag'; tagId: string } | { kind: 'move'; boardId: string } | { kind: 'approve' } | { kind: 'reject' };
 
 /** At most this many posts in one bulk action. */
 export const BULK_LIMIT = 100;
@@ -93,6 +93,15 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
         audit: { action: 'post.merged', resourceType: 'post', resourceId: postId, detail: { into: intoId } },
       })),
 
+    /** Move the post to another board of the workspace. */
+    move: (postId: string, boardId: string) =>
+      actAs(ctx, actor, 'triage', async (inner, tx) => {
+        const before = await livePost(tx, ctx.organizationId, postId);
+        const post = await createPostsService(inner).move(postId, boardId);
+        const audit = before.boardId === boardId ? null : { action: 'post.moved', resourceType: 'post', resourceId: postId, detail: { from: before.boardId, to: boardId } };
+        return { result: post, audit };
+      }),
+
     /** Set the tags the post carries (at most three, of the workspace). */
     setTags: (postId: string, tagIds: string[]) =>
       actAs(ctx, actor, 'triage', async (inner) => ({
@@ -118,6 +127,10 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
               const before = await livePost(tx, ctx.organizationId, id);
               await service.update(id, { status: action.status });
               if (before.status !== action.status) audit.push({ action: 'post.status_changed', resourceType: 'post', resourceId: id, detail: { from: before.status, to: action.status, bulk: true } });
+            } else if (action.kind === 'move') {
+              const before = await livePost(tx, ctx.organizationId, id);
+              await service.move(id, action.boardId);
+              if (before.boardId !== action.boardId) audit.push({ action: 'post.moved', resourceType: 'post', resourceId: id, detail: { from: before.boardId, to: action.boardId, bulk: true } });
             } else if (action.kind === 'tag') {
               await service.update(id, { tagIds: await withTag(tx, id, action.tagId) });
               audit.push({ action: 'post.tagged', resourceType: 'post', resourceId: id, detail: { added: action.tagId, bulk: true } });

@@ -39,6 +39,11 @@ async function postRoute(site: PortalSite, event: H3Event): Promise<Response> {
   const reader = site.engine.workspace(v.org.id).portal;
   const board = SLUG.test(boardSlug ?? '') ? await reader.boardBySlug(boardSlug!) : undefined;
   const found = board && SLUG.test(postSlug ?? '') ? await reader.post(board.id, postSlug!) : null;
+  if (board && !found && SLUG.test(postSlug ?? '')) {
+    // A post that moved to another board: its old address sends to the new one, for good.
+    const moved = await reader.movedFrom(board.id, postSlug!);
+    if (moved) return new Response(null, { status: 301, headers: { location: v.frame.paths.post(moved.boardSlug, moved.slug) } });
+  }
   if (!board || !found) return site.notFound(v.frame, 'There is no such post.');
   const frame = { ...v.frame, title: found.post.title, section: 'boards' as const };
   if (found.post.mergedIntoId) {

@@ -2,7 +2,7 @@ import { PostgresqlMigration } from './migration.js';
 
 /**
  * The console's posts page (docs/console.md): indexes of a workspace's posts by votes and by creation, every board at
- * once, and of its votes by time (the trending sort). And its impact sort: `post_impact`, each post's monthly revenue per currency from its
+ * once, and of its votes by time (the trending sort); where moved posts were (their old portal addresses send on). And its impact sort: `post_impact`, each post's monthly revenue per currency from its
  * distinct paying voters, kept by triggers in the transaction of every write that moves it, and built here from the
  * votes there are. Also an index of votes by contact, which a change of a contact's revenue reads.
  */
@@ -10,6 +10,10 @@ export class Migration20261130000000Triage extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('create index "post_org_votes_idx" on "post" ("organization_id", "vote_count", "created_at", "id")');
     this.addSql('create index "post_org_created_idx" on "post" ("organization_id", "created_at", "id")');
+    this.addSql('create table "post_redirect" ("board_id" varchar(40) not null, "slug" varchar(80) not null, "post_id" varchar(40) not null, constraint "post_redirect_pkey" primary key ("board_id", "slug"))');
+    this.addSql('create index "post_redirect_post_idx" on "post_redirect" ("post_id")');
+    this.addSql('alter table "post_redirect" add constraint "post_redirect_board_id_foreign" foreign key ("board_id") references "board" ("id") on update cascade on delete cascade');
+    this.addSql('alter table "post_redirect" add constraint "post_redirect_post_id_foreign" foreign key ("post_id") references "post" ("id") on update cascade on delete cascade');
     this.addSql('create index "vote_org_created_idx" on "vote" ("organization_id", "created_at")');
     this.addSql('create index "vote_contact_post_idx" on "vote" ("contact_id", "post_id")');
     this.addSql('create table "post_impact" ("post_id" varchar(40) not null, "currency" varchar(3) not null, "organization_id" varchar(40) not null, "mrr_cents" bigint not null, "paying_voters" int not null, constraint "post_impact_pkey" primary key ("post_id", "currency"))');

@@ -17,7 +17,7 @@ const REMOVE = (post: string, contact: string) => `update \`post_impact\` set
 
 /**
  * The console's posts page (docs/console.md): indexes of a workspace's posts by votes and by creation, every board at
- * once, and of its votes by time (the trending sort). And its impact sort: `post_impact`, each post's monthly revenue per currency from its
+ * once, and of its votes by time (the trending sort); where moved posts were (their old portal addresses send on). And its impact sort: `post_impact`, each post's monthly revenue per currency from its
  * distinct paying voters, kept by triggers in the transaction of every write that moves it, and built here from the
  * votes there are. Also an index of votes by contact, which a change of a contact's revenue reads.
  */
@@ -27,6 +27,8 @@ export class Migration20261130000000Triage extends Migration {
     this.addSql('create index `post_org_created_idx` on `post` (`organization_id`, `created_at`, `id`)');
     // Led by the two above now.
     this.addSql('drop index `post_organization_id_index`');
+    this.addSql('create table `post_redirect` (`board_id` text not null, `slug` text not null, `post_id` text not null, constraint `post_redirect_board_id_foreign` foreign key(`board_id`) references `board`(`id`) on delete cascade on update cascade, constraint `post_redirect_post_id_foreign` foreign key(`post_id`) references `post`(`id`) on delete cascade on update cascade, primary key (`board_id`, `slug`))');
+    this.addSql('create index `post_redirect_post_idx` on `post_redirect` (`post_id`)');
     this.addSql('create index `vote_org_created_idx` on `vote` (`organization_id`, `created_at`)');
     this.addSql('create index `vote_contact_post_idx` on `vote` (`contact_id`, `post_id`)');
     this.addSql('create table `post_impact` (`post_id` text not null, `currency` text not null, `organization_id` text not null, `mrr_cents` bigint not null, `paying_voters` integer not null, constraint `post_impact_post_id_foreign` foreign key(`post_id`) references `post`(`id`) on delete cascade on update cascade, constraint `post_impact_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade, primary key (`post_id`, `currency`))');

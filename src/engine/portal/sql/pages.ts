@@ -208,6 +208,12 @@ export async function postBySlug(sql: Sql, boardId: string, slug: string): Promi
   return row && POSTS.read(row);
 }
 
+/** The shown post that moved away from this place, with its board's slug now (where its old address sends). */
+export async function movedFrom(sql: Sql, organizationId: string, boardId: string, slug: string): Promise<(PortalPost & { boardSlug: string }) | undefined> {
+  const row = await sql.one<{ post_id: string }>('SELECT post_id FROM post_redirect WHERE board_id = ? AND slug = ?', [boardId, slug]);
+  return row ? postById(sql, organizationId, row.post_id) : undefined;
+}
+
 /** A shown post of the workspace by id, with its board's slug (where a merged post points). */
 export async function postById(sql: Sql, organizationId: string, id: string): Promise<(PortalPost & { boardSlug: string }) | undefined> {
   const row = await sql.one(
