@@ -241,6 +241,12 @@ describeEngine(
       // Another workspace's team and audit pages, and forms: 404.
       for (const path of [`/console/${other.org.id}/team`, `/console/${other.org.id}/audit`]) expect((await owner.get(path)).status).toBe(404);
       expect((await owner.post(`/console/${other.org.id}/team/invite`, { email: 'y@example.com', role: 'owner' })).status).toBe(404);
+      for (const action of ['role', 'remove']) expect((await owner.post(`/console/${other.org.id}/team/${action}`, { email: 'x@example.com', role: 'owner' })).status).toBe(404);
+      expect((await owner.post(`/console/${other.org.id}/posts/bulk`, [['action', 'status:shipped'], ['post', 'post_x']])).status).toBe(404);
+      // My workspace's bulk form naming another workspace's post: nothing changes (404 page).
+      const theirs = await other.w.posts.create((await other.w.boards.create({ name: 'Theirs' })).id, { title: 'Theirs' });
+      expect((await owner.post(`/console/${org.id}/posts/bulk`, [['action', 'status:shipped'], ['post', theirs.id]])).status).toBe(404);
+      expect((await other.w.posts.retrieve(theirs.id)).status).toBe('open');
       expect((await other.w.team.list())).toEqual([]);
     });
 
