@@ -49,7 +49,8 @@ export interface Checkpointer {
  */
 export function startCheckpointer(file: string, log: (message: string) => void): Checkpointer {
   const libsql = createRequire(import.meta.url).resolve('libsql');
-  const worker = new Worker(WORKER, { eval: true, workerData: { file, libsql, intervalMs: INTERVAL_MS } });
+  // No inherited flags: `node --input-type=module -e ...` would otherwise make the worker's CommonJS an ES module.
+  const worker = new Worker(WORKER, { eval: true, execArgv: [], workerData: { file, libsql, intervalMs: INTERVAL_MS } });
   worker.unref();
   let reported = false;
   worker.on('message', (message: { error?: string }) => {
@@ -59,8 +60,12 @@ export function startCheckpointer(file: string, log: (message: string) => void):
     }
   });
   worker.on('error', (err) => log(`[feedback-service] the WAL checkpoint worker stopped: ${err.message}`));
+  let exited = false;
+  worker.once('exit', () => (exited = true));
   return {
     async stop() {
+      // A worker that already ended (an error) has nothing to stop: waiting for its exit would wait forever.
+      if (exited) return;
       const stopped = new Promise<void>((resolve) => {
         worker.once('message', () => resolve());
         worker.once('exit', () => resolve());
