@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { dropPg, freshPg } from './databases.js';
 import { writeSection } from './doc.js';
+import { f, insertMany, timed as timedRuns } from './measure.js';
 import { createConsole } from '../src/console/index.js';
 import { CLI_ACTOR, createEngine, type Engine } from '../src/engine/index.js';
 import { newId } from '../src/engine/shared/ids.js';
@@ -21,31 +22,8 @@ const RUNS = Number(process.env.BENCH_CONSOLE_RUNS ?? 100);
 const BOARDS = 10;
 const STATUSES = ['open', 'open', 'open', 'open', 'open', 'open', 'open', 'planned', 'in_progress', 'shipped'] as const;
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
-const f = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
-
-async function timed(fn: (i: number) => Promise<unknown>, runs = RUNS): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < Math.min(10, runs); i++) await fn(i);
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn(i);
-    times.push(performance.now() - t);
-  }
-  return { p50: quantile(times, 0.5), p95: quantile(times, 0.95) };
-}
-
-async function insertMany(engine: Engine, table: string, columns: string[], rows: (i: number) => unknown[], count: number, per = 500) {
-  const row = `(${columns.map(() => '?').join(', ')})`;
-  for (let done = 0; done < count; done += per * 20) {
-    await engine.db.transaction(async (tx) => {
-      for (let start = done; start < Math.min(count, done + per * 20); start += per) {
-        const n = Math.min(per, count - start);
-        await tx.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array(n).fill(row).join(', ')}`, Array.from({ length: n }, (_, k) => rows(start + k)).flat());
-      }
-    });
-  }
-}
+/** `fn(i)` RUNS times (or `runs`) after 10 warm-ups. */
+const timed = (fn: (i: number) => Promise<unknown>, runs = RUNS) => timedRuns(fn, runs);
 
 /**
  * A workspace as a busy SaaS has it: POSTS posts over BOARDS boards; PEOPLE contacts, a third of them paying (most in

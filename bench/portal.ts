@@ -15,24 +15,16 @@ import * as commentsStore from '../src/engine/store/comments.js';
 import { createApp } from '../src/h3/index.js';
 import { createPortal } from '../src/portal/index.js';
 import type { Post } from '../src/schemas/posts.js';
+import { timed as measured } from './measure.js';
 
 const POSTS = Number(process.env.BENCH_PORTAL_POSTS ?? 100_000);
 const COMMENTS = 500;
 const RUNS = Number(process.env.BENCH_PORTAL_RUNS ?? 200);
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const ms = (x: number) => x.toFixed(2);
 
-async function timed(runs: number, fn: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < 20; i++) await fn(); // warm-up: JIT, statement caches, database pages
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
-  return { p50: quantile(times, 0.5), p95: quantile(times, 0.95) };
-}
+/** `fn` `runs` times after 20 warm-ups (JIT, statement caches, database pages). */
+const timed = (runs: number, fn: () => Promise<unknown>) => measured(() => fn(), runs, 20);
 
 /** A workspace with a public board of POSTS posts (votes and ages spread) and one post with COMMENTS comments. */
 async function seed(engine: Engine) {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropPg, freshPg } from './databases.js';
 import { writeSection } from './doc.js';
+import { f, insertMany, timed } from './measure.js';
 import { createEngine, type Engine } from '../src/engine/index.js';
 import { newId } from '../src/engine/shared/ids.js';
 import { parseSearch } from '../src/engine/shared/search.js';
@@ -17,21 +18,6 @@ const SIZES = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000').split(',').ma
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 100);
 const BOARDS = 10;
 const VOCABULARY = 5000;
-
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
-const f = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
-
-/** `fn(i)` RUNS times after 10 warm-ups: p50 and p95 in ms. */
-async function timed(fn: (i: number) => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < 10; i++) await fn(i);
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await fn(i);
-    times.push(performance.now() - t);
-  }
-  return { p50: quantile(times, 0.5), p95: quantile(times, 0.95) };
-}
 
 /**
  * The vocabulary: VOCABULARY made-up words of 2 to 4 syllables (4 to 8 letters), numbered by how common they are, and
@@ -54,19 +40,8 @@ const words = (seed: number, n: number) => Array.from({ length: n }, (_, k) => w
 const titleOf = (i: number) => words(i, 3 + (i % 7));
 const bodyOf = (i: number) => words(i + 1_000_003, 4 + ((i * 37) % 76));
 
-/** Multi-row inserts of `rows` (each a list of values) into `table`, `per` rows a statement, in transactions. */
-async function insertMany(engine: Engine, table: string, columns: string[], rows: (i: number) => unknown[], count: number, per: number) {
-  const row = `(${columns.map(() => '?').join(', ')})`;
-  for (let done = 0; done < count; done += per * 20) {
-    await engine.db.transaction(async (tx) => {
-      for (let start = done; start < Math.min(count, done + per * 20); start += per) {
-        const n = Math.min(per, count - start);
-        const params = Array.from({ length: n }, (_, k) => rows(start + k)).flat();
-        await tx.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array(n).fill(row).join(', ')}`, params);
-      }
-    });
-  }
-}
+/** `fn(i)` RUNS times after 10 warm-ups. */
+const timedRuns = (fn: (i: number) => Promise<unknown>) => timed(fn, RUNS);
 
 /** A workspace of BOARDS boards holding `size` posts, and `size` contacts. */
 async function seed(engine: Engine, size: number) {
@@ -158,13 +133,13 @@ async function measure(database: string, label: string, size: number): Promise<R
     database: label,
     size,
     seedSeconds,
-    board: await timed((i) => w.portal.posts(board.id, { q: queries[i % queries.length]! })),
-    boardLike: await timed((i) => unindexed(engine.db, 'p.board_id', board.id, queries[i % queries.length]!)),
-    workspace: await timed((i) => workspaceSearch(engine.db, org.id, queries[i % queries.length]!)),
-    workspaceLike: await timed((i) => unindexed(engine.db, 'p.organization_id', org.id, queries[i % queries.length]!)),
-    contacts: await timed((i) => w.contacts.list({ q: contactQueries[i % contactQueries.length]! })),
+    board: await timedRuns((i) => w.portal.posts(board.id, { q: queries[i % queries.length]! })),
+    boardLike: await timedRuns((i) => unindexed(engine.db, 'p.board_id', board.id, queries[i % queries.length]!)),
+    workspace: await timedRuns((i) => workspaceSearch(engine.db, org.id, queries[i % queries.length]!)),
+    workspaceLike: await timedRuns((i) => unindexed(engine.db, 'p.organization_id', org.id, queries[i % queries.length]!)),
+    contacts: await timedRuns((i) => w.contacts.list({ q: contactQueries[i % contactQueries.length]! })),
     // The list's statement with no index for q: on PostgreSQL with index scans off for it (else the trigram indexes serve).
-    contactsLike: await timed((i) =>
+    contactsLike: await timedRuns((i) =>
       engine.db.transaction(async (tx) => {
         if (engine.dialect === 'postgresql') await tx.run('SET LOCAL enable_bitmapscan = off');
         const like = `%${contactQueries[i % contactQueries.length]}%`;

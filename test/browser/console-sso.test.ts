@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsole } from '../../src/console/index.js';
-import { CLI_ACTOR, FeedbackError, SSO_CALLBACK_PATH } from '../../src/engine/index.js';
+import { CLI_ACTOR, SSO_CALLBACK_PATH } from '../../src/engine/index.js';
 import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
+import { refusal } from '../helpers/harness.js';
 
 // Single sign-on to the console against a real OpenID Connect provider (oidc-provider, started here on 127.0.0.1),
 // in chromium: the sign-in page, the provider's login and consent pages, the callback (state, nonce and PKCE checked by
@@ -108,10 +109,9 @@ describe.skipIf(!HAS_CHROMIUM)('single sign-on to the console (oidc-provider, ch
     const stored = await stand.engine.db.one<{ client_secret: string }>('SELECT client_secret FROM workspace_sso WHERE organization_id = ?', [orgId]);
     expect(stored!.client_secret).toMatch(/^fs1:[0-9a-f]{8}:/);
     expect(stored!.client_secret).not.toContain(CLIENT.client_secret);
-    const refusal = (p: Promise<unknown>) => p.then(() => null, (e: FeedbackError) => e.message);
-    expect(await refusal(team.configureSso(CLI_ACTOR, { issuer: 'http://idp.example.com', clientId: 'x', clientSecret: 'y', allowedDomains: ['acme.example'] }))).toBe('The issuer must be an https URL.');
-    expect(await refusal(team.configureSso(CLI_ACTOR, { issuer, clientId: 'x', clientSecret: 'y', allowedDomains: [' '] }))).toBe('Name at least one email domain whose people sign in this way.');
-    expect(await refusal(team.configureSso({ email: 'ana@acme.example' }, { issuer, clientId: 'x', clientSecret: 'y', allowedDomains: ['acme.example'] }))).toBe('Only owners and admins may do this.');
+    expect((await refusal(team.configureSso(CLI_ACTOR, { issuer: 'http://idp.example.com', clientId: 'x', clientSecret: 'y', allowedDomains: ['acme.example'] }))).message).toBe('The issuer must be an https URL.');
+    expect((await refusal(team.configureSso(CLI_ACTOR, { issuer, clientId: 'x', clientSecret: 'y', allowedDomains: [' '] }))).message).toBe('Name at least one email domain whose people sign in this way.');
+    expect((await refusal(team.configureSso({ email: 'ana@acme.example' }, { issuer, clientId: 'x', clientSecret: 'y', allowedDomains: ['acme.example'] }))).message).toBe('Only owners and admins may do this.');
     expect((await team.sso())!.clientId).toBe(CLIENT.client_id);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
-import { CLI_ACTOR, FeedbackError, TEAM_LIFETIMES } from '../../src/engine/index.js';
-import { describeEngine } from '../helpers/harness.js';
+import { CLI_ACTOR, TEAM_LIFETIMES } from '../../src/engine/index.js';
+import { describeEngine, refusal } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 
 // The console's team in the engine (docs/console.md): members and roles, one-time sign-in links and codes mailed
@@ -8,12 +8,6 @@ import { startSmtpSink } from '../helpers/smtp.js';
 
 const smtp = await startSmtpSink();
 afterAll(() => smtp.close());
-
-const refusal = async (p: Promise<unknown>) => {
-  const err = await p.then(() => null, (e: unknown) => e);
-  if (!(err instanceof FeedbackError)) throw new Error(`expected a FeedbackError, got ${String(err)}`);
-  return { code: err.code, message: err.message };
-};
 
 describeEngine(
   'team',

@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
-import { CLI_ACTOR, FeedbackError, type Actor } from '../../src/engine/index.js';
-import { describeEngine } from '../helpers/harness.js';
+import { CLI_ACTOR, type Actor } from '../../src/engine/index.js';
+import { describeEngine, refusal } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 import { addresses, countsSince, portalWorkspace } from '../notifications/helpers.js';
 
@@ -9,12 +9,6 @@ import { addresses, countsSince, portalWorkspace } from '../notifications/helper
 
 const smtp = await startSmtpSink();
 afterAll(() => smtp.close());
-
-const refusal = async (p: Promise<unknown>) => {
-  const err = await p.then(() => null, (e: unknown) => e);
-  if (!(err instanceof FeedbackError)) throw new Error(`expected a FeedbackError, got ${String(err)}`);
-  return { code: err.code, message: err.message };
-};
 
 describeEngine(
   'triage actions',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { createEngine, type Engine, type EngineOptions, type OrganizationInfo, type CreateOrganizationInput } from '../../src/engine/index.js';
+import { FeedbackError, createEngine, type Engine, type EngineOptions, type OrganizationInfo, type CreateOrganizationInput } from '../../src/engine/index.js';
 import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
 import { mcpEndpoint } from '../../src/mcp/index.js';
 import type { H3 } from 'h3';
@@ -63,6 +63,13 @@ export interface EngineHarness {
 }
 
 /** The payloads of a workspace's events, oldest first. */
+/** The FeedbackError a call is refused with (its code and message); anything else fails the test. */
+export async function refusal(p: Promise<unknown>): Promise<{ code: string; message: string }> {
+  const err = await p.then(() => null, (e: unknown) => e);
+  if (!(err instanceof FeedbackError)) throw new Error(`expected a FeedbackError, got ${String(err)}`);
+  return { code: err.code, message: err.message };
+}
+
 export async function eventPayloads(h: { engine: Engine }, orgId: string): Promise<any[]> {
   return (await h.engine.workspace(orgId).events.list()).map((e) => e.payload as any);
 }

@@ -180,25 +180,34 @@ ${mayTriage && !d.mergedInto ? mergeForm(base, frame, options.merge.q, options.m
   return page(frame, body);
 }
 
-type Posted = { v: ConsoleVisit; team: Team; form: URLSearchParams; actions: TriageActions; postId: string };
+/**
+ * One of the post page's forms: the section its refusals show in, the action (what it answers with, a word of DONE),
+ * and the fields shown back after a refusal (draft name: form field).
+ */
+interface PostForm {
+  section: Refused['section'];
+  run: (form: URLSearchParams, actions: TriageActions, postId: string) => Promise<string>;
+  drafts?: Record<string, string>;
+}
 
 /**
  * A form posted to one of the post's actions: done, it returns to the post page with a word of what was done; refused
  * (a check of the engine), the post page again with why, beside the form, and what was typed.
  */
-async function act(site: ConsoleSite, event: H3Event, section: Refused['section'], run: (p: Posted) => Promise<string>, drafts: (form: URLSearchParams) => Record<string, string>) {
+async function act(site: ConsoleSite, event: H3Event, form: PostForm) {
   const m = await site.memberForm(event);
   if (m instanceof Response) return m;
   const postId = getRouterParams(event).post ?? '';
   const base = `${CONSOLE_PATH}/${m.team.organizationId}/posts/${postId}`;
   try {
-    const done = await run({ ...m, actions: site.engine.workspace(m.team.organizationId).triage.as(m.actor), postId });
+    const done = await form.run(m.form, site.engine.workspace(m.team.organizationId).triage.as(m.actor), postId);
     return seeOther(`${base}?done=${done}`, m.v.cookies);
   } catch (err) {
     if (!(err instanceof FeedbackError)) throw err;
     if (err.code === 'ERR_NOT_FOUND') return site.notFound(m.v, 'There is no such post in this workspace.');
     const status = err.code === 'ERR_FORBIDDEN' ? 403 : err.code === 'ERR_CONFLICT' ? 409 : 422;
-    return render(site, m.v, m.team, postId, { refused: { section, message: err.message, drafts: drafts(m.form) } }, status);
+    const drafts = Object.fromEntries(Object.entries(form.drafts ?? {}).map(([draft, field]) => [draft, m.form.get(field) ?? '']));
+    return render(site, m.v, m.team, postId, { refused: { section: form.section, message: err.message, drafts } }, status);
   }
 }
 
@@ -216,7 +225,75 @@ async function render(site: ConsoleSite, v: ConsoleVisit, team: Team, postId: st
 
 const isStatus = (s: string): s is PostStatus => (POST_STATUSES as readonly string[]).includes(s);
 
-/** The post page and its forms: status (with a public note), moderation, official reply, internal note, edit, merge. */
+/** The post page's forms, by the path they post to under the post's address. */
+const FORMS: Record<string, PostForm> = {
+  status: {
+    section: 'status',
+    run: async (form, actions, postId) => {
+      const status = form.get('status') ?? '';
+      if (!isStatus(status)) throw new FeedbackError('ERR_VALIDATION', 'Choose a status from the list.');
+      await actions.setStatus(postId, status, form.get('note'));
+      return 'status';
+    },
+    drafts: { status: 'status', note: 'note' },
+  },
+  moderate: {
+    section: 'moderate',
+    run: async (form, actions, postId) => {
+      const decision = form.get('decision');
+      if (decision !== 'approved' && decision !== 'spam') throw new FeedbackError('ERR_VALIDATION', 'Choose approve or reject.');
+      await actions.moderate(postId, decision);
+      return decision;
+    },
+  },
+  tags: {
+    section: 'tags',
+    run: async (form, actions, postId) => {
+      await actions.setTags(postId, form.getAll('tag'));
+      return 'tags';
+    },
+  },
+  board: {
+    section: 'board',
+    run: async (form, actions, postId) => {
+      await actions.move(postId, form.get('board') ?? '');
+      return 'moved';
+    },
+  },
+  reply: {
+    section: 'reply',
+    run: async (form, actions, postId) => {
+      await actions.reply(postId, form.get('text') ?? '');
+      return 'reply';
+    },
+    drafts: { reply: 'text' },
+  },
+  notes: {
+    section: 'internal',
+    run: async (form, actions, postId) => {
+      await actions.addNote(postId, form.get('text') ?? '');
+      return 'internal';
+    },
+    drafts: { internal: 'text' },
+  },
+  edit: {
+    section: 'edit',
+    run: async (form, actions, postId) => {
+      await actions.edit(postId, { title: form.get('title') ?? '', bodyText: form.get('body') ?? '' });
+      return 'edit';
+    },
+    drafts: { title: 'title', body: 'body' },
+  },
+  merge: {
+    section: 'merge',
+    run: async (form, actions, postId) => {
+      await actions.merge(postId, form.get('into') ?? '');
+      return 'merged';
+    },
+  },
+};
+
+/** The post page and its forms: status (with a public note), moderation, tags, board, official reply, internal note, edit, merge. */
 export function mountPost(router: H3, site: ConsoleSite): void {
   const path = `${CONSOLE_PATH}/:org/posts/:post`;
   router.get(path, async (event) => {
@@ -225,104 +302,5 @@ export function mountPost(router: H3, site: ConsoleSite): void {
     const params = event.url.searchParams;
     return render(site, m.v, m.team, getRouterParams(event).post ?? '', { mergeQ: params.get('merge_q') ?? '', done: params.get('done') });
   });
-  router.post(`${path}/status`, (event) =>
-    act(
-      site,
-      event,
-      'status',
-      async ({ form, actions, postId }) => {
-        const status = form.get('status') ?? '';
-        if (!isStatus(status)) throw new FeedbackError('ERR_VALIDATION', 'Choose a status from the list.');
-        await actions.setStatus(postId, status, form.get('note'));
-        return 'status';
-      },
-      (form) => ({ status: form.get('status') ?? '', note: form.get('note') ?? '' }),
-    ),
-  );
-  router.post(`${path}/moderate`, (event) =>
-    act(
-      site,
-      event,
-      'moderate',
-      async ({ form, actions, postId }) => {
-        const decision = form.get('decision');
-        if (decision !== 'approved' && decision !== 'spam') throw new FeedbackError('ERR_VALIDATION', 'Choose approve or reject.');
-        await actions.moderate(postId, decision);
-        return decision;
-      },
-      () => ({}),
-    ),
-  );
-  router.post(`${path}/tags`, (event) =>
-    act(
-      site,
-      event,
-      'tags',
-      async ({ form, actions, postId }) => {
-        await actions.setTags(postId, form.getAll('tag'));
-        return 'tags';
-      },
-      () => ({}),
-    ),
-  );
-  router.post(`${path}/board`, (event) =>
-    act(
-      site,
-      event,
-      'board',
-      async ({ form, actions, postId }) => {
-        await actions.move(postId, form.get('board') ?? '');
-        return 'moved';
-      },
-      () => ({}),
-    ),
-  );
-  router.post(`${path}/reply`, (event) =>
-    act(
-      site,
-      event,
-      'reply',
-      async ({ form, actions, postId }) => {
-        await actions.reply(postId, form.get('text') ?? '');
-        return 'reply';
-      },
-      (form) => ({ reply: form.get('text') ?? '' }),
-    ),
-  );
-  router.post(`${path}/notes`, (event) =>
-    act(
-      site,
-      event,
-      'internal',
-      async ({ form, actions, postId }) => {
-        await actions.addNote(postId, form.get('text') ?? '');
-        return 'internal';
-      },
-      (form) => ({ internal: form.get('text') ?? '' }),
-    ),
-  );
-  router.post(`${path}/edit`, (event) =>
-    act(
-      site,
-      event,
-      'edit',
-      async ({ form, actions, postId }) => {
-        await actions.edit(postId, { title: form.get('title') ?? '', bodyText: form.get('body') ?? '' });
-        return 'edit';
-      },
-      (form) => ({ title: form.get('title') ?? '', body: form.get('body') ?? '' }),
-    ),
-  );
-  router.post(`${path}/merge`, (event) =>
-    act(
-      site,
-      event,
-      'merge',
-      async ({ form, actions, postId }) => {
-        await actions.merge(postId, form.get('into') ?? '');
-        return 'merged';
-      },
-      () => ({}),
-    ),
-  );
+  for (const [name, form] of Object.entries(FORMS)) router.post(`${path}/${name}`, (event) => act(site, event, form));
 }

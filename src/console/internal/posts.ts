@@ -124,7 +124,7 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
     const done = event.url.searchParams.get('done');
     const frame: Frame = { ...v.frame, title: 'Posts', section: 'posts', team, notice: done && /^\d{1,3}$/.test(done) ? `Done: ${done} ${done === '1' ? 'post' : 'posts'} changed.` : null };
     const body = html`<h1>Posts</h1>
-${filters(team, { ...query, fresh }, boards, tags, await w.triage.currencies(), result.currency, lastLook)}
+${filters(team, { ...query, fresh }, boards, tags, result.currencies, result.currency, lastLook)}
 ${table(team, result.data, result.sort, tags, boards, allows(team.role, 'triage'), v.frame.csrf)}
 ${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/posts?${next.toString()}" rel="next">Next page</a></p>` : ''}`;
     return htmlResponse(200, page(frame, body), v.cookies);

@@ -1,6 +1,6 @@
 import { html } from '@remix-run/html-template';
 import type { H3, H3Event } from 'h3';
-import { CONSOLE_PATH, FeedbackError, TEAM_ROLES, allows, isTeamRole, type Team, type TeamMemberInfo } from '../../engine/index.js';
+import { CONSOLE_PATH, FeedbackError, TEAM_ROLES, allows, isTeamRole, type Actor, type Team, type TeamMemberInfo } from '../../engine/index.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
 import { csrfField, page, type Frame } from './layout.js';
 import type { ConsoleSite, ConsoleVisit } from './site.js';
@@ -88,11 +88,11 @@ async function renderTeam(site: ConsoleSite, v: ConsoleVisit, team: Team, refuse
 const statusOf = (err: FeedbackError) => (err.code === 'ERR_FORBIDDEN' ? 403 : err.code === 'ERR_CONFLICT' ? 409 : err.code === 'ERR_NOT_FOUND' ? 404 : 422);
 
 /** A team form: the engine checks the role; done, back to the team page with a word; refused, the page with why. */
-async function teamAction(site: ConsoleSite, event: H3Event, run: (input: { form: URLSearchParams; team: Team; actor: { email: string; ip: string } }) => Promise<string>) {
+async function teamAction(site: ConsoleSite, event: H3Event, run: (input: { form: URLSearchParams; team: Team; actor: Actor }) => Promise<string>) {
   const m = await site.memberForm(event);
   if (m instanceof Response) return m;
   try {
-    const done = await run({ form: m.form, team: m.team, actor: { email: m.actor.email, ip: m.v.facts.ip } });
+    const done = await run(m);
     // Someone who removed themselves has nothing left to see here.
     if (done === 'removed' && m.form.get('email')?.trim().toLowerCase() === m.actor.email) return seeOther(`${CONSOLE_PATH}/`, m.v.cookies);
     return seeOther(`${CONSOLE_PATH}/${m.team.organizationId}/team?done=${done}`, m.v.cookies);

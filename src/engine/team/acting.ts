@@ -6,13 +6,16 @@ import { inTransaction, teamMembers, type Sql, type WorkspaceContext } from '../
 import { record, type Actor, type AuditInput } from './audit.js';
 import { allows, isTeamRole, type TeamPermission, type TeamRole } from './roles.js';
 
-/** The actor's role here, or 403: the command line may do anything; a member what their role allows. */
-export async function roleOf(sql: Sql, organizationId: string, actor: Actor): Promise<TeamRole | 'cli'> {
-  if (actor.email === 'cli') return 'cli';
+/** The actor here: their role (`cli` for the command line, which may do anything) and name; 403 for anyone not on the team. */
+async function actorHere(sql: Sql, organizationId: string, actor: Actor): Promise<{ role: TeamRole | 'cli'; name: string | null }> {
+  if (actor.email === 'cli') return { role: 'cli', name: null };
   const row = await teamMembers.find(sql, organizationId, actor.email);
   if (!row || !isTeamRole(row.role)) throw new FeedbackError('ERR_FORBIDDEN', 'You are not on this workspace’s team.');
-  return row.role;
+  return { role: row.role, name: row.name };
 }
+
+/** The actor's role here, or 403. */
+export const roleOf = async (sql: Sql, organizationId: string, actor: Actor): Promise<TeamRole | 'cli'> => (await actorHere(sql, organizationId, actor)).role;
 
 /** Who acts, as a change sees them: their address and name (the name an official reply is signed with). */
 export interface Acting {
@@ -38,10 +41,9 @@ export async function actAs<T>(
   change: (inner: WorkspaceContext, tx: Sql, acting: Acting) => Promise<{ result: T; audit: AuditInput | AuditInput[] | null }>,
 ): Promise<T> {
   return ctx.db.transaction(async (tx) => {
-    const role = await roleOf(tx, ctx.organizationId, actor);
+    const { role, name } = await actorHere(tx, ctx.organizationId, actor);
     if (role !== 'cli' && !allows(role, permission)) throw new FeedbackError('ERR_FORBIDDEN', REFUSALS[permission]);
-    const member = role === 'cli' ? undefined : await teamMembers.find(tx, ctx.organizationId, actor.email);
-    const { result, audit } = await change({ ...ctx, db: inTransaction(tx) }, tx, { email: actor.email, name: member?.name ?? null });
+    const { result, audit } = await change({ ...ctx, db: inTransaction(tx) }, tx, { email: actor.email, name });
     for (const entry of audit === null ? [] : Array.isArray(audit) ? audit : [audit]) await record(tx, ctx, actor, entry);
     return result;
   });

@@ -4,7 +4,7 @@
 import { COMMENT_BODY_TEXT_MAX } from '../../schemas/interactions.js';
 import type { Post, PostStatus } from '../../schemas/posts.js';
 import { notifyReply } from '../notifications/index.js';
-import { createPostsService } from '../posts/index.js';
+import { createPostsService, requireLivePost } from '../posts/index.js';
 import { FeedbackError, newId, plainBody } from '../shared/index.js';
 import { comments, emit, postNotes, postTags, posts, type Sql, type WorkspaceContext } from '../store/index.js';
 import { actAs, type Actor } from '../team/index.js';
@@ -15,12 +15,6 @@ function teamText(field: string, value: string): string {
   if (!text) throw new FeedbackError('ERR_VALIDATION', `Write the ${field} first.`);
   if (text.length > COMMENT_BODY_TEXT_MAX) throw new FeedbackError('ERR_VALIDATION', `The ${field} must be at most ${COMMENT_BODY_TEXT_MAX.toLocaleString('en')} characters.`);
   return text;
-}
-
-async function livePost(tx: Sql, organizationId: string, postId: string): Promise<Post> {
-  const post = await posts.findLive(tx, organizationId, postId, true);
-  if (!post) throw new FeedbackError('ERR_NOT_FOUND', `No post with id ${postId}.`);
-  return post;
 }
 
 /**
@@ -68,7 +62,7 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
     setStatus: (postId: string, status: PostStatus, note?: string | null) =>
       actAs(ctx, actor, 'triage', async (inner, tx, acting) => {
         const text = note?.trim() ? teamText('note', note) : null;
-        const before = await livePost(tx, ctx.organizationId, postId);
+        const before = await requireLivePost(tx, ctx.organizationId, postId, true);
         const post = await createPostsService(inner).update(postId, { status }, { note: text });
         const changed = post.status !== before.status;
         const replyId = text ? await officialReply(tx, ctx, post, acting.name, text, !changed) : null;
@@ -96,7 +90,7 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
     /** Move the post to another board of the workspace. */
     move: (postId: string, boardId: string) =>
       actAs(ctx, actor, 'triage', async (inner, tx) => {
-        const before = await livePost(tx, ctx.organizationId, postId);
+        const before = await requireLivePost(tx, ctx.organizationId, postId, true);
         const post = await createPostsService(inner).move(postId, boardId);
         const audit = before.boardId === boardId ? null : { action: 'post.moved', resourceType: 'post', resourceId: postId, detail: { from: before.boardId, to: boardId } };
         return { result: post, audit };
@@ -124,11 +118,11 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
         for (const id of ids) {
           try {
             if (action.kind === 'status') {
-              const before = await livePost(tx, ctx.organizationId, id);
+              const before = await requireLivePost(tx, ctx.organizationId, id, true);
               await service.update(id, { status: action.status });
               if (before.status !== action.status) audit.push({ action: 'post.status_changed', resourceType: 'post', resourceId: id, detail: { from: before.status, to: action.status, bulk: true } });
             } else if (action.kind === 'move') {
-              const before = await livePost(tx, ctx.organizationId, id);
+              const before = await requireLivePost(tx, ctx.organizationId, id, true);
               await service.move(id, action.boardId);
               if (before.boardId !== action.boardId) audit.push({ action: 'post.moved', resourceType: 'post', resourceId: id, detail: { from: before.boardId, to: action.boardId, bulk: true } });
             } else if (action.kind === 'tag') {
@@ -151,7 +145,7 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
     reply: (postId: string, text: string) =>
       actAs(ctx, actor, 'triage', async (_inner, tx, acting) => {
         const body = teamText('reply', text);
-        const id = await officialReply(tx, ctx, await livePost(tx, ctx.organizationId, postId), acting.name, body, true);
+        const id = await officialReply(tx, ctx, await requireLivePost(tx, ctx.organizationId, postId, true), acting.name, body, true);
         return { result: { id }, audit: { action: 'comment.official_reply', resourceType: 'comment', resourceId: id, detail: { postId } } };
       }),
 
@@ -159,7 +153,7 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
     addNote: (postId: string, text: string) =>
       actAs(ctx, actor, 'triage', async (_inner, tx, acting) => {
         const body = teamText('note', text);
-        const post = await livePost(tx, ctx.organizationId, postId);
+        const post = await requireLivePost(tx, ctx.organizationId, postId, true);
         const now = ctx.clock();
         const id = newId('note', now.getTime());
         await postNotes.insert(tx, { id, organizationId: ctx.organizationId, postId: post.id, authorEmail: acting.email, bodyText: body, createdAt: now.toISOString() });

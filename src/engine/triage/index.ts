@@ -69,11 +69,8 @@ export function createTriageReader(ctx: WorkspaceContext) {
     return list.map((p) => ({ ...p, impact: impact.get(p.id) ?? [], tagIds: tags.get(p.id) ?? [] }));
   };
   /** The currency the impact sort ranks by: the one asked for if the workspace has it, else USD, else its first; null without any. */
-  async function impactCurrency(asked?: string): Promise<string | null> {
-    const known = await postImpacts.currencies(ctx.db, ctx.organizationId);
-    if (asked && known.includes(asked)) return asked;
-    return known.includes('USD') ? 'USD' : (known[0] ?? null);
-  }
+  const impactCurrency = (known: string[], asked?: string): string | null =>
+    asked && known.includes(asked) ? asked : known.includes('USD') ? 'USD' : (known[0] ?? null);
   return {
     /** The actions of one team member (or the command line), each checked against their role and audited. */
     as: (actor: Actor) => createTriageActions(ctx, actor),
@@ -94,29 +91,30 @@ export function createTriageReader(ctx: WorkspaceContext) {
       return { post, boardName: board?.name ?? '', mergedInto: target ? { id: target.id, title: target.title } : null, impact, tagIds, voters, comments, notes };
     },
 
-    /** A page of the workspace's live, unmerged posts (held ones too), most votes first by default. */
     /** The titles of these posts of the workspace, by id (what the audit log names). */
     titles: (ids: readonly string[]) => triage.titles(ctx.db, ctx.organizationId, [...new Set(ids)].slice(0, 500)),
 
     /** The currencies the workspace's impact is in (those of its paying voters), alphabetically. */
     currencies: () => postImpacts.currencies(ctx.db, ctx.organizationId),
 
-    /** The currency the impact sort ranks by: the one asked for if the workspace has it, else USD, else its first; null without any. */
-    impactCurrency,
-
+    /**
+     * A page of the workspace's live, unmerged posts (held ones too), most votes first by default; with the currencies
+     * its impact is in (what the page offers to rank by) and the one this page ranks by.
+     */
     async posts(query: TriageQuery = {}) {
       const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
       const filter = { boardId: query.boardId, status: query.status, held: query.held, since: query.since, tagId: query.tagId, voterPlan: query.voterPlan };
       const terms = query.q ? parseSearch(query.q) : [];
+      const currencies = await postImpacts.currencies(ctx.db, ctx.organizationId);
       if (query.q !== undefined && query.q.trim() !== '') {
         const position = readCursor(query.cursor, 'triage:relevance', isRelevancePosition) as triage.RelevancePosition | undefined;
         await search.indexPending(ctx.db);
         const rows = terms.length ? await triage.searchPosts(ctx.db, ctx.organizationId, terms, filter, limit + 1, position) : [];
         const page = toPage(rows, limit, 'triage:relevance', (last) => [...last.position]);
-        return { data: await withImpact(page.data.map(({ position: _p, ...post }) => post)), nextCursor: page.nextCursor, sort: 'relevance' as const, currency: null };
+        return { data: await withImpact(page.data.map(({ position: _p, ...post }) => post)), nextCursor: page.nextCursor, sort: 'relevance' as const, currencies, currency: null };
       }
       const sort = query.sort ?? 'votes';
-      const currency = sort === 'impact' ? await impactCurrency(query.currency) : undefined;
+      const currency = sort === 'impact' ? impactCurrency(currencies, query.currency) : undefined;
       // The currency is part of the cursor's kind: a page of one currency does not continue another's.
       const kind = sort === 'impact' ? `triage:impact:${currency ?? ''}` : `triage:${sort}`;
       const position = readCursor(query.cursor, kind, POSITIONS[sort]) as triage.Position | undefined;
@@ -127,7 +125,7 @@ export function createTriageReader(ctx: WorkspaceContext) {
             ? []
             : await triage.posts(ctx.db, ctx.organizationId, sort, { ...filter, currency }, limit + 1, position);
       const page = toPage(rows, limit, kind, (last) => [...last.position]);
-      return { data: await withImpact(page.data.map(({ position: _p, ...post }) => post)), nextCursor: page.nextCursor, sort, currency: currency ?? null };
+      return { data: await withImpact(page.data.map(({ position: _p, ...post }) => post)), nextCursor: page.nextCursor, sort, currencies, currency: currency ?? null };
     },
   };
 }
