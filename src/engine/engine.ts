@@ -109,7 +109,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     rotateSecrets: () => resealStored(db, secrets),
     mailLinks: mailParts.tokens,
     team: createTeamAccess({ db, clock, secrets, mailer: mailParts.mailer, publicUrl: mailParts.publicUrl }),
-    workspace: createWorkspaces({ db, clock, secrets, mailer: mailParts.mailer, webhooks, publicUrl: mailParts.publicUrl }),
+    workspace: createWorkspaces({ db, clock, secrets, mailer: mailParts.mailer, webhooks, publicUrl: mailParts.publicUrl, keyCache }),
     async migrate() {
       const applied = (await db.lendToOrm(() => orm.getMigrator().up())).map((m) => m.name);
       // The upgrade that brought sealing seals, once, what was stored before it; a database made now holds nothing.

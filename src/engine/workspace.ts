@@ -1,4 +1,7 @@
+import type { KeyCache } from './access/index.js';
+import { createAdministration, type Administration } from './administration/index.js';
 import { createBoardsService, type BoardsService } from './boards/index.js';
+import type { Actor } from './team/index.js';
 import { createChangelogService, type ChangelogService } from './changelog/index.js';
 import { createContactsService, type ContactsService } from './contacts/index.js';
 import { createEventsService, type EventsService } from './events/index.js';
@@ -38,6 +41,8 @@ export interface Workspace {
   readonly team: TeamService;
   /** The console's posts page: every post of the workspace, filtered and sorted as the team works. */
   readonly triage: TriageReader;
+  /** What one team member (or the command line) does beyond triage: settings, keys, webhooks, contacts, the changelog. */
+  as(actor: Actor): Administration;
 }
 
 /** What every workspace's services run with: the engine's database, clock and the parts some of them need. */
@@ -49,6 +54,8 @@ export interface EngineContext {
   webhooks: WebhookConfig;
   /** This server's address as people reach it, for links in mail. */
   publicUrl: () => string | undefined;
+  /** The authenticated API keys kept in process: a change of keys or settings clears it. */
+  keyCache: KeyCache;
 }
 
 /**
@@ -80,6 +87,7 @@ class LazyWorkspace implements Workspace {
   get privacy() { return this.#once('privacy', () => createPrivacyService(this.#ctx)); }
   get team() { return this.#once('team', () => createTeamService(this.#ctx)); }
   get triage() { return this.#once('triage', () => createTriageReader(this.#ctx)); }
+  as(actor: Actor): Administration { return createAdministration(this.#ctx, actor); }
 }
 
 /** Workspaces kept in memory at most (the least recently used goes first); each is a few small objects. */

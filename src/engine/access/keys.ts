@@ -73,6 +73,8 @@ export function createKeyCache(clock: () => Date) {
 export type KeyCache = ReturnType<typeof createKeyCache>;
 
 const LAST_USED_PRECISION_MS = 60_000;
+/** The longest a rotated key keeps working. */
+const MAX_GRACE_SECONDS = 30 * 24 * 60 * 60;
 
 export function createKeysService(db: Database, clock: () => Date, cache: KeyCache) {
   return {
@@ -92,12 +94,36 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
       return { id, organizationId, scope, key: secret, createdAt: now.toISOString() };
     },
 
-    /** Revoke a key; revoking a revoked key keeps its first revocation time. */
-    async revoke(keyId: string): Promise<{ id: string; revokedAt: string }> {
-      const revokedAt = await apiKeys.revoke(db, keyId, clock());
+    /**
+     * Revoke a key (of the workspace, when `organizationId` is given: another's is 404); revoking a revoked key keeps
+     * its first revocation time.
+     */
+    async revoke(keyId: string, organizationId?: string): Promise<{ id: string; revokedAt: string }> {
+      const revokedAt = await apiKeys.revoke(db, keyId, clock(), organizationId);
       cache.clear();
       if (revokedAt === undefined) throw new FeedbackError('ERR_NOT_FOUND', `No API key with id ${keyId}.`);
       return { id: keyId, revokedAt };
+    },
+
+    /**
+     * Rotate a key of the workspace: a new key of the same scope (shown once), and the old one keeps working for
+     * `graceSeconds` (0 to 30 days; 0 ends it at once) so the backends that use it can switch without a refused request.
+     */
+    async rotate(organizationId: string, keyId: string, graceSeconds: number): Promise<CreatedApiKey & { replaces: string; previousValidUntil: string }> {
+      if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS) throw new FeedbackError('ERR_VALIDATION', 'The grace period must be 0 to 30 days.');
+      const old = await apiKeys.findOf(db, organizationId, keyId);
+      const now = clock();
+      if (!old) throw new FeedbackError('ERR_NOT_FOUND', `No API key with id ${keyId}.`);
+      if (old.revokedAt && old.revokedAt <= now) throw new FeedbackError('ERR_CONFLICT', 'This key is revoked: create a new one instead.');
+      const until = new Date(now.getTime() + graceSeconds * 1000);
+      const id = newId('key', now.getTime());
+      const secret = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+      const previousValidUntil = await db.transaction(async (tx) => {
+        await apiKeys.insert(tx, { id, organizationId, keyHash: hashApiKey(secret), scope: old.scope }, now);
+        return (await apiKeys.revoke(tx, keyId, until, organizationId))!;
+      });
+      cache.clear();
+      return { id, organizationId, scope: old.scope as Scope, key: secret, createdAt: now.toISOString(), replaces: keyId, previousValidUntil };
     },
 
     /** Resolve a presented secret: the key cache, else one indexed SELECT on the hash, joined to its workspace. */
@@ -106,7 +132,8 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
       const hash = hashApiKey(secret);
       const cached = cache.get(hash);
       if (cached) return cached;
-      const row = await apiKeys.findLive(db, hash);
+      const now = clock();
+      const row = await apiKeys.findLive(db, hash, now);
       if (!row) return null;
       const { lastUsedAt, ...found } = row;
       const key: AuthenticatedKey = {
@@ -116,7 +143,6 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
         rateLimit: row.rateLimit ?? DEFAULT_RATE_LIMIT,
       };
       // Last use, to the minute: written only on a cache miss and when a minute has passed, never in the way.
-      const now = clock();
       if (lastUsedAt === null || now.getTime() - lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) void apiKeys.markUsed(db, row.keyId, now).catch(() => {});
       cache.set(hash, key);
       return key;

@@ -1,2 +1,2 @@
 // The changelog: entries per board, drafts published once (with their event and mail).
-export { createChangelogService, type ChangelogService } from './service.js';
+export { CHANGELOG_POSTS_MAX, createChangelogService, type ChangelogEdit, type ChangelogService } from './service.js';

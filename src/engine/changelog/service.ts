@@ -1,8 +1,11 @@
+import { z } from 'zod';
 import { createChangelogInputSchema, type ChangelogEntry, type CreateChangelogInput } from '../../schemas/interactions.js';
+import { postTitleSchema, type Post } from '../../schemas/posts.js';
 import { requireBoard } from '../boards/index.js';
 import { notifyChangelog } from '../notifications/index.js';
+import { createPostsService, requireLivePost } from '../posts/index.js';
 import { FeedbackError, firstFreeSlug, newId, parseInput, slugify, withSlugRetry } from '../shared/index.js';
-import { changelogEntries, emit, type WorkspaceContext } from '../store/index.js';
+import { changelogEntries, emit, inTransaction, type Sql, type WorkspaceContext } from '../store/index.js';
 
 async function read({ db, organizationId }: WorkspaceContext, entryId: string): Promise<ChangelogEntry> {
   const entry = await changelogEntries.find(db, organizationId, entryId);
@@ -36,23 +39,80 @@ export async function create({ db, organizationId, clock }: WorkspaceContext, in
   );
 }
 
+/** What a draft's edit may change: its title and its Markdown body. */
+const editSchema = z.strictObject({ title: postTitleSchema.optional(), body: z.string().max(50_000).optional() });
+export type ChangelogEdit = z.input<typeof editSchema>;
+
+/** A changelog entry links at most this many posts (those it ships). */
+export const CHANGELOG_POSTS_MAX = 50;
+
+/** A draft of the workspace, locked; a published entry is 409 (what was published stays as it was mailed). */
+async function requireDraft(tx: Sql, organizationId: string, entryId: string): Promise<ChangelogEntry> {
+  const entry = await changelogEntries.find(tx, organizationId, entryId);
+  if (!entry) throw new FeedbackError('ERR_NOT_FOUND', `No changelog entry with id ${entryId}.`);
+  if (entry.status === 'published') throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
+  return entry;
+}
+
+/** Change a draft's title or body (its slug stays: it was chosen at creation). */
+export async function edit({ db, organizationId, clock }: WorkspaceContext, entryId: string, change: ChangelogEdit): Promise<ChangelogEntry> {
+  const i = parseInput(editSchema, change);
+  return db.transaction(async (tx) => {
+    const entry = await requireDraft(tx, organizationId, entryId);
+    const next = { ...entry, ...(i.title !== undefined ? { title: i.title } : {}), ...(i.body !== undefined ? { body: i.body } : {}), updatedAt: clock().toISOString() };
+    await changelogEntries.update(tx, next);
+    return next;
+  });
+}
+
+/** Link the posts a draft ships (replacing the list): live posts of the workspace, at most CHANGELOG_POSTS_MAX. */
+export async function linkPosts({ db, organizationId }: WorkspaceContext, entryId: string, postIds: readonly string[]): Promise<string[]> {
+  const ids = [...new Set(postIds)];
+  if (ids.length > CHANGELOG_POSTS_MAX) throw new FeedbackError('ERR_VALIDATION', `A changelog entry links at most ${CHANGELOG_POSTS_MAX} posts.`);
+  return db.transaction(async (tx) => {
+    await requireDraft(tx, organizationId, entryId);
+    for (const id of ids) await requireLivePost(tx, organizationId, id);
+    await changelogEntries.setPosts(tx, entryId, ids);
+    return ids;
+  });
+}
+
+/** The posts an entry ships (live ones; a post deleted since is left out). */
+export async function linkedPosts({ db, organizationId }: WorkspaceContext, entryId: string): Promise<Post[]> {
+  const out: Post[] = [];
+  for (const id of await changelogEntries.postsOf(db, entryId)) {
+    const post = await requireLivePost(db, organizationId, id).catch(() => null);
+    if (post) out.push(post);
+  }
+  return out;
+}
+
 /**
- * Publish a draft: `changelog.published`, exactly once, and in the same transaction one mail to each subscriber the
- * consent rule lets through; publishing again is 409.
+ * Publish a draft: `changelog.published`, exactly once, and in the same transaction one mail to each subscriber of
+ * the changelog and each person of the posts it ships that the consent rule lets through; publishing again is 409.
+ * With `ship`, each linked post not yet `shipped` moves there too (`post.status_changed` each, as PATCH emits; the
+ * entry's mail carries the news, so the status change writes none of its own).
  */
-export async function publish(ctx: WorkspaceContext, entryId: string): Promise<ChangelogEntry> {
-  const { db, organizationId } = ctx;
+export async function publish(ctx: WorkspaceContext, entryId: string, options: { ship?: boolean } = {}): Promise<ChangelogEntry> {
+  const { organizationId } = ctx;
   const entry = await read(ctx, entryId);
   if (entry.status === 'published') throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
   const now = ctx.clock();
   const published: ChangelogEntry = { ...entry, status: 'published', publishedAt: now.toISOString(), updatedAt: now.toISOString() };
-  await db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const { sql, params } = changelogEntries.publish(tx, organizationId, entryId, now);
     // Another publisher got there between our read and our write.
     if ((await tx.run(sql, params)) === 0) throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
     const summary = { id: entry.id, title: entry.title, slug: entry.slug, publishedAt: published.publishedAt! };
     const changeId = await emit(tx, { event: 'changelog.published', organizationId, boardId: entry.boardId, entry: summary }, now);
-    await notifyChangelog(tx, { organizationId, changeId, now }, published);
+    let ships = await linkedPosts({ ...ctx, db: inTransaction(tx) }, entryId);
+    if (options.ship) {
+      const posts = createPostsService({ ...ctx, db: inTransaction(tx) });
+      const shipped: Post[] = [];
+      for (const p of ships) shipped.push(p.status === 'shipped' ? p : await posts.update(p.id, { status: 'shipped' }, { mail: false }));
+      ships = shipped;
+    }
+    await notifyChangelog(tx, { organizationId, changeId, now }, published, ships);
   });
   return published;
 }
@@ -61,7 +121,14 @@ export async function publish(ctx: WorkspaceContext, entryId: string): Promise<C
 export function createChangelogService(ctx: WorkspaceContext) {
   return {
     create: (input: CreateChangelogInput) => create(ctx, input),
-    publish: (entryId: string) => publish(ctx, entryId),
+    /** Change a draft's title or Markdown body; a published entry is 409. */
+    edit: (entryId: string, change: ChangelogEdit) => edit(ctx, entryId, change),
+    /** Link the posts a draft ships (the list replaces the last one). */
+    linkPosts: (entryId: string, postIds: readonly string[]) => linkPosts(ctx, entryId, postIds),
+    linkedPosts: (entryId: string) => linkedPosts(ctx, entryId),
+    publish: (entryId: string, options?: { ship?: boolean }) => publish(ctx, entryId, options),
+    /** Every board's entries, newest first: drafts and published. */
+    all: (): Promise<ChangelogEntry[]> => changelogEntries.listForWorkspace(ctx.db, ctx.organizationId),
     retrieve: (entryId: string) => read(ctx, entryId),
     /** A board's entries, newest first. */
     async list(boardId: string): Promise<ChangelogEntry[]> {

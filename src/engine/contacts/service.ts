@@ -1,6 +1,7 @@
 import { type WorkspaceContext } from '../store/index.js';
 import type { BackfillUser } from '../../schemas/interactions.js';
 import type { ListContactsQueryInput } from '../../schemas/contacts.js';
+import { activity } from './activity.js';
 import { backfill } from './backfill.js';
 import { remove, retrieve, update } from './change.js';
 import { create } from './create.js';
@@ -22,6 +23,8 @@ export function createContactsService(ctx: WorkspaceContext) {
     update: (id: string, body: unknown) => update(ctx, id, body),
     /** `DELETE /v1/contacts/{id}`. */
     delete: (id: string) => remove(ctx, id),
+    /** A contact's page in the console: the contact with its counts, and their newest posts, votes and comments. */
+    activity: (id: string) => activity(ctx, id),
     /** `GET /v1/contacts`. */
     list: (query?: ListContactsQueryInput) => list(ctx, query),
   };

@@ -33,6 +33,8 @@ import { Migration20261129000000Team as SqliteTeam } from './sqlite/Migration202
 import { Migration20261129000000Team as PgTeam } from './postgresql/Migration20261129000000Team.js';
 import { Migration20261130000000Triage as SqliteTriage } from './sqlite/Migration20261130000000Triage.js';
 import { Migration20261130000000Triage as PgTriage } from './postgresql/Migration20261130000000Triage.js';
+import { Migration20261201000000Console as SqliteConsole } from './sqlite/Migration20261201000000Console.js';
+import { Migration20261201000000Console as PgConsole } from './postgresql/Migration20261201000000Console.js';
 
 /** The first migration: when `migrate()` applies it, the database was new. */
 export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
@@ -58,6 +60,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261128000000SearchScopes', class: SqliteSearchScopes },
     { name: 'Migration20261129000000Team', class: SqliteTeam },
     { name: 'Migration20261130000000Triage', class: SqliteTriage },
+    { name: 'Migration20261201000000Console', class: SqliteConsole },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -77,5 +80,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261128000000SearchDocuments', class: PgSearchDocuments },
     { name: 'Migration20261129000000Team', class: PgTeam },
     { name: 'Migration20261130000000Triage', class: PgTriage },
+    { name: 'Migration20261201000000Console', class: PgConsole },
   ],
 };

@@ -14,7 +14,8 @@ export type MailPayload =
   /** `note`: what the team wrote with the change (the console's public note), if anything. */
   | { kind: 'post_status'; post: PostRef; from: string; to: string; mergedInto: PostRef | null; note?: string | null }
   | { kind: 'reply'; post: PostRef; comment: { id: string; authorName: string | null; excerpt: string }; replyTo: 'post' | 'comment' }
-  | { kind: 'changelog'; entry: { id: string; title: string; slug: string; boardId: string; excerpt: string } }
+  /** `ships`: the posts the entry ships; `forPost`: the one of them the person takes part in, when that is why they get it. */
+  | { kind: 'changelog'; entry: { id: string; title: string; slug: string; boardId: string; excerpt: string }; ships?: PostRef[]; forPost?: PostRef }
   /** To the workspace's admins: a webhook was disabled after this many consecutive failures. */
   | { kind: 'webhook_disabled'; webhook: { id: string; url: string }; failures: number };
 
@@ -67,8 +68,12 @@ function item(p: MailPayload, ctx: MessageContext): { headline: string; lines: s
     }
     case 'changelog':
       return {
-        headline: `New in ${ctx.workspace}: ${p.entry.title}`,
-        lines: p.entry.excerpt ? [p.entry.excerpt] : [],
+        headline: p.forPost ? `${quoted(p.forPost.title)} shipped: ${p.entry.title}` : `New in ${ctx.workspace}: ${p.entry.title}`,
+        lines: [
+          ...(p.forPost ? [`${quoted(p.forPost.title)}, which you took part in or follow, ships with this update.`] : []),
+          ...(p.entry.excerpt ? [p.entry.excerpt] : []),
+          ...(p.ships?.length && !p.forPost ? [`It ships ${p.ships.map((s) => quoted(s.title)).join(', ')}.`] : []),
+        ],
         link: ctx.changelogUrl ? { href: ctx.changelogUrl, label: 'Read the changelog' } : null,
       };
     case 'webhook_disabled':
@@ -89,6 +94,8 @@ function reason(items: readonly MailPayload[], workspace: string): string {
   const kinds = new Set(items.map((p) => p.kind));
   if (kinds.has('webhook_disabled') && kinds.size === 1) return `You get this because you are an admin of ${workspace}.`;
   if (kinds.size > 1) return `You get this digest because of your activity on ${workspace}'s feedback boards and what you asked to hear about.`;
+  if (kinds.has('changelog') && items.some((p) => p.kind === 'changelog' && p.forPost))
+    return `You get this because you took part in a post this update ships on ${workspace}'s feedback board or asked to hear about it.`;
   if (kinds.has('changelog')) return `You get this because you subscribed to ${workspace}'s changelog.`;
   if (kinds.has('reply')) return `You get this because someone answered what you wrote on ${workspace}'s feedback board.`;
   return `You get this because you took part in this post on ${workspace}'s feedback board or asked to hear about it.`;

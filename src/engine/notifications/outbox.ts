@@ -36,7 +36,7 @@ async function write(
   purpose: MailPurpose,
   concerned: Concerned,
   payloadFor: (c: Candidate) => MailPayload,
-  options: { ownRequest?: (c: Candidate) => boolean; excludeEmailHash?: string | null } = {},
+  options: { ownRequest?: (c: Candidate) => boolean; excludeEmailHash?: string | null; seen?: Set<string> } = {},
 ): Promise<number> {
   const org = change.organizationId;
   const topic = 'subscribersOf' in concerned ? concerned.subscribersOf : concerned.topic;
@@ -46,7 +46,8 @@ async function write(
   if (found.length === 0) return 0;
   const digests = ws.salt ? found.map((c) => suppressionDigest(ws.salt!, c.email)) : [];
   const onList = ws.salt ? await suppressions.suppressed(tx, org, digests) : new Set<string>();
-  const seen = new Set<string>();
+  // One message per address and change, across the calls of one change that share `seen`.
+  const seen = options.seen ?? new Set<string>();
   const rows: mail.NewMail[] = [];
   found.forEach((c, i) => {
     if (seen.has(c.emailHash) || c.emailHash === options.excludeEmailHash) return;
@@ -145,9 +146,20 @@ export async function notifyWebhookDisabled(
   return mail.insertMany(tx, rows);
 }
 
-/** A changelog entry was published: the workspace's contacts subscribed to the changelog who may be emailed. */
-export function notifyChangelog(tx: Sql, change: Change, entry: ChangelogEntry): Promise<number> {
+/**
+ * A changelog entry was published: the workspace's contacts subscribed to the changelog, and the people of the posts
+ * it ships (their authors, voters, commenters and followers, as a status change of the post would reach them), each
+ * who may be emailed, one message per address.
+ */
+export async function notifyChangelog(tx: Sql, change: Change, entry: ChangelogEntry, ships: readonly Post[] = []): Promise<number> {
   const excerpt = entry.body.length > 500 ? `${entry.body.slice(0, 499)}…` : entry.body;
-  const payload: MailPayload = { kind: 'changelog', entry: { id: entry.id, title: entry.title, slug: entry.slug, boardId: entry.boardId, excerpt } };
-  return write(tx, change, 'changelog', { subscribersOf: CHANGELOG_TOPIC }, () => payload);
+  const about = { id: entry.id, title: entry.title, slug: entry.slug, boardId: entry.boardId, excerpt };
+  const shipped = ships.map(postRef);
+  const seen = new Set<string>();
+  let written = await write(tx, change, 'changelog', { subscribersOf: CHANGELOG_TOPIC }, () => ({ kind: 'changelog', entry: about, ships: shipped }), { seen });
+  for (const post of ships)
+    written += await write(tx, change, 'post_status', { participantsOf: post.id, topic: postTopic(post.id) }, () => ({ kind: 'changelog', entry: about, ships: shipped, forPost: postRef(post) }), {
+      seen,
+    });
+  return written;
 }

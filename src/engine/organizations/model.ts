@@ -40,6 +40,24 @@ export interface UpdateOrganizationInput {
   notifyAdminCreated?: boolean;
   /** How PostgreSQL reads its posts' words (one of SEARCH_LANGUAGES); its posts are indexed again. SQLite has one for all. */
   searchLanguage?: SearchLanguage;
+  /** The portal's logo: an https address of an image (at most 2,048 characters); null removes it. */
+  portalLogoUrl?: string | null;
+  /** The portal's accent colour, `#rrggbb`; null returns to the default. */
+  portalAccent?: string | null;
+}
+
+/** An accent colour as the portal takes it: `#` and six hex digits. */
+export const ACCENT_PATTERN = /^#[0-9a-fA-F]{6}$/;
+
+/** A logo address: https (http only on this machine, for development), without credentials, at most 2,048 characters. */
+function checkLogoUrl(text: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  const local = url?.hostname === '127.0.0.1' || url?.hostname === 'localhost';
+  if (!url || text.length > 2048 || url.username || url.password || !(url.protocol === 'https:' || (url.protocol === 'http:' && local)))
+    throw new FeedbackError('ERR_VALIDATION', `${text} is not a logo address: give the https address of an image, e.g. https://example.com/logo.png`);
 }
 
 /** The origins a workspace lets frame its portal, as the CSP names them; what is not one is ERR_VALIDATION. */
@@ -73,7 +91,20 @@ export function toInfo(row: organizations.OrganizationRow): OrganizationInfo {
   };
 }
 
-export function check(input: { plan?: string; billingState?: string; contactCap?: unknown; rateLimit?: unknown; name?: string; handle?: string | null; searchLanguage?: string }) {
+export function check(input: {
+  plan?: string;
+  billingState?: string;
+  contactCap?: unknown;
+  rateLimit?: unknown;
+  name?: string;
+  handle?: string | null;
+  searchLanguage?: string;
+  portalLogoUrl?: string | null;
+  portalAccent?: string | null;
+}) {
+  if (typeof input.portalLogoUrl === 'string') checkLogoUrl(input.portalLogoUrl);
+  if (typeof input.portalAccent === 'string' && !ACCENT_PATTERN.test(input.portalAccent))
+    throw new FeedbackError('ERR_VALIDATION', 'The accent colour must be # and six hex digits, e.g. #1d4ed8.');
   if (input.searchLanguage !== undefined && !SEARCH_LANGUAGES.includes(input.searchLanguage as SearchLanguage))
     throw new FeedbackError('ERR_VALIDATION', `search language must be one of ${SEARCH_LANGUAGES.join(', ')}`);
   if (typeof input.handle === 'string' && !HANDLE_PATTERN.test(input.handle))

@@ -36,6 +36,8 @@ export async function create(ctx: OrganizationsContext, input: CreateOrganizatio
       portalFrameOrigins: [],
       notifyAdminCreated: false,
       searchLanguage: 'simple',
+      portalLogoUrl: null,
+      portalAccent: null,
     },
     now,
   );
@@ -58,6 +60,8 @@ function changesOf(input: UpdateOrganizationInput): organizations.OrganizationCh
     portalFrameOrigins: input.portalFrameOrigins && frameOrigins(input.portalFrameOrigins),
     notifyAdminCreated: input.notifyAdminCreated,
     searchLanguage: input.searchLanguage,
+    portalLogoUrl: input.portalLogoUrl,
+    portalAccent: input.portalAccent === null ? null : input.portalAccent?.toLowerCase(),
     ...(cap === 'default' ? { contactCapOverride: false, contactCap: null } : cap !== undefined ? { contactCapOverride: true, contactCap: cap } : {}),
   };
 }

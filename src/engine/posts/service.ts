@@ -32,7 +32,7 @@ export function createPostsService(ctx: WorkspaceContext) {
     /** `POST /v1/boards/{boardId}/posts`. */
     create: (boardId: string, body: unknown) => create(ctx, boardId, body),
     /** `PATCH /v1/posts/{postId}`; `note`: the console's public note, carried by the status change's mail. */
-    update: (postId: string, body: unknown, options?: { note?: string | null }) => update(ctx, postId, body, options),
+    update: (postId: string, body: unknown, options?: { note?: string | null; mail?: boolean }) => update(ctx, postId, body, options),
     /** Merge a duplicate into another post (its status becomes `duplicate`). */
     merge: (postId: string, intoId: string) => merge(ctx, postId, intoId),
     /** Move the post to another board of the workspace (its old portal address sends on). */

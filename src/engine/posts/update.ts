@@ -37,9 +37,15 @@ async function write(tx: Sql, current: Post, next: Post): Promise<void> {
 /**
  * `PATCH /v1/posts/{postId}`: changes what is sent; `post.status_changed` (with `previousStatus`) only when the status
  * really changes, and then, in the same transaction, one mail to each participant the consent rule lets through
- * (carrying the console's public `note`, when the team wrote one).
+ * (carrying the console's public `note`, when the team wrote one); none with `mail: false` (a published changelog
+ * entry that ships the post carries the news instead).
  */
-export async function update({ db, organizationId, clock }: WorkspaceContext, postId: string, body: unknown, options: { note?: string | null } = {}): Promise<Post> {
+export async function update(
+  { db, organizationId, clock }: WorkspaceContext,
+  postId: string,
+  body: unknown,
+  options: { note?: string | null; mail?: boolean } = {},
+): Promise<Post> {
   const input = parseInput(updatePostBodySchema, body);
   return db.transaction(async (tx) => {
     const current = await requireLivePost(tx, organizationId, postId, true);
@@ -52,7 +58,7 @@ export async function update({ db, organizationId, clock }: WorkspaceContext, po
     if (input.tagIds !== undefined) await postTags.setForPost(tx, current.id, new Set(input.tagIds));
     if (next.status !== current.status) {
       const changeId = await emit(tx, { event: 'post.status_changed', organizationId, boardId: next.boardId, post: postSummary(next), previousStatus: current.status }, now);
-      await notifyPostStatus(tx, { organizationId, changeId, now }, next, current.status, null, options.note ?? null);
+      if (options.mail !== false) await notifyPostStatus(tx, { organizationId, changeId, now }, next, current.status, null, options.note ?? null);
     }
     return next;
   });

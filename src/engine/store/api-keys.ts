@@ -73,23 +73,32 @@ export async function insert(sql: Sql, key: { id: string; organizationId: string
   ]);
 }
 
-/** Revoke a key, keeping its first revocation time; that time, or undefined for an unknown key. */
-export async function revoke(sql: Sql, id: string, now: Date): Promise<string | undefined> {
-  const row = await sql.one<{ revoked_at: unknown }>('UPDATE api_key SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING revoked_at', [
-    ts(sql, now),
-    id,
-  ]);
+/**
+ * Revoke a key at `at` (now, or the end of a rotation's grace period), keeping an earlier revocation time; that time,
+ * or undefined for an unknown key (or one of another workspace, when `organizationId` is given).
+ */
+export async function revoke(sql: Sql, id: string, at: Date, organizationId?: string): Promise<string | undefined> {
+  const row = await sql.one<{ revoked_at: unknown }>(
+    `UPDATE api_key SET revoked_at = CASE WHEN revoked_at IS NULL OR revoked_at > ? THEN ? ELSE revoked_at END WHERE id = ?${organizationId ? ' AND organization_id = ?' : ''} RETURNING revoked_at`,
+    [ts(sql, at), ts(sql, at), id, ...(organizationId ? [organizationId] : [])],
+  );
   return row && toIso(row.revoked_at);
+}
+
+/** A key of the workspace (revoked or not), or undefined. */
+export async function findOf(sql: Sql, organizationId: string, id: string): Promise<{ scope: string; revokedAt: Date | null } | undefined> {
+  const row = await sql.one<{ scope: string; revoked_at: unknown }>('SELECT scope, revoked_at FROM api_key WHERE id = ? AND organization_id = ?', [id, organizationId]);
+  return row && { scope: row.scope, revokedAt: row.revoked_at == null ? null : toDate(row.revoked_at) };
 }
 
 /** Every request runs it: prepared once per connection on PostgreSQL. */
 const AUTHENTICATE = statement(`SELECT k.id, k.organization_id, k.scope, k.last_used_at, o.billing_state, o.plan, o.rate_limit
   FROM api_key k JOIN organization o ON o.id = k.organization_id
-  WHERE k.key_hash = ? AND k.revoked_at IS NULL`);
+  WHERE k.key_hash = ? AND (k.revoked_at IS NULL OR k.revoked_at > ?)`);
 
-/** The live key with this hash, joined to its workspace. */
-export async function findLive(sql: Sql, keyHash: string): Promise<KeyWithWorkspace | undefined> {
-  const row = await sql.one(AUTHENTICATE, [keyHash]);
+/** The key with this hash that is live at `now` (a rotated key lives until its grace period ends), joined to its workspace. */
+export async function findLive(sql: Sql, keyHash: string, now: Date): Promise<KeyWithWorkspace | undefined> {
+  const row = await sql.one(AUTHENTICATE, [keyHash, ts(sql, now)]);
   return (
     row && {
       keyId: row.id as string,

@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { onlyOn } from './model.js';
 import { Board } from './boards.js';
+import { Post } from './posts.js';
 import { Organization } from './organizations.js';
 import type { ChangelogEntry as ChangelogEntryRecord } from '../../schemas/interactions.js';
 import { asIs, defineRows } from './rows.js';
@@ -30,6 +31,29 @@ export const ChangelogEntry = defineEntity({
     updatedAt: p.datetime().length(3),
   },
 });
+
+/** The posts a changelog entry ships: linked while it is a draft, told of when it is published. */
+export const ChangelogEntryPost = defineEntity({
+  name: 'ChangelogEntryPost',
+  tableName: 'changelog_entry_post',
+  // The entries of a post: the primary key leads with the entry.
+  indexes: [{ name: 'changelog_entry_post_post_idx', properties: ['post'] }],
+  properties: {
+    entry: () => p.manyToOne(ChangelogEntry).primary().deleteRule('cascade'),
+    post: () => p.manyToOne(Post).primary().deleteRule('cascade'),
+  },
+});
+
+/** Replace the posts an entry ships. */
+export async function setPosts(sql: Sql, entryId: string, postIds: readonly string[]): Promise<void> {
+  await sql.run('DELETE FROM changelog_entry_post WHERE entry_id = ?', [entryId]);
+  for (const postId of postIds) await sql.run('INSERT INTO changelog_entry_post (entry_id, post_id) VALUES (?, ?)', [entryId, postId]);
+}
+
+/** The posts an entry ships (ids), oldest link first. */
+export async function postsOf(sql: Sql, entryId: string): Promise<string[]> {
+  return (await sql.all<{ post_id: string }>('SELECT post_id FROM changelog_entry_post WHERE entry_id = ? ORDER BY post_id', [entryId])).map((r) => r.post_id);
+}
 
 const ENTRIES = defineRows<ChangelogEntryRecord>('changelog_entry', 'ce', {
   id: asIs,
@@ -63,6 +87,17 @@ export async function listForBoard(sql: Sql, organizationId: string, boardId: st
     boardId,
   ]);
   return rows.map((row) => ENTRIES.read(row));
+}
+
+/** Every entry of the workspace, newest first (at most 500: the console's changelog page). */
+export async function listForWorkspace(sql: Sql, organizationId: string): Promise<ChangelogEntryRecord[]> {
+  const rows = await sql.all(`SELECT ${ENTRIES.columns} FROM changelog_entry ce WHERE ce.organization_id = ? ORDER BY ce.created_at DESC, ce.id DESC LIMIT 500`, [organizationId]);
+  return rows.map((row) => ENTRIES.read(row));
+}
+
+/** Write a draft's title, body and update time. */
+export async function update(sql: Sql, entry: ChangelogEntryRecord): Promise<void> {
+  await sql.run("UPDATE changelog_entry SET title = ?, body = ?, updated_at = ? WHERE id = ? AND status = 'draft'", [entry.title, entry.body, ts(sql, new Date(entry.updatedAt)), entry.id]);
 }
 
 /** Publish a draft: matches nothing once it is published (so `changelog.published` is written once). */

@@ -61,11 +61,11 @@ export async function findOnPost(sql: Sql, id: string, postId: string): Promise<
   return row && { contactId: row.contact_id ?? null };
 }
 
-/** The person's comments in the workspace (by contact, address or author id), oldest first. */
-export async function listFor(sql: Sql, organizationId: string, who: Subject) {
+/** The person's comments in the workspace (by contact, address or author id), oldest first; the newest `latest` only, newest first, with it. */
+export async function listFor(sql: Sql, organizationId: string, who: Subject, latest?: number) {
   const rows = await sql.all<Record<string, unknown>>(
     `SELECT id, post_id, parent_id, body_text, author_name, author_user_id, email_hash, contact_id, created_at FROM comment
-     WHERE organization_id = ? AND (${inList('contact_id', who.contactIds)} OR email_hash = ? OR ${inList('author_user_id', who.userIds)}) ORDER BY created_at, id`,
+     WHERE organization_id = ? AND (${inList('contact_id', who.contactIds)} OR email_hash = ? OR ${inList('author_user_id', who.userIds)}) ORDER BY created_at${latest ? ' DESC' : ''}, id${latest ? ` DESC LIMIT ${Math.trunc(latest)}` : ''}`,
     [organizationId, ...who.contactIds, who.emailHash, ...who.userIds],
   );
   return rows.map((r) => ({

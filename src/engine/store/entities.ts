@@ -13,7 +13,7 @@ export { PostNote } from './post-notes.js';
 export { PostImpact } from './post-impacts.js';
 export { PostRedirect } from './post-redirects.js';
 export { Event } from './events.js';
-export { ChangelogEntry } from './changelog-entries.js';
+export { ChangelogEntry, ChangelogEntryPost } from './changelog-entries.js';
 export { Webhook } from './webhooks.js';
 export { Delivery } from './deliveries.js';
 export { DeliveryAttempt } from './delivery-attempts.js';

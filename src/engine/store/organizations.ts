@@ -38,6 +38,10 @@ export const Organization = defineEntity({
     notifyAdminCreated: p.boolean().default(false),
     /** PostgreSQL's text search configuration for its posts (`simple`, `english`, ...; docs/search.md). */
     searchLanguage: p.string().length(40).default('simple'),
+    /** The portal's logo: an https address of an image, shown in its header; null for the workspace's name alone. */
+    portalLogoUrl: p.string().length(2048).nullable(),
+    /** The portal's accent colour (`#rrggbb`): its links and buttons; null for the default blue. */
+    portalAccent: p.string().length(7).nullable(),
     /** The random salt of its suppression list's hashes (made at its first erasure). */
     privacySalt: p.string().length(64).nullable(),
     createdAt: p.datetime().length(3),
@@ -71,6 +75,10 @@ export interface OrganizationRow {
   notifyAdminCreated: boolean;
   /** How PostgreSQL reads its posts' words: a text search configuration (`simple` by default; SQLite has one for all). */
   searchLanguage: string;
+  /** The portal's logo (an https image address), or null. */
+  portalLogoUrl: string | null;
+  /** The portal's accent colour (`#rrggbb`), or null for the default. */
+  portalAccent: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -94,12 +102,14 @@ const ORGANIZATIONS = defineRows<OrganizationRow>('organization', 'o', {
   portalFrameOrigins: toJson,
   notifyAdminCreated: toBool,
   searchLanguage: asIs,
+  portalLogoUrl: toStringOrNull,
+  portalAccent: toStringOrNull,
   createdAt: toIso,
   updatedAt: toIso,
 });
 
 export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 'updatedAt'>, now: Date): Promise<void> {
-  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     org.id,
     org.name,
     org.plan,
@@ -115,6 +125,8 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
     json(org.portalFrameOrigins),
     org.notifyAdminCreated,
     org.searchLanguage,
+    org.portalLogoUrl,
+    org.portalAccent,
     ts(sql, now),
     ts(sql, now),
   ]);
@@ -122,7 +134,7 @@ export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 
 
 /** The columns a workspace update may set. */
 export type OrganizationChanges = Partial<
-  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled' | 'portalVerifiedOnly' | 'portalModeration' | 'portalFrameOrigins' | 'notifyAdminCreated' | 'searchLanguage'>
+  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled' | 'portalVerifiedOnly' | 'portalModeration' | 'portalFrameOrigins' | 'notifyAdminCreated' | 'searchLanguage' | 'portalLogoUrl' | 'portalAccent'>
 >;
 
 /** Set the given columns (and `updated_at`); whether the workspace exists. */

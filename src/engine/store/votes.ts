@@ -60,11 +60,11 @@ export async function insert(sql: Sql, vote: VoteRow): Promise<number | null> {
   return toInt(row!.vote_count);
 }
 
-/** The person's votes in the workspace (by contact, address or user id), with their post's title, oldest first. */
-export async function listFor(sql: Sql, organizationId: string, who: Subject) {
+/** The person's votes in the workspace (by contact, address or user id), with their post's title, oldest first; the newest `latest` only, newest first, with it. */
+export async function listFor(sql: Sql, organizationId: string, who: Subject, latest?: number) {
   const rows = await sql.all<Record<string, unknown>>(
     `SELECT v.id, v.post_id, p.title, v.user_id, v.email_hash, v.contact_id, v.created_at FROM vote v JOIN post p ON p.id = v.post_id
-     WHERE v.organization_id = ? AND (${inList('v.contact_id', who.contactIds)} OR v.email_hash = ? OR ${inList('v.user_id', who.userIds)}) ORDER BY v.created_at, v.id`,
+     WHERE v.organization_id = ? AND (${inList('v.contact_id', who.contactIds)} OR v.email_hash = ? OR ${inList('v.user_id', who.userIds)}) ORDER BY v.created_at${latest ? ' DESC' : ''}, v.id${latest ? ` DESC LIMIT ${Math.trunc(latest)}` : ''}`,
     [organizationId, ...who.contactIds, who.emailHash, ...who.userIds],
   );
   return rows.map((r) => ({

@@ -9,6 +9,10 @@ import { allows, isTeamRole, type TeamPermission, type TeamRole } from './roles.
 /** The actor here: their role (`cli` for the command line, which may do anything) and name; 403 for anyone not on the team. */
 async function actorHere(sql: Sql, organizationId: string, actor: Actor): Promise<{ role: TeamRole | 'cli'; name: string | null }> {
   if (actor.email === 'cli') return { role: 'cli', name: null };
+  if (actor.vouched) {
+    if (!isTeamRole(actor.vouched.role)) throw new FeedbackError('ERR_FORBIDDEN', 'The host gave no known role for this person.');
+    return { role: actor.vouched.role, name: actor.vouched.name ?? null };
+  }
   const row = await teamMembers.find(sql, organizationId, actor.email);
   if (!row || !isTeamRole(row.role)) throw new FeedbackError('ERR_FORBIDDEN', 'You are not on this workspace’s team.');
   return { role: row.role, name: row.name };
@@ -34,11 +38,11 @@ const REFUSALS: Record<TeamPermission, string> = {
  * Make `change` as `actor` when their role allows `permission`: in one transaction, the change (run by the engine's
  * services on `inner`, whose transactions are this one) and its audit entry, so both commit or neither does.
  */
-export async function actAs<T>(
-  ctx: WorkspaceContext,
+export async function actAs<T, C extends WorkspaceContext = WorkspaceContext>(
+  ctx: C,
   actor: Actor,
   permission: TeamPermission,
-  change: (inner: WorkspaceContext, tx: Sql, acting: Acting) => Promise<{ result: T; audit: AuditInput | AuditInput[] | null }>,
+  change: (inner: C, tx: Sql, acting: Acting) => Promise<{ result: T; audit: AuditInput | AuditInput[] | null }>,
 ): Promise<T> {
   return ctx.db.transaction(async (tx) => {
     const { role, name } = await actorHere(tx, ctx.organizationId, actor);

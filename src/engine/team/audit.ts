@@ -1,10 +1,16 @@
 import { auditEntries, type Sql, type WorkspaceContext } from '../store/index.js';
 import { newId } from '../shared/index.js';
+import type { TeamRole } from './roles.js';
 
 /** Who did something, and from where: a team member's address (or `cli`) and the client's address over HTTP. */
 export interface Actor {
   email: string;
   ip?: string | null;
+  /**
+   * The role a host application vouches for (the console embedded in the host's own admin, with the host's own
+   * sign-in): the engine takes it instead of reading the team table. Only in-process code can pass it.
+   */
+  vouched?: { role: TeamRole; name?: string | null };
 }
 
 /** The command line as an actor: whoever runs it on the server. */

@@ -8,6 +8,7 @@ import { createPostsService, requireLivePost } from '../posts/index.js';
 import { FeedbackError, newId, plainBody } from '../shared/index.js';
 import { comments, emit, postNotes, postTags, posts, type Sql, type WorkspaceContext } from '../store/index.js';
 import { actAs, type Actor } from '../team/index.js';
+import { ROADMAP_LIMIT, roadmapColumn, setRoadmapOrder } from './sql.js';
 
 /** A team text (an official reply, an internal note, a status note): trimmed, not empty, at most 10,000 characters. */
 function teamText(field: string, value: string): string {
@@ -47,6 +48,21 @@ async function withTag(tx: Sql, postId: string, tagId: string): Promise<string[]
 /** A workspace's triage actions, as one team member (or the command line). */
 export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
   return {
+    /**
+     * Order a roadmap column: `postIds` are the column's posts (of `status`) in their new order, each given its
+     * position (1, 2, 3...); the portal's roadmap shows them so. Posts of the column not named keep theirs and follow.
+     */
+    reorder: (status: PostStatus, postIds: string[]) =>
+      actAs(ctx, actor, 'triage', async (_inner, tx) => {
+        const ids = [...new Set(postIds)];
+        if (ids.length === 0 || ids.length > ROADMAP_LIMIT) throw new FeedbackError('ERR_VALIDATION', `Name 1 to ${ROADMAP_LIMIT} posts of the column, in their new order.`);
+        const column = new Set((await roadmapColumn(tx, ctx.organizationId, status, ROADMAP_LIMIT)).map((p) => p.id));
+        const stranger = ids.find((id) => !column.has(id));
+        if (stranger) throw new FeedbackError('ERR_CONFLICT', `The post ${stranger} is not in the roadmap’s column; reload the roadmap and try again.`);
+        await setRoadmapOrder(tx, ctx.organizationId, ids);
+        return { result: ids, audit: { action: 'roadmap.ordered', resourceType: 'roadmap', resourceId: status, detail: { posts: ids } } };
+      }),
+
     /** Change the title and the text of the body (the body becomes plain paragraphs). */
     edit: (postId: string, change: { title?: string; bodyText?: string }) =>
       actAs(ctx, actor, 'triage', async (inner) => {

@@ -6,9 +6,10 @@ import type { Actor } from '../team/index.js';
 import type { Post } from '../../schemas/posts.js';
 import { createTriageActions } from './actions.js';
 import * as triage from './sql.js';
+import { ROADMAP_STATUSES } from '../portal/index.js';
 
 export { BULK_LIMIT, type BulkAction, type TriageActions } from './actions.js';
-export type { TriageComment, TriagePost, TriageVoter } from './sql.js';
+export { ROADMAP_LIMIT, type TriageComment, type TriagePost, type TriageVoter } from './sql.js';
 export type Impact = postImpacts.Impact;
 
 /** How many voters, comments and notes the post page shows (the most paying voters first). */
@@ -89,6 +90,12 @@ export function createTriageReader(ctx: WorkspaceContext) {
         postNotes.listForPost(ctx.db, post.id, TRIAGE_POST_LIMITS.notes),
       ]);
       return { post, boardName: board?.name ?? '', mergedInto: target ? { id: target.id, title: target.title } : null, impact, tagIds, voters, comments, notes };
+    },
+
+    /** The roadmap's columns (planned, in progress, shipped), each its first ROADMAP_LIMIT posts in order. */
+    async roadmap() {
+      const columns = await Promise.all(ROADMAP_STATUSES.map((status) => triage.roadmapColumn(ctx.db, ctx.organizationId, status, triage.ROADMAP_LIMIT)));
+      return ROADMAP_STATUSES.map((status, i) => ({ status, posts: columns[i]! }));
     },
 
     /** The titles of these posts of the workspace, by id (what the audit log names). */

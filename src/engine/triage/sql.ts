@@ -246,3 +246,25 @@ export async function titles(sql: Sql, organizationId: string, ids: readonly str
   ]);
   return new Map(rows.map((r) => [r.id, r.title]));
 }
+
+/** The posts a roadmap column shows and orders, at most. */
+export const ROADMAP_LIMIT = 100;
+
+/**
+ * A roadmap column: the workspace's live, unmerged posts of `status` on every board that are not hidden from the
+ * roadmap, in roadmap order (unordered ones after, most votes first), as the portal shows them.
+ */
+export async function roadmapColumn(sql: Sql, organizationId: string, status: PostStatus, limit: number): Promise<Array<TriagePost & { roadmapOrder: number | null }>> {
+  const rows = await sql.all(
+    `${SELECT.replace(' FROM post p', ', p.roadmap_order FROM post p')}
+     WHERE p.organization_id = ? AND p.status = ? AND p.hide_from_roadmap = ? AND p.deleted_at IS NULL AND p.merged_into_id IS NULL
+     ORDER BY p.roadmap_order IS NULL, p.roadmap_order, p.vote_count DESC, p.id DESC LIMIT ?`,
+    [organizationId, status, false, limit],
+  );
+  return rows.map((r) => ({ ...POSTS.read(r), roadmapOrder: toIntOrNull(r.roadmap_order) }));
+}
+
+/** Set the roadmap order of these posts of the workspace: 1, 2, 3... in the order given. */
+export async function setRoadmapOrder(sql: Sql, organizationId: string, postIds: readonly string[]): Promise<void> {
+  for (const [i, id] of postIds.entries()) await sql.run('UPDATE post SET roadmap_order = ? WHERE organization_id = ? AND id = ?', [i + 1, organizationId, id]);
+}
