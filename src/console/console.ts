@@ -3,13 +3,19 @@ import { getRouterParams } from 'h3';
 import { CONSOLE_PATH, type Engine } from '../engine/index.js';
 import { assetResponse, createSiteRouter, htmlResponse, seeOther, type AppSite } from '../h3/index.js';
 import { SCRIPT, STYLESHEET, message, page } from './internal/layout.js';
+import { mountChangelog } from './internal/changelog.js';
+import { mountContacts } from './internal/contacts.js';
+import { mountKeys } from './internal/keys.js';
 import { mountPost } from './internal/post.js';
 import { mountPosts } from './internal/posts.js';
+import { mountRoadmap } from './internal/roadmap.js';
+import { mountSettings } from './internal/settings.js';
 import { mountSignIn } from './internal/sign-in.js';
 import { mountTeam } from './internal/team.js';
-import { CONSOLE_LIMITS, ConsoleSite, type ConsoleLimits } from './internal/site.js';
+import { mountWebhooks } from './internal/webhooks.js';
+import { CONSOLE_LIMITS, ConsoleSite, type ConsoleLimits, type HostMember, type HostMemberOf } from './internal/site.js';
 
-export { CONSOLE_PATH, CONSOLE_LIMITS, type ConsoleLimits };
+export { CONSOLE_PATH, CONSOLE_LIMITS, type ConsoleLimits, type HostMember, type HostMemberOf };
 
 export interface ConsoleOptions {
   engine: Engine;
@@ -17,17 +23,29 @@ export interface ConsoleOptions {
   trustProxy?: boolean;
   /** Requests per minute the sign-in takes (override for tests); see CONSOLE_LIMITS. */
   limits?: Partial<ConsoleLimits>;
+  /**
+   * Embed the console in your own admin, behind your own sign-in: return who the request is from (their workspace,
+   * address and role there, as your app decides), or null. The console's own sign-in, sessions and team page are then
+   * off; the engine takes the role you give for every action and records the address in the audit log.
+   */
+  member?: HostMemberOf;
 }
 
 /**
- * The team's console under `/console/` (docs/console.md): sign-in with a mailed code or a one-time link, the
- * workspaces the person is on, and each workspace's posts. Server-rendered HTML that works without JavaScript; every
+ * The team's console under `/console/` (docs/console.md): sign-in with a mailed code, a one-time link or single
+ * sign-on (or the host's own sign-in, embedded), the workspaces the person is on, and each workspace's posts, roadmap,
+ * changelog, contacts, webhooks, keys, settings, team and audit log. Server-rendered HTML that works without JavaScript; every
  * value escaped by the template; every form carries an anti-forgery token; no site may frame it.
  * @example
  * const app = createApp({ engine, sites: [createPortal({ engine }), createConsole({ engine })] });
+ * // Embedded in your own admin, behind your own sign-in:
+ * const console = createConsole({ engine, member: async (request) => {
+ *   const user = await yourSession(request);
+ *   return user?.isAdmin ? { organizationId: user.orgId, email: user.email, role: 'admin' } : null;
+ * } });
  */
 export function createConsole(options: ConsoleOptions): AppSite {
-  const site = new ConsoleSite(options.engine, options.trustProxy ?? false, { ...CONSOLE_LIMITS, ...options.limits });
+  const site = new ConsoleSite(options.engine, options.trustProxy ?? false, { ...CONSOLE_LIMITS, ...options.limits }, options.member ?? null);
   const { router, site: served } = createSiteRouter('console', CONSOLE_PATH, {
     unavailable: () => message({ title: 'Unavailable', csrf: '' }, 'Unavailable', 'The database is unreachable; try again in a moment.'),
     error: () => message({ title: 'Error', csrf: '' }, 'Something went wrong', 'The error is in the server log.'),
@@ -37,14 +55,20 @@ export function createConsole(options: ConsoleOptions): AppSite {
     const found = assets.get(getRouterParams(event).name ?? '');
     return found ? assetResponse(found, event.req.headers.get('accept-encoding')) : htmlResponse(404, 'Not found');
   });
-  mountSignIn(router, site);
+  if (!site.embedded) mountSignIn(router, site);
   mountPosts(router, site);
   mountPost(router, site);
+  mountRoadmap(router, site);
+  mountChangelog(router, site);
+  mountContacts(router, site);
+  mountWebhooks(router, site);
+  mountKeys(router, site);
+  mountSettings(router, site);
   mountTeam(router, site);
   // The console's home: the one workspace, or a choice of them.
   router.get(`${CONSOLE_PATH}/`, async (event) => {
     const v = await site.visit(event);
-    if (!v.identity) return seeOther(`${CONSOLE_PATH}/sign-in`, v.cookies);
+    if (!v.identity) return site.signInFirst(v);
     const teams = v.identity.teams;
     if (teams.length === 1) return seeOther(`${CONSOLE_PATH}/${teams[0]!.organizationId}/posts`, v.cookies);
     const body = teams.length

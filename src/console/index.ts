@@ -1,1 +1,1 @@
-export { CONSOLE_LIMITS, CONSOLE_PATH, createConsole, type ConsoleLimits, type ConsoleOptions } from './console.js';
+export { CONSOLE_LIMITS, CONSOLE_PATH, createConsole, type ConsoleLimits, type ConsoleOptions, type HostMember, type HostMemberOf } from './console.js';

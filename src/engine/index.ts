@@ -44,13 +44,15 @@ export {
   type RateLimiter,
 } from './access/index.js';
 export type { ApiKeyInfo } from './store/index.js';
-export { HANDLE_PATTERN, type CreateOrganizationInput, type OrganizationInfo, type OrganizationsService, type UpdateOrganizationInput } from './organizations/index.js';
+export { HANDLE_PATTERN, contrastOnWhite, type CreateOrganizationInput, type OrganizationInfo, type OrganizationsService, type UpdateOrganizationInput } from './organizations/index.js';
 export type { ContactsService } from './contacts/index.js';
 export type { BoardsService, CreateBoardInput } from './boards/index.js';
 export type { EventsService, StoredEvent } from './events/index.js';
 export type { PostsService, Tag, TagsService } from './posts/index.js';
 export type { InteractionsService } from './interactions/index.js';
-export type { ChangelogService } from './changelog/index.js';
+export { CHANGELOG_POSTS_MAX, type ChangelogEdit, type ChangelogService } from './changelog/index.js';
+export type { Administration, WorkspaceSettings } from './administration/index.js';
+export { CONTACT_ACTIVITY_LIMIT, type ContactActivity } from './contacts/index.js';
 export type { WebhooksService } from './webhooks/index.js';
 export type { PrivacyService } from './privacy/index.js';
 export {
@@ -98,6 +100,7 @@ export {
 } from './team/index.js';
 export {
   BULK_LIMIT,
+  ROADMAP_LIMIT,
   TRIAGE_POST_LIMITS,
   TRIAGE_SORTS,
   type BulkAction,

@@ -8,3 +8,4 @@ export { createMetrics, METRICS_PATH, type Metrics } from './metrics.js';
 export { DOCS_PATH } from './docs.js';
 export { CSRF_COOKIE, FORM_MAX_BYTES, cookie, csrfOf, factsOf, field, forgeryRefusal, readCookie, readForm, readFormText, sessionCookie, spentBudget, type RequestFacts } from './forms.js';
 export { asset, assetResponse, createSiteRouter, cspFor, htmlResponse, jsonResponse, respond, seeOther, type Asset, type SitePages } from './pages.js';
+export { markdown } from './markdown.js';

@@ -11,9 +11,14 @@ import type { AppSite } from './app.js';
  * Every site answer's headers: no inline script or style may run, nothing loads from elsewhere, forms post only
  * here, and no other site may frame the pages.
  */
-const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'";
-/** A page's policy: framed only by the origins given (the portal widget's hosts), else by nobody. */
-export const cspFor = (frameOrigins: readonly string[]) => `${CSP}; frame-ancestors ${frameOrigins.length ? frameOrigins.join(' ') : "'none'"}`;
+const csp = (imgOrigins: readonly string[]) =>
+  `default-src 'none'; style-src 'self'; img-src 'self' data:${imgOrigins.map((o) => ` ${o}`).join('')}; script-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'`;
+/**
+ * A page's policy: framed only by the origins given (the portal widget's hosts), else by nobody; images from this site,
+ * and from the origins given (a portal's logo).
+ */
+export const cspFor = (frameOrigins: readonly string[], imgOrigins: readonly string[] = []) =>
+  `${csp(imgOrigins)}; frame-ancestors ${frameOrigins.length ? frameOrigins.join(' ') : "'none'"}`;
 const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': cspFor([]),
   'x-content-type-options': 'nosniff',

@@ -35,13 +35,21 @@ export interface PortalOptions {
 export function createPortal(options: PortalOptions): AppSite {
   const site = new PortalSite(options.engine, options.trustProxy ?? false, { ...PORTAL_LIMITS, ...options.limits });
   const { router, site: served } = createSiteRouter('portal', PORTAL_PATH, { unavailable: unavailablePage, error: errorPage });
-  // A workspace that lets sites frame its portal (the widget) says so in the policy of every page it answers.
+  // A workspace that lets sites frame its portal (the widget), or shows a logo from elsewhere, says so in the policy
+  // of every page it answers.
   router.use(
     onResponse((response, event) => {
-      const origins = event.context.frameOrigins as string[] | undefined;
-      if (origins?.length) response.headers.set('content-security-policy', cspFor(origins));
+      const frames = (event.context.frameOrigins as string[] | undefined) ?? [];
+      const images = (event.context.imageOrigins as string[] | undefined) ?? [];
+      if (frames.length || images.length) response.headers.set('content-security-policy', cspFor(frames, images));
     }),
   );
+  // A workspace's accent colour: a stylesheet named by the colour, so it is cached for good and needs no inline style.
+  router.get(`${PORTAL_PATH}/assets/theme/:file`, (event) => {
+    const accent = /^([0-9a-f]{6})\.css$/.exec(getRouterParams(event).file ?? '')?.[1];
+    if (!accent) return site.notFound(null, 'No such file.');
+    return new Response(`:root { --accent: #${accent}; }\n`, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' } });
+  });
   router.get(`${PORTAL_PATH}/widget.js`, (event) => assetResponse(WIDGET, event.req.headers.get('accept-encoding'), 'public, max-age=300'));
   router.get(`${PORTAL_PATH}/assets/:name`, (event) => {
     const asset = ASSETS.get(getRouterParams(event).name ?? '');

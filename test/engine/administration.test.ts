@@ -55,8 +55,9 @@ describeEngine(
 
       const admin = w.ws.as(w.as(w.a.member));
       const draft = await admin.changelog.create({ boardId: w.board.id, title: 'Autumn release', body: 'Draft' });
-      await admin.changelog.edit(draft.id, { body: 'Dark mode and **CSV export**.' });
-      await admin.changelog.linkPosts(draft.id, [w.post.id, second.id]);
+      await admin.changelog.edit(draft.id, { body: 'Dark mode and **CSV export**.', postIds: [w.post.id, second.id] });
+      expect(await refusal(admin.changelog.edit(draft.id, { body: 'Not saved', postIds: ['post_nope'] }))).toMatchObject({ code: 'ERR_NOT_FOUND' });
+      expect((await w.ws.changelog.retrieve(draft.id)).body).toBe('Dark mode and **CSV export**.');
       const from = smtp.mails.length;
       const published = await admin.changelog.publish(draft.id, { ship: true });
       expect(published).toMatchObject({ status: 'published', body: 'Dark mode and **CSV export**.' });

@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
 import { CONSOLE_PATH, allows, type Team, type TeamIdentity } from '../../engine/index.js';
-import { asset } from '../../h3/index.js';
+import { asset, respond } from '../../h3/index.js';
 import { CONSOLE_JS } from './script.js';
 import { CONSOLE_CSS } from './styles.js';
 
@@ -14,7 +14,9 @@ export interface Frame {
   identity?: TeamIdentity | null;
   team?: Team | null;
   /** The section of the bar the page is in. */
-  section?: 'posts' | 'team' | 'audit';
+  section?: Section;
+  /** Embedded in a host's admin: the host signs people in and out. */
+  embedded?: boolean;
   notice?: string | null;
 }
 
@@ -29,9 +31,23 @@ export const money = (cents: number, currency: string): string => {
 
 export const csrfField = (frame: Pick<Frame, 'csrf'>): SafeHtml => html`<input type="hidden" name="csrf" value="${frame.csrf}">`;
 
-/** The bar's sections; the audit log for those who may read it. */
-function sections(team: Team, current: Frame['section']): SafeHtml {
-  const items: Array<[NonNullable<Frame['section']>, string]> = [['posts', 'Posts'], ['team', 'Team'], ...(allows(team.role, 'manage') ? [['audit', 'Audit log'] as ['audit', string]] : [])];
+/** The console's sections, as the bar lists them. */
+export type Section = 'posts' | 'roadmap' | 'changelog' | 'contacts' | 'webhooks' | 'keys' | 'settings' | 'team' | 'audit';
+const SECTIONS: Array<{ id: Section; label: string; manage?: true; signIn?: true }> = [
+  { id: 'posts', label: 'Posts' },
+  { id: 'roadmap', label: 'Roadmap' },
+  { id: 'changelog', label: 'Changelog' },
+  { id: 'contacts', label: 'Contacts' },
+  { id: 'webhooks', label: 'Webhooks', manage: true },
+  { id: 'keys', label: 'API keys', manage: true },
+  { id: 'settings', label: 'Settings', manage: true },
+  { id: 'team', label: 'Team', signIn: true },
+  { id: 'audit', label: 'Audit log', manage: true },
+];
+
+/** The bar's sections: those of owners and admins for them; the team for the console's own sign-in (a host has its own). */
+function sections(team: Team, current: Frame['section'], embedded: boolean): SafeHtml {
+  const items = SECTIONS.filter((s) => (!s.manage || allows(team.role, 'manage')) && (!s.signIn || !embedded)).map((s) => [s.id, s.label] as const);
   return html`<nav aria-label="Sections"><ul>${items.map(([id, label]) => html`<li><a href="${CONSOLE_PATH}/${team.organizationId}/${id}"${id === current ? html.raw` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>`;
 }
 
@@ -41,10 +57,14 @@ export function page(frame: Frame, main: SafeHtml, options: { narrow?: boolean; 
   const bar = frame.identity
     ? html`<header class="bar">
 <a class="name" href="${CONSOLE_PATH}/">${team ? team.workspace : 'Feedback console'}</a>
-${team ? sections(team, frame.section) : ''}
-<form method="post" action="${CONSOLE_PATH}/sign-out">${csrfField(frame)}<span class="muted">${frame.identity.email}${team ? ` · ${team.role}` : ''}</span> ${
+${team ? sections(team, frame.section, frame.embedded === true) : ''}
+${
+  frame.embedded
+    ? html`<span class="muted">${frame.identity.email}${team ? ` · ${team.role}` : ''}</span>`
+    : html`<form method="post" action="${CONSOLE_PATH}/sign-out">${csrfField(frame)}<span class="muted">${frame.identity.email}${team ? ` · ${team.role}` : ''}</span> ${
         frame.identity.teams.length > 1 ? html`<a href="${CONSOLE_PATH}/">Switch workspace</a> ` : ''
-      }<button type="submit" class="link">Sign out</button></form>
+      }<button type="submit" class="link">Sign out</button></form>`
+}
 </header>`
     : html`<header class="bar"><span class="name">Feedback console</span></header>`;
   return String(html`<!doctype html>
@@ -71,3 +91,16 @@ ${main}
 
 export const message = (frame: Frame, heading: string, text: string, link?: { href: string; label: string }) =>
   page({ ...frame, title: heading }, html`<h1>${heading}</h1><p>${text}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}`, { narrow: true });
+
+/**
+ * The page a new secret is shown on, once (a webhook's signing secret, an API key, a portal secret): never cached,
+ * never shown again (only a digest or a sealed copy is kept).
+ */
+export function shownOnce(frame: Frame, secret: string, hint: string, next: { href: string; label: string }, cookies: string[]): Response {
+  const body = html`<h1>${frame.title}</h1>
+<p><strong>Copy it now: it is shown this once.</strong> No page shows it again.</p>
+<p><label for="secret">Secret</label><input id="secret" class="secret" readonly value="${secret}" size="70"></p>
+<p class="muted">${hint}</p>
+<p><a href="${next.href}">${next.label}</a></p>`;
+  return respond(200, page(frame, body), cookies, { 'cache-control': 'no-store' });
+}

@@ -4,7 +4,7 @@ import { CONSOLE_PATH, FeedbackError, allows, type Impact, type Team, type Triag
 import { POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
 import { csrfField, money, page, type Frame } from './layout.js';
-import type { ConsoleSite, ConsoleVisit } from './site.js';
+import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
 
 /** What each action's success says on the page it returns to (a fixed word in the address, never text sent back). */
 const DONE: Record<string, string> = {
@@ -205,7 +205,7 @@ async function act(site: ConsoleSite, event: H3Event, form: PostForm) {
   } catch (err) {
     if (!(err instanceof FeedbackError)) throw err;
     if (err.code === 'ERR_NOT_FOUND') return site.notFound(m.v, 'There is no such post in this workspace.');
-    const status = err.code === 'ERR_FORBIDDEN' ? 403 : err.code === 'ERR_CONFLICT' ? 409 : 422;
+    const status = statusOf(err);
     const drafts = Object.fromEntries(Object.entries(form.drafts ?? {}).map(([draft, field]) => [draft, m.form.get(field) ?? '']));
     return render(site, m.v, m.team, postId, { refused: { section: form.section, message: err.message, drafts } }, status);
   }

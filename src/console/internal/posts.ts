@@ -4,7 +4,7 @@ import { CONSOLE_PATH, FeedbackError, TRIAGE_SORTS, allows, type BulkAction, typ
 import { POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
 import { message, money, page, type Frame } from './layout.js';
-import type { ConsoleSite } from './site.js';
+import { statusOf, type ConsoleSite } from './site.js';
 
 const label = (status: PostStatus) => POST_STATUS_LABELS[status];
 
@@ -101,7 +101,7 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
       return seeOther(`${back}?done=${changed}`, m.v.cookies);
     } catch (err) {
       if (!(err instanceof FeedbackError)) throw err;
-      return refuse(err.code === 'ERR_FORBIDDEN' ? 403 : err.code === 'ERR_NOT_FOUND' ? 404 : err.code === 'ERR_CONFLICT' ? 409 : 422, err.message);
+      return refuse(statusOf(err), err.message);
     }
   });
   router.get(`${CONSOLE_PATH}/:org/posts`, async (event) => {
@@ -109,7 +109,7 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
     if (m instanceof Response) return m;
     const { v, team } = m;
     const w = site.engine.workspace(team.organizationId);
-    const lastLook = await w.team.lookAtPosts({ email: v.identity!.email });
+    const lastLook = await w.team.lookAtPosts(site.actor(v));
     const fresh = event.url.searchParams.get('new') === '1' && lastLook !== null;
     const query = { ...queryOf(event.url.searchParams), ...(fresh ? { since: lastLook } : {}) };
     let result;

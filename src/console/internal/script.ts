@@ -1,5 +1,6 @@
 // The console's one script (a hashed asset; the policy allows no inline script). Every page works without it; it adds
-// keyboard navigation of the posts table and changes a post's status without a reload.
+// keyboard navigation of the posts table, changes a post's status without a reload, orders the roadmap by drag and
+// drop, and shows a changelog draft's Markdown preview as it is typed.
 export const CONSOLE_JS = `(() => {
   document.documentElement.classList.add('js');
   const typing = (el) => el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
@@ -28,7 +29,17 @@ export const CONSOLE_JS = `(() => {
     }
   });
 
-  // A post's status: sent in the background, and the page's content replaced by the answer's (its notice included).
+  // A form sent in the background: the page's content replaced by the answer's (its notice, or why not, focused).
+  const send = async (action, body) => {
+    const res = await fetch(action, { method: 'POST', body, credentials: 'same-origin' });
+    const page = new DOMParser().parseFromString(await res.text(), 'text/html');
+    const main = page.querySelector('main');
+    if (!main) throw new Error('no page');
+    document.querySelector('main').replaceWith(main);
+    if (res.redirected) history.replaceState(null, '', res.url);
+    const notice = main.querySelector('[role=status], [role=alert]');
+    if (notice) { notice.setAttribute('tabindex', '-1'); notice.focus(); }
+  };
   document.addEventListener('submit', async (e) => {
     const form = e.target;
     if (!(form instanceof HTMLFormElement) || !form.matches('form[data-inline]')) return;
@@ -36,17 +47,62 @@ export const CONSOLE_JS = `(() => {
     const button = form.querySelector('button[type=submit]');
     if (button) button.disabled = true;
     try {
-      const res = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), credentials: 'same-origin' });
-      const page = new DOMParser().parseFromString(await res.text(), 'text/html');
-      const main = page.querySelector('main');
-      if (!main) throw new Error('no page');
-      document.querySelector('main').replaceWith(main);
-      if (res.redirected) history.replaceState(null, '', res.url);
-      const notice = main.querySelector('[role=status], [role=alert]');
-      if (notice) { notice.setAttribute('tabindex', '-1'); notice.focus(); }
+      await send(form.action, new URLSearchParams(new FormData(form)));
     } catch {
       form.submit();
     }
+  });
+
+  // The roadmap: drag a post within its column; on the drop, the column's new order is saved.
+  let dragged = null;
+  document.addEventListener('dragstart', (e) => {
+    const li = e.target instanceof Element && e.target.closest('ol[data-sortable] > li');
+    if (!li) return;
+    dragged = { li, list: li.parentElement, before: Array.from(li.parentElement.children).map((c) => c.dataset.post).join() };
+    li.classList.add('dragging');
+    e.dataTransfer.effectAllowed = 'move';
+    e.dataTransfer.setData('text/plain', li.dataset.post);
+  });
+  document.addEventListener('dragover', (e) => {
+    if (!dragged) return;
+    const over = e.target instanceof Element && e.target.closest('ol[data-sortable] > li');
+    if (!over || over.parentElement !== dragged.list) return;
+    e.preventDefault();
+    if (over === dragged.li) return;
+    const box = over.getBoundingClientRect();
+    over.parentElement.insertBefore(dragged.li, e.clientY > box.top + box.height / 2 ? over.nextSibling : over);
+  });
+  document.addEventListener('drop', (e) => { if (dragged) e.preventDefault(); });
+  document.addEventListener('dragend', async () => {
+    if (!dragged) return;
+    const { li, list, before } = dragged;
+    dragged = null;
+    li.classList.remove('dragging');
+    const ids = Array.from(list.children).map((c) => c.dataset.post);
+    if (ids.join() === before) return;
+    const form = document.getElementById('roadmap-order');
+    const body = new URLSearchParams(new FormData(form));
+    body.set('status', list.dataset.status);
+    for (const id of ids) body.append('post', id);
+    try { await send(form.action, body); } catch { location.reload(); }
+  });
+
+  // A changelog draft's preview, as it is typed (the server renders it: the same Markdown as the portal's).
+  let previewing = 0;
+  document.addEventListener('input', (e) => {
+    const area = e.target;
+    if (!(area instanceof HTMLTextAreaElement) || !area.matches('textarea[data-preview]')) return;
+    clearTimeout(previewing);
+    previewing = setTimeout(async () => {
+      const form = area.form;
+      const body = new URLSearchParams(new FormData(form));
+      try {
+        const res = await fetch(area.dataset.preview, { method: 'POST', body, credentials: 'same-origin' });
+        const page = new DOMParser().parseFromString(await res.text(), 'text/html');
+        const shown = page.getElementById('preview');
+        if (res.ok && shown) document.getElementById('preview').replaceWith(shown);
+      } catch {}
+    }, 400);
   });
 })();
 `;

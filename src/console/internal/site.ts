@@ -1,5 +1,5 @@
 import { getRouterParams, type H3Event } from 'h3';
-import { CONSOLE_PATH, type Actor, type Engine, type Team, type TeamIdentity } from '../../engine/index.js';
+import { CONSOLE_PATH, FeedbackError, allows, type Actor, type Engine, type Team, type TeamIdentity, type TeamRole } from '../../engine/index.js';
 import { csrfOf, factsOf, forgeryRefusal, htmlResponse, readCookie, readForm, respond, seeOther, sessionCookie, spentBudget, type RequestFacts } from '../../h3/index.js';
 import { message, type Frame } from './layout.js';
 
@@ -10,10 +10,30 @@ export const CONSOLE_SESSION_COOKIE = 'fs_console';
 export const CONSOLE_LIMITS = { signInsPerIp: 20, codesPerEmail: 3 };
 export type ConsoleLimits = typeof CONSOLE_LIMITS;
 
+/**
+ * Who is at the console, as a host application that embeds it says (its own sign-in): the workspace, their address,
+ * their role there, and optionally the name that signs their official replies. Null for nobody signed in.
+ */
+export interface HostMember {
+  organizationId: string;
+  email: string;
+  role: TeamRole;
+  name?: string | null;
+}
+export type HostMemberOf = (request: Request) => HostMember | null | Promise<HostMember | null>;
+
+/** The HTTP status of an engine refusal on a console page. */
+export function statusOf(err: FeedbackError): number {
+  const statuses: Record<string, number> = { ERR_FORBIDDEN: 403, ERR_NOT_FOUND: 404, ERR_CONFLICT: 409, ERR_PLAN_LIMIT: 402 };
+  return statuses[err.code] ?? 422;
+}
+
 /** A request to the console: who is signed in (if anyone), the page frame, and the cookies the answer sets. */
 export interface ConsoleVisit {
   facts: RequestFacts;
   identity: TeamIdentity | null;
+  /** The host application's word for who this is, when the console is embedded. */
+  host: HostMember | null;
   frame: Omit<Frame, 'title'>;
   cookies: string[];
 }
@@ -24,13 +44,38 @@ export class ConsoleSite {
     readonly engine: Engine,
     readonly trustProxy: boolean,
     readonly limits: ConsoleLimits,
+    /** Set when a host application embeds the console: it says who is signed in, and the console's own sign-in is off. */
+    readonly hostMember: HostMemberOf | null = null,
   ) {}
+
+  get embedded(): boolean {
+    return this.hostMember !== null;
+  }
 
   async visit(event: H3Event): Promise<ConsoleVisit> {
     const facts = factsOf(event, this.trustProxy);
     const csrf = csrfOf(event, facts, CONSOLE_PATH);
-    const identity = await this.engine.team.session(readCookie(event, CONSOLE_SESSION_COOKIE));
-    return { facts, identity, frame: { csrf: csrf.token, identity }, cookies: csrf.setCookie ? [csrf.setCookie] : [] };
+    const host = this.hostMember ? await this.hostMember(event.req) : null;
+    const identity = this.hostMember ? (host && (await this.hostIdentity(host))) : await this.engine.team.session(readCookie(event, CONSOLE_SESSION_COOKIE));
+    return { facts, identity, host, frame: { csrf: csrf.token, identity, embedded: this.embedded }, cookies: csrf.setCookie ? [csrf.setCookie] : [] };
+  }
+
+  /** The identity a host's member stands for: one team, the workspace named (null for a workspace that does not exist). */
+  private async hostIdentity(m: HostMember): Promise<TeamIdentity | null> {
+    const org = await this.engine.organizations.get(m.organizationId);
+    return org && { email: m.email.trim().toLowerCase(), teams: [{ organizationId: org.id, workspace: org.name, role: m.role, name: m.name ?? null }] };
+  }
+
+  /** Who acts: the signed-in member from this client address; the host's word for their role when embedded. */
+  actor(v: ConsoleVisit): Actor {
+    const email = v.identity!.email;
+    return v.host ? { email, ip: v.facts.ip, vouched: { role: v.host.role, name: v.host.name ?? null } } : { email, ip: v.facts.ip };
+  }
+
+  /** Where someone not signed in goes: the sign-in page, or (embedded) a page that says the host decides. */
+  signInFirst(v: ConsoleVisit): Response {
+    if (!this.embedded) return seeOther(`${CONSOLE_PATH}/sign-in`, v.cookies);
+    return htmlResponse(401, message({ ...v.frame, title: 'Not signed in' }, 'Not signed in', 'Sign in to the application this console is part of, then open it again.'), v.cookies);
   }
 
   /** The session's cookie, or the one that removes it. */
@@ -49,9 +94,49 @@ export class ConsoleSite {
    */
   async member(event: H3Event): Promise<{ v: ConsoleVisit; team: Team } | Response> {
     const v = await this.visit(event);
-    if (!v.identity) return seeOther(`${CONSOLE_PATH}/sign-in`, v.cookies);
+    if (!v.identity) return this.signInFirst(v);
     const team = this.teamOf(v, getRouterParams(event).org);
     return team ? { v, team } : this.notFound(v);
+  }
+
+  /**
+   * A page for owners and admins (webhooks, keys, settings): theirs, 403 for other roles. The engine checks the role
+   * again for every action; this only spares others a page of forms they cannot use.
+   */
+  async manager(event: H3Event): Promise<{ v: ConsoleVisit; team: Team } | Response> {
+    const m = await this.member(event);
+    if (m instanceof Response || allows(m.team.role, 'manage')) return m;
+    const frame = { ...m.v.frame, title: 'Not for your role', team: m.team };
+    return htmlResponse(403, message(frame, 'Not for your role', 'Only owners and admins manage this. Ask one of them if something here needs changing.'), m.v.cookies);
+  }
+
+  /**
+   * A form posted to a workspace's page: `run` makes the change (the engine checks the role) and answers with a word of
+   * what was done (303 to `back` with `?done=word`, so a reload sends nothing again) or a page of its own (a secret
+   * shown once); a refusal of the engine is `refused` (the page again with why), else the page that says why.
+   */
+  async act(
+    event: H3Event,
+    back: (team: Team) => string,
+    run: (m: { v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor }) => Promise<string | Response>,
+    refused?: (m: { v: ConsoleVisit; team: Team; form: URLSearchParams }, err: FeedbackError) => Promise<Response>,
+  ): Promise<Response> {
+    const m = await this.memberForm(event);
+    if (m instanceof Response) return m;
+    try {
+      const done = await run(m);
+      if (done instanceof Response) return done;
+      const to = back(m.team);
+      return seeOther(`${to}${to.includes('?') ? '&' : '?'}done=${done}`, m.v.cookies);
+    } catch (err) {
+      if (!(err instanceof FeedbackError)) throw err;
+      return refused ? refused(m, err) : this.refused(m.v, m.team, err, { href: back(m.team), label: 'Back' });
+    }
+  }
+
+  /** An engine refusal as a page: why, and the way back. */
+  refused(v: ConsoleVisit, team: Team, err: FeedbackError, back: { href: string; label: string }): Response {
+    return htmlResponse(statusOf(err), message({ ...v.frame, title: 'Not done', team }, 'Nothing was changed', err.message, back), v.cookies);
   }
 
   /** A form posted to a workspace's page by someone on its team, from the console's own pages, with who acts. */
@@ -60,7 +145,7 @@ export class ConsoleSite {
     if (m instanceof Response) return m;
     const form = await this.form(event, m.v);
     if (form instanceof Response) return form;
-    return { ...m, form, actor: { email: m.v.identity!.email, ip: m.v.facts.ip } };
+    return { ...m, form, actor: this.actor(m.v) };
   }
 
   notFound(v: ConsoleVisit, what = 'No such page.'): Response {

@@ -63,13 +63,39 @@ table.posts tr.current { background: #eff6ff; outline: 2px solid var(--accent); 
 form.board { display: block; margin: 1rem 0; }
 form.board label { display: inline; }
 .keys { font-size: .8rem; display: none; }
-.js form.board { display: block; margin: 1rem 0; }
-form.board label { display: inline; }
-.keys { display: inline; }
+.js .keys { display: inline; }
 .tag { font-size: .75rem; background: var(--soft); border: 1px solid var(--line); border-radius: 1rem; padding: 0 .45rem; }
 fieldset.tags { border: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
 fieldset.tags label { font-weight: 400; margin: 0; }
 .bulk { display: flex; gap: .5rem; align-items: center; margin: 0 0 .5rem; }
 .bulk label { margin: 0; font-weight: 400; }
 ul.targets li { padding: .35rem 0; border-bottom: 1px solid var(--line); }
+header.bar nav ul { flex-wrap: wrap; gap: .25rem 1rem; }
+.roadmap { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 1rem; }
+@media (max-width: 50rem) { .roadmap { grid-template-columns: 1fr; } }
+.column { background: var(--soft); border-radius: .5rem; padding: 0 .75rem .75rem; }
+ol.cards { list-style: none; margin: 0; padding: 0; }
+ol.cards li { background: var(--bg); border: 1px solid var(--line); border-radius: .35rem; padding: .5rem .6rem; margin: .5rem 0; display: flex; flex-wrap: wrap; gap: .25rem .5rem; align-items: baseline; }
+ol.cards li a { flex: 1 1 100%; font-weight: 600; }
+.js ol.cards li[draggable] { cursor: grab; }
+ol.cards li.dragging { opacity: .5; outline: 2px dashed var(--accent); }
+.order-buttons { margin-left: auto; display: inline-flex; gap: .25rem; }
+button.small { padding: .1rem .5rem; font-size: .85rem; }
+button:disabled { opacity: .45; cursor: default; }
+form.row { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
+form.row label { margin: 0; }
+.row { display: flex; flex-wrap: wrap; gap: 0 1rem; }
+.inline-label { display: inline; font-weight: 400; margin: 0; }
+.preview { border: 1px solid var(--line); border-radius: .35rem; padding: 0 .75rem .75rem; }
+.markdown pre { overflow-x: auto; background: var(--soft); padding: .5rem; }
+fieldset.ships { border: 1px solid var(--line); border-radius: .35rem; margin: 1rem 0; }
+fieldset.ships label { font-weight: 400; }
+fieldset.ships legend, fieldset.tags legend { font-weight: 600; }
+label.check { font-weight: 400; }
+table.facts { width: auto; }
+table.facts th { color: var(--muted); font-weight: 600; font-size: .9rem; }
+input.secret { font-family: ui-monospace, monospace; width: 100%; }
+ol.attempts { margin: 0; padding-left: 1.2rem; }
+ol.attempts pre { white-space: pre-wrap; max-width: 40rem; overflow-wrap: anywhere; }
+h1.long, td.long { overflow-wrap: anywhere; }
 `;

@@ -3,7 +3,7 @@ import type { H3, H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError, TEAM_ROLES, allows, isTeamRole, type Actor, type Team, type TeamMemberInfo } from '../../engine/index.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
 import { csrfField, page, type Frame } from './layout.js';
-import type { ConsoleSite, ConsoleVisit } from './site.js';
+import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
 
 const ROLE_HELP: Record<string, string> = {
   owner: 'everything, including the team’s owners',
@@ -85,7 +85,6 @@ async function renderTeam(site: ConsoleSite, v: ConsoleVisit, team: Team, refuse
   return htmlResponse(status, teamPage({ ...v.frame, title: 'Team', section: 'team', team, notice: done ? (DONE[done] ?? null) : null }, team, members, refused), v.cookies);
 }
 
-const statusOf = (err: FeedbackError) => (err.code === 'ERR_FORBIDDEN' ? 403 : err.code === 'ERR_CONFLICT' ? 409 : err.code === 'ERR_NOT_FOUND' ? 404 : 422);
 
 /** A team form: the engine checks the role; done, back to the team page with a word; refused, the page with why. */
 async function teamAction(site: ConsoleSite, event: H3Event, run: (input: { form: URLSearchParams; team: Team; actor: Actor }) => Promise<string>) {
@@ -111,6 +110,12 @@ const roleOf = (form: URLSearchParams) => {
 
 /** The team page (members, invitations, roles, removal) and the audit log page (owners and admins). */
 export function mountTeam(router: H3, site: ConsoleSite): void {
+  // Embedded, the host's own sign-in decides who is on the team: the console's team page would manage nobody.
+  if (!site.embedded) mountMembers(router, site);
+  mountAudit(router, site);
+}
+
+function mountMembers(router: H3, site: ConsoleSite): void {
   router.get(`${CONSOLE_PATH}/:org/team`, async (event) => {
     const m = await site.member(event);
     if (m instanceof Response) return m;
@@ -135,12 +140,15 @@ export function mountTeam(router: H3, site: ConsoleSite): void {
       return 'removed';
     }),
   );
+}
+
+function mountAudit(router: H3, site: ConsoleSite): void {
   router.get(`${CONSOLE_PATH}/:org/audit`, async (event) => {
     const m = await site.member(event);
     if (m instanceof Response) return m;
     const frame: Frame = { ...m.v.frame, title: 'Audit log', section: 'audit', team: m.team };
     const team = site.engine.workspace(m.team.organizationId).team;
-    const actor = { email: m.v.identity!.email };
+    const actor = site.actor(m.v);
     let result;
     try {
       result = await team.auditLog(actor, { cursor: event.url.searchParams.get('cursor') ?? undefined });

@@ -146,15 +146,14 @@ export function createAdministration(ctx: AdministrationContext, actor: Actor) {
           const entry = await createChangelogService(inner).create(input);
           return { result: entry, audit: { action: 'changelog.drafted', resourceType: 'changelog_entry', resourceId: entry.id } };
         }),
-      edit: (entryId: string, change: ChangelogEdit) =>
-        actAs(ctx, actor, 'triage', async (inner) => ({
-          result: await createChangelogService(inner).edit(entryId, change),
-          audit: { action: 'changelog.edited', resourceType: 'changelog_entry', resourceId: entryId, detail: { fields: Object.keys(change) } },
-        })),
-      linkPosts: (entryId: string, postIds: readonly string[]) =>
+      /** Change a draft's title, Markdown body and the posts it ships, together. */
+      edit: (entryId: string, change: ChangelogEdit & { postIds?: readonly string[] }) =>
         actAs(ctx, actor, 'triage', async (inner) => {
-          const linked = await createChangelogService(inner).linkPosts(entryId, postIds);
-          return { result: linked, audit: { action: 'changelog.posts_linked', resourceType: 'changelog_entry', resourceId: entryId, detail: { posts: linked } } };
+          const { postIds, ...text } = change;
+          const service = createChangelogService(inner);
+          const entry = await service.edit(entryId, text);
+          const linked = postIds === undefined ? undefined : await service.linkPosts(entryId, postIds);
+          return { result: entry, audit: { action: 'changelog.edited', resourceType: 'changelog_entry', resourceId: entryId, detail: { fields: Object.keys(change), ...(linked ? { posts: linked } : {}) } } };
         }),
       /** Publish (with `ship`, its linked posts move to shipped); the mail goes out with it. */
       publish: (entryId: string, options: { ship?: boolean } = {}) =>

@@ -49,6 +49,16 @@ export interface UpdateOrganizationInput {
 /** An accent colour as the portal takes it: `#` and six hex digits. */
 export const ACCENT_PATTERN = /^#[0-9a-fA-F]{6}$/;
 
+/** The contrast of a `#rrggbb` colour against white (WCAG 2's ratio, 1 to 21). */
+export function contrastOnWhite(hex: string): number {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return 1.05 / (luminance + 0.05);
+}
+
 /** A logo address: https (http only on this machine, for development), without credentials, at most 2,048 characters. */
 function checkLogoUrl(text: string): void {
   let url: URL | undefined;
@@ -105,6 +115,11 @@ export function check(input: {
   if (typeof input.portalLogoUrl === 'string') checkLogoUrl(input.portalLogoUrl);
   if (typeof input.portalAccent === 'string' && !ACCENT_PATTERN.test(input.portalAccent))
     throw new FeedbackError('ERR_VALIDATION', 'The accent colour must be # and six hex digits, e.g. #1d4ed8.');
+  if (typeof input.portalAccent === 'string' && contrastOnWhite(input.portalAccent) < 4.5)
+    throw new FeedbackError(
+      'ERR_VALIDATION',
+      `The accent colour ${input.portalAccent} is too light: links in it on white, and white text on it, would be hard to read (contrast ${contrastOnWhite(input.portalAccent).toFixed(1)}:1, at least 4.5:1 needed). Choose a darker shade.`,
+    );
   if (input.searchLanguage !== undefined && !SEARCH_LANGUAGES.includes(input.searchLanguage as SearchLanguage))
     throw new FeedbackError('ERR_VALIDATION', `search language must be one of ${SEARCH_LANGUAGES.join(', ')}`);
   if (typeof input.handle === 'string' && !HANDLE_PATTERN.test(input.handle))

@@ -1,7 +1,7 @@
 import { act, hasVoted } from './acting.js';
 import { confirmCode, requestCode } from './codes.js';
 import type { PortalAction, PortalContext, PortalIdentity } from './participants.js';
-import { createSecret, rotateSecret } from './secret.js';
+import { createSecret, rotateSecret, secretState } from './secret.js';
 import { sessionOf, signOut } from './sessions.js';
 import { signIn } from './sign-in.js';
 
@@ -17,6 +17,8 @@ export function createParticipation(ctx: PortalContext) {
       create: () => createSecret(ctx),
       /** Replace the portal secret; the old one keeps verifying for `graceSeconds` (24 h by default). */
       rotate: (graceSeconds?: number) => rotateSecret(ctx, graceSeconds),
+      /** Whether there is one (never the secret), and until when the one it replaced still verifies. */
+      state: () => secretState(ctx),
     },
     /** Exchange a token minted by the workspace's backend for a session (and identify the person). */
     signIn: (token: string) => signIn(ctx, token),

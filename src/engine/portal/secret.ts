@@ -46,3 +46,10 @@ export async function rotateSecret(
   await organizations.setPortalSecrets(db, organizationId, { current: sealed, previous: until && current.current, previousUntil: until }, now);
   return { secret, previousValidUntil: until?.toISOString() ?? null };
 }
+
+/** Whether the workspace has a portal secret, and until when the one it replaced still verifies (null: none does). */
+export async function secretState({ db, organizationId, clock }: PortalContext): Promise<{ exists: boolean; previousValidUntil: string | null }> {
+  const row = await organizations.findPortalSecrets(db, organizationId);
+  const until = row?.previous && row.previousUntil && row.previousUntil > clock() ? row.previousUntil.toISOString() : null;
+  return { exists: Boolean(row?.current), previousValidUntil: until };
+}

@@ -77,6 +77,12 @@ export function list(sql: Sql, organizationId: string, limit: number, after?: Af
   return pageOf(sql, WEBHOOKS, { where: 'w.organization_id = ?', params: [organizationId] }, limit, after);
 }
 
+/** Each webhook's count of consecutive failed attempts (what disables it at WEBHOOK_LIMITS.consecutiveFailures). */
+export async function failureCounts(sql: Sql, organizationId: string): Promise<Map<string, number>> {
+  const rows = await sql.all<{ id: string; consecutive_failures: unknown }>('SELECT id, consecutive_failures FROM webhook WHERE organization_id = ?', [organizationId]);
+  return new Map(rows.map((r) => [r.id, toInt(r.consecutive_failures)]));
+}
+
 /** What a webhook update may set; `enable` re-enables it and resets its failure count. */
 export interface WebhookChanges {
   url?: string;

@@ -5,7 +5,7 @@ import { addMember, auditLog, changeRole, listMembers, lookAtPosts, removeMember
 import type { TeamRole } from './roles.js';
 import { eraseTeamPerson, exportTeamPerson } from './person.js';
 import { redeemSignIn, requestSignIn, sessionOf, signOut } from './sign-in.js';
-import { configureSso, finishSso, removeSso, ssoSettings, startSso, type SsoContext, type SsoInput } from './sso.js';
+import { configureSso, finishSso, removeSso, ssoCallbackUrl, ssoSettings, startSso, type SsoContext, type SsoInput } from './sso.js';
 
 export { actAs, type Acting } from './acting.js';
 export { CLI_ACTOR, type Actor } from './audit.js';
@@ -42,6 +42,8 @@ export function createTeamAccess(ctx: SsoContext) {
      * keeps. The provider sends it back to the public address's /console/sso/callback (the request's origin without one).
      */
     startSso: (email: string, requestOrigin: string) => startSso(ctx, email, requestOrigin),
+    /** The redirect URI a provider must have registered (the public address's, else the request's origin's). */
+    ssoCallbackUrl: (requestOrigin: string) => ssoCallbackUrl(ctx, requestOrigin),
     /** Finish it with the provider's answer and what the browser kept: a new session. */
     finishSso: (pending: string | undefined, callbackUrl: URL) => finishSso(ctx, pending, callbackUrl),
     /** Mail a one-time link and code to the address if it is on a team (the answer is the same if not). */

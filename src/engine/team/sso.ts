@@ -97,6 +97,9 @@ function configFor(ctx: SsoContext, row: workspaceSso.SsoRow): Promise<oidc.Conf
   return config;
 }
 
+/** The redirect URI to register at the provider: the public address's callback (the request's origin without one). */
+export const ssoCallbackUrl = (ctx: Pick<SsoContext, 'publicUrl'>, requestOrigin: string) => `${(ctx.publicUrl() ?? requestOrigin).replace(/\/$/, '')}${SSO_CALLBACK_PATH}`;
+
 /** What the browser keeps between the redirect to the provider and its return (sealed: it cannot be read or altered). */
 interface Pending {
   organizationId: string;
@@ -113,7 +116,7 @@ interface Pending {
  */
 export async function startSso(ctx: SsoContext, rawEmail: string, requestOrigin: string): Promise<{ url: string; pending: string; expiresAt: Date }> {
   const email = teamEmail(rawEmail);
-  const redirectUri = `${(ctx.publicUrl() ?? requestOrigin).replace(/\/$/, '')}${SSO_CALLBACK_PATH}`;
+  const redirectUri = ssoCallbackUrl(ctx, requestOrigin);
   const row = (await workspaceSso.all(ctx.db)).find((r) => r.allowedDomains.includes(domainOf(email)));
   if (!row) throw new FeedbackError('ERR_NOT_FOUND', `No workspace signs in with single sign-on for ${domainOf(email)}: use the emailed code.`);
   const config = await configFor(ctx, row);

@@ -27,6 +27,8 @@ export function createWebhooksService(ctx: WebhooksContext) {
     listDeliveries: (webhookId: string, query?: PageQueryInput) => listDeliveries(ctx, webhookId, query),
     retrieveDelivery: (id: string) => retrieveDelivery(ctx, id),
     replayDelivery: (webhookId: string, deliveryId: string) => replayDelivery(ctx, webhookId, deliveryId),
+    /** Each webhook's consecutive failed attempts, by id (the console shows how close one is to being disabled, and why it was). */
+    failureCounts: () => webhooks.failureCounts(ctx.db, ctx.organizationId),
   };
 }
 export type WebhooksService = ReturnType<typeof createWebhooksService>;

@@ -28,13 +28,21 @@ export interface PageFrame {
   csrf?: string;
   /** A line about what just happened ("Your vote counts."), announced to screen readers. */
   notice?: string | null;
+  /** The workspace's branding: its logo's address and its accent colour (`#rrggbb`). */
+  brand?: Brand;
+}
+
+/** A portal's branding, as its settings give it. */
+export interface Brand {
+  logoUrl: string | null;
+  accent: string | null;
 }
 
 /** The hidden field every form carries: the anti-forgery token. */
 export const csrfField = (frame: Pick<PageFrame, 'csrf'>): SafeHtml => html`<input type="hidden" name="csrf" value="${frame.csrf ?? ''}">`;
 
 /** The document every portal page is: its head, a skip link, the header bar, the main content and the footer. */
-function shell(title: string, workspace: string, bar: SafeHtml, notice: string | null | undefined, main: SafeHtml): string {
+function shell(title: string, workspace: string, bar: SafeHtml, notice: string | null | undefined, main: SafeHtml, brand?: Brand): string {
   return String(html`<!doctype html>
 <html lang="en">
 <head>
@@ -42,6 +50,7 @@ function shell(title: string, workspace: string, bar: SafeHtml, notice: string |
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · ${workspace}</title>
 <link rel="stylesheet" href="${PORTAL_PATH}/assets/${STYLESHEET.name}">
+${brand?.accent ? html`<link rel="stylesheet" href="${PORTAL_PATH}/assets/theme/${brand.accent.slice(1)}.css">` : ''}
 <script src="${PORTAL_PATH}/assets/${SCRIPT.name}" defer></script>
 </head>
 <body>
@@ -63,7 +72,8 @@ ${main}
 export function page(frame: PageFrame, main: SafeHtml): string {
   const link = (section: Section, href: string, label: string) =>
     html`<li><a href="${href}"${frame.section === section ? html.raw` aria-current="page"` : ''}>${label}</a></li>`;
-  const bar = html`<a class="name" href="${frame.paths.home}">${frame.workspace}</a>
+  const logo = frame.brand?.logoUrl ? html`<img class="logo" src="${frame.brand.logoUrl}" alt="" height="28"> ` : '';
+  const bar = html`<a class="name" href="${frame.paths.home}">${logo}${frame.workspace}</a>
 <nav class="sections" aria-label="Sections"><ul>
 ${link('boards', frame.paths.home, 'Boards')}${link('roadmap', frame.paths.roadmap, 'Roadmap')}${link('changelog', frame.paths.changelog, 'Changelog')}
 </ul></nav>
@@ -72,7 +82,7 @@ ${
     ? html`<form class="who" method="post" action="${frame.paths.signOut}">${csrfField(frame)}<span class="muted">Signed in as ${frame.viewer.name ?? frame.viewer.email}</span> <a href="${frame.paths.notifications}">Email settings</a> <button type="submit" class="link">Sign out</button></form>`
     : ''
 }`;
-  return shell(frame.title, frame.workspace, bar, frame.notice, main);
+  return shell(frame.title, frame.workspace, bar, frame.notice, main, frame.brand);
 }
 
 /** A page a mail's link leads to: the workspace's name and nothing else around it (the workspace may have no portal). */

@@ -2,6 +2,7 @@ import type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost, Port
 import { POST_STATUSES, POST_STATUS_LABELS as STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { html, type SafeHtml } from '@remix-run/html-template';
 import type { Paths } from '../../engine/index.js';
+import { markdown } from '../../h3/index.js';
 import { count, csrfField, mailPage, page, when, type PageFrame } from './layout.js';
 
 const status = (s: PostStatus) => html`<span class="status">${STATUS_LABELS[s]}</span>`;
@@ -232,7 +233,7 @@ ${c.posts.length ? html`<ol>${c.posts.map((p) => html`<li><a href="${frame.paths
 }
 
 export function changelogPage(frame: PageFrame, v: { data: PortalChangelogEntry[]; nextCursor: string | null }): string {
-  const entry = (e: PortalChangelogEntry) => html`<article id="${e.slug}"><h2>${e.title}</h2><p class="muted">${when(e.publishedAt)}</p>${e.body ? html`<div class="body">${e.body}</div>` : ''}</article>`;
+  const entry = (e: PortalChangelogEntry) => html`<article id="${e.slug}"><h2>${e.title}</h2><p class="muted">${when(e.publishedAt)}</p>${e.body ? html`<div class="markdown">${markdown(e.body)}</div>` : ''}</article>`;
   return page(
     frame,
     html`<h1>Changelog</h1>

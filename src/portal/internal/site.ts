@@ -40,7 +40,7 @@ export class PortalSite {
     if (!HANDLE_PATTERN.test(handle)) return null;
     const org = await this.engine.organizations.byHandle(handle);
     if (!org || !org.portalEnabled) return null;
-    return { org, frame: { workspace: org.name, paths: pathsOf(handle) } };
+    return { org, frame: { workspace: org.name, paths: pathsOf(handle), brand: { logoUrl: org.portalLogoUrl, accent: org.portalAccent } } };
   }
 
   /**
@@ -51,6 +51,7 @@ export class PortalSite {
     const ws = await this.workspaceOf(event);
     if (!ws) return null;
     event.context.frameOrigins = ws.org.portalFrameOrigins;
+    if (ws.org.portalLogoUrl) event.context.imageOrigins = [new URL(ws.org.portalLogoUrl).origin];
     const facts = factsOf(event, this.trustProxy);
     const csrf = csrfOf(event, facts);
     const participation = this.engine.workspace(ws.org.id).participation;

@@ -43,6 +43,10 @@ button { font: inherit; padding: .4rem .9rem; border-radius: .35rem; border: 1px
 .roadmap section { background: var(--soft); border-radius: .5rem; padding: .5rem 1rem; }
 .roadmap ol { padding-left: 1.25rem; }
 .entries article { border-bottom: 1px solid var(--line); padding: .5rem 0 1rem; }
+.markdown { overflow-wrap: anywhere; }
+header.site img.logo { vertical-align: middle; max-height: 28px; width: auto; margin-right: .4rem; }
+.markdown pre { overflow-x: auto; background: var(--soft, #f3f4f6); padding: .5rem; }
+.markdown code { font-size: .9em; }
 .pager { margin: 1rem 0; }
 .hp, .sr-only { position: absolute; left: -9999px; width: 1px; height: 1px; overflow: hidden; }
 form.stack { display: flex; flex-direction: column; gap: .75rem; max-width: 36rem; margin: 0 0 1.5rem; }
