@@ -3,42 +3,16 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsole } from '../../src/console/index.js';
-import { CLI_ACTOR, type Engine } from '../../src/engine/index.js';
+import { CLI_ACTOR } from '../../src/engine/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
 import { startSmtpSink } from '../helpers/smtp.js';
+import { seedConsole as seed } from './console-seed.js';
 
 // The team console in a real browser (docs/console.md): signing in with the command line's link, the posts page used
 // with the keyboard alone, the post page's forms with JavaScript off, axe-core on every page, and the screenshots of
 // docs/images (CONSOLE_SCREENSHOTS=docs/images to write them there).
 const SHOTS = process.env.CONSOLE_SCREENSHOTS ?? join(import.meta.dirname, '../../test-results/console');
-
-/** A workspace a team triages: two boards, posts with votes of paying and free contacts, a held post. */
-async function seed(engine: Engine) {
-  const org = await engine.organizations.create({ name: 'Acme', plan: 'paid' });
-  await engine.organizations.update(org.id, { handle: 'acme', portalEnabled: true });
-  const w = engine.workspace(org.id);
-  const ideas = await w.boards.create({ name: 'Feature requests' });
-  const bugs = await w.boards.create({ name: 'Bugs' });
-  const people = [
-    { id: 'u1', email: 'dana@bigco.example', name: 'Dana Whit', plan: 'enterprise', mrrCents: 120_000 },
-    { id: 'u2', email: 'lee@shop.example', name: 'Lee Park', plan: 'pro', mrrCents: 9_900 },
-    { id: 'u3', email: 'sam@studio.example', name: 'Sam Ito', plan: 'pro', mrrCents: 9_900 },
-    { id: 'u4', email: 'kim@home.example', name: 'Kim Roe', plan: 'free', mrrCents: 0 },
-  ];
-  for (const p of people) await w.contacts.identify({ externalUserId: p.id, email: p.email, name: p.name, plan: p.plan, mrrCents: p.mrrCents, currency: 'USD' });
-  const dark = await w.public.post({ boardId: ideas.id, email: 'kim@home.example', name: 'Kim Roe', authorUserId: 'u4', vouched: true, title: 'Dark mode', body: { json: {}, text: 'Easier on the eyes at night.' }, notifyMe: true });
-  const csv = await w.posts.create(ideas.id, { title: 'Export to CSV' });
-  const sso = await w.posts.create(ideas.id, { title: 'Single sign-on with Okta' });
-  const night = await w.posts.create(ideas.id, { title: 'Night theme' });
-  await w.posts.create(bugs.id, { title: 'Avatar upload fails on Safari' });
-  for (const p of people) await w.public.vote({ postId: dark.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
-  for (const p of people.slice(0, 2)) await w.public.vote({ postId: sso.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
-  await w.public.vote({ postId: csv.id, email: 'kim@home.example', userId: 'u4', vouched: true, notifyMe: false });
-  await w.public.comment({ postId: dark.id, email: 'lee@shop.example', name: 'Lee Park', authorUserId: 'u2', vouched: true, bodyText: 'Please, and for the editor too.', notifyMe: false });
-  await w.public.post({ boardId: ideas.id, email: 'anon@example.com', title: 'Calendar sync', body: { json: {}, text: 'Two-way with Google.' }, notifyMe: false }, { held: true });
-  return { org, w, ideas, dark, night };
-}
 
 const smtp = await startSmtpSink();
 afterAll(() => smtp.close());

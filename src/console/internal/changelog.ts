@@ -71,7 +71,7 @@ ${linked.length ? html`<h2>Ships</h2><ul class="targets">${linked.map((p) => htm
 ${error}
 <div class="columns">
 <form method="post" action="${base}" id="editor">${csrfField(frame)}
-<label for="title">Title</label><input id="title" name="title" required maxlength="200" value="${state.title}">
+<label for="title">Title</label><input id="title" name="title" required maxlength="200" size="60" value="${state.title}">
 <label for="body">What shipped <span class="muted">(Markdown: **bold**, *italic*, [links](https://example.com), lists, headings)</span></label>
 <textarea id="body" name="body" rows="14" data-preview="${base}/preview"${state.refused ? html.raw` aria-describedby="entry-error"` : ''}>${state.body}</textarea>
 <fieldset class="ships"><legend>Posts it ships <span class="muted">(their people hear of it; at most ${CHANGELOG_POSTS_MAX})</span></legend>

@@ -22,17 +22,20 @@ const lines = (text: string | null) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-function settingsPage(frame: Frame, team: Team, org: OrganizationInfo, sso: SsoSettings | null, origin: { site: string; callback: string }, refused: { part: Part; message: string } | null): string {
+function settingsPage(frame: Frame, team: Team, org: OrganizationInfo, sso: SsoSettings | null, origin: { site: string; callback: string }, refused: { part: Part; message: string; drafts: URLSearchParams } | null): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/settings`;
   const error = (part: Part) => (refused?.part === part ? html`<p class="error" role="alert" id="${part}-error">${refused.message}</p>` : '');
   const check = (name: string, on: boolean, label: string) => html`<label class="check"><input type="checkbox" name="${name}" value="on"${on ? html.raw` checked` : ''}> ${label}</label>`;
+  // After a refusal, the refused form shows what was typed; the others show what is saved.
+  const typed = (part: Part, name: string, saved: string) => (refused?.part === part ? (refused.drafts.get(name) ?? '') : saved);
+  const ticked = (part: Part, name: string, saved: boolean) => (refused?.part === part ? refused.drafts.get(name) === 'on' : saved);
   const portalAddress = org.handle ? `${origin.site}/portal/${org.handle}/` : null;
   const body = html`<h1>Settings</h1>
 <section aria-labelledby="workspace-h"><h2 id="workspace-h">Workspace</h2>${error('workspace')}
 <form method="post" action="${base}/workspace">${csrfField(frame)}
-<label for="s-name">Name</label><input id="s-name" name="name" required maxlength="200" value="${org.name}">
+<label for="s-name">Name</label><input id="s-name" name="name" required maxlength="200" value="${typed('workspace', 'name', org.name)}">
 <label for="s-admins">Admin addresses <span class="muted">(one per line: they get notices such as a disabled webhook)</span></label>
-<textarea id="s-admins" name="adminEmails" rows="3">${org.adminEmails.join('\n')}</textarea>
+<textarea id="s-admins" name="adminEmails" rows="3">${typed('workspace', 'adminEmails', org.adminEmails.join('\n'))}</textarea>
 <p><button type="submit">Save</button></p></form>
 <table class="facts"><caption class="muted">Set by whoever runs this server (<code>feedback-service org update</code>)</caption><tbody>
 <tr><th scope="row">Plan</th><td>${org.plan}</td></tr>
@@ -44,19 +47,19 @@ function settingsPage(frame: Frame, team: Team, org: OrganizationInfo, sso: SsoS
 <section aria-labelledby="portal-h"><h2 id="portal-h">Portal</h2>${error('portal')}
 ${portalAddress && org.portalEnabled ? html`<p>The portal is at <a href="${portalAddress}">${portalAddress}</a>.</p>` : html`<p class="muted">The portal is off.</p>`}
 <form method="post" action="${base}/portal">${csrfField(frame)}
-<label for="s-handle">Handle <span class="muted">(its address: /portal/<em>handle</em>/; lower-case letters, digits and dashes)</span></label><input id="s-handle" name="handle" maxlength="40" value="${org.handle ?? ''}">
-${check('portalEnabled', org.portalEnabled, 'The portal is on')}
-${check('portalModeration', org.portalModeration, 'Hold posts by people who are not signed in with your token until someone approves them')}
-${check('portalVerifiedOnly', org.portalVerifiedOnly, 'Only people signed in with your token may post, vote and comment')}
-${check('notifyAdminCreated', org.notifyAdminCreated, 'Mail contacts added by hand (you attest a lawful basis when adding each)')}
+<label for="s-handle">Handle <span class="muted">(its address: /portal/<em>handle</em>/; lower-case letters, digits and dashes)</span></label><input id="s-handle" name="handle" maxlength="40" value="${typed('portal', 'handle', org.handle ?? '')}">
+${check('portalEnabled', ticked('portal', 'portalEnabled', org.portalEnabled), 'The portal is on')}
+${check('portalModeration', ticked('portal', 'portalModeration', org.portalModeration), 'Hold posts by people who are not signed in with your token until someone approves them')}
+${check('portalVerifiedOnly', ticked('portal', 'portalVerifiedOnly', org.portalVerifiedOnly), 'Only people signed in with your token may post, vote and comment')}
+${check('notifyAdminCreated', ticked('portal', 'notifyAdminCreated', org.notifyAdminCreated), 'Mail contacts added by hand (you attest a lawful basis when adding each)')}
 <label for="s-frames">Sites that may frame the portal <span class="muted">(the widget; one origin per line, e.g. https://app.example.com)</span></label>
-<textarea id="s-frames" name="portalFrameOrigins" rows="3">${org.portalFrameOrigins.join('\n')}</textarea>
+<textarea id="s-frames" name="portalFrameOrigins" rows="3">${typed('portal', 'portalFrameOrigins', org.portalFrameOrigins.join('\n'))}</textarea>
 <p><button type="submit">Save</button></p></form></section>
 
 <section aria-labelledby="branding-h"><h2 id="branding-h">Branding</h2>${error('branding')}
 <form method="post" action="${base}/branding">${csrfField(frame)}
-<label for="s-logo">Logo <span class="muted">(the https address of an image, shown in the portal’s header; empty for the name alone)</span></label><input id="s-logo" name="portalLogoUrl" type="url" size="60" value="${org.portalLogoUrl ?? ''}">
-<label for="s-accent">Accent colour <span class="muted">(links and buttons; dark enough to read on white)</span></label><input id="s-accent" name="portalAccent" type="color" value="${org.portalAccent ?? '#1d4ed8'}">
+<label for="s-logo">Logo <span class="muted">(the https address of an image, shown in the portal’s header; empty for the name alone)</span></label><input id="s-logo" name="portalLogoUrl" type="url" size="60" value="${typed('branding', 'portalLogoUrl', org.portalLogoUrl ?? '')}">
+<label for="s-accent">Accent colour <span class="muted">(links and buttons; dark enough to read on white)</span></label><input id="s-accent" name="portalAccent" type="color" value="${typed('branding', 'portalAccent', org.portalAccent ?? '#1d4ed8')}">
 ${check('resetAccent', false, 'Use the default colour')}
 <p><button type="submit">Save</button></p></form></section>
 
@@ -64,10 +67,10 @@ ${check('resetAccent', false, 'Use the default colour')}
 <p class="muted">OpenID Connect (Google Workspace, Okta, Entra ID, Keycloak...). Register a web application at your provider with the redirect URI <code>${origin.callback}</code>. Single sign-on signs in people on the team; it does not add anyone.</p>
 ${sso ? html`<p>On: <code>${sso.issuer}</code> for ${sso.allowedDomains.join(', ')}.</p>` : html`<p>Off.</p>`}
 <form method="post" action="${base}/sso">${csrfField(frame)}
-<label for="s-issuer">Issuer</label><input id="s-issuer" name="issuer" type="url" size="60" required value="${sso?.issuer ?? ''}" placeholder="https://accounts.google.com">
-<label for="s-client">Client id</label><input id="s-client" name="clientId" required size="60" value="${sso?.clientId ?? ''}">
+<label for="s-issuer">Issuer</label><input id="s-issuer" name="issuer" type="url" size="60" required value="${typed('sso', 'issuer', sso?.issuer ?? '')}" placeholder="https://accounts.google.com">
+<label for="s-client">Client id</label><input id="s-client" name="clientId" required size="60" value="${typed('sso', 'clientId', sso?.clientId ?? '')}">
 <label for="s-secret">Client secret <span class="muted">(${sso ? 'type it again to save a change: it is never shown' : 'sealed at rest, never shown'})</span></label><input id="s-secret" name="clientSecret" type="password" required autocomplete="off" size="60">
-<label for="s-domains">Email domains that sign in this way <span class="muted">(one per line)</span></label><textarea id="s-domains" name="domains" rows="2" required>${sso?.allowedDomains.join('\n') ?? ''}</textarea>
+<label for="s-domains">Email domains that sign in this way <span class="muted">(one per line)</span></label><textarea id="s-domains" name="domains" rows="2" required>${typed('sso', 'domains', sso?.allowedDomains.join('\n') ?? '')}</textarea>
 <p><button type="submit">Save single sign-on</button></p></form>
 ${sso ? html`<form method="post" action="${base}/sso/off">${csrfField(frame)}<button type="submit" class="secondary">Turn single sign-on off</button></form>` : ''}
 </section>`;
@@ -98,7 +101,7 @@ const PARTS: Record<Exclude<Part, 'sso'>, (form: URLSearchParams) => WorkspaceSe
 export function mountSettings(router: H3, site: ConsoleSite): void {
   const path = `${CONSOLE_PATH}/:org/settings`;
   const back = (team: Team) => `${CONSOLE_PATH}/${team.organizationId}/settings`;
-  const render = async (v: ConsoleVisit, team: Team, origin: string, notice: string | null, refused: { part: Part; message: string } | null = null, status = 200) => {
+  const render = async (v: ConsoleVisit, team: Team, origin: string, notice: string | null, refused: { part: Part; message: string; drafts: URLSearchParams } | null = null, status = 200) => {
     const [org, sso] = await Promise.all([site.engine.organizations.get(team.organizationId), site.engine.workspace(team.organizationId).team.sso()]);
     const frame: Frame = { ...v.frame, title: 'Settings', section: 'settings', team, notice };
     return htmlResponse(status, settingsPage(frame, team, org!, sso, siteAddress(site.engine.team.ssoCallbackUrl(origin)), refused), v.cookies);
@@ -118,7 +121,7 @@ export function mountSettings(router: H3, site: ConsoleSite): void {
           await site.engine.workspace(team.organizationId).as(actor).updateSettings(settingsOf(form));
           return part;
         },
-        (m, err) => render(m.v, m.team, event.url.origin, null, { part, message: err.message }, statusOf(err)),
+        (m, err) => render(m.v, m.team, event.url.origin, null, { part, message: err.message, drafts: m.form }, statusOf(err)),
       ),
     );
   }
@@ -131,7 +134,7 @@ export function mountSettings(router: H3, site: ConsoleSite): void {
         await site.engine.workspace(team.organizationId).team.configureSso(actor, input);
         return 'sso';
       },
-      (m, err) => render(m.v, m.team, event.url.origin, null, { part: 'sso', message: err.message }, statusOf(err)),
+      (m, err) => render(m.v, m.team, event.url.origin, null, { part: 'sso', message: err.message, drafts: m.form }, statusOf(err)),
     ),
   );
   router.post(`${path}/sso/off`, (event) =>
@@ -142,7 +145,7 @@ export function mountSettings(router: H3, site: ConsoleSite): void {
         await site.engine.workspace(team.organizationId).team.removeSso(actor);
         return 'sso_off';
       },
-      (m, err: FeedbackError) => render(m.v, m.team, event.url.origin, null, { part: 'sso', message: err.message }, statusOf(err)),
+      (m, err: FeedbackError) => render(m.v, m.team, event.url.origin, null, { part: 'sso', message: err.message, drafts: m.form }, statusOf(err)),
     ),
   );
 }
