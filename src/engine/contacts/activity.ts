@@ -16,21 +16,16 @@ export interface ContactActivity {
 }
 
 /**
- * A contact's activity: their posts (by contact), and their votes and comments (by contact, by their address's hash, or
- * by their user id, as a data-subject request finds them), the newest CONTACT_ACTIVITY_LIMIT of each.
+ * A contact's activity: their posts (by contact), and their votes and comments (by contact, or by their address's
+ * hash), the newest CONTACT_ACTIVITY_LIMIT of each; index lookups all (a data-subject export finds more: by user id too).
  */
 export async function activity(ctx: WorkspaceContext, contactId: string): Promise<ContactActivity> {
   const contact = await retrieve(ctx, contactId);
-  const who = { contactIds: [contact.id], emailHash: hashEmail(contact.email), userIds: contact.externalUserId ? [contact.externalUserId] : [] };
+  const who = { contactId: contact.id, emailHash: hashEmail(contact.email) };
   const [own, voted, wrote] = await Promise.all([
     posts.listForContact(ctx.db, ctx.organizationId, contact.id, CONTACT_ACTIVITY_LIMIT),
-    votes.listFor(ctx.db, ctx.organizationId, who, CONTACT_ACTIVITY_LIMIT),
-    comments.listFor(ctx.db, ctx.organizationId, who, CONTACT_ACTIVITY_LIMIT),
+    votes.recentOf(ctx.db, ctx.organizationId, who, CONTACT_ACTIVITY_LIMIT),
+    comments.recentOf(ctx.db, ctx.organizationId, who, CONTACT_ACTIVITY_LIMIT),
   ]);
-  return {
-    contact,
-    posts: own,
-    votes: voted.map(({ id, postId, postTitle, createdAt }) => ({ id, postId, postTitle, createdAt })),
-    comments: wrote.map(({ id, postId, bodyText, createdAt }) => ({ id, postId, bodyText, createdAt })),
-  };
+  return { contact, posts: own, votes: voted, comments: wrote };
 }

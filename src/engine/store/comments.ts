@@ -11,6 +11,8 @@ export const Comment = defineEntity({
   indexes: [
     { name: 'comment_org_email_hash_idx', properties: ['organization', 'emailHash'] },
     { name: 'comment_post_created_idx', properties: ['post', 'createdAt'] },
+    // A contact's comments (the console's contact page, erasure).
+    { name: 'comment_contact_idx', properties: ['contactId', 'createdAt'] },
   ],
   properties: {
     id: p.string().primary().length(40),
@@ -61,11 +63,11 @@ export async function findOnPost(sql: Sql, id: string, postId: string): Promise<
   return row && { contactId: row.contact_id ?? null };
 }
 
-/** The person's comments in the workspace (by contact, address or author id), oldest first; the newest `latest` only, newest first, with it. */
-export async function listFor(sql: Sql, organizationId: string, who: Subject, latest?: number) {
+/** The person's comments in the workspace (by contact, address or author id), oldest first. */
+export async function listFor(sql: Sql, organizationId: string, who: Subject) {
   const rows = await sql.all<Record<string, unknown>>(
     `SELECT id, post_id, parent_id, body_text, author_name, author_user_id, email_hash, contact_id, created_at FROM comment
-     WHERE organization_id = ? AND (${inList('contact_id', who.contactIds)} OR email_hash = ? OR ${inList('author_user_id', who.userIds)}) ORDER BY created_at${latest ? ' DESC' : ''}, id${latest ? ` DESC LIMIT ${Math.trunc(latest)}` : ''}`,
+     WHERE organization_id = ? AND (${inList('contact_id', who.contactIds)} OR email_hash = ? OR ${inList('author_user_id', who.userIds)}) ORDER BY created_at, id`,
     [organizationId, ...who.contactIds, who.emailHash, ...who.userIds],
   );
   return rows.map((r) => ({
@@ -101,4 +103,15 @@ export async function official(sql: Sql, ids: readonly string[]) {
 export async function unsign(sql: Sql, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
   return sql.run(`UPDATE comment SET author_name = NULL WHERE official = ? AND id IN (${placeholders(ids)})`, [true, ...ids]);
+}
+
+/** A contact's newest comments (by the contact, or by their address's hash): index lookups (comment_contact_idx, comment_org_email_hash_idx). */
+export async function recentOf(sql: Sql, organizationId: string, who: { contactId: string; emailHash: string | null }, limit: number) {
+  const rows = await sql.all<Record<string, unknown>>(
+    `SELECT id, post_id, body_text, created_at FROM comment
+     WHERE id IN (SELECT id FROM comment WHERE contact_id = ? UNION SELECT id FROM comment WHERE organization_id = ? AND email_hash = ?)
+     ORDER BY created_at DESC, id DESC LIMIT ?`,
+    [who.contactId, organizationId, who.emailHash, limit],
+  );
+  return rows.map((r) => ({ id: r.id as string, postId: r.post_id as string, bodyText: r.body_text as string, createdAt: toIso(r.created_at) }));
 }

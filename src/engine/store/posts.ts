@@ -22,8 +22,9 @@ export const Post = defineEntity({
     // The console's posts page, every board at once, by votes and newest (its impact order is post_impact's index).
     { name: 'post_org_votes_idx', properties: ['organization', 'voteCount', 'createdAt', 'id'] },
     { name: 'post_org_created_idx', properties: ['organization', 'createdAt', 'id'] },
-    // The roadmap's columns (the portal's and the console's): a workspace's posts of one status in roadmap order.
-    { name: 'post_org_status_roadmap_idx', properties: ['organization', 'status', 'roadmapOrder'] },
+    // The roadmap's columns (the portal's and the console's): a workspace's posts of one status in roadmap order,
+    // and the unordered ones by votes (roadmap_order null: an equality on the index).
+    { name: 'post_org_status_roadmap_idx', properties: ['organization', 'status', 'roadmapOrder', 'voteCount', 'id'] },
     // A contact's live posts newest first (GET /v1/contacts/{id}/posts), without visiting deleted ones.
     onlyOn('postgresql', expressionIndex('post_contact_live_idx', 'on "post" ("contact_id", "created_at" desc, "id" desc) where "deleted_at" is null')),
     // The portal's board pages in Top's and New's orders, over exactly the posts a board shows: the plan needs no

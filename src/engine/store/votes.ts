@@ -60,11 +60,11 @@ export async function insert(sql: Sql, vote: VoteRow): Promise<number | null> {
   return toInt(row!.vote_count);
 }
 
-/** The person's votes in the workspace (by contact, address or user id), with their post's title, oldest first; the newest `latest` only, newest first, with it. */
-export async function listFor(sql: Sql, organizationId: string, who: Subject, latest?: number) {
+/** The person's votes in the workspace (by contact, address or user id), with their post's title, oldest first. */
+export async function listFor(sql: Sql, organizationId: string, who: Subject) {
   const rows = await sql.all<Record<string, unknown>>(
     `SELECT v.id, v.post_id, p.title, v.user_id, v.email_hash, v.contact_id, v.created_at FROM vote v JOIN post p ON p.id = v.post_id
-     WHERE v.organization_id = ? AND (${inList('v.contact_id', who.contactIds)} OR v.email_hash = ? OR ${inList('v.user_id', who.userIds)}) ORDER BY v.created_at${latest ? ' DESC' : ''}, v.id${latest ? ` DESC LIMIT ${Math.trunc(latest)}` : ''}`,
+     WHERE v.organization_id = ? AND (${inList('v.contact_id', who.contactIds)} OR v.email_hash = ? OR ${inList('v.user_id', who.userIds)}) ORDER BY v.created_at, v.id`,
     [organizationId, ...who.contactIds, who.emailHash, ...who.userIds],
   );
   return rows.map((r) => ({
@@ -107,4 +107,18 @@ export async function moveToPost(sql: Sql, fromPostId: string, toPostId: string)
   ]);
   await sql.run('UPDATE post SET vote_count = (SELECT COUNT(*) FROM vote v WHERE v.post_id = post.id) WHERE id IN (?, ?)', [fromPostId, toPostId]);
   return moved;
+}
+
+/**
+ * A contact's newest votes (by the contact, or by their address's hash), with their post's title: each side an index
+ * lookup (vote_contact_post_idx, vote_org_email_hash_idx), never a scan of the workspace's votes.
+ */
+export async function recentOf(sql: Sql, organizationId: string, who: { contactId: string; emailHash: string | null }, limit: number) {
+  const rows = await sql.all<Record<string, unknown>>(
+    `SELECT v.id, v.post_id, p.title, v.created_at FROM vote v JOIN post p ON p.id = v.post_id
+     WHERE v.id IN (SELECT id FROM vote WHERE contact_id = ? UNION SELECT id FROM vote WHERE organization_id = ? AND email_hash = ?)
+     ORDER BY v.created_at DESC, v.id DESC LIMIT ?`,
+    [who.contactId, organizationId, who.emailHash, limit],
+  );
+  return rows.map((r) => ({ id: r.id as string, postId: r.post_id as string, postTitle: r.title as string, createdAt: toIso(r.created_at) }));
 }

@@ -236,15 +236,24 @@ export async function comments(sql: Sql, postId: string, limit: number): Promise
   );
 }
 
-/** The roadmap's column for `status`: shown posts of public boards not hidden from it, in roadmap order, then by votes. */
+/**
+ * The roadmap's column for `status`: shown posts of public boards not hidden from it, in roadmap order, then by votes;
+ * as two ranges of post_org_status_roadmap_idx (the ordered posts, then the others by votes), never a sort of the
+ * status's every post.
+ */
 export async function roadmap(sql: Sql, organizationId: string, status: PostStatus, limit: number): Promise<Array<PortalPost & { boardSlug: string }>> {
-  const rows = await sql.all(
-    `SELECT ${POSTS.columns}, b.slug AS board_slug FROM post p JOIN board b ON b.id = p.board_id
-     WHERE p.organization_id = ? AND b.is_public = ? AND p.status = ? AND p.hide_from_roadmap = ? AND p.merged_into_id IS NULL AND ${SHOWN}
-     ORDER BY p.roadmap_order IS NULL, p.roadmap_order, p.vote_count DESC, p.id DESC LIMIT ?`,
-    [organizationId, true, status, false, limit],
-  );
-  return rows.map((row) => ({ ...POSTS.read(row), boardSlug: row.board_slug as string }));
+  const page = async (ordered: boolean, n: number) =>
+    (
+      await sql.all(
+        `SELECT ${POSTS.columns}, b.slug AS board_slug FROM post p JOIN board b ON b.id = p.board_id
+         WHERE p.organization_id = ? AND b.is_public = ? AND p.status = ? AND p.hide_from_roadmap = ? AND p.merged_into_id IS NULL AND ${SHOWN}
+           AND p.roadmap_order IS ${ordered ? 'NOT NULL' : 'NULL'}
+         ORDER BY ${ordered ? 'p.roadmap_order, ' : ''}p.vote_count DESC, p.id DESC LIMIT ?`,
+        [organizationId, true, status, false, n],
+      )
+    ).map((row) => ({ ...POSTS.read(row), boardSlug: row.board_slug as string }));
+  const first = await page(true, limit);
+  return first.length === limit ? first : [...first, ...(await page(false, limit - first.length))];
 }
 
 /** Published entries of public boards, newest first, after (publishedAt, id). */
