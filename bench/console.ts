@@ -15,6 +15,7 @@ import { writeSection } from './doc.js';
 import { f, insertMany, timed as timedRuns } from './measure.js';
 import { createConsole } from '../src/console/index.js';
 import { CLI_ACTOR, createEngine, type Engine } from '../src/engine/index.js';
+import { hashEmail } from '../src/engine/shared/email.js';
 import { newId } from '../src/engine/shared/ids.js';
 import { ts } from '../src/engine/store/index.js';
 import { createApp } from '../src/h3/index.js';
@@ -31,7 +32,8 @@ const timed = (fn: (i: number) => Promise<unknown>, runs = RUNS) => timedRuns(fn
 /**
  * A workspace as a busy SaaS has it: POSTS posts over BOARDS boards; PEOPLE contacts, a third of them paying (most in
  * USD, some in EUR and GBP, revenue skewed: many small accounts, a few large); each contact votes once, on a post
- * drawn with a skew (a few posts gather most votes). Votes go in before contacts, so the impact triggers find no
+ * drawn with a skew (a few posts gather most votes), with their address's hash; a post with votes was written by its
+ * first voter. Votes go in before contacts, so the impact triggers find no
  * contact yet; the impact is then built the way the migration builds it from existing votes.
  */
 async function seed(engine: Engine) {
@@ -53,11 +55,13 @@ async function seed(engine: Engine) {
     POSTS,
   );
   const contactIds = Array.from({ length: PEOPLE }, () => newId('ctc'));
+  const emailOf = (i: number) => `person${i}@example${i % 97}.com`;
   await insertMany(
     engine,
     'vote',
     ['id', 'organization_id', 'post_id', 'user_id', 'email_hash', 'voter_key', 'contact_id', 'created_at'],
-    (i) => [newId('vote'), org.id, postIds[votedOn(i)], `u-${i}`, null, `u:u-${i}`, contactIds[i], at(i, PEOPLE)],
+    // Each vote carries its voter's address hash, as the portal's votes do.
+    (i) => [newId('vote'), org.id, postIds[votedOn(i)], `u-${i}`, hashEmail(emailOf(i)), `u:u-${i}`, contactIds[i], at(i, PEOPLE)],
     PEOPLE,
   );
   const paying = (i: number) => i % 3 === 0;
@@ -67,7 +71,7 @@ async function seed(engine: Engine) {
     engine,
     'contact',
     ['id', 'organization_id', 'external_user_id', 'email', 'name', 'plan', 'mrr_cents', 'currency', 'metadata', 'source', 'consent_basis', 'first_seen_at', 'last_seen_at', 'created_at', 'updated_at'],
-    (i) => [contactIds[i], org.id, `u-${i}`, `person${i}@example${i % 97}.com`, `Person ${i}`, paying(i) ? 'pro' : 'free', paying(i) ? mrr(i) : 0, paying(i) ? currency(i) : null, '{}', 'identify', 'sdk_identify', at(i, PEOPLE), at(i, PEOPLE), at(i, PEOPLE), at(i, PEOPLE)],
+    (i) => [contactIds[i], org.id, `u-${i}`, emailOf(i), `Person ${i}`, paying(i) ? 'pro' : 'free', paying(i) ? mrr(i) : 0, paying(i) ? currency(i) : null, '{}', 'identify', 'sdk_identify', at(i, PEOPLE), at(i, PEOPLE), at(i, PEOPLE), at(i, PEOPLE)],
     PEOPLE,
   );
   await engine.db.run(
@@ -77,6 +81,8 @@ async function seed(engine: Engine) {
        WHERE c.mrr_cents > 0 AND c.currency IS NOT NULL) d
      GROUP BY d.post_id, d.currency, d.organization_id`,
   );
+  // A post with votes was written by its first voter (a contact): posts have authors, as on a portal.
+  await engine.db.run('UPDATE post SET contact_id = (SELECT v.contact_id FROM vote v WHERE v.post_id = post.id ORDER BY v.id LIMIT 1) WHERE organization_id = ?', [org.id]);
   await engine.db.run('ANALYZE');
   return { org, w, boards, top: postIds[counts.indexOf(Math.max(...counts))]!, topVotes: Math.max(...counts) };
 }

@@ -45,8 +45,11 @@ describeEngine(
     it('publishes a changelog entry that ships posts: their status moves to shipped, one mail to each person who may be mailed, once per address', async () => {
       const w = await adminWorkspace();
       const second = await w.ws.posts.create(w.board.id, { title: 'Export to CSV' });
-      const v = addresses('follower', 'both', 'quiet', 'subscriber');
+      const v = addresses('follower', 'both', 'quiet', 'subscriber', 'gone');
       await w.ws.public.vote({ postId: w.post.id, email: v.follower, notifyMe: true });
+      // A follower who then unsubscribed from everything: not mailed.
+      await w.ws.public.vote({ postId: w.post.id, email: v.gone, notifyMe: true });
+      await w.ws.notifications.unsubscribe((await w.ws.notifications.recipientFor(v.gone!))!, 'one_click');
       await w.ws.public.vote({ postId: w.post.id, email: v.both, notifyMe: true });
       await w.ws.public.vote({ postId: second.id, email: v.both, notifyMe: true });
       await w.ws.public.vote({ postId: w.post.id, email: v.quiet, notifyMe: false });

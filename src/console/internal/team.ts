@@ -54,11 +54,11 @@ ${invite}`;
 
 type AuditShown = { actor: string; action: string; resourceType: string | null; resourceId: string | null; ip: string | null; detail: Record<string, unknown>; createdAt: string };
 
-/** The post ids an entry names (its resource, and values of its detail such as a merge's `into`). */
-const postIdsOf = (e: AuditShown) => [e.resourceId, ...Object.values(e.detail)].filter((v): v is string => typeof v === 'string' && v.startsWith('post_'));
+/** The post ids an entry names (its resource, and values of its detail such as a merge's `into` or a roadmap's order). */
+const postIdsOf = (e: AuditShown) => [e.resourceId, ...Object.values(e.detail).flat()].filter((v): v is string => typeof v === 'string' && v.startsWith('post_'));
 
 function auditPage(frame: Frame, team: Team, entries: AuditShown[], titles: Map<string, string>, next: string | null): string {
-  const named = (v: unknown) => (typeof v === 'string' ? (titles.has(v) ? `“${titles.get(v)}”` : v) : JSON.stringify(v));
+  const named = (v: unknown): string => (typeof v === 'string' ? (titles.has(v) ? `“${titles.get(v)}”` : v) : Array.isArray(v) ? v.map(named).join(', ') : JSON.stringify(v));
   const detail = (d: Record<string, unknown>) =>
     Object.entries(d)
       .map(([k, v]) => `${k}: ${named(v)}`)
