@@ -32,8 +32,8 @@ const timed = (fn: (i: number) => Promise<unknown>, runs = RUNS) => timedRuns(fn
 /**
  * A workspace as a busy SaaS has it: POSTS posts over BOARDS boards; PEOPLE contacts, a third of them paying (most in
  * USD, some in EUR and GBP, revenue skewed: many small accounts, a few large); each contact votes once, on a post
- * drawn with a skew (a few posts gather most votes), with their address's hash; a post with votes was written by its
- * first voter. Votes go in before contacts, so the impact triggers find no
+ * drawn with a skew (a few posts gather most votes), with their address's hash; a post with votes was written by one
+ * of its voters. Votes go in before contacts, so the impact triggers find no
  * contact yet; the impact is then built the way the migration builds it from existing votes.
  */
 async function seed(engine: Engine) {
@@ -81,8 +81,12 @@ async function seed(engine: Engine) {
        WHERE c.mrr_cents > 0 AND c.currency IS NOT NULL) d
      GROUP BY d.post_id, d.currency, d.organization_id`,
   );
-  // A post with votes was written by its first voter (a contact): posts have authors, as on a portal.
-  await engine.db.run('UPDATE post SET contact_id = (SELECT v.contact_id FROM vote v WHERE v.post_id = post.id ORDER BY v.id LIMIT 1) WHERE organization_id = ?', [org.id]);
+  // A post with votes was written by one of its voters (a contact): posts have authors, as on a portal.
+  await engine.db.run(
+    `UPDATE post SET contact_id = a.contact_id
+     FROM (SELECT post_id, MIN(contact_id) AS contact_id FROM vote WHERE organization_id = ? GROUP BY post_id) a WHERE a.post_id = post.id`,
+    [org.id],
+  );
   await engine.db.run('ANALYZE');
   return { org, w, boards, top: postIds[counts.indexOf(Math.max(...counts))]!, topVotes: Math.max(...counts) };
 }

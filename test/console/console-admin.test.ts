@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createConsole, type HostMember } from '../../src/console/index.js';
 import { CLI_ACTOR, type TeamRole } from '../../src/engine/index.js';
 import { createApp } from '../../src/h3/index.js';
+import { createPortal } from '../../src/portal/index.js';
 import { describeEngine } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 import { Visitor } from '../portal/visitor.js';
@@ -154,7 +155,19 @@ describeEngine(
       expect(light.status).toBe(422);
       expect(light.text).toContain('too light');
       expect((await h.engine.organizations.get(s.org.id))!.portalAccent).toBeNull();
-      expect((await v.post(`${base}/settings/branding`, [['portalAccent', '#0f766e']])).location).toBe(`${base}/settings?done=branding`);
+      const saved = await v.post(`${base}/settings/branding`, [['portalAccent', '#0f766e'], ['portalLogoUrl', 'https://cdn.example.com/acme.png']]);
+      expect(saved.location).toBe(`${base}/settings?done=branding`);
+      // The portal shows them: its policy allows images from the logo's origin (and no other), the colour is a stylesheet.
+      await h.engine.organizations.update(s.org.id, { handle: `acme-${n}`, portalEnabled: true });
+      const portal = createApp({ engine: h.engine, sites: [createPortal({ engine: h.engine })], logError: () => {} });
+      const home = await portal.fetch(new Request(`http://portal.test/portal/acme-${n}/`));
+      expect(home.headers.get('content-security-policy')).toContain("img-src 'self' data: https://cdn.example.com;");
+      const html = await home.text();
+      expect(html).toContain('<img class="logo" src="https://cdn.example.com/acme.png" alt="" height="28">');
+      expect(html).toContain('href="/portal/assets/theme/0f766e.css"');
+      const theme = await portal.fetch(new Request('http://portal.test/portal/assets/theme/0f766e.css'));
+      expect([theme.status, await theme.text()]).toEqual([200, ':root { --accent: #0f766e; }\n']);
+      expect((await portal.fetch(new Request('http://portal.test/portal/assets/theme/red.css'))).status).toBe(404);
       const notTyped = await v.post(`${base}/contacts/${s.contact.id}/erase`, [['confirm', 'yes']]);
       expect(notTyped.status).toBe(422);
       expect((await s.w.contacts.retrieve(s.contact.id)).id).toBe(s.contact.id);
