@@ -165,7 +165,8 @@ export function mountChangelog(router: H3, site: ConsoleSite): void {
         await site.engine.workspace(team.organizationId).as(actor).changelog.edit(entryOf(event), { title: (form.get('title') ?? '').trim(), body: form.get('body') ?? '', postIds: form.getAll('post') });
         return 'saved';
       },
-      (m, err) => (err.code === 'ERR_NOT_FOUND' && err.message.includes('changelog') ? Promise.resolve(site.notFound(m.v)) : renderEntry(site, m.v, m.team, entryOf(event), { state: stateOf(m.form, err.message) }, statusOf(err))),
+      // The editor again, with why and what was typed (an entry that does not exist is the 404 page).
+      (m, err) => renderEntry(site, m.v, m.team, entryOf(event), { state: stateOf(m.form, err.message) }, statusOf(err)),
     ),
   );
   router.post(`${list}/:entry/publish`, (event) =>
