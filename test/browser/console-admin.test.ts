@@ -190,6 +190,10 @@ describe.skipIf(!HAS_CHROMIUM)('the console’s part 2 in chromium', () => {
     await page.getByRole('button', { name: /^Revoke key_/ }).last().click();
     await page.getByText('Key revoked').waitFor();
     expect(await stand.engine.keys.authenticate(second)).toBeNull();
+    // The rotated key, still in its grace period, can be ended at once.
+    await page.getByRole('button', { name: /^End now key_/ }).click();
+    await page.getByText('Key revoked').waitFor();
+    expect(await stand.engine.keys.authenticate(first)).toBeNull();
     await page.getByRole('button', { name: 'Create the portal secret' }).click();
     expect(await page.getByLabel('Secret').inputValue()).toMatch(/^fps_/);
     await page.getByRole('link', { name: 'Back to the keys' }).click();

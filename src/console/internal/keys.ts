@@ -37,9 +37,10 @@ ${
     ? html`<table><thead><tr><th scope="col">Key</th><th scope="col">Scope</th><th scope="col">Made</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${keys.map(
         (k) => html`<tr><td><code>${k.id}</code></td><td>${k.scope}</td><td>${when(k.createdAt)}</td><td>${k.lastUsedAt ? when(k.lastUsedAt) : html`<span class="muted">never</span>`}</td><td>${state(k)}</td><td>${
-          k.revokedAt === null
-            ? html`<form method="post" action="${base}/${k.id}/rotate" class="inline">${csrfField(frame)}${graceSelect(`grace-${k.id}`)} <button type="submit" class="secondary">Rotate<span class="sr-only"> ${k.id}</span></button></form>
-<form method="post" action="${base}/${k.id}/revoke" class="inline">${csrfField(frame)}<button type="submit" class="secondary">Revoke<span class="sr-only"> ${k.id}</span></button></form>`
+          // A rotated key still in its grace period can be ended now; only an active one is rotated.
+          live(k)
+            ? html`${k.revokedAt === null ? html`<form method="post" action="${base}/${k.id}/rotate" class="inline">${csrfField(frame)}${graceSelect(`grace-${k.id}`)} <button type="submit" class="secondary">Rotate<span class="sr-only"> ${k.id}</span></button></form>` : ''}
+<form method="post" action="${base}/${k.id}/revoke" class="inline">${csrfField(frame)}<button type="submit" class="secondary">${k.revokedAt === null ? 'Revoke' : 'End now'}<span class="sr-only"> ${k.id}</span></button></form>`
             : ''
         }</td></tr>`,
       )}</tbody></table>`
