@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { H3 } from 'h3';
-import { FeedbackError } from '../../src/engine/index.js';
+import { CLI_ACTOR, FeedbackError } from '../../src/engine/index.js';
 import { createApp } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { newId } from '../../src/engine/shared/ids.js';
@@ -171,12 +171,15 @@ describeEngine('the public portal pages', (e) => {
     await make('Building now', 'in_progress');
     await make('Done', 'shipped');
     await make('Just an idea', 'open');
-    // roadmapOrder has no API yet: the admin sets it in the database.
-    await e.engine.db.run('UPDATE post SET roadmap_order = ? WHERE id = ?', [1, first.id]);
-    await e.engine.db.run('UPDATE post SET roadmap_order = ? WHERE id = ?', [2, second.id]);
+    // A post left out of the order follows the ordered ones, however many votes it has.
+    const popular = await make('Popular planned', 'planned');
+    await w.public.vote({ postId: popular.id, email: 'fan@example.com', notifyMe: false });
+    // The console's roadmap page sets the order (docs/console.md).
+    await w.triage.as(CLI_ACTOR).reorder('planned', [first.id, second.id]);
     const html = (await get(app, `${base}/roadmap`)).text;
     const column = (id: string) => html.split('<section').find((s) => s.includes(`id="col-${id}"`))!.split('</section>')[0]!;
     expect(column('planned').indexOf('First planned')).toBeLessThan(column('planned').indexOf('Second planned'));
+    expect(column('planned').indexOf('Second planned')).toBeLessThan(column('planned').indexOf('Popular planned'));
     expect(column('planned')).not.toContain('Hidden planned');
     expect(column('in_progress')).toContain('Building now');
     expect(column('shipped')).toContain('Done');

@@ -4,7 +4,7 @@ import { CHANGELOG_POSTS_MAX, CONSOLE_PATH, FeedbackError, allows, type Team } f
 import type { ChangelogEntry } from '../../schemas/interactions.js';
 import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { htmlResponse, markdown, seeOther } from '../../h3/index.js';
-import { csrfField, page, type Frame } from './layout.js';
+import { csrfField, page, when, type Frame } from './layout.js';
 import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
 
 const DONE: Record<string, string> = {
@@ -12,8 +12,6 @@ const DONE: Record<string, string> = {
   saved: 'Draft saved.',
   published: 'Published: it is on the portal’s changelog, and the mail is on its way.',
 };
-
-const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 10)}</time>`;
 
 function listPage(frame: Frame, team: Team, entries: ChangelogEntry[], boards: Array<{ id: string; name: string }>, refused: string | null): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/changelog`;
@@ -92,7 +90,7 @@ ${preview}
 
 /** The candidates a draft may link: the posts it links, then the roadmap's planned and in-progress posts. */
 async function candidatesOf(site: ConsoleSite, team: Team, linked: Shipped[]): Promise<Shipped[]> {
-  const columns = (await site.engine.workspace(team.organizationId).triage.roadmap()).filter((c) => c.status !== 'shipped');
+  const columns = await site.engine.workspace(team.organizationId).triage.roadmap(['planned', 'in_progress']);
   const ids = new Set(linked.map((p) => p.id));
   return [...linked, ...columns.flatMap((c) => c.posts).filter((p) => !ids.has(p.id))];
 }

@@ -3,7 +3,7 @@ import { getRouterParams, type H3, type H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError, allows, type ContactActivity, type Team } from '../../engine/index.js';
 import { CONTACT_SORTS, type ContactListItem, type ContactSort } from '../../schemas/contacts.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
-import { csrfField, money, page, type Frame } from './layout.js';
+import { csrfField, money, page, when, type Frame } from './layout.js';
 import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
 
 const SORT_LABELS: Record<ContactSort, string> = { mrr: 'Revenue', created: 'Newest', last_seen: 'Last seen' };
@@ -25,7 +25,6 @@ const BASES: Record<string, string> = {
 
 const DONE: Record<string, string> = { created: 'Contact added. The attestation is in the audit log.', erased: 'Erased. The erasure is in the audit log.' };
 
-const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 10)}</time>`;
 const revenue = (c: { mrrCents: number | null; currency: string | null }) => (c.mrrCents !== null && c.currency ? `${money(c.mrrCents, c.currency)} / month` : '');
 
 function listPage(frame: Frame, team: Team, query: { q: string; plan: string; sort: ContactSort }, contacts: ContactListItem[], next: string | null): string {

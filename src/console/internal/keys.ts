@@ -2,7 +2,7 @@ import { html } from '@remix-run/html-template';
 import { getRouterParams, type H3 } from 'h3';
 import { CONSOLE_PATH, FeedbackError, type ApiKeyInfo, type Team } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
-import { csrfField, page, shownOnce, type Frame } from './layout.js';
+import { csrfField, page, shownOnce, when, type Frame } from './layout.js';
 import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
 
 /** How long a rotated key or secret keeps working, as the forms offer it. */
@@ -20,14 +20,12 @@ const graceOf = (form: URLSearchParams) => {
 
 const DONE: Record<string, string> = { revoked: 'Key revoked: requests with it are refused from now on.' };
 
-const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)}</time>`;
-
 function keysPage(frame: Frame, team: Team, keys: ApiKeyInfo[], portal: { exists: boolean; previousValidUntil: string | null }, now: Date, refused: string | null): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/keys`;
   const graceSelect = (id: string) => html`<label for="${id}" class="inline-label">Old one keeps working</label> <select id="${id}" name="grace">${GRACE.map(([s, label]) => html`<option value="${s}"${s === 86_400 ? html.raw` selected` : ''}>${label}</option>`)}</select>`;
   const live = (k: ApiKeyInfo) => k.revokedAt === null || Date.parse(k.revokedAt) > now.getTime();
   const state = (k: ApiKeyInfo) =>
-    k.revokedAt === null ? 'Active' : live(k) ? html`<span class="held">Rotated: works until ${when(k.revokedAt)}</span>` : html`<span class="muted">Revoked ${when(k.revokedAt)}</span>`;
+    k.revokedAt === null ? 'Active' : live(k) ? html`<span class="held">Rotated: works until ${when(k.revokedAt, 'minute')}</span>` : html`<span class="muted">Revoked ${when(k.revokedAt, 'minute')}</span>`;
   const body = html`<h1>API keys and portal secret</h1>
 ${refused ? html`<p class="error" role="alert">${refused}</p>` : ''}
 <section aria-labelledby="keys-h"><h2 id="keys-h">API keys</h2>
@@ -36,7 +34,7 @@ ${
   keys.length
     ? html`<table><thead><tr><th scope="col">Key</th><th scope="col">Scope</th><th scope="col">Made</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${keys.map(
-        (k) => html`<tr><td><code>${k.id}</code></td><td>${k.scope}</td><td>${when(k.createdAt)}</td><td>${k.lastUsedAt ? when(k.lastUsedAt) : html`<span class="muted">never</span>`}</td><td>${state(k)}</td><td>${
+        (k) => html`<tr><td><code>${k.id}</code></td><td>${k.scope}</td><td>${when(k.createdAt, 'minute')}</td><td>${k.lastUsedAt ? when(k.lastUsedAt, 'minute') : html`<span class="muted">never</span>`}</td><td>${state(k)}</td><td>${
           // A rotated key still in its grace period can be ended now; only an active one is rotated.
           live(k)
             ? html`${k.revokedAt === null ? html`<form method="post" action="${base}/${k.id}/rotate" class="inline">${csrfField(frame)}${graceSelect(`grace-${k.id}`)} <button type="submit" class="secondary">Rotate<span class="sr-only"> ${k.id}</span></button></form>` : ''}
@@ -50,7 +48,7 @@ ${
 </section>
 <section aria-labelledby="portal-h"><h2 id="portal-h">Portal secret</h2>
 <p class="muted">Your backend signs end-users into the portal with it (a token it mints, HS256). ${
-    portal.previousValidUntil ? html`The secret it replaced still verifies until ${when(portal.previousValidUntil)}.` : ''
+    portal.previousValidUntil ? html`The secret it replaced still verifies until ${when(portal.previousValidUntil, 'minute')}.` : ''
   }</p>
 ${
   portal.exists

@@ -29,6 +29,10 @@ export const money = (cents: number, currency: string): string => {
   }
 };
 
+/** A time as the console shows it (UTC): the day, to the minute, or to the second; the full instant in `datetime`. */
+export const when = (iso: string, precision: 'day' | 'minute' | 'second' = 'day'): SafeHtml =>
+  html`<time datetime="${iso}">${iso.slice(0, { day: 10, minute: 16, second: 19 }[precision]).replace('T', ' ')}</time>`;
+
 export const csrfField = (frame: Pick<Frame, 'csrf'>): SafeHtml => html`<input type="hidden" name="csrf" value="${frame.csrf}">`;
 
 /** The console's sections, as the bar lists them. */

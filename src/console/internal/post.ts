@@ -2,8 +2,8 @@ import { html, type SafeHtml } from '@remix-run/html-template';
 import { getRouterParams, type H3, type H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError, allows, type Impact, type Team, type TriageActions, type TriagePost, type TriagePostDetail } from '../../engine/index.js';
 import { POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
-import { htmlResponse, seeOther } from '../../h3/index.js';
-import { csrfField, money, page, type Frame } from './layout.js';
+import { htmlResponse } from '../../h3/index.js';
+import { csrfField, money, page, when, type Frame } from './layout.js';
 import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
 
 /** What each action's success says on the page it returns to (a fixed word in the address, never text sent back). */
@@ -89,7 +89,7 @@ ${d.voters.length ? html`<table><thead><tr><th scope="col">Voter</th><th scope="
 function comments(base: string, frame: Frame, d: TriagePostDetail, mayTriage: boolean, refused: Refused | null): SafeHtml {
   const list = d.comments.map(
     (c) =>
-      html`<li class="${c.official ? 'official' : ''}" id="${c.id}"><div class="meta">${c.official ? html`<strong>${c.authorName ?? 'The team'}</strong> <span class="badge">Official reply</span>` : (c.authorName ?? 'Someone')} · <time datetime="${c.createdAt}">${c.createdAt.slice(0, 16).replace('T', ' ')}</time>${c.parentId ? html` · <a href="#${c.parentId}">in reply</a>` : ''}</div><div class="body">${c.bodyText}</div></li>`,
+      html`<li class="${c.official ? 'official' : ''}" id="${c.id}"><div class="meta">${c.official ? html`<strong>${c.authorName ?? 'The team'}</strong> <span class="badge">Official reply</span>` : (c.authorName ?? 'Someone')} · ${when(c.createdAt, 'minute')}${c.parentId ? html` · <a href="#${c.parentId}">in reply</a>` : ''}</div><div class="body">${c.bodyText}</div></li>`,
   );
   return html`<section aria-labelledby="comments-h"><h2 id="comments-h">Comments (${d.post.commentCount})</h2>
 ${d.comments.length ? html`<ol class="comments">${list}</ol>` : html`<p class="muted">No comments yet.</p>`}
@@ -108,7 +108,7 @@ ${errorFor(refused, 'reply')}
 function notes(base: string, frame: Frame, d: TriagePostDetail, mayTriage: boolean, refused: Refused | null): SafeHtml {
   return html`<section aria-labelledby="notes-h" class="notes"><h2 id="notes-h">Internal notes</h2>
 <p class="muted">Only the team sees these: never the portal, an event or a mail.</p>
-${d.notes.length ? html`<ol class="comments">${d.notes.map((n) => html`<li id="${n.id}"><div class="meta">${n.authorEmail} · <time datetime="${n.createdAt}">${n.createdAt.slice(0, 16).replace('T', ' ')}</time></div><div class="body">${n.bodyText}</div></li>`)}</ol>` : ''}
+${d.notes.length ? html`<ol class="comments">${d.notes.map((n) => html`<li id="${n.id}"><div class="meta">${n.authorEmail} · ${when(n.createdAt, 'minute')}</div><div class="body">${n.bodyText}</div></li>`)}</ol>` : ''}
 ${
   mayTriage
     ? html`<form method="post" action="${base}/notes">${csrfField(frame)}
@@ -163,7 +163,7 @@ function postPage(
   const { refused } = options;
   const body = html`<p class="crumbs"><a href="${CONSOLE_PATH}/${team.organizationId}/posts">Posts</a> › ${d.boardName}</p>
 <h1>${p.title}</h1>
-<p class="muted">${POST_STATUS_LABELS[p.status]} · ${p.voteCount} ${p.voteCount === 1 ? 'vote' : 'votes'} · created <time datetime="${p.createdAt}">${p.createdAt.slice(0, 10)}</time>${p.moderationStatus === 'spam' ? ' · marked as spam' : ''}</p>
+<p class="muted">${POST_STATUS_LABELS[p.status]} · ${p.voteCount} ${p.voteCount === 1 ? 'vote' : 'votes'} · created ${when(p.createdAt)}${p.moderationStatus === 'spam' ? ' · marked as spam' : ''}</p>
 ${d.mergedInto ? html`<p class="notice">Merged into <a href="${CONSOLE_PATH}/${team.organizationId}/posts/${d.mergedInto.id}">${d.mergedInto.title}</a>.</p>` : ''}
 ${mayTriage ? moderation(base, frame, d, refused) : ''}
 ${p.bodyText ? html`<div class="post-body">${p.bodyText}</div>` : html`<p class="muted">No text.</p>`}
@@ -194,21 +194,18 @@ interface PostForm {
  * A form posted to one of the post's actions: done, it returns to the post page with a word of what was done; refused
  * (a check of the engine), the post page again with why, beside the form, and what was typed.
  */
-async function act(site: ConsoleSite, event: H3Event, form: PostForm) {
-  const m = await site.memberForm(event);
-  if (m instanceof Response) return m;
+function act(site: ConsoleSite, event: H3Event, form: PostForm) {
   const postId = getRouterParams(event).post ?? '';
-  const base = `${CONSOLE_PATH}/${m.team.organizationId}/posts/${postId}`;
-  try {
-    const done = await form.run(m.form, site.engine.workspace(m.team.organizationId).triage.as(m.actor), postId);
-    return seeOther(`${base}?done=${done}`, m.v.cookies);
-  } catch (err) {
-    if (!(err instanceof FeedbackError)) throw err;
-    if (err.code === 'ERR_NOT_FOUND') return site.notFound(m.v, 'There is no such post in this workspace.');
-    const status = statusOf(err);
-    const drafts = Object.fromEntries(Object.entries(form.drafts ?? {}).map(([draft, field]) => [draft, m.form.get(field) ?? '']));
-    return render(site, m.v, m.team, postId, { refused: { section: form.section, message: err.message, drafts } }, status);
-  }
+  return site.act(
+    event,
+    (team) => `${CONSOLE_PATH}/${team.organizationId}/posts/${postId}`,
+    ({ form: sent, team, actor }) => form.run(sent, site.engine.workspace(team.organizationId).triage.as(actor), postId),
+    async (m, err) => {
+      if (err.code === 'ERR_NOT_FOUND') return site.notFound(m.v, 'There is no such post in this workspace.');
+      const drafts = Object.fromEntries(Object.entries(form.drafts ?? {}).map(([draft, field]) => [draft, m.form.get(field) ?? '']));
+      return render(site, m.v, m.team, postId, { refused: { section: form.section, message: err.message, drafts } }, statusOf(err));
+    },
+  );
 }
 
 async function render(site: ConsoleSite, v: ConsoleVisit, team: Team, postId: string, options: { refused?: Refused | null; mergeQ?: string; done?: string | null }, status = 200) {

@@ -2,9 +2,9 @@ import { html } from '@remix-run/html-template';
 import type { H3 } from 'h3';
 import { CONSOLE_PATH, FeedbackError, TRIAGE_SORTS, allows, type BulkAction, type Impact, type Team, type TriagePost, type TriageQuery, type TriageSort } from '../../engine/index.js';
 import { POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
-import { htmlResponse, seeOther } from '../../h3/index.js';
-import { message, money, page, type Frame } from './layout.js';
-import { statusOf, type ConsoleSite } from './site.js';
+import { htmlResponse } from '../../h3/index.js';
+import { money, page, when, type Frame } from './layout.js';
+import type { ConsoleSite } from './site.js';
 
 const label = (status: PostStatus) => POST_STATUS_LABELS[status];
 
@@ -40,7 +40,7 @@ ${tags.length ? html`<label>Tag <select name="tag">${option('', 'Any tag', !quer
 <label>Sort <select name="sort">${TRIAGE_SORTS.map((s) => option(s, SORT_LABELS[s], s === (query.sort ?? 'votes')))}</select></label>
 ${currencies.length > 1 ? html`<label>Currency <select name="currency">${currencies.map((c) => option(c, c, c === currency))}</select></label>` : ''}
 <label class="check"><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held for moderation</label>
-${lastLook ? html`<label class="check"><input type="checkbox" name="new" value="1"${query.fresh ? html.raw` checked` : ''}> New since my last look <span class="muted">(<time datetime="${lastLook.toISOString()}">${lastLook.toISOString().slice(0, 16).replace('T', ' ')}</time> UTC)</span></label>` : ''}
+${lastLook ? html`<label class="check"><input type="checkbox" name="new" value="1"${query.fresh ? html.raw` checked` : ''}> New since my last look <span class="muted">(${when(lastLook.toISOString(), 'minute')} UTC)</span></label>` : ''}
 <button type="submit">Show</button>
 </form>`;
 }
@@ -69,7 +69,7 @@ function table(team: Team, posts: Array<TriagePost & { impact: Impact[]; tagIds:
 <caption class="muted">Posts of every board <span class="keys">(keys: j and k move, x ticks, Enter opens, / searches)</span></caption>
 <thead><tr>${mayTriage ? html`<th scope="col"><span class="sr-only">Choose</span></th>` : ''}<th scope="col">Post</th><th scope="col">Board</th><th scope="col">Status</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Impact <span class="muted">(paying voters)</span></th><th scope="col" class="num">Comments</th><th scope="col">Created</th></tr></thead>
 <tbody>${posts.map(
-    (p) => html`<tr>${mayTriage ? html`<td><input type="checkbox" name="post" value="${p.id}" id="pick-${p.id}" aria-label="Choose ${p.title}"></td>` : ''}<td><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}${p.tagIds.map((id) => html` <span class="tag">${tagName.get(id) ?? ''}</span>`)}</td><td>${p.boardName}</td><td>${label(p.status)}</td><td class="num">${p.voteCount}</td><td class="num">${impactText(p.impact)}</td><td class="num">${p.commentCount}</td><td><time datetime="${p.createdAt}">${p.createdAt.slice(0, 10)}</time></td></tr>`,
+    (p) => html`<tr>${mayTriage ? html`<td><input type="checkbox" name="post" value="${p.id}" id="pick-${p.id}" aria-label="Choose ${p.title}"></td>` : ''}<td><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}${p.tagIds.map((id) => html` <span class="tag">${tagName.get(id) ?? ''}</span>`)}</td><td>${p.boardName}</td><td>${label(p.status)}</td><td class="num">${p.voteCount}</td><td class="num">${impactText(p.impact)}</td><td class="num">${p.commentCount}</td><td>${when(p.createdAt)}</td></tr>`,
   )}</tbody>
 </table>`;
   if (!mayTriage) return rows;
@@ -88,22 +88,14 @@ function bulkAction(value: string): BulkAction | null {
 
 /** The posts page: every post of the workspace's boards in one list, filtered, searched and sorted; bulk actions. */
 export function mountPosts(router: H3, site: ConsoleSite): void {
-  router.post(`${CONSOLE_PATH}/:org/posts/bulk`, async (event) => {
-    const m = await site.memberForm(event);
-    if (m instanceof Response) return m;
-    const back = `${CONSOLE_PATH}/${m.team.organizationId}/posts`;
-    const refuse = (status: number, why: string) =>
-      htmlResponse(status, message({ ...m.v.frame, title: 'Not done', section: 'posts', team: m.team }, 'Nothing was changed', why, { href: back, label: 'Back to the posts' }), m.v.cookies);
-    const action = bulkAction(m.form.get('action') ?? '');
-    if (!action) return refuse(422, 'Choose what to do with the chosen posts.');
-    try {
-      const { changed } = await site.engine.workspace(m.team.organizationId).triage.as(m.actor).bulk(m.form.getAll('post'), action);
-      return seeOther(`${back}?done=${changed}`, m.v.cookies);
-    } catch (err) {
-      if (!(err instanceof FeedbackError)) throw err;
-      return refuse(statusOf(err), err.message);
-    }
-  });
+  router.post(`${CONSOLE_PATH}/:org/posts/bulk`, (event) =>
+    site.act(event, (team) => `${CONSOLE_PATH}/${team.organizationId}/posts`, async ({ form, team, actor }) => {
+      const action = bulkAction(form.get('action') ?? '');
+      if (!action) throw new FeedbackError('ERR_VALIDATION', 'Choose what to do with the chosen posts.');
+      const { changed } = await site.engine.workspace(team.organizationId).triage.as(actor).bulk(form.getAll('post'), action);
+      return String(changed);
+    }),
+  );
   router.get(`${CONSOLE_PATH}/:org/posts`, async (event) => {
     const m = await site.member(event);
     if (m instanceof Response) return m;

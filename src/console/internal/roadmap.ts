@@ -51,20 +51,12 @@ export function mountRoadmap(router: H3, site: ConsoleSite): void {
     const frame: Frame = { ...m.v.frame, title: 'Roadmap', section: 'roadmap', team: m.team, notice: done ? (DONE[done] ?? null) : null };
     return htmlResponse(200, roadmapPage(frame, m.team, columns), m.v.cookies);
   });
-  // One post to a place in its column (0 is the top): the column's order as shown, with the post moved.
+  // One post to a place in its column (0 is the top).
   router.post(`${CONSOLE_PATH}/:org/roadmap/move`, (event) =>
     site.act(event, back, async ({ form, team, actor }) => {
       const status = form.get('status');
       if (!isColumn(status)) throw new FeedbackError('ERR_VALIDATION', 'Choose a column of the roadmap.');
-      const w = site.engine.workspace(team.organizationId);
-      const ids = (await w.triage.roadmap()).find((c) => c.status === status)!.posts.map((p) => p.id);
-      const postId = form.get('post') ?? '';
-      const from = ids.indexOf(postId);
-      if (from < 0) throw new FeedbackError('ERR_CONFLICT', 'That post is no longer in this column; here is the roadmap as it is now.');
-      const to = Math.max(0, Math.min(ids.length - 1, Number.parseInt(form.get('to') ?? '', 10) || 0));
-      ids.splice(from, 1);
-      ids.splice(to, 0, postId);
-      await w.triage.as(actor).reorder(status, ids);
+      await site.engine.workspace(team.organizationId).triage.as(actor).place(status, form.get('post') ?? '', Number.parseInt(form.get('to') ?? '', 10));
       return 'moved';
     }),
   );

@@ -119,7 +119,7 @@ export class ConsoleSite {
     event: H3Event,
     back: (team: Team) => string,
     run: (m: { v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor }) => Promise<string | Response>,
-    refused?: (m: { v: ConsoleVisit; team: Team; form: URLSearchParams }, err: FeedbackError) => Promise<Response>,
+    refused?: (m: { v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor }, err: FeedbackError) => Promise<Response>,
   ): Promise<Response> {
     const m = await this.memberForm(event);
     if (m instanceof Response) return m;

@@ -2,7 +2,7 @@ import { html } from '@remix-run/html-template';
 import type { H3, H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError, TEAM_ROLES, allows, isTeamRole, type Actor, type Team, type TeamMemberInfo } from '../../engine/index.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
-import { csrfField, page, type Frame } from './layout.js';
+import { csrfField, page, when, type Frame } from './layout.js';
 import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
 
 const ROLE_HELP: Record<string, string> = {
@@ -30,7 +30,7 @@ function teamPage(frame: Frame, team: Team, members: TeamMemberInfo[], refused: 
         ? html`<form method="post" action="${base}/role" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><label class="sr-only" for="role-${m.email}">Role of ${m.email}</label><select id="role-${m.email}" name="role">${roleOptions(m.role)}</select> <button type="submit" class="secondary">Change<span class="sr-only"> the role of ${m.email}</span></button></form>`
         : m.role
     }</td>
-<td>${m.joinedAt ? html`<time datetime="${m.joinedAt}">${m.joinedAt.slice(0, 10)}</time>` : html`<span class="muted">invited</span>`}</td>
+<td>${m.joinedAt ? when(m.joinedAt) : html`<span class="muted">invited</span>`}</td>
 <td>${manages ? html`<form method="post" action="${base}/remove" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><button type="submit" class="secondary">Remove<span class="sr-only"> ${m.email}</span></button></form>` : ''}</td></tr>`,
   );
   const invite = manages
@@ -70,7 +70,7 @@ ${
     ? html`<table class="audit"><thead><tr><th scope="col">When (UTC)</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Which</th><th scope="col">Detail</th><th scope="col">From</th></tr></thead>
 <tbody>${entries.map(
         (e) =>
-          html`<tr><td class="when"><time datetime="${e.createdAt}">${e.createdAt.slice(0, 10)} ${e.createdAt.slice(11, 19)}</time></td><td class="long">${e.actor}</td><td class="when"><code>${e.action}</code></td><td class="long">${
+          html`<tr><td class="when">${when(e.createdAt, 'second')}</td><td class="long">${e.actor}</td><td class="when"><code>${e.action}</code></td><td class="long">${
             e.resourceType === 'post' && e.resourceId ? html`<a href="${CONSOLE_PATH}/${team.organizationId}/posts/${e.resourceId}">${titles.get(e.resourceId) ?? e.resourceId}</a>` : (e.resourceId ?? '')
           }</td><td class="long">${detail(e.detail)}</td><td class="when">${e.ip ?? ''}</td></tr>`,
       )}</tbody></table>`
@@ -87,19 +87,21 @@ async function renderTeam(site: ConsoleSite, v: ConsoleVisit, team: Team, refuse
 
 
 /** A team form: the engine checks the role; done, back to the team page with a word; refused, the page with why. */
-async function teamAction(site: ConsoleSite, event: H3Event, run: (input: { form: URLSearchParams; team: Team; actor: Actor }) => Promise<string>) {
-  const m = await site.memberForm(event);
-  if (m instanceof Response) return m;
-  try {
-    const done = await run(m);
-    // Someone who removed themselves has nothing left to see here.
-    if (done === 'removed' && m.form.get('email')?.trim().toLowerCase() === m.actor.email) return seeOther(`${CONSOLE_PATH}/`, m.v.cookies);
-    return seeOther(`${CONSOLE_PATH}/${m.team.organizationId}/team?done=${done}`, m.v.cookies);
-  } catch (err) {
-    if (!(err instanceof FeedbackError)) throw err;
-    const drafts = { email: m.form.get('email') ?? '', name: m.form.get('name') ?? '', role: m.form.get('role') ?? '' };
-    return renderTeam(site, m.v, m.team, { message: err.message, drafts }, null, statusOf(err));
-  }
+function teamAction(site: ConsoleSite, event: H3Event, run: (input: { form: URLSearchParams; team: Team; actor: Actor }) => Promise<string>) {
+  return site.act(
+    event,
+    (team) => `${CONSOLE_PATH}/${team.organizationId}/team`,
+    async (m) => {
+      const done = await run(m);
+      // Someone who removed themselves has nothing left to see here.
+      if (done === 'removed' && m.form.get('email')?.trim().toLowerCase() === m.actor.email) return seeOther(`${CONSOLE_PATH}/`, m.v.cookies);
+      return done;
+    },
+    (m, err) => {
+      const drafts = { email: m.form.get('email') ?? '', name: m.form.get('name') ?? '', role: m.form.get('role') ?? '' };
+      return renderTeam(site, m.v, m.team, { message: err.message, drafts }, null, statusOf(err));
+    },
+  );
 }
 
 const roleOf = (form: URLSearchParams) => {

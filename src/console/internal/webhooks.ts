@@ -4,7 +4,7 @@ import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
 import { EVENT_KINDS } from '../../schemas/events.js';
 import { WEBHOOK_LIMITS, type Delivery, type UpdateWebhookBody, type Webhook } from '../../schemas/webhooks.js';
 import { htmlResponse } from '../../h3/index.js';
-import { csrfField, page, shownOnce, type Frame } from './layout.js';
+import { csrfField, page, shownOnce, when, type Frame } from './layout.js';
 import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
 
 const DONE: Record<string, string> = {
@@ -15,13 +15,11 @@ const DONE: Record<string, string> = {
   replayed: 'Replay queued: a new delivery of the same event, due now.',
 };
 
-const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 19)}</time>`;
-
 /** A webhook's state in words: enabled (with failures so far), or disabled and why. */
 function stateOf(w: Webhook, failures: number): SafeHtml {
   if (w.enabled) return failures ? html`Enabled <span class="held">${failures} failed ${failures === 1 ? 'attempt' : 'attempts'} in a row</span>` : html`Enabled`;
   const why = failures >= WEBHOOK_LIMITS.consecutiveFailures ? `after ${failures} consecutive failed attempts` : 'by hand';
-  return html`<span class="held">Disabled</span> ${w.disabledAt ? html`on ${when(w.disabledAt)}` : ''} ${why}`;
+  return html`<span class="held">Disabled</span> ${w.disabledAt ? html`on ${when(w.disabledAt, 'second')}` : ''} ${why}`;
 }
 
 /** The event kinds as checkboxes, those given ticked. */
@@ -41,7 +39,7 @@ ${
     ? html`<table><thead><tr><th scope="col">Receiver</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Added</th></tr></thead>
 <tbody>${hooks.map(
         (w) =>
-          html`<tr><td class="long"><a href="${base}/${w.id}">${w.url}</a>${w.description ? html`<br><span class="muted">${w.description}</span>` : ''}</td><td>${w.events.length === EVENT_KINDS.length ? 'all' : w.events.length}</td><td>${stateOf(w, failures.get(w.id) ?? 0)}</td><td>${when(w.createdAt)}</td></tr>`,
+          html`<tr><td class="long"><a href="${base}/${w.id}">${w.url}</a>${w.description ? html`<br><span class="muted">${w.description}</span>` : ''}</td><td>${w.events.length === EVENT_KINDS.length ? 'all' : w.events.length}</td><td>${stateOf(w, failures.get(w.id) ?? 0)}</td><td>${when(w.createdAt, 'second')}</td></tr>`,
       )}</tbody></table>`
     : html`<p>No webhooks yet.</p>`
 }
@@ -59,7 +57,7 @@ function attemptsOf(d: Delivery): SafeHtml {
   if (!d.attempts.length) return html`<span class="muted">not attempted yet</span>`;
   return html`<ol class="attempts">${d.attempts.map(
     (a) =>
-      html`<li>${when(a.attemptedAt)} · ${a.statusCode ?? 'no response'} · ${a.durationMs} ms${a.error ? html` · <span class="held">${a.error}</span>` : ''}${
+      html`<li>${when(a.attemptedAt, 'second')} · ${a.statusCode ?? 'no response'} · ${a.durationMs} ms${a.error ? html` · <span class="held">${a.error}</span>` : ''}${
         a.responseBody ? html`<details><summary>Response</summary><pre>${a.responseBody}</pre></details>` : ''
       }</li>`,
   )}</ol>`;
@@ -88,7 +86,7 @@ ${
     ? html`<table class="audit"><thead><tr><th scope="col">Event</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col"><span class="sr-only">Replay</span></th></tr></thead>
 <tbody>${deliveries.map(
         (d) =>
-          html`<tr><td><code>${d.event}</code><br><span class="muted">${d.id}${d.replayOf ? ` (replays ${d.replayOf})` : ''}</span></td><td class="when">${when(d.createdAt)}</td><td>${d.status}${d.failureReason ? html`<br><span class="muted">${d.failureReason}</span>` : ''}</td><td class="long">${attemptsOf(d)}</td><td>${
+          html`<tr><td><code>${d.event}</code><br><span class="muted">${d.id}${d.replayOf ? ` (replays ${d.replayOf})` : ''}</span></td><td class="when">${when(d.createdAt, 'second')}</td><td>${d.status}${d.failureReason ? html`<br><span class="muted">${d.failureReason}</span>` : ''}</td><td class="long">${attemptsOf(d)}</td><td>${
             d.status === 'pending' ? '' : html`<form method="post" action="${base}/deliveries/${d.id}/replay">${csrfField(frame)}<button type="submit" class="secondary">Replay<span class="sr-only"> ${d.id}</span></button></form>`
           }</td></tr>`,
       )}</tbody></table>`
@@ -120,7 +118,11 @@ export function mountWebhooks(router: H3, site: ConsoleSite): void {
       if (err instanceof FeedbackError && err.code === 'ERR_NOT_FOUND') return site.notFound(v, 'There is no such webhook in this workspace.');
       throw err;
     }
-    const log = await service.listDeliveries(id, { cursor, limit: 25 }).catch(() => service.listDeliveries(id, { limit: 25 }));
+    // A cursor that is not one (typed or stale) shows the first page.
+    const log = await service.listDeliveries(id, { cursor, limit: 25 }).catch((err: unknown) => {
+      if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION') return service.listDeliveries(id, { limit: 25 });
+      throw err;
+    });
     const failures = (await service.failureCounts()).get(id) ?? 0;
     return htmlResponse(status, webhookPage(frameOf(v, team, 'Webhook', notice), team, hook, failures, log.data, log.nextCursor, refused), v.cookies);
   };

@@ -20,11 +20,7 @@ export interface AdministrationContext extends WebhooksContext, PortalContext {
 }
 
 /** The settings a workspace's owners and admins change themselves; plan, billing, caps and rate limits are the operator's. */
-export type WorkspaceSettings = Pick<
-  UpdateOrganizationInput,
-  'name' | 'adminEmails' | 'handle' | 'portalEnabled' | 'portalVerifiedOnly' | 'portalModeration' | 'portalFrameOrigins' | 'notifyAdminCreated' | 'portalLogoUrl' | 'portalAccent'
->;
-const SETTINGS: ReadonlyArray<keyof WorkspaceSettings> = [
+const SETTINGS = [
   'name',
   'adminEmails',
   'handle',
@@ -35,7 +31,8 @@ const SETTINGS: ReadonlyArray<keyof WorkspaceSettings> = [
   'notifyAdminCreated',
   'portalLogoUrl',
   'portalAccent',
-];
+] as const satisfies ReadonlyArray<keyof UpdateOrganizationInput>;
+export type WorkspaceSettings = Pick<UpdateOrganizationInput, (typeof SETTINGS)[number]>;
 
 /** An admin's attestation of the lawful basis for a contact made by hand: a sentence, kept in the audit log. */
 function attestation(text: string): string {

@@ -3,9 +3,9 @@ import { createChangelogInputSchema, type ChangelogEntry, type CreateChangelogIn
 import { postTitleSchema, type Post } from '../../schemas/posts.js';
 import { requireBoard } from '../boards/index.js';
 import { notifyChangelog } from '../notifications/index.js';
-import { createPostsService, requireLivePost } from '../posts/index.js';
+import { createPostsService } from '../posts/index.js';
 import { FeedbackError, firstFreeSlug, newId, parseInput, slugify, withSlugRetry } from '../shared/index.js';
-import { changelogEntries, emit, inTransaction, type Sql, type WorkspaceContext } from '../store/index.js';
+import { changelogEntries, emit, inTransaction, posts, type Sql, type WorkspaceContext } from '../store/index.js';
 
 async function read({ db, organizationId }: WorkspaceContext, entryId: string): Promise<ChangelogEntry> {
   const entry = await changelogEntries.find(db, organizationId, entryId);
@@ -71,7 +71,9 @@ export async function linkPosts({ db, organizationId }: WorkspaceContext, entryI
   if (ids.length > CHANGELOG_POSTS_MAX) throw new FeedbackError('ERR_VALIDATION', `A changelog entry links at most ${CHANGELOG_POSTS_MAX} posts.`);
   return db.transaction(async (tx) => {
     await requireDraft(tx, organizationId, entryId);
-    for (const id of ids) await requireLivePost(tx, organizationId, id);
+    const live = new Set((await posts.findLiveMany(tx, organizationId, ids)).map((p) => p.id));
+    const missing = ids.find((id) => !live.has(id));
+    if (missing) throw new FeedbackError('ERR_NOT_FOUND', `No post with id ${missing}.`);
     await changelogEntries.setPosts(tx, entryId, ids);
     return ids;
   });
@@ -79,12 +81,7 @@ export async function linkPosts({ db, organizationId }: WorkspaceContext, entryI
 
 /** The posts an entry ships (live ones; a post deleted since is left out). */
 export async function linkedPosts({ db, organizationId }: WorkspaceContext, entryId: string): Promise<Post[]> {
-  const out: Post[] = [];
-  for (const id of await changelogEntries.postsOf(db, entryId)) {
-    const post = await requireLivePost(db, organizationId, id).catch(() => null);
-    if (post) out.push(post);
-  }
-  return out;
+  return posts.findLiveMany(db, organizationId, await changelogEntries.postsOf(db, entryId));
 }
 
 /**
@@ -107,9 +104,9 @@ export async function publish(ctx: WorkspaceContext, entryId: string, options: {
     const changeId = await emit(tx, { event: 'changelog.published', organizationId, boardId: entry.boardId, entry: summary }, now);
     let ships = await linkedPosts({ ...ctx, db: inTransaction(tx) }, entryId);
     if (options.ship) {
-      const posts = createPostsService({ ...ctx, db: inTransaction(tx) });
+      const service = createPostsService({ ...ctx, db: inTransaction(tx) });
       const shipped: Post[] = [];
-      for (const p of ships) shipped.push(p.status === 'shipped' ? p : await posts.update(p.id, { status: 'shipped' }, { mail: false }));
+      for (const p of ships) shipped.push(p.status === 'shipped' ? p : await service.update(p.id, { status: 'shipped' }, { mail: false }));
       ships = shipped;
     }
     await notifyChangelog(tx, { organizationId, changeId, now }, published, ships);

@@ -101,6 +101,16 @@ export async function findLive(sql: Sql, organizationId: string, id: string, loc
   return row && POSTS.read(row);
 }
 
+/** The live posts of the workspace among these ids, in id order (one statement, whatever the number of ids). */
+export async function findLiveMany(sql: Sql, organizationId: string, ids: readonly string[]): Promise<PostRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql.all(
+    `SELECT ${POSTS.columns} FROM post p WHERE p.organization_id = ? AND p.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND p.deleted_at IS NULL ORDER BY p.id`,
+    [organizationId, JSON.stringify(ids)],
+  );
+  return rows.map((row) => POSTS.read(row));
+}
+
 /**
  * A live post of the workspace on a public board (what the public may take part in), locked for the transaction with
  * `lock` (PostgreSQL): one statement, the board checked in it.
@@ -191,3 +201,20 @@ export async function anonymizeAuthor(sql: Sql, organizationId: string, who: Sub
 export async function moveToBoard(sql: Sql, id: string, boardId: string, slug: string, now: Date): Promise<void> {
   await sql.run('UPDATE post SET board_id = ?, slug = ?, updated_at = ? WHERE id = ?', [boardId, slug, ts(sql, now), id]);
 }
+
+/** Set the roadmap order of these posts of the workspace: 1, 2, 3... in the order given. */
+export async function setRoadmapOrder(sql: Sql, organizationId: string, postIds: readonly string[]): Promise<void> {
+  for (const [i, id] of postIds.entries()) await sql.run('UPDATE post SET roadmap_order = ? WHERE organization_id = ? AND id = ?', [i + 1, organizationId, id]);
+}
+
+/**
+ * A roadmap column's posts in roadmap order, as two ranges of post_org_status_roadmap_idx (never a sort of every post of
+ * the status): the ordered ones (`roadmap_order` set) first, then, while room is left, the others by votes. `range`
+ * reads one range with the caller's own columns and filters, given its extra condition and its order.
+ */
+export async function inRoadmapOrder<T>(limit: number, range: (range: { where: string; orderBy: string }, limit: number) => Promise<T[]>): Promise<T[]> {
+  const ordered = await range({ where: 'p.roadmap_order IS NOT NULL', orderBy: 'p.roadmap_order, p.vote_count DESC, p.id DESC' }, limit);
+  if (ordered.length === limit) return ordered;
+  return [...ordered, ...(await range({ where: 'p.roadmap_order IS NULL', orderBy: 'p.vote_count DESC, p.id DESC' }, limit - ordered.length))];
+}
+

@@ -8,7 +8,7 @@ import { createPostsService, requireLivePost } from '../posts/index.js';
 import { FeedbackError, newId, plainBody } from '../shared/index.js';
 import { comments, emit, postNotes, postTags, posts, type Sql, type WorkspaceContext } from '../store/index.js';
 import { actAs, type Actor } from '../team/index.js';
-import { ROADMAP_LIMIT, roadmapColumn, setRoadmapOrder } from './sql.js';
+import { ROADMAP_LIMIT, roadmapColumn } from './sql.js';
 
 /** A team text (an official reply, an internal note, a status note): trimmed, not empty, at most 10,000 characters. */
 function teamText(field: string, value: string): string {
@@ -47,20 +47,34 @@ async function withTag(tx: Sql, postId: string, tagId: string): Promise<string[]
 
 /** A workspace's triage actions, as one team member (or the command line). */
 export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
+  /**
+   * Set a roadmap column's order, in one transaction with its audit entry: `order` gets the column as it is now (its
+   * post ids, in order) and answers the ids in their new order; every one must be in the column (409 otherwise).
+   */
+  const ordered = (status: PostStatus, order: (column: string[]) => string[]) =>
+    actAs(ctx, actor, 'triage', async (_inner, tx) => {
+      const column = (await roadmapColumn(tx, ctx.organizationId, status, ROADMAP_LIMIT)).map((p) => p.id);
+      const ids = order(column);
+      if (ids.length === 0 || ids.length > ROADMAP_LIMIT) throw new FeedbackError('ERR_VALIDATION', `Name 1 to ${ROADMAP_LIMIT} posts of the column, in their new order.`);
+      const stranger = ids.find((id) => !column.includes(id));
+      if (stranger) throw new FeedbackError('ERR_CONFLICT', `The post ${stranger} is not in the roadmap’s column; reload the roadmap and try again.`);
+      await posts.setRoadmapOrder(tx, ctx.organizationId, ids);
+      return { result: ids, audit: { action: 'roadmap.ordered', resourceType: 'roadmap', resourceId: status, detail: { posts: ids } } };
+    });
   return {
     /**
      * Order a roadmap column: `postIds` are the column's posts (of `status`) in their new order, each given its
      * position (1, 2, 3...); the portal's roadmap shows them so. Posts of the column not named keep theirs and follow.
      */
-    reorder: (status: PostStatus, postIds: string[]) =>
-      actAs(ctx, actor, 'triage', async (_inner, tx) => {
-        const ids = [...new Set(postIds)];
-        if (ids.length === 0 || ids.length > ROADMAP_LIMIT) throw new FeedbackError('ERR_VALIDATION', `Name 1 to ${ROADMAP_LIMIT} posts of the column, in their new order.`);
-        const column = new Set((await roadmapColumn(tx, ctx.organizationId, status, ROADMAP_LIMIT)).map((p) => p.id));
-        const stranger = ids.find((id) => !column.has(id));
-        if (stranger) throw new FeedbackError('ERR_CONFLICT', `The post ${stranger} is not in the roadmap’s column; reload the roadmap and try again.`);
-        await setRoadmapOrder(tx, ctx.organizationId, ids);
-        return { result: ids, audit: { action: 'roadmap.ordered', resourceType: 'roadmap', resourceId: status, detail: { posts: ids } } };
+    reorder: (status: PostStatus, postIds: string[]) => ordered(status, () => [...new Set(postIds)]),
+
+    /** Move one post of a roadmap column to `position` (0 is the top), the others keeping their order around it. */
+    place: (status: PostStatus, postId: string, position: number) =>
+      ordered(status, (column) => {
+        if (!column.includes(postId)) return [postId];
+        const rest = column.filter((id) => id !== postId);
+        rest.splice(Math.max(0, Math.min(rest.length, Math.trunc(position) || 0)), 0, postId);
+        return rest;
       }),
 
     /** Change the title and the text of the body (the body becomes plain paragraphs). */

@@ -92,10 +92,10 @@ export function createTriageReader(ctx: WorkspaceContext) {
       return { post, boardName: board?.name ?? '', mergedInto: target ? { id: target.id, title: target.title } : null, impact, tagIds, voters, comments, notes };
     },
 
-    /** The roadmap's columns (planned, in progress, shipped), each its first ROADMAP_LIMIT posts in order. */
-    async roadmap() {
-      const columns = await Promise.all(ROADMAP_STATUSES.map((status) => triage.roadmapColumn(ctx.db, ctx.organizationId, status, triage.ROADMAP_LIMIT)));
-      return ROADMAP_STATUSES.map((status, i) => ({ status, posts: columns[i]! }));
+    /** The roadmap's columns (planned, in progress, shipped; or those asked for), each its first ROADMAP_LIMIT posts in order. */
+    async roadmap(statuses: readonly (typeof ROADMAP_STATUSES)[number][] = ROADMAP_STATUSES) {
+      const columns = await Promise.all(statuses.map((status) => triage.roadmapColumn(ctx.db, ctx.organizationId, status, triage.ROADMAP_LIMIT)));
+      return statuses.map((status, i) => ({ status, posts: columns[i]! }));
     },
 
     /** The titles of these posts of the workspace, by id (what the audit log names). */

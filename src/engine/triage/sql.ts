@@ -1,4 +1,4 @@
-import { asIs, defineRows, search, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from '../store/index.js';
+import { asIs, defineRows, posts as postRows, search, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from '../store/index.js';
 import type { SearchTerm } from '../shared/index.js';
 import type { PostStatus } from '../../schemas/posts.js';
 
@@ -254,18 +254,13 @@ export const ROADMAP_LIMIT = 100;
  * A roadmap column: the workspace's live, unmerged posts of `status` on every board that are not hidden from the
  * roadmap, in roadmap order (unordered ones after, most votes first), as the portal shows them.
  */
-export async function roadmapColumn(sql: Sql, organizationId: string, status: PostStatus, limit: number): Promise<Array<TriagePost & { roadmapOrder: number | null }>> {
+export function roadmapColumn(sql: Sql, organizationId: string, status: PostStatus, limit: number): Promise<Array<TriagePost & { roadmapOrder: number | null }>> {
   const live = 'p.organization_id = ? AND p.status = ? AND p.hide_from_roadmap = ? AND p.deleted_at IS NULL AND p.merged_into_id IS NULL';
   const select = SELECT.replace(' FROM post p', ', p.roadmap_order FROM post p');
-  const read = (rows: Record<string, unknown>[]) => rows.map((r) => ({ ...POSTS.read(r), roadmapOrder: toIntOrNull(r.roadmap_order) }));
-  // Two ranges of post_org_status_roadmap_idx: the ordered posts, then (if room is left) the others by votes.
-  const ordered = read(await sql.all(`${select} WHERE ${live} AND p.roadmap_order IS NOT NULL ORDER BY p.roadmap_order, p.vote_count DESC, p.id DESC LIMIT ?`, [organizationId, status, false, limit]));
-  if (ordered.length === limit) return ordered;
-  const rest = await sql.all(`${select} WHERE ${live} AND p.roadmap_order IS NULL ORDER BY p.vote_count DESC, p.id DESC LIMIT ?`, [organizationId, status, false, limit - ordered.length]);
-  return [...ordered, ...read(rest)];
-}
-
-/** Set the roadmap order of these posts of the workspace: 1, 2, 3... in the order given. */
-export async function setRoadmapOrder(sql: Sql, organizationId: string, postIds: readonly string[]): Promise<void> {
-  for (const [i, id] of postIds.entries()) await sql.run('UPDATE post SET roadmap_order = ? WHERE organization_id = ? AND id = ?', [i + 1, organizationId, id]);
+  return postRows.inRoadmapOrder(limit, async ({ where, orderBy }, n) =>
+    (await sql.all(`${select} WHERE ${live} AND ${where} ORDER BY ${orderBy} LIMIT ?`, [organizationId, status, false, n])).map((r) => ({
+      ...POSTS.read(r),
+      roadmapOrder: toIntOrNull(r.roadmap_order),
+    })),
+  );
 }

@@ -1,4 +1,4 @@
-import { asIs, defineRows, search, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from '../../store/index.js';
+import { asIs, defineRows, posts as postRows, search, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from '../../store/index.js';
 import type { SearchTerm } from '../../shared/index.js';
 import type { PostStatus } from '../../../schemas/posts.js';
 
@@ -236,24 +236,18 @@ export async function comments(sql: Sql, postId: string, limit: number): Promise
   );
 }
 
-/**
- * The roadmap's column for `status`: shown posts of public boards not hidden from it, in roadmap order, then by votes;
- * as two ranges of post_org_status_roadmap_idx (the ordered posts, then the others by votes), never a sort of the
- * status's every post.
- */
-export async function roadmap(sql: Sql, organizationId: string, status: PostStatus, limit: number): Promise<Array<PortalPost & { boardSlug: string }>> {
-  const page = async (ordered: boolean, n: number) =>
+/** The roadmap's column for `status`: shown posts of public boards not hidden from it, in roadmap order, then by votes. */
+export function roadmap(sql: Sql, organizationId: string, status: PostStatus, limit: number): Promise<Array<PortalPost & { boardSlug: string }>> {
+  return postRows.inRoadmapOrder(limit, async ({ where, orderBy }, n) =>
     (
       await sql.all(
         `SELECT ${POSTS.columns}, b.slug AS board_slug FROM post p JOIN board b ON b.id = p.board_id
-         WHERE p.organization_id = ? AND b.is_public = ? AND p.status = ? AND p.hide_from_roadmap = ? AND p.merged_into_id IS NULL AND ${SHOWN}
-           AND p.roadmap_order IS ${ordered ? 'NOT NULL' : 'NULL'}
-         ORDER BY ${ordered ? 'p.roadmap_order, ' : ''}p.vote_count DESC, p.id DESC LIMIT ?`,
+         WHERE p.organization_id = ? AND b.is_public = ? AND p.status = ? AND p.hide_from_roadmap = ? AND p.merged_into_id IS NULL AND ${SHOWN} AND ${where}
+         ORDER BY ${orderBy} LIMIT ?`,
         [organizationId, true, status, false, n],
       )
-    ).map((row) => ({ ...POSTS.read(row), boardSlug: row.board_slug as string }));
-  const first = await page(true, limit);
-  return first.length === limit ? first : [...first, ...(await page(false, limit - first.length))];
+    ).map((row) => ({ ...POSTS.read(row), boardSlug: row.board_slug as string })),
+  );
 }
 
 /** Published entries of public boards, newest first, after (publishedAt, id). */
