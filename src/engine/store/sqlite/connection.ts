@@ -1,6 +1,7 @@
 import { textOf, type CommitListeners, type DeliveryKind, type EngineDatabase, type Sql, type Statement, type SyncSql } from '../sql.js';
 import { SAFETY_NET_PAGES, WAL_SIZE_LIMIT, startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { sqliteDialect } from './dialect.js';
+import { GroupCommit } from './group-commit.js';
 import { Turnstile } from './turnstile.js';
 
 /** A libsql connection and prepared statement, as far as the engine uses them. */
@@ -13,6 +14,7 @@ interface LibsqlStatement {
 interface LibsqlConnection {
   prepare(sql: string): LibsqlStatement;
   exec(sql: string): void;
+  readonly inTransaction: boolean;
 }
 type KnexClient = { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<unknown> };
 
@@ -110,18 +112,6 @@ class Statements {
     };
   }
 
-  /** `fn` between BEGIN and COMMIT, within this turn of the event loop; the caller holds the connection. */
-  batch<T>(committed: CommitListeners, fn: (tx: SyncSql) => T): T {
-    const t = this.begin(committed);
-    try {
-      const result = fn(t.tx);
-      t.commit();
-      return result;
-    } catch (err) {
-      t.rollback();
-      throw err;
-    }
-  }
 }
 
 /**
@@ -135,6 +125,8 @@ class Statements {
  *   meanwhile wait, in arrival order (`Turnstile`). IMMEDIATE takes the write lock up front: a deferred transaction
  *   that reads and then writes fails at once with SQLITE_BUSY when another process wrote meanwhile.
  * - Another process holding the write lock (a CLI command on the same file) is waited for up to `busy_timeout`.
+ * - Small writes (`batch`: a change and its event) commit in groups when several arrive in one turn of the event
+ *   loop (group-commit.ts); the first of a turn commits at once.
  * - A database file is checkpointed by a worker thread (checkpointer.ts), not by COMMITs on the event loop.
  */
 class SqliteDatabase implements EngineDatabase {
@@ -143,6 +135,27 @@ class SqliteDatabase implements EngineDatabase {
   readonly #committed: CommitListeners;
   readonly #options: { file: string; log: (message: string) => void };
   readonly #turn = new Turnstile();
+  readonly #group = new GroupCommit(
+    () => {
+      const s = this.#statements!;
+      return {
+        begin: () => s.begin(this.#committed),
+        exec: (sql) => void s.all(sql, []),
+        get inTransaction() {
+          return s.connection.inTransaction;
+        },
+      };
+    },
+    // At once when the connection is free; else in turn (after a transaction, or the ORM's borrowing, which gives the
+    // connection back: it is taken again first).
+    (flush) =>
+      this.#turn.free && this.#statements
+        ? flush()
+        : void this.#turn.run(async () => {
+            if (!this.#statements) await this.#connection();
+            flush();
+          }),
+  );
   #statements: Statements | undefined;
   #acquiring: Promise<Statements> | undefined;
   #checkpointer: Checkpointer | undefined;
@@ -185,8 +198,8 @@ class SqliteDatabase implements EngineDatabase {
   run = (sql: string | Statement, params: readonly unknown[] = []) => this.#statement((s) => s.run(sql, params));
 
   async batch<T>(fn: (tx: SyncSql) => T): Promise<T> {
-    const s = this.#statements ?? (await this.#connection());
-    return this.#turn.free ? s.batch(this.#committed, fn) : this.#turn.run(() => s.batch(this.#committed, fn));
+    if (!this.#statements) await this.#connection();
+    return this.#group.write(fn);
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
