@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, hashEmail, type Engine } from '../../src/engine/index.js';
 import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
@@ -6,6 +7,7 @@ import { mcpEndpoint } from '../../src/mcp/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { portalWorkspace } from '../notifications/helpers.js';
+import { until } from '../helpers/wait.js';
 
 const MiB = 1024 * 1024;
 /** What the client offers at most: far past every limit, so a server that reads it all is told apart. */
@@ -53,6 +55,8 @@ describe('every route that reads a body stops at its limit while streaming, what
   let handle: string;
   let boardSlug: string;
   let mailToken: string;
+  const logged: string[] = [];
+  const lines: Array<{ status: number; route: string }> = [];
 
   beforeAll(async () => {
     db = await createTestDatabase('sqlite');
@@ -64,7 +68,8 @@ describe('every route that reads a body stops at its limit while streaming, what
     key = (await engine.keys.create(ws.org.id, 'read:write')).key;
     const vote = await ws.ws.public.vote({ postId: ws.post.id, email: 'limits@example.com', notifyMe: true });
     mailToken = encodeURIComponent(await engine.mailLinks.sign({ organizationId: ws.org.id, contactId: vote.contactId!, emailHash: hashEmail('limits@example.com')! }));
-    const app = createApp({ engine, logError: () => {}, endpoints: [mcpEndpoint(engine)], sites: [createPortal({ engine })] });
+    const logger = { info: (line: object) => void lines.push(line as { status: number; route: string }), warn: () => {}, error: () => {}, debug: () => {} };
+    const app = createApp({ engine, logger, logError: (message) => void logged.push(message), endpoints: [mcpEndpoint(engine)], sites: [createPortal({ engine })] });
     server = await serveNode(app, { port: 0 });
   });
   afterAll(async () => {
@@ -81,6 +86,24 @@ describe('every route that reads a body stops at its limit while streaming, what
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
     expect(res.sent).toBeLessThan(OFFERED / 2);
+  });
+
+  it('a client that closes the connection before its body arrived is not a failure of ours: nothing is logged as one', async () => {
+    for (const framing of ['content-length: 2000', 'transfer-encoding: chunked']) {
+      const before = lines.length;
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
+          const body = framing.startsWith('content') ? '{"externalUserId": "u' : '10\r\n{"externalUserId":\r\n';
+          socket.write(`POST /v1/contacts/identify HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\n${framing}\r\n\r\n${body}`);
+          setTimeout(() => (socket.destroy(), resolve()), 50);
+        });
+        socket.on('error', reject);
+      });
+      await until('the access log line', () => lines.length > before, 5000);
+      // Answered 400 for the record (nobody reads it), and not reported as the database gone or as an unexpected error.
+      expect(lines.at(-1)).toMatchObject({ status: 400, route: '/v1/contacts/identify' });
+    }
+    expect(logged).toEqual([]);
   });
 
   it('MCP (the same 1 MiB): 413 ERR_PAYLOAD_TOO_LARGE in the same envelope', async () => {

@@ -34,6 +34,14 @@ function parseJson(text: string): unknown {
 }
 
 /**
+ * The body stopped arriving: the client closed the connection (Node reports `aborted`, with the code ECONNRESET that
+ * would otherwise read as the database gone). A 400 nobody reads, not a failure of ours: nothing is logged as one.
+ */
+function clientGone(cause: unknown): never {
+  throw Object.assign(new FeedbackError('ERR_BAD_REQUEST', 'The client closed the connection before the request body arrived.'), { cause });
+}
+
+/**
  * A request's body as text, reading no more than `maxBytes` whatever the framing: a declared Content-Length over it is
  * refused before anything is read, and a body without one (chunked) is read as a stream with a running count that stops
  * at the limit. Over it: `ERR_PAYLOAD_TOO_LARGE`. Every route that reads a body reads it here.
@@ -45,7 +53,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     if (Number(declared) > maxBytes) throw new FeedbackError('ERR_PAYLOAD_TOO_LARGE');
     // The declared length bounds what is read (Node's parser holds the body to it); on Node (srvx) text() reads the
     // socket directly, far cheaper than a web stream.
-    return request.text();
+    return request.text().catch(clientGone);
   }
   if (!request.body) return '';
   const reader = request.body.getReader();
@@ -53,7 +61,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   let size = 0;
   let text = '';
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(clientGone);
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
