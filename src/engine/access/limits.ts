@@ -1,4 +1,4 @@
-import { rateLimits, type Sql } from '../store/index.js';
+import { rateLimits, type Database } from '../store/index.js';
 
 /** The budget of one key in the current window. */
 export interface RateLimitState {
@@ -53,7 +53,7 @@ export function createRateLimiter(clock: () => Date): RateLimiter {
  * by one upsert per request on an UNLOGGED table, so `whoami` and the `RateLimit-*` headers agree whichever instance
  * answers. Windows of past minutes are removed once a minute.
  */
-export function createSharedRateLimiter(db: Sql, clock: () => Date, log: (message: string, error?: unknown) => void): RateLimiter {
+export function createSharedRateLimiter(db: Database, clock: () => Date, log: (message: string, error?: unknown) => void): RateLimiter {
   let sweep: NodeJS.Timeout | undefined;
   return {
     async consume(keyId, limit) {

@@ -15,6 +15,7 @@ import {
   toJson,
   toStringOrNull,
   ts,
+  type Database,
   type Sql,
   type WriteStatement,
 } from './sql.js';
@@ -104,12 +105,42 @@ const FIND_FOR_IDENTIFY = statement(`SELECT o.plan AS org_plan, o.contact_cap_ov
   FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ?
   WHERE o.id = ?`);
 
-/** The workspace's cap columns and its contact with this externalUserId; undefined when the workspace does not exist. */
-export async function findForIdentify(sql: Sql, organizationId: string, externalUserId: string): Promise<{ cap: CapColumns; contact?: ContactRecord } | undefined> {
-  const row = await sql.one(FIND_FOR_IDENTIFY, [externalUserId, organizationId]);
-  if (!row) return undefined;
+/**
+ * The same for several externalUserIds at once (PostgreSQL: the identifies of one workspace gathered into one round
+ * trip), a row per id found or not, tagged with the id asked for.
+ */
+// A lateral lookup per id: one unique-index probe each, whatever the planner's statistics say of the workspace's size
+// (a plain join was planned as a hash join over all of the workspace's contacts).
+const FIND_MANY_FOR_IDENTIFY = statement(`SELECT q.value AS wanted, o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, c.*
+  FROM organization o CROSS JOIN (SELECT DISTINCT value FROM json_array_elements_text(?::json)) q
+  LEFT JOIN LATERAL (SELECT ${CONTACTS.columns} FROM contact c WHERE c.organization_id = o.id AND c.external_user_id = q.value LIMIT 1) c ON true
+  WHERE o.id = ?`);
+
+type FoundForIdentify = { cap: CapColumns; contact?: ContactRecord } | undefined;
+const foundForIdentify = (row: Record<string, unknown>): FoundForIdentify => {
   const cap = { plan: row.org_plan as string, contactCapOverride: toBool(row.org_cap_override), contactCap: toIntOrNull(row.org_cap) };
   return row.id === null || row.id === undefined ? { cap } : { cap, contact: CONTACTS.read(row) };
+};
+
+/**
+ * The workspace's cap columns and its contact with this externalUserId; undefined when the workspace does not exist.
+ * On PostgreSQL, the reads of one workspace made while one is on its way are gathered into one statement (`gather`).
+ */
+export async function findForIdentify(sql: Sql | Database, organizationId: string, externalUserId: string): Promise<FoundForIdentify> {
+  const gather = 'gather' in sql ? sql.gather : undefined;
+  if (!gather) {
+    const row = await sql.one(FIND_FOR_IDENTIFY, [externalUserId, organizationId]);
+    return row && foundForIdentify(row);
+  }
+  return gather.one('identify-read', organizationId, externalUserId, async (wanted: string[]): Promise<FoundForIdentify[]> => {
+    if (wanted.length === 1) {
+      const row = await sql.one(FIND_FOR_IDENTIFY, [wanted[0], organizationId]);
+      return [row && foundForIdentify(row)];
+    }
+    const rows = await sql.all(FIND_MANY_FOR_IDENTIFY, [JSON.stringify(wanted), organizationId]);
+    const found = new Map(rows.map((row) => [row.wanted as string, foundForIdentify(row)]));
+    return wanted.map((id) => found.get(id));
+  });
 }
 
 /** A contact of the workspace, locked for the transaction with `lock` (PostgreSQL). */

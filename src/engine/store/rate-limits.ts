@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { statement, toInt, type Sql } from './sql.js';
+import { statement, toInt, type Database, type Sql } from './sql.js';
 
 /**
  * A key's requests in one minute, shared by every instance: PostgreSQL only (an UNLOGGED table: counts that may be
@@ -16,13 +16,23 @@ export const RateLimitWindow = defineEntity({
   },
 });
 
-/** Count one request in a key's window (PostgreSQL only: an UNLOGGED table shared by every instance); the count now. */
-const COUNT = statement(`INSERT INTO rate_limit_window (key_id, window_start, count) VALUES (?, ?, 1)
-  ON CONFLICT (key_id, window_start) DO UPDATE SET count = rate_limit_window.count + 1
+/** Count requests in a key's window (PostgreSQL only: an UNLOGGED table shared by every instance); the count after. */
+const COUNT = statement(`INSERT INTO rate_limit_window (key_id, window_start, count) VALUES (?, ?, ?)
+  ON CONFLICT (key_id, window_start) DO UPDATE SET count = rate_limit_window.count + excluded.count
   RETURNING count`);
 
-export async function count(sql: Sql, keyId: string, windowStart: number): Promise<number> {
-  return toInt((await sql.one<{ count: unknown }>(COUNT, [keyId, windowStart]))!.count);
+/**
+ * Count one request in a key's window: its place in the window (1 for the first). Requests of one window arriving while
+ * its count is on its way are counted together in one statement (`gather`), each given its own place in arrival
+ * order: exactly the places that one statement each would have given, so the limit stays exact.
+ */
+export async function count(sql: Sql | Database, keyId: string, windowStart: number): Promise<number> {
+  const gather = 'gather' in sql ? sql.gather : undefined;
+  if (!gather) return toInt((await sql.one<{ count: unknown }>(COUNT, [keyId, windowStart, 1]))!.count);
+  return gather.one('rate-limit', `${keyId} ${windowStart}`, null, async (requests) => {
+    const after = toInt((await sql.one<{ count: unknown }>(COUNT, [keyId, windowStart, requests.length]))!.count);
+    return requests.map((_, i) => after - requests.length + 1 + i);
+  });
 }
 
 /** Forget the windows before this one. */

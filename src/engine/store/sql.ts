@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Gather } from './gather.js';
 
 /**
  * The explicit-SQL path every operation takes: statements on the ORM's own connections, without the unit of work
@@ -45,6 +46,12 @@ export interface Database extends Sql {
    * transaction spans an await, so under load nothing queues behind it. For short writes that need no await.
    */
   batch?<T>(fn: (tx: SyncSql) => T): Promise<T>;
+  /**
+   * PostgreSQL's engine database only: gathering (gather.ts), so that calls of one kind and key made while one is on its
+   * way share a round trip. Absent on SQLite (its statements run in process, at once) and on a transaction (whose
+   * statements must see its own writes): callers then run their one statement.
+   */
+  readonly gather?: Gather;
   /** Call `listener` after every commit that wrote deliveries, with their kinds (the local scheduler's wake-up). */
   onDeliveriesCommitted(listener: (kinds: ReadonlySet<DeliveryKind>) => void): () => void;
 }

@@ -1,3 +1,4 @@
+import { createGather } from '../gather.js';
 import { textOf, type CommitListeners, type DeliveryKind, type EngineDatabase, type Sql, type Statement } from '../sql.js';
 import { isDatabaseUnavailable } from '../../shared/faults.js';
 import { postgresqlDialect } from './dialect.js';
@@ -71,6 +72,7 @@ export function createPostgresqlDatabase(client: KnexClient, committed: CommitLi
   }
   return {
     dialect: postgresqlDialect,
+    gather: createGather(),
     wroteDeliveries: committed.notify,
     onDeliveriesCommitted: committed.add,
     all: (sql, params) => withConnection((s) => s.all(sql, params)),
