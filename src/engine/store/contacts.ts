@@ -210,6 +210,8 @@ export function insert(sql: Sql, r: ContactRecord): WriteStatement {
        source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at, version)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (organization_id, external_user_id) DO NOTHING`,
+    // Named by what could collide: two inserts of one externalUserId.
+    row: r.externalUserId === null ? `contact ${r.id}` : `contact ${r.organizationId} ${r.externalUserId}`,
     params: [
       r.id, r.organizationId, r.externalUserId, r.email, hashEmail(r.email), r.name, r.plan, r.mrrCents, r.currency, json(r.metadata),
       r.source, r.consentBasis, ts(sql, r.firstSeenAt), ts(sql, r.lastSeenAt), ts(sql, r.createdAt), ts(sql, r.updatedAt), r.version,
@@ -252,6 +254,7 @@ export function update(sql: Sql, current: ContactRecord, next: ContactRecord, ch
   return {
     sql: `UPDATE contact SET ${sets.join(', ')}, updated_at = ?, version = ? WHERE id = ? AND version = ?`,
     params: [...params, ts(sql, next.updatedAt), next.version, current.id, current.version],
+    row: `contact ${current.id}`,
   };
 }
 

@@ -8,9 +8,15 @@
 export interface Gather {
   /**
    * `input`'s result from `run(inputs)`, which gets every input gathered under `kind` and `key` in arrival order and
-   * returns one result per input, in the same order. If `run` fails, every call of its batch fails with that error.
+   * returns one result per input, in the same order: a value, or `Failed` for a call that failed alone. If `run`
+   * throws, every call of its batch fails with that error.
    */
-  one<I, O>(kind: string, key: string, input: I, run: (inputs: I[]) => Promise<O[]>): Promise<O>;
+  one<I, O>(kind: string, key: string, input: I, run: (inputs: I[]) => Promise<Array<O | Failed>>): Promise<O>;
+}
+
+/** One call's failure among a batch's results: that call fails with `error`, the others do not. */
+export class Failed {
+  constructor(readonly error: unknown) {}
 }
 
 /** The most calls one batch takes; the rest wait for the next. */
@@ -29,7 +35,11 @@ export function createGather(): Gather {
   const send = (id: string, batch: Waiting[], run: (inputs: unknown[]) => Promise<unknown[]>) => {
     run(batch.map((w) => w.input)).then(
       (results) => {
-        batch.forEach((w, i) => w.resolve(results[i]));
+        batch.forEach((w, i) => {
+          const result = results[i];
+          if (result instanceof Failed) w.reject(result.error);
+          else w.resolve(result);
+        });
         next(id);
       },
       (error) => {
@@ -49,7 +59,7 @@ export function createGather(): Gather {
   };
 
   return {
-    one<I, O>(kind: string, key: string, input: I, run: (inputs: I[]) => Promise<O[]>): Promise<O> {
+    one<I, O>(kind: string, key: string, input: I, run: (inputs: I[]) => Promise<Array<O | Failed>>): Promise<O> {
       const id = `${kind}\u0000${key}`;
       return new Promise<O>((resolve, reject) => {
         const waiting: Waiting = { input, resolve: resolve as (value: unknown) => void, reject };

@@ -106,6 +106,11 @@ export const textOf = (sql: string | Statement): string => (typeof sql === 'stri
 export interface WriteStatement {
   sql: string;
   params: readonly unknown[];
+  /**
+   * The one row the write changes, named (`contact <id>`): a write that says so may share a statement with other
+   * writes on PostgreSQL (writeWithEvent's gathering), never with another write of the same row.
+   */
+  row?: string;
 }
 
 /** An INSERT as its head (`INSERT INTO t (a, b)`) and its values: each dialect adds `VALUES` or a `SELECT`. */

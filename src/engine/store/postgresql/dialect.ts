@@ -1,4 +1,5 @@
-import type { SqlDialect } from '../sql.js';
+import type { Database, InsertStatement, Sql, SqlDialect, WriteStatement } from '../sql.js';
+import { Failed } from '../gather.js';
 import { placeholders, statement } from '../sql.js';
 
 /** PostgreSQL's side of what differs (dialect.ts). */
@@ -21,11 +22,48 @@ export const postgresqlDialect: SqlDialect = {
     whereRef: (refs) => `ctid = ANY(ARRAY(${refs}))`,
   },
   async writeWithEvent(db, write, event) {
-    // One statement: the event row only if the change returned one. Prepared once per connection: a write's text
-    // comes from a small set (per resource, per set of changed columns).
-    const text = `WITH w AS (${write.sql} RETURNING 1) ${event.into} SELECT ${placeholders(event.params)} FROM w LIMIT 1 RETURNING 1`;
-    const rows = await db.all(statement(text), [...write.params, ...event.params]);
-    if (rows.length > 0) db.wroteDeliveries();
-    return rows.length > 0;
+    const gather = 'gather' in db ? db.gather : undefined;
+    if (!gather || write.row === undefined) return writeOne(db, write, event);
+    // Gathered (gather.ts): the writes that arrive while a batch is on its way go as one statement when it returns.
+    return gather.one('write-with-event', '', { write, event }, (batch) => writeMany(db, batch));
   },
 };
+
+/** One statement: the event row only if the change returned one. */
+async function writeOne(db: Sql | Database, write: WriteStatement, event: InsertStatement): Promise<boolean> {
+  // Prepared once per connection: a write's text comes from a small set (per resource, per set of changed columns).
+  const text = `WITH w AS (${write.sql} RETURNING 1) ${event.into} SELECT ${placeholders(event.params)} FROM w LIMIT 1 RETURNING 1`;
+  const rows = await db.all(statement(text), [...write.params, ...event.params]);
+  if (rows.length > 0) db.wroteDeliveries();
+  return rows.length > 0;
+}
+
+/**
+ * Several writes with their events as one statement, a pair of data-modifying CTEs each, and one commit; each write's
+ * outcome is its own (whether its row changed). Writes of the same row go in separate statements, one after the other
+ * in arrival order (one statement cannot change a row twice). If the statement fails (one write broke a unique index,
+ * a deadlock), none of it is kept and each write runs again alone, so only the one at fault fails.
+ */
+async function writeMany(db: Sql | Database, batch: Array<{ write: WriteStatement; event: InsertStatement }>): Promise<Array<boolean | Failed>> {
+  if (batch.length === 1) return [await writeOne(db, batch[0]!.write, batch[0]!.event)];
+  const outcomes: Array<boolean | Failed> = [];
+  for (let start = 0; start < batch.length; ) {
+    // The longest run from `start` whose rows are all different.
+    const rows = new Set<string>();
+    let end = start;
+    while (end < batch.length && !rows.has(batch[end]!.write.row!)) rows.add(batch[end++]!.write.row!);
+    const part = batch.slice(start, end);
+    const ctes = part.map(({ write, event }, i) => `w${i} AS (${write.sql} RETURNING 1), e${i} AS (${event.into} SELECT ${placeholders(event.params)} FROM w${i} LIMIT 1 RETURNING 1)`);
+    const text = `WITH ${ctes.join(', ')} SELECT ${part.map((_, i) => `(SELECT count(*) FROM e${i})::int AS r${i}`).join(', ')}`;
+    try {
+      const row = (await db.one<Record<string, number>>(text, part.flatMap(({ write, event }) => [...write.params, ...event.params])))!;
+      const written = part.map((_, i) => Number(row[`r${i}`]) > 0);
+      if (written.includes(true)) db.wroteDeliveries();
+      outcomes.push(...written);
+    } catch {
+      for (const { write, event } of part) outcomes.push(await writeOne(db, write, event).catch((error) => new Failed(error)));
+    }
+    start = end;
+  }
+  return outcomes;
+}
