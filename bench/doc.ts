@@ -16,3 +16,10 @@ export function writeSection(section: string): void {
   const rest = next === -1 ? '' : `\n\n${doc.slice(next + 1)}`;
   writeFileSync(FILE, `${doc.slice(0, start).trimEnd()}\n\n${section.trimEnd()}\n${rest}`);
 }
+
+/** Replace what comes before the first section of docs/benchmarks.md (its title and how it was made). */
+export function writeHeader(header: string): void {
+  const doc = readFileSync(FILE, 'utf8');
+  const first = doc.indexOf('\n## ');
+  writeFileSync(FILE, `${header.trimEnd()}\n${first === -1 ? '' : doc.slice(first)}`);
+}

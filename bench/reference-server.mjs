@@ -1,5 +1,6 @@
 // The reference: a bare node:http server doing what identify minimally must (key lookup + one upsert)
-// with raw driver SQL (pg or libsql), no ORM, no validation, no event row. Same schema, same database.
+// with raw driver SQL (pg or libsql), no ORM, no validation, no event row. Same schema, same database. Each statement
+// prepared once (per connection on PostgreSQL), as the stack's are.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -20,7 +21,11 @@ if (isPg) {
   const n = (i) => `$${i}`;
   const upsert = UPSERT.replace('%s', Array.from({ length: 16 }, (_, i) => n(i + 1)).join(', '));
   const keySql = KEY_SQL.replace('%s', '$1');
-  query = { key: async (h) => (await pool.query(keySql, [h])).rows[0], upsert: async (p) => (await pool.query(upsert, p)).rows[0] };
+  // Named statements: parsed and planned once per connection, as the stack's are.
+  query = {
+    key: async (h) => (await pool.query({ name: 'ref_key', text: keySql, values: [h] })).rows[0],
+    upsert: async (p) => (await pool.query({ name: 'ref_upsert', text: upsert, values: p })).rows[0],
+  };
 } else {
   // The same driver as the product (libsql, synchronous), each statement prepared once, as a careful hand-written server would.
   const { default: Database } = await import('libsql');

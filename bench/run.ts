@@ -1,17 +1,28 @@
 // npm run bench: identify throughput over HTTP against a same-run reference, list latency at 1M contacts.
 // Writes docs/benchmarks.md. Servers run in their own processes; the load generator (autocannon) here.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freshPg } from './databases.js';
+import { writeHeader, writeSection } from './doc.js';
 import { encodeCursor } from '../src/engine/shared/pages.js';
 import { hashEmail } from '../src/engine/shared/email.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = 50;
+/** Concurrent clients: one after another, a few, and many. */
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,50').split(',').map(Number);
+/**
+ * BENCH_BASELINE: a checkout of an earlier version (built: npm run build there), whose stack is measured in the same
+ * run as a third server, for a before/after table.
+ */
+const BASELINE = process.env.BENCH_BASELINE;
+const BASELINE_LABEL = process.env.BENCH_BASELINE_LABEL ?? 'BENCH_BASELINE';
+
+/** What the identify table shows and where the time goes (the profiles are taken by hand: docs/benchmarks.md says how). */
+const IDENTIFY_NOTES = readFileSync(join(import.meta.dirname, 'identify-notes.md'), 'utf8').trim();
 const SEEDED = 1000;
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 const root = join(import.meta.dirname, '..');
@@ -52,12 +63,12 @@ interface LoadResult {
 }
 
 /** Identify load: `existing` changes one trait of a seeded contact per request; `new` creates a contact per request. */
-async function load(url: string, key: string, scenario: Scenario, tag: string): Promise<LoadResult> {
+async function load(url: string, key: string, scenario: Scenario, tag: string, connections: number, duration = DURATION): Promise<LoadResult> {
   let n = 0;
   const result = await autocannon({
     url: `${url}/v1/contacts/identify`,
-    connections: CONNECTIONS,
-    duration: DURATION,
+    connections,
+    duration,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     requests: [
       {
@@ -84,13 +95,16 @@ async function load(url: string, key: string, scenario: Scenario, tag: string): 
 interface Row {
   database: string;
   scenario: Scenario;
+  connections: number;
   stack: LoadResult;
   reference: LoadResult;
+  baseline?: LoadResult;
 }
 
 /**
  * Stack and reference never run at the same time, and on SQLite each has its own copy of the seeded file: the stack's
  * server checkpoints its database in a worker thread, which would otherwise do the reference's checkpoints for it.
+ * Each server is started once per scenario, warmed up, then loaded at each number of connections in turn.
  */
 async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Promise<Row[]> {
   const rows: Row[] = [];
@@ -98,16 +112,21 @@ async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Pr
   const seeded = await start([tsx, 'bench/server.ts', '--db', db, '--seed', String(SEEDED)]);
   await stop(seeded);
   const { key, organizationId } = seeded.info as { key: string; organizationId: string };
-  let referenceDb = db;
-  if (database === 'sqlite') {
-    referenceDb = join(dir, 'reference.db');
-    for (const suffix of ['', '-wal', '-shm']) if (existsSync(db + suffix)) copyFileSync(db + suffix, referenceDb + suffix);
-  }
+  const copy = (name: string) => {
+    if (database !== 'sqlite') return db;
+    const to = join(dir, name);
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(db + suffix)) copyFileSync(db + suffix, to + suffix);
+    return to;
+  };
+  const referenceDb = copy('reference.db');
+  const baselineDb = BASELINE ? copy('baseline.db') : db;
   const measure = async (args: string[], scenario: Scenario, tag: string) => {
     const server = await start(args);
     try {
-      await load(server.info.url, key, scenario, `warm-${tag}`);
-      return await load(server.info.url, key, scenario, tag);
+      await load(server.info.url, key, scenario, `warm-${tag}`, Math.max(...CONNECTIONS), Math.min(DURATION, 4));
+      const results: LoadResult[] = [];
+      for (const connections of CONNECTIONS) results.push(await load(server.info.url, key, scenario, `${tag}-${connections}`, connections));
+      return results;
     } finally {
       await stop(server);
     }
@@ -115,8 +134,16 @@ async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Pr
   for (const scenario of ['existing', 'new'] as Scenario[]) {
     const s = await measure([tsx, 'bench/server.ts', '--db', db, '--key', key, '--org', organizationId], scenario, `s-${scenario}`);
     const r = await measure(['bench/reference-server.mjs', '--db', referenceDb], scenario, `r-${scenario}`);
-    rows.push({ database, scenario, stack: s, reference: r });
-    console.log(`identify ${database} ${scenario}: stack ${s.rps.toFixed(0)}/s p50 ${s.p50} p99 ${s.p99} (errors ${s.errors}); reference ${r.rps.toFixed(0)}/s p50 ${r.p50} p99 ${r.p99}; ratio ${(s.rps / r.rps).toFixed(2)}`);
+    const b = BASELINE
+      ? await measure([join(BASELINE, 'node_modules/tsx/dist/cli.mjs'), join(BASELINE, 'bench/server.ts'), '--db', baselineDb, '--key', key, '--org', organizationId], scenario, `b-${scenario}`)
+      : undefined;
+    CONNECTIONS.forEach((connections, i) => {
+      const row: Row = { database, scenario, connections, stack: s[i]!, reference: r[i]!, baseline: b?.[i] };
+      rows.push(row);
+      console.log(
+        `identify ${database} ${scenario} x${connections}: stack ${row.stack.rps.toFixed(0)}/s p50 ${row.stack.p50} p99 ${row.stack.p99} (errors ${row.stack.errors}); reference ${row.reference.rps.toFixed(0)}/s; ratio ${(row.stack.rps / row.reference.rps).toFixed(2)}${row.baseline ? `; before ${row.baseline.rps.toFixed(0)}/s, ratio ${(row.baseline.rps / row.reference.rps).toFixed(2)}` : ''}`,
+      );
+    });
   }
   return rows;
 }
@@ -242,52 +269,42 @@ try {
   const identify: Row[] = [];
   for (const database of databases) identify.push(...(await identifyBench(database, dir)));
   const lists = process.env.BENCH_SKIP_LIST ? [] : await listBench();
-  const md = `# Benchmarks
+  writeHeader(`# Benchmarks
 
 Generated by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${cpus().length} cores, Node ${process.version}).
-Servers run in their own processes, one at a time; the load generator (autocannon, ${CONNECTIONS} connections, ${DURATION} s
-per run after a warm-up run of the same length) runs in another. The machine is shared and noisy: trust the ratios, measured in the same run, over the absolutes.
-
-## Identify over HTTP
+Servers run in their own processes, one at a time; the load generator (autocannon, ${DURATION} s per run after a warm-up)
+runs in another. The machine is shared and noisy: trust the ratios, measured in the same run, over the absolutes.
+`);
+  const ratio = (a: LoadResult, b: LoadResult) => (a.rps / b.rps).toFixed(2);
+  writeSection(`## Identify over HTTP
 
 The **stack** is the whole product: bearer-key lookup, rate limit, scope and billing checks, body parsing, zod validation,
 one read of the contact (with the workspace's cap), and one version-conditional write of the change with its
-\`contact.created\`/\`contact.updated\` event row (one statement on PostgreSQL, an IMMEDIATE transaction on SQLite).
+\`contact.created\`/\`contact.updated\` event row (one statement on PostgreSQL; on SQLite an IMMEDIATE transaction, shared
+by the writes of one event-loop turn: group commit, docs/architecture.md).
 The **reference** is a bare \`node:http\` server with the raw driver (libsql or pg, no ORM) doing a key lookup and one
-\`INSERT ... ON CONFLICT DO UPDATE\`: no validation, no transaction, no event. On SQLite its two statements are prepared
-once, with the pragmas SQLite servers commonly run (WAL, \`synchronous=NORMAL\`). Same schema and seed: on SQLite the reference runs on a copy of the stack's seeded file, on PostgreSQL on the same database.
+\`INSERT ... ON CONFLICT DO UPDATE\`: no validation, no transaction, no event. Its two statements are prepared once (per
+connection on PostgreSQL, as the stack's are); on SQLite with the pragmas SQLite servers commonly run (WAL,
+\`synchronous=NORMAL\`). Same schema and seed: on SQLite each server runs on its own copy of the seeded file, on PostgreSQL
+on the same database.
 \`existing\`: each request changes one trait (name) of one of ${SEEDED} seeded contacts. \`new\`: each request creates a contact.
+Each server is started once per scenario, warmed up with ${Math.max(...CONNECTIONS)} connections, then loaded with ${CONNECTIONS.join(', ')} connections in turn.${
+    BASELINE ? `\n**before** is the stack at ${BASELINE_LABEL}, measured in the same run on its own copy of the seed.` : ''
+  }
 
-| database | scenario | stack req/s | p50 ms | p99 ms | reference req/s | p50 ms | p99 ms | stack / reference |
-|---|---|---|---|---|---|---|---|---|
+| database | scenario | clients | stack req/s | p50 ms | p99 ms | reference req/s | p50 ms | p99 ms | stack / reference |${BASELINE ? ' before req/s | before / reference |' : ''}
+|---|---|---|---|---|---|---|---|---|---|${BASELINE ? '---|---|' : ''}
 ${identify
-  .map((r) => `| ${r.database} | ${r.scenario} | ${fmt(r.stack.rps)} | ${r.stack.p50} | ${r.stack.p99} | ${fmt(r.reference.rps)} | ${r.reference.p50} | ${r.reference.p99} | **${(r.stack.rps / r.reference.rps).toFixed(2)}** |`)
+  .map(
+    (r) =>
+      `| ${r.database} | ${r.scenario} | ${r.connections} | ${fmt(r.stack.rps)} | ${r.stack.p50} | ${r.stack.p99} | ${fmt(r.reference.rps)} | ${r.reference.p50} | ${r.reference.p99} | **${ratio(r.stack, r.reference)}** |${r.baseline ? ` ${fmt(r.baseline.rps)} | ${ratio(r.baseline, r.reference)} |` : ''}`,
+  )
   .join('\n')}
 
-Target: the stack at 0.50 or more of the reference on both databases. On PostgreSQL the stack prepares identify's three
-statements (a named statement per connection) and the reference, as first defined, does not; perf-notes measured the
-reference itself 15-25 % faster prepared, so read the PostgreSQL ratio with that in mind.
-
-Where the time goes on SQLite (CPU profile of the stack's server under the \`existing\` load, 2026-11-23):
-
-- **libsql, 45 %**: the write transaction (\`BEGIN IMMEDIATE\`, the contact \`UPDATE\`, the event \`INSERT\` with its fan-out
-  trigger, \`COMMIT\`) 27 %, the two single-row reads (key, then the contact with its workspace's cap) 16 %. The reference
-  runs two statements; identify runs six, because a change and its event commit together.
-- **The socket and Node's HTTP, 28 %** (\`writev\` 13 %): the same work the reference does.
-- **Our code 9 %, h3 and srvx 4 %, zod 1 %.**
-- What brought it from 0.39 to 0.6 (in-process identify of an existing contact, 198 us to 114 us): WAL checkpoints moved
-  off the event loop into a worker thread (a checkpoint fsyncs; inside a \`COMMIT\` every 1,000 pages it cost about a third
-  of the write), the contact \`UPDATE\` setting only the changed columns (an index whose columns are not in the \`SET\` list
-  is not touched), SQLite-only indexes that duplicated the first column of another index dropped (14 us per event
-  insert), and every statement prepared once per connection. Before all of it, the driver change (libsql instead of
-  node-sqlite3, whose every statement crossed the libuv threadpool): on node-sqlite3 the stack ran at 0.20-0.23 of a bare
-  server on that driver.
-- On PostgreSQL the stack makes three round trips (key, read, write-with-event as one statement) to the reference's
-  two, and on loopback each costs a \`writev\` into the kernel's TCP path (42 % of the server's CPU before identify's
-  statements were prepared). Preparing them (no parse or plan per request on a PostgreSQL that shares the two cores)
-  took the ratio from about 0.51 to about 0.75.
-
-## Reads at ${LIST_ROWS.toLocaleString('en')} contacts (PostgreSQL)
+${IDENTIFY_NOTES}
+`);
+  if (lists.length)
+    writeSection(`## Reads at ${LIST_ROWS.toLocaleString('en')} contacts (PostgreSQL)
 
 One workspace with ${LIST_ROWS.toLocaleString('en')} contacts (a quarter without mrr); one of them has 10,000 posts across 20 boards
 and an email that matches 10,000 votes and 10,000 comments. Sequential requests over HTTP through the whole stack, 200 per
@@ -296,8 +313,7 @@ case after 20 warm-up requests. Targets: p50 under 10 ms for the contact's posts
 | request | p50 ms | p99 ms | rows |
 |---|---|---|---|
 ${lists.map((l) => `| ${l.label} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${l.count} |`).join('\n')}
-`;
-  writeFileSync(join(root, 'docs/benchmarks.md'), md);
+`);
   console.log('\nwrote docs/benchmarks.md');
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 // indexes in step: identify and post creation with the search triggers and index, against the same without them, in
 // alternating rounds (BENCH_SEARCH_WRITE_ROUNDS, default 5). Sizes: BENCH_SEARCH_SIZES (default 100000,1000000) posts and
 // as many contacts; empty for the writes alone. Writes its sections to docs/benchmarks.md.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropPg, freshPg } from './databases.js';
@@ -14,6 +14,8 @@ import { newId } from '../src/engine/shared/ids.js';
 import { parseSearch } from '../src/engine/shared/search.js';
 import { search as searchStore, ts, type Sql } from '../src/engine/store/index.js';
 
+// BENCH_SEARCH_DATABASES=sqlite (or postgresql) measures one of them, and prints its sections instead of writing them.
+const DATABASES = (process.env.BENCH_SEARCH_DATABASES ?? 'sqlite,postgresql').split(',');
 const SIZES = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000').split(',').filter(Boolean).map(Number);
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 100);
 const BOARDS = 10;
@@ -154,7 +156,25 @@ async function measure(database: string, label: string, size: number): Promise<R
 
 /** Write rates per second: new contacts, existing contacts (one trait changed), post creations. */
 type Rates = { identify: number; existing: number; posts: number };
+
+/**
+ * The CPU time (ns) the PostgreSQL server's processes serving `database` have used so far, from /proc (the server runs
+ * on this machine): a count of work, as callgrind's is for SQLite, that the disk's pace does not move, where a commit
+ * rate does. PostgreSQL's search triggers run there, not in Node.
+ */
+async function backendCpu(engine: Engine): Promise<Map<number, number>> {
+  const rows = await engine.db.all<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      cpu.set(pid, Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {}
+  }
+  return cpu;
+}
+const cpuSince = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, ns]) => sum + ns - (before.get(pid) ?? ns), 0);
 const WRITE_KINDS = ['existing', 'identify', 'posts'] as const;
+const KIND_NAMES = { existing: 'identify, existing contact', identify: 'identify, new contact', posts: 'post creation' } as const;
 
 /**
  * Identifies and post creations per second with the search kept in step, and with its triggers dropped: ROUNDS rounds,
@@ -162,7 +182,7 @@ const WRITE_KINDS = ['existing', 'identify', 'posts'] as const;
  * alike; the median of each side, and the spread of the per-round ratios.
  */
 async function writeCost(database: 'sqlite' | 'postgresql', label: string) {
-  const rates = async (withSearch: boolean, round: number): Promise<Rates> => {
+  const rates = async (withSearch: boolean, round: number): Promise<{ rates: Rates; cpu: Rates }> => {
     const url = database === 'sqlite' ? join(dir, `writes-${withSearch}-${round}.db`) : await freshPg('bench_search_writes');
     const engine = await createEngine({ database: url, log: () => {} });
     try {
@@ -174,17 +194,21 @@ async function writeCost(database: 'sqlite' | 'postgresql', label: string) {
       const org = await engine.organizations.create({ name: 'Writes', plan: 'paid' });
       const w = engine.workspace(org.id);
       const board = await w.boards.create({ name: 'Ideas' });
+      // Writes per second, and (PostgreSQL) the server's CPU time per write in microseconds.
       const per = async (n: number, fn: (i: number) => Promise<unknown>) => {
         for (let i = 0; i < 200; i++) await fn(-1 - i);
+        const pg = engine.dialect === 'postgresql';
+        const before = pg ? await backendCpu(engine) : new Map();
         const t = performance.now();
         for (let i = 0; i < n; i++) await fn(i);
-        return n / ((performance.now() - t) / 1000);
+        const rate = n / ((performance.now() - t) / 1000);
+        return { rate, cpu: pg ? cpuSince(before, await backendCpu(engine)) / n / 1000 : 0 };
       };
       const identify = await per(3000, (i) => w.contacts.identify({ externalUserId: `u-${i}`, email: `person${i}@example.com`, name: `Person ${i}` }));
       // The hot path: an existing contact, one trait changed (its email and name as they were).
       const existing = await per(3000, (i) => w.contacts.identify({ externalUserId: `u-${Math.abs(i) % 3000}`, plan: `plan-${i}` }));
       const posts = await per(2000, (i) => w.posts.create(board.id, { title: `Idea ${i} ${words(i, 4)}`, body: { json: {}, text: words(i, 20) } }));
-      return { identify, existing, posts };
+      return { rates: { identify: identify.rate, existing: existing.rate, posts: posts.rate }, cpu: { identify: identify.cpu, existing: existing.cpu, posts: posts.cpu } };
     } finally {
       await engine.close();
       if (database === 'postgresql') await dropPg('bench_search_writes');
@@ -193,9 +217,15 @@ async function writeCost(database: 'sqlite' | 'postgresql', label: string) {
   };
   const without: Rates[] = [];
   const withSearch: Rates[] = [];
+  const cpuWithout: Rates[] = [];
+  const cpuWith: Rates[] = [];
   for (let round = 0; round < WRITE_ROUNDS; round++) {
     // Alternate which side goes first, so neither always runs on the warmer machine.
-    for (const side of round % 2 ? [true, false] : [false, true]) (side ? withSearch : without).push(await rates(side, round));
+    for (const side of round % 2 ? [true, false] : [false, true]) {
+      const r = await rates(side, round);
+      (side ? withSearch : without).push(r.rates);
+      (side ? cpuWith : cpuWithout).push(r.cpu);
+    }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const summary = Object.fromEntries(
@@ -204,8 +234,13 @@ async function writeCost(database: 'sqlite' | 'postgresql', label: string) {
       return [k, { with: median(withSearch.map((r) => r[k])), without: median(without.map((r) => r[k])), low: Math.min(...ratios), high: Math.max(...ratios) }];
     }),
   ) as Record<(typeof WRITE_KINDS)[number], { with: number; without: number; low: number; high: number }>;
-  console.log(label, 'writes', JSON.stringify(summary));
-  return { label, summary };
+  // The server's CPU per write (PostgreSQL): medians of each side.
+  const cpu = Object.fromEntries(WRITE_KINDS.map((k) => [k, { with: median(cpuWith.map((r) => r[k])), without: median(cpuWithout.map((r) => r[k])) }])) as Record<
+    (typeof WRITE_KINDS)[number],
+    { with: number; without: number }
+  >;
+  console.log(label, 'writes', JSON.stringify(summary), database === 'postgresql' ? `server CPU us/write ${JSON.stringify(cpu)}` : '');
+  return { label, database, summary, cpu };
 }
 
 const WRITE_ROUNDS = Number(process.env.BENCH_SEARCH_WRITE_ROUNDS ?? 5);
@@ -213,7 +248,8 @@ const dir = mkdtempSync(join(tmpdir(), 'feedback-bench-search-'));
 try {
   const rows: Row[] = [];
   for (const size of SIZES) {
-    rows.push(await measure(join(dir, `search-${size}.db`), 'SQLite', size));
+    if (DATABASES.includes('sqlite')) rows.push(await measure(join(dir, `search-${size}.db`), 'SQLite', size));
+    if (!DATABASES.includes('postgresql')) continue;
     const url = await freshPg('bench_search');
     try {
       rows.push(await measure(url, 'PostgreSQL', size));
@@ -221,12 +257,15 @@ try {
       await dropPg('bench_search');
     }
   }
-  const writes = WRITE_ROUNDS > 0 ? [await writeCost('sqlite', 'SQLite'), await writeCost('postgresql', 'PostgreSQL')] : [];
+  const writes = [];
+  if (WRITE_ROUNDS > 0) for (const [database, label] of [['sqlite', 'SQLite'], ['postgresql', 'PostgreSQL']] as const) if (DATABASES.includes(database)) writes.push(await writeCost(database, label));
   const line = (r: Row, name: string, a: { p50: number; p95: number }, b: { p50: number; p95: number }) =>
     `| ${r.database} | ${r.size.toLocaleString('en')} | ${name} | ${f(a.p50)} | ${f(a.p95)} | ${f(b.p50)} | **${(b.p50 / a.p50).toFixed(0)}x** |`;
   // BENCH_SEARCH_SIZES= (empty) measures the writes alone and leaves the reads' section as it is.
+  // A run of one database prints its sections instead of writing them, so the other's figures stay in the file.
+  const write = DATABASES.length === 2 ? writeSection : (section: string) => console.log(`\n${section}`);
   if (rows.length)
-    writeSection(`## Search
+    write(`## Search
 
 Full-text search (docs/search.md) at ${SIZES.map((s) => s.toLocaleString('en')).join(' and ')} posts (${BOARDS} boards of one
 workspace; titles of 3 to 9 and bodies of 4 to 79 words, made-up words of 2 to 4 syllables drawn from ${VOCABULARY.toLocaleString('en')} with a skew, as text has) and as many contacts. Server time
@@ -241,7 +280,7 @@ ${rows.flatMap((r) => [line(r, 'portal: one board', r.board, r.boardLike), line(
 
 `);
   if (writes.length)
-    writeSection(`## Search: writes with the indexes kept in step
+    write(`## Search: writes with the indexes kept in step
 
 Identifies and post creations per second, one writer, with the search kept in step (SQLite: the triggers that mark
 posts and contacts for FTS5; PostgreSQL: the triggers that write \`post_search\` and its GIN index; the contacts'
@@ -251,7 +290,16 @@ per-round ratio. Target (issue 30): no more than 10 % below (ratio at least 0.90
 
 | database | write | with search /s | without /s | ratio of medians | per-round ratios |
 |---|---|---|---|---|---|
-${writes.flatMap((x) => WRITE_KINDS.map((k) => `| ${x.label} | ${{ existing: 'identify, existing contact', identify: 'identify, new contact', posts: 'post creation' }[k]} | ${x.summary[k].with.toFixed(0)} | ${x.summary[k].without.toFixed(0)} | **${(x.summary[k].with / x.summary[k].without).toFixed(2)}** | ${x.summary[k].low.toFixed(2)} to ${x.summary[k].high.toFixed(2)} |`)).join('\n')}
+${writes.flatMap((x) => WRITE_KINDS.map((k) => `| ${x.label} | ${KIND_NAMES[k]} | ${x.summary[k].with.toFixed(0)} | ${x.summary[k].without.toFixed(0)} | **${(x.summary[k].with / x.summary[k].without).toFixed(2)}** | ${x.summary[k].low.toFixed(2)} to ${x.summary[k].high.toFixed(2)} |`)).join('\n')}
+
+Counting work instead of time on PostgreSQL: the CPU time its server processes spent on the measured writes (from
+\`/proc/<pid>/schedstat\` of the database's backends: their own work, the triggers included, and not the waits for the
+disk), per write, medians of the same rounds. The writes/s above are paced by the commit's \`fsync\`; this is what the
+triggers add to the server's work, the part that does not wait for the disk.
+
+| PostgreSQL, server CPU per write | with search us | without us | more work with search |
+|---|---|---|---|
+${writes.filter((x) => x.database === 'postgresql').flatMap((x) => WRITE_KINDS.map((k) => `| ${KIND_NAMES[k]} | ${x.cpu[k].with.toFixed(0)} | ${x.cpu[k].without.toFixed(0)} | ${(100 * (x.cpu[k].with / x.cpu[k].without - 1)).toFixed(1)} % |`)).join('\n')}
 `);
   console.log('\nwrote the search sections of docs/benchmarks.md');
 } finally {

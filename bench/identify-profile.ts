@@ -1,0 +1,80 @@
+// Where identify's time goes: the stack's server (bench/server.ts on the build) under autocannon's identify load, with
+// V8's CPU profiler on, then its samples summed by who spent them (libsql, the pg driver, Node's HTTP and sockets, h3,
+// zod, our code, the garbage collector). Not part of `npm run bench`; docs/benchmarks.md quotes its split.
+//   npx tsx bench/identify-profile.ts <database: a SQLite file or a postgres:// URL> <connections> <existing|new>
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const [database, connections, scenario] = [process.argv[2]!, Number(process.argv[3] ?? 50), process.argv[4] ?? 'existing'];
+const root = join(import.meta.dirname, '..');
+const dir = mkdtempSync(join(tmpdir(), 'feedback-profile-'));
+
+function start(args: string[]): Promise<{ child: ChildProcess; info: { url: string; key: string; organizationId: string } }> {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  return new Promise((resolve) =>
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve({ child, info: JSON.parse(line) });
+    }),
+  );
+}
+const stop = (child: ChildProcess) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
+
+const loader = ['--import', join(root, 'node_modules/tsx/dist/loader.mjs')];
+const seeded = await start([...loader, 'bench/server.ts', '--db', database, '--seed', '1000']);
+await stop(seeded.child);
+const { key, organizationId } = seeded.info;
+const server = await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, ...loader, 'bench/server.ts', '--db', database, '--key', key, '--org', organizationId]);
+let n = 0;
+const result = await autocannon({
+  url: `${server.info.url}/v1/contacts/identify`,
+  connections,
+  duration: 8,
+  headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+  requests: [
+    {
+      method: 'POST',
+      setupRequest: (req) => {
+        const i = n++;
+        const body = scenario === 'existing' ? { externalUserId: `u${i % 1000}`, email: `u${i % 1000}@example.com`, name: `name ${i}` } : { externalUserId: `p-${i}`, name: 'new' };
+        return { ...req, body: JSON.stringify(body) } as typeof req;
+      },
+    },
+  ],
+});
+await stop(server.child);
+
+const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);
+const profile = JSON.parse(readFileSync(file, 'utf8')) as {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string } }>;
+  samples: number[];
+  timeDeltas: number[];
+};
+rmSync(dir, { recursive: true, force: true });
+const self = new Map<number, number>();
+profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const who = (name: string, url: string) => {
+  if (name === '(idle)') return 'idle';
+  if (name === '(garbage collector)') return 'garbage collector';
+  if (name === 'writev' || name === 'writeUtf8String' || name === 'writeBuffer') return 'socket writes (writev)';
+  if (url.includes('node_modules/libsql')) return 'libsql';
+  if (url.includes('node_modules/pg')) return 'pg driver';
+  if (url.includes('node_modules/zod')) return 'zod';
+  if (url.includes('node_modules/h3') || url.includes('node_modules/srvx')) return 'h3 and srvx';
+  if (url.includes('/dist/')) return 'our code';
+  if (url.startsWith('node:')) return "Node's HTTP, streams and the rest of Node";
+  return 'other (V8, natives)';
+};
+const totals = new Map<string, number>();
+for (const node of profile.nodes) {
+  const key = who(node.callFrame.functionName, node.callFrame.url);
+  totals.set(key, (totals.get(key) ?? 0) + (self.get(node.id) ?? 0));
+}
+const busy = [...totals].filter(([k]) => k !== 'idle').reduce((sum, [, v]) => sum + v, 0);
+console.log(`${database.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'} ${scenario}, ${connections} clients: ${result.requests.average.toFixed(0)} req/s; the server's busy time:`);
+for (const [k, v] of [...totals].filter(([k]) => k !== 'idle').sort((a, b) => b[1] - a[1])) console.log(`  ${k}: ${((100 * v) / busy).toFixed(1)} %`);
