@@ -58,7 +58,7 @@ export async function emit(tx: Sql, event: WebhookEvent, now: Date): Promise<str
  * together (how, the dialect says). Returns whether the write changed a row.
  */
 export function writeWithEvent(db: Sql | Database, write: WriteStatement, event: WebhookEvent, now: Date): Promise<boolean> {
-  return db.dialect.writeWithEvent(db, write, eventInsert(db, event, now));
+  return db.dialect.writeWithEvent(db, write, eventInsert(db, event, now), event.organizationId);
 }
 
 /** The workspace's events in emission order, optionally of one kind. */

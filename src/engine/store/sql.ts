@@ -214,7 +214,9 @@ export interface SqlDialect {
   /**
    * Write a change and its event row as one unit: the event is inserted if and only if the change matched a row, and
    * both commit together. Returns whether the change matched. PostgreSQL: one statement (a data-modifying CTE,
-   * prepared); SQLite: both statements within one turn in an IMMEDIATE transaction (or in the caller's transaction).
+   * prepared), shared with the workspace's (`organizationId`) other writes that name their row and arrive while one is
+   * on its way (gather.ts); SQLite: both statements within one turn in an IMMEDIATE transaction, shared with the turn's
+   * other small writes (group commit), or in the caller's transaction.
    */
-  writeWithEvent(db: Sql | Database, write: WriteStatement, event: InsertStatement): Promise<boolean>;
+  writeWithEvent(db: Sql | Database, write: WriteStatement, event: InsertStatement, organizationId: string): Promise<boolean>;
 }

@@ -21,11 +21,13 @@ export const postgresqlDialect: SqlDialect = {
     // A row locked by this statement cannot move before the update.
     whereRef: (refs) => `ctid = ANY(ARRAY(${refs}))`,
   },
-  async writeWithEvent(db, write, event) {
+  async writeWithEvent(db, write, event, organizationId) {
     const gather = 'gather' in db ? db.gather : undefined;
     if (!gather || write.row === undefined) return writeOne(db, write, event);
-    // Gathered (gather.ts): the writes that arrive while a batch is on its way go as one statement when it returns.
-    return gather.one('write-with-event', '', { write, event }, (batch) => writeMany(db, batch));
+    // Gathered (gather.ts): a workspace's writes that arrive while its batch is on its way go as one statement when it
+    // returns. Per workspace, so that a row lock held in one workspace holds up no other's writes, and batches on their
+    // way at once never touch the same rows.
+    return gather.one('write-with-event', organizationId, { write, event }, (batch) => writeMany(db, batch));
   },
 };
 
