@@ -3,6 +3,7 @@ import { expressionIndex, onlyOn } from './model.js';
 import { Organization } from './organizations.js';
 import { hashEmail } from '../shared/email.js';
 import type { CapColumns } from './organizations.js';
+import { gathered } from './gather.js';
 import { asIs, defineRows } from './rows.js';
 import {
   json,
@@ -126,13 +127,8 @@ const foundForIdentify = (row: Record<string, unknown>): FoundForIdentify => {
  * The workspace's cap columns and its contact with this externalUserId; undefined when the workspace does not exist.
  * On PostgreSQL, the reads of one workspace made while one is on its way are gathered into one statement (`gather`).
  */
-export async function findForIdentify(sql: Sql | Database, organizationId: string, externalUserId: string): Promise<FoundForIdentify> {
-  const gather = 'gather' in sql ? sql.gather : undefined;
-  if (!gather) {
-    const row = await sql.one(FIND_FOR_IDENTIFY, [externalUserId, organizationId]);
-    return row && foundForIdentify(row);
-  }
-  return gather.one('identify-read', organizationId, externalUserId, async (wanted: string[]): Promise<FoundForIdentify[]> => {
+export function findForIdentify(sql: Sql | Database, organizationId: string, externalUserId: string): Promise<FoundForIdentify> {
+  return gathered(sql, 'identify-read', organizationId, externalUserId, async (wanted: string[]): Promise<FoundForIdentify[]> => {
     if (wanted.length === 1) {
       const row = await sql.one(FIND_FOR_IDENTIFY, [wanted[0], organizationId]);
       return [row && foundForIdentify(row)];

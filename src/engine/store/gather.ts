@@ -9,7 +9,8 @@ export interface Gather {
   /**
    * `input`'s result from `run(inputs)`, which gets every input gathered under `kind` and `key` in arrival order and
    * returns one result per input, in the same order: a value, or `Failed` for a call that failed alone. If `run`
-   * throws, every call of its batch fails with that error.
+   * throws, every call of its batch fails with that error. A batch is run by the `run` of the call that found nothing
+   * on its way, so the calls of one kind and key must pass the same work (the key names what their `run`s close over).
    */
   one<I, O>(kind: string, key: string, input: I, run: (inputs: I[]) => Promise<Array<O | Failed>>): Promise<O>;
 }
@@ -17,6 +18,18 @@ export interface Gather {
 /** One call's failure among a batch's results: that call fails with `error`, the others do not. */
 export class Failed {
   constructor(readonly error: unknown) {}
+}
+
+/**
+ * `input`'s result, gathered under `kind` and `key` where `sql` gathers (PostgreSQL's engine database); elsewhere
+ * (SQLite, a transaction) `run([input])` at once. One way in for every gathered statement, so each has one batch path.
+ */
+export async function gathered<I, O>(sql: object, kind: string, key: string, input: I, run: (inputs: I[]) => Promise<Array<O | Failed>>): Promise<O> {
+  const gather = 'gather' in sql ? (sql.gather as Gather | undefined) : undefined;
+  if (gather) return gather.one(kind, key, input, run);
+  const [result] = await run([input]);
+  if (result instanceof Failed) throw result.error;
+  return result as O;
 }
 
 /** The most calls one batch takes; the rest wait for the next. */

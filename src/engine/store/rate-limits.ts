@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { gathered } from './gather.js';
 import { statement, toInt, type Database, type Sql } from './sql.js';
 
 /**
@@ -26,10 +27,8 @@ const COUNT = statement(`INSERT INTO rate_limit_window (key_id, window_start, co
  * its count is on its way are counted together in one statement (`gather`), each given its own place in arrival
  * order: exactly the places that one statement each would have given, so the limit stays exact.
  */
-export async function count(sql: Sql | Database, keyId: string, windowStart: number): Promise<number> {
-  const gather = 'gather' in sql ? sql.gather : undefined;
-  if (!gather) return toInt((await sql.one<{ count: unknown }>(COUNT, [keyId, windowStart, 1]))!.count);
-  return gather.one('rate-limit', `${keyId} ${windowStart}`, null, async (requests) => {
+export function count(sql: Sql | Database, keyId: string, windowStart: number): Promise<number> {
+  return gathered(sql, 'rate-limit', `${keyId} ${windowStart}`, null, async (requests) => {
     const after = toInt((await sql.one<{ count: unknown }>(COUNT, [keyId, windowStart, requests.length]))!.count);
     return requests.map((_, i) => after - requests.length + 1 + i);
   });

@@ -1,5 +1,5 @@
 import type { Database, InsertStatement, Sql, SqlDialect, WriteStatement } from '../sql.js';
-import { Failed } from '../gather.js';
+import { Failed, gathered } from '../gather.js';
 import { placeholders, statement } from '../sql.js';
 
 /** PostgreSQL's side of what differs (dialect.ts). */
@@ -22,12 +22,11 @@ export const postgresqlDialect: SqlDialect = {
     whereRef: (refs) => `ctid = ANY(ARRAY(${refs}))`,
   },
   async writeWithEvent(db, write, event, organizationId) {
-    const gather = 'gather' in db ? db.gather : undefined;
-    if (!gather || write.row === undefined) return writeOne(db, write, event);
+    if (write.row === undefined) return writeOne(db, write, event);
     // Gathered (gather.ts): a workspace's writes that arrive while its batch is on its way go as one statement when it
     // returns. Per workspace, so that a row lock held in one workspace holds up no other's writes, and batches on their
     // way at once never touch the same rows.
-    return gather.one('write-with-event', organizationId, { write, event }, (batch) => writeMany(db, batch));
+    return gathered(db, 'write-with-event', organizationId, { write, event }, (batch) => writeMany(db, batch));
   },
 };
 
