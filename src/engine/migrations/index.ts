@@ -35,6 +35,7 @@ import { Migration20261130000000Triage as SqliteTriage } from './sqlite/Migratio
 import { Migration20261130000000Triage as PgTriage } from './postgresql/Migration20261130000000Triage.js';
 import { Migration20261201000000Console as SqliteConsole } from './sqlite/Migration20261201000000Console.js';
 import { Migration20261201000000Console as PgConsole } from './postgresql/Migration20261201000000Console.js';
+import { Migration20261202000000SearchPendingUpsert as SqliteSearchPendingUpsert } from './sqlite/Migration20261202000000SearchPendingUpsert.js';
 
 /** The first migration: when `migrate()` applies it, the database was new. */
 export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
@@ -61,6 +62,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261129000000Team', class: SqliteTeam },
     { name: 'Migration20261130000000Triage', class: SqliteTriage },
     { name: 'Migration20261201000000Console', class: SqliteConsole },
+    { name: 'Migration20261202000000SearchPendingUpsert', class: SqliteSearchPendingUpsert },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },

@@ -116,6 +116,27 @@ describeEngine('full-text search', (h) => {
     }
   });
 
+  it('keeps step with an upsert written by hand (INSERT ... ON CONFLICT DO UPDATE), twice on a row already marked', async () => {
+    // SQLite runs a trigger's statements under the conflict policy of the statement that fired it: an upsert's turns
+    // a trigger's INSERT OR IGNORE into a plain INSERT, which failed on the second change of a row waiting to be indexed.
+    const { org, w, board, search } = await workspace();
+    const post = await w.posts.create(board.id, { title: 'Calendar view' });
+    const { contact } = await w.contacts.identify({ externalUserId: 'u-upsert', email: 'first@example.com' });
+    const t = (d: Date) => (h.database === 'sqlite' ? d.getTime() : d);
+    for (const name of ['Second Name', 'Third Name']) {
+      const now = t(new Date());
+      await h.engine.db.run(
+        `INSERT INTO contact (id, organization_id, external_user_id, email, email_hash, name, metadata, source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, NULL, ?, '{}', 'identify', 'sdk_identify', ?, ?, ?, ?)
+         ON CONFLICT (organization_id, external_user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at`,
+        ['ctc_upsert', org.id, 'u-upsert', 'first@example.com', name, now, now, now, now],
+      );
+      await h.engine.db.run('INSERT INTO post SELECT * FROM post WHERE id = ? ON CONFLICT (id) DO UPDATE SET title = ?', [post.id, `Timeline ${name}`]);
+    }
+    expect((await w.contacts.list({ q: 'third name' })).data.map((c) => c.id)).toEqual([contact.id]);
+    expect(titles(await search('timeline third'))).toEqual(['Timeline Third Name']);
+  });
+
   it.runIf(h.database === 'sqlite')('SQLite: a write marks its row, the next search indexes every marked row first, a delete leaves no trace', async () => {
     const { w, board, search } = await workspace();
     const count = async (table: string) => Number((await h.engine.db.one<{ n: unknown }>(`SELECT count(*) AS n FROM ${table}`))!.n);
