@@ -7,8 +7,11 @@ import { Turnstile } from './turnstile.js';
 /** A libsql connection and prepared statement, as far as the engine uses them. */
 interface LibsqlStatement {
   readonly reader: boolean;
-  all(params: unknown[]): Record<string, unknown>[];
-  get(params: unknown[]): Record<string, unknown> | undefined;
+  /** Rows as arrays of values, in the order of `columns()`. */
+  raw(on: boolean): LibsqlStatement;
+  columns(): Array<{ name: string }>;
+  all(params: unknown[]): unknown[][];
+  get(params: unknown[]): unknown[] | undefined;
   run(params: unknown[]): { changes: number };
 }
 interface LibsqlConnection {
@@ -42,16 +45,27 @@ function toParam(value: unknown): unknown {
   }
 }
 
-/** One connection's statements, each text prepared once (with whether it returns rows: a native call to ask). */
+/** A row as an object: its columns' names to its values (a name given twice keeps the last). */
+function rowOf(columns: string[], values: unknown[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+  return row;
+}
+
+/**
+ * One connection's statements, each text prepared once (with whether it returns rows: a native call to ask). Rows are
+ * read as arrays and made objects here: libsql builds an object through a native call per column, which for a
+ * contact's 19 columns cost a third of the read (20 us against 13.5 for the array, 15.5 with the object made here).
+ */
 class Statements {
-  readonly #prepared = new Map<string, { stmt: LibsqlStatement; reader: boolean }>();
+  readonly #prepared = new Map<string, { stmt: LibsqlStatement; columns: string[] | null }>();
   constructor(readonly connection: LibsqlConnection) {}
 
   #prepare(text: string) {
     let entry = this.#prepared.get(text);
     if (entry === undefined) {
       const stmt = this.connection.prepare(text);
-      entry = { stmt, reader: stmt.reader };
+      entry = { stmt, columns: stmt.reader ? stmt.raw(true).columns().map((c) => c.name) : null };
       if (this.#prepared.size >= MAX_PREPARED) this.#prepared.delete(this.#prepared.keys().next().value!);
       this.#prepared.set(text, entry);
     }
@@ -59,24 +73,24 @@ class Statements {
   }
 
   all<T>(sql: string | Statement, params: readonly unknown[]): T[] {
-    const { stmt, reader } = this.#prepare(textOf(sql));
+    const { stmt, columns } = this.#prepare(textOf(sql));
     const bound = params.map(toParam);
-    if (reader) return stmt.all(bound) as T[];
-    stmt.run(bound);
-    return [];
+    if (columns === null) {
+      stmt.run(bound);
+      return [];
+    }
+    return stmt.all(bound).map((values) => rowOf(columns, values) as T);
   }
 
   one<T>(sql: string | Statement, params: readonly unknown[]): T | undefined {
-    const { stmt, reader } = this.#prepare(textOf(sql));
+    const { stmt, columns } = this.#prepare(textOf(sql));
     const bound = params.map(toParam);
-    if (!reader) {
+    if (columns === null) {
       stmt.run(bound);
       return undefined;
     }
-    // get() is one native call where all() iterates in JavaScript; its row carries an extra `_metadata` key.
-    const row = stmt.get(bound);
-    if (row !== undefined) delete row._metadata;
-    return row as T | undefined;
+    const values = stmt.get(bound);
+    return values === undefined ? undefined : (rowOf(columns, values) as T);
   }
 
   run(sql: string | Statement, params: readonly unknown[]): number {
