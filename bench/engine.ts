@@ -3,6 +3,7 @@
 // existing contact runs (the read, then the version-conditional update with its event), called alone on the same
 // connection with no service around them. Also what `workspace(id)` itself costs per call. Writes its section to
 // docs/benchmarks.md.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,24 @@ interface Row {
   existing: number;
   created: number;
   reference: number;
+  httpReference: number;
+}
+
+/**
+ * The statements of the HTTP benchmark's reference server (bench/reference-server.mjs) for one request: its key lookup
+ * and its upsert, on the same connection, through the engine's database as the stack's are.
+ */
+const KEY_SQL = 'SELECT k.id, k.organization_id, k.scope, o.billing_state FROM api_key k JOIN organization o ON o.id = k.organization_id WHERE k.key_hash = ? AND k.revoked_at IS NULL';
+const UPSERT = `INSERT INTO contact (id, organization_id, external_user_id, email, email_hash, name, plan, mrr_cents, currency, metadata,
+  source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at)
+  VALUES (${Array.from({ length: 16 }, () => '?').join(', ')}) ON CONFLICT (organization_id, external_user_id) DO UPDATE SET
+  email = excluded.email, name = excluded.name, last_seen_at = excluded.last_seen_at, updated_at = excluded.updated_at
+  RETURNING id, external_user_id, email, name, created_at, updated_at`;
+async function referenceStatements(engine: Engine, organizationId: string, keyHash: string, i: number): Promise<void> {
+  await engine.db.one(KEY_SQL, [keyHash]);
+  const t = engine.db.dialect.time(new Date());
+  const id = `u${i % SEEDED}`;
+  await engine.db.one(UPSERT, [`ctc_ref${i}`, organizationId, id, `${id}@example.com`, null, `ref ${i}`, null, null, null, '{}', 'identify', 'sdk_identify', t, t, t, t]);
 }
 
 /** The reference: identify's statements for an existing contact (read; conditional update of the name with its event). */
@@ -54,6 +73,7 @@ async function measure(database: 'sqlite' | 'postgresql', location: string): Pro
   const engine: Engine = await createEngine({ database: location, log: () => {} });
   await engine.migrate();
   const org = await engine.organizations.create({ name: 'Bench', plan: 'paid' });
+  const keyHash = createHash('sha256').update((await engine.keys.create(org.id, 'read:write')).key).digest('hex');
   for (let i = 0; i < SEEDED; i++) await engine.workspace(org.id).contacts.identify({ externalUserId: `u${i}`, email: `u${i}@example.com`, name: 'seed' });
   try {
     let sink = 0;
@@ -63,10 +83,11 @@ async function measure(database: 'sqlite' | 'postgresql', location: string): Pro
     const existing = await perCall((i) => engine.workspace(org.id).contacts.identify({ externalUserId: `u${i % SEEDED}`, email: `u${i % SEEDED}@example.com`, name: `name ${i}` }));
     const created = await perCall((i) => engine.workspace(org.id).contacts.identify({ externalUserId: `new-${i}`, email: `new-${i}@example.com`, name: 'new' }));
     const reference = await perCall((i) => statementsAlone(engine, org.id, i));
+    const httpReference = await perCall((i) => referenceStatements(engine, org.id, keyHash, i));
     if (sink === 0) throw new Error('unreachable');
-    const row = { database, workspace, existing, created, reference };
+    const row = { database, workspace, existing, created, reference, httpReference };
     console.log(
-      `engine ${database}: workspace() ${workspace.toFixed(2)} us, identify existing ${existing.toFixed(1)} us (statements alone ${reference.toFixed(1)} us, ratio ${(reference / existing).toFixed(2)}), new ${created.toFixed(1)} us`,
+      `engine ${database}: workspace() ${workspace.toFixed(2)} us, identify existing ${existing.toFixed(1)} us (statements alone ${reference.toFixed(1)} us, ratio ${(reference / existing).toFixed(2)}; the HTTP reference's statements ${httpReference.toFixed(1)} us), new ${created.toFixed(1)} us`,
     );
     return row;
   } finally {
@@ -98,10 +119,14 @@ workspace with ${SEEDED} contacts. \`existing\` changes one trait of a seeded co
 then the version-conditional update with its event, through the store's own functions), called alone on the same
 connection in the same run: the floor the service can approach, so **statements / identify** is the share of an
 identify that is the database's.
+**HTTP reference's statements** are the two statements of the HTTP benchmark's reference server (its key lookup and its
+upsert, no event, no transaction) on the same connection: **theirs / ours** is how much of the stack's database work
+the reference does. With one client nothing is shared, so an identify over HTTP costs at least the reference's request
+plus the difference between the two: it bounds the HTTP ratio with one client (docs/benchmarks.md, Identify over HTTP).
 
-| database | workspace() us | identify existing us | statements alone us | statements / identify | identify new us |
-|---|---|---|---|---|---|
-${rows.map((r) => `| ${r.database} | ${us(r.workspace)} | ${us(r.existing)} | ${us(r.reference)} | **${(r.reference / r.existing).toFixed(2)}** | ${us(r.created)} |`).join('\n')}
+| database | workspace() us | identify existing us | statements alone us | statements / identify | HTTP reference's statements us | theirs / ours | identify new us |
+|---|---|---|---|---|---|---|---|
+${rows.map((r) => `| ${r.database} | ${us(r.workspace)} | ${us(r.existing)} | ${us(r.reference)} | **${(r.reference / r.existing).toFixed(2)}** | ${us(r.httpReference)} | **${(r.httpReference / r.reference).toFixed(2)}** | ${us(r.created)} |`).join('\n')}
 
 Before the engine was built by concept (services made once per workspace), the same benchmark on this machine gave
 \`workspace()\` 6.15 us on SQLite and 6.0 us on PostgreSQL (twelve services built on every call, the portal three

@@ -139,6 +139,11 @@ async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Pr
       : undefined;
     CONNECTIONS.forEach((connections, i) => {
       const row: Row = { database, scenario, connections, stack: s[i]!, reference: r[i]!, baseline: b?.[i] };
+      // A server that answers errors is not doing the work being compared (the reference's upsert once failed on every
+      // second change of a row, and its error answers were faster than the writes they stood for).
+      for (const [who, result] of [['stack', row.stack], ['reference', row.reference], ['before', row.baseline]] as const) {
+        if (result && result.errors > 0) throw new Error(`identify ${database} ${scenario} x${connections}: the ${who} answered ${result.errors} errors`);
+      }
       rows.push(row);
       console.log(
         `identify ${database} ${scenario} x${connections}: stack ${row.stack.rps.toFixed(0)}/s p50 ${row.stack.p50} p99 ${row.stack.p99} (errors ${row.stack.errors}); reference ${row.reference.rps.toFixed(0)}/s; ratio ${(row.stack.rps / row.reference.rps).toFixed(2)}${row.baseline ? `; before ${row.baseline.rps.toFixed(0)}/s, ratio ${(row.baseline.rps / row.reference.rps).toFixed(2)}` : ''}`,
