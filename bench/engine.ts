@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropPg, freshPg } from './databases.js';
 import { writeSection } from './doc.js';
+import { keySql, upsertSql } from './reference-sql.mjs';
 import { createEngine, type Engine } from '../src/engine/index.js';
 import * as contacts from '../src/engine/store/contacts.js';
 import { writeWithEvent } from '../src/engine/store/events.js';
@@ -46,12 +47,8 @@ interface Row {
  * The statements of the HTTP benchmark's reference server (bench/reference-server.mjs) for one request: its key lookup
  * and its upsert, on the same connection, through the engine's database as the stack's are.
  */
-const KEY_SQL = 'SELECT k.id, k.organization_id, k.scope, o.billing_state FROM api_key k JOIN organization o ON o.id = k.organization_id WHERE k.key_hash = ? AND k.revoked_at IS NULL';
-const UPSERT = `INSERT INTO contact (id, organization_id, external_user_id, email, email_hash, name, plan, mrr_cents, currency, metadata,
-  source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at)
-  VALUES (${Array.from({ length: 16 }, () => '?').join(', ')}) ON CONFLICT (organization_id, external_user_id) DO UPDATE SET
-  email = excluded.email, name = excluded.name, last_seen_at = excluded.last_seen_at, updated_at = excluded.updated_at
-  RETURNING id, external_user_id, email, name, created_at, updated_at`;
+const KEY_SQL = keySql(() => '?');
+const UPSERT = upsertSql(() => '?');
 async function referenceStatements(engine: Engine, organizationId: string, keyHash: string, i: number): Promise<void> {
   await engine.db.one(KEY_SQL, [keyHash]);
   const t = engine.db.dialect.time(new Date());

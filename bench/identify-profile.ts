@@ -2,35 +2,22 @@
 // V8's CPU profiler on, then its samples summed by who spent them (libsql, the pg driver, Node's HTTP and sockets, h3,
 // zod, our code, the garbage collector). Not part of `npm run bench`; docs/benchmarks.md quotes its split.
 //   npx tsx bench/identify-profile.ts <database: a SQLite file or a postgres:// URL> <connections> <existing|new>
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import './databases.js'; // FEEDBACK_SECRET_KEY for a PostgreSQL server
+import { ROOT, SEEDED, identifyBody, start, stop, type Scenario } from './servers.js';
 
-const [database, connections, scenario] = [process.argv[2]!, Number(process.argv[3] ?? 50), process.argv[4] ?? 'existing'];
-const root = join(import.meta.dirname, '..');
+const [database, connections, scenario] = [process.argv[2]!, Number(process.argv[3] ?? 50), (process.argv[4] ?? 'existing') as Scenario];
 const DURATION = 8;
 const dir = mkdtempSync(join(tmpdir(), 'feedback-profile-'));
 
-function start(args: string[]): Promise<{ child: ChildProcess; info: { url: string; key: string; organizationId: string } }> {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  return new Promise((resolve) =>
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, info: JSON.parse(line) });
-    }),
-  );
-}
-const stop = (child: ChildProcess) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
-
-const loader = ['--import', join(root, 'node_modules/tsx/dist/loader.mjs')];
-const seeded = await start([...loader, 'bench/server.ts', '--db', database, '--seed', '1000']);
-await stop(seeded.child);
-const { key, organizationId } = seeded.info;
+// The tsx loader in this process, not tsx's command line (which runs the script in a child, out of the profiler's reach).
+const loader = ['--import', join(ROOT, 'node_modules/tsx/dist/loader.mjs')];
+const seeded = await start([...loader, 'bench/server.ts', '--db', database, '--seed', String(SEEDED)]);
+await stop(seeded);
+const { key, organizationId } = seeded.info as { key: string; organizationId: string };
 const server = await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, ...loader, 'bench/server.ts', '--db', database, '--key', key, '--org', organizationId]);
 let n = 0;
 const result = await autocannon({
@@ -41,15 +28,11 @@ const result = await autocannon({
   requests: [
     {
       method: 'POST',
-      setupRequest: (req) => {
-        const i = n++;
-        const body = scenario === 'existing' ? { externalUserId: `u${i % 1000}`, email: `u${i % 1000}@example.com`, name: `name ${i}` } : { externalUserId: `p-${i}`, name: 'new' };
-        return { ...req, body: JSON.stringify(body) } as typeof req;
-      },
+      setupRequest: (req) => ({ ...req, body: identifyBody(scenario, n++, 'profile') }) as typeof req,
     },
   ],
 });
-await stop(server.child);
+await stop(server);
 
 const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as {

@@ -4,36 +4,29 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
+import { keySql, upsertSql } from './reference-sql.mjs';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, key: { type: 'string' } } });
 const isPg = /^postgres/.test(values.db);
-const UPSERT = `INSERT INTO contact (id, organization_id, external_user_id, email, email_hash, name, plan, mrr_cents, currency, metadata,
-  source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at)
-  VALUES (%s) ON CONFLICT (organization_id, external_user_id) DO UPDATE SET
-  email = excluded.email, name = excluded.name, last_seen_at = excluded.last_seen_at, updated_at = excluded.updated_at
-  RETURNING id, external_user_id, email, name, created_at, updated_at`;
-const KEY_SQL = 'SELECT k.id, k.organization_id, k.scope, o.billing_state FROM api_key k JOIN organization o ON o.id = k.organization_id WHERE k.key_hash = %s AND k.revoked_at IS NULL';
-
 let query;
 if (isPg) {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: values.db, max: 10 });
   const n = (i) => `$${i}`;
-  const upsert = UPSERT.replace('%s', Array.from({ length: 16 }, (_, i) => n(i + 1)).join(', '));
-  const keySql = KEY_SQL.replace('%s', '$1');
+  const [keyText, upsertText] = [keySql(n), upsertSql(n)];
   // Named statements: parsed and planned once per connection, as the stack's are.
   query = {
-    key: async (h) => (await pool.query({ name: 'ref_key', text: keySql, values: [h] })).rows[0],
-    upsert: async (p) => (await pool.query({ name: 'ref_upsert', text: upsert, values: p })).rows[0],
+    key: async (h) => (await pool.query({ name: 'ref_key', text: keyText, values: [h] })).rows[0],
+    upsert: async (p) => (await pool.query({ name: 'ref_upsert', text: upsertText, values: p })).rows[0],
   };
 } else {
   // The same driver as the product (libsql, synchronous), each statement prepared once, as a careful hand-written server would.
   const { default: Database } = await import('libsql');
   const db = new Database(values.db);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000');
-  const upsert = db.prepare(UPSERT.replace('%s', Array.from({ length: 16 }, () => '?').join(', ')));
-  const keySql = db.prepare(KEY_SQL.replace('%s', '?'));
-  query = { key: (h) => keySql.get([h]), upsert: (p) => upsert.get(p) };
+  const key = db.prepare(keySql(() => '?'));
+  const upsert = db.prepare(upsertSql(() => '?'));
+  query = { key: (h) => key.get([h]), upsert: (p) => upsert.get(p) };
 }
 
 let seq = 0;

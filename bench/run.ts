@@ -1,6 +1,5 @@
 // npm run bench: identify throughput over HTTP against a same-run reference, list latency at 1M contacts.
 // Writes docs/benchmarks.md. Servers run in their own processes; the load generator (autocannon) here.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { freshPg } from './databases.js';
 import { writeHeader, writeSection } from './doc.js';
+import { SEEDED, TSX as tsx, identifyBody, start, stop, type Scenario } from './servers.js';
 import { encodeCursor } from '../src/engine/shared/pages.js';
 import { hashEmail } from '../src/engine/shared/email.js';
 
@@ -23,37 +23,7 @@ const BASELINE_LABEL = process.env.BENCH_BASELINE_LABEL ?? 'BENCH_BASELINE';
 
 /** What the identify table shows and where the time goes (the profiles are taken by hand: docs/benchmarks.md says how). */
 const IDENTIFY_NOTES = readFileSync(join(import.meta.dirname, 'identify-notes.md'), 'utf8').trim();
-const SEEDED = 1000;
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
-const root = join(import.meta.dirname, '..');
-const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
-
-interface Started {
-  child: ChildProcess;
-  info: { url: string; key?: string; organizationId?: string };
-}
-
-function start(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, info: JSON.parse(line) });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
-  });
-}
-
-async function stop(s: Started): Promise<void> {
-  s.child.removeAllListeners('exit');
-  const exited = new Promise((r) => s.child.once('exit', r));
-  s.child.kill('SIGTERM');
-  await exited;
-}
-
-type Scenario = 'existing' | 'new';
 
 interface LoadResult {
   rps: number;
@@ -73,14 +43,7 @@ async function load(url: string, key: string, scenario: Scenario, tag: string, c
     requests: [
       {
         method: 'POST',
-        setupRequest: (req) => {
-          const i = n++;
-          const body =
-            scenario === 'existing'
-              ? { externalUserId: `u${i % SEEDED}`, email: `u${i % SEEDED}@example.com`, name: `name ${i}` }
-              : { externalUserId: `${tag}-${i}`, email: `${tag}-${i}@example.com`, name: 'new' };
-          return { ...req, body: JSON.stringify(body) } as typeof req;
-        },
+        setupRequest: (req) => ({ ...req, body: identifyBody(scenario, n++, tag) }) as typeof req,
       },
     ],
   });
@@ -146,7 +109,7 @@ async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Pr
       }
       rows.push(row);
       console.log(
-        `identify ${database} ${scenario} x${connections}: stack ${row.stack.rps.toFixed(0)}/s p50 ${row.stack.p50} p99 ${row.stack.p99} (errors ${row.stack.errors}); reference ${row.reference.rps.toFixed(0)}/s; ratio ${(row.stack.rps / row.reference.rps).toFixed(2)}${row.baseline ? `; before ${row.baseline.rps.toFixed(0)}/s, ratio ${(row.baseline.rps / row.reference.rps).toFixed(2)}` : ''}`,
+        `identify ${database} ${scenario} x${connections}: stack ${row.stack.rps.toFixed(0)}/s p50 ${row.stack.p50} p99 ${row.stack.p99}; reference ${row.reference.rps.toFixed(0)}/s; ratio ${(row.stack.rps / row.reference.rps).toFixed(2)}${row.baseline ? `; before ${row.baseline.rps.toFixed(0)}/s, ratio ${(row.baseline.rps / row.reference.rps).toFixed(2)}` : ''}`,
       );
     });
   }

@@ -4,9 +4,9 @@ const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 const RANDOM_BYTES = 10;
 
 /**
- * Randomness drawn 4 KiB at a time: each draw from the operating system costs a few microseconds here (7 us for 10
- * bytes on the benchmark machine, as much as 4 KiB), and ids are made on every request. Ids are not secrets (tokens
- * and keys draw their own).
+ * Randomness drawn 4 KiB at a time: a draw from the operating system costs about the same whatever its size (7 us
+ * for 10 bytes on the benchmark machine), and ids are made on every request. Ids are not secrets (tokens and keys draw
+ * their own).
  */
 const pool = new Uint8Array(4096);
 let pooled = 0;
