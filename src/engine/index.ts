@@ -1,7 +1,7 @@
 // The engine's one door: other faces import the engine from here and nowhere else (enforced by `npm run lint:layers`, .dependency-cruiser.cjs).
 export { MAIL_RETENTION_DAYS, createEngine, type Engine, type EngineOptions, type MailOptions, type WebhookOptions, type Workspace } from './engine.js';
 export { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './orm.js';
-export { operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
+export { READ_WHILE_COUNTING, operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
 export { UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type CheckResult, type Readiness } from './health.js';
 export { MAIL_RETRY_SCHEDULE_MS, type AttemptReport, type DeliveryScheduler, type MailSummary, type RunSummary, type SchedulerOptions } from './delivery/index.js';
 export {
@@ -33,6 +33,7 @@ export {
   IDEMPOTENCY_TTL_MS,
   KEY_CACHE_MS,
   accessRefusal,
+  rateLimited,
   hashApiKey,
   requestFingerprint,
   type AuthenticatedKey,

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeMatrix } from '../helpers/harness.js';
+import { describeMatrix, eventPayloads } from '../helpers/harness.js';
 
 describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
   it('a missing key is 401 ERR_UNAUTHORIZED with WWW-Authenticate: Bearer', async () => {
@@ -93,6 +93,52 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
     h.advance(61_000);
     expect((await h.request('GET', '/v1/contacts', { key: ws.key })).status).toBe(200);
     h.advance(-61_000);
+  });
+
+  // On PostgreSQL identify's read carries the request's count (one statement for both): the same rules must hold.
+  it('identify over the budget is 429 whatever its body, and writes nothing', async () => {
+    const ws = await h.seed({ rateLimit: 3 });
+    const identify = (body: unknown) => h.request('POST', '/v1/contacts/identify', { key: ws.key, body });
+    const first = await identify({ externalUserId: 'u-1' });
+    expect([first.status, first.headers.get('ratelimit-remaining')]).toEqual([201, '2']);
+    // A refused body is counted like any request.
+    const invalid = await identify({ externalUserId: '' });
+    expect([invalid.status, invalid.headers.get('ratelimit-remaining')]).toEqual([422, '1']);
+    const update = await identify({ externalUserId: 'u-1', name: 'Ada' });
+    expect([update.status, update.headers.get('ratelimit-remaining')]).toEqual([200, '0']);
+    const limited = await identify({ externalUserId: 'u-2', name: 'Not written' });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toEqual({ code: 'ERR_RATE_LIMITED', message: 'Rate limit of 3 requests per minute exceeded.', details: { limit: 3, resetAt: expect.any(String) } });
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await identify({ externalUserId: 'u-1', name: 'Not written' })).status).toBe(429);
+    expect((await identify({ externalUserId: '' })).status).toBe(429);
+    expect((await h.request('POST', '/v1/contacts/identify', { key: ws.key, rawBody: '{' })).status).toBe(429);
+    const w = h.engine.workspace(ws.org.id);
+    expect((await w.contacts.list()).data.map((c) => [c.externalUserId, c.name])).toEqual([['u-1', 'Ada']]);
+    expect((await eventPayloads(h, ws.org.id)).map((e) => e.event)).toEqual(['contact.created', 'contact.updated']);
+    h.advance(61_000);
+    expect((await identify({ externalUserId: 'u-2' })).status).toBe(201);
+    h.advance(-61_000);
+  });
+
+  it('concurrent identifies past the budget: exactly the budget is answered and written, each with its own place', async () => {
+    const ws = await h.seed({ rateLimit: 10 });
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: `u-${i % 20}`, name: `N${i}` } })),
+    );
+    const admitted = answers.filter((a) => a.status === 200 || a.status === 201);
+    expect(admitted).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(15);
+    expect(admitted.map((a) => Number(a.headers.get('ratelimit-remaining'))).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // Only what was answered was written: a contact per admitted externalUserId, named by one of its admitted requests
+    // (never by a refused one), and one event per admitted request.
+    const stored = (await h.engine.workspace(ws.org.id).contacts.list({ limit: 100 })).data;
+    const names = new Map<string, string[]>();
+    for (const a of admitted) names.set(a.body.data.externalUserId, [...(names.get(a.body.data.externalUserId) ?? []), a.body.data.name]);
+    expect(stored.map((c) => c.externalUserId).sort()).toEqual([...names.keys()].sort());
+    for (const c of stored) expect(names.get(c.externalUserId!)).toContain(c.name);
+    expect(await eventPayloads(h, ws.org.id)).toHaveLength(10);
   });
 
   it('the budget is per key', async () => {

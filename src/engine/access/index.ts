@@ -11,5 +11,5 @@ export {
   type KeyCache,
   type KeysService,
 } from './keys.js';
-export { createRateLimiter, createSharedRateLimiter, type RateLimitState, type RateLimiter } from './limits.js';
+export { createRateLimiter, createSharedRateLimiter, rateLimited, type RateLimitState, type RateLimiter } from './limits.js';
 export { IDEMPOTENCY_TTL_MS, createIdempotencyStore, requestFingerprint, type IdempotencyDecision, type IdempotencyStore } from './idempotency.js';

@@ -1,3 +1,4 @@
+import { FeedbackError } from '../shared/index.js';
 import { rateLimits, type Database } from '../store/index.js';
 
 /** The budget of one key in the current window. */
@@ -10,6 +11,13 @@ export interface RateLimitState {
 }
 
 const WINDOW_MS = 60_000;
+
+/** The refusal of a request over its key's budget (429), with when the budget refills. */
+export const rateLimited = (state: RateLimitState) =>
+  new FeedbackError('ERR_RATE_LIMITED', `Rate limit of ${state.limit} requests per minute exceeded.`, {
+    limit: state.limit,
+    resetAt: new Date(state.resetAt).toISOString(),
+  });
 
 /** Counts requests against each key's budget: per-key fixed one-minute windows aligned to the clock minute. */
 export interface RateLimiter {

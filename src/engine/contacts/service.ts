@@ -1,3 +1,4 @@
+import type { RateLimitState } from '../access/index.js';
 import { type WorkspaceContext } from '../store/index.js';
 import type { BackfillUser } from '../../schemas/interactions.js';
 import type { ListContactsQueryInput } from '../../schemas/contacts.js';
@@ -13,8 +14,8 @@ export function createContactsService(ctx: WorkspaceContext) {
   return {
     /** `POST /v1/contacts`: always inserts; source `admin`, consentBasis `admin_created`. */
     create: (body: unknown) => create(ctx, body),
-    /** `POST /v1/contacts/identify`: upsert by externalUserId; `created` tells 201 from 200. */
-    identify: (body: unknown) => identify(ctx, body),
+    /** `POST /v1/contacts/identify`: upsert by externalUserId; `created` tells 201 from 200. `counting`: see `Caller`. */
+    identify: (body: unknown, counting?: Promise<RateLimitState>) => identify(ctx, body, counting),
     /** Import historical end-users as `legacy_inferred` contacts. */
     backfill: (users: readonly BackfillUser[]) => backfill(ctx, users),
     /** `GET /v1/contacts/{id}` with its counts. */

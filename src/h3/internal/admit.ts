@@ -1,4 +1,4 @@
-import type { AuthenticatedKey, Caller, Engine, RateLimitState } from '../../engine/index.js';
+import { rateLimited, type AuthenticatedKey, type Caller, type Engine, type RateLimitState } from '../../engine/index.js';
 import { errorResponse, type ResponseHeaders } from './respond.js';
 
 /** A request that passed the key (401) and rate-limit (429) checks. */
@@ -17,39 +17,40 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1]! : null;
 }
 
-function setRateLimitHeaders(headers: ResponseHeaders, state: RateLimitState, now: number): void {
-  headers['ratelimit-limit'] = String(state.limit);
-  headers['ratelimit-remaining'] = String(state.remaining);
-  headers['ratelimit-reset'] = String(Math.max(0, Math.ceil((state.resetAt - now) / 1000)));
-}
-
-/** Key (401), then rate limit (429): what every authenticated request goes through first. */
-export async function admit(engine: Engine, request: Request, headers: ResponseHeaders): Promise<Admitted | Response> {
+/** The request's key, or its 401: what every authenticated request goes through first. */
+export async function authenticate(engine: Engine, request: Request, headers: ResponseHeaders): Promise<AuthenticatedKey | Response> {
   const token = bearerToken(request);
   const key = token ? await engine.keys.authenticate(token) : null;
-  if (!key) {
-    headers['www-authenticate'] = 'Bearer';
-    return errorResponse(
-      'ERR_UNAUTHORIZED',
-      token ? 'The API key is invalid or revoked.' : 'Missing API key: send Authorization: Bearer <API_KEY>.',
-      undefined,
-      headers,
-    );
-  }
-  const counted = engine.limits.consume(key.keyId, key.rateLimit);
-  const rateLimit = counted instanceof Promise ? await counted : counted;
+  if (key) return key;
+  headers['www-authenticate'] = 'Bearer';
+  return errorResponse(
+    'ERR_UNAUTHORIZED',
+    token ? 'The API key is invalid or revoked.' : 'Missing API key: send Authorization: Bearer <API_KEY>.',
+    undefined,
+    headers,
+  );
+}
+
+/**
+ * The request's answer to its rate-limit count: the `RateLimit-*` headers every answer carries, and the 429 of a
+ * request over its key's budget, or the admitted request.
+ */
+export function admission(engine: Engine, key: AuthenticatedKey, rateLimit: RateLimitState, headers: ResponseHeaders): Admitted | Response {
   const now = engine.clock().getTime();
-  setRateLimitHeaders(headers, rateLimit, now);
+  headers['ratelimit-limit'] = String(rateLimit.limit);
+  headers['ratelimit-remaining'] = String(rateLimit.remaining);
+  headers['ratelimit-reset'] = String(Math.max(0, Math.ceil((rateLimit.resetAt - now) / 1000)));
   if (!rateLimit.allowed) {
     headers['retry-after'] = String(Math.max(1, Math.ceil((rateLimit.resetAt - now) / 1000)));
-    return errorResponse(
-      'ERR_RATE_LIMITED',
-      `Rate limit of ${rateLimit.limit} requests per minute exceeded.`,
-      { limit: rateLimit.limit, resetAt: new Date(rateLimit.resetAt).toISOString() },
-      headers,
-    );
+    const refusal = rateLimited(rateLimit);
+    return errorResponse(refusal.code, refusal.message, refusal.details, headers);
   }
-  const caller: Caller = {
+  return { key, rateLimit, caller: callerOf(key, rateLimit) };
+}
+
+/** The key's workspace, and what `whoami` answers it. */
+export function callerOf(key: AuthenticatedKey, rateLimit: RateLimitState): Caller {
+  return {
     organizationId: key.organizationId,
     whoami: () => ({
       keyId: key.keyId,
@@ -58,5 +59,4 @@ export async function admit(engine: Engine, request: Request, headers: ResponseH
       rateLimit: { limit: rateLimit.limit, remaining: rateLimit.remaining, resetAt: new Date(rateLimit.resetAt).toISOString() },
     }),
   };
-  return { key, rateLimit, caller };
 }
