@@ -7,11 +7,13 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { freshPg } from './databases.js';
 import { writeHeader, writeSection } from './doc.js';
-import { SEEDED, TSX as tsx, identifyBody, start, stop, type Scenario } from './servers.js';
+import { SEEDED, TSX as tsx, identifyBody, start, stop, type Scenario, type Started } from './servers.js';
 import { encodeCursor } from '../src/engine/shared/pages.js';
 import { hashEmail } from '../src/engine/shared/email.js';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+/** Rounds per number of connections, the servers taking load in turn (the median kept). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Concurrent clients: one after another, a few, and many. */
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,50').split(',').map(Number);
 /**
@@ -65,9 +67,11 @@ interface Row {
 }
 
 /**
- * Stack and reference never run at the same time, and on SQLite each has its own copy of the seeded file: the stack's
- * server checkpoints its database in a worker thread, which would otherwise do the reference's checkpoints for it.
- * Each server is started once per scenario, warmed up, then loaded at each number of connections in turn.
+ * Stack and reference never take load at the same time, and on SQLite each has its own copy of the seeded file: the
+ * stack's server checkpoints its database in a worker thread, which would otherwise do the reference's checkpoints for
+ * it. The servers of a scenario are started together and warmed up; then, at each number of connections, they take
+ * load in turn for ROUNDS rounds, the order rotating each round, and each keeps its median round: on a shared machine,
+ * what runs first or last would otherwise show in the ratios.
  */
 async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Promise<Row[]> {
   const rows: Row[] = [];
@@ -83,25 +87,35 @@ async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Pr
   };
   const referenceDb = copy('reference.db');
   const baselineDb = BASELINE ? copy('baseline.db') : db;
-  const measure = async (args: string[], scenario: Scenario, tag: string) => {
-    const server = await start(args);
+  const median = (results: LoadResult[]) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)]!;
+  /** Each server's median result at each number of connections, in CONNECTIONS order. */
+  const measure = async (commands: string[][], scenario: Scenario) => {
+    const servers: Started[] = [];
     try {
-      await load(server.info.url, key, scenario, `warm-${tag}`, Math.max(...CONNECTIONS), Math.min(DURATION, 4));
-      const results: LoadResult[] = [];
-      for (const connections of CONNECTIONS) results.push(await load(server.info.url, key, scenario, `${tag}-${connections}`, connections));
-      return results;
+      for (const args of commands) servers.push(await start(args));
+      for (const [i, server] of servers.entries()) await load(server.info.url, key, scenario, `warm-${i}`, Math.max(...CONNECTIONS), Math.min(DURATION, 4));
+      const byConnections = CONNECTIONS.map(() => servers.map(() => [] as LoadResult[]));
+      for (const [c, connections] of CONNECTIONS.entries())
+        for (let round = 0; round < ROUNDS; round++)
+          for (let k = 0; k < servers.length; k++) {
+            const i = (k + round) % servers.length;
+            byConnections[c]![i]!.push(await load(servers[i]!.info.url, key, scenario, `${i}-${connections}-${round}`, connections));
+          }
+      return byConnections.map((results) => results.map(median));
     } finally {
-      await stop(server);
+      for (const server of servers) await stop(server);
     }
   };
   for (const scenario of ['existing', 'new'] as Scenario[]) {
-    const s = await measure([tsx, 'bench/server.ts', '--db', db, '--key', key, '--org', organizationId], scenario, `s-${scenario}`);
-    const r = await measure(['bench/reference-server.mjs', '--db', referenceDb], scenario, `r-${scenario}`);
-    const b = BASELINE
-      ? await measure([join(BASELINE, 'node_modules/tsx/dist/cli.mjs'), join(BASELINE, 'bench/server.ts'), '--db', baselineDb, '--key', key, '--org', organizationId], scenario, `b-${scenario}`)
-      : undefined;
+    const commands = [
+      [tsx, 'bench/server.ts', '--db', db, '--key', key, '--org', organizationId],
+      ['bench/reference-server.mjs', '--db', referenceDb],
+      ...(BASELINE ? [[join(BASELINE, 'node_modules/tsx/dist/cli.mjs'), join(BASELINE, 'bench/server.ts'), '--db', baselineDb, '--key', key, '--org', organizationId]] : []),
+    ];
+    const medians = await measure(commands, scenario);
     CONNECTIONS.forEach((connections, i) => {
-      const row: Row = { database, scenario, connections, stack: s[i]!, reference: r[i]!, baseline: b?.[i] };
+      const [stack, reference, baseline] = medians[i]!;
+      const row: Row = { database, scenario, connections, stack: stack!, reference: reference!, baseline };
       // A server that answers errors is not doing the work being compared (the reference's upsert once failed on every
       // second change of a row, and its error answers were faster than the writes they stood for).
       for (const [who, result] of [['stack', row.stack], ['reference', row.reference], ['before', row.baseline]] as const) {
@@ -240,7 +254,7 @@ try {
   writeHeader(`# Benchmarks
 
 Generated by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)} (${cpus().length} cores, Node ${process.version}).
-Servers run in their own processes, one at a time; the load generator (autocannon, ${DURATION} s per run after a warm-up)
+Servers run in their own processes, taking load one at a time; the load generator (autocannon, ${DURATION} s per run after a warm-up)
 runs in another. The machine is shared and noisy: trust the ratios, measured in the same run, over the absolutes.
 `);
   const ratio = (a: LoadResult, b: LoadResult) => (a.rps / b.rps).toFixed(2);
@@ -256,7 +270,7 @@ connection on PostgreSQL, as the stack's are); on SQLite with the pragmas SQLite
 \`synchronous=NORMAL\`). Same schema and seed: on SQLite each server runs on its own copy of the seeded file, on PostgreSQL
 on the same database.
 \`existing\`: each request changes one trait (name) of one of ${SEEDED} seeded contacts. \`new\`: each request creates a contact.
-Each server is started once per scenario, warmed up with ${Math.max(...CONNECTIONS)} connections, then loaded with ${CONNECTIONS.join(', ')} connections in turn.${
+The servers of a scenario are started together and warmed up with ${Math.max(...CONNECTIONS)} connections; then, with ${CONNECTIONS.join(', ')} connections in turn, they take\nload one after another for ${ROUNDS} rounds of ${DURATION} s, the order rotating each round, and each server's median round is shown.${
     BASELINE ? `\n**before** is the stack at ${BASELINE_LABEL}, measured in the same run on its own copy of the seed.` : ''
   }
 
