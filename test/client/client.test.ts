@@ -18,7 +18,7 @@ import {
   type FeedbackClient,
   type Page,
 } from '../../src/client/index.js';
-import { describeMatrix, type Harness } from '../helpers/harness.js';
+import { describeMatrix, intoFreshMinute, type Harness } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 async function caught(promise: Promise<unknown>): Promise<FeedbackApiError> {
@@ -101,6 +101,7 @@ describeMatrix(
       const billing = await caught(clientFor(readOnly.key).contacts.create({ externalUserId: 'y' }));
       expect(billing).toBeInstanceOf(PermissionError);
       expect(billing.code).toBe('ERR_FORBIDDEN');
+      intoFreshMinute(h);
       const limited = await h.seed({ rateLimit: 1 });
       await clientFor(limited.key).whoami();
       const rate = await caught(clientFor(limited.key, { maxRetries: 0 }).whoami());

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createConsole } from '../../src/console/index.js';
 import { CLI_ACTOR } from '../../src/engine/index.js';
 import { createApp } from '../../src/h3/index.js';
-import { describeEngine } from '../helpers/harness.js';
+import { describeEngine, intoFreshMinute } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 import { Visitor } from '../portal/visitor.js';
 
@@ -68,6 +68,7 @@ describeEngine(
     });
 
     it('refuses forged forms, limits codes per address, and signs out for good', async () => {
+      intoFreshMinute(h);
       const { org } = await workspace();
       await h.engine.workspace(org.id).team.add(CLI_ACTOR, { email: 'ops@example.com', role: 'admin' }, { invite: false, workspace: org.name });
       const v = new Visitor(app, 'http://console.test');
@@ -88,6 +89,7 @@ describeEngine(
     });
 
     it('limits sign-in requests per client address (behind a trusted proxy, its X-Forwarded-For)', async () => {
+      intoFreshMinute(h);
       const proxied = createApp({ engine: h.engine, sites: [createConsole({ engine: h.engine, trustProxy: true, limits: { signInsPerIp: 2 } })], logError: () => {} });
       const ip = { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250) + 1}` };
       const v = new Visitor(proxied, 'http://console.test');

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeMatrix, eventPayloads } from '../helpers/harness.js';
+import { describeMatrix, eventPayloads, intoFreshMinute } from '../helpers/harness.js';
 
 describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
   it('a missing key is 401 ERR_UNAUTHORIZED with WWW-Authenticate: Bearer', async () => {
@@ -53,6 +53,7 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
   });
 
   it('checks run in order: key, rate limit, scope, billing, validation, operation', async () => {
+    intoFreshMinute(h);
     const ws = await h.seed({ rateLimit: 2 });
     const bad = { externalUserId: '' };
     // invalid key beats invalid body
@@ -71,6 +72,7 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
   });
 
   it('the rate limit answers 429 ERR_RATE_LIMITED with Retry-After and details, and headers count down', async () => {
+    intoFreshMinute(h);
     const ws = await h.seed({ rateLimit: 3 });
     const seen: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -97,6 +99,7 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
 
   // On PostgreSQL identify's read carries the request's count (one statement for both): the same rules must hold.
   it('identify over the budget is 429 whatever its body, and writes nothing', async () => {
+    intoFreshMinute(h);
     const ws = await h.seed({ rateLimit: 3 });
     const identify = (body: unknown) => h.request('POST', '/v1/contacts/identify', { key: ws.key, body });
     const first = await identify({ externalUserId: 'u-1' });
@@ -123,6 +126,7 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
   });
 
   it('concurrent identifies past the budget: exactly the budget is answered and written, each with its own place', async () => {
+    intoFreshMinute(h);
     const ws = await h.seed({ rateLimit: 10 });
     const answers = await Promise.all(
       Array.from({ length: 25 }, (_, i) => h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: `u-${i % 20}`, name: `N${i}` } })),
@@ -142,6 +146,7 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
   });
 
   it('the budget is per key', async () => {
+    intoFreshMinute(h);
     const ws = await h.seed({ rateLimit: 1 });
     expect((await h.request('GET', '/v1/contacts', { key: ws.key })).status).toBe(200);
     expect((await h.request('GET', '/v1/contacts', { key: ws.key })).status).toBe(429);
@@ -149,6 +154,7 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
   });
 
   it('GET /v1/whoami reports the key, its workspace, scope and current budget', async () => {
+    intoFreshMinute(h);
     const ws = await h.seed({ rateLimit: 50 });
     await h.request('GET', '/v1/contacts', { key: ws.key });
     const res = await h.request('GET', '/v1/whoami', { key: ws.key });

@@ -62,7 +62,15 @@ export interface EngineHarness {
   advance(ms: number): void;
 }
 
-/** The payloads of a workspace's events, oldest first. */
+/**
+ * Move the engine's clock to one second into the next clock minute: rate limits count per clock minute, so a test
+ * that counts requests would otherwise fail whenever its requests straddle the minute's end.
+ */
+export function intoFreshMinute(h: { engine: Engine; advance(ms: number): void }): void {
+  const now = h.engine.clock().getTime();
+  h.advance(60_000 - (now % 60_000) + 1_000);
+}
+
 /** The FeedbackError a call is refused with (its code and message); anything else fails the test. */
 export async function refusal(p: Promise<unknown>): Promise<{ code: string; message: string }> {
   const err = await p.then(() => null, (e: unknown) => e);
@@ -70,6 +78,7 @@ export async function refusal(p: Promise<unknown>): Promise<{ code: string; mess
   return { code: err.code, message: err.message };
 }
 
+/** The payloads of a workspace's events, oldest first. */
 export async function eventPayloads(h: { engine: Engine }, orgId: string): Promise<any[]> {
   return (await h.engine.workspace(orgId).events.list()).map((e) => e.payload as any);
 }
