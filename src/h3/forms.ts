@@ -57,7 +57,7 @@ export function sessionCookie(name: string, path: string, facts: RequestFacts, s
  */
 export async function spentBudget(engine: Engine, site: string, key: string, limit: number): Promise<number | null> {
   const state = await engine.limits.consume(`${site}:${createHash('sha256').update(key).digest('base64url').slice(0, 39 - site.length)}`, limit);
-  return state.allowed ? null : Math.max(1, Math.ceil((state.resetAt - Date.now()) / 1000));
+  return state.allowed ? null : Math.max(1, Math.ceil((state.resetAt - engine.clock().getTime()) / 1000));
 }
 
 export const readCookie = (event: H3Event, name: string): string | undefined => parseCookies(event)[name];
