@@ -35,4 +35,3 @@ export async function identify({ db, organizationId, clock }: WorkspaceContext, 
   }
   throw new FeedbackError('ERR_CONFLICT', KEPT_CHANGING);
 }
-
