@@ -49,31 +49,99 @@ const PG_QUERY = 'to_tsquery((SELECT o.search_language::regconfig FROM organizat
  * at most `atMost` relevant when given. Only the search index is read: SQLite's FTS5 table with BM25 (a title match
  * weighs ten body matches), PostgreSQL's `post_search` with `ts_rank`. The caller reads the posts themselves.
  */
-export async function rankedPosts(sql: Sql, scope: PostSearchScope, terms: readonly SearchTerm[], count: number, atMost?: number): Promise<PostMatch[]> {
+export function rankedPosts(sql: Sql, scope: PostSearchScope, terms: readonly SearchTerm[], count: number, atMost?: number): Promise<PostMatch[]> {
+  return rankerOf(sql, scope, terms)(count, atMost);
+}
+
+/** `rankedPosts` of one search, for as many counts as its pages ask: on PostgreSQL, its match is worked out once. */
+function rankerOf(sql: Sql, scope: PostSearchScope, terms: readonly SearchTerm[]): (count: number, atMost?: number) => Promise<PostMatch[]> {
   if (sql.dialect.name === 'sqlite') {
     const range = sqliteRange(scope);
-    const rows = await sql.all<{ post_id: string; relevance: number }>(
-      `SELECT k.post_id, s.relevance FROM (
-         SELECT rowid, ${SQLITE_RELEVANCE} AS relevance FROM post_search
-         WHERE post_search MATCH ? AND rowid >= (${range.lower}) AND rowid < (${range.upper})${atMost === undefined ? '' : ` AND ${SQLITE_RELEVANCE} <= ?`}
-         ORDER BY relevance DESC LIMIT ?) s
-       JOIN post_search_key k ON k.rowid = s.rowid`,
-      [fts5Query(terms, ['title', 'body']), range.param, range.param, ...(atMost === undefined ? [] : [atMost]), count],
-    );
-    return rows.map((r) => ({ postId: r.post_id, relevance: Number(r.relevance) }));
+    return async (count, atMost) => {
+      const rows = await sql.all<{ post_id: string; relevance: number }>(
+        `SELECT k.post_id, s.relevance FROM (
+           SELECT rowid, ${SQLITE_RELEVANCE} AS relevance FROM post_search
+           WHERE post_search MATCH ? AND rowid >= (${range.lower}) AND rowid < (${range.upper})${atMost === undefined ? '' : ` AND ${SQLITE_RELEVANCE} <= ?`}
+           ORDER BY relevance DESC LIMIT ?) s
+         JOIN post_search_key k ON k.rowid = s.rowid`,
+        [fts5Query(terms, ['title', 'body']), range.param, range.param, ...(atMost === undefined ? [] : [atMost]), count],
+      );
+      return rows.map((r) => ({ postId: r.post_id, relevance: Number(r.relevance) }));
+    };
   }
   // Normalised by the document's length (1: divided by 1 + its log), as BM25 is: without it, most matches of a short
-  // query tie, and a page must then read every tied post to order them by votes.
+  // query tie, and a page must then read every tied post to order them by votes. Ranked by the terms as typed; only
+  // the match goes through the workspace's words.
   const rank = `ts_rank(s.document, ${PG_QUERY}, 1)::float8`;
   const query = [scope.organizationId, tsQuery(terms)];
-  const rows = await sql.all<{ post_id: string; relevance: number }>(
-    `SELECT s.post_id, ${rank} AS relevance FROM post_search s
-     WHERE s.${scope.boardId !== undefined ? 'board_id' : 'organization_id'} = ? AND s.document @@ ${PG_QUERY}${atMost === undefined ? '' : ` AND ${rank} <= ?`}
-     ORDER BY relevance DESC LIMIT ?`,
-    [...query, scope.boardId ?? scope.organizationId, ...query, ...(atMost === undefined ? [] : [...query, atMost]), count],
-  );
-  return rows.map((r) => ({ postId: r.post_id, relevance: Number(r.relevance) }));
+  let matching: Promise<PgMatch | undefined> | undefined;
+  return async (count, atMost) => {
+    const match = await (matching ??= pgMatch(sql, scope.organizationId, terms));
+    if (match === undefined) return [];
+    const rows = await sql.all<{ post_id: string; relevance: number }>(
+      `SELECT s.post_id, ${rank} AS relevance FROM post_search s
+       WHERE s.${scope.boardId !== undefined ? 'board_id' : 'organization_id'} = ? AND ${match.where}${atMost === undefined ? '' : ` AND ${rank} <= ?`}
+       ORDER BY relevance DESC LIMIT ?`,
+      [...query, scope.boardId ?? scope.organizationId, ...match.params, ...(atMost === undefined ? [] : [...query, atMost]), count],
+    );
+    return rows.map((r) => ({ postId: r.post_id, relevance: Number(r.relevance) }));
+  };
 }
+
+/** PostgreSQL: a search's match, as conditions on `s.document` and their parameters. */
+interface PgMatch {
+  where: string;
+  params: unknown[];
+}
+
+/** A prefix that stands for more of a workspace's words than this stays a prefix match in the index. */
+const PREFIX_WORDS = 64;
+
+/**
+ * PostgreSQL: the conditions that find the posts matching `terms` in a workspace, or undefined when none can. A prefix
+ * term that stands for at most PREFIX_WORDS of the workspace's words (`post_search_word`) is asked of the index as
+ * those words, whole: the index skips through whole words' lists, while a prefix match first gathers every post of
+ * every word with the prefix (docs/search.md). The same posts match either way; the rank is still the terms' own.
+ * A prefix is read in the workspace's language first, as `to_tsquery` reads it (`exporting` is `export` in english).
+ * The words taken are those from the prefix up to the prefix followed by U+10FFFF, in byte order: every word that
+ * starts with it (a word can hold U+10FFFF only where PostgreSQL's parser reads it as a letter, which it does not).
+ */
+async function pgMatch(sql: Sql, organizationId: string, terms: readonly SearchTerm[]): Promise<PgMatch | undefined> {
+  const whole = { where: `s.document @@ ${PG_QUERY}`, params: [organizationId, tsQuery(terms)] };
+  const prefixes = terms.filter((t) => t.prefix).map((t) => t.words[0]!);
+  if (prefixes.length === 0) return whole;
+  const found = await sql.all<{ lexemes: string[]; words: string[] }>(
+    `SELECT l.lexemes, array(
+       SELECT w.word FROM post_search_word w
+       WHERE w.organization_id = ? AND w.word >= l.lexemes[1] COLLATE "C" AND w.word < (l.lexemes[1] || chr(1114111)) COLLATE "C"
+       ORDER BY w.word LIMIT ${PREFIX_WORDS + 1}) AS words
+     FROM json_array_elements_text(?::json) WITH ORDINALITY x(prefix, i)
+     CROSS JOIN LATERAL (SELECT array(SELECT unnest(tsvector_to_array(to_tsvector(
+       (SELECT o.search_language::regconfig FROM organization o WHERE o.id = ?), x.prefix)))) AS lexemes) l
+     ORDER BY x.i`,
+    [organizationId, JSON.stringify(prefixes), organizationId],
+  );
+  const asTyped: SearchTerm[] = [];
+  const anyOf: string[] = [];
+  let next = 0;
+  for (const term of terms) {
+    const { lexemes, words } = term.prefix ? found[next++]! : { lexemes: [], words: [] };
+    if (!term.prefix || lexemes.length !== 1 || words.length > PREFIX_WORDS) asTyped.push(term);
+    else if (words.length === 0) return undefined;
+    else anyOf.push(`(${words.map(tsLexeme).join(' | ')})`);
+  }
+  if (anyOf.length === 0) return whole;
+  const where = ['s.document @@ ?::tsquery'];
+  const params: unknown[] = [anyOf.join(' & ')];
+  if (asTyped.length > 0) {
+    where.unshift(`s.document @@ ${PG_QUERY}`);
+    params.unshift(organizationId, tsQuery(asTyped));
+  }
+  return { where: where.join(' AND '), params };
+}
+
+/** A lexeme as a tsquery operand, taken as it is: quoted, its quotes doubled and its backslashes escaped. */
+const tsLexeme = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
 /**
  * PostgreSQL: read the workspace's posts again in its `search_language` (after it changed), in the caller's
@@ -114,8 +182,9 @@ export async function searchPage<T extends RankedRow>(
   after: RankedRow | undefined,
   read: (matches: PostMatch[]) => Promise<T[]>,
 ): Promise<T[]> {
+  const ranked = rankerOf(sql, scope, terms);
   for (let count = Math.max(100, limit * 4); ; count *= 8) {
-    const matches = await rankedPosts(sql, scope, terms, count, after?.relevance);
+    const matches = await ranked(count, after?.relevance);
     const complete = matches.length < count;
     const floor = complete ? -Infinity : matches[matches.length - 1]!.relevance;
     const rows = (await read(matches.filter((m) => m.relevance > floor)))

@@ -173,6 +173,31 @@ describeEngine('full-text search', (h) => {
     expect(titles(await search('exports')).sort()).toEqual(h.database === 'postgresql' ? ['Exported reports', 'Exporting dashboards'] : []);
   });
 
+  it('a word typed is a prefix whatever the workspace holds: words written later or changed, many words to a prefix, words with quotes', async () => {
+    // On PostgreSQL a prefix is asked of the index as the workspace's words that start with it (post_search_word):
+    // each of these finds nothing if a write left its words out of that list.
+    const { w, board, search } = await workspace();
+    const first = await w.posts.create(board.id, { title: 'Quarterly roadmap', body: { json: {}, text: 'see http://ex.com/a\'b for it' } });
+    expect(titles(await search('quarter'))).toEqual(['Quarterly roadmap']);
+    expect(titles(await search('quart road'))).toEqual(['Quarterly roadmap']);
+    expect(titles(await search('ex'))).toEqual(['Quarterly roadmap']);
+    expect(titles(await search('quarterlyx'))).toEqual([]);
+    await w.posts.update(first.id, { title: 'Yearly roadmap' });
+    expect(titles(await search('year'))).toEqual(['Yearly roadmap']);
+    expect(titles(await search('yearly quart'))).toEqual([]);
+    // More words to one prefix than the index is asked for by name: still every post that holds one.
+    const many = Array.from({ length: 70 }, (_, i) => `zq${i.toString(36)}x`).join(' ');
+    await w.posts.create(board.id, { title: 'Many words', body: { json: {}, text: many } });
+    await w.posts.create(board.id, { title: 'One of them', body: { json: {}, text: 'zq1zx' } });
+    expect(titles(await search('zq')).sort()).toEqual(['Many words', 'One of them']);
+    expect(titles(await search('zq1z'))).toEqual(['One of them']);
+    // Another workspace's words find nothing here.
+    const other = await workspace();
+    await other.w.posts.create(other.board.id, { title: 'Quarantine' });
+    expect(titles(await search('quara'))).toEqual([]);
+    expect(titles(await other.search('quar'))).toEqual(['Quarantine']);
+  });
+
   it('contact search keeps its meaning (a substring of email or name, case aside) and an erased person is not found', async () => {
     const { w } = await workspace();
     const { contact } = await w.contacts.identify({ externalUserId: 'u-ada', email: 'Ada.Lovelace@Example.com', name: 'Ada Lovelace' });
@@ -219,7 +244,7 @@ describe.each(['sqlite', 'postgresql'] as const)('the search migration on a data
       );
       const w = engine.workspace(ids.org);
       const board = { id: ids.board };
-      expect(await engine.migrate()).toEqual(expect.arrayContaining([kind === 'sqlite' ? 'Migration20261128000000SearchScopes' : 'Migration20261128000000SearchDocuments']));
+      expect(await engine.migrate()).toEqual(expect.arrayContaining([...(kind === 'sqlite' ? ['Migration20261128000000SearchScopes'] : ['Migration20261128000000SearchDocuments', 'Migration20261203000000SearchWords'])]));
       expect((await w.portal.posts(board.id, { q: 'existed old' })).data.map((p) => p.title)).toEqual(['Written before search existed']);
       expect((await w.contacts.list({ q: 'old.timer' })).data.map((c) => c.externalUserId)).toEqual(['u-old']);
     } finally {
