@@ -37,6 +37,7 @@ import { Migration20261201000000Console as SqliteConsole } from './sqlite/Migrat
 import { Migration20261201000000Console as PgConsole } from './postgresql/Migration20261201000000Console.js';
 import { Migration20261202000000SearchPendingUpsert as SqliteSearchPendingUpsert } from './sqlite/Migration20261202000000SearchPendingUpsert.js';
 import { Migration20261203000000SearchWords as PgSearchWords } from './postgresql/Migration20261203000000SearchWords.js';
+import { Migration20261203010000SearchPendingList as PgSearchPendingList } from './postgresql/Migration20261203010000SearchPendingList.js';
 
 /** The first migration: when `migrate()` applies it, the database was new. */
 export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
@@ -85,5 +86,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261130000000Triage', class: PgTriage },
     { name: 'Migration20261201000000Console', class: PgConsole },
     { name: 'Migration20261203000000SearchWords', class: PgSearchWords },
+    { name: 'Migration20261203010000SearchPendingList', class: PgSearchPendingList },
   ],
 };
