@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -15,6 +16,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at once even on two cores (vitest's default there is one): most of a file's time is waiting on a
+    // server, a browser, a spawned process or PostgreSQL, and every file has its own databases and ports. On two
+    // cores the suite took 550 s with one worker, 289 s with two and 243 s with three (2026-11-27); three crowded
+    // the timed tests' margins for 46 s more.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // The key that seals webhook secrets at rest, as a deployment sets it (PostgreSQL needs one). The tests of the
     // embedded default's key file clear it (test/engine/secrets.test.ts, test/cli/cli.test.ts).
     env: { FEEDBACK_SECRET_KEY: '8gX3WODrr8t9MmXJxBUCO6q6sa3ULrXjAHZ8Uz1mza0' },
