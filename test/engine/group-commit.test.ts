@@ -71,6 +71,20 @@ describeEngine('identify under concurrency', (h) => {
     expect(given.size).toBe(60);
   });
 
+  it('batches of the same shape, again and again (PostgreSQL prepares those), keep each write its own outcome', async () => {
+    const org = await h.engine.organizations.create({ name: 'Rounds', plan: 'paid' });
+    const ws = h.engine.workspace(org.id);
+    for (let i = 0; i < 10; i++) await ws.contacts.identify({ externalUserId: `u${i}`, name: `r0-${i}` });
+    // Ten rounds of the same ten changes of name, so the same batch texts come back more often than PostgreSQL plans
+    // a prepared statement afresh (five times) before it may keep a generic plan.
+    for (let round = 1; round <= 10; round++) {
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => ws.contacts.identify({ externalUserId: `u${i}`, name: `r${round}-${i}` })));
+      answers.forEach((answer, i) => expect([answer.created, answer.contact.name]).toEqual([false, `r${round}-${i}`]));
+    }
+    const given = await checkEventsAgainstRows(h.engine, ws);
+    for (let i = 0; i < 10; i++) expect(given.get(`u${i}`)!.size).toBe(11);
+  });
+
   it('a write that fails among others does not affect them', async () => {
     const org = await h.engine.organizations.create({ name: 'Neighbours', plan: 'paid' });
     const ws = h.engine.workspace(org.id);

@@ -40,6 +40,17 @@ async function writeOne(db: Sql | Database, write: WriteStatement, event: Insert
 }
 
 /**
+ * The longest batch whose statement is prepared (parsed and planned once per connection), when its writes are all of
+ * one text (the same kind of write, the same changed columns): such texts are few, one per write text and length,
+ * while mixed batches' texts are as many as the orders their writes can come in, and are planned each time rather
+ * than kept by every connection.
+ */
+const PREPARED_BATCH = 16;
+
+const preparedIfUniform = (part: ReadonlyArray<{ write: WriteStatement }>, text: string) =>
+  part.length <= PREPARED_BATCH && part.every(({ write }) => write.sql === part[0]!.write.sql) ? statement(text) : text;
+
+/**
  * Several writes with their events as one statement, a pair of data-modifying CTEs each, and one commit; each write's
  * outcome is its own (whether its row changed). Writes of the same row go in separate statements, one after the other
  * in arrival order (one statement cannot change a row twice). If the statement fails (one write broke a unique index,
@@ -57,7 +68,7 @@ async function writeMany(db: Sql | Database, batch: Array<{ write: WriteStatemen
     const ctes = part.map(({ write, event }, i) => `w${i} AS (${write.sql} RETURNING 1), e${i} AS (${event.into} SELECT ${placeholders(event.params)} FROM w${i} LIMIT 1 RETURNING 1)`);
     const text = `WITH ${ctes.join(', ')} SELECT ${part.map((_, i) => `(SELECT count(*) FROM e${i})::int AS r${i}`).join(', ')}`;
     try {
-      const row = (await db.one<Record<string, number>>(text, part.flatMap(({ write, event }) => [...write.params, ...event.params])))!;
+      const row = (await db.one<Record<string, number>>(preparedIfUniform(part, text), part.flatMap(({ write, event }) => [...write.params, ...event.params])))!;
       const written = part.map((_, i) => Number(row[`r${i}`]) > 0);
       if (written.includes(true)) db.wroteDeliveries();
       outcomes.push(...written);
