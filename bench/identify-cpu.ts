@@ -8,9 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { dropPg, freshPg } from './databases.js';
-import { SEEDED, TSX, identifyBody, start, stop, type Scenario } from './servers.js';
+import { TSX, identifyLoad, seedIdentify, start, stop, type Scenario } from './servers.js';
 
 const [database, connections, scenario] = [process.argv[2] ?? 'postgresql', Number(process.argv[3] ?? 10), (process.argv[4] ?? 'existing') as Scenario];
 const DURATION = 6;
@@ -46,9 +45,7 @@ function cpu(pids: number[]): { user: number; system: number } {
 const dir = mkdtempSync(join(tmpdir(), 'feedback-cpu-'));
 const db = database === 'sqlite' ? join(dir, 'identify.db') : await freshPg('fs_bench_cpu');
 try {
-  const seeded = await start([TSX, 'bench/server.ts', '--db', db, '--seed', String(SEEDED)]);
-  await stop(seeded);
-  const { key, organizationId } = seeded.info as { key: string; organizationId: string };
+  const { key, organizationId } = await seedIdentify([TSX], db);
   const servers = [
     ['stack', [TSX, 'bench/server.ts', '--db', db, '--key', key, '--org', organizationId]],
     ['reference', ['bench/reference-server.mjs', '--db', db]],
@@ -56,15 +53,7 @@ try {
   console.log(`identify ${database} ${scenario} x${connections}: CPU per request in us (user + system)`);
   for (const [label, args] of servers) {
     const server = await start([...args]);
-    let n = 0;
-    const load = (duration: number) =>
-      autocannon({
-        url: `${server.info.url}/v1/contacts/identify`,
-        connections,
-        duration,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: identifyBody(scenario, n++, label) }) as typeof req }],
-      });
+    const load = (duration: number) => identifyLoad(server.info.url, key, scenario, label, connections, duration);
     try {
       await load(2); // warm-up
       const pids = tree(server.child.pid!);

@@ -5,9 +5,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import './databases.js'; // FEEDBACK_SECRET_KEY for a PostgreSQL server
-import { ROOT, SEEDED, identifyBody, start, stop, type Scenario } from './servers.js';
+import { ROOT, identifyLoad, seedIdentify, start, stop, type Scenario } from './servers.js';
 
 const [database, connections, scenario] = [process.argv[2]!, Number(process.argv[3] ?? 50), (process.argv[4] ?? 'existing') as Scenario];
 const DURATION = 8;
@@ -15,23 +14,9 @@ const dir = mkdtempSync(join(tmpdir(), 'feedback-profile-'));
 
 // The tsx loader in this process, not tsx's command line (which runs the script in a child, out of the profiler's reach).
 const loader = ['--import', join(ROOT, 'node_modules/tsx/dist/loader.mjs')];
-const seeded = await start([...loader, 'bench/server.ts', '--db', database, '--seed', String(SEEDED)]);
-await stop(seeded);
-const { key, organizationId } = seeded.info as { key: string; organizationId: string };
+const { key, organizationId } = await seedIdentify(loader, database);
 const server = await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, ...loader, 'bench/server.ts', '--db', database, '--key', key, '--org', organizationId]);
-let n = 0;
-const result = await autocannon({
-  url: `${server.info.url}/v1/contacts/identify`,
-  connections,
-  duration: DURATION,
-  headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-  requests: [
-    {
-      method: 'POST',
-      setupRequest: (req) => ({ ...req, body: identifyBody(scenario, n++, 'profile') }) as typeof req,
-    },
-  ],
-});
+const result = await identifyLoad(server.info.url, key, scenario, 'profile', connections, DURATION);
 await stop(server);
 
 const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);

@@ -3,11 +3,10 @@
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { freshPg } from './databases.js';
 import { writeHeader, writeSection } from './doc.js';
-import { SEEDED, TSX as tsx, identifyBody, start, stop, type Scenario, type Started } from './servers.js';
+import { SEEDED, TSX as tsx, identifyLoad, seedIdentify, start, stop, type Scenario, type Started } from './servers.js';
 import { encodeCursor } from '../src/engine/shared/pages.js';
 import { hashEmail } from '../src/engine/shared/email.js';
 
@@ -36,19 +35,7 @@ interface LoadResult {
 
 /** Identify load: `existing` changes one trait of a seeded contact per request; `new` creates a contact per request. */
 async function load(url: string, key: string, scenario: Scenario, tag: string, connections: number, duration = DURATION): Promise<LoadResult> {
-  let n = 0;
-  const result = await autocannon({
-    url: `${url}/v1/contacts/identify`,
-    connections,
-    duration,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => ({ ...req, body: identifyBody(scenario, n++, tag) }) as typeof req,
-      },
-    ],
-  });
+  const result = await identifyLoad(url, key, scenario, tag, connections, duration);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -76,9 +63,7 @@ interface Row {
 async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Promise<Row[]> {
   const rows: Row[] = [];
   const db = database === 'sqlite' ? join(dir, 'identify.db') : await freshPg('fs_bench_identify');
-  const seeded = await start([tsx, 'bench/server.ts', '--db', db, '--seed', String(SEEDED)]);
-  await stop(seeded);
-  const { key, organizationId } = seeded.info as { key: string; organizationId: string };
+  const { key, organizationId } = await seedIdentify([tsx], db);
   const copy = (name: string) => {
     if (database !== 'sqlite') return db;
     const to = join(dir, name);

@@ -1,8 +1,9 @@
-// The identify benchmarks' servers and load, shared by bench/run.ts (stack against reference) and
-// bench/identify-profile.ts (the stack under a profiler): starting a server process, stopping it, and the request body
-// of each scenario.
+// The identify benchmarks' servers and load, shared by bench/run.ts (stack against reference),
+// bench/identify-profile.ts (the stack under a profiler) and bench/identify-cpu.ts (each side's CPU): starting a server
+// process, stopping it, seeding a database, and the load of each scenario.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import autocannon from 'autocannon';
 
 export const ROOT = join(import.meta.dirname, '..');
 /** tsx's command line, to run bench/server.ts from the sources of the bench. */
@@ -48,4 +49,26 @@ export function identifyBody(scenario: Scenario, i: number, tag: string): string
       ? { externalUserId: `u${i % SEEDED}`, email: `u${i % SEEDED}@example.com`, name: `name ${i}` }
       : { externalUserId: `${tag}-${i}`, email: `${tag}-${i}@example.com`, name: 'new' },
   );
+}
+
+/**
+ * Seed `db` with a workspace, a key and SEEDED contacts through the stack's server (started with `node <prefix>
+ * bench/server.ts`, and stopped again); the key and workspace the servers that take load are given.
+ */
+export async function seedIdentify(prefix: string[], db: string): Promise<{ key: string; organizationId: string }> {
+  const seeded = await start([...prefix, 'bench/server.ts', '--db', db, '--seed', String(SEEDED)]);
+  await stop(seeded);
+  return seeded.info as { key: string; organizationId: string };
+}
+
+/** Identify load on the server at `url`: `connections` clients for `duration` s, each request's body `identifyBody`'s. */
+export function identifyLoad(url: string, key: string, scenario: Scenario, tag: string, connections: number, duration: number): Promise<autocannon.Result> {
+  let n = 0;
+  return autocannon({
+    url: `${url}/v1/contacts/identify`,
+    connections,
+    duration,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: identifyBody(scenario, n++, tag) }) as typeof req }],
+  });
 }
