@@ -126,7 +126,9 @@ async function pgMatch(sql: Sql, organizationId: string, terms: readonly SearchT
   let next = 0;
   for (const term of terms) {
     const { lexemes, words } = term.prefix ? found[next++]! : { lexemes: [], words: [] };
-    if (!term.prefix || lexemes.length !== 1 || words.length > PREFIX_WORDS) asTyped.push(term);
+    // A whole word, a prefix that is not one lexeme in the workspace's language, or one that stands for too many
+    // words: asked as typed.
+    if (lexemes.length !== 1 || words.length > PREFIX_WORDS) asTyped.push(term);
     else if (words.length === 0) return undefined;
     else anyOf.push(`(${words.map(tsLexeme).join(' | ')})`);
   }
