@@ -2,7 +2,8 @@
 // same query's unindexed form in the same run (a LIKE scan, what search was before), and the cost of keeping the
 // indexes in step: identify and post creation with the search triggers and index, against the same without them, in
 // alternating rounds (BENCH_SEARCH_WRITE_ROUNDS, default 5). Sizes: BENCH_SEARCH_SIZES (default 100000,1000000) posts and
-// as many contacts; empty for the writes alone. Writes its sections to docs/benchmarks.md.
+// as many contacts; empty for the writes alone. BENCH_SEARCH_KEEP=1 keeps the last PostgreSQL fixture (database
+// bench_search) to study its plans. Writes its sections to docs/benchmarks.md.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -254,7 +255,8 @@ try {
     try {
       rows.push(await measure(url, 'PostgreSQL', size));
     } finally {
-      await dropPg('bench_search');
+      // BENCH_SEARCH_KEEP=1: keep the last PostgreSQL fixture (database bench_search) to study its plans.
+      if (!process.env.BENCH_SEARCH_KEEP) await dropPg('bench_search');
     }
   }
   const writes = [];
