@@ -26,7 +26,9 @@ if (isPg) {
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000');
   const key = db.prepare(keySql(() => '?'));
   const upsert = db.prepare(upsertSql(() => '?'));
-  query = { key: (h) => key.get([h]), upsert: (p) => upsert.get(p) };
+  // The upsert is stepped to its end (`all`, not `get`): SQLite runs its automatic checkpoint only when a statement
+  // finishes, and a RETURNING statement left after its first row never does, so its WAL would grow without end.
+  query = { key: (h) => key.get([h]), upsert: (p) => upsert.all(p)[0] };
 }
 
 let seq = 0;
