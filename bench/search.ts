@@ -245,6 +245,8 @@ async function writeCost(database: 'sqlite' | 'postgresql', label: string) {
 }
 
 const WRITE_ROUNDS = Number(process.env.BENCH_SEARCH_WRITE_ROUNDS ?? 5);
+/** What a run's figures say, kept beside the generator so that a new run keeps them (edit them after a run). */
+const notes = (file: string) => readFileSync(join(import.meta.dirname, file), 'utf8').trim();
 const dir = mkdtempSync(join(tmpdir(), 'feedback-bench-search-'));
 try {
   const rows: Row[] = [];
@@ -280,6 +282,7 @@ PostgreSQL after an \`ANALYZE\`. Targets (issue 30): posts p50 under 15 ms and p
 |---|---|---|---|---|---|---|
 ${rows.flatMap((r) => [line(r, 'portal: one board', r.board, r.boardLike), line(r, 'console: the workspace', r.workspace, r.workspaceLike), line(r, 'contacts (REST q)', r.contacts, r.contactsLike)]).join('\n')}
 
+${notes('search-notes.md')}
 `);
   if (writes.length)
     write(`## Search: writes with the indexes kept in step
@@ -302,6 +305,8 @@ triggers add to the server's work, the part that does not wait for the disk.
 | PostgreSQL, server CPU per write | with search us | without us | more work with search |
 |---|---|---|---|
 ${writes.filter((x) => x.database === 'postgresql').flatMap((x) => WRITE_KINDS.map((k) => `| ${KIND_NAMES[k]} | ${x.cpu[k].with.toFixed(0)} | ${x.cpu[k].without.toFixed(0)} | ${(100 * (x.cpu[k].with / x.cpu[k].without - 1)).toFixed(1)} % |`)).join('\n')}
+
+${notes('search-writes-notes.md')}
 `);
   console.log('\nwrote the search sections of docs/benchmarks.md');
 } finally {
