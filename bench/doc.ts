@@ -23,3 +23,11 @@ export function writeHeader(header: string): void {
   const first = doc.indexOf('\n## ');
   writeFileSync(FILE, `${header.trimEnd()}\n${first === -1 ? '' : doc.slice(first)}`);
 }
+
+/**
+ * What a section's figures say, from a file beside the generators (bench/<file>): written by hand after a run, put
+ * under the section's table by every run, so that a new run keeps it.
+ */
+export function notes(file: string): string {
+  return readFileSync(join(import.meta.dirname, file), 'utf8').trim();
+}

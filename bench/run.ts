@@ -1,11 +1,11 @@
 // npm run bench: identify throughput over HTTP against a same-run reference, list latency at 1M contacts.
 // Writes docs/benchmarks.md. Servers run in their own processes; the load generator (autocannon) here.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freshPg } from './databases.js';
-import { writeHeader, writeSection } from './doc.js';
+import { notes, writeHeader, writeSection } from './doc.js';
 import { SEEDED, TSX as tsx, identifyLoad, seedIdentify, start, stop, type Scenario, type Started } from './servers.js';
 import { encodeCursor } from '../src/engine/shared/pages.js';
 import { hashEmail } from '../src/engine/shared/email.js';
@@ -22,8 +22,6 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,50').split(',').map(
 const BASELINE = process.env.BENCH_BASELINE;
 const BASELINE_LABEL = process.env.BENCH_BASELINE_LABEL ?? 'BENCH_BASELINE';
 
-/** What the identify table shows and where the time goes (the profiles are taken by hand: docs/benchmarks.md says how). */
-const IDENTIFY_NOTES = readFileSync(join(import.meta.dirname, 'identify-notes.md'), 'utf8').trim();
 const LIST_ROWS = Number(process.env.BENCH_LIST_ROWS ?? 1_000_000);
 
 interface LoadResult {
@@ -270,7 +268,7 @@ ${identify
   )
   .join('\n')}
 
-${IDENTIFY_NOTES}
+${notes('identify-notes.md')}
 `);
   if (lists.length)
     writeSection(`## Reads at ${LIST_ROWS.toLocaleString('en')} contacts (PostgreSQL)

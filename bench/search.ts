@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropPg, freshPg } from './databases.js';
-import { writeSection } from './doc.js';
+import { notes, writeSection } from './doc.js';
 import { f, insertMany, timed } from './measure.js';
 import { createEngine, type Engine } from '../src/engine/index.js';
 import { newId } from '../src/engine/shared/ids.js';
@@ -245,8 +245,6 @@ async function writeCost(database: 'sqlite' | 'postgresql', label: string) {
 }
 
 const WRITE_ROUNDS = Number(process.env.BENCH_SEARCH_WRITE_ROUNDS ?? 5);
-/** What a run's figures say, kept beside the generator so that a new run keeps them (edit them after a run). */
-const notes = (file: string) => readFileSync(join(import.meta.dirname, file), 'utf8').trim();
 const dir = mkdtempSync(join(tmpdir(), 'feedback-bench-search-'));
 try {
   const rows: Row[] = [];
@@ -257,7 +255,6 @@ try {
     try {
       rows.push(await measure(url, 'PostgreSQL', size));
     } finally {
-      // BENCH_SEARCH_KEEP=1: keep the last PostgreSQL fixture (database bench_search) to study its plans.
       if (!process.env.BENCH_SEARCH_KEEP) await dropPg('bench_search');
     }
   }
