@@ -13,7 +13,7 @@ export function writeSection(section: string): void {
     return;
   }
   const next = doc.indexOf('\n## ', start + heading.length);
-  const rest = next === -1 ? '' : `\n\n${doc.slice(next + 1)}`;
+  const rest = next === -1 ? '' : `\n${doc.slice(next + 1)}`;
   writeFileSync(FILE, `${doc.slice(0, start).trimEnd()}\n\n${section.trimEnd()}\n${rest}`);
 }
 

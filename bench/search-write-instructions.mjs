@@ -10,7 +10,8 @@ import { createEngine } from '../dist/engine/index.js';
 const [side, kind, n] = [process.argv[2], process.argv[3], Number(process.argv[4])];
 const engine = await createEngine({ database: join(mkdtempSync(join(tmpdir(), 'wc-')), 'w.db'), log: () => {} });
 await engine.migrate();
-if (side === 'without') for (const t of ['post', 'contact']) for (const k of ['insert', 'update', 'delete']) await engine.db.run(`DROP TRIGGER ${t}_search_${k}`);
+if (side === 'without')
+  for (const { name } of await engine.db.all("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name GLOB '*_search_*'")) await engine.db.run(`DROP TRIGGER ${name}`);
 const org = await engine.organizations.create({ name: 'W', plan: 'paid' });
 const w = engine.workspace(org.id);
 const board = await w.boards.create({ name: 'Ideas' });

@@ -36,6 +36,7 @@ import { Migration20261130000000Triage as PgTriage } from './postgresql/Migratio
 import { Migration20261201000000Console as SqliteConsole } from './sqlite/Migration20261201000000Console.js';
 import { Migration20261201000000Console as PgConsole } from './postgresql/Migration20261201000000Console.js';
 import { Migration20261202000000SearchPendingUpsert as SqliteSearchPendingUpsert } from './sqlite/Migration20261202000000SearchPendingUpsert.js';
+import { Migration20261204000000SearchWatermark as SqliteSearchWatermark } from './sqlite/Migration20261204000000SearchWatermark.js';
 import { Migration20261203000000SearchWords as PgSearchWords } from './postgresql/Migration20261203000000SearchWords.js';
 import { Migration20261203010000SearchPendingList as PgSearchPendingList } from './postgresql/Migration20261203010000SearchPendingList.js';
 
@@ -65,6 +66,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261130000000Triage', class: SqliteTriage },
     { name: 'Migration20261201000000Console', class: SqliteConsole },
     { name: 'Migration20261202000000SearchPendingUpsert', class: SqliteSearchPendingUpsert },
+    { name: 'Migration20261204000000SearchWatermark', class: SqliteSearchWatermark },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },

@@ -229,16 +229,47 @@ const SQLITE_CONTACT_FLUSH = [
    SELECT k.rowid, c.email, c.name FROM search_pending q JOIN contact_search_key k ON k.contact_id = q.id JOIN contact c ON c.id = q.id WHERE q.kind = 'contact'`,
 ];
 
+/** SQLite: the tables whose rows are searched, each with the table that keys its rows in the index. */
+const SQLITE_SEARCHED = [
+  { kind: 'post', key: 'post_search_key', column: 'post_id' },
+  { kind: 'contact', key: 'contact_search_key', column: 'contact_id' },
+] as const;
+
+/** SQLite: whether a table's rows were numbered again since its watermark was set (its row holds another rowid, or is gone). */
+const renumbered = (kind: string) =>
+  `(SELECT through <> coalesce((SELECT rowid FROM ${kind} WHERE id = w.id), 0) FROM search_watermark w WHERE kind = '${kind}')`;
+
+/** SQLite: whether anything waits to be indexed: a marked row, a row above its table's watermark, rows numbered again. */
+const SQLITE_WAITING = `SELECT EXISTS (SELECT 1 FROM search_pending) ${SQLITE_SEARCHED.map(
+  ({ kind }) => `OR EXISTS (SELECT 1 FROM ${kind} WHERE rowid > (SELECT through FROM search_watermark WHERE kind = '${kind}')) OR ${renumbered(kind)}`,
+).join(' ')} AS waiting`;
+
 /**
- * Bring SQLite's search tables up to date before a search reads them: the rows written since the last time (marked in
- * `search_pending` by the triggers, in their writes' transactions) are indexed in one transaction. A search therefore
- * sees every committed write, and the writes pay for one small row each instead of an FTS5 write each. Nothing to do
- * on PostgreSQL, whose triggers index every write as it happens. Also a scheduler chore, so little waits for a search.
+ * SQLite: mark the rows a flush takes in that no trigger marked: every row above its table's watermark (an insert is
+ * not marked, migrations/sqlite/Migration20261204000000SearchWatermark.ts), then raise the watermark to the last row.
+ * Where the rows were numbered again, every row without a search key instead.
+ */
+const sqliteTakeIn = (kind: string, key: string, column: string, all: boolean) => [
+  all
+    ? `INSERT OR IGNORE INTO search_pending (kind, id) SELECT '${kind}', t.id FROM ${kind} t WHERE NOT EXISTS (SELECT 1 FROM ${key} k WHERE k.${column} = t.id)`
+    : `INSERT OR IGNORE INTO search_pending (kind, id) SELECT '${kind}', id FROM ${kind} WHERE rowid > (SELECT through FROM search_watermark WHERE kind = '${kind}')`,
+  `UPDATE search_watermark SET (through, id) = (SELECT coalesce(max(rowid), 0), id FROM ${kind}) WHERE kind = '${kind}'`,
+];
+
+/**
+ * Bring SQLite's search tables up to date before a search reads them: the rows written since the last time (new rows
+ * above the watermark, and rows marked in `search_pending` by the triggers, in their writes' transactions) are indexed
+ * in one transaction. A search therefore sees every committed write, and a new row costs its write nothing, a change of
+ * its words one small row, instead of an FTS5 write each. Nothing to do on PostgreSQL, whose triggers index every write
+ * as it happens. Also a scheduler chore, so little waits for a search.
  */
 export async function indexPending(db: Database): Promise<void> {
   if (db.dialect.name !== 'sqlite') return;
-  if (!(await db.one('SELECT 1 AS pending FROM search_pending LIMIT 1'))) return;
+  if (!(await db.one<{ waiting: number }>(SQLITE_WAITING))?.waiting) return;
   await db.transaction(async (tx) => {
-    for (const statement of [...SQLITE_POST_FLUSH, ...SQLITE_CONTACT_FLUSH, 'DELETE FROM search_pending']) await tx.run(statement);
+    // Asked again inside the transaction, which no other write can enter.
+    const again = await tx.one<Record<string, number>>(`SELECT ${SQLITE_SEARCHED.map(({ kind }) => `${renumbered(kind)} AS ${kind}`).join(', ')}`);
+    const take = SQLITE_SEARCHED.flatMap(({ kind, key, column }) => sqliteTakeIn(kind, key, column, Boolean(again?.[kind])));
+    for (const statement of [...take, ...SQLITE_POST_FLUSH, ...SQLITE_CONTACT_FLUSH, 'DELETE FROM search_pending']) await tx.run(statement);
   });
 }
