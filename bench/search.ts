@@ -70,6 +70,8 @@ async function seed(engine: Engine, size: number) {
     size,
     500,
   );
+  // As the scheduler's search chore does within a minute of a bulk load (PostgreSQL: list the new posts' words).
+  await searchStore.searchChore(engine.db);
   if (engine.dialect === 'postgresql') await engine.db.run('ANALYZE');
   return { org, w, boards };
 }

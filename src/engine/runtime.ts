@@ -77,7 +77,7 @@ export function createEngineScheduler(
       sender: parts.sender,
       secrets: parts.secrets,
       mail: { transport: m.transport, compose: createComposer(db, m.tokens, { from: m.from, publicUrl: m.publicUrl, log }, clock) },
-      chores: [() => purgeOutbox(db, clock), () => redactDeliveredErasures(db, clock), () => search.indexPending(db)],
+      chores: [() => purgeOutbox(db, clock), () => redactDeliveredErasures(db, clock), () => search.searchChore(db)],
       onAttempt: attemptListener(options),
       log,
       listen: listenUrl ? { url: listenUrl, connectMs: parts.connectMs } : undefined,

@@ -39,6 +39,7 @@ import { Migration20261202000000SearchPendingUpsert as SqliteSearchPendingUpsert
 import { Migration20261204000000SearchWatermark as SqliteSearchWatermark } from './sqlite/Migration20261204000000SearchWatermark.js';
 import { Migration20261203000000SearchWords as PgSearchWords } from './postgresql/Migration20261203000000SearchWords.js';
 import { Migration20261203010000SearchPendingList as PgSearchPendingList } from './postgresql/Migration20261203010000SearchPendingList.js';
+import { Migration20261204000000SearchWordsLater as PgSearchWordsLater } from './postgresql/Migration20261204000000SearchWordsLater.js';
 
 /** The first migration: when `migrate()` applies it, the database was new. */
 export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
@@ -89,5 +90,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261201000000Console', class: PgConsole },
     { name: 'Migration20261203000000SearchWords', class: PgSearchWords },
     { name: 'Migration20261203010000SearchPendingList', class: PgSearchPendingList },
+    { name: 'Migration20261204000000SearchWordsLater', class: PgSearchWordsLater },
   ],
 };

@@ -96,6 +96,8 @@ interface PgMatch {
 
 /** A prefix that stands for more of a workspace's words than this stays a prefix match in the index. */
 const PREFIX_WORDS = 64;
+/** Beyond this many posts whose words are not listed yet, a search does not read their words: its prefixes stay prefixes. */
+export const PENDING_WORDS_READ = 200;
 
 /**
  * PostgreSQL: the conditions that find the posts matching `terms` in a workspace, or undefined when none can. A prefix
@@ -110,17 +112,29 @@ async function pgMatch(sql: Sql, organizationId: string, terms: readonly SearchT
   const whole = { where: `s.document @@ ${PG_QUERY}`, params: [organizationId, tsQuery(terms)] };
   const prefixes = terms.filter((t) => t.prefix).map((t) => t.words[0]!);
   if (prefixes.length === 0) return whole;
-  const found = await sql.all<{ lexemes: string[]; words: string[] }>(
-    `SELECT l.lexemes, array(
-       SELECT w.word FROM post_search_word w
-       WHERE w.organization_id = ? AND w.word >= l.lexemes[1] COLLATE "C" AND w.word < (l.lexemes[1] || chr(1114111)) COLLATE "C"
-       ORDER BY w.word LIMIT ${PREFIX_WORDS + 1}) AS words
+  // The words of the list, and those of the posts written since the list was last brought up to date (the scheduler's
+  // chore lists them every minute). More of those than PENDING_WORDS_READ (a bulk load), and every term is asked as
+  // typed: the same posts, without reading that many documents first.
+  const from = `>= l.lexemes[1] COLLATE "C"`;
+  const below = `< (l.lexemes[1] || chr(1114111)) COLLATE "C"`;
+  const found = await sql.all<{ backlog: number; lexemes: string[]; words: string[] }>(
+    `WITH backlog AS (SELECT count(*)::int AS n FROM (SELECT 1 FROM post_search_word_pending WHERE organization_id = ? LIMIT ${PENDING_WORDS_READ + 1}) b)
+     SELECT (SELECT n FROM backlog) AS backlog, l.lexemes, array(
+       SELECT u.word FROM (
+         (SELECT w.word FROM post_search_word w WHERE w.organization_id = ? AND w.word ${from} AND w.word ${below} ORDER BY w.word LIMIT ${PREFIX_WORDS + 1})
+         UNION
+         SELECT n.word COLLATE "C" FROM post_search_word_pending p JOIN post_search s ON s.post_id = p.post_id,
+           unnest(tsvector_to_array(s.document)) n(word)
+         WHERE p.organization_id = ? AND (SELECT n FROM backlog) <= ${PENDING_WORDS_READ}
+           AND n.word COLLATE "C" ${from} AND n.word COLLATE "C" ${below}) u
+       ORDER BY u.word LIMIT ${PREFIX_WORDS + 1}) AS words
      FROM json_array_elements_text(?::json) WITH ORDINALITY x(prefix, i)
      CROSS JOIN LATERAL (SELECT array(SELECT unnest(tsvector_to_array(to_tsvector(
        (SELECT o.search_language::regconfig FROM organization o WHERE o.id = ?), x.prefix)))) AS lexemes) l
      ORDER BY x.i`,
-    [organizationId, JSON.stringify(prefixes), organizationId],
+    [organizationId, organizationId, organizationId, JSON.stringify(prefixes), organizationId],
   );
+  if ((found[0]?.backlog ?? 0) > PENDING_WORDS_READ) return whole;
   const asTyped: SearchTerm[] = [];
   const anyOf: string[] = [];
   let next = 0;
@@ -156,6 +170,48 @@ export async function reindexWorkspace(sql: Sql, organizationId: string): Promis
      FROM post p JOIN organization o ON o.id = p.organization_id WHERE s.organization_id = ? AND p.id = s.post_id`,
     [organizationId],
   );
+  // Every post is named for its new words now: list them at once, or each search would read every document for them.
+  await sql.run(
+    `INSERT INTO post_search_word (organization_id, word)
+     SELECT DISTINCT s.organization_id, w FROM post_search s, unnest(tsvector_to_array(s.document)) w WHERE s.organization_id = ?
+     ORDER BY 1, 2 ON CONFLICT DO NOTHING`,
+    [organizationId],
+  );
+  await sql.run('DELETE FROM post_search_word_pending WHERE organization_id = ?', [organizationId]);
+}
+
+/** PostgreSQL: how many named posts one run of `listPendingWords` takes at most per statement. */
+const PENDING_WORDS_BATCH = 2000;
+
+/**
+ * PostgreSQL: add the words of the posts named in `post_search_word_pending` (by the trigger on `post_search`, in
+ * their writes' transactions) to `post_search_word`, and drop their names, in one statement per batch. Until then a
+ * search reads their words from their documents. Rows another run has locked are skipped: several servers may run
+ * this at once. Words are inserted in order, so two runs adding the same new words cannot deadlock. A name whose post
+ * is gone (a deleted workspace) just goes.
+ */
+async function listPendingWords(db: Database): Promise<void> {
+  for (let taken = 0; ; ) {
+    const done = await db.one<{ posts: number }>(
+      `WITH taken AS (
+         DELETE FROM post_search_word_pending d
+         USING (SELECT organization_id, post_id FROM post_search_word_pending LIMIT ${PENDING_WORDS_BATCH} FOR UPDATE SKIP LOCKED) t
+         WHERE d.organization_id = t.organization_id AND d.post_id = t.post_id
+         RETURNING d.post_id),
+       added AS (
+         INSERT INTO post_search_word (organization_id, word)
+         SELECT DISTINCT s.organization_id, w FROM taken JOIN post_search s ON s.post_id = taken.post_id, unnest(tsvector_to_array(s.document)) w
+         ORDER BY 1, 2 ON CONFLICT DO NOTHING)
+       SELECT count(*)::int AS posts FROM taken`,
+    );
+    taken += done?.posts ?? 0;
+    if ((done?.posts ?? 0) < PENDING_WORDS_BATCH) {
+      // Every search looks into this table: the rows just deleted are taken out of its pages now, not whenever
+      // autovacuum comes (after a bulk load of 100,000 posts their dead index entries cost every search 10 to 15 ms).
+      if (taken > 0) await db.run('VACUUM (SKIP_LOCKED) post_search_word_pending');
+      return;
+    }
+  }
 }
 
 /** A post search's page, in order: relevance, then votes, then newest, then id, all descending. */
@@ -272,4 +328,13 @@ export async function indexPending(db: Database): Promise<void> {
     const take = SQLITE_SEARCHED.flatMap(({ kind, key, column }) => sqliteTakeIn(kind, key, column, Boolean(again?.[kind])));
     for (const statement of [...take, ...SQLITE_POST_FLUSH, ...SQLITE_CONTACT_FLUSH, 'DELETE FROM search_pending']) await tx.run(statement);
   });
+}
+
+/**
+ * The search's chore, run by the scheduler every minute: SQLite indexes what waits (`indexPending`, which every search
+ * also runs first); PostgreSQL lists the words of the posts written since (`listPendingWords`), which no search waits
+ * for.
+ */
+export function searchChore(db: Database): Promise<void> {
+  return db.dialect.name === 'sqlite' ? indexPending(db) : listPendingWords(db);
 }

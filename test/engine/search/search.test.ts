@@ -238,6 +238,57 @@ describeEngine('full-text search', (h) => {
     expect(titles(await other.search('quar'))).toEqual(['Quarantine']);
   });
 
+  it.runIf(h.database === 'postgresql')('PostgreSQL: a post\'s write names it for the word list; searches read its words meanwhile; the chore lists them', async () => {
+    const { org, w, board, search } = await workspace();
+    const named = async () => (await h.engine.db.all<{ post_id: string }>('SELECT post_id FROM post_search_word_pending WHERE organization_id = ?', [org.id])).map((r) => r.post_id);
+    const listed = async (prefix: string) =>
+      (await h.engine.db.all<{ word: string }>('SELECT word FROM post_search_word WHERE organization_id = ? AND word LIKE ? ORDER BY word', [org.id, `${prefix}%`])).map((r) => r.word);
+    const post = await w.posts.create(board.id, { title: 'Kaleidoscope view' });
+    expect(await named()).toEqual([post.id]);
+    expect(await listed('kaleid')).toEqual([]); // the write looked up no word
+    expect(titles(await search('kaleid'))).toEqual(['Kaleidoscope view']); // read from the named post's document
+    await searchStore.searchChore(h.engine.db);
+    expect(await named()).toEqual([]);
+    expect(await listed('kaleid')).toEqual(['kaleidoscope']);
+    expect(titles(await search('kaleid view'))).toEqual(['Kaleidoscope view']);
+    // A change names the post again; the name of a post that is gone goes with the next chore.
+    await w.posts.update(post.id, { title: 'Kaleidoscopic view' });
+    await h.engine.db.run('INSERT INTO post_search_word_pending (organization_id, post_id) VALUES (?, ?)', [org.id, 'post_gone']);
+    expect((await named()).sort()).toEqual([post.id, 'post_gone'].sort());
+    expect(titles(await search('kaleidoscopi'))).toEqual(['Kaleidoscopic view']);
+    await searchStore.searchChore(h.engine.db);
+    expect(await named()).toEqual([]);
+    expect(await listed('kaleid')).toEqual(['kaleidoscope', 'kaleidoscopic']);
+    // A backlog longer than a search reads (a bulk load): the prefixes are asked as typed, and find the same posts.
+    const extra = await w.posts.create(board.id, { title: 'Kaleidoscopes galore' });
+    await h.engine.db.run(`INSERT INTO post_search_word_pending (organization_id, post_id) SELECT ?, 'post_gone_' || g FROM generate_series(1, ${searchStore.PENDING_WORDS_READ}) g`, [org.id]);
+    expect(titles(await search('kaleidoscopes gal'))).toEqual(['Kaleidoscopes galore']);
+    expect(titles(await search('kaleid')).sort()).toEqual(['Kaleidoscopes galore', 'Kaleidoscopic view']);
+    await searchStore.searchChore(h.engine.db);
+    expect(await named()).toEqual([]);
+    expect(await listed('kaleidoscopes')).toEqual(['kaleidoscopes']);
+    await w.posts.delete(extra.id);
+    // A new language lists the words of every post at once, and leaves none named.
+    await h.engine.organizations.update(org.id, { searchLanguage: 'english' });
+    expect(await named()).toEqual([]);
+    expect(await listed('kaleid')).toEqual(['kaleidoscop', 'kaleidoscope', 'kaleidoscopes', 'kaleidoscopic']); // english's stem, listed at once
+    expect(titles(await search('views'))).toEqual(['Kaleidoscopic view']); // english: "views" is "view"
+  });
+
+  it.runIf(h.database === 'postgresql')('PostgreSQL: two chores at once (two servers) share the named posts: neither fails, and every word is listed', async () => {
+    const { org, w, board } = await workspace();
+    for (let i = 0; i < 30; i++) await w.posts.create(board.id, { title: `Shared words ${i}`, body: { json: {}, text: `common vocabulary item${i}` } });
+    const other = await createEngine({ database: h.url, log: () => {} });
+    try {
+      await Promise.all([searchStore.searchChore(h.engine.db), searchStore.searchChore(other.db), searchStore.searchChore(h.engine.db)]);
+    } finally {
+      await other.close();
+    }
+    expect(await h.engine.db.all('SELECT post_id FROM post_search_word_pending WHERE organization_id = ?', [org.id])).toEqual([]);
+    const words = (await h.engine.db.all<{ word: string }>('SELECT word FROM post_search_word WHERE organization_id = ?', [org.id])).map((r) => r.word);
+    expect(words).toEqual(expect.arrayContaining(['shared', 'words', 'common', 'vocabulary', 'item0', 'item29']));
+  });
+
   it('contact search keeps its meaning (a substring of email or name, case aside) and an erased person is not found', async () => {
     const { w } = await workspace();
     const { contact } = await w.contacts.identify({ externalUserId: 'u-ada', email: 'Ada.Lovelace@Example.com', name: 'Ada Lovelace' });
