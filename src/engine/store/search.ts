@@ -191,7 +191,9 @@ const PENDING_WORDS_BATCH = 2000;
  * is gone (a deleted workspace) just goes.
  */
 async function listPendingWords(db: Database): Promise<void> {
-  for (let taken = 0; ; ) {
+  let taken = 0;
+  let posts: number;
+  do {
     const done = await db.one<{ posts: number }>(
       `WITH taken AS (
          DELETE FROM post_search_word_pending d
@@ -204,14 +206,12 @@ async function listPendingWords(db: Database): Promise<void> {
          ORDER BY 1, 2 ON CONFLICT DO NOTHING)
        SELECT count(*)::int AS posts FROM taken`,
     );
-    taken += done?.posts ?? 0;
-    if ((done?.posts ?? 0) < PENDING_WORDS_BATCH) {
-      // Every search looks into this table: the rows just deleted are taken out of its pages now, not whenever
-      // autovacuum comes (after a bulk load of 100,000 posts their dead index entries cost every search 10 to 15 ms).
-      if (taken > 0) await db.run('VACUUM (SKIP_LOCKED) post_search_word_pending');
-      return;
-    }
-  }
+    posts = done?.posts ?? 0;
+    taken += posts;
+  } while (posts === PENDING_WORDS_BATCH);
+  // Every search looks into this table: the rows just deleted are taken out of its pages now, not whenever autovacuum
+  // comes (after a bulk load of 100,000 posts their dead index entries cost every search 10 to 15 ms).
+  if (taken > 0) await db.run('VACUUM (SKIP_LOCKED) post_search_word_pending');
 }
 
 /** A post search's page, in order: relevance, then votes, then newest, then id, all descending. */
@@ -291,13 +291,16 @@ const SQLITE_SEARCHED = [
   { kind: 'contact', key: 'contact_search_key', column: 'contact_id' },
 ] as const;
 
+/** SQLite: the rows of a table above its watermark (written since the index last took its rows in). */
+const aboveWatermark = (kind: string) => `rowid > (SELECT through FROM search_watermark WHERE kind = '${kind}')`;
+
 /** SQLite: whether a table's rows were numbered again since its watermark was set (its row holds another rowid, or is gone). */
 const renumbered = (kind: string) =>
   `(SELECT through <> coalesce((SELECT rowid FROM ${kind} WHERE id = w.id), 0) FROM search_watermark w WHERE kind = '${kind}')`;
 
 /** SQLite: whether anything waits to be indexed: a marked row, a row above its table's watermark, rows numbered again. */
 const SQLITE_WAITING = `SELECT EXISTS (SELECT 1 FROM search_pending) ${SQLITE_SEARCHED.map(
-  ({ kind }) => `OR EXISTS (SELECT 1 FROM ${kind} WHERE rowid > (SELECT through FROM search_watermark WHERE kind = '${kind}')) OR ${renumbered(kind)}`,
+  ({ kind }) => `OR EXISTS (SELECT 1 FROM ${kind} WHERE ${aboveWatermark(kind)}) OR ${renumbered(kind)}`,
 ).join(' ')} AS waiting`;
 
 /**
@@ -305,10 +308,10 @@ const SQLITE_WAITING = `SELECT EXISTS (SELECT 1 FROM search_pending) ${SQLITE_SE
  * not marked, migrations/sqlite/Migration20261204000000SearchWatermark.ts), then raise the watermark to the last row.
  * Where the rows were numbered again, every row without a search key instead.
  */
-const sqliteTakeIn = (kind: string, key: string, column: string, all: boolean) => [
+const sqliteTakeIn = ({ kind, key, column }: (typeof SQLITE_SEARCHED)[number], all: boolean) => [
   all
     ? `INSERT OR IGNORE INTO search_pending (kind, id) SELECT '${kind}', t.id FROM ${kind} t WHERE NOT EXISTS (SELECT 1 FROM ${key} k WHERE k.${column} = t.id)`
-    : `INSERT OR IGNORE INTO search_pending (kind, id) SELECT '${kind}', id FROM ${kind} WHERE rowid > (SELECT through FROM search_watermark WHERE kind = '${kind}')`,
+    : `INSERT OR IGNORE INTO search_pending (kind, id) SELECT '${kind}', id FROM ${kind} WHERE ${aboveWatermark(kind)}`,
   `UPDATE search_watermark SET (through, id) = (SELECT coalesce(max(rowid), 0), id FROM ${kind}) WHERE kind = '${kind}'`,
 ];
 
@@ -325,7 +328,7 @@ export async function indexPending(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
     // Asked again inside the transaction, which no other write can enter.
     const again = await tx.one<Record<string, number>>(`SELECT ${SQLITE_SEARCHED.map(({ kind }) => `${renumbered(kind)} AS ${kind}`).join(', ')}`);
-    const take = SQLITE_SEARCHED.flatMap(({ kind, key, column }) => sqliteTakeIn(kind, key, column, Boolean(again?.[kind])));
+    const take = SQLITE_SEARCHED.flatMap((table) => sqliteTakeIn(table, Boolean(again?.[table.kind])));
     for (const statement of [...take, ...SQLITE_POST_FLUSH, ...SQLITE_CONTACT_FLUSH, 'DELETE FROM search_pending']) await tx.run(statement);
   });
 }
