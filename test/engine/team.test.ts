@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { CLI_ACTOR, TEAM_LIFETIMES } from '../../src/engine/index.js';
+import { CLI_ACTOR, TEAM_LIFETIMES, createEngine } from '../../src/engine/index.js';
 import { describeEngine, refusal } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 
@@ -139,6 +139,38 @@ describeEngine(
       await other.team.add(CLI_ACTOR, { email: 'own@example.com', role: 'owner' }, { invite: false, workspace: other.org.name });
       expect((await other.team.auditLog(owner, { limit: 10 })).data.map((e) => e.resourceId)).toEqual(['own@example.com']);
     });
+
+    it('two owners demoting or removing each other at the same moment leave one owner (12 trials; on PostgreSQL from two engines)', async () => {
+      // On PostgreSQL, two instances on one database, as behind a load balancer: each owner's request reaches another.
+      // SQLite is served by one process (a second engine in this one would block its event loop waiting for the lock).
+      const other = h.database === 'postgresql' ? await createEngine({ database: h.url, log: () => {} }) : h.engine;
+      try {
+        const changes = [
+          (org: string, by: string, whom: string) => other.workspace(org).team.changeRole({ email: by }, whom, 'admin'),
+          (org: string, by: string, whom: string) => other.workspace(org).team.remove({ email: by }, whom),
+        ];
+        const outcomes: string[] = [];
+        for (let trial = 0; trial < 12; trial++) {
+          const { org, team } = await workspace();
+          await team.add(CLI_ACTOR, { email: 'one@example.com', role: 'owner' }, { invite: false, workspace: org.name });
+          await team.add(CLI_ACTOR, { email: 'two@example.com', role: 'owner' }, { invite: false, workspace: org.name });
+          const mine = trial % 2 === 0 ? team.changeRole({ email: 'one@example.com' }, 'two@example.com', 'member') : team.remove({ email: 'one@example.com' }, 'two@example.com');
+          const theirs = changes[Math.floor(trial / 2) % 2]!(org.id, 'two@example.com', 'one@example.com');
+          const settled = await Promise.allSettled([mine, theirs]);
+          const owners = (await team.list()).filter((m) => m.role === 'owner');
+          expect(owners, `trial ${trial}`).toHaveLength(1);
+          // One change went through; the other, made second, was refused: as the last owner's (409), or because its
+          // actor was no longer an owner when its turn came (403).
+          expect(settled.filter((s) => s.status === 'fulfilled'), `trial ${trial}`).toHaveLength(1);
+          const refused = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult;
+          outcomes.push((refused.reason as { code: string }).code);
+          expect(['ERR_CONFLICT', 'ERR_FORBIDDEN', 'ERR_NOT_FOUND']).toContain((refused.reason as { code: string }).code);
+        }
+        expect(outcomes).toHaveLength(12);
+      } finally {
+        if (other !== h.engine) await other.close();
+      }
+    }, 60_000);
 
     it('a removed member sees nothing of the workspace at once; leaving the last team ends their sessions', async () => {
       const a = await workspace('Alpha');

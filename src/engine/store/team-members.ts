@@ -84,9 +84,15 @@ export async function teamsOf(sql: Sql, email: string): Promise<Array<MemberRow 
   return rows.map((r) => ({ ...MEMBERS.read(r), workspace: r.workspace as string }));
 }
 
-export async function countOwners(sql: Sql, organizationId: string): Promise<number> {
-  const row = await sql.one<{ n: number }>("SELECT count(*) AS n FROM team_member WHERE organization_id = ? AND role = 'owner'", [organizationId]);
-  return Number(row?.n ?? 0);
+/**
+ * The workspace's owners, their rows locked until the transaction `sql` ends (PostgreSQL; a SQLite transaction holds
+ * the whole database): two changes that would each leave one owner run one after the other, and the second reads the
+ * owners the first left (PostgreSQL reads a locked row again once its lock is free, and drops it if it is no longer an
+ * owner's).
+ */
+export async function lockOwners(sql: Sql, organizationId: string): Promise<string[]> {
+  const rows = await sql.all<{ email: string }>(`SELECT email FROM team_member WHERE organization_id = ? AND role = 'owner' ORDER BY email${sql.dialect.forUpdate}`, [organizationId]);
+  return rows.map((r) => r.email);
 }
 
 export async function setRole(sql: Sql, organizationId: string, email: string, role: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 // A workspace's team: who is on it with which role, invitations, role changes and removal, each recorded in the audit
 // log in the transaction that makes it (docs/console.md).
 import { FeedbackError, newId, readCursor, toPage } from '../shared/index.js';
-import { auditEntries, teamMembers, teamSessions, teamSignIns, type WorkspaceContext } from '../store/index.js';
+import { auditEntries, teamMembers, teamSessions, teamSignIns, type Sql, type WorkspaceContext } from '../store/index.js';
 import { roleOf as actorRole } from './acting.js';
 import { record, type Actor } from './audit.js';
 import { allows, isTeamRole, teamEmail, type TeamRole } from './roles.js';
@@ -90,26 +90,37 @@ export async function listMembers(ctx: WorkspaceContext): Promise<TeamMemberInfo
   return (await teamMembers.list(ctx.db, ctx.organizationId)).map(info);
 }
 
-/** The member with this address, or 404. */
-async function existing(ctx: MemberContext, email: string): Promise<teamMembers.MemberRow> {
-  const row = await teamMembers.find(ctx.db, ctx.organizationId, teamEmail(email));
-  if (!row) throw new FeedbackError('ERR_NOT_FOUND', `${email} is not on this workspace's team.`);
-  return row;
+/**
+ * Change a member in one transaction: the workspace's owners locked first (so two owners demoting or removing each
+ * other at the same moment run one after the other), then the member (404), the actor's role (as it is now, after any
+ * change that held the lock), and `change` with both and the owners.
+ */
+async function changeMember(
+  ctx: MemberContext,
+  actor: Actor,
+  email: string,
+  change: (tx: Sql, row: teamMembers.MemberRow, actorRole: TeamRole | 'cli', owners: string[]) => Promise<void>,
+): Promise<teamMembers.MemberRow> {
+  return ctx.db.transaction(async (tx) => {
+    const owners = await teamMembers.lockOwners(tx, ctx.organizationId);
+    const row = await teamMembers.find(tx, ctx.organizationId, teamEmail(email));
+    if (!row) throw new FeedbackError('ERR_NOT_FOUND', `${email} is not on this workspace's team.`);
+    await change(tx, row, await actorRole(tx, ctx.organizationId, actor), owners);
+    return row;
+  });
 }
 
-/** Refuse to leave the workspace without an owner. */
-async function keepAnOwner(ctx: MemberContext, row: teamMembers.MemberRow): Promise<void> {
-  if (row.role === 'owner' && (await teamMembers.countOwners(ctx.db, ctx.organizationId)) <= 1)
+/** Refuse to leave the workspace without an owner: `row` is the last of `owners`. */
+function keepAnOwner(row: teamMembers.MemberRow, owners: string[]): void {
+  if (row.role === 'owner' && owners.filter((e) => e !== row.email).length === 0)
     throw new FeedbackError('ERR_CONFLICT', 'A workspace keeps at least one owner: make someone else owner first.');
 }
 
 export async function changeRole(ctx: MemberContext, actor: Actor, email: string, role: TeamRole): Promise<TeamMemberInfo> {
   if (!isTeamRole(role)) throw new FeedbackError('ERR_VALIDATION', 'The role must be one of owner, admin, member, viewer.');
-  const row = await existing(ctx, email);
-  const actorRole = await roleOf(ctx, actor);
-  refuseUnless(mayManage(actorRole, isTeamRole(row.role) ? row.role : 'viewer') && mayManage(actorRole, role), 'Your role does not allow this change.');
-  if (role !== 'owner') await keepAnOwner(ctx, row);
-  await ctx.db.transaction(async (tx) => {
+  const row = await changeMember(ctx, actor, email, async (tx, row, actorRole, owners) => {
+    refuseUnless(mayManage(actorRole, isTeamRole(row.role) ? row.role : 'viewer') && mayManage(actorRole, role), 'Your role does not allow this change.');
+    if (role !== 'owner') keepAnOwner(row, owners);
     await teamMembers.setRole(tx, ctx.organizationId, row.email, role);
     await record(tx, ctx, actor, { action: 'team.role_changed', resourceType: 'team_member', resourceId: row.email, detail: { from: row.role, to: role } });
   });
@@ -121,10 +132,9 @@ export async function changeRole(ctx: MemberContext, actor: Actor, email: string
  * team, their sessions and sign-ins end at once.
  */
 export async function removeMember(ctx: MemberContext, actor: Actor, email: string): Promise<void> {
-  const row = await existing(ctx, email);
-  refuseUnless(mayManage(await roleOf(ctx, actor), isTeamRole(row.role) ? row.role : 'viewer'), 'Your role does not allow removing this member.');
-  await keepAnOwner(ctx, row);
-  await ctx.db.transaction(async (tx) => {
+  await changeMember(ctx, actor, email, async (tx, row, actorRole, owners) => {
+    refuseUnless(mayManage(actorRole, isTeamRole(row.role) ? row.role : 'viewer'), 'Your role does not allow removing this member.');
+    keepAnOwner(row, owners);
     await teamMembers.remove(tx, ctx.organizationId, row.email);
     if ((await teamMembers.teamsOf(tx, row.email)).length === 0) {
       await teamSessions.removeFor(tx, row.email);

@@ -41,7 +41,7 @@ export async function eraseTeamPerson(ctx: Pick<TeamContext, 'db'>, rawEmail: st
   const alias = erasedAlias(email);
   return ctx.db.transaction(async (tx) => {
     for (const team of await teamMembers.teamsOf(tx, email)) {
-      if (team.role === 'owner' && (await teamMembers.countOwners(tx, team.organizationId)) <= 1)
+      if (team.role === 'owner' && (await teamMembers.lockOwners(tx, team.organizationId)).length <= 1)
         throw new FeedbackError('ERR_CONFLICT', `${email} is the last owner of ${team.workspace} (${team.organizationId}): make someone else owner first.`);
     }
     const replyIds = signedReplies(email, await auditEntries.naming(tx, email));
