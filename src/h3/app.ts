@@ -2,7 +2,7 @@ import { H3, type H3Event } from 'h3';
 import { OPERATIONS, OPERATION_IDS } from '../contract/index.js';
 import { logErrorLine, logToLogger, newId, type Engine, type Logger } from '../engine/index.js';
 import type { Admitted } from './internal/admit.js';
-import { failureResponse } from './internal/failures.js';
+import { failureResponse, type FailureLog } from './internal/failures.js';
 import { observe, record } from './internal/observe.js';
 import { HEALTH_PATH, READY_PATH, mountHealth, mountMetrics, mountReference, operational } from './internal/operational.js';
 import { admitted, mountOperations } from './internal/operations.js';
@@ -30,7 +30,15 @@ export interface AppSite {
   /** Its path prefix, e.g. `/portal`. */
   path: string;
   /** Answer one request under `path`; `logError` is the app's, for unexpected failures. */
-  fetch(request: Request, context: { requestId: string; logError: (message: string, error: unknown) => void }): Promise<Response>;
+  fetch(request: Request, context: SiteContext): Promise<Response>;
+}
+
+/** What a site is handed with each request: its id, where unexpected failures go, and where debug lines go. */
+export interface SiteContext {
+  requestId: string;
+  logError: (message: string, error: unknown) => void;
+  /** Lines only a debug log keeps (a client that went away mid-request); the logger's `debug`, else nowhere. */
+  logDebug?: (message: string) => void;
 }
 
 export { HEALTH_PATH, READY_PATH };
@@ -67,7 +75,8 @@ function routeTable(endpoints: readonly AppEndpoint[], withMetrics: boolean) {
 }
 
 /** Endpoints (the agent tools) behind the key and rate limit; sites (the portal) under their path, with no key. */
-function mountGuests(app: H3, options: AppOptions, logError: (message: string, error: unknown) => void): void {
+function mountGuests(app: H3, options: AppOptions, log: FailureLog): void {
+  const logError = log.error;
   for (const endpoint of options.endpoints ?? []) {
     app.on(endpoint.method, endpoint.path, async (event) => {
       const scope = scopeOf(event);
@@ -78,7 +87,7 @@ function mountGuests(app: H3, options: AppOptions, logError: (message: string, e
   for (const site of options.sites ?? []) {
     const serve = async (event: H3Event) => {
       const { requestId } = scopeOf(event);
-      const response = await site.fetch(event.req as Request, { requestId, logError });
+      const response = await site.fetch(event.req as Request, { requestId, logError, logDebug: log.debug });
       response.headers.set('x-request-id', requestId);
       return response;
     };
@@ -100,6 +109,7 @@ export function createApp(options: AppOptions): H3 {
   const { engine, logger, metrics } = options;
   const endpoints = options.endpoints ?? [];
   const logError = options.logError ?? (logger ? logToLogger(logger) : logErrorLine);
+  const log: FailureLog = { error: logError, debug: (message) => logger?.debug({}, message.replace(/^\[feedback-service\] /, '')) };
   metrics?.watch(engine);
   const app = new H3({
     // Failures are reported once, through logError (the logger): not also printed by h3.
@@ -109,18 +119,18 @@ export function createApp(options: AppOptions): H3 {
       const requestId = newId('req');
       const headers: ResponseHeaders = { 'x-request-id': requestId };
       const response =
-        error.status === 400 ? errorResponse('ERR_BAD_REQUEST', 'Malformed request URL.', undefined, headers) : failureResponse(error.cause ?? error, headers, requestId, logError);
+        error.status === 400 ? errorResponse('ERR_BAD_REQUEST', 'Malformed request URL.', undefined, headers) : failureResponse(error.cause ?? error, headers, requestId, log);
       if (logger || metrics) record({ logger, metrics }, '(invalid)', event?.req.method ?? 'GET', response.status, performance.now(), { requestId, headers });
       return response;
     },
   });
-  app.use(observe({ logger, metrics, logError }));
+  app.use(observe({ logger, metrics, log }));
   mountHealth(app, engine, options.requireScheduler);
   if (metrics) mountMetrics(app, metrics, options.metricsToken);
   // The OpenAPI document needs no key; it is built once, on first request.
   let openapi: string | undefined;
   mountReference(app, () => (openapi ??= JSON.stringify(createOpenApiDocument({ version: '1' }, [...operational(Boolean(metrics)), ...endpoints]))));
-  mountGuests(app, options, logError);
+  mountGuests(app, options, log);
   mountOperations(app, engine, metrics);
   const routes = routeTable(endpoints, Boolean(metrics));
   app.all('/**', (event) => {

@@ -6,6 +6,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { H3 } from 'h3';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../engine/index.js';
 import type { AppSite } from './app.js';
+import { isClientAbort } from './internal/body.js';
 
 /**
  * Every site answer's headers: no inline script or style may run, nothing loads from elsewhere, forms post only
@@ -88,10 +89,16 @@ export interface SitePages {
 export function createSiteRouter(name: string, path: string, pages: SitePages): { router: H3; site: AppSite } {
   // The app's error reporter, as the first request hands it over (it is the same one every time).
   let report: ((message: string, error: unknown) => void) | undefined;
+  let debug: ((message: string) => void) | undefined;
   const router = new H3({
     silent: true,
     onError(error, event) {
       const cause = error.cause ?? error;
+      // The client closed the connection before its form arrived: nobody reads the answer; not a failure.
+      if (isClientAbort(cause)) {
+        debug?.(`[feedback-service] ${name}: client abort on ${event.url.pathname}: the client closed the connection mid-request`);
+        return htmlResponse(400, pages.error());
+      }
       if (isDatabaseUnavailable(cause)) {
         report?.(`[feedback-service] ${name}: database unavailable on ${event.url.pathname}`, cause);
         return respond(503, pages.unavailable(), [], { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS), 'cache-control': 'no-store' });
@@ -102,8 +109,9 @@ export function createSiteRouter(name: string, path: string, pages: SitePages): 
   });
   const site: AppSite = {
     path,
-    async fetch(request, { logError }) {
+    async fetch(request, { logError, logDebug }) {
       report = logError;
+      debug = logDebug;
       return router.fetch(request);
     },
   };

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, isDatabaseUnavailable, type Engine } from '../../src/engine/index.js';
 import { PostgresqlMigration } from '../../src/engine/migrations/postgresql/migration.js';
 import { createApp } from '../../src/h3/index.js';
+import { createConsole } from '../../src/console/index.js';
+import { mcpEndpoint } from '../../src/mcp/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../helpers/databases.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -87,6 +89,66 @@ describe.skipIf(!POSTGRES)('PostgreSQL behind a network that fails [postgresql]'
     }
     await until('the portal answers again', async () => (await app.fetch(new Request(`http://x/portal/${handle}/`))).status === 200, 15_000);
   });
+});
+
+describe.skipIf(!POSTGRES)('PostgreSQL that accepts connections and never answers [postgresql]', () => {
+  it('REST, the agent tools, the portal and the console answer 503 (the connect timeout is the database away, not a failure of ours), and recover', async () => {
+    const db = await createTestDatabase('postgresql');
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(db.url).port || 5432) });
+    const engine = await createEngine({ database: proxy.urlFor(db.url), timeouts: TIMEOUTS, log: () => {} });
+    const reported: string[] = [];
+    try {
+      await engine.migrate();
+      const org = await engine.organizations.create({ name: 'Silent', plan: 'paid' });
+      const handle = `silent-${Date.now().toString(36)}`;
+      await engine.organizations.update(org.id, { handle, portalEnabled: true });
+      const key = (await engine.keys.create(org.id, 'read:write')).key;
+      const app = createApp({
+        engine,
+        logError: (message) => reported.push(message),
+        sites: [createPortal({ engine }), createConsole({ engine })],
+        endpoints: [mcpEndpoint(engine)],
+      });
+      // Past the key cache, so that REST's key lookup needs the database too.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      // Every open connection dropped; new ones are accepted, and nothing ever comes back.
+      await proxy.refuse();
+      proxy.hold();
+      await proxy.accept();
+      const rest = await within('REST', BOUND_MS, Promise.resolve(app.fetch(new Request('http://x/v1/contacts?limit=1', { headers: { authorization: `Bearer ${key}` } }))));
+      expect(rest.status).toBe(503);
+      expect((await rest.json()).error.code).toBe('ERR_UNAVAILABLE');
+      const portal = await within('the portal', BOUND_MS, Promise.resolve(app.fetch(new Request(`http://x/portal/${handle}/`))));
+      expect(portal.status).toBe(503);
+      expect(portal.headers.get('retry-after')).toMatch(/^\d+$/);
+      const console_ = await within('the console', BOUND_MS, Promise.resolve(app.fetch(new Request('http://x/console/', { headers: { cookie: 'fs_console=some-session-token-of-43-characters-xxxxxxxxxx' } }))));
+      expect(console_.status).toBe(503);
+      expect(await console_.text()).toContain('The database is unreachable');
+      const mcp = await within(
+        'the agent tools',
+        BOUND_MS,
+        Promise.resolve(
+          app.fetch(
+            new Request('http://x/mcp', {
+              method: 'POST',
+              headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+              body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_contacts', arguments: { limit: 1 } } }),
+            }),
+          ),
+        ),
+      );
+      expect(mcp.status).toBe(503);
+      expect(reported.length).toBeGreaterThan(0);
+      expect(reported.filter((m) => !/database unavailable/.test(m))).toEqual([]);
+      proxy.release();
+      await until('the console answers again', async () => (await app.fetch(new Request('http://x/console/sign-in'))).status === 200, 15_000);
+    } finally {
+      proxy.release();
+      await engine.close();
+      await proxy.close();
+      await db.drop();
+    }
+  }, 30_000);
 });
 
 describe.skipIf(!POSTGRES)('the statement timeout [postgresql]', () => {

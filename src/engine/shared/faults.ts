@@ -11,7 +11,8 @@ const UNAVAILABLE_CODES = new Set([
   // SQLite: another process holds the write lock past the busy timeout.
   'SQLITE_BUSY',
 ]);
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection error|Timeout acquiring a connection|timeout exceeded when trying to connect|Client was closed|not queryable|Query read timeout/i;
+// `timeout expired`: pg's connect timeout, when a server accepts the connection and never answers it.
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection error|Timeout acquiring a connection|timeout exceeded when trying to connect|Client was closed|not queryable|Query read timeout|^timeout expired$/i;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {

@@ -33,12 +33,20 @@ function parseJson(text: string): unknown {
   }
 }
 
+const CLIENT_GONE = Symbol('client gone');
+
 /**
  * The body stopped arriving: the client closed the connection (Node reports `aborted`, with the code ECONNRESET that
- * would otherwise read as the database gone). A 400 nobody reads, not a failure of ours: nothing is logged as one.
+ * would otherwise read as the database gone). A 400 nobody reads, not a failure of ours: logged at debug as a client
+ * abort, never as an error.
  */
 function clientGone(cause: unknown): never {
-  throw Object.assign(new FeedbackError('ERR_BAD_REQUEST', 'The client closed the connection before the request body arrived.'), { cause });
+  throw Object.assign(new FeedbackError('ERR_BAD_REQUEST', 'The client closed the connection before the request body arrived.'), { cause, [CLIENT_GONE]: true });
+}
+
+/** Whether `err` is a client that went away while its body was read (reported at debug, answered 400). */
+export function isClientAbort(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && CLIENT_GONE in err;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { H3Event, Middleware } from 'h3';
 import { FeedbackError, newId, type Logger } from '../../engine/index.js';
 import type { Metrics } from '../metrics.js';
-import { failureResponse } from './failures.js';
+import { failureResponse, type FailureLog } from './failures.js';
 import type { RequestScope } from './scope.js';
 
 /** The label a route's requests are logged and measured under: its pattern (or `meta.label`), never the raw path. */
@@ -25,7 +25,7 @@ export function record(options: { logger?: Logger; metrics?: Metrics }, route: s
  * throws, and one access-log line and metrics sample labelled with the route's pattern (never the raw path, whose ids
  * would be unbounded).
  */
-export function observe(options: { logger?: Logger; metrics?: Metrics; logError: (message: string, error: unknown) => void }): Middleware {
+export function observe(options: { logger?: Logger; metrics?: Metrics; log: FailureLog }): Middleware {
   return async (event, next) => {
     const started = performance.now();
     const requestId = newId('req');
@@ -35,7 +35,7 @@ export function observe(options: { logger?: Logger; metrics?: Metrics; logError:
     try {
       response = (await next()) as Response;
     } catch (err) {
-      response = failureResponse(err, scope.headers, requestId, options.logError, event.req as Request);
+      response = failureResponse(err, scope.headers, requestId, options.log, event.req as Request);
     }
     if (options.logger || options.metrics) record(options, routeLabel(event), event.req.method, response.status, started, scope);
     return response;
