@@ -122,6 +122,8 @@ function addTeam(program: Command, io: Io): void {
     .option('--client-id <id>', 'the client id the provider issued')
     .addOption(new Option('--client-secret <secret>', 'its secret (sealed at rest)').env('FEEDBACK_SSO_CLIENT_SECRET'))
     .option('--domains <list>', 'the email domains whose people sign in this way, comma-separated')
+    .option('--verified', "with --domains: vouch that those domains are this workspace's, as whoever runs the server (instead of a DNS record; moves a domain from a workspace that held it)")
+    .addOption(new Option('--require <on|off>', 'people of the verified domains must sign in to this workspace with it (no mailed codes for them here)').choices(['on', 'off']))
     .option('--off', 'turn single sign-on off')
     .addOption(new Option('--public-url <url>', "the server's address as people reach it, for the callback to register").env('FEEDBACK_PUBLIC_URL').default('http://127.0.0.1:3000').argParser(httpUrl))
     .action(async (options: Team.SsoOptions) => (await import('./commands/team.js')).sso(options, io));

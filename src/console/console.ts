@@ -69,11 +69,21 @@ export function createConsole(options: ConsoleOptions): AppSite {
   router.get(`${CONSOLE_PATH}/`, async (event) => {
     const v = await site.visit(event);
     if (!v.identity) return site.signInFirst(v);
-    const teams = v.identity.teams;
-    if (teams.length === 1) return seeOther(`${CONSOLE_PATH}/${teams[0]!.organizationId}/posts`, v.cookies);
-    const body = teams.length
-      ? html`<h1>Your workspaces</h1><ul class="teams">${teams.map((t) => html`<li><a href="${CONSOLE_PATH}/${t.organizationId}/posts">${t.workspace}</a> <span class="muted">${t.role}</span></li>`)}</ul>`
-      : html`<h1>No workspace</h1><p>You are not on any workspace's team any more. Ask an owner to add you again.</p>`;
+    const embedded = site.embedded;
+    const { teams, elsewhere, addressProven } = v.identity;
+    if (teams.length === 1 && elsewhere.length === 0) return seeOther(`${CONSOLE_PATH}/${teams[0]!.organizationId}/posts`, v.cookies);
+    // Teams that ask for their own single sign-on, and (for a session that single sign-on alone proved) the way to the others.
+    const more = html`${
+      elsewhere.length
+        ? html`<h2>Sign in with single sign-on</h2><p class="muted">These workspaces ask their people to sign in with their own provider.</p><ul class="teams">${elsewhere.map(
+            (t) => html`<li><a href="${CONSOLE_PATH}/${t.organizationId}/sign-in">${t.workspace}</a> <span class="muted">${t.role}</span></li>`,
+          )}</ul>`
+        : ''
+    }${addressProven || embedded ? '' : html`<p class="muted">Single sign-on opened the workspaces above. On another workspace's team too? <a href="${CONSOLE_PATH}/sign-in">Sign in with an emailed code</a> to open it.</p>`}`;
+    const body =
+      teams.length || elsewhere.length
+        ? html`<h1>Your workspaces</h1><ul class="teams">${teams.map((t) => html`<li><a href="${CONSOLE_PATH}/${t.organizationId}/posts">${t.workspace}</a> <span class="muted">${t.role}</span></li>`)}</ul>${more}`
+        : html`<h1>No workspace</h1><p>You are not on any workspace's team any more. Ask an owner to add you again.</p>${more}`;
     return htmlResponse(200, page({ ...v.frame, title: 'Workspaces' }, body, { narrow: true }), v.cookies);
   });
   router.get(CONSOLE_PATH, () => seeOther(`${CONSOLE_PATH}/`));

@@ -91,6 +91,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const mailParts = createMailParts(options, secrets, clock, log);
   const scheduler = createEngineScheduler({ options, db, orm, clock, secrets, sender, mail: mailParts, connectMs: timeouts.connectMs }, log);
   const webhooks = { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false, secrets };
+  const resolveTxt = options.dns?.resolveTxt ?? ((name: string) => import('node:dns/promises').then((dns) => dns.resolveTxt(name)));
   return {
     dialect: target.dialect,
     orm,
@@ -108,8 +109,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     deliveryBacklog: () => backlog(db, clock),
     rotateSecrets: () => resealStored(db, secrets),
     mailLinks: mailParts.tokens,
-    team: createTeamAccess({ db, clock, secrets, mailer: mailParts.mailer, publicUrl: mailParts.publicUrl }),
-    workspace: createWorkspaces({ db, clock, secrets, mailer: mailParts.mailer, webhooks, publicUrl: mailParts.publicUrl, keyCache }),
+    team: createTeamAccess({ db, clock, secrets, publicUrl: mailParts.publicUrl, resolveTxt }),
+    workspace: createWorkspaces({ db, clock, secrets, webhooks, publicUrl: mailParts.publicUrl, resolveTxt, keyCache }),
     async migrate() {
       const applied = (await db.lendToOrm(() => orm.getMigrator().up())).map((m) => m.name);
       // The upgrade that brought sealing seals, once, what was stored before it; a database made now holds nothing.
@@ -119,7 +120,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async close() {
       limits.close();
       await scheduler.stop();
-      mailParts.mailer.close();
       await mailParts.transport.close();
       await sender.close();
       await db.close();

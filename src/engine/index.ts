@@ -98,6 +98,9 @@ export {
   type TeamSession,
   type SsoInput,
   type SsoSettings,
+  type SsoDomainState,
+  type SignInFacts,
+  DOMAIN_RECORD_LABEL,
 } from './team/index.js';
 export {
   BULK_LIMIT,

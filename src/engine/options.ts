@@ -23,6 +23,11 @@ export interface EngineOptions {
   /** Notification mail: where it goes, who it is from, and the public address its links use. */
   mail?: MailOptions;
   /**
+   * The DNS lookup that verifies a single sign-on domain's TXT record (docs/security.md): node:dns's `resolveTxt` by
+   * default; tests and hosts with their own resolver give one.
+   */
+  dns?: { resolveTxt(name: string): Promise<string[][]> };
+  /**
    * The keys that seal webhook secrets at rest. Default: `FEEDBACK_SECRET_KEY` (and `FEEDBACK_SECRET_KEY_FALLBACKS`)
    * from the environment; else, for a SQLite file, a key file beside it (`<database>.key`, created with mode 0600);
    * a `:memory:` database gets a key of its own. PostgreSQL needs one of the first two.

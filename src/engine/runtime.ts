@@ -3,13 +3,14 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import { WEBHOOK_LIMITS } from '../schemas/webhooks.js';
 import { createComposer, createScheduler, createSender, type AttemptReport, type DeliveryScheduler, type Sender } from './delivery/index.js';
-import { createLogTransport, createMailer, createSmtpTransport, type Mailer, type MailTransport } from './mail/index.js';
+import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/index.js';
 import { createMailTokens, type MailTokens } from './notifications/index.js';
 import { MAIL_RETENTION_DAYS, type EngineOptions } from './options.js';
 import { CLIENT_TIMEOUT_MARGIN_MS, initOrm, parseDatabase, resolveTimeouts, type DatabaseTarget, type DatabaseTimeouts } from './orm.js';
 import { redactDeliveredErasures } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
-import { createDatabase, mail, search, type EngineDatabase } from './store/index.js';
+import { CODE_FAILURE_MEMORY_MS } from './shared/index.js';
+import { codeFailures, createDatabase, mail, search, type EngineDatabase } from './store/index.js';
 
 /** The database the engine works on: MikroORM (schema, migrations, connections) and the explicit-SQL layer on its connections. */
 export async function openDatabase(target: DatabaseTarget, given: DatabaseTimeouts | undefined, log: (message: string) => void) {
@@ -22,7 +23,7 @@ export async function openDatabase(target: DatabaseTarget, given: DatabaseTimeou
 
 export { parseDatabase };
 
-/** Mail out: the mailer of at-once messages (portal codes), the notifications' transport, and the signed links in them. */
+/** Mail out: the transport every message goes through (SMTP, or the log without it), and the signed links in notifications. */
 export function createMailParts(options: EngineOptions, secrets: SecretBox, clock: () => Date, log: (message: string) => void) {
   const smtpUrl = options.mail?.smtpUrl ?? options.webhooks?.smtpUrl;
   const from = options.mail?.from ?? options.webhooks?.mailFrom ?? 'feedback-service@localhost';
@@ -31,12 +32,11 @@ export function createMailParts(options: EngineOptions, secrets: SecretBox, cloc
   return {
     from,
     publicUrl: typeof publicUrl === 'function' ? publicUrl : () => publicUrl,
-    mailer: createMailer({ smtpUrl, from, log, logBodies }),
     transport: smtpUrl ? createSmtpTransport(smtpUrl, { connections: options.mail?.connections ?? 4 }) : createLogTransport(log, { bodies: logBodies }),
     tokens: createMailTokens(secrets, clock),
   };
 }
-export type MailParts = { mailer: Mailer; transport: MailTransport; tokens: MailTokens; from: string; publicUrl: () => string | undefined };
+export type MailParts = { transport: MailTransport; tokens: MailTokens; from: string; publicUrl: () => string | undefined };
 
 /** The outbox's retention: settled rows older than MAIL_RETENTION_DAYS, a thousand at a time. */
 async function purgeOutbox(db: EngineDatabase, clock: () => Date): Promise<void> {
@@ -76,8 +76,14 @@ export function createEngineScheduler(
       clock,
       sender: parts.sender,
       secrets: parts.secrets,
-      mail: { transport: m.transport, compose: createComposer(db, m.tokens, { from: m.from, publicUrl: m.publicUrl, log }, clock) },
-      chores: [() => purgeOutbox(db, clock), () => redactDeliveredErasures(db, clock), () => search.searchChore(db)],
+      mail: { transport: m.transport, compose: createComposer(db, m.tokens, parts.secrets, { from: m.from, publicUrl: m.publicUrl, log }, clock) },
+      chores: [
+        () => purgeOutbox(db, clock),
+        () => redactDeliveredErasures(db, clock),
+        () => search.searchChore(db),
+        // Wrong sign-in codes are counted over a day; older ones are forgotten.
+        () => codeFailures.removeBefore(db, new Date(clock().getTime() - CODE_FAILURE_MEMORY_MS)),
+      ],
       onAttempt: attemptListener(options),
       log,
       listen: listenUrl ? { url: listenUrl, connectMs: parts.connectMs } : undefined,

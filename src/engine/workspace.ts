@@ -6,14 +6,13 @@ import { createChangelogService, type ChangelogService } from './changelog/index
 import { createContactsService, type ContactsService } from './contacts/index.js';
 import { createEventsService, type EventsService } from './events/index.js';
 import { createInteractionsService, type InteractionsService } from './interactions/index.js';
-import type { Mailer } from './mail/index.js';
 import { createNotificationsService, type NotificationsService } from './notifications/index.js';
 import { createParticipation, createPortalReader, type Participation, type PortalReader } from './portal/index.js';
 import { createPostsService, createTagsService, type PostsService, type TagsService } from './posts/index.js';
 import { createPrivacyService, type PrivacyService } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
 import type { Database } from './store/index.js';
-import { createTeamService, type TeamService } from './team/index.js';
+import { createTeamService, type ResolveTxt, type TeamService } from './team/index.js';
 import { createTriageReader, type TriageReader } from './triage/index.js';
 import { createWebhooksService, type WebhookConfig, type WebhooksService } from './webhooks/index.js';
 
@@ -50,10 +49,11 @@ export interface EngineContext {
   db: Database;
   clock: () => Date;
   secrets: SecretBox;
-  mailer: Mailer;
   webhooks: WebhookConfig;
   /** This server's address as people reach it, for links in mail. */
   publicUrl: () => string | undefined;
+  /** The DNS TXT lookup that verifies a single sign-on domain. */
+  resolveTxt: ResolveTxt;
   /** The authenticated API keys kept in process: a change of keys or settings clears it. */
   keyCache: KeyCache;
 }

@@ -98,16 +98,16 @@ function backlogGauges(registry: Registry, engine: () => Engine | undefined): vo
 
 /** What this process's mail lane did, read from its totals at each scrape. */
 function mailCounter(registry: Registry, engine: () => Engine | undefined): void {
-  const counted = { sent: 0, retried: 0, failed: 0, unconfirmed: 0 };
+  const counted = { sent: 0, retried: 0, failed: 0, unconfirmed: 0, cancelled: 0 };
   new Counter({
     name: 'feedback_mail_total',
-    help: 'Notification mail (one per change and person) by outcome: sent, retried (a later attempt follows), failed (for good), unconfirmed (handed over, no answer; not sent again).',
+    help: 'Mail rows (a notification per change and person, a sign-in code, an invitation) by outcome: sent, retried (a later attempt follows), failed (for good), unconfirmed (handed over, no answer; not sent again), cancelled (no longer to be sent: a code that expired first, a console sign-in for an address on no team).',
     labelNames: ['outcome'] as const,
     registers: [registry],
     collect() {
       const totals = engine()?.scheduler.totals.mail;
       if (!totals) return;
-      for (const outcome of ['sent', 'retried', 'failed', 'unconfirmed'] as const) {
+      for (const outcome of ['sent', 'retried', 'failed', 'unconfirmed', 'cancelled'] as const) {
         if (totals[outcome] > counted[outcome]) this.inc({ outcome }, totals[outcome] - counted[outcome]);
         counted[outcome] = totals[outcome];
       }

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 // @ts-expect-error: oidc-provider ships no types (its config is checked by the provider when it starts).
 import Provider from 'oidc-provider';
@@ -13,6 +14,7 @@ import { refusal } from '../helpers/harness.js';
 // openid-client), and the session. Then what is refused: someone not on the team, a callback this browser did not start.
 
 const CLIENT = { client_id: 'feedback-console', client_secret: 'a-secret-the-provider-issued' };
+const SHOTS = process.env.CONSOLE_SCREENSHOTS ?? join(import.meta.dirname, '../../test-results/console');
 
 describe.skipIf(!HAS_CHROMIUM)('single sign-on to the console (oidc-provider, chromium)', () => {
   const stand = useBrowserStand((engine) => ({ sites: [createConsole({ engine })] }), { mail: { publicUrl: () => stand.server?.url } });
@@ -44,6 +46,8 @@ describe.skipIf(!HAS_CHROMIUM)('single sign-on to the console (oidc-provider, ch
     const team = stand.engine.workspace(org.id).team;
     await team.add(CLI_ACTOR, { email: 'ana@acme.example', role: 'member' }, { invite: false, workspace: 'Acme' });
     await team.configureSso(CLI_ACTOR, { issuer, ...{ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret }, allowedDomains: ['acme.example'] });
+    // The operator vouches that acme.example is Acme's: the shared sign-in page then sends its people to Acme's provider.
+    await team.attestDomains(CLI_ACTOR, ['acme.example']);
   }, 60_000);
   afterAll(() => new Promise<void>((resolve) => (idp ? idp.close(() => resolve()) : resolve())));
 
@@ -100,12 +104,50 @@ describe.skipIf(!HAS_CHROMIUM)('single sign-on to the console (oidc-provider, ch
       body: new URLSearchParams({ csrf, email: 'someone@elsewhere.example' }),
     });
     expect(noSso.status).toBe(422);
-    expect(await noSso.text()).toContain('No workspace signs in with single sign-on for elsewhere.example: use the emailed code.');
+    expect(await noSso.text()).toContain('No workspace signs in with single sign-on for elsewhere.example from this page: use the emailed code');
+  });
+
+  it("a workspace's own sign-in page: single sign-on for a domain nobody has verified yet; the settings show each domain and its record (axe: 0)", async () => {
+    const beta = await stand.engine.organizations.create({ name: 'Beta', plan: 'paid' });
+    const team = stand.engine.workspace(beta.id).team;
+    await team.add(CLI_ACTOR, { email: 'bob@beta.example', role: 'owner' }, { invite: false, workspace: 'Beta' });
+    await team.configureSso(CLI_ACTOR, { issuer, clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, allowedDomains: ['beta.example', 'beta-labs.example'] });
+    await team.attestDomains(CLI_ACTOR, ['beta-labs.example']);
+    const context = await stand.browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${stand.server.url}/console/${beta.id}/sign-in`);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+    await page.screenshot({ path: join(SHOTS, 'console-workspace-sign-in.png') });
+    await page.getByLabel('Your work email').fill('bob@beta.example');
+    await page.getByRole('button', { name: 'Sign in with single sign-on' }).click();
+    await page.waitForURL(new RegExp(`^${issuer}/interaction/`));
+    await page.locator('input[name=login]').fill('bob@beta.example');
+    await page.locator('input[name=password]').fill('anything');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Posts' }).waitFor();
+    expect(page.url()).toBe(`${stand.server.url}/console/${beta.id}/posts`);
+    await page.goto(`${stand.server.url}/console/${beta.id}/settings`);
+    await page.getByText('Verified (by whoever runs this server').waitFor();
+    await page.getByText('_feedback-service.beta.example').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    // The section on a phone: the records and addresses wrap instead of widening the page.
+    const section = page.locator('section[aria-labelledby=sso-h]');
+    const wide = await section.evaluate((el) => [...el.querySelectorAll('*')].filter((c) => c.getBoundingClientRect().right > el.getBoundingClientRect().right + 1).map((c) => `${c.tagName}.${c.className}:${Math.round(c.getBoundingClientRect().right)}`));
+    expect(wide).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await section.screenshot({ path: join(SHOTS, 'console-sso-settings.png') });
+    await context.close();
   });
 
   it('the settings: the secret is sealed at rest and never shown; bad settings are refused; a member may not change them', async () => {
     const team = stand.engine.workspace(orgId).team;
-    expect(await team.sso()).toEqual({ issuer, clientId: CLIENT.client_id, allowedDomains: ['acme.example'] });
+    expect(await team.sso()).toMatchObject({ issuer, clientId: CLIENT.client_id, domains: [{ domain: 'acme.example', verified: true, verifiedBy: 'operator' }], required: false });
     const stored = await stand.engine.db.one<{ client_secret: string }>('SELECT client_secret FROM workspace_sso WHERE organization_id = ?', [orgId]);
     expect(stored!.client_secret).toMatch(/^fs1:[0-9a-f]{8}:/);
     expect(stored!.client_secret).not.toContain(CLIENT.client_secret);

@@ -24,7 +24,7 @@ async function cli(...args: string[]): Promise<any> {
 
 describe('feedback-service command line', () => {
   it('migrate, org create|update, key create|revoke and board create print one JSON object each', async () => {
-    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets', 'Migration20261123030000ApiKeyLastUsed', 'Migration20261124000000Portal', 'Migration20261125000000PortalParticipation', 'Migration20261126000000Notifications', 'Migration20261127000000Search', 'Migration20261128000000SearchScopes', 'Migration20261129000000Team', 'Migration20261130000000Triage', 'Migration20261201000000Console', 'Migration20261202000000SearchPendingUpsert', 'Migration20261204000000SearchWatermark']);
+    expect((await cli('migrate')).applied).toEqual(['Migration20261122000000Initial', 'Migration20261122010000ContactVersion', 'Migration20261122020000TagsChangelog', 'Migration20261122030000Webhooks', 'Migration20261122040000IdempotencyKeys', 'Migration20261123000000DropPrefixIndexes', 'Migration20261123010000DeliveryEventOrder', 'Migration20261123020000SealedSecrets', 'Migration20261123030000ApiKeyLastUsed', 'Migration20261124000000Portal', 'Migration20261125000000PortalParticipation', 'Migration20261126000000Notifications', 'Migration20261127000000Search', 'Migration20261128000000SearchScopes', 'Migration20261129000000Team', 'Migration20261130000000Triage', 'Migration20261201000000Console', 'Migration20261202000000SearchPendingUpsert', 'Migration20261204000000SearchWatermark', 'Migration20261205000000SignInSecurity']);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli('org', 'create', '--name', 'Acme', '--plan', 'free', '--admin-email', 'a@acme.com', '--rate-limit', '100');
     expect(org).toMatchObject({ name: 'Acme', plan: 'free', contactCap: 1000, rateLimit: 100, adminEmails: ['a@acme.com'] });
@@ -71,10 +71,33 @@ describe('feedback-service command line', () => {
     // Single sign-on: set up (the secret never printed), shown, refused when wrong, turned off.
     const sso = ['team', 'sso', '--org', org.id, '--issuer', 'https://idp.example.com/', '--client-id', 'console', '--client-secret', 's3cret', '--domains', 'Example.com, example.org', '--public-url', 'https://feedback.example.com'];
     const set = await cli(...sso);
-    expect(set).toEqual({ sso: { issuer: 'https://idp.example.com', clientId: 'console', allowedDomains: ['example.com', 'example.org'] }, callback: 'https://feedback.example.com/console/sso/callback' });
-    expect((await succeeds('team', 'sso', '--org', org.id, '--db', db)).trim()).toBe(
-      'Single sign-on: https://idp.example.com (client console) for example.com, example.org.\nRegister this redirect URI at the provider: http://127.0.0.1:3000/console/sso/callback',
-    );
+    const unverified = (domain: string) => ({
+      domain,
+      verified: false,
+      verifiedBy: null,
+      verifiedAt: null,
+      record: { name: `_feedback-service.${domain}`, value: expect.stringMatching(/^feedback-service-verification=[0-9a-f]{32}$/) },
+    });
+    expect(set).toEqual({
+      sso: { issuer: 'https://idp.example.com', clientId: 'console', domains: [unverified('example.com'), unverified('example.org')], required: false },
+      callback: 'https://feedback.example.com/console/sso/callback',
+      signInPage: `https://feedback.example.com/console/${org.id}/sign-in`,
+    });
+    const shown = (await succeeds('team', 'sso', '--org', org.id, '--db', db)).trim().split('\n');
+    expect(shown[0]).toBe('Single sign-on: https://idp.example.com (client console). Domains:');
+    expect(shown[1]).toMatch(/^ {2}example\.com: not verified\. Add a TXT record _feedback-service\.example\.com with the value feedback-service-verification=[0-9a-f]{32}, then check it/);
+    expect(shown.slice(3)).toEqual([
+      `The workspace's own sign-in page (single sign-on works there for every domain above, verified or not): http://127.0.0.1:3000/console/${org.id}/sign-in`,
+      'Register this redirect URI at the provider: http://127.0.0.1:3000/console/sso/callback',
+    ]);
+    // The operator vouches for a domain, and requires single sign-on for its people.
+    const vouched = await cli('team', 'sso', '--org', org.id, '--domains', 'example.com', '--verified', '--require', 'on');
+    expect(vouched.sso.domains.map((d: { domain: string; verified: boolean; verifiedBy: string }) => [d.domain, d.verified, d.verifiedBy])).toEqual([
+      ['example.com', true, 'operator'],
+      ['example.org', false, null],
+    ]);
+    expect(vouched.sso.required).toBe(true);
+    await expect(cli('team', 'sso', '--org', org.id, '--domains', 'other.example', '--verified')).rejects.toMatchObject({ code: 1 });
     await expect(cli('team', 'sso', '--org', org.id, '--issuer', 'http://idp.example.com', '--client-id', 'c', '--domains', 'example.com')).rejects.toMatchObject({ code: 1 });
     expect((await cli('team', 'sso', '--org', org.id, '--off')).sso).toBeNull();
 

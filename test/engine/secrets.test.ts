@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, generateSecretKey, secretKeyFileOf, type Engine } from '../../src/engine/index.js';
+import { CLI_ACTOR, createEngine, generateSecretKey, secretKeyFileOf, type Engine } from '../../src/engine/index.js';
 import { verifyWebhook } from '../../src/verify/node.js';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../helpers/databases.js';
 import { describeMatrix } from '../helpers/harness.js';
@@ -99,15 +99,19 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
       const [signed] = await deliver(b, 'during-rotation');
       expect((await verifyWebhook(signed!.body, signed!.headers as Record<string, string>, { secret: created.secret })).eventKind).toBe('contact.created');
 
+      // An invitation's mail not sent yet, sealed under the old key: the reseal takes it too.
+      await a.workspace(org.id).team.add(CLI_ACTOR, { email: 'invitee@example.com', role: 'viewer' }, { invite: true, workspace: 'rotating' });
       const report = await b.rotateSecrets();
-      expect(report).toEqual({ webhookSecrets: 1, idempotentAnswers: 1, portalSecrets: 1, ssoSecrets: 0, unopenable: 0 });
-      expect(await b.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, unopenable: 0 });
+      expect(report).toEqual({ webhookSecrets: 1, idempotentAnswers: 1, portalSecrets: 1, ssoSecrets: 0, accountMail: 1, unopenable: 0 });
+      expect(await b.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, accountMail: 0, unopenable: 0 });
       const kept = await b.idempotency.begin(org.id, 'kept', 'f'.repeat(64));
       expect(kept.kind === 'replay' && JSON.parse(kept.body).data.secret).toBe(created.secret);
 
       // Step 4: the old key is dropped; the new one alone signs.
       const c = await open(newKey);
       const [after] = await deliver(c, 'after-rotation');
+      // The new key alone opened the invitation's mail: it went.
+      expect(await c.db.one("SELECT status FROM mail WHERE kind = 'team_invitation' AND email = ?", ['invitee@example.com'])).toEqual({ status: 'sent' });
       expect((await verifyWebhook(after!.body, after!.headers as Record<string, string>, { secret: created.secret })).deliveryId).toBeTruthy();
       for (const [i, secret] of [oldPortalSecret, portalSecret].entries()) {
         const token = await new SignJWT({ email: `p${i}@example.com` }).setProtectedHeader({ alg: 'HS256' }).setSubject(`p${i}`).setAudience(org.id).setExpirationTime('5m').sign(new TextEncoder().encode(secret));
@@ -120,7 +124,7 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
       const deliveries = (await d.workspace(org.id).webhooks.listDeliveries(created.id, { limit: 1 })).data;
       expect(deliveries[0]!.attempts[0]!.error).toMatch(/not sent: .*sealed with key [0-9a-f]{8}, which is not configured/);
       expect(deliveries[0]!.attempts[0]!.error).not.toContain(newKey);
-      expect(await d.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, unopenable: 3 });
+      expect(await d.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, accountMail: 0, unopenable: 3 });
     });
 
     it('a sealed secret moved to another webhook row does not open there', async () => {
@@ -171,7 +175,7 @@ describe('the key of the embedded default', () => {
     expect(second.secretKeyId).toBe(first.secretKeyId);
     expect(readFileSync(file, 'utf8').trim()).toBe(key);
     // The secret sealed by the first start opens under the kept key: nothing to reseal, nothing unopenable.
-    expect(await second.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, unopenable: 0 });
+    expect(await second.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, accountMail: 0, unopenable: 0 });
     await second.close();
   });
 

@@ -1,7 +1,8 @@
 import { afterAll, expect, it } from 'vitest';
 import { CLI_ACTOR, TEAM_LIFETIMES, createEngine } from '../../src/engine/index.js';
 import { describeEngine, refusal } from '../helpers/harness.js';
-import { startSmtpSink } from '../helpers/smtp.js';
+import { startSmtpSink, unfold } from '../helpers/smtp.js';
+import { until } from '../helpers/wait.js';
 
 // The console's team in the engine (docs/console.md): members and roles, one-time sign-in links and codes mailed
 // through a real SMTP server, sessions with idle and absolute lifetimes, and the audit log.
@@ -31,6 +32,8 @@ describeEngine(
       expect(await h.engine.team.session(session.token)).toEqual({
         email: 'owner@example.com',
         teams: [{ organizationId: org.id, workspace: 'Acme', role: 'owner', name: 'Olive' }],
+        elsewhere: [],
+        addressProven: true,
       });
       expect((await team.list())[0]!.joinedAt).not.toBeNull();
       expect(await refusal(h.engine.team.redeem({ token: tokenOf(signIn.link) }))).toEqual({ code: 'ERR_VALIDATION', message: 'This sign-in is no longer valid; ask for a new one.' });
@@ -45,9 +48,12 @@ describeEngine(
       const seen = smtp.mails.length;
       const { signInId } = await h.engine.team.requestSignIn('max@example.com');
       const code = await smtp.codeFor('max@example.com', seen);
-      const mail = smtp.mails.at(-1)!.data;
-      expect(mail).toContain(`${code} is your feedback console code`);
+      const mail = unfold(smtp.mails.filter((m) => m.to.includes('max@example.com')).at(-1)!.data);
+      expect(mail).toContain(`Subject: ${code} is your feedback console code`);
       expect(mail).toContain('https://feedback.example/console/sign-in/link?token=');
+      // It says that someone asked for it, as whom and when.
+      expect(mail).toMatch(/Someone asked to sign in to the feedback console as max@example.com on \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC\./);
+      expect(mail).toContain('If it was not you, ignore this message');
       const wrong = code === '000000' ? '111111' : '000000';
       expect(await refusal(h.engine.team.redeem({ signInId, code: wrong }))).toEqual({ code: 'ERR_VALIDATION', message: 'That code is wrong; 4 tries left.' });
       const session = await h.engine.team.redeem({ signInId, code });
@@ -59,6 +65,10 @@ describeEngine(
       expect(await refusal(h.engine.team.redeem({ signInId: stranger.signInId, code: '123456' }))).toEqual({ code: 'ERR_VALIDATION', message: 'That code is wrong; 4 tries left.' });
       await h.engine.team.requestSignIn('max@example.com');
       await smtp.waitFor(before + 1);
+      // The stranger's message was written like any other, and the mail lane did not send it.
+      const stranger_mail = () => h.engine.db.one<{ status: string; error: string }>("SELECT status, error FROM mail WHERE change_id = ?", [stranger.signInId]);
+      await until('the stranger\'s message is settled', async () => (await stranger_mail())?.status !== 'pending', 10_000);
+      expect(await stranger_mail()).toEqual({ status: 'cancelled', error: 'not sent: the address is on no team' });
       expect(smtp.mails.slice(before).flatMap((m) => m.to)).toEqual(['max@example.com']);
       expect((await refusal(h.engine.team.requestSignIn('not an address'))).code).toBe('ERR_VALIDATION');
     });
@@ -109,7 +119,7 @@ describeEngine(
       const seen = smtp.mails.length;
       await team.add(owner, { email: 'adm@example.com', role: 'admin' }, { invite: true, workspace: org.name });
       await smtp.waitFor(seen + 1);
-      expect(smtp.mails.at(-1)!.data).toContain(`own@example.com added you to ${org.name}'s team as admin.`);
+      expect(unfold(smtp.mails.at(-1)!.data)).toContain(`own@example.com added you to ${org.name}'s team as admin.`);
       const admin = { email: 'adm@example.com' };
       await team.add(admin, { email: 'mem@example.com', role: 'member' }, { invite: false, workspace: org.name });
       expect(await refusal(team.add(admin, { email: 'o2@example.com', role: 'owner' }, { invite: false, workspace: org.name }))).toEqual({
@@ -210,5 +220,5 @@ describeEngine(
       expect((await team.lookAtPosts(me))!.getTime()).toBeGreaterThan(since!.getTime());
     });
   },
-  { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.example' } } },
+  { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.example' } }, scheduler: true },
 );

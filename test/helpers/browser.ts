@@ -51,6 +51,8 @@ export function useBrowserStand(
   beforeAll(async () => {
     stand.engine = await createEngine({ log: () => {}, ...engineOptions, database: join(dir, 'browser.db') });
     await stand.engine.migrate();
+    // As `feedback-service serve` does: the scheduler sends what the pages write to the outbox (sign-in codes, notifications).
+    await stand.engine.scheduler.start();
     stand.server = await serveNode(createApp({ logError: () => {}, ...appOptions(stand.engine), engine: stand.engine }), { port: 0 });
     stand.browser = await launchChromium();
   }, 60_000);

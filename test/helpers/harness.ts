@@ -87,7 +87,7 @@ export async function eventPayloads(h: { engine: Engine }, orgId: string): Promi
 export function describeEngine(
   name: string,
   suite: (e: EngineHarness) => void,
-  options: { engine?: Omit<EngineOptions, 'database' | 'clock'>; clock?: () => Date } = {},
+  options: { engine?: Omit<EngineOptions, 'database' | 'clock'>; clock?: () => Date; scheduler?: boolean } = {},
 ): void {
   for (const database of ['sqlite', 'postgresql'] as const) {
     describe.skipIf(database === 'postgresql' && !POSTGRES_AVAILABLE)(`${name} [${database}]`, () => {
@@ -98,6 +98,8 @@ export function describeEngine(
         db = await createTestDatabase(database);
         state.engine = await createEngine({ log: () => {}, ...options.engine, database: db.url, clock: options.clock ?? (() => new Date(Date.now() + offset)) });
         await state.engine.migrate();
+        // The scheduler sends what the suite's changes write to the outbox (sign-in codes, invitations, notifications).
+        if (options.scheduler) await state.engine.scheduler.start();
       });
       afterAll(async () => {
         await state.engine?.close();

@@ -31,6 +31,9 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
+/** A raw message's quoted-printable text made readable enough to search: soft line breaks joined, `=3D` as `=`. */
+export const unfold = (data: string): string => data.replace(/=\r\n/g, '').replace(/=3D/g, '=');
+
 /** A real SMTP server on 127.0.0.1 that accepts every message (no auth, no TLS) and keeps it. */
 export async function startSmtpSink(): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
@@ -74,9 +77,14 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       }
     },
     async codeFor(email, seen) {
-      await sink.waitFor(seen + 1);
+      // Mail goes out from the outbox after the request that asked for it: wait for one to this address.
+      const deadline = Date.now() + 10_000;
+      while (!mails.slice(seen).some((m) => m.to.includes(email))) {
+        if (Date.now() > deadline) throw new Error(`no mail to ${email} after the first ${seen}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
       const mail = mails.filter((m) => m.to.includes(email)).at(-1);
-      const code = mail && /Your code is (\d{6})\./.exec(mail.data)?.[1];
+      const code = mail && /Your code is (\d{6})\./.exec(unfold(mail.data))?.[1];
       if (!code) throw new Error(`no sign-in code in the newest mail to ${email}`);
       return code;
     },

@@ -34,7 +34,7 @@ describeEngine(
       const from = smtp.mails.length;
       await ws.posts.update(post.id, { status: 'planned' });
       const run = await h.engine.scheduler.runDue();
-      expect(run.mail).toEqual({ sent: 3, retried: 0, failed: 0, unconfirmed: 0 });
+      expect(run.mail).toEqual({ sent: 3, retried: 0, failed: 0, unconfirmed: 0, cancelled: 0 });
       expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [a.sdk]: 1, [a.optin]: 1, [a.shared]: 1 });
 
       const [message] = (await smtp.parsed()).slice(from).filter((m) => m.to && 'text' in m.to && m.to.text === a.optin);

@@ -4,7 +4,8 @@ import { SignJWT } from 'jose';
 import { createApp } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { describeEngine, intoFreshMinute } from '../helpers/harness.js';
-import { startSmtpSink } from '../helpers/smtp.js';
+import { startSmtpSink, unfold } from '../helpers/smtp.js';
+import { until } from '../helpers/wait.js';
 import { Visitor } from './visitor.js';
 
 const smtp = await startSmtpSink();
@@ -146,7 +147,7 @@ describeEngine(
       intoFreshMinute(e); // the four requests share one clock minute's budget
       const mailsTo = () => smtp.mails.filter((m) => m.to.includes(many)).length;
       for (let i = 0; i < 3; i++) expect((await v.post(`${postPath}/vote`, { email: many })).status).toBe(303);
-      expect(mailsTo()).toBe(3); // requestCode sends before it answers
+      await until('the three codes are mailed (from the outbox, after the answers)', () => mailsTo() === 3, 10_000);
       const fourth = await v.post(`${postPath}/vote`, { email: many });
       expect(fourth.status).toBe(429);
       // The seconds left in the engine's clock minute, however far that clock is from the machine's.
@@ -171,6 +172,37 @@ describeEngine(
       e.advance(16 * 60_000);
       expect((await v.post(again.location!, { code: fresh })).text).toContain('This code has expired');
       expect(await kinds(w)).not.toContain('comment.created');
+    });
+
+    it('wrong codes are bounded per address on a portal, across codes: after 10 in an hour every code is refused, the right one too, and a new one is 429 with a plain message', async () => {
+      const { w, postPath } = await workspace();
+      const v = new Visitor(app);
+      await v.get(postPath);
+      const seen = smtp.mails.length;
+      const kept = await v.post(`${postPath}/comment`, { body_text: 'Kept for later', email: 'dan@example.com' });
+      const right = await smtp.codeFor('dan@example.com', seen);
+      let last = '';
+      for (let code = 0; code < 2; code++) {
+        const asked = await v.post(`${postPath}/comment`, { body_text: 'Guessing', email: 'dan@example.com' });
+        for (let i = 0; i < 5; i++) last = (await v.post(asked.location!, { code: 'abcdef' })).text;
+      }
+      expect(last).toMatch(/That code is wrong\. Too many wrong codes were typed for this address, so codes for it are paused until \d\d:\d\d UTC on \d{4}-\d\d-\d\d\. Try again then\./);
+      const refused = await v.post(kept.location!, { code: right });
+      expect(refused.status).toBe(422);
+      expect(refused.text).toContain('Too many wrong codes were typed for this address');
+      e.advance(61_000); // past the minute's budget of three codes an address, which is not what is tested here
+      const paused = await v.post(`${postPath}/comment`, { body_text: 'Again', email: 'dan@example.com' });
+      expect(paused.status).toBe(429);
+      expect(Number(paused.headers.get('retry-after'))).toBeGreaterThan(57 * 60);
+      expect(paused.text).toContain('Codes are paused for this address');
+      // Another workspace's portal counts its own: the same address is not paused there.
+      const other = await workspace();
+      const elsewhere = new Visitor(app);
+      await elsewhere.get(other.postPath);
+      expect((await elsewhere.post(`${other.postPath}/comment`, { body_text: 'Hi', email: 'dan@example.com' })).status).toBe(303);
+      expect(await kinds(w)).not.toContain('comment.created');
+      // The code mail says someone asked for it.
+      expect(unfold(smtp.mails.filter((m) => m.to.includes('dan@example.com'))[0]!.data)).toMatch(/Someone asked for a code to take part on Acme's feedback page as dan@example.com on /);
     });
 
     it('a token the workspace minted signs in: identify runs as REST identify does, and votes carry the user id', async () => {
@@ -356,5 +388,5 @@ describeEngine(
       expect(page.text).toMatch(/First!<\/div>.*<ul><li class="comment" id="cmt_[^"]+"><div class="meta">Bea/s);
     });
   },
-  { engine: { webhooks: { smtpUrl: smtp.url } } },
+  { engine: { webhooks: { smtpUrl: smtp.url } }, scheduler: true },
 );

@@ -11,7 +11,7 @@ import { startSmtpSink } from '../helpers/smtp.js';
 
 const stripe = new Stripe('sk_test_unused');
 /** What runDue reports of the mail lane when these webhook tests cause no mail. */
-const NO_MAIL = { sent: 0, retried: 0, failed: 0, unconfirmed: 0 };
+const NO_MAIL = { sent: 0, retried: 0, failed: 0, unconfirmed: 0, cancelled: 0 };
 const smtp = await startSmtpSink();
 afterAll(() => smtp.close());
 /** Everything the engines log; no webhook secret may ever appear in it. */

@@ -12,7 +12,7 @@ export async function generateKey(options: { json?: boolean }, io: Io): Promise<
 export async function rotate(options: DatabaseOptions, io: Io): Promise<void> {
   const { keyId, report } = await withEngine(options.db, async (e) => ({ keyId: e.secretKeyId, report: await e.rotateSecrets() }));
   const human =
-    `Sealed under key ${keyId}: ${report.webhookSecrets} webhook secrets, ${report.idempotentAnswers} kept Idempotency-Key answers, ${report.portalSecrets} workspaces' portal secrets, ${report.ssoSecrets} single sign-on client secrets.` +
+    `Sealed under key ${keyId}: ${report.webhookSecrets} webhook secrets, ${report.idempotentAnswers} kept Idempotency-Key answers, ${report.portalSecrets} workspaces' portal secrets, ${report.ssoSecrets} single sign-on client secrets, ${report.accountMail} sign-in and invitation messages not sent yet.` +
     (report.unopenable > 0 ? `\n${report.unopenable} values are sealed under a key that is not configured; they were left as they are.` : '');
   print(io, options.json, { keyId, ...report }, human);
   if (report.unopenable > 0) io.exitCode = 1;

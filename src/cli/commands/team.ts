@@ -1,4 +1,4 @@
-import { CLI_ACTOR, FeedbackError, SSO_CALLBACK_PATH, type TeamRole } from '../../engine/index.js';
+import { CLI_ACTOR, CONSOLE_PATH, FeedbackError, SSO_CALLBACK_PATH, type SsoDomainState, type TeamRole } from '../../engine/index.js';
 import { withEngine, type DatabaseOptions } from '../common.js';
 import { print, type Io } from '../io.js';
 
@@ -45,6 +45,8 @@ export interface SsoOptions extends DatabaseOptions {
   clientId?: string;
   clientSecret?: string;
   domains?: string;
+  verified?: boolean;
+  require?: 'on' | 'off';
   off?: boolean;
   publicUrl: string;
 }
@@ -56,20 +58,33 @@ export async function sso(options: SsoOptions, io: Io): Promise<void> {
     if (!(await e.organizations.get(options.org))) throw new FeedbackError('ERR_NOT_FOUND', `No workspace ${options.org} (feedback-service org list shows them).`);
     const team = e.workspace(options.org).team;
     if (options.off) return (await team.removeSso(CLI_ACTOR)) && null;
-    if (options.issuer === undefined && options.clientId === undefined && options.domains === undefined) return team.sso();
-    return team.configureSso(CLI_ACTOR, {
-      issuer: options.issuer ?? '',
-      clientId: options.clientId ?? '',
-      clientSecret: options.clientSecret ?? '',
-      allowedDomains: (options.domains ?? '').split(','),
-    });
+    const domains = (options.domains ?? '').split(',');
+    if (options.issuer !== undefined || options.clientId !== undefined || (options.domains !== undefined && !options.verified)) {
+      await team.configureSso(CLI_ACTOR, { issuer: options.issuer ?? '', clientId: options.clientId ?? '', clientSecret: options.clientSecret ?? '', allowedDomains: domains });
+    }
+    // The operator's attestation that the domains are this workspace's (instead of a DNS record).
+    if (options.verified) {
+      if (options.domains === undefined) throw new FeedbackError('ERR_VALIDATION', 'Name the domains you vouch for with --domains.');
+      await team.attestDomains(CLI_ACTOR, domains);
+    }
+    if (options.require) await team.requireSso(CLI_ACTOR, options.require === 'on');
+    return team.sso();
   });
+  const base = options.publicUrl.replace(/\/+$/, '');
+  const signInPage = `${base}${CONSOLE_PATH}/${options.org}/sign-in`;
+  const domainLine = (d: SsoDomainState) =>
+    d.verified ? `  ${d.domain}: verified (${d.verifiedBy === 'operator' ? "the operator's word" : 'DNS'})` : `  ${d.domain}: not verified. Add a TXT record ${d.record.name} with the value ${d.record.value}, then check it on the console's settings page (or vouch for it: --domains ${d.domain} --verified)`;
   print(
     io,
     options.json,
-    { sso: settings, callback },
+    { sso: settings, callback, signInPage },
     settings
-      ? `Single sign-on: ${settings.issuer} (client ${settings.clientId}) for ${settings.allowedDomains.join(', ')}.\nRegister this redirect URI at the provider: ${callback}`
+      ? [
+          `Single sign-on: ${settings.issuer} (client ${settings.clientId})${settings.required ? ', required for the addresses of its verified domains' : ''}. Domains:`,
+          ...settings.domains.map(domainLine),
+          `The workspace's own sign-in page (single sign-on works there for every domain above, verified or not): ${signInPage}`,
+          `Register this redirect URI at the provider: ${callback}`,
+        ].join('\n')
       : 'Single sign-on is off for this workspace.',
   );
 }

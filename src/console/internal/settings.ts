@@ -2,7 +2,7 @@ import { html } from '@remix-run/html-template';
 import type { H3 } from 'h3';
 import { CONSOLE_PATH, FeedbackError, SSO_CALLBACK_PATH, type OrganizationInfo, type SsoSettings, type Team, type WorkspaceSettings } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
-import { csrfField, page, type Frame } from './layout.js';
+import { csrfField, page, when, type Frame } from './layout.js';
 import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
 
 /** The settings page's forms, each saving its own fields. */
@@ -12,8 +12,11 @@ const DONE: Record<string, string> = {
   workspace: 'Workspace saved.',
   portal: 'Portal settings saved.',
   branding: 'Branding saved: the portal shows it now.',
-  sso: 'Single sign-on saved: people of the allowed domains can sign in with it.',
+  sso: "Single sign-on saved: people of its domains sign in with it on the workspace's sign-in page, and on the shared one once their domain is verified.",
   sso_off: 'Single sign-on turned off.',
+  sso_verified: 'Domain verified: the shared sign-in page now sends its addresses to your provider.',
+  sso_required: 'Single sign-on is now required for the addresses of your verified domains.',
+  sso_not_required: 'Single sign-on is no longer required: emailed codes work again for everyone on the team.',
 };
 
 const lines = (text: string | null) =>
@@ -64,17 +67,41 @@ ${check('resetAccent', false, 'Use the default colour')}
 <p><button type="submit">Save</button></p></form></section>
 
 <section aria-labelledby="sso-h"><h2 id="sso-h">Single sign-on</h2>${error('sso')}
-<p class="muted">OpenID Connect (Google Workspace, Okta, Entra ID, Keycloak...). Register a web application at your provider with the redirect URI <code>${origin.callback}</code>. Single sign-on signs in people on the team; it does not add anyone.</p>
-${sso ? html`<p>On: <code>${sso.issuer}</code> for ${sso.allowedDomains.join(', ')}.</p>` : html`<p>Off.</p>`}
+<p class="muted wrap-anywhere">OpenID Connect (Google Workspace, Okta, Entra ID, Keycloak...). Register a web application at your provider with the redirect URI <code>${origin.callback}</code>. Single sign-on signs in people on the team; it does not add anyone.</p>
+${sso ? ssoState(frame, base, sso, origin.site) : html`<p>Off.</p>`}
 <form method="post" action="${base}/sso">${csrfField(frame)}
 <label for="s-issuer">Issuer</label><input id="s-issuer" name="issuer" type="url" size="60" required value="${typed('sso', 'issuer', sso?.issuer ?? '')}" placeholder="https://accounts.google.com">
 <label for="s-client">Client id</label><input id="s-client" name="clientId" required size="60" value="${typed('sso', 'clientId', sso?.clientId ?? '')}">
 <label for="s-secret">Client secret <span class="muted">(${sso ? 'type it again to save a change: it is never shown' : 'sealed at rest, never shown'})</span></label><input id="s-secret" name="clientSecret" type="password" required autocomplete="off" size="60">
-<label for="s-domains">Email domains that sign in this way <span class="muted">(one per line)</span></label><textarea id="s-domains" name="domains" rows="2" required>${typed('sso', 'domains', sso?.allowedDomains.join('\n') ?? '')}</textarea>
+<label for="s-domains">Email domains that sign in this way <span class="muted">(one per line)</span></label><textarea id="s-domains" name="domains" rows="2" required>${typed('sso', 'domains', sso?.domains.map((d) => d.domain).join('\n') ?? '')}</textarea>
 <p><button type="submit">Save single sign-on</button></p></form>
 ${sso ? html`<form method="post" action="${base}/sso/off">${csrfField(frame)}<button type="submit" class="secondary">Turn single sign-on off</button></form>` : ''}
 </section>`;
   return page(frame, body);
+}
+
+/**
+ * Single sign-on as it is: the provider, the workspace's own sign-in page, each domain (verified, or the TXT record that
+ * proves it and a button to check it), and whether it is required for the verified domains' people.
+ */
+function ssoState(frame: Frame, base: string, sso: SsoSettings, site: string) {
+  const signInPage = `${site}${CONSOLE_PATH}/${frame.team!.organizationId}/sign-in`;
+  const anyVerified = sso.domains.some((d) => d.verified);
+  return html`<div class="wrap-anywhere"><p>On: <code>${sso.issuer}</code> (client <code>${sso.clientId}</code>).</p>
+<p>Your workspace's sign-in page: <a href="${signInPage}">${signInPage}</a>. Single sign-on works there for every domain below. The shared sign-in page sends an address to your provider only once its domain is verified, which proves the domain is yours.</p>
+<table class="facts"><caption class="muted">Domains</caption><tbody>
+${sso.domains.map(
+  (d) => html`<tr><th scope="row">${d.domain}</th><td>${
+    d.verified
+      ? html`Verified (${d.verifiedBy === 'operator' ? 'by whoever runs this server' : 'DNS'}${d.verifiedAt ? html`, ${when(d.verifiedAt)}` : ''})`
+      : html`Not verified. Add a TXT record <code>${d.record.name}</code> with the value <code>${d.record.value}</code> at your DNS provider, then
+<form method="post" action="${base}/sso/verify" class="inline">${csrfField(frame)}<input type="hidden" name="domain" value="${d.domain}"><button type="submit" class="secondary">Check ${d.domain}</button></form>`
+  }</td></tr>`,
+)}
+</tbody></table>
+<form method="post" action="${base}/sso/require">${csrfField(frame)}
+<label class="check"><input type="checkbox" name="required" value="on"${sso.required ? html.raw` checked` : ''}${anyVerified || sso.required ? '' : html.raw` disabled`}> Require single sign-on for people of the verified domains: no emailed codes for their addresses in this workspace${anyVerified ? '' : ' (verify a domain first)'}</label>
+<p><button type="submit" class="secondary">Save</button></p></form></div>`;
 }
 
 /** This server's address as people reach it, and the SSO redirect URI under it. */
@@ -135,6 +162,29 @@ export function mountSettings(router: H3, site: ConsoleSite): void {
         return 'sso';
       },
       (m, err) => render(m.v, m.team, event.url.origin, null, { part: 'sso', message: err.message, drafts: m.form }, statusOf(err)),
+    ),
+  );
+  router.post(`${path}/sso/verify`, (event) =>
+    site.act(
+      event,
+      back,
+      async ({ form, team, actor }) => {
+        await site.engine.workspace(team.organizationId).team.verifyDomain(actor, form.get('domain') ?? '');
+        return 'sso_verified';
+      },
+      (m, err) => render(m.v, m.team, event.url.origin, null, { part: 'sso', message: err.message, drafts: new URLSearchParams() }, err.code === 'ERR_UNAVAILABLE' ? 503 : statusOf(err)),
+    ),
+  );
+  router.post(`${path}/sso/require`, (event) =>
+    site.act(
+      event,
+      back,
+      async ({ form, team, actor }) => {
+        const required = form.get('required') === 'on';
+        await site.engine.workspace(team.organizationId).team.requireSso(actor, required);
+        return required ? 'sso_required' : 'sso_not_required';
+      },
+      (m, err) => render(m.v, m.team, event.url.origin, null, { part: 'sso', message: err.message, drafts: new URLSearchParams() }, statusOf(err)),
     ),
   );
   router.post(`${path}/sso/off`, (event) =>

@@ -63,7 +63,7 @@ export class ConsoleSite {
   /** The identity a host's member stands for: one team, the workspace named (null for a workspace that does not exist). */
   private async hostIdentity(m: HostMember): Promise<TeamIdentity | null> {
     const org = await this.engine.organizations.get(m.organizationId);
-    return org && { email: m.email.trim().toLowerCase(), teams: [{ organizationId: org.id, workspace: org.name, role: m.role, name: m.name ?? null }] };
+    return org && { email: m.email.trim().toLowerCase(), teams: [{ organizationId: org.id, workspace: org.name, role: m.role, name: m.name ?? null }], elsewhere: [], addressProven: false };
   }
 
   /** Who acts: the signed-in member from this client address; the host's word for their role when embedded. */
@@ -89,14 +89,18 @@ export class ConsoleSite {
   }
 
   /**
-   * A page of the workspace in the path (`:org`) for someone on its team; otherwise the sign-in page (nobody signed
-   * in) or 404 (any other workspace id: nothing is said of it).
+   * A page of the workspace in the path (`:org`) for someone whose session opens its team; otherwise the sign-in page
+   * (nobody signed in), the workspace's own sign-in page (a team of the address that asks for its own single sign-on),
+   * or 404 (any other workspace id: nothing is said of it).
    */
   async member(event: H3Event): Promise<{ v: ConsoleVisit; team: Team } | Response> {
     const v = await this.visit(event);
     if (!v.identity) return this.signInFirst(v);
-    const team = this.teamOf(v, getRouterParams(event).org);
-    return team ? { v, team } : this.notFound(v);
+    const organizationId = getRouterParams(event).org;
+    const team = this.teamOf(v, organizationId);
+    if (team) return { v, team };
+    if (v.identity.elsewhere.some((t) => t.organizationId === organizationId)) return seeOther(`${CONSOLE_PATH}/${organizationId}/sign-in`, v.cookies);
+    return this.notFound(v);
   }
 
   /**

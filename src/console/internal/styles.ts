@@ -20,7 +20,7 @@ h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 .error { color: #991b1b; font-weight: 600; }
 .notice { background: #ecfdf5; border: 1px solid #047857; padding: .5rem .75rem; border-radius: .35rem; }
 label { display: block; font-weight: 600; margin: .5rem 0 .25rem; }
-input, select, textarea { font: inherit; padding: .35rem .5rem; border: 1px solid #6b7280; border-radius: .35rem; background: var(--bg); color: var(--ink); }
+input, select, textarea { font: inherit; padding: .35rem .5rem; border: 1px solid #6b7280; border-radius: .35rem; background: var(--bg); color: var(--ink); max-width: 100%; box-sizing: border-box; }
 button { font: inherit; padding: .4rem .9rem; border-radius: .35rem; border: 1px solid var(--accent); background: var(--accent); color: var(--accent-ink); cursor: pointer; }
 button.link { background: none; border: none; color: var(--accent); padding: 0; text-decoration: underline; }
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: 0 0 1rem; }
@@ -97,5 +97,6 @@ table.facts th { color: var(--muted); font-weight: 600; font-size: .9rem; }
 input.secret { font-family: ui-monospace, monospace; width: 100%; }
 ol.attempts { margin: 0; padding-left: 1.2rem; }
 ol.attempts pre { white-space: pre-wrap; max-width: 40rem; overflow-wrap: anywhere; }
-h1.long, td.long { overflow-wrap: anywhere; }
+h1.long, td.long, .wrap-anywhere { overflow-wrap: anywhere; }
+.wrap-anywhere th { overflow-wrap: normal; }
 `;

@@ -1,17 +1,19 @@
-import { renderMail, type MailPayload, type PostRef, type MailTokens } from '../notifications/index.js';
+import { ACCOUNT_MAIL_KINDS, openAccountMail, renderAccountMail, renderMail, type AccountMail, type MailPayload, type PostRef, type MailTokens } from '../notifications/index.js';
+import type { SecretBox } from '../secrets/index.js';
 import { MAIL_PAGES, pathsOf } from '../shared/index.js';
-import { boards, organizations, type Sql } from '../store/index.js';
+import { boards, organizations, teamMembers, type Sql } from '../store/index.js';
 import { type OutgoingMail } from '../mail/index.js';
 
 /** One message the mail lane holds: the due rows of one recipient, claimed together under one lease token. */
 export interface HeldMail {
   token: string;
-  organizationId: string;
+  /** Null for the console's own mail. */
+  organizationId: string | null;
   emailHash: string;
   /** The address and contact of the newest row. */
   email: string;
   contactId: string | null;
-  rows: Array<{ id: string; payload: string; attemptCount: number }>;
+  rows: Array<{ id: string; kind: string; payload: string; attemptCount: number }>;
 }
 
 export interface MailSettings {
@@ -28,12 +30,17 @@ export interface ComposedMail extends OutgoingMail {
   messageId: string;
 }
 
+/** A held message that is not to be sent after all, and why (its code expired; the address is on no team). */
+export interface CancelledMail {
+  cancelled: string;
+}
+
 /**
  * Put one held message into words and MIME: the workspace's name and portal links, the recipient's signed
  * preferences and unsubscribe links, and RFC 8058's one-click headers (`List-Unsubscribe` with the https address and
  * `List-Unsubscribe-Post: List-Unsubscribe=One-Click`).
  */
-export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettings, clock: () => Date) {
+export function createComposer(db: Sql, tokens: MailTokens, secrets: SecretBox, settings: MailSettings, clock: () => Date) {
   const domain = settings.from.includes('@') ? settings.from.slice(settings.from.lastIndexOf('@') + 1) : 'localhost';
   // A status change mails its thousand voters about one workspace and one board: read each once a few seconds, not
   // once a message (a renamed workspace shows in mail within that time).
@@ -41,8 +48,28 @@ export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettin
   const workspaceOf = (id: string) => cached(`org:${id}`, () => organizations.find(db, id));
   const boardSlugOf = (org: string, id: string) => cached(`board:${id}`, async () => ((b) => (b?.isPublic ? b.slug : null))(await boards.find(db, org, id)));
   let warned = false;
-  return async function compose(m: HeldMail): Promise<ComposedMail> {
-    const org = await workspaceOf(m.organizationId);
+  const messageIdOf = (m: HeldMail) => `<${m.rows[0]!.id}@${domain}>`;
+
+  /**
+   * An account message (a sign-in code, an invitation): one row, its payload sealed. Not sent once what it carries no
+   * longer works, nor a console sign-in to an address that is on no team (the page that asked answered the same either
+   * way: whether mail goes is decided here, after the answer).
+   */
+  async function composeAccount(m: HeldMail): Promise<ComposedMail | CancelledMail> {
+    const row = m.rows[0]!;
+    const payload = openAccountMail(secrets, row.id, row.payload);
+    if (new Date(payload.expiresAt) <= clock()) return { cancelled: 'expired before it could be sent' };
+    if (payload.kind === 'team_sign_in' && (await teamMembers.teamsOf(db, m.email)).length === 0) return { cancelled: 'not sent: the address is on no team' };
+    const words = renderAccountMail(payload, m.email);
+    const messageId = messageIdOf(m);
+    const raw = await mime({ from: { name: words.from, address: settings.from }, to: m.email, subject: words.subject, text: words.text, html: words.html, messageId, headers: { 'Auto-Submitted': 'auto-generated' } });
+    return { envelope: { from: settings.from, to: m.email }, raw, subject: words.subject, text: words.text, about: ACCOUNT_MAIL_ABOUT[payload.kind], messageId };
+  }
+
+  return async function compose(m: HeldMail): Promise<ComposedMail | CancelledMail> {
+    if (ACCOUNT_MAIL_KINDS.has(m.rows[0]!.kind) || m.organizationId === null) return composeAccount(m);
+    const organizationId = m.organizationId;
+    const org = await workspaceOf(organizationId);
     const payloads = m.rows.map((r) => JSON.parse(r.payload) as MailPayload);
     const base = settings.publicUrl()?.replace(/\/+$/, '');
     if (!base && !warned) {
@@ -53,10 +80,10 @@ export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettin
     const boardIds = [...new Set(payloads.flatMap((p) => (p.kind === 'changelog' ? [p.entry.boardId] : p.kind === 'webhook_disabled' ? [] : [p.post.boardId])))];
     const slugs = new Map<string, string>();
     if (portal) for (const id of boardIds) {
-      const slug = await boardSlugOf(m.organizationId, id);
+      const slug = await boardSlugOf(organizationId, id);
       if (slug) slugs.set(id, slug);
     }
-    const token = base && m.contactId ? await tokens.sign({ organizationId: m.organizationId, contactId: m.contactId, emailHash: m.emailHash }) : null;
+    const token = base && m.contactId ? await tokens.sign({ organizationId, contactId: m.contactId, emailHash: m.emailHash }) : null;
     const link = (path: string) => `${base}${path}?t=${token}`;
     const workspace = org?.name ?? 'Feedback';
     const words = renderMail(payloads, {
@@ -66,9 +93,8 @@ export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettin
       preferencesUrl: token ? link(MAIL_PAGES.preferences) : null,
       unsubscribeUrl: token ? link(MAIL_PAGES.unsubscribe) : null,
     });
-    const messageId = `<${m.rows[0]!.id}@${domain}>`;
-    const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
-    const raw = await new MailComposer({
+    const messageId = messageIdOf(m);
+    const raw = await mime({
       from: { name: workspace, address: settings.from },
       to: m.email,
       subject: words.subject,
@@ -80,15 +106,26 @@ export function createComposer(db: Sql, tokens: MailTokens, settings: MailSettin
         // Not a person writing: vacation responders stay quiet.
         'Auto-Submitted': 'auto-generated',
       },
-    })
-      .compile()
-      .build();
+    });
     const kinds = [...new Set(payloads.map((p) => p.kind))].join(', ');
     const about = payloads.length === 1 ? kinds : `a digest of ${payloads.length} (${kinds})`;
     return { envelope: { from: settings.from, to: m.email }, raw, subject: words.subject, text: words.text, about, messageId };
   };
 }
 export type Composer = ReturnType<typeof createComposer>;
+
+/** What an account message is, as the log says it without SMTP. */
+const ACCOUNT_MAIL_ABOUT: Record<AccountMail['kind'], string> = {
+  team_sign_in: 'a console sign-in code',
+  team_invitation: 'a console invitation',
+  portal_code: 'a sign-in code',
+};
+
+/** A message's bytes (nodemailer's MailComposer, loaded when mail is first sent). */
+async function mime(options: import('nodemailer/lib/mailer/index.js').Options): Promise<Buffer> {
+  const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
+  return new MailComposer(options).compile().build();
+}
 
 /** How long the composer trusts what it read of a workspace and its boards. */
 const CONTEXT_TTL_MS = 5000;

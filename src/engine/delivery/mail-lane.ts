@@ -5,17 +5,22 @@ import type { Lane, LaneHost } from './lane.js';
 import { createLeases, giveBackClaims, type Leases } from './leases.js';
 import type { Composer, HeldMail } from './mail-compose.js';
 import { SendQueue } from './send-queue.js';
-import { claimMail, handOver, noteUnconfirmed, requeue, type ClaimedMail } from './sql/mail.js';
+import { cancelHeld, claimMail, handOver, noteUnconfirmed, requeue, type ClaimedMail } from './sql/mail.js';
+import { ACCOUNT_MAIL_KINDS } from '../notifications/index.js';
 
 /** The waits before a message's second to sixth attempts: a server that is down for hours still gets it. */
 export const MAIL_RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000] as const;
 
-/** What the mail lane did: messages' rows sent, retried later, failed for good, and sent without the server's answer. */
+/**
+ * What the mail lane did: messages' rows sent, retried later, failed for good, sent without the server's answer, and
+ * not sent after all (a code that expired before it could go; a console sign-in for an address on no team).
+ */
 export interface MailSummary {
   sent: number;
   retried: number;
   failed: number;
   unconfirmed: number;
+  cancelled: number;
 }
 
 export interface MailLaneDeps {
@@ -26,14 +31,14 @@ export interface MailLaneDeps {
   log: (message: string, error?: unknown) => void;
 }
 
-/** Each recipient's claimed rows, in claim order: one message each. */
+/** Each recipient's claimed rows, in claim order: one message each; an account message (a sign-in code) always alone. */
 function messages(rows: ClaimedMail[], token: string): HeldMail[] {
   const byRecipient = new Map<string, HeldMail>();
   for (const r of rows) {
-    const key = `${r.organizationId} ${r.emailHash}`;
+    const key = ACCOUNT_MAIL_KINDS.has(r.kind) ? r.id : `${r.organizationId} ${r.emailHash}`;
     let m = byRecipient.get(key);
     if (!m) byRecipient.set(key, (m = { token, organizationId: r.organizationId, emailHash: r.emailHash, email: r.email, contactId: r.contactId, rows: [] }));
-    m.rows.push({ id: r.id, payload: r.payload, attemptCount: r.attemptCount });
+    m.rows.push({ id: r.id, kind: r.kind, payload: r.payload, attemptCount: r.attemptCount });
     // The newest row's address and contact: where the person is now.
     m.email = r.email;
     m.contactId = r.contactId ?? m.contactId;
@@ -41,7 +46,7 @@ function messages(rows: ClaimedMail[], token: string): HeldMail[] {
   return [...byRecipient.values()];
 }
 
-type Sent = { outcome: SendOutcome; messageId: string };
+type Sent = { outcome: SendOutcome | { kind: 'cancelled'; reason: string }; messageId: string };
 
 /**
  * Mail as a lane of the scheduler:
@@ -63,7 +68,7 @@ export class MailLane implements Lane {
   readonly #heldLimit: number;
   readonly #leases: Leases;
   readonly #queue: SendQueue<HeldMail, Sent>;
-  readonly #totals: MailSummary = { sent: 0, retried: 0, failed: 0, unconfirmed: 0 };
+  readonly #totals: MailSummary = { sent: 0, retried: 0, failed: 0, unconfirmed: 0, cancelled: 0 };
   #held = 0;
   #recording = 0;
 
@@ -125,6 +130,7 @@ export class MailLane implements Lane {
     let messageId = '';
     try {
       const composed = await compose(m);
+      if ('cancelled' in composed) return { outcome: { kind: 'cancelled', reason: composed.cancelled }, messageId };
       messageId = composed.messageId;
       const ids = m.rows.map((r) => r.id);
       return { outcome: await transport.send(composed, () => handOver(db, ids, m.token, composed.messageId, clock())), messageId };
@@ -151,6 +157,10 @@ export class MailLane implements Lane {
         this.#totals.sent += m.rows.length;
         return;
       case 'abandoned':
+        return;
+      case 'cancelled':
+        this.#totals.cancelled += m.rows.length;
+        await cancelHeld(db, m.rows.map((r) => r.id), m.token, outcome.reason, clock());
         return;
       case 'unconfirmed':
         this.#totals.unconfirmed += m.rows.length;

@@ -153,7 +153,13 @@ class Scheduler implements DeliveryScheduler {
       attempted: after.attempted - before.attempted,
       succeeded: after.succeeded - before.succeeded,
       failed: after.failed - before.failed,
-      mail: { sent: m.sent - before.mail.sent, retried: m.retried - before.mail.retried, failed: m.failed - before.mail.failed, unconfirmed: m.unconfirmed - before.mail.unconfirmed },
+      mail: {
+        sent: m.sent - before.mail.sent,
+        retried: m.retried - before.mail.retried,
+        failed: m.failed - before.mail.failed,
+        unconfirmed: m.unconfirmed - before.mail.unconfirmed,
+        cancelled: m.cancelled - before.mail.cancelled,
+      },
     };
   }
 

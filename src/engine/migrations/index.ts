@@ -40,6 +40,8 @@ import { Migration20261204000000SearchWatermark as SqliteSearchWatermark } from 
 import { Migration20261203000000SearchWords as PgSearchWords } from './postgresql/Migration20261203000000SearchWords.js';
 import { Migration20261203010000SearchPendingList as PgSearchPendingList } from './postgresql/Migration20261203010000SearchPendingList.js';
 import { Migration20261204000000SearchWordsLater as PgSearchWordsLater } from './postgresql/Migration20261204000000SearchWordsLater.js';
+import { Migration20261205000000SignInSecurity as SqliteSignInSecurity } from './sqlite/Migration20261205000000SignInSecurity.js';
+import { Migration20261205000000SignInSecurity as PgSignInSecurity } from './postgresql/Migration20261205000000SignInSecurity.js';
 
 /** The first migration: when `migrate()` applies it, the database was new. */
 export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
@@ -68,6 +70,7 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261201000000Console', class: SqliteConsole },
     { name: 'Migration20261202000000SearchPendingUpsert', class: SqliteSearchPendingUpsert },
     { name: 'Migration20261204000000SearchWatermark', class: SqliteSearchWatermark },
+    { name: 'Migration20261205000000SignInSecurity', class: SqliteSignInSecurity },
   ],
   postgresql: [
     { name: 'Migration20261122000000Initial', class: PgInitial },
@@ -91,5 +94,6 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261203000000SearchWords', class: PgSearchWords },
     { name: 'Migration20261203010000SearchPendingList', class: PgSearchPendingList },
     { name: 'Migration20261204000000SearchWordsLater', class: PgSearchWordsLater },
+    { name: 'Migration20261205000000SignInSecurity', class: PgSignInSecurity },
   ],
 };

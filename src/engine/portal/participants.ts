@@ -1,6 +1,5 @@
 import type { Comment, Vote } from '../../schemas/interactions.js';
 import type { Post } from '../../schemas/posts.js';
-import type { Mailer } from '../mail/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { FeedbackError } from '../shared/index.js';
 import { organizations, type WorkspaceContext } from '../store/index.js';
@@ -14,10 +13,9 @@ export const PORTAL_CODE = { digits: 6, seconds: 15 * 60, attempts: 5 } as const
 /** The grace period of a rotation when none is given: the old secret keeps verifying for 24 hours. */
 export const DEFAULT_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
 
-/** What taking part on a portal runs with: the workspace, the keys that seal its secret, and the mailer of its codes. */
+/** What taking part on a portal runs with: the workspace, and the keys that seal its secret and its codes' mail. */
 export interface PortalContext extends WorkspaceContext {
   secrets: SecretBox;
-  mailer: Mailer;
 }
 
 /** Who is taking part: vouched for by the workspace's token, or by a code mailed to their address. */

@@ -1,4 +1,4 @@
-import { idempotencyKeys, organizations, type Database, webhooks, workspaceSso } from '../store/index.js';
+import { idempotencyKeys, mail, organizations, type Database, webhooks, workspaceSso } from '../store/index.js';
 import type { SecretBox } from './keys.js';
 
 /** Where each kind of sealed value is kept: the context it is bound to. */
@@ -9,6 +9,8 @@ export const sealedAt = {
   ssoClientSecret: (organizationId: string) => `sso-client-secret:${organizationId}`,
   /** A console sign-in with single sign-on on its way (the browser keeps it in a cookie for ten minutes). */
   ssoPending: () => 'sso-pending',
+  /** What a sign-in code's or an invitation's mail says, in its outbox row until it is sent. */
+  accountMail: (mailId: string) => `mail:${mailId}`,
 };
 
 /** What a reseal did: values now sealed under the current key, and values no configured key opens (left as they are). */
@@ -17,6 +19,8 @@ export interface ResealReport {
   idempotentAnswers: number;
   portalSecrets: number;
   ssoSecrets: number;
+  /** Sign-in codes' and invitations' mail not sent yet. */
+  accountMail: number;
   unopenable: number;
 }
 
@@ -29,20 +33,29 @@ const BATCH = 500;
  * beside serving processes is safe.
  */
 export async function resealStored(db: Database, box: SecretBox): Promise<ResealReport> {
-  const report: ResealReport = { webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, unopenable: 0 };
-  for (let after = ''; ; ) {
-    const rows = await webhooks.secretsNotSealedWith(db, box.keyId, after, BATCH);
-    for (const row of rows) {
-      if (!box.opens(row.secret)) report.unopenable++;
-      else {
-        const context = sealedAt.webhookSecret(row.id);
-        await webhooks.replaceSecret(db, row.id, row.secret, box.seal(box.open(row.secret, context), context));
-        report.webhookSecrets++;
+  const report: ResealReport = { webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, accountMail: 0, unopenable: 0 };
+  /** Reseal one value per row, rows read by id in batches; each resealed value counted under `counted`. */
+  async function byId(counted: 'webhookSecrets' | 'accountMail', read: (after: string) => Promise<Array<{ id: string; value: string }>>, contextOf: (id: string) => string, replace: (id: string, was: string, sealed: string) => Promise<void>) {
+    for (let after = ''; ; ) {
+      const rows = await read(after);
+      for (const row of rows) {
+        if (!box.opens(row.value)) report.unopenable++;
+        else {
+          const context = contextOf(row.id);
+          await replace(row.id, row.value, box.seal(box.open(row.value, context), context));
+          report[counted]++;
+        }
       }
+      if (rows.length < BATCH) break;
+      after = rows[rows.length - 1]!.id;
     }
-    if (rows.length < BATCH) break;
-    after = rows[rows.length - 1]!.id;
   }
+  await byId(
+    'webhookSecrets',
+    async (after) => (await webhooks.secretsNotSealedWith(db, box.keyId, after, BATCH)).map((r) => ({ id: r.id, value: r.secret })),
+    sealedAt.webhookSecret,
+    (id, was, sealed) => webhooks.replaceSecret(db, id, was, sealed),
+  );
   for (let after: readonly [string, string] = ['', '']; ; ) {
     const rows = await idempotencyKeys.answersNotSealedWith(db, box.keyId, after, BATCH);
     for (const row of rows) {
@@ -83,5 +96,11 @@ export async function resealStored(db: Database, box: SecretBox): Promise<Reseal
       report.ssoSecrets++;
     }
   }
+  await byId(
+    'accountMail',
+    async (after) => (await mail.sealedPayloadsNotSealedWith(db, box.keyId, after, BATCH)).map((r) => ({ id: r.id, value: r.payload })),
+    sealedAt.accountMail,
+    (id, was, sealed) => mail.replacePayload(db, id, was, sealed),
+  );
   return report;
 }

@@ -36,7 +36,8 @@ export interface OneTimeWords {
   attempts: number;
 }
 
-export type OneTimeOutcome<T> = { row: T } | { refusal: string; retry?: true };
+/** Used, or refused: why, whether the same row may be tried again, and whether a wrong code was typed (to be counted). */
+export type OneTimeOutcome<T> = { row: T } | { refusal: string; retry?: true; wrongCode?: true };
 
 /**
  * Use a one-time row (given back once used): with `code` null (a link's token found it) or the right code, it is removed and used; an expired
@@ -53,10 +54,45 @@ export async function useOnce<T extends OneTimeRow>(row: T | undefined, code: st
   if (code !== null && !timingSafeEqual(Buffer.from(sha256(`${row.id}:${code.trim()}`), 'hex'), Buffer.from(row.codeHash, 'hex'))) {
     if (row.attempts + 1 >= words.attempts) {
       await store.remove(row.id);
-      return { refusal: `That code is wrong, and it was the last try; ask for ${words.askAfterLastTry}.` };
+      return { refusal: `That code is wrong, and it was the last try; ask for ${words.askAfterLastTry}.`, wrongCode: true };
     }
     await store.countAttempt(row.id);
-    return { refusal: `That code is wrong; ${words.attempts - row.attempts - 1} tries left.`, retry: true };
+    const left = words.attempts - row.attempts - 1;
+    return { refusal: `That code is wrong; ${left} ${left === 1 ? 'try' : 'tries'} left.`, retry: true, wrongCode: true };
   }
   return (await store.remove(row.id)) ? { row } : gone;
+}
+
+/**
+ * Wrong codes an address may have typed before codes for it pause: 10 in any hour and 30 in any day, across codes
+ * (a new code does not start the count again). Five tries a code and three codes a minute would otherwise allow about
+ * 15 guesses a minute without end.
+ */
+export const CODE_FAILURE_LIMITS = [
+  { failures: 10, windowMs: 3_600_000 },
+  { failures: 30, windowMs: 86_400_000 },
+] as const;
+/** How far back the wrong codes that CODE_FAILURE_LIMITS counts go. */
+export const CODE_FAILURE_MEMORY_MS = 86_400_000;
+
+/**
+ * Until when codes for an address are paused, given when its wrong codes of the last day were typed (oldest first);
+ * null while it is under every limit. A window slides: codes open again when the oldest failure that keeps the count
+ * at its limit leaves it.
+ */
+export function codesPausedUntil(failures: readonly Date[], now: Date): Date | null {
+  let until: number | null = null;
+  for (const { failures: limit, windowMs } of CODE_FAILURE_LIMITS) {
+    const inWindow = failures.filter((f) => now.getTime() - f.getTime() < windowMs);
+    if (inWindow.length >= limit) until = Math.max(until ?? 0, inWindow[inWindow.length - limit]!.getTime() + windowMs);
+  }
+  return until === null ? null : new Date(until);
+}
+
+/** The refusal while codes for an address are paused: when they work again, in UTC, to the minute. */
+export function codesPausedMessage(until: Date): string {
+  const at = new Date(Math.ceil(until.getTime() / 60_000) * 60_000);
+  const time = at.toISOString().slice(11, 16);
+  const day = at.toISOString().slice(0, 10);
+  return `Too many wrong codes were typed for this address, so codes for it are paused until ${time} UTC on ${day}. Try again then.`;
 }

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
 import { asIs, defineRows, pageOf, type After } from './rows.js';
-import { toIso, toJson, toStringOrNull, ts, type Sql } from './sql.js';
+import { toIso, toJson, toStringOrNull, ts, type JsonColumn, type Sql } from './sql.js';
 
 /**
  * What a team member did in a workspace through the console (or the command line): who, what, to which resource, when
@@ -70,6 +70,32 @@ export async function insert(sql: Sql, a: AuditRow): Promise<void> {
     ts(sql, new Date(a.createdAt)),
   ]);
 }
+
+/**
+ * The same entry in the audit log of every workspace whose team has `email` (none when it is on no team), in one
+ * statement whatever the answer: what a wrong sign-in code writes, so that a code typed for a member and for anyone else
+ * take the same path. Ids: `idBase` and the end of the member row's id.
+ */
+export async function insertForTeamsOf(sql: Sql, email: string, a: Omit<AuditRow, 'organizationId'>): Promise<void> {
+  const entry = { ...a, detail: JSON.stringify(a.detail), createdAt: sql.dialect.jsonTime(new Date(a.createdAt)), email };
+  await sql.run(
+    `INSERT INTO audit_entry (${ENTRIES.names})
+     SELECT x.id || substr(m.id, length(m.id) - 5), m.organization_id, x.actor, x.action, x.resource_type, x.resource_id, x.ip, x.detail, x.created_at
+     FROM ${sql.dialect.jsonRows(ONE_ENTRY, 'x')} JOIN team_member m ON m.email = x.email`,
+    [JSON.stringify([{ id: entry.id, actor: entry.actor, action: entry.action, resource_type: entry.resourceType, resource_id: entry.resourceId, ip: entry.ip, detail: entry.detail, created_at: entry.createdAt, email }])],
+  );
+}
+const ONE_ENTRY: readonly JsonColumn[] = [
+  ['id', 'text'],
+  ['actor', 'text'],
+  ['action', 'text'],
+  ['resource_type', 'text'],
+  ['resource_id', 'text'],
+  ['ip', 'text'],
+  ['detail', 'text'],
+  ['created_at', 'timestamptz'],
+  ['email', 'text'],
+];
 
 /** The workspace's entries, newest first, a keyset page after `after`. */
 export function page(sql: Sql, organizationId: string, limit: number, after?: After): Promise<AuditRow[]> {

@@ -29,5 +29,8 @@ export { RateLimitWindow } from './rate-limits.js';
 export { TeamMember } from './team-members.js';
 export { TeamSignIn } from './team-sign-ins.js';
 export { TeamSession } from './team-sessions.js';
+export { TeamSessionSso } from './team-session-sso.js';
 export { AuditEntry } from './audit-entries.js';
 export { WorkspaceSso } from './workspace-sso.js';
+export { SsoDomain } from './sso-domains.js';
+export { CodeFailure } from './code-failures.js';

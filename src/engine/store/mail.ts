@@ -19,15 +19,22 @@ export const Mail = defineEntity({
     { name: 'mail_contact_idx', properties: ['contactId'] },
     // The mail lane's claim: due rows, oldest first; sent, failed and cancelled rows are not in it.
     expressionIndex('mail_due_idx', `on "mail" ("next_attempt_at", "id") where "status" = 'pending'`),
+    // ... and its claim of the console's mail, which belongs to no workspace (a few rows among many).
+    expressionIndex('mail_console_due_idx', `on "mail" ("next_attempt_at", "id") where "status" = 'pending' and "organization_id" is null`),
     // The retention chore: settled rows by age.
     expressionIndex('mail_settled_idx', `on "mail" ("created_at") where "status" <> 'pending'`),
   ],
   properties: {
     id: p.string().primary().length(40),
-    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
-    /** The event of the change that caused it. */
+    /** The workspace it is about; null for the console's own mail (a sign-in code to a person across workspaces). */
+    organization: () => p.manyToOne(Organization).deleteRule('cascade').nullable(),
+    /** The event of the change that caused it (or the sign-in or code it carries). */
     changeId: p.string().length(40),
-    /** `post_status`, `reply` or `changelog` (notifications/consent.ts). */
+    /**
+     * `post_status`, `reply`, `changelog` (notifications/consent.ts), `webhook_disabled`; or mail a person asked for or
+     * is sent by the team, whose payload is sealed (notifications/account.ts): `team_sign_in`, `team_invitation`,
+     * `portal_code`.
+     */
     kind: p.string().length(20),
     /** The recipient contact; a plain column, like a vote's: the row outlives nothing it names (erasure deletes it). */
     contactId: p.string().length(40).nullable(),
@@ -55,7 +62,8 @@ export const Mail = defineEntity({
 /** A mail row to write: one change's message to one recipient. */
 export interface NewMail {
   id: string;
-  organizationId: string;
+  /** Null for the console's own mail, which belongs to no workspace. */
+  organizationId: string | null;
   changeId: string;
   kind: string;
   /** The recipient's contact; null for mail to a workspace's admins (a notice, not a notification). */
@@ -161,6 +169,24 @@ export async function cancelPending(sql: Sql, organizationId: string, contactId:
 /** Delete every row to the person's contacts or address, sent or not (an erasure: the rows hold the address). */
 export async function removeFor(sql: Sql, organizationId: string, who: Subject): Promise<number> {
   return sql.run(`DELETE FROM mail WHERE organization_id = ? AND (${inList('contact_id', who.contactIds)} OR email_hash = ?)`, [organizationId, ...who.contactIds, who.emailHash]);
+}
+
+/** Pending rows whose payload is sealed (account mail), but not under the key `keyId`, after `after` by id (key rotation). */
+export async function sealedPayloadsNotSealedWith(sql: Sql, keyId: string, after: string, limit: number): Promise<Array<{ id: string; payload: string }>> {
+  return sql.all<{ id: string; payload: string }>(
+    "SELECT id, payload FROM mail WHERE status = 'pending' AND payload LIKE 'fs1:%' AND payload NOT LIKE ? AND id > ? ORDER BY id LIMIT ?",
+    [`fs1:${keyId}:%`, after, limit],
+  );
+}
+
+/** Write a payload sealed again (key rotation), if it is still the one read. */
+export async function replacePayload(sql: Sql, id: string, was: string, sealed: string): Promise<void> {
+  await sql.run('UPDATE mail SET payload = ? WHERE id = ? AND payload = ?', [sealed, id, was]);
+}
+
+/** Delete the console's mail to an address, sent or not (a team member's erasure). */
+export async function removeConsoleMailTo(sql: Sql, emailHash: string): Promise<number> {
+  return sql.run('DELETE FROM mail WHERE organization_id IS NULL AND email_hash = ?', [emailHash]);
 }
 
 /** Delete settled rows (sent, failed, cancelled) written before `before`, at most `limit`: the outbox's retention. */

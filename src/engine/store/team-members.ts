@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
 import { asIs, defineRows } from './rows.js';
-import { toDate, toIso, toIsoOrNull, ts, type Sql } from './sql.js';
+import { statement, toBool, toDate, toIso, toIsoOrNull, ts, type Sql } from './sql.js';
 
 /**
  * A person on a workspace's team (the console's users): their address, name and role. One row per workspace they
@@ -75,6 +75,42 @@ export async function find(sql: Sql, organizationId: string, email: string): Pro
   return row && MEMBERS.read(row);
 }
 
+/** A team of an address, with what decides whether a session opens it (team/proofs.ts). */
+export interface TeamSignInFacts extends MemberRow {
+  workspace: string;
+  /** The workspace's single sign-on provider now, if it has one. */
+  ssoIssuer: string | null;
+  /** Whether it requires single sign-on for the address: on, and the address's domain verified for it. */
+  ssoRequired: boolean;
+  /** The provider that proved the session for this workspace, if one did (null for no session, or no proof). */
+  provenBy: string | null;
+}
+
+// Read on every console request: a prepared statement on PostgreSQL (planned once per connection).
+const TEAMS_FOR = statement(
+  `SELECT ${MEMBERS.columns}, o.name AS workspace, s.issuer AS sso_issuer, s.enforced AS sso_enforced, d.domain AS verified_domain, p.issuer AS proven_by
+   FROM team_member m JOIN organization o ON o.id = m.organization_id
+   LEFT JOIN workspace_sso s ON s.organization_id = m.organization_id
+   LEFT JOIN sso_domain d ON d.organization_id = m.organization_id AND d.domain = ? AND d.verified_at IS NOT NULL
+   LEFT JOIN team_session_sso p ON p.session_id = ? AND p.organization_id = m.organization_id
+   WHERE m.email = ? ORDER BY o.name, o.id`,
+);
+
+/**
+ * Every team this address is on, by workspace name, with its single sign-on (provider, and whether it is required for
+ * the address's `domain`) and the session's proof by single sign-on there: what a console request reads, in one query.
+ */
+export async function teamsFor(sql: Sql, email: string, domain: string, sessionId: string | null): Promise<TeamSignInFacts[]> {
+  const rows = await sql.all(TEAMS_FOR, [domain, sessionId ?? '', email]);
+  return rows.map((r) => ({
+    ...MEMBERS.read(r),
+    workspace: r.workspace as string,
+    ssoIssuer: (r.sso_issuer as string | null) ?? null,
+    ssoRequired: r.sso_issuer != null && toBool(r.sso_enforced) && r.verified_domain != null,
+    provenBy: (r.proven_by as string | null) ?? null,
+  }));
+}
+
 /** Every team this address is on, with the workspace's name, by name. */
 export async function teamsOf(sql: Sql, email: string): Promise<Array<MemberRow & { workspace: string }>> {
   const rows = await sql.all(
@@ -99,9 +135,10 @@ export async function setRole(sql: Sql, organizationId: string, email: string, r
   return (await sql.run('UPDATE team_member SET role = ? WHERE organization_id = ? AND email = ?', [role, organizationId, email])) > 0;
 }
 
-/** The first sign-in of every team this address is on and has not joined yet. */
-export async function markJoined(sql: Sql, email: string, now: Date): Promise<void> {
-  await sql.run('UPDATE team_member SET joined_at = ? WHERE email = ? AND joined_at IS NULL', [ts(sql, now), email]);
+/** The first sign-in of every team this address is on and has not joined yet (or of the one in `organizationId`). */
+export async function markJoined(sql: Sql, email: string, now: Date, organizationId?: string): Promise<void> {
+  if (organizationId) await sql.run('UPDATE team_member SET joined_at = ? WHERE email = ? AND organization_id = ? AND joined_at IS NULL', [ts(sql, now), email, organizationId]);
+  else await sql.run('UPDATE team_member SET joined_at = ? WHERE email = ? AND joined_at IS NULL', [ts(sql, now), email]);
 }
 
 export async function remove(sql: Sql, organizationId: string, email: string): Promise<boolean> {

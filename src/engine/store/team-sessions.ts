@@ -17,8 +17,14 @@ export const TeamSession = defineEntity({
     /** SHA-256 (hex) of the cookie's token. */
     id: p.string().primary().length(64),
     email: p.string().length(320),
-    /** How they signed in: `link`, `code` or `sso`. */
+    /** How they last signed in: `link`, `code` or `sso`. */
     method: p.string().length(10),
+    /**
+     * When a mailed code or link proved the address (null if it never was): that opens every team of the address but
+     * those that require single sign-on for it. Single sign-on proves the address for one workspace only
+     * (team_session_sso).
+     */
+    addressProvenAt: p.datetime().length(3).nullable(),
     createdAt: p.datetime().length(3),
     /** Last used (kept to the minute): the idle lifetime runs from here. */
     seenAt: p.datetime().length(3),
@@ -30,15 +36,33 @@ export interface TeamSessionRow {
   id: string;
   email: string;
   method: string;
+  addressProvenAt: Date | null;
   createdAt: Date;
   seenAt: Date;
   expiresAt: Date;
 }
 
-const SESSIONS = defineRows<TeamSessionRow>('team_session', 's', { id: asIs, email: asIs, method: asIs, createdAt: toDate, seenAt: toDate, expiresAt: toDate });
+const toDateOrNull = (v: unknown) => (v === null || v === undefined ? null : toDate(v));
+const SESSIONS = defineRows<TeamSessionRow>('team_session', 's', {
+  id: asIs,
+  email: asIs,
+  method: asIs,
+  addressProvenAt: toDateOrNull,
+  createdAt: toDate,
+  seenAt: toDate,
+  expiresAt: toDate,
+});
 
 export async function insert(sql: Sql, s: TeamSessionRow): Promise<void> {
-  await sql.run(`INSERT INTO team_session (${SESSIONS.names}) VALUES (?, ?, ?, ?, ?, ?)`, [s.id, s.email, s.method, ts(sql, s.createdAt), ts(sql, s.seenAt), ts(sql, s.expiresAt)]);
+  await sql.run(`INSERT INTO team_session (${SESSIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
+    s.id,
+    s.email,
+    s.method,
+    s.addressProvenAt && ts(sql, s.addressProvenAt),
+    ts(sql, s.createdAt),
+    ts(sql, s.seenAt),
+    ts(sql, s.expiresAt),
+  ]);
 }
 
 /** The session with this id while it lasts: before its end, and used since `idleSince`. */

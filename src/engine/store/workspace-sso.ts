@@ -1,10 +1,11 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
-import { toJson, ts, type Sql } from './sql.js';
+import { toBool, ts, type Sql } from './sql.js';
 
 /**
  * A workspace's single sign-on to the console with an OpenID Connect provider: its issuer, the client registered there
- * (the secret sealed at rest, bound to this row), and the email domains whose people may sign in through it.
+ * (the secret sealed at rest, bound to this row), and whether people of its verified domains must use it. The domains
+ * it is for are `sso_domain` rows.
  */
 export const WorkspaceSso = defineEntity({
   name: 'WorkspaceSso',
@@ -15,8 +16,8 @@ export const WorkspaceSso = defineEntity({
     clientId: p.string().length(255),
     /** Sealed (sealedAt.ssoClientSecret). */
     clientSecret: p.text(),
-    /** JSON array of lower-case domains. */
-    allowedDomains: p.text(),
+    /** Addresses of its verified domains sign in to this workspace with single sign-on only (no mailed codes). */
+    enforced: p.boolean().default(false),
     updatedAt: p.datetime().length(3),
   },
 });
@@ -27,7 +28,7 @@ export interface SsoRow {
   clientId: string;
   /** As stored: sealed. */
   clientSecret: string;
-  allowedDomains: string[];
+  enforced: boolean;
 }
 
 const read = (r: Record<string, unknown>): SsoRow => ({
@@ -35,26 +36,27 @@ const read = (r: Record<string, unknown>): SsoRow => ({
   issuer: r.issuer as string,
   clientId: r.client_id as string,
   clientSecret: r.client_secret as string,
-  allowedDomains: toJson<string[]>(r.allowed_domains),
+  enforced: toBool(r.enforced),
 });
+const COLUMNS = 'organization_id, issuer, client_id, client_secret, enforced';
 
 export async function upsert(sql: Sql, row: SsoRow, now: Date): Promise<void> {
   await sql.run(
-    `INSERT INTO workspace_sso (organization_id, issuer, client_id, client_secret, allowed_domains, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+    `INSERT INTO workspace_sso (organization_id, issuer, client_id, client_secret, enforced, updated_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (organization_id) DO UPDATE SET issuer = excluded.issuer, client_id = excluded.client_id, client_secret = excluded.client_secret,
-       allowed_domains = excluded.allowed_domains, updated_at = excluded.updated_at`,
-    [row.organizationId, row.issuer, row.clientId, row.clientSecret, JSON.stringify(row.allowedDomains), ts(sql, now)],
+       enforced = excluded.enforced, updated_at = excluded.updated_at`,
+    [row.organizationId, row.issuer, row.clientId, row.clientSecret, row.enforced, ts(sql, now)],
   );
 }
 
 export async function find(sql: Sql, organizationId: string): Promise<SsoRow | undefined> {
-  const row = await sql.one('SELECT * FROM workspace_sso WHERE organization_id = ?', [organizationId]);
+  const row = await sql.one(`SELECT ${COLUMNS} FROM workspace_sso WHERE organization_id = ?`, [organizationId]);
   return row && read(row);
 }
 
 /** Every workspace's single sign-on (a short list: one row per workspace that set it up). */
 export async function all(sql: Sql): Promise<SsoRow[]> {
-  return (await sql.all('SELECT * FROM workspace_sso ORDER BY organization_id')).map(read);
+  return (await sql.all(`SELECT ${COLUMNS} FROM workspace_sso ORDER BY organization_id`)).map(read);
 }
 
 export async function remove(sql: Sql, organizationId: string): Promise<boolean> {

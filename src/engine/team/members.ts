@@ -3,9 +3,11 @@
 import { FeedbackError, newId, readCursor, toPage } from '../shared/index.js';
 import { auditEntries, teamMembers, teamSessions, teamSignIns, type Sql, type WorkspaceContext } from '../store/index.js';
 import { roleOf as actorRole } from './acting.js';
-import { record, type Actor } from './audit.js';
+import { CLI_ACTOR, record, type Actor } from './audit.js';
 import { allows, isTeamRole, teamEmail, type TeamRole } from './roles.js';
-import { TEAM_LIFETIMES, issueSignIn, signInLink, type TeamContext } from './sign-in.js';
+import { TEAM_LIFETIMES } from './lifetimes.js';
+import { CONSOLE_PATH, issueSignIn, signInLink, type TeamContext } from './sign-in.js';
+import { queueAccountMail } from '../notifications/index.js';
 
 export interface TeamMemberInfo {
   email: string;
@@ -46,17 +48,18 @@ export interface AddMemberInput {
 }
 
 /**
- * Add someone to the team (an invitation): their row, and a one-time sign-in that lasts 7 days. Mailed when `invite`
- * is set (the console), returned either way (the command line prints the link). 409 when they are on the team already.
+ * Add someone to the team (an invitation): their row, its audit entry, a one-time sign-in that lasts 7 days and, when
+ * `invite` is set (the console), the invitation's mail in the outbox, all in one transaction. The sign-in is returned
+ * either way (the command line prints the link). 409 when they are on the team already.
  */
 export async function addMember(ctx: MemberContext, actor: Actor, input: AddMemberInput, options: { invite: boolean; workspace: string }) {
   const email = teamEmail(input.email);
   if (!isTeamRole(input.role)) throw new FeedbackError('ERR_VALIDATION', `The role must be one of owner, admin, member, viewer.`);
   const name = input.name?.trim() || null;
   if (name && name.length > 200) throw new FeedbackError('ERR_VALIDATION', 'The name must be at most 200 characters.');
-  refuseUnless(mayManage(await roleOf(ctx, actor), input.role), `Your role does not allow adding ${input.role === 'owner' ? 'an owner' : 'team members'}.`);
   const now = ctx.clock();
-  await ctx.db.transaction(async (tx) => {
+  const signIn = await ctx.db.transaction(async (tx) => {
+    refuseUnless(mayManage(await actorRole(tx, ctx.organizationId, actor), input.role), `Your role does not allow adding ${input.role === 'owner' ? 'an owner' : 'team members'}.`);
     const added = await teamMembers.insert(tx, {
       id: newId('tm', now.getTime()),
       organizationId: ctx.organizationId,
@@ -69,21 +72,30 @@ export async function addMember(ctx: MemberContext, actor: Actor, input: AddMemb
     });
     if (!added) throw new FeedbackError('ERR_CONFLICT', `${email} is on the team already.`);
     await record(tx, ctx, actor, { action: 'team.member_added', resourceType: 'team_member', resourceId: email, detail: { role: input.role } });
+    const issued = await issueSignIn(tx, now, email, TEAM_LIFETIMES.issuedSignIn);
+    const link = signInLink(ctx, issued.token);
+    if (options.invite) {
+      const base = ctx.publicUrl()?.replace(/\/+$/, '');
+      await queueAccountMail(tx, ctx.secrets, {
+        organizationId: ctx.organizationId,
+        about: issued.id,
+        email,
+        now,
+        payload: {
+          kind: 'team_invitation',
+          workspace: options.workspace,
+          invitedBy: actor.email === CLI_ACTOR.email ? 'The server\'s operator' : actor.email,
+          role: input.role,
+          link,
+          consoleUrl: base ? `${base}${CONSOLE_PATH}/sign-in` : null,
+          invitedAt: now.toISOString(),
+          expiresAt: issued.expiresAt.toISOString(),
+        },
+      });
+    }
+    return { ...issued, link };
   });
-  const signIn = await issueSignIn(ctx, email, TEAM_LIFETIMES.issuedSignIn);
-  const link = signInLink(ctx, signIn.token);
-  if (options.invite) {
-    await ctx.mailer.send({
-      about: 'a console invitation',
-      to: [email],
-      subject: `You are invited to ${options.workspace}'s feedback console`,
-      text:
-        `${actor.email} added you to ${options.workspace}'s team as ${input.role}.\n\n` +
-        `${link ? `Open this link to sign in:\n${link}\n\nOr sign` : 'Sign'} in on the console's sign-in page with the code ${signIn.code} after asking for it there. ` +
-        `This invitation works once, for ${TEAM_LIFETIMES.issuedSignIn / 86400} days.`,
-    });
-  }
-  return { member: info((await teamMembers.find(ctx.db, ctx.organizationId, email))!), signIn: { ...signIn, link } };
+  return { member: info((await teamMembers.find(ctx.db, ctx.organizationId, email))!), signIn };
 }
 
 export async function listMembers(ctx: WorkspaceContext): Promise<TeamMemberInfo[]> {

@@ -1,66 +1,37 @@
-// Signing in to the console: one-time links and codes mailed to a team member's address (or printed by the command
-// line for the first owner), and the sessions they start (docs/console.md).
-import type { Mailer } from '../mail/index.js';
-import { FeedbackError, newCode, newId, newToken, sha256, useOnce } from '../shared/index.js';
-import { teamMembers, teamSessions, teamSignIns, type Database } from '../store/index.js';
-import { isTeamRole, teamEmail, type TeamRole } from './roles.js';
+// Signing in to the console with what is mailed to an address: a one-time link and a six-digit code (or a link the
+// command line prints for the first owner). Either proves the address (docs/security.md).
+import { queueAccountMail } from '../notifications/index.js';
+import type { SecretBox } from '../secrets/index.js';
+import { FeedbackError, codesPausedMessage, hashEmail, newCode, newId, newToken, sha256, useOnce } from '../shared/index.js';
+import { auditEntries, codeFailures, teamMembers, teamSignIns, type Database, type Sql } from '../store/index.js';
+import { teamEmail } from './roles.js';
+import { TEAM_LIFETIMES } from './lifetimes.js';
+import { startSession, type SignInFacts, type TeamSession } from './sessions.js';
 
-/** How long things last, in seconds. */
-export const TEAM_LIFETIMES = {
-  /** A link and code mailed from the sign-in page. */
-  mailedSignIn: 15 * 60,
-  /** A link the command line prints, and an invitation's link. */
-  issuedSignIn: 7 * 24 * 3600,
-  /** A session, however active. */
-  session: 7 * 24 * 3600,
-  /** A session not used for this long ends. */
-  sessionIdle: 12 * 3600,
-};
 /** Wrong codes a sign-in takes before it is gone. */
 export const TEAM_CODE_ATTEMPTS = 5;
-/** A session's last use is written at most this often (a page view is not a write each time). */
-const TOUCH_EVERY_MS = 60_000;
+/** Where the console's wrong codes are counted (code_failure's scope; a portal's is its workspace). */
+const CONSOLE_SCOPE = 'console';
 
 export const CONSOLE_PATH = '/console';
 
 export interface TeamContext {
   db: Database;
   clock: () => Date;
-  mailer: Mailer;
+  /** Seals what sign-in mail carries until it is sent. */
+  secrets: SecretBox;
   /** This server's address as people reach it, for the links in mail; without it the mail carries the code only. */
   publicUrl: () => string | undefined;
 }
 
-/** A team the signed-in person is on. */
-export interface Team {
-  organizationId: string;
-  workspace: string;
-  role: TeamRole;
-  name: string | null;
-}
-
-/** Who a session stands for: an address, and every team it is on (none once removed from the last). */
-export interface TeamIdentity {
-  email: string;
-  teams: Team[];
-}
-
-export interface TeamSession {
-  /** The cookie's value; only its digest is stored. */
-  token: string;
-  email: string;
-  expiresAt: Date;
-}
-
-/** A new sign-in for an address: its id, the link's token and the code, lasting `seconds`. */
-export async function issueSignIn(ctx: TeamContext, email: string, seconds: number): Promise<{ id: string; token: string; code: string; expiresAt: Date }> {
-  const now = ctx.clock();
+/** A new sign-in for an address, in `sql`: its id, the link's token and the code, lasting `seconds`. */
+export async function issueSignIn(sql: Sql, now: Date, email: string, seconds: number): Promise<{ id: string; token: string; code: string; expiresAt: Date }> {
   const id = newId('tsi', now.getTime());
   const token = newToken();
   const { code, codeHash } = newCode(id);
   const expiresAt = new Date(now.getTime() + seconds * 1000);
-  await teamSignIns.removeExpired(ctx.db, now);
-  await teamSignIns.insert(ctx.db, { id, email, tokenHash: sha256(token), codeHash, attempts: 0, createdAt: now, expiresAt });
+  await teamSignIns.removeExpired(sql, now);
+  await teamSignIns.insert(sql, { id, email, tokenHash: sha256(token), codeHash, attempts: 0, createdAt: now, expiresAt });
   return { id, token, code, expiresAt };
 }
 
@@ -71,64 +42,65 @@ export function signInLink(ctx: Pick<TeamContext, 'publicUrl'>, token: string): 
 }
 
 /**
- * Someone asks to sign in with an address: if it is on a team, it gets a link and a code (15 minutes); if not, nothing
- * is sent, and the answer is the same (a sign-in to type the code against), so the page says nothing of who is a member.
+ * Someone asks to sign in with an address: a sign-in (a link and a code, 15 minutes) and its mail, written to the
+ * outbox in one transaction, whoever the address is. The answer comes before any mail is sent, and takes the same path
+ * (the same statements) for an address on a team and for any other: the mail lane sends the message only if the address
+ * is on a team when it goes out. While codes for the address are paused (too many wrong ones), the mail carries the
+ * link alone, and the answer says until when.
  */
-export async function requestSignIn(ctx: TeamContext, rawEmail: string): Promise<{ signInId: string }> {
+export async function requestSignIn(ctx: TeamContext, rawEmail: string): Promise<{ signInId: string; codesPausedUntil: Date | null }> {
   const email = teamEmail(rawEmail);
-  // Issued either way, so that typing a code behaves alike whether or not anyone got it.
-  const s = await issueSignIn(ctx, email, TEAM_LIFETIMES.mailedSignIn);
-  if ((await teamMembers.teamsOf(ctx.db, email)).length === 0) return { signInId: s.id };
-  const link = signInLink(ctx, s.token);
-  await ctx.mailer.send({
-    about: 'a console sign-in code',
-    to: [email],
-    subject: `${s.code} is your feedback console code`,
-    text:
-      `Your code is ${s.code}.\n\n${link ? `Or open this link to sign in:\n${link}\n\n` : ''}` +
-      `It works once, for ${TEAM_LIFETIMES.mailedSignIn / 60} minutes. If you did not ask to sign in, ignore this message.`,
+  const now = ctx.clock();
+  return ctx.db.transaction(async (tx) => {
+    const paused = await codeFailures.pausedUntil(tx, CONSOLE_SCOPE, hashEmail(email)!, now);
+    const s = await issueSignIn(tx, now, email, TEAM_LIFETIMES.mailedSignIn);
+    await queueAccountMail(tx, ctx.secrets, {
+      organizationId: null,
+      about: s.id,
+      email,
+      now,
+      payload: { kind: 'team_sign_in', code: paused ? null : s.code, link: signInLink(ctx, s.token), requestedAt: now.toISOString(), expiresAt: s.expiresAt.toISOString() },
+    });
+    return { signInId: s.id, codesPausedUntil: paused };
   });
-  return { signInId: s.id };
 }
 
-/** Use a sign-in, by its link's token or by its id and code: a new session (a new token, so a session is never fixed). */
-export async function redeemSignIn(ctx: TeamContext, by: { token: string } | { signInId: string; code: string }): Promise<TeamSession> {
+/**
+ * Use a sign-in, by its link's token or by its id and code: a new session (a new token, so a session is never fixed)
+ * that proves the address. A wrong code counts a try of the sign-in and a wrong code of the address (CODE_FAILURE_LIMITS:
+ * past them, codes for the address are refused, right or wrong, until the window passes), and is in the audit log of
+ * every workspace whose team has the address (one statement, whether or not any has it).
+ */
+export async function redeemSignIn(ctx: TeamContext, by: { token: string } | { signInId: string; code: string }, facts: SignInFacts = {}): Promise<TeamSession> {
   const now = ctx.clock();
+  const code = 'token' in by ? null : by.code;
   const outcome = await ctx.db.transaction(async (tx) => {
     const row = await teamSignIns.find(tx, 'token' in by ? { tokenHash: sha256(by.token) } : { id: by.signInId });
-    const used = await useOnce(row, 'token' in by ? null : by.code, now, teamSignIns.oneTime(tx), { noun: 'sign-in', askAfterLastTry: 'a new one', attempts: TEAM_CODE_ATTEMPTS });
-    if ('row' in used) await teamMembers.markJoined(tx, used.row.email, now);
-    return used;
+    const emailHash = row && hashEmail(row.email)!;
+    if (row && code !== null) {
+      const paused = await codeFailures.pausedUntil(tx, CONSOLE_SCOPE, emailHash!, now);
+      if (paused) return { refusal: codesPausedMessage(paused) };
+    }
+    const used = await useOnce(row, code, now, teamSignIns.oneTime(tx), { noun: 'sign-in', askAfterLastTry: 'a new one', attempts: TEAM_CODE_ATTEMPTS });
+    if ('refusal' in used) {
+      if (!used.wrongCode || !row) return used;
+      await codeFailures.insert(tx, { id: newId('cf', now.getTime()), scope: CONSOLE_SCOPE, emailHash: emailHash!, createdAt: now });
+      const paused = await codeFailures.pausedUntil(tx, CONSOLE_SCOPE, emailHash!, now);
+      await auditEntries.insertForTeamsOf(tx, row.email, {
+        id: newId('aud', now.getTime()),
+        actor: row.email,
+        action: 'team.sign_in_failed',
+        resourceType: 'team_member',
+        resourceId: row.email,
+        ip: facts.ip ?? null,
+        detail: { method: 'code', reason: 'wrong code', ...(paused ? { codesPausedUntil: paused.toISOString() } : {}) },
+        createdAt: now.toISOString(),
+      });
+      return paused ? { refusal: `That code is wrong. ${codesPausedMessage(paused)}` } : used;
+    }
+    await teamMembers.markJoined(tx, used.row.email, now);
+    return { session: await startSession({ ...ctx, db: tx }, used.row.email, { method: code === null ? 'link' : 'code' }, facts) };
   });
-  if ('refusal' in outcome) throw new FeedbackError('ERR_VALIDATION', outcome.refusal, { retry: outcome.retry === true });
-  return startSession(ctx, outcome.row.email, 'token' in by ? 'link' : 'code');
-}
-
-/** A new session for an address, after a sign-in (a mailed link or code, or single sign-on). */
-export async function startSession(ctx: Pick<TeamContext, 'db' | 'clock'>, email: string, method: 'link' | 'code' | 'sso'): Promise<TeamSession> {
-  const now = ctx.clock();
-  const token = newToken();
-  const expiresAt = new Date(now.getTime() + TEAM_LIFETIMES.session * 1000);
-  await teamSessions.removeExpired(ctx.db, now, idleSince(now));
-  await teamSessions.insert(ctx.db, { id: sha256(token), email, method, createdAt: now, seenAt: now, expiresAt });
-  return { token, email, expiresAt };
-}
-
-const idleSince = (now: Date) => new Date(now.getTime() - TEAM_LIFETIMES.sessionIdle * 1000);
-
-/** Who a session token stands for while the session lasts, with their teams now (a removal shows at once). */
-export async function sessionOf(ctx: Pick<TeamContext, 'db' | 'clock'>, token: string | undefined): Promise<TeamIdentity | null> {
-  if (!token || token.length > 100) return null;
-  const now = ctx.clock();
-  const row = await teamSessions.find(ctx.db, sha256(token), now, idleSince(now));
-  if (!row) return null;
-  if (now.getTime() - row.seenAt.getTime() >= TOUCH_EVERY_MS) await teamSessions.touch(ctx.db, row.id, now);
-  const teams = (await teamMembers.teamsOf(ctx.db, row.email)).flatMap((m) =>
-    isTeamRole(m.role) ? [{ organizationId: m.organizationId, workspace: m.workspace, role: m.role, name: m.name }] : [],
-  );
-  return { email: row.email, teams };
-}
-
-export async function signOut(ctx: Pick<TeamContext, 'db'>, token: string): Promise<void> {
-  await teamSessions.remove(ctx.db, sha256(token));
+  if ('refusal' in outcome) throw new FeedbackError('ERR_VALIDATION', outcome.refusal, { retry: 'retry' in outcome && outcome.retry === true });
+  return outcome.session;
 }

@@ -60,8 +60,17 @@ async function emailStep(site: PortalSite, event: H3Event, v: Visit, form: URLSe
   const limited = (await site.overLimit(v, `code-ip:${v.facts.ip}`, site.limits.codesPerIp)) ?? (await site.overLimit(v, `code-email:${hashEmail(email)}`, site.limits.codesPerEmail));
   if (limited) return limited;
   const notifyMe = form.get('notify_me') === 'on';
-  const { codeId } = await v.participation.requestCode({ email, name: name.value ?? null }, { ...built.action, notifyMe }, { workspace: v.org.name });
-  return seeOther(v.paths.confirm(codeId), v.cookies);
+  try {
+    const { codeId } = await v.participation.requestCode({ email, name: name.value ?? null }, { ...built.action, notifyMe }, { workspace: v.org.name });
+    return seeOther(v.paths.confirm(codeId), v.cookies);
+  } catch (err) {
+    // Codes for the address are paused here (too many wrong ones): the page says until when.
+    if (!(err instanceof FeedbackError && err.code === 'ERR_RATE_LIMITED')) throw err;
+    const seconds = Math.max(1, Math.ceil((Date.parse(String(err.details?.resetAt)) - site.engine.clock().getTime()) / 1000));
+    const page = htmlResponse(429, messagePage(v.frame, 'Codes are paused for this address', err.message, { href: built.action.returnTo ?? v.paths.home, label: 'Back' }), v.cookies);
+    page.headers.set('retry-after', String(seconds));
+    return page;
+  }
 }
 
 /**

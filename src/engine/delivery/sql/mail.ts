@@ -3,7 +3,8 @@ import { placeholders, statement, toInt, ts, type Database, type Sql, type SqlDi
 /** A mail row a claim took. */
 export interface ClaimedMail {
   id: string;
-  organizationId: string;
+  /** Null for the console's own mail. */
+  organizationId: string | null;
   emailHash: string;
   contactId: string | null;
   email: string;
@@ -19,28 +20,47 @@ export interface ClaimedMail {
  * seek on mail_due_idx, then one on mail_recipient_idx per recipient. PostgreSQL skips rows another process is
  * claiming right now.
  */
+const due = (m: string) => `${m}status = 'pending' AND ${m}next_attempt_at <= ? AND (${m}lease_expires_at IS NULL OR ${m}lease_expires_at <= ?)`;
+const CLAIMED = 'RETURNING id, organization_id, email_hash, contact_id, email, kind, change_id, payload, attempt_count';
 function claimText(d: SqlDialect): string {
-  const due = (m: string) => `${m}status = 'pending' AND ${m}next_attempt_at <= ? AND (${m}lease_expires_at IS NULL OR ${m}lease_expires_at <= ?)`;
   return `UPDATE mail SET lease_token = ?, lease_expires_at = ?
     WHERE id IN (
       SELECT m.id FROM mail m WHERE ${due('m.')}
-        AND (m.organization_id, m.email_hash) IN (SELECT organization_id, email_hash FROM mail WHERE ${due('')} ORDER BY next_attempt_at, id LIMIT ?)
+        AND (m.organization_id, m.email_hash) IN (SELECT organization_id, email_hash FROM mail WHERE ${due('')} AND organization_id IS NOT NULL ORDER BY next_attempt_at, id LIMIT ?)
       ORDER BY m.next_attempt_at, m.id LIMIT ?${d.forUpdateSkipLocked})
-    RETURNING id, organization_id, email_hash, contact_id, email, kind, change_id, payload, attempt_count`;
+    ${CLAIMED}`;
 }
+/**
+ * The console's own mail (no workspace: a sign-in code), oldest first: each row is a message of its own, so no
+ * recipient's other rows come along. A seek on mail_console_due_idx, which holds these rows alone.
+ */
+const consoleClaimText = (d: SqlDialect) =>
+  `UPDATE mail SET lease_token = ?, lease_expires_at = ?
+    WHERE id IN (SELECT id FROM mail WHERE ${due('')} AND organization_id IS NULL ORDER BY next_attempt_at, id LIMIT ?${d.forUpdateSkipLocked})
+    ${CLAIMED}`;
 const claims = new Map<string, Statement>();
 
 /** Rows per recipient a claim takes at most: a digest of more goes out in several messages. */
 const ROWS_PER_RECIPIENT = 50;
 
+const statementOf = (db: Sql, kind: 'workspaces' | 'console') => {
+  const key = `${db.dialect.name} ${kind}`;
+  let s = claims.get(key);
+  if (!s) claims.set(key, (s = statement(kind === 'console' ? consoleClaimText(db.dialect) : claimText(db.dialect))));
+  return s;
+};
+
+/** Up to `limit` recipients' due mail in the workspaces, and up to `limit` due messages of the console's own. */
 export async function claimMail(db: Sql, claim: { now: Date; token: string; leaseUntil: Date; limit: number }): Promise<ClaimedMail[]> {
-  let s = claims.get(db.dialect.name);
-  if (!s) claims.set(db.dialect.name, (s = statement(claimText(db.dialect))));
   const now = ts(db, claim.now);
-  const rows = await db.all<Record<string, unknown>>(s, [claim.token, ts(db, claim.leaseUntil), now, now, now, now, claim.limit, claim.limit * ROWS_PER_RECIPIENT]);
+  const lease = [claim.token, ts(db, claim.leaseUntil)];
+  const rows = [
+    ...(await db.all<Record<string, unknown>>(statementOf(db, 'workspaces'), [...lease, now, now, now, now, claim.limit, claim.limit * ROWS_PER_RECIPIENT])),
+    ...(await db.all<Record<string, unknown>>(statementOf(db, 'console'), [...lease, now, now, claim.limit])),
+  ];
   return rows.map((r) => ({
     id: r.id as string,
-    organizationId: r.organization_id as string,
+    organizationId: (r.organization_id as string | null) ?? null,
     emailHash: r.email_hash as string,
     contactId: (r.contact_id as string | null) ?? null,
     email: r.email as string,
@@ -107,6 +127,15 @@ export async function requeue(
       );
     }
   });
+}
+
+/** Rows still held under the claim that will not be sent (what they say no longer holds): cancelled with the reason. */
+export async function cancelHeld(db: Sql, ids: readonly string[], token: string, reason: string, now: Date): Promise<void> {
+  await db.run(
+    `UPDATE mail SET status = 'cancelled', failed_at = ?, error = ?, next_attempt_at = NULL, lease_token = NULL, lease_expires_at = NULL
+     WHERE lease_token = ? AND status = 'pending' AND id IN (${placeholders(ids)})`,
+    [ts(db, now), reason.slice(0, 500), token, ...ids],
+  );
 }
 
 /** A handed-over message whose server never confirmed it: it stays sent (never twice), with the reason noted. */

@@ -1,0 +1,106 @@
+// Mail a person asked for (a sign-in code) or is sent by the team (an invitation): written to the outbox in the
+// transaction of the request, sent by the scheduler's mail lane like every other message. Unlike a notification it is
+// one message per row (never in a digest), it has no unsubscribe (nobody is mailed who did not ask, or was not invited),
+// and its secret (a code, a link's token) is sealed in the row: the tables keep sign-ins as digests only, and the
+// outbox must not be the place a database reader finds a working code.
+import { html } from '@remix-run/html-template';
+import { hashEmail, newId } from '../shared/index.js';
+import { sealedAt, type SecretBox } from '../secrets/index.js';
+import { mail, type Sql } from '../store/index.js';
+
+/** What an account message says, as sealed in its row. Times are ISO strings. */
+export type AccountMail =
+  /**
+   * A console sign-in: its code (null while codes for the address are paused after too many wrong ones: the link alone
+   * then) and its link (null without a public address). Sent only if the address is on a team when it goes out.
+   */
+  | { kind: 'team_sign_in'; code: string | null; link: string | null; requestedAt: string; expiresAt: string }
+  /** An invitation to a workspace's team, with a one-time sign-in link and the console's sign-in page (null without a public address). */
+  | { kind: 'team_invitation'; workspace: string; invitedBy: string; role: string; link: string | null; consoleUrl: string | null; invitedAt: string; expiresAt: string }
+  /** A code that confirms an address on a workspace's portal. */
+  | { kind: 'portal_code'; workspace: string; code: string; requestedAt: string; expiresAt: string };
+
+export const ACCOUNT_MAIL_KINDS: ReadonlySet<string> = new Set<AccountMail['kind']>(['team_sign_in', 'team_invitation', 'portal_code']);
+
+/**
+ * Queue an account message in the caller's transaction: due now, its payload sealed to its row. `about` is what it
+ * answers (the sign-in's or code's id); `organizationId` is null for the console's sign-ins, which are no workspace's.
+ */
+export async function queueAccountMail(tx: Sql, secrets: SecretBox, input: { organizationId: string | null; about: string; email: string; now: Date; payload: AccountMail }): Promise<void> {
+  const id = newId('mail', input.now.getTime());
+  await mail.insertMany(tx, [
+    {
+      id,
+      organizationId: input.organizationId,
+      changeId: input.about,
+      kind: input.payload.kind,
+      contactId: null,
+      email: input.email,
+      emailHash: hashEmail(input.email)!,
+      payload: secrets.seal(JSON.stringify(input.payload), sealedAt.accountMail(id)),
+      dueAt: input.now,
+      createdAt: input.now,
+    },
+  ]);
+}
+
+/** An account message's payload, opened. */
+export const openAccountMail = (secrets: SecretBox, rowId: string, payload: string): AccountMail => JSON.parse(secrets.open(payload, sealedAt.accountMail(rowId))) as AccountMail;
+
+/** When an account message stops being worth sending (its code or link no longer works). */
+export const accountMailExpiresAt = (m: AccountMail): Date => new Date(m.expiresAt);
+
+/** A time as people read it in mail: `27 Nov 2026, 16:05 UTC`. */
+const when = (iso: string) =>
+  `${new Date(iso).toLocaleString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })} UTC`;
+/** How long what a message carries works, from when it was made, in whole units of `ms`. */
+const lifetime = (from: string, to: string, ms: number) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / ms));
+
+/** The words of an account message: subject, plain text and the same as HTML; `from` is its sender's display name. */
+export function renderAccountMail(m: AccountMail, email: string): { subject: string; text: string; html: string; from: string } {
+  let subject: string;
+  let lines: string[];
+  let from: string;
+  let link: { href: string; label: string } | null = null;
+  switch (m.kind) {
+    case 'team_sign_in': {
+      link = m.link ? { href: m.link, label: 'Sign in' } : null;
+      from = 'Feedback console';
+      subject = m.code ? `${m.code} is your feedback console code` : 'Your feedback console sign-in link';
+      lines = [
+        `Someone asked to sign in to the feedback console as ${email} on ${when(m.requestedAt)}.`,
+        m.code
+          ? `Your code is ${m.code}.${link ? ' Or open the link below.' : ''}`
+          : 'Sign-in codes for this address are paused after too many wrong codes were typed, so this message has a link only.',
+        `It works once, for ${lifetime(m.requestedAt, m.expiresAt, 60_000)} minutes. If it was not you, ignore this message: nobody can sign in without ${m.code ? 'the code or the link' : 'the link'}. Never share it.`,
+      ];
+      break;
+    }
+    case 'team_invitation': {
+      link = m.link ? { href: m.link, label: `Join ${m.workspace}` } : null;
+      from = m.workspace;
+      subject = `You are invited to ${m.workspace}'s feedback console`;
+      lines = [
+        `${m.invitedBy} added you to ${m.workspace}'s team as ${m.role}.`,
+        link
+          ? `Open the link below to sign in. It works once, for ${lifetime(m.invitedAt, m.expiresAt, 86_400_000)} days; after that, sign in on the console's sign-in page with your address${m.consoleUrl ? ` (${m.consoleUrl})` : ''}.`
+          : "Sign in on the console's sign-in page with your address: a code will be mailed to you.",
+      ];
+      break;
+    }
+    case 'portal_code':
+      from = m.workspace;
+      subject = `${m.code} is your code for ${m.workspace}`;
+      lines = [
+        `Someone asked for a code to take part on ${m.workspace}'s feedback page as ${email} on ${when(m.requestedAt)}.`,
+        `Your code is ${m.code}. Enter it on the page that asked for it to confirm your address. It works once, for ${lifetime(m.requestedAt, m.expiresAt, 60_000)} minutes.`,
+        'If it was not you, ignore this message: nothing happens without the code.',
+      ];
+      break;
+  }
+  const text = [...lines.flatMap((line) => [line, '']), ...(link ? [`${link.label}: ${link.href}`, ''] : [])].join('\n');
+  const body = html`<!doctype html><html><head><meta charset="utf-8"><title>${subject}</title></head><body style="font-family:sans-serif;line-height:1.5;max-width:600px">
+${lines.map((line) => html`<p>${line}</p>`)}${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}
+</body></html>`;
+  return { subject, text, html: String(body), from };
+}
