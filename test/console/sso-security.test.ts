@@ -177,6 +177,15 @@ describeEngine(
       // Another domain's address that the provider vouches for is refused too.
       const outside = await signInWithSso(new Visitor(app, ORIGIN), `/console/${f.org.id}/sign-in`, 'root@f.test', 'root@elsewhere.test');
       expect(outside.text).toContain('root@elsewhere.test is not in a domain this workspace signs in with.');
+      // The provider's own refusal (the person cancelled) is in the log too.
+      const cancelled = new Visitor(app, ORIGIN);
+      await cancelled.get(`/console/${f.org.id}/sign-in`);
+      const started = await cancelled.post(`/console/${f.org.id}/sso`, { email: 'root@f.test' });
+      const state = new URL(/<a href="([^"]+)">Continue to sign in<\/a>/.exec(started.text)![1]!.replaceAll('&amp;', '&')).searchParams.get('state')!;
+      const denied = await cancelled.get(`/console/sso/callback?error=access_denied&state=${state}`);
+      expect(denied.status).toBe(422);
+      expect(denied.text).toContain('The sign-in provider did not sign you in (access_denied).');
+      expect((await f.team.auditLog(CLI_ACTOR)).data[0]).toMatchObject({ action: 'team.sso_refused', actor: 'unknown', detail: { reason: 'the provider answered access_denied' } });
       // A workspace page for an id that does not exist looks like any other and says nothing of it.
       const page = await v.get('/console/org_00000000000000000000000000/sign-in');
       expect(page.status).toBe(200);

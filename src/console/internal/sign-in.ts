@@ -177,8 +177,6 @@ export function mountSignIn(router: H3, site: ConsoleSite): void {
   router.get(`${CONSOLE_PATH}/sso/callback`, async (event) => {
     const v = await site.visit(event);
     const done = [...v.cookies, sessionCookie(SSO_COOKIE, SSO_COOKIE_PATH, v.facts, null)];
-    const providerError = event.url.searchParams.get('error');
-    if (providerError) return htmlResponse(422, emailPage(v.frame, { error: `The sign-in provider did not sign you in (${providerError}).` }), done);
     try {
       const { session, organizationId } = await site.engine.team.finishSso(readCookie(event, SSO_COOKIE), event.url, factsOf(event, v));
       return signedIn(site, { ...v, cookies: done }, session, `${CONSOLE_PATH}/${organizationId}/posts`);

@@ -212,6 +212,9 @@ export async function finishSso(ctx: SsoContext, sealedPending: string | undefin
     });
     throw refused(why);
   };
+  // The provider's own refusal (the person cancelled, or is not allowed there) comes back as `error`.
+  const providerError = callbackUrl.searchParams.get('error');
+  if (providerError) return refuse(`The sign-in provider did not sign you in (${providerError.slice(0, 100)}).`, `the provider answered ${providerError.slice(0, 100)}`);
   const config = await configFor(ctx, row);
   let claims: Record<string, unknown> | undefined;
   try {
