@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createConsole } from '../../src/console/index.js';
 import { CLI_ACTOR } from '../../src/engine/index.js';
@@ -191,6 +192,30 @@ describeEngine(
       expect(page.status).toBe(200);
       expect((await v.post('/console/org_00000000000000000000000000/sso', { email: 'x@f.test' })).text).toContain('This workspace does not sign in with single sign-on');
     });
+
+    it('the sign-in forms take any input without a 5xx: addresses, codes, workspace ids and domains, fuzzed', async () => {
+      const f = await workspace('fuzz@f2.test', { sso: ['f2.test'] });
+      const admin = new Visitor(app, ORIGIN);
+      await signInByCode(admin, 'fuzz@f2.test');
+      const text = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 50 }), fc.constantFrom('', 'a@b', 'x\u0000@f2.test', '\ud800@f2.test', `${'a'.repeat(400)}@f2.test`, 'fuzz@F2.TEST', ' @f2.test'));
+      const visitor = new Visitor(app, ORIGIN);
+      await visitor.get('/console/sign-in');
+      await fc.assert(
+        fc.asyncProperty(text, text, fc.constantFrom(f.org.id, 'org_00000000000000000000000000', 'org_', '..%2F', 'sign-in'), async (a, b, org) => {
+          const answers = [
+            await visitor.post('/console/sign-in', { email: a }),
+            await visitor.post('/console/sign-in/code', { signInId: a, code: b }),
+            await visitor.post('/console/sso', { email: a }),
+            await visitor.post(`/console/${encodeURIComponent(org)}/sso`, { email: a }),
+            await visitor.get(`/console/${encodeURIComponent(org)}/sign-in`),
+            await admin.post(`/console/${f.org.id}/settings/sso/verify`, { domain: a }),
+            await admin.post(`/console/${f.org.id}/settings/sso/require`, { required: b }),
+          ];
+          for (const [i, res] of answers.entries()) expect(res.status, `answer ${i}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+        }),
+        { numRuns: Number(process.env.FUZZ_SIGN_IN_RUNS ?? 40), seed: Number(process.env.FUZZ_SEED ?? 46) },
+      );
+    }, 60_000);
   },
   { engine: { mail: { smtpUrl: smtp.url }, dns: { resolveTxt: async (name) => txt.get(name) ?? Promise.reject(Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' })) } }, scheduler: true },
 );

@@ -14,6 +14,8 @@ export const TEAM_CODE_ATTEMPTS = 5;
 const CONSOLE_SCOPE = 'console';
 
 export const CONSOLE_PATH = '/console';
+/** What a sign-in's id looks like (shared/ids.ts `newId('tsi')`). */
+const SIGN_IN_ID = /^tsi_[0-9a-z]{26}$/;
 
 export interface TeamContext {
   db: Database;
@@ -75,7 +77,8 @@ export async function redeemSignIn(ctx: TeamContext, by: { token: string } | { s
   const now = ctx.clock();
   const code = 'token' in by ? null : by.code;
   const outcome = await ctx.db.transaction(async (tx) => {
-    const row = await teamSignIns.find(tx, 'token' in by ? { tokenHash: sha256(by.token) } : { id: by.signInId });
+    // An id that cannot be one (any text a form may carry, U+0000 included) is looked up as nothing.
+    const row = 'token' in by ? await teamSignIns.find(tx, { tokenHash: sha256(by.token) }) : SIGN_IN_ID.test(by.signInId) ? await teamSignIns.find(tx, { id: by.signInId }) : undefined;
     const emailHash = row && hashEmail(row.email)!;
     if (row && code !== null) {
       const paused = await codeFailures.pausedUntil(tx, CONSOLE_SCOPE, emailHash!, now);
