@@ -126,7 +126,7 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
       return { id, organizationId, scope: old.scope as Scope, key: secret, createdAt: now.toISOString(), replaces: keyId, previousValidUntil };
     },
 
-    /** Resolve a presented secret: the key cache, else one indexed SELECT on the hash, joined to its workspace. */
+    /** Resolve a presented secret: the key cache, else one indexed read of the hash, joined to its workspace. */
     async authenticate(secret: string): Promise<AuthenticatedKey | null> {
       if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
       const hash = hashApiKey(secret);

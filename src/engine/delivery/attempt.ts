@@ -2,7 +2,9 @@ import { sealedAt, type SecretBox } from '../secrets/index.js';
 import { RETRY_SCHEDULE_MS } from '../../schemas/webhooks.js';
 import { WEBHOOK_HEADERS, signPayload } from '../../verify/node.js';
 import type { AttemptOutcome, Sender } from './sender.js';
-import type { Held } from './sql/claim.js';
+import type { deliveryClaims } from '../store/index.js';
+
+type Held = deliveryClaims.Held;
 
 export type { Held };
 

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { type Database } from '../store/index.js';
+import { deliveryClaims, type Database } from '../store/index.js';
 import type { Held } from './attempt.js';
-import { claimDue, type ClaimRequest } from './sql/claim.js';
+
+type ClaimRequest = deliveryClaims.ClaimRequest;
 
 /** A receiver that answered 2xx within this is claimed for deep. */
 const FAST_MS = 1000;
 
-/** How one claim statement takes due deliveries (the SQL in sql/claim.ts; a test gives its own). */
+/** How one claim statement takes due deliveries (the SQL in store/delivery-claims.ts; a test gives its own). */
 export type ClaimFn = (request: ClaimRequest) => Promise<Held[]>;
 
 export interface ClaimPolicyOptions {
@@ -148,5 +149,5 @@ export class ClaimPolicy {
 
 /** The claim policy of a process's webhook lane, claiming with the scheduler's SQL. */
 export function createClaimPolicy(options: { db: Database; clock: () => Date; leaseMs: number; concurrency: number; perWebhook: number }): ClaimPolicy {
-  return new ClaimPolicy({ ...options, claim: (request) => claimDue(options.db, request) });
+  return new ClaimPolicy({ ...options, claim: (request) => deliveryClaims.claimDue(options.db, request) });
 }

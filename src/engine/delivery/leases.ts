@@ -1,5 +1,6 @@
-import { type Sql } from '../store/index.js';
-import { releaseLeases, renewLeases, type LeasedTable } from './sql/leases.js';
+import { leases as leaseRows, type Sql } from '../store/index.js';
+
+type LeasedTable = leaseRows.LeasedTable;
 
 /** Lease ids renewed per statement at most. */
 const RENEW_CHUNK = 500;
@@ -16,7 +17,7 @@ export function createLeases(db: Sql, table: LeasedTable, clock: () => Date, lea
     const until = new Date(clock().getTime() + leaseMs);
     for (const [token, ids] of byToken) {
       const list = [...ids];
-      for (let i = 0; i < list.length; i += RENEW_CHUNK) await renewLeases(db, table, token, list.slice(i, i + RENEW_CHUNK), until);
+      for (let i = 0; i < list.length; i += RENEW_CHUNK) await leaseRows.renewLeases(db, table, token, list.slice(i, i + RENEW_CHUNK), until);
     }
   }
 
@@ -47,5 +48,5 @@ export type Leases = ReturnType<typeof createLeases>;
 export async function giveBackClaims(db: Sql, table: LeasedTable, claims: ReadonlyArray<{ token: string; id: string }>): Promise<void> {
   const byToken = new Map<string, string[]>();
   for (const c of claims) (byToken.get(c.token) ?? byToken.set(c.token, []).get(c.token)!).push(c.id);
-  for (const [token, ids] of byToken) for (let i = 0; i < ids.length; i += RENEW_CHUNK) await releaseLeases(db, table, token, ids.slice(i, i + RENEW_CHUNK));
+  for (const [token, ids] of byToken) for (let i = 0; i < ids.length; i += RENEW_CHUNK) await leaseRows.releaseLeases(db, table, token, ids.slice(i, i + RENEW_CHUNK));
 }

@@ -1,11 +1,10 @@
-import { type Database } from '../store/index.js';
+import { mail, type Database } from '../store/index.js';
 import { type MailTransport, type SendOutcome } from '../mail/index.js';
 import { randomBytes } from 'node:crypto';
 import type { Lane, LaneHost } from './lane.js';
 import { createLeases, giveBackClaims, type Leases } from './leases.js';
 import type { Composer, HeldMail } from './mail-compose.js';
 import { SendQueue } from './send-queue.js';
-import { cancelHeld, claimMail, handOver, noteUnconfirmed, requeue, type ClaimedMail } from './sql/mail.js';
 import { ACCOUNT_MAIL_KINDS } from '../notifications/index.js';
 
 /** The waits before a message's second to sixth attempts: a server that is down for hours still gets it. */
@@ -32,7 +31,7 @@ export interface MailLaneDeps {
 }
 
 /** Each recipient's claimed rows, in claim order: one message each; an account message (a sign-in code) always alone. */
-function messages(rows: ClaimedMail[], token: string): HeldMail[] {
+function messages(rows: mail.ClaimedMail[], token: string): HeldMail[] {
   const byRecipient = new Map<string, HeldMail>();
   for (const r of rows) {
     const key = ACCOUNT_MAIL_KINDS.has(r.kind) ? r.id : `${r.organizationId} ${r.emailHash}`;
@@ -104,7 +103,7 @@ export class MailLane implements Lane {
     const { db, clock } = this.#deps;
     const now = clock();
     const token = randomBytes(12).toString('hex');
-    const rows = await claimMail(db, { now, token, leaseUntil: new Date(now.getTime() + this.#leaseMs), limit: this.#heldLimit - this.#held });
+    const rows = await mail.claimMail(db, { now, token, leaseUntil: new Date(now.getTime() + this.#leaseMs), limit: this.#heldLimit - this.#held });
     for (const m of messages(rows, token)) {
       this.#held++;
       for (const r of m.rows) this.#leases.hold(token, r.id);
@@ -133,7 +132,7 @@ export class MailLane implements Lane {
       if ('cancelled' in composed) return { outcome: { kind: 'cancelled', reason: composed.cancelled }, messageId };
       messageId = composed.messageId;
       const ids = m.rows.map((r) => r.id);
-      return { outcome: await transport.send(composed, () => handOver(db, ids, m.token, composed.messageId, clock())), messageId };
+      return { outcome: await transport.send(composed, () => mail.handOver(db, ids, m.token, composed.messageId, clock())), messageId };
     } catch (err) {
       log('[feedback-service] a message could not be sent; it will be retried', err);
       return { outcome: { kind: 'failed', error: (err as Error).message }, messageId };
@@ -160,12 +159,12 @@ export class MailLane implements Lane {
         return;
       case 'cancelled':
         this.#totals.cancelled += m.rows.length;
-        await cancelHeld(db, m.rows.map((r) => r.id), m.token, outcome.reason, clock());
+        await mail.cancelHeld(db, m.rows.map((r) => r.id), m.token, outcome.reason, clock());
         return;
       case 'unconfirmed':
         this.#totals.unconfirmed += m.rows.length;
         log(`[feedback-service] mail ${messageId} was handed over but the server did not confirm it (${outcome.error}); it is not sent again`);
-        await noteUnconfirmed(db, messageId, outcome.error);
+        await mail.noteUnconfirmed(db, messageId, outcome.error);
         return;
       case 'refused':
       case 'failed': {
@@ -177,7 +176,7 @@ export class MailLane implements Lane {
           else this.#totals.retried++;
           return { id: r.id, nextAt: wait === undefined ? null : new Date(now.getTime() + wait) };
         });
-        await requeue(db, rows, { token: m.token, messageId }, outcome.error, now);
+        await mail.requeue(db, rows, { token: m.token, messageId }, outcome.error, now);
       }
     }
   }

@@ -1,9 +1,9 @@
-import { deliveries, type Database } from '../store/index.js';
+import { deliveries, deliveryOutcomes, leases, type Database } from '../store/index.js';
 import type { Result } from './attempt.js';
 import { Batcher } from './batcher.js';
 import { disableAfterFailures } from './disable.js';
-import { failUnattempted } from './sql/leases.js';
-import { recordOutcomes, type OutcomeRow } from './sql/record.js';
+
+type OutcomeRow = deliveryOutcomes.OutcomeRow;
 
 /** Outcomes written per statement at most; a batch goes once this many wait, or this long after the first. */
 const RECORD_BATCH = 500;
@@ -80,8 +80,8 @@ export class Recorder {
     const db = this.#db;
     const now = this.#clock();
     const attempted = results.filter((r) => r.attempt !== null);
-    const { recorded, over, disabledMeanwhile } = await recordOutcomes(db, attempted.map((r, seq) => outcomeRow(db, r, seq)));
-    for (const r of results) if (r.attempt === null) await failUnattempted(db, r.id, r.token, now);
+    const { recorded, over, disabledMeanwhile } = await deliveryOutcomes.recordOutcomes(db, attempted.map((r, seq) => outcomeRow(db, r, seq)));
+    for (const r of results) if (r.attempt === null) await leases.failUnattempted(db, r.id, r.token, now);
     for (const webhookId of disabledMeanwhile) await deliveries.endPending(db, webhookId, now);
     for (const webhookId of over) await disableAfterFailures(db, webhookId, now);
     for (const r of attempted) {

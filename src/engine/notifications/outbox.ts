@@ -1,11 +1,13 @@
 import { hashEmail, suppressionDigest, newId } from '../shared/index.js';
-import { mail, suppressions, type Sql } from '../store/index.js';
+import { mail, mailRecipients, suppressions, type Sql } from '../store/index.js';
 import type { ChangelogEntry } from '../../schemas/interactions.js';
 import type { Post } from '../../schemas/posts.js';
-import { candidates, workspaceFacts, type Candidate, type Concerned } from './sql/recipients.js';
 import { CHANGELOG_TOPIC, postIdOf, postTopic } from './topics.js';
 import { mayEmail, type MailPurpose } from './consent.js';
 import type { MailPayload } from './messages.js';
+
+type Candidate = mailRecipients.Candidate;
+type Concerned = mailRecipients.Concerned;
 
 /** An instant recipient who had this many messages written in the last hour gets the rest of the hour as one digest. */
 export const DIGEST_AFTER = 3;
@@ -41,8 +43,8 @@ async function write(
   const org = change.organizationId;
   const topic = 'subscribersOf' in concerned ? concerned.subscribersOf : concerned.topic;
   const optOutTopics = ['all', purpose === 'changelog' ? CHANGELOG_TOPIC : 'posts', ...(postIdOf(topic) ? [topic] : [])];
-  const ws = await workspaceFacts(tx, org);
-  const found = await candidates(tx, org, concerned, optOutTopics, new Date(change.now.getTime() - HOUR_MS));
+  const ws = await mailRecipients.workspaceFacts(tx, org);
+  const found = await mailRecipients.candidates(tx, org, concerned, optOutTopics, new Date(change.now.getTime() - HOUR_MS));
   if (found.length === 0) return 0;
   const digests = ws.salt ? found.map((c) => suppressionDigest(ws.salt!, c.email)) : [];
   const onList = ws.salt ? await suppressions.suppressed(tx, org, digests) : new Set<string>();

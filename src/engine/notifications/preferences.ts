@@ -1,7 +1,6 @@
 import { textFault } from '../../schemas/input.js';
 import { FeedbackError, maskEmail, validationError } from '../shared/index.js';
-import { contacts, mailPreferences, mailSubscriptions, mailUnsubscribes, posts, type Sql, type WorkspaceContext } from '../store/index.js';
-import { postsConcerning } from './sql/recipients.js';
+import { contacts, mailPreferences, mailRecipients, mailSubscriptions, mailUnsubscribes, posts, type Sql, type WorkspaceContext } from '../store/index.js';
 import type { MailRecipient } from './tokens.js';
 import { CHANGELOG_TOPIC, postIdOf, postTopic } from './topics.js';
 
@@ -79,7 +78,7 @@ async function checkPostUpdates({ db, organizationId }: WorkspaceContext, r: Mai
   // Checked before any of them reaches a statement (a NUL would fail PostgreSQL's comparison).
   const stranger = postIds.find((id) => textFault(id) !== null);
   const contactIds = (await contacts.findByEmailHash(db, organizationId, r.emailHash)).map((c) => c.id);
-  const concerning = stranger === undefined ? await postsConcerning(db, organizationId, { contactIds, emailHash: r.emailHash }, postIds) : new Set<string>();
+  const concerning = stranger === undefined ? await mailRecipients.postsConcerning(db, organizationId, { contactIds, emailHash: r.emailHash }, postIds) : new Set<string>();
   const refused = stranger ?? postIds.find((id) => !concerning.has(id));
   if (refused !== undefined)
     throw validationError([{ path: 'postUpdates', code: 'not_found', message: `${refused.slice(0, 60)} is not a post you follow or take part in: only those can be changed here.` }]);

@@ -1,9 +1,11 @@
 import { isFiniteNumber, isRelevancePosition, parseSearch, readCursor, isId, isTime, toPage, type CursorKey, type SearchTerm } from '../shared/index.js';
-import { search, type Database, type WorkspaceContext } from '../store/index.js';
+import { portalPages as portal, search, type Database, type WorkspaceContext } from '../store/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
-import * as portal from './sql/pages.js';
 
-export type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost } from './sql/pages.js';
+export type PortalBoard = portal.PortalBoard;
+export type PortalChangelogEntry = portal.PortalChangelogEntry;
+export type PortalComment = portal.PortalComment;
+export type PortalPost = portal.PortalPost;
 
 /** How a board's posts are sorted on the portal. */
 export const PORTAL_SORTS = ['top', 'new', 'trending'] as const;

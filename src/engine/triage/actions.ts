@@ -6,9 +6,8 @@ import type { Post, PostStatus } from '../../schemas/posts.js';
 import { notifyReply } from '../notifications/index.js';
 import { createPostsService, requireLivePost } from '../posts/index.js';
 import { FeedbackError, newId, plainBody } from '../shared/index.js';
-import { comments, emit, postNotes, postTags, posts, type Sql, type WorkspaceContext } from '../store/index.js';
+import { comments, emit, postNotes, postTags, posts, triage, type Sql, type WorkspaceContext } from '../store/index.js';
 import { actAs, type Actor } from '../team/index.js';
-import { ROADMAP_LIMIT, roadmapColumn } from './sql.js';
 
 /** A team text (an official reply, an internal note, a status note): trimmed, not empty, at most 10,000 characters. */
 function teamText(field: string, value: string): string {
@@ -53,9 +52,9 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
    */
   const ordered = (status: PostStatus, order: (column: string[]) => string[]) =>
     actAs(ctx, actor, 'triage', async (_inner, tx) => {
-      const column = (await roadmapColumn(tx, ctx.organizationId, status, ROADMAP_LIMIT)).map((p) => p.id);
+      const column = (await triage.roadmapColumn(tx, ctx.organizationId, status, triage.ROADMAP_LIMIT)).map((p) => p.id);
       const ids = order(column);
-      if (ids.length === 0 || ids.length > ROADMAP_LIMIT) throw new FeedbackError('ERR_VALIDATION', `Name 1 to ${ROADMAP_LIMIT} posts of the column, in their new order.`);
+      if (ids.length === 0 || ids.length > triage.ROADMAP_LIMIT) throw new FeedbackError('ERR_VALIDATION', `Name 1 to ${triage.ROADMAP_LIMIT} posts of the column, in their new order.`);
       const stranger = ids.find((id) => !column.includes(id));
       if (stranger) throw new FeedbackError('ERR_CONFLICT', `The post ${stranger} is not in the roadmap’s column; reload the roadmap and try again.`);
       await posts.setRoadmapOrder(tx, ctx.organizationId, ids);

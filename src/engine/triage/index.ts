@@ -5,11 +5,14 @@ import { boards, postImpacts, postNotes, postTags, posts, search, type Workspace
 import type { Actor } from '../team/index.js';
 import type { Post } from '../../schemas/posts.js';
 import { createTriageActions } from './actions.js';
-import * as triage from './sql.js';
+import { triage } from '../store/index.js';
 import { ROADMAP_STATUSES } from '../portal/index.js';
 
 export { BULK_LIMIT, type BulkAction, type TriageActions } from './actions.js';
-export { ROADMAP_LIMIT, type TriageComment, type TriagePost, type TriageVoter } from './sql.js';
+export const ROADMAP_LIMIT = triage.ROADMAP_LIMIT;
+export type TriageComment = triage.TriageComment;
+export type TriagePost = triage.TriagePost;
+export type TriageVoter = triage.TriageVoter;
 export type Impact = postImpacts.Impact;
 
 /** How many voters, comments and notes the post page shows (the most paying voters first). */

@@ -1,5 +1,5 @@
-import { type JsonColumn, type SqlDialect, statement, toBool, type Database, type Statement } from '../../store/index.js';
-import { WEBHOOK_LIMITS } from '../../../schemas/webhooks.js';
+import { WEBHOOK_LIMITS } from '../../schemas/webhooks.js';
+import { type JsonColumn, type SqlDialect, statement, toBool, type Database, type Statement } from './sql.js';
 
 /** One attempt's outcome as recorded, where its delivery's lease is still held. */
 export interface OutcomeRow {

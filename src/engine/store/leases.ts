@@ -1,4 +1,4 @@
-import { placeholders, ts, type Sql, DELIVERY_CHANNEL } from '../../store/index.js';
+import { placeholders, ts, type Sql, DELIVERY_CHANNEL } from './sql.js';
 
 /** The tables the scheduler's lanes claim from: webhook deliveries and mail. Each has `lease_token` and `lease_expires_at`. */
 export type LeasedTable = 'delivery' | 'mail';

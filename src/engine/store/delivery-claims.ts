@@ -1,4 +1,4 @@
-import { statement, toBool, toInt, ts, type Sql, type SqlDialect, type Statement } from '../../store/index.js';
+import { statement, toBool, toInt, ts, type Sql, type SqlDialect, type Statement } from './sql.js';
 
 /** A delivery a claim took and this process now holds (under the claim's token), with everything its attempt needs. */
 export interface Held {

@@ -1,6 +1,9 @@
-import { asIs, defineRows, posts as postRows, search, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from '../store/index.js';
-import type { SearchTerm } from '../shared/index.js';
 import type { PostStatus } from '../../schemas/posts.js';
+import type { SearchTerm } from '../shared/index.js';
+import * as postRows from './posts.js';
+import { asIs, defineRows } from './rows.js';
+import * as search from './search.js';
+import { toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from './sql.js';
 
 // What the console's posts page reads: every live post of every board of the workspace that was not merged into
 // another, held ones included, in keyset pages.

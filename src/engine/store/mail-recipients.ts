@@ -1,4 +1,5 @@
-import { inList, toBool, toDate, toInt, toStringOrNull, ts, type Sql } from '../../store/index.js';
+import { toBool, toDate, toInt, toStringOrNull, ts, type Sql } from './sql.js';
+import { inList } from './subjects.js';
 
 /**
  * A contact a change might mail, with what the consent rule needs to know: how the contact came to be, whether it
