@@ -47,9 +47,6 @@ export async function queueAccountMail(tx: Sql, secrets: SecretBox, input: { org
 /** An account message's payload, opened. */
 export const openAccountMail = (secrets: SecretBox, rowId: string, payload: string): AccountMail => JSON.parse(secrets.open(payload, sealedAt.accountMail(rowId))) as AccountMail;
 
-/** When an account message stops being worth sending (its code or link no longer works). */
-export const accountMailExpiresAt = (m: AccountMail): Date => new Date(m.expiresAt);
-
 /** A time as people read it in mail: `27 Nov 2026, 16:05 UTC`. */
 const when = (iso: string) =>
   `${new Date(iso).toLocaleString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })} UTC`;

@@ -1,5 +1,5 @@
 import { queueAccountMail } from '../notifications/index.js';
-import { FeedbackError, codesPausedMessage, hashEmail, newCode, newId, useOnce } from '../shared/index.js';
+import { FeedbackError, codesPausedMessage, hashEmail, newCode, newId } from '../shared/index.js';
 import { codeFailures, portalCodes } from '../store/index.js';
 import { PORTAL_CODE, portalSettings, type PortalAction, type PortalContext, type PortalSession } from './participants.js';
 import { removeExpired, startSession } from './sessions.js';
@@ -47,14 +47,7 @@ export async function confirmCode(ctx: PortalContext, codeId: string, code: stri
   const now = ctx.clock();
   const outcome = await ctx.db.transaction(async (tx) => {
     const row = await portalCodes.find(tx, ctx.organizationId, codeId);
-    const emailHash = row && hashEmail(row.email)!;
-    const paused = row && (await codeFailures.pausedUntil(tx, ctx.organizationId, emailHash!, now));
-    if (paused) return { refusal: codesPausedMessage(paused) };
-    const used = await useOnce(row, code, now, portalCodes.oneTime(tx), { noun: 'code', askAfterLastTry: 'a new code', attempts: PORTAL_CODE.attempts });
-    if (!('refusal' in used) || !used.wrongCode || !row) return used;
-    await codeFailures.insert(tx, { id: newId('cf', now.getTime()), scope: ctx.organizationId, emailHash: emailHash!, createdAt: now });
-    const pausedNow = await codeFailures.pausedUntil(tx, ctx.organizationId, emailHash!, now);
-    return pausedNow ? { refusal: `That code is wrong. ${codesPausedMessage(pausedNow)}` } : used;
+    return codeFailures.useCode(tx, ctx.organizationId, row, code, now, portalCodes.oneTime(tx), { noun: 'code', askAfterLastTry: 'a new code', attempts: PORTAL_CODE.attempts });
   });
   if ('refusal' in outcome) throw new FeedbackError('ERR_VALIDATION', outcome.refusal, { retry: 'retry' in outcome && outcome.retry === true });
   const { row } = outcome;

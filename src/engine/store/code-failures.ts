@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { CODE_FAILURE_MEMORY_MS, codesPausedUntil } from '../shared/index.js';
+import { CODE_FAILURE_MEMORY_MS, codesPausedMessage, codesPausedUntil, hashEmail, newId, useOnce, type OneTimeOutcome, type OneTimeRow, type OneTimeStore, type OneTimeWords } from '../shared/index.js';
 import { toDate, ts, type Sql } from './sql.js';
 
 /**
@@ -45,4 +45,32 @@ export async function removeBefore(sql: Sql, before: Date): Promise<void> {
 /** Until when codes for the address are paused (shared/one-time.ts `codesPausedUntil`), or null. */
 export async function pausedUntil(sql: Sql, scope: string, emailHash: string, now: Date): Promise<Date | null> {
   return codesPausedUntil(await since(sql, scope, emailHash, new Date(now.getTime() - CODE_FAILURE_MEMORY_MS)), now);
+}
+
+/**
+ * Use a one-time row as `useOnce` does (shared/one-time.ts), with its address's wrong codes counted across codes in
+ * `scope` (`console`, or a workspace's portal): while they are past CODE_FAILURE_LIMITS every code for the address is
+ * refused, the right one too; a wrong code is written down, and the refusal of the one that pauses codes says until
+ * when (`codesPausedUntil`). A link's token (`code` null) is not a code and is not counted. The console's sign-ins and
+ * the portal's codes both take this one rule.
+ */
+export async function useCode<T extends OneTimeRow & { email: string }>(
+  sql: Sql,
+  scope: string,
+  row: T | undefined,
+  code: string | null,
+  now: Date,
+  store: OneTimeStore,
+  words: OneTimeWords,
+): Promise<OneTimeOutcome<T> & { codesPausedUntil?: Date }> {
+  const emailHash = row && hashEmail(row.email)!;
+  if (emailHash && code !== null) {
+    const paused = await pausedUntil(sql, scope, emailHash, now);
+    if (paused) return { refusal: codesPausedMessage(paused) };
+  }
+  const used = await useOnce(row, code, now, store, words);
+  if (!('refusal' in used) || !used.wrongCode || !emailHash) return used;
+  await insert(sql, { id: newId('cf', now.getTime()), scope, emailHash, createdAt: now });
+  const paused = await pausedUntil(sql, scope, emailHash, now);
+  return paused ? { refusal: `That code is wrong. ${codesPausedMessage(paused)}`, wrongCode: true, codesPausedUntil: paused } : used;
 }

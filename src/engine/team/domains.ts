@@ -15,8 +15,6 @@ export const DOMAIN_RECORD_LABEL = '_feedback-service';
 /** What the TXT record holds before the token. */
 const RECORD_PREFIX = 'feedback-service-verification=';
 
-export const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
-
 /** A TXT lookup (node:dns's `resolveTxt`): each record as its strings. Injectable for tests. */
 export type ResolveTxt = (name: string) => Promise<string[][]>;
 /** What single sign-on runs with: the team's context and the DNS lookup that verifies domains. */

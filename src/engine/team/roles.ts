@@ -26,6 +26,9 @@ export function isTeamRole(value: unknown): value is TeamRole {
   return typeof value === 'string' && (TEAM_ROLES as readonly string[]).includes(value);
 }
 
+/** An address's domain (`acme.com` of `ana@acme.com`). */
+export const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
+
 /** An address as the team tables keep it: trimmed and lower-cased; refused (422) when it is not one. */
 export function teamEmail(value: string): string {
   const email = value.trim().toLowerCase();

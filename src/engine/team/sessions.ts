@@ -5,7 +5,7 @@
 import { newToken, sha256 } from '../shared/index.js';
 import { teamMembers, teamSessionSso, teamSessions, type Database, type Sql } from '../store/index.js';
 import { record } from './audit.js';
-import { isTeamRole, type TeamRole } from './roles.js';
+import { domainOf, isTeamRole, type TeamRole } from './roles.js';
 import { TEAM_LIFETIMES } from './lifetimes.js';
 
 /** What proved a sign-in: a mailed code or link (the address), or a workspace's single sign-on (the address there). */
@@ -51,7 +51,6 @@ export interface TeamSession {
 /** A session's last use is written at most this often (a page view is not a write each time). */
 const TOUCH_EVERY_MS = 60_000;
 const idleSince = (now: Date) => new Date(now.getTime() - TEAM_LIFETIMES.sessionIdle * 1000);
-const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
 
 /** Whether a team is open to a session: proven there by its provider now, or by the address where it does not require single sign-on. */
 function opens(team: teamMembers.TeamSignInFacts, addressProven: boolean): boolean {

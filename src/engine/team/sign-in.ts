@@ -2,7 +2,7 @@
 // command line prints for the first owner). Either proves the address (docs/security.md).
 import { queueAccountMail } from '../notifications/index.js';
 import type { SecretBox } from '../secrets/index.js';
-import { FeedbackError, codesPausedMessage, hashEmail, newCode, newId, newToken, sha256, useOnce } from '../shared/index.js';
+import { FeedbackError, hashEmail, newCode, newId, newToken, sha256 } from '../shared/index.js';
 import { auditEntries, codeFailures, teamMembers, teamSignIns, type Database, type Sql } from '../store/index.js';
 import { teamEmail } from './roles.js';
 import { TEAM_LIFETIMES } from './lifetimes.js';
@@ -79,16 +79,10 @@ export async function redeemSignIn(ctx: TeamContext, by: { token: string } | { s
   const outcome = await ctx.db.transaction(async (tx) => {
     // An id that cannot be one (any text a form may carry, U+0000 included) is looked up as nothing.
     const row = 'token' in by ? await teamSignIns.find(tx, { tokenHash: sha256(by.token) }) : SIGN_IN_ID.test(by.signInId) ? await teamSignIns.find(tx, { id: by.signInId }) : undefined;
-    const emailHash = row && hashEmail(row.email)!;
-    if (row && code !== null) {
-      const paused = await codeFailures.pausedUntil(tx, CONSOLE_SCOPE, emailHash!, now);
-      if (paused) return { refusal: codesPausedMessage(paused) };
-    }
-    const used = await useOnce(row, code, now, teamSignIns.oneTime(tx), { noun: 'sign-in', askAfterLastTry: 'a new one', attempts: TEAM_CODE_ATTEMPTS });
+    const used = await codeFailures.useCode(tx, CONSOLE_SCOPE, row, code, now, teamSignIns.oneTime(tx), { noun: 'sign-in', askAfterLastTry: 'a new one', attempts: TEAM_CODE_ATTEMPTS });
     if ('refusal' in used) {
       if (!used.wrongCode || !row) return used;
-      await codeFailures.insert(tx, { id: newId('cf', now.getTime()), scope: CONSOLE_SCOPE, emailHash: emailHash!, createdAt: now });
-      const paused = await codeFailures.pausedUntil(tx, CONSOLE_SCOPE, emailHash!, now);
+      const paused = used.codesPausedUntil;
       await auditEntries.insertForTeamsOf(tx, row.email, {
         id: newId('aud', now.getTime()),
         actor: row.email,
@@ -99,7 +93,7 @@ export async function redeemSignIn(ctx: TeamContext, by: { token: string } | { s
         detail: { method: 'code', reason: 'wrong code', ...(paused ? { codesPausedUntil: paused.toISOString() } : {}) },
         createdAt: now.toISOString(),
       });
-      return paused ? { refusal: `That code is wrong. ${codesPausedMessage(paused)}` } : used;
+      return used;
     }
     await teamMembers.markJoined(tx, used.row.email, now);
     return { session: await startSession({ ...ctx, db: tx }, used.row.email, { method: code === null ? 'link' : 'code' }, facts) };

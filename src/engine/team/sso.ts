@@ -8,8 +8,8 @@ import { sealedAt } from '../secrets/index.js';
 import { ssoDomains, teamMembers, teamSessionSso, workspaceSso, type Sql, type WorkspaceContext } from '../store/index.js';
 import { actAs } from './acting.js';
 import { record, type Actor } from './audit.js';
-import { domainOf, domainStates, newDomainToken, normalDomains, type SsoContext, type SsoDomainState } from './domains.js';
-import { teamEmail } from './roles.js';
+import { domainStates, newDomainToken, normalDomains, type SsoContext, type SsoDomainState } from './domains.js';
+import { domainOf, teamEmail } from './roles.js';
 import { startSession, type SignInFacts, type TeamSession } from './sessions.js';
 import { CONSOLE_PATH } from './sign-in.js';
 
