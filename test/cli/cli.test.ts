@@ -217,6 +217,16 @@ describe('feedback-service command line', () => {
     expect(JSON.parse(usage.stdout).error.code).toBe('ERR_USAGE');
   });
 
+  it('a reader that closes the pipe early (`--help | head -1`) ends the command quietly, with no EPIPE trace', async () => {
+    const child = spawn(process.execPath, [...CLI_ARGS, '--help'], { cwd: dir });
+    child.stdout.destroy(); // the reader is gone before the first write, as `head` is after its line
+    let stderr = '';
+    child.stderr.on('data', (chunk) => void (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('--help answers from the command table alone: no command module, no engine, no database driver is loaded', async () => {
     const trace = join(dir, 'loads.txt');
     const hook = pathToFileURL(join(import.meta.dirname, '../fixtures/trace-loads.mjs')).href;
