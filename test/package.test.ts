@@ -25,6 +25,24 @@ it('npm pack builds first and ships the docs the command\'s help points to', asy
   expect(files.filter((f) => /^(src|test|bench|scripts)\//.test(f))).toEqual([]);
 });
 
+it('ships its licence, and every file its docs link to; the screenshots stay in the repository', async () => {
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root });
+  const files = new Set<string>(JSON.parse(stdout)[0].files.map((f: { path: string }) => f.path));
+  expect(files).toContain('LICENSE');
+  expect([...files].filter((f) => f.endsWith('.png'))).toEqual([]);
+  const broken: string[] = [];
+  // The README's links are the registry's to resolve (to the repository); the other docs are read from the package too.
+  for (const doc of [...files].filter((f) => f.endsWith('.md') && f !== 'README.md')) {
+    const text = readFileSync(join(root, doc), 'utf8');
+    for (const [, target] of text.matchAll(/\]\(((?:\.\.\/|\.\/)?[\w./-]+?)(?:#[\w-]*)?\)/g)) {
+      if (/^[a-z]+:/.test(target!) || target!.endsWith('.png')) continue; // addresses; images render where the docs are read online
+      const path = join(doc, '..', target!).replace(/\\/g, '/');
+      if (!files.has(path) && ![...files].some((f) => f.startsWith(`${path}/`))) broken.push(`${doc} -> ${target}`);
+    }
+  }
+  expect(broken).toEqual([]);
+});
+
 it('names its repository, so the README\'s relative links resolve on the registry', () => {
   expect(pkg.repository.url).toMatch(/^git\+https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/);
   expect(pkg.homepage).toMatch(/^https:\/\//);
