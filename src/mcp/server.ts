@@ -51,15 +51,19 @@ export interface ToolServerOptions {
 }
 
 
-/** A tool error with the REST envelope's `code`, `message` and `details`, in snake_case. */
-function toolError(code: string, message: string, details?: Record<string, unknown>): CallToolResult {
+/**
+ * A tool error with the REST envelope's `code`, `message` and `details`, its field names in snake_case; `asSent`
+ * keeps the text as written, for an error that names a key as the caller sent it.
+ */
+function toolError(code: string, message: string, details?: Record<string, unknown>, asSent = false): CallToolResult {
+  const text = asSent ? (t: string) => t : snakeText;
   const issues = details?.issues as Array<{ path: string; code: string; message: string }> | undefined;
   const snakeDetails = details && {
     ...details,
-    ...(issues ? { issues: issues.map((i) => ({ ...i, path: snakeText(i.path), message: snakeText(i.message) })) } : {}),
+    ...(issues ? { issues: issues.map((i) => ({ ...i, path: text(i.path), message: text(i.message) })) } : {}),
   };
   const named = snakeDetails && Object.fromEntries(Object.entries(snakeDetails).map(([k, v]) => [toSnake(k), v]));
-  const error = { code, message: snakeText(message), ...(named ? { details: named } : {}) };
+  const error = { code, message: text(message), ...(named ? { details: named } : {}) };
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
 }
 
@@ -90,9 +94,12 @@ export async function callTool(
   const misnamed: string[] = [];
   const input = convertKeys(rest, entry.restInput, 'in', misnamed) as Record<string, unknown>;
   if (misnamed.length > 0)
-    return toolError('ERR_VALIDATION', `${misnamed[0]}: the tools take snake_case names (${toSnake(misnamed[0]!)})`, {
-      issues: misnamed.map((path) => ({ path, code: 'unrecognized_keys', message: `${path} is not a field this tool takes; its name is ${toSnake(path)}` })),
-    });
+    return toolError(
+      'ERR_VALIDATION',
+      `${misnamed[0]}: the tools take snake_case names; send ${toSnake(misnamed[0]!)}`,
+      { issues: misnamed.map((path) => ({ path, code: 'unrecognized_keys', message: `${path} is not a field this tool takes; send ${toSnake(path)}` })) },
+      true,
+    );
   try {
     const result = await ops.call(tool.operationId, params, input);
     const output = convertKeys(result, entry.restOutput, 'out') as Record<string, unknown>;

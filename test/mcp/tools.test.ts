@@ -60,6 +60,9 @@ describeMatrix(
       expect(camel.isError).toBe(true);
       expect(camel.error.code).toBe('ERR_VALIDATION');
       expect(camel.error.message).toContain('external_user_id');
+      // The key as the caller sent it, and the one to send.
+      expect(camel.error.message).toBe('externalUserId: the tools take snake_case names; send external_user_id');
+      expect(camel.error.details.issues).toContainEqual({ path: 'mrrCents', code: 'unrecognized_keys', message: 'mrrCents is not a field this tool takes; send mrr_cents' });
       expect((await call('list_contacts', {})).data.data).toEqual([]);
       const emailOnly = await call('identify_contact', { email: 'ann@example.com' });
       expect(emailOnly.error.code).toBe('ERR_VALIDATION');
