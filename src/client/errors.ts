@@ -1,6 +1,13 @@
 import { ERROR_CODES, type ErrorCode, type ValidationIssue } from '../schemas/error-codes.js';
 
-/** Every error the client throws. `status` and `code` are null when no response came. */
+/** The error codes answered with an HTTP status of `S`. */
+export type CodeOfStatus<S extends number> = { [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends S ? K : never }[ErrorCode];
+
+/**
+ * Every error the client throws. `status` and `code` are null when no response came; `code` is null too when the
+ * answer had no error envelope of ours (a proxy's 502, say). Each subclass narrows `code` to the codes of its
+ * statuses, so `err instanceof NotFoundError` makes `err.code` `'ERR_NOT_FOUND'`.
+ */
 export class FeedbackApiError extends Error {
   readonly status: number | null;
   readonly code: ErrorCode | null;
@@ -19,18 +26,29 @@ export class FeedbackApiError extends Error {
 }
 
 /** 401: the key is missing, malformed, unknown or revoked. */
-export class AuthenticationError extends FeedbackApiError {}
+export class AuthenticationError extends FeedbackApiError {
+  declare readonly code: CodeOfStatus<401>;
+}
 /** 403: the key's scope is too low (`ERR_SCOPE_INSUFFICIENT`) or the workspace is read-only (`ERR_FORBIDDEN`). */
-export class PermissionError extends FeedbackApiError {}
+export class PermissionError extends FeedbackApiError {
+  declare readonly code: CodeOfStatus<403>;
+}
 /** 404 */
-export class NotFoundError extends FeedbackApiError {}
+export class NotFoundError extends FeedbackApiError {
+  declare readonly code: CodeOfStatus<404>;
+}
 /** 409 */
-export class ConflictError extends FeedbackApiError {}
+export class ConflictError extends FeedbackApiError {
+  declare readonly code: CodeOfStatus<409>;
+}
 /** 400, 405, 413: the request itself is malformed. */
-export class BadRequestError extends FeedbackApiError {}
+export class BadRequestError extends FeedbackApiError {
+  declare readonly code: CodeOfStatus<400 | 405 | 413>;
+}
 
 /** 402: the plan's cap; `remaining` is what is left of it (`limit - current`, at least 0). */
 export class PlanLimitError extends FeedbackApiError {
+  declare readonly code: CodeOfStatus<402>;
   get limit(): number | undefined {
     return this.details?.limit as number | undefined;
   }
@@ -47,6 +65,7 @@ export class PlanLimitError extends FeedbackApiError {
 
 /** 422: `issues` lists every field that failed, with its path. */
 export class ValidationError extends FeedbackApiError {
+  declare readonly code: CodeOfStatus<422>;
   get issues(): ValidationIssue[] {
     return (this.details?.issues as ValidationIssue[] | undefined) ?? [];
   }
@@ -54,18 +73,30 @@ export class ValidationError extends FeedbackApiError {
 
 /** 429: `retryAfter` is the server's `Retry-After`, in seconds. */
 export class RateLimitError extends FeedbackApiError {
+  declare readonly code: CodeOfStatus<429>;
   retryAfter: number | null = null;
 }
 
-/** 5xx */
-export class InternalServerError extends FeedbackApiError {}
+/** 5xx; `code` is null when the answer was not ours (a proxy's 502). */
+export class InternalServerError extends FeedbackApiError {
+  declare readonly code: CodeOfStatus<500 | 503> | null;
+}
 
 /** No response: the connection failed or dropped. */
-export class ConnectionError extends FeedbackApiError {}
+export class ConnectionError extends FeedbackApiError {
+  declare readonly status: null;
+  declare readonly code: null;
+}
 /** No response within the time-out. */
-export class TimeoutError extends FeedbackApiError {}
+export class TimeoutError extends FeedbackApiError {
+  declare readonly status: null;
+  declare readonly code: null;
+}
 /** The caller's `signal` aborted the request. */
-export class AbortError extends FeedbackApiError {}
+export class AbortError extends FeedbackApiError {
+  declare readonly status: null;
+  declare readonly code: null;
+}
 
 const BY_STATUS: Record<number, new (message: string, init: ConstructorParameters<typeof FeedbackApiError>[1]) => FeedbackApiError> = {
   400: BadRequestError,
@@ -94,7 +125,12 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
  */
 export function toApiError(status: number, body: unknown, headers: Headers): FeedbackApiError {
   const envelope = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
-  const code = typeof envelope?.code === 'string' && envelope.code in ERROR_CODES ? (envelope.code as ErrorCode) : null;
+  const sent = typeof envelope?.code === 'string' && envelope.code in ERROR_CODES ? (envelope.code as ErrorCode) : null;
+  // A class fixes its codes: an answer without our envelope (a proxy's 404) or with a code of another status is given
+  // its status's own code (the first, where a status has several), so the class's narrowed `code` holds; a status of
+  // no code of ours (a proxy's 502) has none.
+  const own = (Object.keys(ERROR_CODES) as ErrorCode[]).find((c) => ERROR_CODES[c].status === status) ?? null;
+  const code = sent !== null && ERROR_CODES[sent].status === status ? sent : own;
   const message = typeof envelope?.message === 'string' ? envelope.message : `The server answered ${status}.`;
   const details = envelope?.details && typeof envelope.details === 'object' ? (envelope.details as Record<string, unknown>) : undefined;
   const requestId = headers.get('x-request-id') ?? ((details?.requestId as string | undefined) ?? null);

@@ -214,6 +214,28 @@ describe('client retries', () => {
     }
   });
 
+  it('each error class narrows code to its statuses\' codes, also for an answer that is not ours (a proxy\'s page)', async () => {
+    const page = (status: number) => (_q: IncomingMessage, r: ServerResponse) => r.writeHead(status, { 'content-type': 'text/html' }).end('<h1>proxy</h1>');
+    const notFound = await scripted([page(404)]);
+    const badGateway = await scripted([page(502)]);
+    try {
+      const missing = await caught(createClient({ apiKey: 'fsk_x', baseUrl: notFound.url }).whoami());
+      expect(missing).toBeInstanceOf(NotFoundError);
+      expect(missing).toMatchObject({ status: 404, code: 'ERR_NOT_FOUND' });
+      const gateway = await caught(createClient({ apiKey: 'fsk_x', baseUrl: badGateway.url, maxRetries: 0 }).whoami());
+      expect(gateway).toBeInstanceOf(InternalServerError);
+      expect(gateway).toMatchObject({ status: 502, code: null });
+    } finally {
+      await notFound.close();
+      await badGateway.close();
+    }
+    expectTypeOf<NotFoundError['code']>().toEqualTypeOf<'ERR_NOT_FOUND'>();
+    expectTypeOf<PermissionError['code']>().toEqualTypeOf<'ERR_SCOPE_INSUFFICIENT' | 'ERR_FORBIDDEN'>();
+    expectTypeOf<ValidationError['code']>().toEqualTypeOf<'ERR_VALIDATION'>();
+    expectTypeOf<InternalServerError['code']>().toEqualTypeOf<'ERR_INTERNAL' | 'ERR_UNAVAILABLE' | null>();
+    expectTypeOf<ConnectionError['code']>().toEqualTypeOf<null>();
+  });
+
   it('never retries other 4xx; a caller key is sent as given', async () => {
     const server = await scripted([(_q, r) => envelope(r, 422, 'ERR_VALIDATION')]);
     try {
