@@ -91,7 +91,7 @@ function addServing(program: Command, io: Io): void {
     (await import('./commands/migrate.js')).migrate(options, io),
   );
 
-  leaf(program, 'mcp', 'the 18 agent tools over stdio: on the database for one workspace (--org), or against a server (--base-url, --api-key)')
+  leaf(program, 'mcp', 'the agent tools (one per REST operation) over stdio: on the database for one workspace (--org), or against a server (--base-url, --api-key)')
     .option('--org <orgId>', 'the workspace, when the tools work on the database')
     .addOption(new Option('--base-url <url>', 'a running server, e.g. http://127.0.0.1:3000').env('FEEDBACK_BASE_URL').argParser(httpUrl))
     .addOption(new Option('--api-key <key>', 'a key for that server').env('FEEDBACK_API_KEY'))

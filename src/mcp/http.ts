@@ -1,3 +1,4 @@
+import { OPERATION_IDS } from '../contract/index.js';
 import type { Engine } from '../engine/index.js';
 import { errorResponseDoc, readJson, type AppEndpoint } from '../h3/index.js';
 
@@ -18,7 +19,7 @@ export function mcpEndpoint(engine: Engine): AppEndpoint {
     openapi: {
       operationId: 'mcp',
       summary: 'The agent tools over MCP Streamable HTTP (JSON-RPC 2.0), one per operation; see docs/mcp.md',
-      description: 'The 18 agent tools, one per REST operation, with the same keys, scopes and rules; their names and fields in snake_case.',
+      description: `The ${OPERATION_IDS.length} agent tools, one per REST operation, with the same keys, scopes and rules; their names and fields in snake_case.`,
       tags: ['Reference'],
       security: [{ bearerAuth: [] }],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },

@@ -1,3 +1,4 @@
+import { OPERATION_IDS } from '../../src/contract/index.js';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, hashEmail, type Engine } from '../../src/engine/index.js';
@@ -101,7 +102,7 @@ describe('every route that reads a body stops at its limit while streaming, what
     };
     const exact = await fetch(`${server.url}/mcp`, { method: 'POST', headers: json(), body: rpc(MiB) });
     expect(exact.status).toBe(200);
-    expect((await exact.json()).result.tools.length).toBe(18);
+    expect((await exact.json()).result.tools.length).toBe(OPERATION_IDS.length);
     const over = await fetch(`${server.url}/mcp`, { method: 'POST', headers: json(), body: rpc(MiB + 1) });
     expect(over.status).toBe(413);
     expect((await over.json()).error).toEqual({ code: 'ERR_PAYLOAD_TOO_LARGE', message: expect.any(String) });

@@ -72,7 +72,7 @@ describeMatrix(
       await close();
     });
 
-    it('lists exactly the 18 tools, each with input and output schemas, a title and truthful annotations', async () => {
+    it('lists exactly one tool per operation, each with input and output schemas, a title and truthful annotations', async () => {
       const ws = await h.seed();
       const { client, close } = await connect(h, ws);
       const { tools } = await client.listTools();

@@ -1,3 +1,4 @@
+import { OPERATION_IDS } from '../../src/contract/index.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,10 +29,10 @@ async function httpClient(h: Harness, key: string) {
 describeMatrix(
   'MCP over Streamable HTTP at /mcp',
   (h) => {
-    it('lists the 18 tools and runs them for the key workspace', async () => {
+    it('lists one tool per operation and runs them for the key workspace', async () => {
       const ws = await h.seed();
       const client = await httpClient(h, ws.key);
-      expect((await client.listTools()).tools).toHaveLength(18);
+      expect((await client.listTools()).tools).toHaveLength(OPERATION_IDS.length);
       expect(client.getServerVersion()).toMatchObject({ name: 'feedback-service', version: PACKAGE_JSON.version });
       const created = result(await client.callTool({ name: 'create_contact', arguments: { external_user_id: 'http-1', mrr_cents: 990, currency: 'EUR' } }));
       expect(created.data).toMatchObject({ external_user_id: 'http-1', mrr_cents: 990, organization_id: ws.org.id });
@@ -150,7 +151,7 @@ describe('MCP over stdio on a database', () => {
 
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [...CLI_ARGS, 'mcp', '--db', database, '--org', org.id], stderr: 'pipe' }));
-    expect((await client.listTools()).tools).toHaveLength(18);
+    expect((await client.listTools()).tools).toHaveLength(OPERATION_IDS.length);
     const created = result(await client.callTool({ name: 'identify_contact', arguments: { external_user_id: 'stdio-1', email: 'sam@example.com' } }));
     expect(created.data).toMatchObject({ external_user_id: 'stdio-1', email: 'sam@example.com', organization_id: org.id });
     const invalid = result(await client.callTool({ name: 'create_contact', arguments: { external_user_id: 'x', mrr_cents: 5 } }));
