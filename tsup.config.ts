@@ -1,7 +1,10 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
-const { version, homepage } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string; homepage: string };
+const { version, homepage } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  homepage: string;
+};
 
 const entry = {
   'schemas/index': 'src/schemas/index.ts',
@@ -24,7 +27,9 @@ export default defineConfig({
   target: 'node20',
   platform: 'node',
   // Declarations for every public subpath but verify/node (it shares verify's) and the command.
-  dts: { entry: Object.fromEntries(Object.entries(entry).filter(([name]) => name !== 'verify/node' && name !== 'cli/index')) },
+  dts: {
+    entry: Object.fromEntries(Object.entries(entry).filter(([name]) => name !== 'verify/node' && name !== 'cli/index')),
+  },
   clean: true,
   splitting: true,
   sourcemap: true,

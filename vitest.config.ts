@@ -3,7 +3,10 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-const { version, homepage } = JSON.parse(readFileSync(join(import.meta.dirname, 'package.json'), 'utf8')) as { version: string; homepage: string };
+const { version, homepage } = JSON.parse(readFileSync(join(import.meta.dirname, 'package.json'), 'utf8')) as {
+  version: string;
+  homepage: string;
+};
 
 export default defineConfig({
   define: { __PACKAGE_VERSION__: JSON.stringify(version), __PACKAGE_HOMEPAGE__: JSON.stringify(homepage) },

@@ -10,15 +10,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { dropPg, freshPg } from './databases.js';
-import { writeSection } from './doc.js';
-import { f, insertMany, timed as timedRuns } from './measure.js';
 import { createConsole } from '../src/console/index.js';
 import { CLI_ACTOR, createEngine, type Engine } from '../src/engine/index.js';
 import { hashEmail } from '../src/engine/shared/email.js';
 import { newId } from '../src/engine/shared/ids.js';
 import { search, ts } from '../src/engine/store/index.js';
 import { createApp } from '../src/h3/index.js';
+import { dropPg, freshPg } from './databases.js';
+import { writeSection } from './doc.js';
+import { f, insertMany, timed as timedRuns } from './measure.js';
 
 const POSTS = Number(process.env.BENCH_CONSOLE_POSTS ?? 100_000);
 const PEOPLE = Number(process.env.BENCH_CONSOLE_PEOPLE ?? 1_000_000);
@@ -50,8 +50,36 @@ async function seed(engine: Engine) {
   await insertMany(
     engine,
     'post',
-    ['id', 'organization_id', 'board_id', 'title', 'slug', 'body', 'body_text', 'status', 'moderation_status', 'comment_count', 'vote_count', 'created_at', 'updated_at'],
-    (i) => [postIds[i], org.id, boards[i % BOARDS], `Idea number ${i}`, `p-${i}`, '', '', STATUSES[(i * 7) % 10], 'approved', 0, counts[i], at(i, POSTS), at(i, POSTS)],
+    [
+      'id',
+      'organization_id',
+      'board_id',
+      'title',
+      'slug',
+      'body',
+      'body_text',
+      'status',
+      'moderation_status',
+      'comment_count',
+      'vote_count',
+      'created_at',
+      'updated_at',
+    ],
+    (i) => [
+      postIds[i],
+      org.id,
+      boards[i % BOARDS],
+      `Idea number ${i}`,
+      `p-${i}`,
+      '',
+      '',
+      STATUSES[(i * 7) % 10],
+      'approved',
+      0,
+      counts[i],
+      at(i, POSTS),
+      at(i, POSTS),
+    ],
     POSTS,
   );
   const contactIds = Array.from({ length: PEOPLE }, () => newId('ctc'));
@@ -61,7 +89,16 @@ async function seed(engine: Engine) {
     'vote',
     ['id', 'organization_id', 'post_id', 'user_id', 'email_hash', 'voter_key', 'contact_id', 'created_at'],
     // Each vote carries its voter's address hash, as the portal's votes do.
-    (i) => [newId('vote'), org.id, postIds[votedOn(i)], `u-${i}`, hashEmail(emailOf(i)), `u:u-${i}`, contactIds[i], at(i, PEOPLE)],
+    (i) => [
+      newId('vote'),
+      org.id,
+      postIds[votedOn(i)],
+      `u-${i}`,
+      hashEmail(emailOf(i)),
+      `u:u-${i}`,
+      contactIds[i],
+      at(i, PEOPLE),
+    ],
     PEOPLE,
   );
   const paying = (i: number) => i % 3 === 0;
@@ -70,8 +107,40 @@ async function seed(engine: Engine) {
   await insertMany(
     engine,
     'contact',
-    ['id', 'organization_id', 'external_user_id', 'email', 'name', 'plan', 'mrr_cents', 'currency', 'metadata', 'source', 'consent_basis', 'first_seen_at', 'last_seen_at', 'created_at', 'updated_at'],
-    (i) => [contactIds[i], org.id, `u-${i}`, emailOf(i), `Person ${i}`, paying(i) ? 'pro' : 'free', paying(i) ? mrr(i) : 0, paying(i) ? currency(i) : null, '{}', 'identify', 'sdk_identify', at(i, PEOPLE), at(i, PEOPLE), at(i, PEOPLE), at(i, PEOPLE)],
+    [
+      'id',
+      'organization_id',
+      'external_user_id',
+      'email',
+      'name',
+      'plan',
+      'mrr_cents',
+      'currency',
+      'metadata',
+      'source',
+      'consent_basis',
+      'first_seen_at',
+      'last_seen_at',
+      'created_at',
+      'updated_at',
+    ],
+    (i) => [
+      contactIds[i],
+      org.id,
+      `u-${i}`,
+      emailOf(i),
+      `Person ${i}`,
+      paying(i) ? 'pro' : 'free',
+      paying(i) ? mrr(i) : 0,
+      paying(i) ? currency(i) : null,
+      '{}',
+      'identify',
+      'sdk_identify',
+      at(i, PEOPLE),
+      at(i, PEOPLE),
+      at(i, PEOPLE),
+      at(i, PEOPLE),
+    ],
     PEOPLE,
   );
   await engine.db.run(
@@ -140,9 +209,11 @@ const PAGES: Array<[key: string, label: string]> = [
 
 /** What the part-2 pages read beyond the seed: changelog entries, webhooks with deliveries, keys. */
 async function seedPart2(engine: Engine, w: ReturnType<Engine['workspace']>, organizationId: string, boardId: string) {
-  for (let i = 0; i < 200; i++) await w.changelog.create({ boardId, title: `Release ${i}`, body: `**Release ${i}**: what shipped.` });
+  for (let i = 0; i < 200; i++)
+    await w.changelog.create({ boardId, title: `Release ${i}`, body: `**Release ${i}**: what shipped.` });
   const hooks = [];
-  for (let i = 0; i < 5; i++) hooks.push(await w.webhooks.create({ url: `http://127.0.0.1:9/hook-${i}`, events: ['post.created'] }));
+  for (let i = 0; i < 5; i++)
+    hooks.push(await w.webhooks.create({ url: `http://127.0.0.1:9/hook-${i}`, events: ['post.created'] }));
   // 40 new posts: 200 deliveries waiting (nothing delivers them here).
   for (let i = 0; i < 40; i++) await w.posts.create(boardId, { title: `Fresh idea ${i}` });
   for (let i = 0; i < 20; i++) await engine.keys.create(organizationId, i % 2 ? 'read' : 'read:write');
@@ -163,17 +234,26 @@ async function measure(database: 'sqlite' | 'postgresql'): Promise<Row> {
     const seedSeconds = (performance.now() - t0) / 1000;
     const part2 = await seedPart2(engine, w, org.id, boards[0]!);
     const contact = (await w.contacts.list({ sort: 'mrr', limit: 1 })).data[0]!.id;
-    const { signIn } = await w.team.add(CLI_ACTOR, { email: 'pm@bench.example', role: 'owner' }, { invite: false, workspace: 'Bench' });
+    const { signIn } = await w.team.add(
+      CLI_ACTOR,
+      { email: 'pm@bench.example', role: 'owner' },
+      { invite: false, workspace: 'Bench' },
+    );
     const session = await engine.team.redeem({ token: signIn.token });
     const app = createApp({ engine, sites: [createConsole({ engine })], logError: () => {} });
     const get = async (path: string) => {
-      const res = await app.fetch(new Request(`http://bench.test/console/${org.id}${path}`, { headers: { cookie: `fs_console=${session.token}` } }));
+      const res = await app.fetch(
+        new Request(`http://bench.test/console/${org.id}${path}`, {
+          headers: { cookie: `fs_console=${session.token}` },
+        }),
+      );
       const text = await res.text();
       if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
       return text;
     };
     const html = await get('/posts?sort=impact');
-    const nextOf = (page: string) => /href="([^"]+)" rel="next"/.exec(page)![1]!.replaceAll('&amp;', '&').replace(`/console/${org.id}`, '');
+    const nextOf = (page: string) =>
+      /href="([^"]+)" rel="next"/.exec(page)![1]!.replaceAll('&amp;', '&').replace(`/console/${org.id}`, '');
     const next = nextOf(html);
     const contactsNext = nextOf(await get('/contacts?sort=mrr'));
     const pages: Record<string, (i: number) => Promise<unknown>> = {
@@ -191,7 +271,10 @@ async function measure(database: 'sqlite' | 'postgresql'): Promise<Row> {
       webhook: () => get(`/webhooks/${part2.hook}`),
       keys: () => get('/keys'),
       settings: () => get('/settings'),
-      reference: () => engine.db.all(`SELECT * FROM contact WHERE organization_id = ? ORDER BY mrr_cents DESC, id DESC LIMIT 51`, [org.id]),
+      reference: () =>
+        engine.db.all(`SELECT * FROM contact WHERE organization_id = ? ORDER BY mrr_cents DESC, id DESC LIMIT 51`, [
+          org.id,
+        ]),
     };
     const row: Row = {
       database,
@@ -207,7 +290,8 @@ async function measure(database: 'sqlite' | 'postgresql'): Promise<Row> {
       html,
       pages: {},
     };
-    for (const [key, run] of Object.entries(pages)) row.pages[key] = await timed(run, key === 'contactsSearch' ? 20 : RUNS);
+    for (const [key, run] of Object.entries(pages))
+      row.pages[key] = await timed(run, key === 'contactsSearch' ? 20 : RUNS);
     console.log(database, JSON.stringify({ ...row, html: html.length }));
     return row;
   } finally {

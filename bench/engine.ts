@@ -7,12 +7,12 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dropPg, freshPg } from './databases.js';
-import { writeSection } from './doc.js';
-import { keySql, upsertSql } from './reference-sql.mjs';
 import { createEngine, type Engine } from '../src/engine/index.js';
 import * as contacts from '../src/engine/store/contacts.js';
 import { writeWithEvent } from '../src/engine/store/events.js';
+import { dropPg, freshPg } from './databases.js';
+import { writeSection } from './doc.js';
+import { keySql, upsertSql } from './reference-sql.mjs';
 
 const CALLS = Number(process.env.BENCH_ENGINE_CALLS ?? 4000);
 const ROUNDS = 5;
@@ -53,7 +53,24 @@ async function referenceStatements(engine: Engine, organizationId: string, keyHa
   await engine.db.one(KEY_SQL, [keyHash]);
   const t = engine.db.dialect.time(new Date());
   const id = `u${i % SEEDED}`;
-  await engine.db.one(UPSERT, [`ctc_ref${i}`, organizationId, id, `${id}@example.com`, null, `ref ${i}`, null, null, null, '{}', 'identify', 'sdk_identify', t, t, t, t]);
+  await engine.db.one(UPSERT, [
+    `ctc_ref${i}`,
+    organizationId,
+    id,
+    `${id}@example.com`,
+    null,
+    `ref ${i}`,
+    null,
+    null,
+    null,
+    '{}',
+    'identify',
+    'sdk_identify',
+    t,
+    t,
+    t,
+    t,
+  ]);
 }
 
 /** The reference: identify's statements for an existing contact (read; conditional update of the name with its event). */
@@ -63,22 +80,42 @@ async function statementsAlone(engine: Engine, organizationId: string, i: number
   const now = new Date();
   const next = { ...current, name: `ref ${i}`, updatedAt: now, version: current.version + 1 };
   const changes = { name: { from: current.name, to: next.name } };
-  await writeWithEvent(engine.db, contacts.update(engine.db, current, next, ['name']), { event: 'contact.updated', organizationId, contact: { id: next.id } as never, changes }, now);
+  await writeWithEvent(
+    engine.db,
+    contacts.update(engine.db, current, next, ['name']),
+    { event: 'contact.updated', organizationId, contact: { id: next.id } as never, changes },
+    now,
+  );
 }
 
 async function measure(database: 'sqlite' | 'postgresql', location: string): Promise<Row> {
   const engine: Engine = await createEngine({ database: location, log: () => {} });
   await engine.migrate();
   const org = await engine.organizations.create({ name: 'Bench', plan: 'paid' });
-  const keyHash = createHash('sha256').update((await engine.keys.create(org.id, 'read:write')).key).digest('hex');
-  for (let i = 0; i < SEEDED; i++) await engine.workspace(org.id).contacts.identify({ externalUserId: `u${i}`, email: `u${i}@example.com`, name: 'seed' });
+  const keyHash = createHash('sha256')
+    .update((await engine.keys.create(org.id, 'read:write')).key)
+    .digest('hex');
+  for (let i = 0; i < SEEDED; i++)
+    await engine
+      .workspace(org.id)
+      .contacts.identify({ externalUserId: `u${i}`, email: `u${i}@example.com`, name: 'seed' });
   try {
     let sink = 0;
     const workspace = await perCall(() => {
       sink += engine.workspace(org.id).organizationId.length;
     });
-    const existing = await perCall((i) => engine.workspace(org.id).contacts.identify({ externalUserId: `u${i % SEEDED}`, email: `u${i % SEEDED}@example.com`, name: `name ${i}` }));
-    const created = await perCall((i) => engine.workspace(org.id).contacts.identify({ externalUserId: `new-${i}`, email: `new-${i}@example.com`, name: 'new' }));
+    const existing = await perCall((i) =>
+      engine.workspace(org.id).contacts.identify({
+        externalUserId: `u${i % SEEDED}`,
+        email: `u${i % SEEDED}@example.com`,
+        name: `name ${i}`,
+      }),
+    );
+    const created = await perCall((i) =>
+      engine
+        .workspace(org.id)
+        .contacts.identify({ externalUserId: `new-${i}`, email: `new-${i}@example.com`, name: 'new' }),
+    );
     const reference = await perCall((i) => statementsAlone(engine, org.id, i));
     const httpReference = await perCall((i) => referenceStatements(engine, org.id, keyHash, i));
     if (sink === 0) throw new Error('unreachable');

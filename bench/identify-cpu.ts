@@ -9,9 +9,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropPg, freshPg } from './databases.js';
-import { TSX, identifyLoad, seedIdentify, start, stop, type Scenario } from './servers.js';
+import { identifyLoad, type Scenario, seedIdentify, start, stop, TSX } from './servers.js';
 
-const [database, connections, scenario] = [process.argv[2] ?? 'postgresql', Number(process.argv[3] ?? 10), (process.argv[4] ?? 'existing') as Scenario];
+const [database, connections, scenario] = [
+  process.argv[2] ?? 'postgresql',
+  Number(process.argv[3] ?? 10),
+  (process.argv[4] ?? 'existing') as Scenario,
+];
 const DURATION = 6;
 const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 

@@ -6,16 +6,31 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import './databases.js'; // FEEDBACK_SECRET_KEY for a PostgreSQL server
-import { ROOT, identifyLoad, seedIdentify, start, stop, type Scenario } from './servers.js';
+import { identifyLoad, ROOT, type Scenario, seedIdentify, start, stop } from './servers.js';
 
-const [database, connections, scenario] = [process.argv[2]!, Number(process.argv[3] ?? 50), (process.argv[4] ?? 'existing') as Scenario];
+const [database, connections, scenario] = [
+  process.argv[2]!,
+  Number(process.argv[3] ?? 50),
+  (process.argv[4] ?? 'existing') as Scenario,
+];
 const DURATION = 8;
 const dir = mkdtempSync(join(tmpdir(), 'feedback-profile-'));
 
 // The tsx loader in this process, not tsx's command line (which runs the script in a child, out of the profiler's reach).
 const loader = ['--import', join(ROOT, 'node_modules/tsx/dist/loader.mjs')];
 const { key, organizationId } = await seedIdentify(loader, database);
-const server = await start(['--cpu-prof', `--cpu-prof-dir=${dir}`, ...loader, 'bench/server.ts', '--db', database, '--key', key, '--org', organizationId]);
+const server = await start([
+  '--cpu-prof',
+  `--cpu-prof-dir=${dir}`,
+  ...loader,
+  'bench/server.ts',
+  '--db',
+  database,
+  '--key',
+  key,
+  '--org',
+  organizationId,
+]);
 const result = await identifyLoad(server.info.url, key, scenario, 'profile', connections, DURATION);
 await stop(server);
 
@@ -55,4 +70,5 @@ const requests = result.requests.average * DURATION;
 console.log(
   `${database.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'} ${scenario}, ${connections} clients: ${result.requests.average.toFixed(0)} req/s; the server's busy time, ${(busy / requests).toFixed(0)} us per request:`,
 );
-for (const [k, v] of [...totals].filter(([k]) => k !== 'idle').sort((a, b) => b[1] - a[1])) console.log(`  ${k}: ${((100 * v) / busy).toFixed(1)} % (${(v / requests).toFixed(0)} us)`);
+for (const [k, v] of [...totals].filter(([k]) => k !== 'idle').sort((a, b) => b[1] - a[1]))
+  console.log(`  ${k}: ${((100 * v) / busy).toFixed(1)} % (${(v / requests).toFixed(0)} us)`);

@@ -5,7 +5,7 @@
 // - What a status change pays for its mail: the PATCH's time with N participants who may be emailed, against the same
 //   PATCH on a post nobody takes part in.
 // Appends its section to docs/benchmarks.md.
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,13 +15,21 @@ import { dropPg, freshPg } from './databases.js';
 import { writeSection } from './doc.js';
 
 // The built package, as users run it (npm run bench builds first); typed from the source.
-const { createEngine } = (await import(pathToFileURL(join(import.meta.dirname, '../dist/engine/index.js')).href)) as typeof import('../src/engine/index.js');
+const { createEngine } = (await import(
+  pathToFileURL(join(import.meta.dirname, '../dist/engine/index.js')).href
+)) as typeof import('../src/engine/index.js');
 
 const MESSAGES = Number(process.env.BENCH_MAIL_MESSAGES ?? 3000);
 const PARTICIPANTS = [1_000, 10_000];
 const CONNECTIONS = 4;
 
-function startSink(): Promise<{ url: string; child: ChildProcess; count(): Promise<number>; last(): Promise<string>; delay(ms: number): void }> {
+function startSink(): Promise<{
+  url: string;
+  child: ChildProcess;
+  count(): Promise<number>;
+  last(): Promise<string>;
+  delay(ms: number): void;
+}> {
   const child = fork(join(import.meta.dirname, 'smtp-sink.mjs'), { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   return new Promise((resolve) =>
     child.once('message', (m: { port: number }) =>
@@ -44,7 +52,10 @@ function startSink(): Promise<{ url: string; child: ChildProcess; count(): Promi
   );
 }
 
-async function openEngine(dialect: 'sqlite' | 'postgresql', smtpUrl: string): Promise<{ engine: Engine; drop(): Promise<void> }> {
+async function openEngine(
+  dialect: 'sqlite' | 'postgresql',
+  smtpUrl: string,
+): Promise<{ engine: Engine; drop(): Promise<void> }> {
   const mail = { smtpUrl, publicUrl: 'https://feedback.example.com', connections: CONNECTIONS };
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'bench-mail-'));
@@ -70,7 +81,11 @@ async function seed(engine: Engine, n: number) {
   const post = await w.posts.create(board.id, { title: 'A popular idea' });
   const lonely = await w.posts.create(board.id, { title: 'A quiet idea' });
   for (let done = 0; done < n; done += 500) {
-    await Promise.all(Array.from({ length: Math.min(500, n - done) }, (_, i) => w.public.vote({ postId: post.id, email: `voter${done + i}@bench.example.com`, notifyMe: true })));
+    await Promise.all(
+      Array.from({ length: Math.min(500, n - done) }, (_, i) =>
+        w.public.vote({ postId: post.id, email: `voter${done + i}@bench.example.com`, notifyMe: true }),
+      ),
+    );
   }
   return { w, post, lonely };
 }
@@ -93,14 +108,22 @@ async function patchTimes(w: ReturnType<Engine['workspace']>, postId: string, ru
  */
 async function reference(url: string, n: number, raw: string): Promise<number> {
   const nodemailer = await import('nodemailer');
-  const transport = nodemailer.createTransport({ url, pool: true, maxConnections: CONNECTIONS, maxMessages: Infinity } as never);
+  const transport = nodemailer.createTransport({
+    url,
+    pool: true,
+    maxConnections: CONNECTIONS,
+    maxMessages: Infinity,
+  } as never);
   const started = performance.now();
   let next = 0;
   await Promise.all(
     Array.from({ length: CONNECTIONS * 2 }, async () => {
       while (next < n) {
         const i = next++;
-        await transport.sendMail({ envelope: { from: 'feedback@example.com', to: `voter${i}@bench.example.com` }, raw: Buffer.from(raw, 'latin1') });
+        await transport.sendMail({
+          envelope: { from: 'feedback@example.com', to: `voter${i}@bench.example.com` },
+          raw: Buffer.from(raw, 'latin1'),
+        });
       }
     }),
   );
@@ -127,12 +150,15 @@ try {
         const started = performance.now();
         const run = await engine.scheduler.runDue();
         const lane = n / ((performance.now() - started) / 1000);
-        if (run.mail.sent !== n || (await sink.count()) - before !== n) throw new Error(`sent ${run.mail.sent}, expected ${n}`);
+        if (run.mail.sent !== n || (await sink.count()) - before !== n)
+          throw new Error(`sent ${run.mail.sent}, expected ${n}`);
         const raw = await sink.last();
         bytes = raw.length;
         const ref = await reference(sink.url, n, raw);
         const where = delayMs ? `a relay taking ${delayMs} ms a message` : 'loopback';
-        rows.push(`| ${dialect} | ${where} | ${Math.round(lane).toLocaleString('en')} | ${Math.round(ref).toLocaleString('en')} | ${(lane / ref).toFixed(2)} |`);
+        rows.push(
+          `| ${dialect} | ${where} | ${Math.round(lane).toLocaleString('en')} | ${Math.round(ref).toLocaleString('en')} | ${(lane / ref).toFixed(2)} |`,
+        );
         console.log(`${dialect}, ${where}: lane ${lane.toFixed(0)}/s, nodemailer pool ${ref.toFixed(0)}/s`);
       }
       sink.delay(0);
@@ -141,8 +167,12 @@ try {
         const seeded = await seed(engine, n);
         const withMail = await patchTimes(seeded.w, seeded.post.id, 6);
         const without = await patchTimes(seeded.w, seeded.lonely.id, 30);
-        writes.push(`| ${dialect} | ${n.toLocaleString('en')} | ${withMail.toFixed(1)} ms | ${without.toFixed(2)} ms | ${(withMail / n * 1000).toFixed(1)} µs |`);
-        console.log(`${dialect}: status change with ${n} participants ${withMail.toFixed(1)} ms, without ${without.toFixed(2)} ms`);
+        writes.push(
+          `| ${dialect} | ${n.toLocaleString('en')} | ${withMail.toFixed(1)} ms | ${without.toFixed(2)} ms | ${((withMail / n) * 1000).toFixed(1)} µs |`,
+        );
+        console.log(
+          `${dialect}: status change with ${n} participants ${withMail.toFixed(1)} ms, without ${without.toFixed(2)} ms`,
+        );
         await engine.db.run("DELETE FROM mail WHERE status = 'pending'");
       }
     } finally {

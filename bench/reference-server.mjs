@@ -47,8 +47,22 @@ const server = createServer((req, res) => {
       const now = new Date();
       const t = isPg ? now : now.getTime();
       const row = await query.upsert([
-        `ctc_ref${process.pid}${seq++}`, key.organization_id, input.externalUserId, input.email ?? null, null, input.name ?? null,
-        null, null, null, '{}', 'identify', 'sdk_identify', t, t, t, t,
+        `ctc_ref${process.pid}${seq++}`,
+        key.organization_id,
+        input.externalUserId,
+        input.email ?? null,
+        null,
+        input.name ?? null,
+        null,
+        null,
+        null,
+        '{}',
+        'identify',
+        'sdk_identify',
+        t,
+        t,
+        t,
+        t,
       ]);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: row }));
     } catch (err) {

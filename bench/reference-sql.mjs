@@ -6,7 +6,9 @@ export const keySql = (mark) =>
   `SELECT k.id, k.organization_id, k.scope, o.billing_state FROM api_key k JOIN organization o ON o.id = k.organization_id WHERE k.key_hash = ${mark(1)} AND k.revoked_at IS NULL`;
 
 /** The upsert of a contact by externalUserId; its 16 parameters in the order of the column list. */
-export const upsertSql = (mark) => `INSERT INTO contact (id, organization_id, external_user_id, email, email_hash, name, plan, mrr_cents, currency, metadata,
+export const upsertSql = (
+  mark,
+) => `INSERT INTO contact (id, organization_id, external_user_id, email, email_hash, name, plan, mrr_cents, currency, metadata,
   source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at)
   VALUES (${Array.from({ length: 16 }, (_, i) => mark(i + 1)).join(', ')}) ON CONFLICT (organization_id, external_user_id) DO UPDATE SET
   email = excluded.email, name = excluded.name, last_seen_at = excluded.last_seen_at, updated_at = excluded.updated_at

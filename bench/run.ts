@@ -4,11 +4,11 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { hashEmail } from '../src/engine/shared/email.js';
+import { encodeCursor } from '../src/engine/shared/pages.js';
 import { freshPg } from './databases.js';
 import { notes, writeHeader, writeSection } from './doc.js';
-import { SEEDED, TSX as tsx, identifyLoad, seedIdentify, start, stop, type Scenario, type Started } from './servers.js';
-import { encodeCursor } from '../src/engine/shared/pages.js';
-import { hashEmail } from '../src/engine/shared/email.js';
+import { identifyLoad, type Scenario, SEEDED, type Started, seedIdentify, start, stop, TSX as tsx } from './servers.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 /** Rounds per number of connections, the servers taking load in turn (the median kept). */
@@ -32,7 +32,14 @@ interface LoadResult {
 }
 
 /** Identify load: `existing` changes one trait of a seeded contact per request; `new` creates a contact per request. */
-async function load(url: string, key: string, scenario: Scenario, tag: string, connections: number, duration = DURATION): Promise<LoadResult> {
+async function load(
+  url: string,
+  key: string,
+  scenario: Scenario,
+  tag: string,
+  connections: number,
+  duration = DURATION,
+): Promise<LoadResult> {
   const result = await identifyLoad(url, key, scenario, tag, connections, duration);
   return {
     rps: result.requests.average,
@@ -76,13 +83,16 @@ async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Pr
     const servers: Started[] = [];
     try {
       for (const args of commands) servers.push(await start(args));
-      for (const [i, server] of servers.entries()) await load(server.info.url, key, scenario, `warm-${i}`, Math.max(...CONNECTIONS), Math.min(DURATION, 4));
+      for (const [i, server] of servers.entries())
+        await load(server.info.url, key, scenario, `warm-${i}`, Math.max(...CONNECTIONS), Math.min(DURATION, 4));
       const byConnections = CONNECTIONS.map(() => servers.map(() => [] as LoadResult[]));
       for (const [c, connections] of CONNECTIONS.entries())
         for (let round = 0; round < ROUNDS; round++)
           for (let k = 0; k < servers.length; k++) {
             const i = (k + round) % servers.length;
-            byConnections[c]![i]!.push(await load(servers[i]!.info.url, key, scenario, `${i}-${connections}-${round}`, connections));
+            byConnections[c]![i]!.push(
+              await load(servers[i]!.info.url, key, scenario, `${i}-${connections}-${round}`, connections),
+            );
           }
       return byConnections.map((results) => results.map(median));
     } finally {
@@ -93,7 +103,20 @@ async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Pr
     const commands = [
       [tsx, 'bench/server.ts', '--db', db, '--key', key, '--org', organizationId],
       ['bench/reference-server.mjs', '--db', referenceDb],
-      ...(BASELINE ? [[join(BASELINE, 'node_modules/tsx/dist/cli.mjs'), join(BASELINE, 'bench/server.ts'), '--db', baselineDb, '--key', key, '--org', organizationId]] : []),
+      ...(BASELINE
+        ? [
+            [
+              join(BASELINE, 'node_modules/tsx/dist/cli.mjs'),
+              join(BASELINE, 'bench/server.ts'),
+              '--db',
+              baselineDb,
+              '--key',
+              key,
+              '--org',
+              organizationId,
+            ],
+          ]
+        : []),
     ];
     const medians = await measure(commands, scenario);
     CONNECTIONS.forEach((connections, i) => {
@@ -101,8 +124,15 @@ async function identifyBench(database: 'sqlite' | 'postgresql', dir: string): Pr
       const row: Row = { database, scenario, connections, stack: stack!, reference: reference!, baseline };
       // A server that answers errors is not doing the work being compared (the reference's upsert once failed on every
       // second change of a row, and its error answers were faster than the writes they stood for).
-      for (const [who, result] of [['stack', row.stack], ['reference', row.reference], ['before', row.baseline]] as const) {
-        if (result && result.errors > 0) throw new Error(`identify ${database} ${scenario} x${connections}: the ${who} answered ${result.errors} errors`);
+      for (const [who, result] of [
+        ['stack', row.stack],
+        ['reference', row.reference],
+        ['before', row.baseline],
+      ] as const) {
+        if (result && result.errors > 0)
+          throw new Error(
+            `identify ${database} ${scenario} x${connections}: the ${who} answered ${result.errors} errors`,
+          );
       }
       rows.push(row);
       console.log(
@@ -117,7 +147,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function timeGet(url: string, key: string, path: string, times = 200): Promise<{ p50: number; p99: number; count: number }> {
+async function timeGet(
+  url: string,
+  key: string,
+  path: string,
+  times = 200,
+): Promise<{ p50: number; p99: number; count: number }> {
   const samples: number[] = [];
   let count = 0;
   for (let i = 0; i < times; i++) {
@@ -162,11 +197,21 @@ async function listBench(): Promise<{ label: string; p50: number; p99: number; c
         [org, Math.floor(LIST_ROWS / 2)],
       )
     ).rows[0];
-    const tail = (await client.query('SELECT id FROM contact WHERE organization_id = $1 AND mrr_cents IS NULL ORDER BY id DESC OFFSET $2 LIMIT 1', [org, Math.floor(LIST_ROWS / 8)])).rows[0];
+    const tail = (
+      await client.query(
+        'SELECT id FROM contact WHERE organization_id = $1 AND mrr_cents IS NULL ORDER BY id DESC OFFSET $2 LIMIT 1',
+        [org, Math.floor(LIST_ROWS / 8)],
+      )
+    ).rows[0];
     const mrrCursor = encodeCursor('contacts:mrr', [Number(deep.mrr_cents), deep.id]);
     const tailCursor = encodeCursor('contacts:mrr', [null, tail.id]);
     // Issue 3: one contact with 10,000 posts across 20 boards, whose email matches 10,000 votes and 10,000 comments.
-    const fan = (await client.query('SELECT id, email FROM contact WHERE organization_id = $1 AND external_user_id = $2', [org, `u${Math.min(424_242, LIST_ROWS)}`])).rows[0];
+    const fan = (
+      await client.query('SELECT id, email FROM contact WHERE organization_id = $1 AND external_user_id = $2', [
+        org,
+        `u${Math.min(424_242, LIST_ROWS)}`,
+      ])
+    ).rows[0];
     await client.query('UPDATE contact SET email_hash = $1 WHERE id = $2', [hashEmail(fan.email), fan.id]);
     await client.query(
       `INSERT INTO board (id, organization_id, name, slug, is_public, created_at, updated_at)
@@ -196,7 +241,10 @@ async function listBench(): Promise<{ label: string; p50: number; p99: number; c
     // Steady state: autovacuum would have set the visibility map that index-only counts rely on.
     await client.query('VACUUM ANALYZE contact, post, vote, comment');
     const deepPost = (
-      await client.query('SELECT created_at, id FROM post WHERE contact_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC OFFSET 5000 LIMIT 1', [fan.id])
+      await client.query(
+        'SELECT created_at, id FROM post WHERE contact_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC OFFSET 5000 LIMIT 1',
+        [fan.id],
+      )
     ).rows[0];
     const postsCursor = encodeCursor('contact-posts', [new Date(deepPost.created_at).getTime(), deepPost.id]);
     const key = server.info.key!;
@@ -208,7 +256,10 @@ async function listBench(): Promise<{ label: string; p50: number; p99: number; c
       ['q, absent term', '/v1/contacts?q=zzqqxx'],
       ['q, common term (a third of rows)', '/v1/contacts?q=acme'],
       ['sort=mrr, first page', '/v1/contacts?sort=mrr'],
-      [`sort=mrr, deep page (row ${Math.floor(LIST_ROWS / 2).toLocaleString('en')})`, `/v1/contacts?sort=mrr&cursor=${mrrCursor}`],
+      [
+        `sort=mrr, deep page (row ${Math.floor(LIST_ROWS / 2).toLocaleString('en')})`,
+        `/v1/contacts?sort=mrr&cursor=${mrrCursor}`,
+      ],
       ['sort=mrr, deep in the null tail', `/v1/contacts?sort=mrr&cursor=${tailCursor}`],
       ['sort=created, first page, limit 100', '/v1/contacts?limit=100'],
     ];
@@ -256,7 +307,9 @@ connection on PostgreSQL, as the stack's are); on SQLite with the pragmas SQLite
 on the same database.
 \`existing\`: each request changes one trait (name) of one of ${SEEDED} seeded contacts. \`new\`: each request creates a contact.
 The servers of a scenario are started together and warmed up with ${Math.max(...CONNECTIONS)} connections; then, with ${CONNECTIONS.join(', ')} connections in turn, they take\nload one after another for ${ROUNDS} rounds of ${DURATION} s, the order rotating each round, and each server's median round is shown.${
-    BASELINE ? `\n**before** is the stack at ${BASELINE_LABEL}, measured in the same run on its own copy of the seed.` : ''
+    BASELINE
+      ? `\n**before** is the stack at ${BASELINE_LABEL}, measured in the same run on its own copy of the seed.`
+      : ''
   }
 
 | database | scenario | clients | stack req/s | p50 ms | p99 ms | reference req/s | p50 ms | p99 ms | stack / reference |${BASELINE ? ' before req/s | before / reference |' : ''}

@@ -7,13 +7,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dropPg, freshPg } from './databases.js';
-import { notes, writeSection } from './doc.js';
-import { f, insertMany, timed } from './measure.js';
 import { createEngine, type Engine } from '../src/engine/index.js';
 import { newId } from '../src/engine/shared/ids.js';
 import { parseSearch } from '../src/engine/shared/search.js';
-import { search as searchStore, ts, type Sql } from '../src/engine/store/index.js';
+import { type Sql, search as searchStore, ts } from '../src/engine/store/index.js';
+import { dropPg, freshPg } from './databases.js';
+import { notes, writeSection } from './doc.js';
+import { f, insertMany, timed } from './measure.js';
 
 // BENCH_SEARCH_DATABASES=sqlite (or postgresql) measures one of them, and prints its sections instead of writing them.
 const DATABASES = (process.env.BENCH_SEARCH_DATABASES ?? 'sqlite,postgresql').split(',');
@@ -57,16 +57,70 @@ async function seed(engine: Engine, size: number) {
   await insertMany(
     engine,
     'post',
-    ['id', 'organization_id', 'board_id', 'title', 'slug', 'body', 'body_text', 'status', 'moderation_status', 'comment_count', 'vote_count', 'created_at', 'updated_at'],
-    (i) => [newId('post'), org.id, boards[i % BOARDS]!.id, titleOf(i), `p-${i}`, '', bodyOf(i), 'open', 'approved', 0, (i * 7919) % 500, at(i), at(i)],
+    [
+      'id',
+      'organization_id',
+      'board_id',
+      'title',
+      'slug',
+      'body',
+      'body_text',
+      'status',
+      'moderation_status',
+      'comment_count',
+      'vote_count',
+      'created_at',
+      'updated_at',
+    ],
+    (i) => [
+      newId('post'),
+      org.id,
+      boards[i % BOARDS]!.id,
+      titleOf(i),
+      `p-${i}`,
+      '',
+      bodyOf(i),
+      'open',
+      'approved',
+      0,
+      (i * 7919) % 500,
+      at(i),
+      at(i),
+    ],
     size,
     500,
   );
   await insertMany(
     engine,
     'contact',
-    ['id', 'organization_id', 'external_user_id', 'email', 'name', 'metadata', 'source', 'consent_basis', 'first_seen_at', 'last_seen_at', 'created_at', 'updated_at'],
-    (i) => [newId('ctc'), org.id, `u-${i}`, `person.${i}.${word(i)}@example${i % 97}.com`, `Person ${word(i + 7)} ${i}`, '{}', 'sdk', 'sdk_identify', at(i), at(i), at(i), at(i)],
+    [
+      'id',
+      'organization_id',
+      'external_user_id',
+      'email',
+      'name',
+      'metadata',
+      'source',
+      'consent_basis',
+      'first_seen_at',
+      'last_seen_at',
+      'created_at',
+      'updated_at',
+    ],
+    (i) => [
+      newId('ctc'),
+      org.id,
+      `u-${i}`,
+      `person.${i}.${word(i)}@example${i % 97}.com`,
+      `Person ${word(i + 7)} ${i}`,
+      '{}',
+      'sdk',
+      'sdk_identify',
+      at(i),
+      at(i),
+      at(i),
+      at(i),
+    ],
     size,
     500,
   );
@@ -81,21 +135,22 @@ async function seed(engine: Engine, size: number) {
  * typed so far (its first 3 to 5 letters); set when the size is known.
  */
 let queries: string[] = [];
-const queriesFor = (size: number) => Array.from({ length: 50 }, (_, i) => {
-  const n = ((i * 7919) % (size / BOARDS)) * BOARDS; // a post of the first board
-  const title = titleOf(n).split(' ');
-  const typed = title[2]!;
-  return `${title[0]} ${typed.slice(0, Math.min(typed.length - 1, 3 + (i % 3)))}`;
-});
+const queriesFor = (size: number) =>
+  Array.from({ length: 50 }, (_, i) => {
+    const n = ((i * 7919) % (size / BOARDS)) * BOARDS; // a post of the first board
+    const title = titleOf(n).split(' ');
+    const typed = title[2]!;
+    return `${title[0]} ${typed.slice(0, Math.min(typed.length - 1, 3 + (i % 3)))}`;
+  });
 
 /** The same search as a LIKE scan: every word a substring of the title or body, top votes first (what search was). */
 async function unindexed(sql: Sql, where: string, id: string, q: string) {
   const terms = parseSearch(q).map((t) => t.words.join(' '));
   const like = terms.map(() => `(p.title ${sql.dialect.ilike} ? OR p.body_text ${sql.dialect.ilike} ?)`).join(' AND ');
-  return sql.all(`SELECT p.id FROM post p WHERE ${where} = ? AND p.deleted_at IS NULL AND ${like} ORDER BY p.vote_count DESC, p.id DESC LIMIT 50`, [
-    id,
-    ...terms.flatMap((t) => [`%${t}%`, `%${t}%`]),
-  ]);
+  return sql.all(
+    `SELECT p.id FROM post p WHERE ${where} = ? AND p.deleted_at IS NULL AND ${like} ORDER BY p.vote_count DESC, p.id DESC LIMIT 50`,
+    [id, ...terms.flatMap((t) => [`%${t}%`, `%${t}%`])],
+  );
 }
 
 /** The console's search: every board of the workspace, most relevant first (how its posts page reads a search's page). */
@@ -106,7 +161,12 @@ async function workspaceSearch(sql: Sql, organizationId: string, q: string) {
       `SELECT p.id, p.vote_count, p.created_at FROM post p WHERE p.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND p.deleted_at IS NULL`,
       [JSON.stringify([...relevance.keys()])],
     );
-    return rows.map((r) => ({ id: r.id, voteCount: Number(r.vote_count), createdAt: new Date(r.created_at as string).getTime(), relevance: relevance.get(r.id)! }));
+    return rows.map((r) => ({
+      id: r.id,
+      voteCount: Number(r.vote_count),
+      createdAt: new Date(r.created_at as string).getTime(),
+      relevance: relevance.get(r.id)!,
+    }));
   });
 }
 
@@ -130,10 +190,12 @@ async function measure(database: string, label: string, size: number): Promise<R
   const seedSeconds = (performance.now() - t0) / 1000;
   const board = boards[0]!;
   queries = queriesFor(size);
-  const hits = await Promise.all(queries.slice(0, 10).map(async (q) => (await w.portal.posts(board.id, { q, limit: 100 })).data.length));
+  const hits = await Promise.all(
+    queries.slice(0, 10).map(async (q) => (await w.portal.posts(board.id, { q, limit: 100 })).data.length),
+  );
   console.log(`${label} ${size}: results per board query (first 10, at most 100): ${hits.join(' ')}`);
   // A piece of a person's name or address as people type it: the rarer word of a contact's name.
-  const contactQueries = Array.from({ length: 50 }, (_, i) => word((i * 7919) % size + 7));
+  const contactQueries = Array.from({ length: 50 }, (_, i) => word(((i * 7919) % size) + 7));
   const row: Row = {
     database: label,
     size,
@@ -141,19 +203,26 @@ async function measure(database: string, label: string, size: number): Promise<R
     board: await timedRuns((i) => w.portal.posts(board.id, { q: queries[i % queries.length]! })),
     boardLike: await timedRuns((i) => unindexed(engine.db, 'p.board_id', board.id, queries[i % queries.length]!)),
     workspace: await timedRuns((i) => workspaceSearch(engine.db, org.id, queries[i % queries.length]!)),
-    workspaceLike: await timedRuns((i) => unindexed(engine.db, 'p.organization_id', org.id, queries[i % queries.length]!)),
+    workspaceLike: await timedRuns((i) =>
+      unindexed(engine.db, 'p.organization_id', org.id, queries[i % queries.length]!),
+    ),
     contacts: await timedRuns((i) => w.contacts.list({ q: contactQueries[i % contactQueries.length]! })),
     // The list's statement with no index for q: on PostgreSQL with index scans off for it (else the trigram indexes serve).
     contactsLike: await timedRuns((i) =>
       engine.db.transaction(async (tx) => {
         if (engine.dialect === 'postgresql') await tx.run('SET LOCAL enable_bitmapscan = off');
         const like = `%${contactQueries[i % contactQueries.length]}%`;
-        return tx.all(`SELECT c.id FROM contact c WHERE c.organization_id = ? AND (c.email ${tx.dialect.ilike} ? OR c.name ${tx.dialect.ilike} ?) ORDER BY c.created_at DESC, c.id DESC LIMIT 25`, [org.id, like, like]);
+        return tx.all(
+          `SELECT c.id FROM contact c WHERE c.organization_id = ? AND (c.email ${tx.dialect.ilike} ? OR c.name ${tx.dialect.ilike} ?) ORDER BY c.created_at DESC, c.id DESC LIMIT 25`,
+          [org.id, like, like],
+        );
       }),
     ),
   };
   await engine.close();
-  console.log(`${label} ${size}: seeded in ${seedSeconds.toFixed(0)} s; board p50 ${f(row.board.p50)} ms (LIKE ${f(row.boardLike.p50)}), workspace ${f(row.workspace.p50)} (LIKE ${f(row.workspaceLike.p50)}), contacts ${f(row.contacts.p50)} (LIKE ${f(row.contactsLike.p50)})`);
+  console.log(
+    `${label} ${size}: seeded in ${seedSeconds.toFixed(0)} s; board p50 ${f(row.board.p50)} ms (LIKE ${f(row.boardLike.p50)}), workspace ${f(row.workspace.p50)} (LIKE ${f(row.workspaceLike.p50)}), contacts ${f(row.contacts.p50)} (LIKE ${f(row.contactsLike.p50)})`,
+  );
   return row;
 }
 
@@ -166,7 +235,9 @@ type Rates = { identify: number; existing: number; posts: number };
  * rate does. PostgreSQL's search triggers run there, not in Node.
  */
 async function backendCpu(engine: Engine): Promise<Map<number, number>> {
-  const rows = await engine.db.all<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  const rows = await engine.db.all<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
   const cpu = new Map<number, number>();
   for (const { pid } of rows) {
     try {
@@ -175,9 +246,14 @@ async function backendCpu(engine: Engine): Promise<Map<number, number>> {
   }
   return cpu;
 }
-const cpuSince = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, ns]) => sum + ns - (before.get(pid) ?? ns), 0);
+const cpuSince = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, ns]) => sum + ns - (before.get(pid) ?? ns), 0);
 const WRITE_KINDS = ['existing', 'identify', 'posts'] as const;
-const KIND_NAMES = { existing: 'identify, existing contact', identify: 'identify, new contact', posts: 'post creation' } as const;
+const KIND_NAMES = {
+  existing: 'identify, existing contact',
+  identify: 'identify, new contact',
+  posts: 'post creation',
+} as const;
 
 /**
  * Identifies and post creations per second with the search kept in step, and with its triggers dropped: ROUNDS rounds,
@@ -186,13 +262,17 @@ const KIND_NAMES = { existing: 'identify, existing contact', identify: 'identify
  */
 async function writeCost(database: 'sqlite' | 'postgresql', label: string) {
   const rates = async (withSearch: boolean, round: number): Promise<{ rates: Rates; cpu: Rates }> => {
-    const url = database === 'sqlite' ? join(dir, `writes-${withSearch}-${round}.db`) : await freshPg('bench_search_writes');
+    const url =
+      database === 'sqlite' ? join(dir, `writes-${withSearch}-${round}.db`) : await freshPg('bench_search_writes');
     const engine = await createEngine({ database: url, log: () => {} });
     try {
       await engine.migrate();
       if (!withSearch) {
         if (engine.dialect === 'sqlite')
-          for (const { name } of await engine.db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name GLOB '*_search_*'")) await engine.db.run(`DROP TRIGGER ${name}`);
+          for (const { name } of await engine.db.all<{ name: string }>(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name GLOB '*_search_*'",
+          ))
+            await engine.db.run(`DROP TRIGGER ${name}`);
         else for (const k of ['insert', 'update']) await engine.db.run(`DROP TRIGGER post_search_${k} ON post`);
       }
       const org = await engine.organizations.create({ name: 'Writes', plan: 'paid' });
@@ -208,11 +288,20 @@ async function writeCost(database: 'sqlite' | 'postgresql', label: string) {
         const rate = n / ((performance.now() - t) / 1000);
         return { rate, cpu: pg ? cpuSince(before, await backendCpu(engine)) / n / 1000 : 0 };
       };
-      const identify = await per(3000, (i) => w.contacts.identify({ externalUserId: `u-${i}`, email: `person${i}@example.com`, name: `Person ${i}` }));
+      const identify = await per(3000, (i) =>
+        w.contacts.identify({ externalUserId: `u-${i}`, email: `person${i}@example.com`, name: `Person ${i}` }),
+      );
       // The hot path: an existing contact, one trait changed (its email and name as they were).
-      const existing = await per(3000, (i) => w.contacts.identify({ externalUserId: `u-${Math.abs(i) % 3000}`, plan: `plan-${i}` }));
-      const posts = await per(2000, (i) => w.posts.create(board.id, { title: `Idea ${i} ${words(i, 4)}`, body: { json: {}, text: words(i, 20) } }));
-      return { rates: { identify: identify.rate, existing: existing.rate, posts: posts.rate }, cpu: { identify: identify.cpu, existing: existing.cpu, posts: posts.cpu } };
+      const existing = await per(3000, (i) =>
+        w.contacts.identify({ externalUserId: `u-${Math.abs(i) % 3000}`, plan: `plan-${i}` }),
+      );
+      const posts = await per(2000, (i) =>
+        w.posts.create(board.id, { title: `Idea ${i} ${words(i, 4)}`, body: { json: {}, text: words(i, 20) } }),
+      );
+      return {
+        rates: { identify: identify.rate, existing: existing.rate, posts: posts.rate },
+        cpu: { identify: identify.cpu, existing: existing.cpu, posts: posts.cpu },
+      };
     } finally {
       await engine.close();
       if (database === 'postgresql') await dropPg('bench_search_writes');
@@ -235,15 +324,30 @@ async function writeCost(database: 'sqlite' | 'postgresql', label: string) {
   const summary = Object.fromEntries(
     WRITE_KINDS.map((k) => {
       const ratios = withSearch.map((r, i) => r[k] / without[i]![k]);
-      return [k, { with: median(withSearch.map((r) => r[k])), without: median(without.map((r) => r[k])), low: Math.min(...ratios), high: Math.max(...ratios) }];
+      return [
+        k,
+        {
+          with: median(withSearch.map((r) => r[k])),
+          without: median(without.map((r) => r[k])),
+          low: Math.min(...ratios),
+          high: Math.max(...ratios),
+        },
+      ];
     }),
   ) as Record<(typeof WRITE_KINDS)[number], { with: number; without: number; low: number; high: number }>;
   // The server's CPU per write (PostgreSQL): medians of each side.
-  const cpu = Object.fromEntries(WRITE_KINDS.map((k) => [k, { with: median(cpuWith.map((r) => r[k])), without: median(cpuWithout.map((r) => r[k])) }])) as Record<
-    (typeof WRITE_KINDS)[number],
-    { with: number; without: number }
-  >;
-  console.log(label, 'writes', JSON.stringify(summary), database === 'postgresql' ? `server CPU us/write ${JSON.stringify(cpu)}` : '');
+  const cpu = Object.fromEntries(
+    WRITE_KINDS.map((k) => [
+      k,
+      { with: median(cpuWith.map((r) => r[k])), without: median(cpuWithout.map((r) => r[k])) },
+    ]),
+  ) as Record<(typeof WRITE_KINDS)[number], { with: number; without: number }>;
+  console.log(
+    label,
+    'writes',
+    JSON.stringify(summary),
+    database === 'postgresql' ? `server CPU us/write ${JSON.stringify(cpu)}` : '',
+  );
   return { label, database, summary, cpu };
 }
 
@@ -262,7 +366,12 @@ try {
     }
   }
   const writes = [];
-  if (WRITE_ROUNDS > 0) for (const [database, label] of [['sqlite', 'SQLite'], ['postgresql', 'PostgreSQL']] as const) if (DATABASES.includes(database)) writes.push(await writeCost(database, label));
+  if (WRITE_ROUNDS > 0)
+    for (const [database, label] of [
+      ['sqlite', 'SQLite'],
+      ['postgresql', 'PostgreSQL'],
+    ] as const)
+      if (DATABASES.includes(database)) writes.push(await writeCost(database, label));
   const line = (r: Row, name: string, a: { p50: number; p95: number }, b: { p50: number; p95: number }) =>
     `| ${r.database} | ${r.size.toLocaleString('en')} | ${name} | ${f(a.p50)} | ${f(a.p95)} | ${f(b.p50)} | **${(b.p50 / a.p50).toFixed(0)}x** |`;
   // BENCH_SEARCH_SIZES= (empty) measures the writes alone and leaves the reads' section as it is.
@@ -304,7 +413,15 @@ triggers add to the server's work, the part that does not wait for the disk.
 
 | PostgreSQL, server CPU per write | with search us | without us | more work with search |
 |---|---|---|---|
-${writes.filter((x) => x.database === 'postgresql').flatMap((x) => WRITE_KINDS.map((k) => `| ${KIND_NAMES[k]} | ${x.cpu[k].with.toFixed(0)} | ${x.cpu[k].without.toFixed(0)} | ${(100 * (x.cpu[k].with / x.cpu[k].without - 1)).toFixed(1)} % |`)).join('\n')}
+${writes
+  .filter((x) => x.database === 'postgresql')
+  .flatMap((x) =>
+    WRITE_KINDS.map(
+      (k) =>
+        `| ${KIND_NAMES[k]} | ${x.cpu[k].with.toFixed(0)} | ${x.cpu[k].without.toFixed(0)} | ${(100 * (x.cpu[k].with / x.cpu[k].without - 1)).toFixed(1)} % |`,
+    ),
+  )
+  .join('\n')}
 
 ${notes('search-writes-notes.md')}
 `);

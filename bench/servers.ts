@@ -1,7 +1,7 @@
 // The identify benchmarks' servers and load, shared by bench/run.ts (stack against reference),
 // bench/identify-profile.ts (the stack under a profiler) and bench/identify-cpu.ts (each side's CPU): starting a server
 // process, stopping it, seeding a database, and the load of each scenario.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 
@@ -62,13 +62,22 @@ export async function seedIdentify(prefix: string[], db: string): Promise<{ key:
 }
 
 /** Identify load on the server at `url`: `connections` clients for `duration` s, each request's body `identifyBody`'s. */
-export function identifyLoad(url: string, key: string, scenario: Scenario, tag: string, connections: number, duration: number): Promise<autocannon.Result> {
+export function identifyLoad(
+  url: string,
+  key: string,
+  scenario: Scenario,
+  tag: string,
+  connections: number,
+  duration: number,
+): Promise<autocannon.Result> {
   let n = 0;
   return autocannon({
     url: `${url}/v1/contacts/identify`,
     connections,
     duration,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: identifyBody(scenario, n++, tag) }) as typeof req }],
+    requests: [
+      { method: 'POST', setupRequest: (req) => ({ ...req, body: identifyBody(scenario, n++, tag) }) as typeof req },
+    ],
   });
 }

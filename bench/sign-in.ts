@@ -17,25 +17,46 @@ import { f, quantile } from './measure.js';
 const RUNS = Number(process.env.BENCH_SIGN_IN_RUNS ?? 300);
 
 const sink = fork(join(import.meta.dirname, 'smtp-sink.mjs'), { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-const smtpUrl = await new Promise<string>((resolve) => sink.once('message', (m: { port: number }) => resolve(`smtp://127.0.0.1:${m.port}`)));
+const smtpUrl = await new Promise<string>((resolve) =>
+  sink.once('message', (m: { port: number }) => resolve(`smtp://127.0.0.1:${m.port}`)),
+);
 
 async function measure(database: string) {
-  const engine = await createEngine({ database, log: () => {}, mail: { smtpUrl, publicUrl: 'https://feedback.example' } });
+  const engine = await createEngine({
+    database,
+    log: () => {},
+    mail: { smtpUrl, publicUrl: 'https://feedback.example' },
+  });
   await engine.migrate();
   await engine.scheduler.start();
   const org = await engine.organizations.create({ name: 'Bench', plan: 'paid' });
-  const app = createApp({ engine, sites: [createConsole({ engine, limits: { signInsPerIp: 1e9, codesPerEmail: 1e9 } })], logError: () => {} });
+  const app = createApp({
+    engine,
+    sites: [createConsole({ engine, limits: { signInsPerIp: 1e9, codesPerEmail: 1e9 } })],
+    logError: () => {},
+  });
   // One member per request, so that no address meets its own limits; strangers likewise.
-  for (let i = 0; i < RUNS + 10; i++) await engine.workspace(org.id).team.add(CLI_ACTOR, { email: `m${i}@team.example`, role: 'viewer' }, { invite: false, workspace: 'Bench' });
+  for (let i = 0; i < RUNS + 10; i++)
+    await engine
+      .workspace(org.id)
+      .team.add(CLI_ACTOR, { email: `m${i}@team.example`, role: 'viewer' }, { invite: false, workspace: 'Bench' });
   const page = await app.fetch(new Request('http://console.test/console/sign-in'));
   const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const ask = async (email: string) => {
     const t = performance.now();
     const res = await app.fetch(
       new Request('http://console.test/console/sign-in', {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: 'http://console.test', 'sec-fetch-site': 'same-origin' },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie,
+          origin: 'http://console.test',
+          'sec-fetch-site': 'same-origin',
+        },
         body: new URLSearchParams({ csrf, email }).toString(),
       }),
     );
@@ -53,25 +74,37 @@ async function measure(database: string) {
       times[who] = await ask(who === 'member' ? `m${i}@team.example` : `s${i}@elsewhere.example`);
       // The mail lane's work after the answer (sending a team address's message, dropping another's) is done before the
       // next request, so that neither side is timed while the other's mail is on its way.
-      while (Number((await engine.db.one<{ n: unknown }>("SELECT count(*) AS n FROM mail WHERE status = 'pending'"))!.n) > 0) await new Promise((r) => setTimeout(r, 1));
+      while (
+        Number((await engine.db.one<{ n: unknown }>("SELECT count(*) AS n FROM mail WHERE status = 'pending'"))!.n) > 0
+      )
+        await new Promise((r) => setTimeout(r, 1));
     }
     if (i < 10) continue; // warm-up
     member.push(times.member);
     stranger.push(times.stranger);
   }
   await engine.close();
-  return { member: quantile(member, 0.5), memberP95: quantile(member, 0.95), stranger: quantile(stranger, 0.5), strangerP95: quantile(stranger, 0.95) };
+  return {
+    member: quantile(member, 0.5),
+    memberP95: quantile(member, 0.95),
+    stranger: quantile(stranger, 0.5),
+    strangerP95: quantile(stranger, 0.95),
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-sign-in-'));
 const rows: string[] = [];
 try {
   const sqlite = await measure(join(dir, 'sign-in.db'));
-  rows.push(`| SQLite | ${f(sqlite.member)} / ${f(sqlite.memberP95)} | ${f(sqlite.stranger)} / ${f(sqlite.strangerP95)} | ${(sqlite.member / sqlite.stranger).toFixed(2)} |`);
+  rows.push(
+    `| SQLite | ${f(sqlite.member)} / ${f(sqlite.memberP95)} | ${f(sqlite.stranger)} / ${f(sqlite.strangerP95)} | ${(sqlite.member / sqlite.stranger).toFixed(2)} |`,
+  );
   const pg = await freshPg('bench_sign_in');
   try {
     const postgres = await measure(pg);
-    rows.push(`| PostgreSQL | ${f(postgres.member)} / ${f(postgres.memberP95)} | ${f(postgres.stranger)} / ${f(postgres.strangerP95)} | ${(postgres.member / postgres.stranger).toFixed(2)} |`);
+    rows.push(
+      `| PostgreSQL | ${f(postgres.member)} / ${f(postgres.memberP95)} | ${f(postgres.stranger)} / ${f(postgres.strangerP95)} | ${(postgres.member / postgres.stranger).toFixed(2)} |`,
+    );
   } finally {
     await dropPg('bench_sign_in');
   }

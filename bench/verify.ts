@@ -1,14 +1,26 @@
 // Verifications per second of a 1 KB delivery: ours (node:crypto and Web Crypto builds, dedupe off and on)
 // against stripe.webhooks.constructEvent, measured in the same run. Appends its section to docs/benchmarks.md.
 import { createRequire } from 'node:module';
-import * as nodeBuild from '../src/verify/node.js';
 import * as webBuild from '../src/verify/index.js';
+import * as nodeBuild from '../src/verify/node.js';
 import { writeSection } from './doc.js';
 
 const Stripe = createRequire(import.meta.url)('stripe');
 const stripe = new Stripe('sk_test_unused');
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const body = JSON.stringify({ event: 'comment.created', organizationId: 'org_1', boardId: 'brd_1', comment: { id: 'cmt_1', postId: 'post_1', parentId: null, authorUserId: null, bodyText: 'x'.repeat(800), createdAt: new Date().toISOString() } });
+const body = JSON.stringify({
+  event: 'comment.created',
+  organizationId: 'org_1',
+  boardId: 'brd_1',
+  comment: {
+    id: 'cmt_1',
+    postId: 'post_1',
+    parentId: null,
+    authorUserId: null,
+    bodyText: 'x'.repeat(800),
+    createdAt: new Date().toISOString(),
+  },
+});
 const MS = Number(process.env.BENCH_VERIFY_MS ?? 500);
 const ROUNDS = Number(process.env.BENCH_VERIFY_ROUNDS ?? 7);
 
@@ -39,13 +51,24 @@ const deliveries = await Promise.all(
   Array.from({ length: DELIVERIES }, async (_, i) => {
     const raw = body.replace('cmt_1', `cmt_${i}`);
     const signature = await nodeBuild.signPayload(secret, raw, t);
-    return { raw, signature, headers: { 'x-service-signature': signature, 'x-service-delivery': `dlv_${i}`, 'x-service-event': 'comment.created' } };
+    return {
+      raw,
+      signature,
+      headers: {
+        'x-service-signature': signature,
+        'x-service-delivery': `dlv_${i}`,
+        'x-service-event': 'comment.created',
+      },
+    };
   }),
 );
 const at = (i: number) => deliveries[i % DELIVERIES]!;
 let store = nodeBuild.createMemoryDedupeStore();
 const cases: [string, () => Promise<number>][] = [
-  ['stripe.webhooks.constructEvent (reference)', () => rate((i) => stripe.webhooks.constructEvent(at(i).raw, at(i).signature, secret))],
+  [
+    'stripe.webhooks.constructEvent (reference)',
+    () => rate((i) => stripe.webhooks.constructEvent(at(i).raw, at(i).signature, secret)),
+  ],
   ['ours, node:crypto, dedupe off', () => rate((i) => nodeBuild.verifyWebhook(at(i).raw, at(i).headers, { secret }))],
   [
     'ours, node:crypto, memory dedupe on',
@@ -56,7 +79,10 @@ const cases: [string, () => Promise<number>][] = [
         return nodeBuild.verifyWebhook(at(i).raw, at(i).headers, { secret, dedupe: store });
       }),
   ],
-  ['ours, Web Crypto build, dedupe off', () => rate((i) => webBuild.verifyWebhook(at(i).raw, at(i).headers, { secret }))],
+  [
+    'ours, Web Crypto build, dedupe off',
+    () => rate((i) => webBuild.verifyWebhook(at(i).raw, at(i).headers, { secret })),
+  ],
   [
     'ours, Web Crypto build, dedupe off, 64 in flight',
     () => rateConcurrent((i) => webBuild.verifyWebhook(at(i).raw, at(i).headers, { secret }), 64),

@@ -1,21 +1,23 @@
 // Webhook delivery: deliveries per second from one process to a local receiver answering 200, against a
 // bare loop of signed POSTs (undici.request, keep-alive, the same concurrency) measured in the same run;
 // and latency from a committed change to its receipt. Appends its section to docs/benchmarks.md.
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { rmSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'undici';
 import { pathToFileURL } from 'node:url';
+import { Agent, request } from 'undici';
 import type { Engine } from '../src/engine/index.js';
 import { dropPg, freshPg } from './databases.js';
 import { writeSection } from './doc.js';
 
 // The built package, as users run it (npm run bench builds first); typed from the source.
-const { createEngine } = (await import(pathToFileURL(join(import.meta.dirname, '../dist/engine/index.js')).href)) as typeof import('../src/engine/index.js');
+const { createEngine } = (await import(
+  pathToFileURL(join(import.meta.dirname, '../dist/engine/index.js')).href
+)) as typeof import('../src/engine/index.js');
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
@@ -28,16 +30,28 @@ const payload = JSON.stringify({
   event: 'contact.created',
   organizationId: 'org_01m816qb298rtjg45y4psj8gw3',
   contact: {
-    id: 'ctc_01m816qb2xkc986a2gbsj212fq', externalUserId: 'u_12345', name: 'Ada Lovelace', plan: 'pro', mrrCents: 4900, currency: 'USD',
-    source: 'api', consentBasis: 'contract', metadata: { company: 'Analytical Engines Ltd', seats: 12 },
-    firstSeenAt: '2026-11-22T08:42:20.637Z', lastSeenAt: '2026-11-22T08:42:20.637Z', createdAt: '2026-11-22T08:42:20.637Z', updatedAt: '2026-11-22T08:42:20.637Z',
+    id: 'ctc_01m816qb2xkc986a2gbsj212fq',
+    externalUserId: 'u_12345',
+    name: 'Ada Lovelace',
+    plan: 'pro',
+    mrrCents: 4900,
+    currency: 'USD',
+    source: 'api',
+    consentBasis: 'contract',
+    metadata: { company: 'Analytical Engines Ltd', seats: 12 },
+    firstSeenAt: '2026-11-22T08:42:20.637Z',
+    lastSeenAt: '2026-11-22T08:42:20.637Z',
+    createdAt: '2026-11-22T08:42:20.637Z',
+    updatedAt: '2026-11-22T08:42:20.637Z',
   },
 });
 
 /** A receiver in its own process (so it does not share the sender's event loop): answers 200 "ok". */
 function startReceiverProcess(): Promise<{ url: string; child: ChildProcess }> {
   const child = fork(join(import.meta.dirname, 'receiver.mjs'), { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  return new Promise((resolve) => child.once('message', (m: { port: number }) => resolve({ url: `http://127.0.0.1:${m.port}/hook`, child })));
+  return new Promise((resolve) =>
+    child.once('message', (m: { port: number }) => resolve({ url: `http://127.0.0.1:${m.port}/hook`, child })),
+  );
 }
 
 function signedHeaders(i: number): Record<string, string> {
@@ -192,7 +206,10 @@ async function benchDialect(dialect: 'sqlite' | 'postgresql', receiverUrl: strin
       });
     });
     await new Promise<void>((r) => local.listen(0, '127.0.0.1', r));
-    await w.webhooks.create({ url: `http://127.0.0.1:${(local.address() as AddressInfo).port}/`, events: ['contact.created'] });
+    await w.webhooks.create({
+      url: `http://127.0.0.1:${(local.address() as AddressInfo).port}/`,
+      events: ['contact.created'],
+    });
     await engine.scheduler.start();
     const samples: number[] = [];
     for (let i = 0; i < LATENCY_SAMPLES; i++) {
@@ -216,7 +233,9 @@ async function benchDialect(dialect: 'sqlite' | 'postgresql', receiverUrl: strin
 const receiver = await startReceiverProcess();
 const results: DialectResult[] = [];
 try {
-  for (const dialect of (process.env.BENCH_DIALECTS ?? 'postgresql,sqlite').split(',') as Array<'postgresql' | 'sqlite'>)
+  for (const dialect of (process.env.BENCH_DIALECTS ?? 'postgresql,sqlite').split(',') as Array<
+    'postgresql' | 'sqlite'
+  >)
     results.push(await benchDialect(dialect, receiver.url));
 } finally {
   receiver.child.kill();
@@ -263,7 +282,8 @@ ${results
       const rate = Math.round(median(r.rounds.map((x) => pick(x).perSecond))).toLocaleString('en');
       return `${rate} | ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`;
     };
-    const cpu = (pick: (x: DialectResult['rounds'][number]) => Rate) => Math.round(median(r.rounds.map((x) => pick(x).cpuMicros)));
+    const cpu = (pick: (x: DialectResult['rounds'][number]) => Rate) =>
+      Math.round(median(r.rounds.map((x) => pick(x).cpuMicros)));
     return `| ${r.dialect} | ${Math.round(ours).toLocaleString('en')} | ${against((x) => x.reference)} | ${against((x) => x.dispatch)} | ${cpu((x) => x.ours)} / ${cpu((x) => x.reference)} / ${cpu((x) => x.dispatch)} us | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms |`;
   })
   .join('\n')}

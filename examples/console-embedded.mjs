@@ -3,10 +3,11 @@
 //   npm install feedback-service h3
 //   FEEDBACK_DATABASE=./feedback.db PORT=4000 node console-embedded.mjs
 // then open http://127.0.0.1:4000/ and sign in as Alice (admin) or Victor (viewer).
-import { H3, serve } from 'h3';
+
 import { createConsole } from 'feedback-service/console';
 import { createEngine } from 'feedback-service/engine';
 import { createApp } from 'feedback-service/h3';
+import { H3, serve } from 'h3';
 
 const engine = await createEngine({ database: process.env.FEEDBACK_DATABASE ?? './feedback.db' });
 await engine.migrate();
@@ -30,13 +31,23 @@ function member(request) {
 const feedback = createApp({ engine, sites: [createConsole({ engine, member })] });
 
 export const app = new H3()
-  .get('/', () => new Response('<!doctype html><title>Acme admin</title><h1>Acme admin</h1><p><a href="/login/alice">Sign in as Alice (admin)</a> · <a href="/login/victor">Sign in as Victor (viewer)</a> · <a href="/console/">Feedback console</a></p>', { headers: { 'content-type': 'text/html; charset=utf-8' } }))
+  .get(
+    '/',
+    () =>
+      new Response(
+        '<!doctype html><title>Acme admin</title><h1>Acme admin</h1><p><a href="/login/alice">Sign in as Alice (admin)</a> · <a href="/login/victor">Sign in as Victor (viewer)</a> · <a href="/console/">Feedback console</a></p>',
+        { headers: { 'content-type': 'text/html; charset=utf-8' } },
+      ),
+  )
   .get('/login/:who', (event) => {
     const who = event.context.params?.who;
     if (!(who in USERS)) return new Response('No such user', { status: 404 });
     const token = crypto.randomUUID();
     sessions.set(token, who);
-    return new Response(null, { status: 303, headers: { location: '/console/', 'set-cookie': `host_session=${token}; Path=/; HttpOnly; SameSite=Lax` } });
+    return new Response(null, {
+      status: 303,
+      headers: { location: '/console/', 'set-cookie': `host_session=${token}; Path=/; HttpOnly; SameSite=Lax` },
+    });
   })
   // Everything under /console goes to the feedback console, with the request as it came (its path included).
   .all('/console', (event) => feedback.fetch(event.req))

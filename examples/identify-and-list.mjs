@@ -29,7 +29,10 @@ console.log(identified.status === 201 ? 'created' : 'updated', identified.data.i
 // Walk every contact on the pro plan, highest mrr first.
 let cursor = null;
 do {
-  const page = await call('GET', `/v1/contacts?plan=pro&sort=mrr&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+  const page = await call(
+    'GET',
+    `/v1/contacts?plan=pro&sort=mrr&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+  );
   for (const c of page.data) console.log(c.id, c.email, c.mrrCents, c.postCount);
   cursor = page.nextCursor;
 } while (cursor);

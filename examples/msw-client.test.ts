@@ -1,10 +1,11 @@
 // Mock the whole feedback API in your own tests: MSW hands each request to a real, in-memory feedback
 // service, so your code gets real validation errors, real cursors and real counts. Copy this file.
 // Needs: npm i -D msw vitest
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+
 import { createClient, ValidationError } from 'feedback-service/client';
 import { createMockFeedbackService } from 'feedback-service/msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
 const feedback = await createMockFeedbackService(); // answers for https://feedback.test
 const server = setupServer(...feedback.handlers);

@@ -11,7 +11,8 @@ const feedbackUrl = process.env.FEEDBACK_URL ?? 'http://127.0.0.1:3000';
 const portal = process.env.FEEDBACK_PORTAL ?? 'acme';
 const organizationId = process.env.FEEDBACK_ORG_ID;
 const secret = new TextEncoder().encode(process.env.FEEDBACK_PORTAL_SECRET);
-if (!organizationId || !process.env.FEEDBACK_PORTAL_SECRET) throw new Error('Set FEEDBACK_ORG_ID and FEEDBACK_PORTAL_SECRET');
+if (!organizationId || !process.env.FEEDBACK_PORTAL_SECRET)
+  throw new Error('Set FEEDBACK_ORG_ID and FEEDBACK_PORTAL_SECRET');
 
 /** A short-lived token for one of your users: HS256, sub = your user id, aud = the workspace, exp within 24 hours. */
 function portalToken(user) {
@@ -27,16 +28,18 @@ function portalToken(user) {
 // Your session decides who this is; here, one made-up user.
 const currentUser = () => ({ id: 'user-42', email: 'dana@example.com', name: 'Dana', plan: 'pro' });
 
-const escape = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const server = createServer(async (req, res) => {
+const server = createServer(async (_req, res) => {
   const token = await portalToken(currentUser());
   const signInLink = `${feedbackUrl}/portal/${portal}/sign-in?token=${token}`;
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Acme app</title></head>
-<body><main><h1>Acme app</h1><p><a href="${escape(signInLink)}">Open the feedback portal</a></p></main>
+<body><main><h1>Acme app</h1><p><a href="${escapeHtml(signInLink)}">Open the feedback portal</a></p></main>
 <script>window.FeedbackService = [['identify', { token: ${JSON.stringify(token).replace(/</g, '\\u003c')} }]];</script>
-<script src="${escape(feedbackUrl)}/portal/widget.js" data-portal="${escape(portal)}" async></script>
+<script src="${escapeHtml(feedbackUrl)}/portal/widget.js" data-portal="${escapeHtml(portal)}" async></script>
 </body></html>`);
 });
-server.listen(Number(process.env.PORT ?? 4000), '127.0.0.1', () => console.log(`listening on http://localhost:${server.address().port}`));
+server.listen(Number(process.env.PORT ?? 4000), '127.0.0.1', () =>
+  console.log(`listening on http://localhost:${server.address().port}`),
+);

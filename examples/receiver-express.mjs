@@ -9,7 +9,10 @@ const app = express();
 const dedupe = createMemoryDedupeStore();
 app.post('/webhooks/feedback', express.raw({ type: 'application/json' }), async (req, res) => {
   try {
-    const { event } = await verifyWebhook(req.body, req.headers, { secret: process.env.FEEDBACK_WEBHOOK_SECRET, dedupe });
+    const { event } = await verifyWebhook(req.body, req.headers, {
+      secret: process.env.FEEDBACK_WEBHOOK_SECRET,
+      dedupe,
+    });
     console.log('received', event.event);
     res.sendStatus(204);
   } catch (err) {
@@ -17,4 +20,6 @@ app.post('/webhooks/feedback', express.raw({ type: 'application/json' }), async 
     throw err;
   }
 });
-export const server = app.listen(Number(process.env.PORT ?? 4000), () => console.log(`listening on http://localhost:${server.address().port}/webhooks/feedback`));
+export const server = app.listen(Number(process.env.PORT ?? 4000), () =>
+  console.log(`listening on http://localhost:${server.address().port}/webhooks/feedback`),
+);

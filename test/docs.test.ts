@@ -11,9 +11,9 @@ const operations = Object.values(OPERATIONS).map((o) => `${o.method} ${normal(o.
 
 /** Every `METHOD /v1/...` a page names (`GET|PATCH|DELETE /v1/webhooks/{id}` is three). */
 function routesIn(text: string): string[] {
-  return [...text.matchAll(/\b((?:GET|POST|PATCH|DELETE)(?:\|(?:GET|POST|PATCH|DELETE))*) (\/v1\/[^\s`|),]*)/g)].flatMap(([, methods, path]) =>
-    methods!.split('|').map((method) => `${method} ${normal(path!)}`),
-  );
+  return [
+    ...text.matchAll(/\b((?:GET|POST|PATCH|DELETE)(?:\|(?:GET|POST|PATCH|DELETE))*) (\/v1\/[^\s`|),]*)/g),
+  ].flatMap(([, methods, path]) => methods!.split('|').map((method) => `${method} ${normal(path!)}`));
 }
 
 it('docs/api.md documents every REST operation, and no route that does not exist', () => {

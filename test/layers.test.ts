@@ -10,11 +10,22 @@ const root = join(import.meta.dirname, '..');
 it('the source keeps the layering of .dependency-cruiser.cjs', { timeout: 60_000 }, async () => {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
+    [
+      join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+      'src',
+      '--config',
+      '.dependency-cruiser.cjs',
+      '--output-type',
+      'json',
+    ],
     { cwd: root, maxBuffer: 64 * 1024 * 1024 },
   ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
   const { summary } = JSON.parse(stdout) as {
-    summary: { totalCruised: number; violations: Array<{ rule: { name: string }; from: string; to: string }>; ruleSetUsed: { forbidden: unknown[] } };
+    summary: {
+      totalCruised: number;
+      violations: Array<{ rule: { name: string }; from: string; to: string }>;
+      ruleSetUsed: { forbidden: unknown[] };
+    };
   };
   expect(summary.ruleSetUsed.forbidden.length).toBeGreaterThanOrEqual(10);
   expect(summary.totalCruised).toBeGreaterThan(100); // it read the source, not an empty folder

@@ -64,7 +64,8 @@ export function duration(value: string): number {
 /** A timeout: a whole number with ms, s or m (`500ms`, `5s`, `1m`); in milliseconds, at least 1. */
 export function timeout(value: string): number {
   const m = /^(\d+)(ms|s|m)$/.exec(value);
-  if (!m || Number(m[1]) === 0) throw new InvalidArgumentError('It must be a whole number above 0 with ms, s or m (e.g. 500ms, 5s).');
+  if (!m || Number(m[1]) === 0)
+    throw new InvalidArgumentError('It must be a whole number above 0 with ms, s or m (e.g. 500ms, 5s).');
   return Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[m[2] as 'ms' | 's' | 'm'];
 }
 
@@ -106,15 +107,20 @@ export function smtpUrl(value: string): string {
 export function database(value: string): string {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
   if (scheme === 'postgres' || scheme === 'postgresql' || value === ':memory:') return value;
-  if (scheme) throw new InvalidArgumentError(`It must be a SQLite file or a postgres:// URL; ${scheme}:// is not supported.`);
+  if (scheme)
+    throw new InvalidArgumentError(`It must be a SQLite file or a postgres:// URL; ${scheme}:// is not supported.`);
   const stat = statSync(value, { throwIfNoEntry: false });
-  if (stat?.isDirectory()) throw new InvalidArgumentError(`It is a directory; name a file in it, e.g. ${join(value, 'feedback.db')}.`);
+  if (stat?.isDirectory())
+    throw new InvalidArgumentError(`It is a directory; name a file in it, e.g. ${join(value, 'feedback.db')}.`);
   const where = stat ? value : dirname(value);
-  if (!stat && !statSync(where, { throwIfNoEntry: false })?.isDirectory()) throw new InvalidArgumentError(`Its directory ${where} does not exist.`);
+  if (!stat && !statSync(where, { throwIfNoEntry: false })?.isDirectory())
+    throw new InvalidArgumentError(`Its directory ${where} does not exist.`);
   try {
     accessSync(where, constants.R_OK | constants.W_OK);
   } catch {
-    throw new InvalidArgumentError(stat ? 'The file cannot be written (check its permissions).' : `Its directory ${where} cannot be written.`);
+    throw new InvalidArgumentError(
+      stat ? 'The file cannot be written (check its permissions).' : `Its directory ${where} cannot be written.`,
+    );
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { pino, type Logger as PinoLogger } from 'pino';
+import { type Logger as PinoLogger, pino } from 'pino';
 import type { LogLevel } from './args.js';
 
 /**
@@ -7,9 +7,19 @@ import type { LogLevel } from './args.js';
  * `LOG_LEVEL`, else `info`).
  */
 export function createServerLogger(level: LogLevel): PinoLogger {
-  const options = { level, base: { service: 'feedback-service', pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime };
+  const options = {
+    level,
+    base: { service: 'feedback-service', pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
   if (process.stderr.isTTY) {
-    return pino(options, pino.transport({ target: 'pino-pretty', options: { destination: 2, ignore: 'pid,service', translateTime: 'SYS:HH:MM:ss.l' } }));
+    return pino(
+      options,
+      pino.transport({
+        target: 'pino-pretty',
+        options: { destination: 2, ignore: 'pid,service', translateTime: 'SYS:HH:MM:ss.l' },
+      }),
+    );
   }
   return pino(options, pino.destination({ dest: 2, sync: false }));
 }

@@ -1,7 +1,9 @@
 import { ERROR_CODES, type ErrorCode, type ValidationIssue } from '../schemas/error-codes.js';
 
 /** The error codes answered with an HTTP status of `S`. */
-export type CodeOfStatus<S extends number> = { [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends S ? K : never }[ErrorCode];
+export type CodeOfStatus<S extends number> = {
+  [K in ErrorCode]: (typeof ERROR_CODES)[K]['status'] extends S ? K : never;
+}[ErrorCode];
 
 /**
  * Every error the client throws. `status` and `code` are null when no response came; `code` is null too when the
@@ -15,7 +17,16 @@ export class FeedbackApiError extends Error {
   /** The server's `X-Request-Id`, for support. */
   readonly requestId: string | null;
 
-  constructor(message: string, init: { status: number | null; code: ErrorCode | null; details?: Record<string, unknown>; requestId: string | null; cause?: unknown }) {
+  constructor(
+    message: string,
+    init: {
+      status: number | null;
+      code: ErrorCode | null;
+      details?: Record<string, unknown>;
+      requestId: string | null;
+      cause?: unknown;
+    },
+  ) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = new.target.name;
     this.status = init.status;
@@ -98,7 +109,13 @@ export class AbortError extends FeedbackApiError {
   declare readonly code: null;
 }
 
-const BY_STATUS: Record<number, new (message: string, init: ConstructorParameters<typeof FeedbackApiError>[1]) => FeedbackApiError> = {
+const BY_STATUS: Record<
+  number,
+  new (
+    message: string,
+    init: ConstructorParameters<typeof FeedbackApiError>[1],
+  ) => FeedbackApiError
+> = {
   400: BadRequestError,
   401: AuthenticationError,
   402: PlanLimitError,
@@ -132,8 +149,11 @@ export function toApiError(status: number, body: unknown, headers: Headers): Fee
   const own = (Object.keys(ERROR_CODES) as ErrorCode[]).find((c) => ERROR_CODES[c].status === status) ?? null;
   const code = sent !== null && ERROR_CODES[sent].status === status ? sent : own;
   const message = typeof envelope?.message === 'string' ? envelope.message : `The server answered ${status}.`;
-  const details = envelope?.details && typeof envelope.details === 'object' ? (envelope.details as Record<string, unknown>) : undefined;
-  const requestId = headers.get('x-request-id') ?? ((details?.requestId as string | undefined) ?? null);
+  const details =
+    envelope?.details && typeof envelope.details === 'object'
+      ? (envelope.details as Record<string, unknown>)
+      : undefined;
+  const requestId = headers.get('x-request-id') ?? (details?.requestId as string | undefined) ?? null;
   const ErrorClass = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : FeedbackApiError);
   const error = new ErrorClass(message, { status, code, details, requestId });
   if (error instanceof RateLimitError) error.retryAfter = parseRetryAfter(headers.get('retry-after'));

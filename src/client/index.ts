@@ -1,8 +1,8 @@
 // The zod-free table itself (not the contract's index, which also holds the schemas): the client loads no zod.
-import { OPERATIONS, fillPath, pathParams, type OperationId } from '../contract/operations.js';
+import { fillPath, OPERATIONS, type OperationId, pathParams } from '../contract/operations.js';
 import type { BodyOf, DataOf, ItemOf, QueryOf, ResponseOf } from '../contract/schemas.js';
 import { pageResult } from './pages.js';
-import { Transport, type Call, type ClientOptions, type Query, type RequestOptions } from './transport.js';
+import { type Call, type ClientOptions, type Query, type RequestOptions, Transport } from './transport.js';
 
 export * from './errors.js';
 export type { Page, PageResult } from './pages.js';
@@ -24,16 +24,32 @@ export function createClient(options: ClientOptions) {
     return {
       method: operation.method,
       path: fillPath(operation.path, ids),
-      ...(operation.method === 'GET' || operation.method === 'DELETE' ? { query: input as Query } : { body: input ?? {} }),
+      ...(operation.method === 'GET' || operation.method === 'DELETE'
+        ? { query: input as Query }
+        : { body: input ?? {} }),
       options: opts,
       idempotent: 'idempotency' in operation && operation.idempotency === 'natural',
     };
   };
-  const data = async <K extends OperationId>(id: K, ids: readonly string[], input: unknown, opts?: RequestOptions): Promise<DataOf<K>> =>
-    (await transport.request<{ data: DataOf<K> }>(callOf(id, ids, input, opts))).data.data;
-  const page = <K extends OperationId>(id: K, ids: readonly string[], query: Query | undefined, opts?: RequestOptions) =>
+  const data = async <K extends OperationId>(
+    id: K,
+    ids: readonly string[],
+    input: unknown,
+    opts?: RequestOptions,
+  ): Promise<DataOf<K>> => (await transport.request<{ data: DataOf<K> }>(callOf(id, ids, input, opts))).data.data;
+  const page = <K extends OperationId>(
+    id: K,
+    ids: readonly string[],
+    query: Query | undefined,
+    opts?: RequestOptions,
+  ) =>
     pageResult<ItemOf<K>>(
-      async (cursor) => (await transport.request<{ data: ItemOf<K>[]; nextCursor: string | null }>(callOf(id, ids, { ...query, cursor }, opts))).data,
+      async (cursor) =>
+        (
+          await transport.request<{ data: ItemOf<K>[]; nextCursor: string | null }>(
+            callOf(id, ids, { ...query, cursor }, opts),
+          )
+        ).data,
       query?.cursor as string | undefined,
     );
 
@@ -44,7 +60,8 @@ export function createClient(options: ClientOptions) {
       /** Create or update by `externalUserId`; idempotent by the spec, so it retries without a key. */
       identify: (body: BodyOf<'identifyContact'>, opts?: RequestOptions) => data('identifyContact', [], body, opts),
       retrieve: (contactId: string, opts?: RequestOptions) => data('retrieveContact', [contactId], undefined, opts),
-      update: (contactId: string, body: BodyOf<'updateContact'>, opts?: RequestOptions) => data('updateContact', [contactId], body, opts),
+      update: (contactId: string, body: BodyOf<'updateContact'>, opts?: RequestOptions) =>
+        data('updateContact', [contactId], body, opts),
       delete: (contactId: string, opts?: RequestOptions) => data('deleteContact', [contactId], undefined, opts),
       listPosts: (contactId: string, query?: QueryOf<'listContactPosts'>, opts?: RequestOptions) =>
         page('listContactPosts', [contactId], query as Query, opts),
@@ -53,14 +70,17 @@ export function createClient(options: ClientOptions) {
       list: (query?: QueryOf<'listBoards'>, opts?: RequestOptions) => page('listBoards', [], query as Query, opts),
     },
     posts: {
-      create: (boardId: string, body: BodyOf<'createPost'>, opts?: RequestOptions) => data('createPost', [boardId], body, opts),
-      update: (postId: string, body: BodyOf<'updatePost'>, opts?: RequestOptions) => data('updatePost', [postId], body, opts),
+      create: (boardId: string, body: BodyOf<'createPost'>, opts?: RequestOptions) =>
+        data('createPost', [boardId], body, opts),
+      update: (postId: string, body: BodyOf<'updatePost'>, opts?: RequestOptions) =>
+        data('updatePost', [postId], body, opts),
     },
     webhooks: {
       create: (body: BodyOf<'createWebhook'>, opts?: RequestOptions) => data('createWebhook', [], body, opts),
       list: (query?: QueryOf<'listWebhooks'>, opts?: RequestOptions) => page('listWebhooks', [], query as Query, opts),
       retrieve: (webhookId: string, opts?: RequestOptions) => data('retrieveWebhook', [webhookId], undefined, opts),
-      update: (webhookId: string, body: BodyOf<'updateWebhook'>, opts?: RequestOptions) => data('updateWebhook', [webhookId], body, opts),
+      update: (webhookId: string, body: BodyOf<'updateWebhook'>, opts?: RequestOptions) =>
+        data('updateWebhook', [webhookId], body, opts),
       delete: (webhookId: string, opts?: RequestOptions) => data('deleteWebhook', [webhookId], undefined, opts),
       listDeliveries: (webhookId: string, query?: QueryOf<'listWebhookDeliveries'>, opts?: RequestOptions) =>
         page('listWebhookDeliveries', [webhookId], query as Query, opts),
@@ -72,7 +92,11 @@ export function createClient(options: ClientOptions) {
      * Any operation by its id (`feedback-service/contract`), with its path ids by name: the answer's body as the
      * server sent it (`{ data }`, or the page of a list). The methods above are the typed way in.
      */
-    operation: async <K extends OperationId>(id: K, args: { params?: Record<string, string>; input?: unknown } = {}, opts?: RequestOptions) => {
+    operation: async <K extends OperationId>(
+      id: K,
+      args: { params?: Record<string, string>; input?: unknown } = {},
+      opts?: RequestOptions,
+    ) => {
       const ids = pathParams(OPERATIONS[id].path).map((name) => args.params?.[name] ?? '');
       return (await transport.request<ResponseOf<K>>(callOf(id, ids, args.input, opts))).data;
     },

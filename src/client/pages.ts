@@ -14,7 +14,11 @@ export type PageResult<T> = Promise<Page<T>> & AsyncIterable<T>;
 
 type FetchPage<T> = (cursor: string | undefined) => Promise<{ data: T[]; nextCursor: string | null }>;
 
-const toPage = <T>(p: { data: T[]; nextCursor: string | null }): Page<T> => ({ data: p.data, nextCursor: p.nextCursor, hasMore: p.nextCursor !== null });
+const toPage = <T>(p: { data: T[]; nextCursor: string | null }): Page<T> => ({
+  data: p.data,
+  nextCursor: p.nextCursor,
+  hasMore: p.nextCursor !== null,
+});
 
 export function pageResult<T>(fetchPage: FetchPage<T>, cursor?: string): PageResult<T> {
   const first = fetchPage(cursor).then(toPage);

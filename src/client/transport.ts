@@ -79,7 +79,10 @@ const noResponse = { status: null, code: null, requestId: null } as const;
 
 /** The errors worth another attempt: rate limits, server errors, time-outs and connection errors. */
 const retryable = (error: FeedbackApiError) =>
-  error instanceof RateLimitError || error instanceof InternalServerError || error instanceof TimeoutError || error instanceof ConnectionError;
+  error instanceof RateLimitError ||
+  error instanceof InternalServerError ||
+  error instanceof TimeoutError ||
+  error instanceof ConnectionError;
 
 /** The client's HTTP: one ky instance with the key, attempts with their time-out, and the retry policy. */
 export class Transport {
@@ -123,14 +126,20 @@ export class Transport {
       if (!retryable(error) || retry >= this.#maxRetries) throw error;
       const backoff = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** retry) * (0.75 + Math.random() * 0.5);
       const retryAfter = error instanceof RateLimitError ? error.retryAfter : null;
-      await sleep(retryAfter !== null ? Math.min(retryAfter, MAX_RETRY_AFTER_S) * 1000 : backoff, call.options?.signal).catch((reason) => {
+      await sleep(
+        retryAfter !== null ? Math.min(retryAfter, MAX_RETRY_AFTER_S) * 1000 : backoff,
+        call.options?.signal,
+      ).catch((reason) => {
         throw new AbortError('The request was aborted.', { ...noResponse, cause: reason });
       });
     }
   }
 
   /** One attempt: a parsed response, or an error for a request that got none. */
-  async #attempt(call: Call, idempotencyKey: string | undefined): Promise<{ status: number; body: unknown; headers: Headers }> {
+  async #attempt(
+    call: Call,
+    idempotencyKey: string | undefined,
+  ): Promise<{ status: number; body: unknown; headers: Headers }> {
     const timeoutMs = call.options?.timeout ?? this.#timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = call.options?.signal ? AbortSignal.any([call.options.signal, timeout]) : timeout;
@@ -143,7 +152,7 @@ export class Transport {
         signal,
       });
       const text = await res.text();
-      let body: unknown = undefined;
+      let body: unknown;
       try {
         body = text ? JSON.parse(text) : undefined;
       } catch {
@@ -151,9 +160,13 @@ export class Transport {
       }
       return { status: res.status, body, headers: res.headers };
     } catch (err) {
-      if (call.options?.signal?.aborted) throw new AbortError('The request was aborted.', { ...noResponse, cause: err });
+      if (call.options?.signal?.aborted)
+        throw new AbortError('The request was aborted.', { ...noResponse, cause: err });
       if (timeout.aborted) throw new TimeoutError(`No response within ${timeoutMs} ms.`, { ...noResponse, cause: err });
-      throw new ConnectionError(`Could not reach ${this.#base}: ${(err as Error).message}`, { ...noResponse, cause: err });
+      throw new ConnectionError(`Could not reach ${this.#base}: ${(err as Error).message}`, {
+        ...noResponse,
+        cause: err,
+      });
     }
   }
 }

@@ -1,21 +1,27 @@
 import { html } from '@remix-run/html-template';
 import { getRouterParams } from 'h3';
 import { CONSOLE_PATH, type Engine } from '../engine/index.js';
-import { assetResponse, createSiteRouter, htmlResponse, seeOther, type AppSite } from '../h3/index.js';
-import { SCRIPT, STYLESHEET, message, page } from './internal/layout.js';
+import { type AppSite, assetResponse, createSiteRouter, htmlResponse, seeOther } from '../h3/index.js';
 import { mountChangelog } from './internal/changelog.js';
 import { mountContacts } from './internal/contacts.js';
 import { mountKeys } from './internal/keys.js';
+import { message, page, SCRIPT, STYLESHEET } from './internal/layout.js';
 import { mountPost } from './internal/post.js';
 import { mountPosts } from './internal/posts.js';
 import { mountRoadmap } from './internal/roadmap.js';
 import { mountSettings } from './internal/settings.js';
 import { mountSignIn } from './internal/sign-in.js';
+import {
+  CONSOLE_LIMITS,
+  type ConsoleLimits,
+  ConsoleSite,
+  type HostMember,
+  type HostMemberOf,
+} from './internal/site.js';
 import { mountTeam } from './internal/team.js';
 import { mountWebhooks } from './internal/webhooks.js';
-import { CONSOLE_LIMITS, ConsoleSite, type ConsoleLimits, type HostMember, type HostMemberOf } from './internal/site.js';
 
-export { CONSOLE_PATH, CONSOLE_LIMITS, type ConsoleLimits, type HostMember, type HostMemberOf };
+export { CONSOLE_LIMITS, CONSOLE_PATH, type ConsoleLimits, type HostMember, type HostMemberOf };
 
 export interface ConsoleOptions {
   engine: Engine;
@@ -45,9 +51,15 @@ export interface ConsoleOptions {
  * } });
  */
 export function createConsole(options: ConsoleOptions): AppSite {
-  const site = new ConsoleSite(options.engine, options.trustProxy ?? false, { ...CONSOLE_LIMITS, ...options.limits }, options.member ?? null);
+  const site = new ConsoleSite(
+    options.engine,
+    options.trustProxy ?? false,
+    { ...CONSOLE_LIMITS, ...options.limits },
+    options.member ?? null,
+  );
   const { router, site: served } = createSiteRouter('console', CONSOLE_PATH, {
-    unavailable: () => message({ title: 'Unavailable', csrf: '' }, 'Unavailable', 'The database is unreachable; try again in a moment.'),
+    unavailable: () =>
+      message({ title: 'Unavailable', csrf: '' }, 'Unavailable', 'The database is unreachable; try again in a moment.'),
     error: () => message({ title: 'Error', csrf: '' }, 'Something went wrong', 'The error is in the server log.'),
   });
   const assets = new Map([STYLESHEET, SCRIPT].map((a) => [a.name, a]));
@@ -71,12 +83,14 @@ export function createConsole(options: ConsoleOptions): AppSite {
     if (!v.identity) return site.signInFirst(v);
     const embedded = site.embedded;
     const { teams, elsewhere, addressProven } = v.identity;
-    if (teams.length === 1 && elsewhere.length === 0) return seeOther(`${CONSOLE_PATH}/${teams[0]!.organizationId}/posts`, v.cookies);
+    if (teams.length === 1 && elsewhere.length === 0)
+      return seeOther(`${CONSOLE_PATH}/${teams[0]!.organizationId}/posts`, v.cookies);
     // Teams that ask for their own single sign-on, and (for a session that single sign-on alone proved) the way to the others.
     const more = html`${
       elsewhere.length
         ? html`<h2>Sign in with single sign-on</h2><p class="muted">These workspaces ask their people to sign in with their own provider.</p><ul class="teams">${elsewhere.map(
-            (t) => html`<li><a href="${CONSOLE_PATH}/${t.organizationId}/sign-in">${t.workspace}</a> <span class="muted">${t.role}</span></li>`,
+            (t) =>
+              html`<li><a href="${CONSOLE_PATH}/${t.organizationId}/sign-in">${t.workspace}</a> <span class="muted">${t.role}</span></li>`,
           )}</ul>`
         : ''
     }${addressProven || embedded ? '' : html`<p class="muted">Single sign-on opened the workspaces above. On another workspace's team too? <a href="${CONSOLE_PATH}/sign-in">Sign in with an emailed code</a> to open it.</p>`}`;

@@ -1,1 +1,9 @@
-export { CONSOLE_LIMITS, CONSOLE_PATH, createConsole, type ConsoleLimits, type ConsoleOptions, type HostMember, type HostMemberOf } from './console.js';
+export {
+  CONSOLE_LIMITS,
+  CONSOLE_PATH,
+  type ConsoleLimits,
+  type ConsoleOptions,
+  createConsole,
+  type HostMember,
+  type HostMemberOf,
+} from './console.js';

@@ -1,15 +1,25 @@
-export { OPERATIONS, OPERATION_IDS, fillPath, pathParams, writes, type Method, type Operation, type OperationDefinition, type OperationId } from './operations.js';
 export {
-  OPERATION_SCHEMAS,
+  fillPath,
+  type Method,
+  OPERATION_IDS,
+  OPERATIONS,
+  type Operation,
+  type OperationDefinition,
+  type OperationId,
+  pathParams,
+  writes,
+} from './operations.js';
+export {
   answersPage,
-  inputSchema,
-  successSchema,
-  takesBody,
   type BodyOf,
   type DataOf,
   type ItemOf,
+  inputSchema,
+  OPERATION_SCHEMAS,
   type OperationSchemas,
   type QueryOf,
   type ResponseOf,
+  successSchema,
+  takesBody,
 } from './schemas.js';
 export { PACKAGE_HOMEPAGE, PACKAGE_VERSION } from './version.js';

@@ -76,8 +76,7 @@ export const OPERATIONS = {
     scope: 'read:write',
     summary: 'Update a contact',
     errors: [409],
-    description:
-      'Change some fields of a contact; fields not given keep their values, null clears one.',
+    description: 'Change some fields of a contact; fields not given keep their values, null clears one.',
     tool: { name: 'update_contact', title: 'Update a contact' },
   },
   deleteContact: {
@@ -110,8 +109,7 @@ export const OPERATIONS = {
     scope: 'read:write',
     summary: 'Create a post on a board',
     idempotency: 'key',
-    description:
-      'Create a post (title, optional body, optional contactId and at most 3 tagIds) on a board.',
+    description: 'Create a post (title, optional body, optional contactId and at most 3 tagIds) on a board.',
     tool: { name: 'create_post', title: 'Create a post' },
   },
   updatePost: {

@@ -10,10 +10,17 @@ import {
   listContactsQuerySchema,
   updateContactBodySchema,
 } from '../schemas/contacts.js';
-import { boardPageSchema, createPostBodySchema, pageQuerySchema, postPageSchema, postSchema, updatePostBodySchema } from '../schemas/posts.js';
 import {
-  createWebhookBodySchema,
+  boardPageSchema,
+  createPostBodySchema,
+  pageQuerySchema,
+  postPageSchema,
+  postSchema,
+  updatePostBodySchema,
+} from '../schemas/posts.js';
+import {
   createdWebhookSchema,
+  createWebhookBodySchema,
   deletedWebhookSchema,
   deliveryPageSchema,
   deliverySchema,
@@ -38,7 +45,10 @@ export interface OperationSchemas {
 export const OPERATION_SCHEMAS = {
   listContacts: { query: listContactsQuerySchema, responses: { 200: contactPageSchema } },
   createContact: { body: createContactBodySchema, responses: { 201: dataSchema(contactSchema) } },
-  identifyContact: { body: identifyContactBodySchema, responses: { 200: dataSchema(contactSchema), 201: dataSchema(contactSchema) } },
+  identifyContact: {
+    body: identifyContactBodySchema,
+    responses: { 200: dataSchema(contactSchema), 201: dataSchema(contactSchema) },
+  },
   retrieveContact: { responses: { 200: dataSchema(contactDetailSchema) } },
   updateContact: { body: updateContactBodySchema, responses: { 200: dataSchema(contactSchema) } },
   deleteContact: { responses: { 200: dataSchema(deletedContactSchema) } },
@@ -62,13 +72,16 @@ type SuccessSchema<K extends OperationId> = Schemas[K]['responses'][keyof Schema
 /** The body an operation takes, as a caller writes it. */
 export type BodyOf<K extends OperationId> = Schemas[K] extends { body: infer B extends z.ZodType } ? z.input<B> : never;
 /** The query an operation takes, as a caller writes it. */
-export type QueryOf<K extends OperationId> = Schemas[K] extends { query: infer Q extends z.ZodType } ? z.input<Q> : never;
+export type QueryOf<K extends OperationId> = Schemas[K] extends { query: infer Q extends z.ZodType }
+  ? z.input<Q>
+  : never;
 /** What an operation answers on success. */
 export type ResponseOf<K extends OperationId> = SuccessSchema<K> extends z.ZodType ? z.output<SuccessSchema<K>> : never;
 /** The `data` of a single-resource answer. */
 export type DataOf<K extends OperationId> = ResponseOf<K> extends { data: infer D } ? D : never;
 /** One item of a list's page. */
-export type ItemOf<K extends OperationId> = ResponseOf<K> extends { data: Array<infer I>; nextCursor: string | null } ? I : never;
+export type ItemOf<K extends OperationId> =
+  ResponseOf<K> extends { data: Array<infer I>; nextCursor: string | null } ? I : never;
 
 /** The success response schema of an operation (the first status). */
 export function successSchema(id: OperationId): z.ZodObject {

@@ -5,4 +5,5 @@ declare const __PACKAGE_HOMEPAGE__: string | undefined;
 export const PACKAGE_VERSION: string = typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : '0.0.0-dev';
 
 /** Where the project lives (package.json `homepage`), set at build time; undefined when the sources run without it. */
-export const PACKAGE_HOMEPAGE: string | undefined = typeof __PACKAGE_HOMEPAGE__ === 'string' ? __PACKAGE_HOMEPAGE__ : undefined;
+export const PACKAGE_HOMEPAGE: string | undefined =
+  typeof __PACKAGE_HOMEPAGE__ === 'string' ? __PACKAGE_HOMEPAGE__ : undefined;

@@ -1,5 +1,14 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { createIdempotencyStore, createKeyCache, createKeysService, createRateLimiter, createSharedRateLimiter, type IdempotencyStore, type KeysService, type RateLimiter } from './access/index.js';
+import {
+  createIdempotencyStore,
+  createKeyCache,
+  createKeysService,
+  createRateLimiter,
+  createSharedRateLimiter,
+  type IdempotencyStore,
+  type KeysService,
+  type RateLimiter,
+} from './access/index.js';
 import type { DeliveryScheduler } from './delivery/index.js';
 import { createReadiness, type Readiness } from './health.js';
 import { INITIAL_MIGRATION, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
@@ -7,13 +16,13 @@ import type { MailTokens } from './notifications/index.js';
 import type { EngineOptions } from './options.js';
 import { createOrganizationsService, type OrganizationsService } from './organizations/index.js';
 import { createEngineScheduler, createMailParts, createWebhookSender, openDatabase, parseDatabase } from './runtime.js';
-import { createSecretBox, lazySecretBox, resealStored, resolveSecretKeys, type ResealReport } from './secrets/index.js';
+import { createSecretBox, lazySecretBox, type ResealReport, resealStored, resolveSecretKeys } from './secrets/index.js';
 import { logErrorLine, logToLogger } from './shared/index.js';
-import { deliveries, mail, type Database, type EngineDatabase } from './store/index.js';
+import { type Database, deliveries, type EngineDatabase, mail } from './store/index.js';
 import { createTeamAccess, type TeamAccess } from './team/index.js';
 import { createWorkspaces, type Workspace } from './workspace.js';
 
-export { MAIL_RETENTION_DAYS, type EngineOptions, type MailOptions, type WebhookOptions } from './options.js';
+export { type EngineOptions, MAIL_RETENTION_DAYS, type MailOptions, type WebhookOptions } from './options.js';
 export type { Workspace } from './workspace.js';
 
 export interface Engine {
@@ -44,7 +53,13 @@ export interface Engine {
    * The backlog across workspaces, for metrics: due webhook deliveries, the oldest one's age, disabled webhooks, and
    * the mail outbox's due rows and the oldest one's age.
    */
-  deliveryBacklog(): Promise<{ due: number; oldestDueAgeSeconds: number | null; disabledWebhooks: number; mailDue: number; mailOldestDueAgeSeconds: number | null }>;
+  deliveryBacklog(): Promise<{
+    due: number;
+    oldestDueAgeSeconds: number | null;
+    disabledWebhooks: number;
+    mailDue: number;
+    mailOldestDueAgeSeconds: number | null;
+  }>;
   /**
    * Whether this engine can serve: the database answers (within 2 s), no migration is pending, and, with
    * `requireScheduler`, the delivery scheduler runs. What `/readyz` reports.
@@ -60,14 +75,19 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-
 /** The backlog across workspaces, for metrics: due deliveries and mail, and how long the oldest of each has waited. */
 async function backlog(db: EngineDatabase, clock: () => Date) {
   const now = clock();
   const b = await deliveries.backlog(db, now);
   const m = await mail.backlog(db, now);
   const age = (d: Date | null) => d && (now.getTime() - d.getTime()) / 1000;
-  return { due: b.due, oldestDueAgeSeconds: age(b.oldestDueAt), disabledWebhooks: b.disabledWebhooks, mailDue: m.due, mailOldestDueAgeSeconds: age(m.oldestDueAt) };
+  return {
+    due: b.due,
+    oldestDueAgeSeconds: age(b.oldestDueAt),
+    disabledWebhooks: b.disabledWebhooks,
+    mailDue: m.due,
+    mailOldestDueAgeSeconds: age(m.oldestDueAt),
+  };
 }
 
 /**
@@ -81,7 +101,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const target = parseDatabase(options.database);
   const log = options.log ?? (options.logger ? logToLogger(options.logger) : logErrorLine);
   // Before anything is opened: a missing or malformed key stops here, leaving nothing to close.
-  const box = () => createSecretBox(options.secretKeys ?? resolveSecretKeys(target, process.env, (message) => log(message)));
+  const box = () =>
+    createSecretBox(options.secretKeys ?? resolveSecretKeys(target, process.env, (message) => log(message)));
   const secrets = options.secretKeysWhenNeeded ? lazySecretBox(box) : box();
   const { orm, db, timeouts } = await openDatabase(target, options.timeouts, log);
   const clock = options.clock ?? (() => new Date());
@@ -89,9 +110,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const keyCache = createKeyCache(clock);
   const sender = createWebhookSender(options);
   const mailParts = createMailParts(options, secrets, clock, log);
-  const scheduler = createEngineScheduler({ options, db, orm, clock, secrets, sender, mail: mailParts, connectMs: timeouts.connectMs }, log);
+  const scheduler = createEngineScheduler(
+    { options, db, orm, clock, secrets, sender, mail: mailParts, connectMs: timeouts.connectMs },
+    log,
+  );
   const webhooks = { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false, secrets };
-  const resolveTxt = options.dns?.resolveTxt ?? ((name: string) => import('node:dns/promises').then((dns) => dns.resolveTxt(name)));
+  const resolveTxt =
+    options.dns?.resolveTxt ?? ((name: string) => import('node:dns/promises').then((dns) => dns.resolveTxt(name)));
   return {
     dialect: target.dialect,
     orm,
@@ -114,7 +139,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async migrate() {
       const applied = (await db.lendToOrm(() => orm.getMigrator().up())).map((m) => m.name);
       // The upgrade that brought sealing seals, once, what was stored before it; a database made now holds nothing.
-      if (applied.includes(SEALED_SECRETS_MIGRATION) && !applied.includes(INITIAL_MIGRATION)) await resealStored(db, secrets);
+      if (applied.includes(SEALED_SECRETS_MIGRATION) && !applied.includes(INITIAL_MIGRATION))
+        await resealStored(db, secrets);
       return applied;
     },
     async close() {

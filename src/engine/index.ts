@@ -1,70 +1,87 @@
 // The engine's one door: other faces import the engine from here and nowhere else (enforced by `npm run lint:layers`, .dependency-cruiser.cjs).
-export { MAIL_RETENTION_DAYS, createEngine, type Engine, type EngineOptions, type MailOptions, type WebhookOptions, type Workspace } from './engine.js';
-export { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './orm.js';
-export { READ_WHILE_COUNTING, operationRefusal, runOperation, type Caller, type OperationRequest, type OperationResult } from './operations.js';
-export { UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable, type CheckResult, type Readiness } from './health.js';
-export { MAIL_RETRY_SCHEDULE_MS, type AttemptReport, type DeliveryScheduler, type MailSummary, type RunSummary, type SchedulerOptions } from './delivery/index.js';
-export {
-  BILLING_STATES,
-  DEFAULT_RATE_LIMIT,
-  FeedbackError,
-  MAIL_PAGES,
-  PLANS,
-  PLAN_CONTACT_CAPS,
-  PORTAL_PATH,
-  RESERVED_HANDLES,
-  errorLine,
-  hashEmail,
-  logErrorLine,
-  logToLogger,
-  newId,
-  nonPublicReason,
-  parseInput,
-  pathsOf,
-  validationError,
-  type BillingState,
-  type Logger,
-  type Paths,
-  type Plan,
-} from './shared/index.js';
-export { SECRET_KEY_ENV, SECRET_KEY_FALLBACKS_ENV, SecretKeyError, generateSecretKey, secretKeyFileOf, type ResealReport, type SecretKeys } from './secrets/index.js';
+
 export {
   API_KEY_PREFIX,
-  IDEMPOTENCY_TTL_MS,
-  KEY_CACHE_MS,
-  accessRefusal,
-  rateLimited,
-  hashApiKey,
-  requestFingerprint,
   type AuthenticatedKey,
+  accessRefusal,
   type CreatedApiKey,
+  hashApiKey,
+  IDEMPOTENCY_TTL_MS,
   type IdempotencyDecision,
   type IdempotencyStore,
+  KEY_CACHE_MS,
   type KeysService,
-  type RateLimitState,
   type RateLimiter,
+  type RateLimitState,
+  rateLimited,
+  requestFingerprint,
 } from './access/index.js';
-export type { ApiKeyInfo } from './store/index.js';
-export { HANDLE_PATTERN, contrastOnWhite, type CreateOrganizationInput, type OrganizationInfo, type OrganizationsService, type UpdateOrganizationInput } from './organizations/index.js';
-export type { ContactsService } from './contacts/index.js';
-export type { BoardsService, CreateBoardInput } from './boards/index.js';
-export type { EventsService, StoredEvent } from './events/index.js';
-export type { PostsService, Tag, TagsService } from './posts/index.js';
-export type { InteractionsService } from './interactions/index.js';
-export { CHANGELOG_POSTS_MAX, type ChangelogEdit, type ChangelogService } from './changelog/index.js';
 export type { Administration, WorkspaceSettings } from './administration/index.js';
+export type { BoardsService, CreateBoardInput } from './boards/index.js';
+export { CHANGELOG_POSTS_MAX, type ChangelogEdit, type ChangelogService } from './changelog/index.js';
+export type { ContactsService } from './contacts/index.js';
 export { CONTACT_ACTIVITY_LIMIT, type ContactActivity } from './contacts/index.js';
-export type { WebhooksService } from './webhooks/index.js';
-export type { PrivacyService } from './privacy/index.js';
+export {
+  type AttemptReport,
+  type DeliveryScheduler,
+  MAIL_RETRY_SCHEDULE_MS,
+  type MailSummary,
+  type RunSummary,
+  type SchedulerOptions,
+} from './delivery/index.js';
+export {
+  createEngine,
+  type Engine,
+  type EngineOptions,
+  MAIL_RETENTION_DAYS,
+  type MailOptions,
+  type WebhookOptions,
+  type Workspace,
+} from './engine.js';
+export type { EventsService, StoredEvent } from './events/index.js';
+export { type CheckResult, isDatabaseUnavailable, type Readiness, UNAVAILABLE_RETRY_AFTER_SECONDS } from './health.js';
+export type { InteractionsService } from './interactions/index.js';
+export {
+  DIGEST_AFTER,
+  DIGESTS,
+  type Digest,
+  MAIL_PURPOSES,
+  MAIL_TOKEN_DAYS,
+  MAX_FOLLOWED_POSTS,
+  type MailFacts,
+  type MailPreferences,
+  type MailPreferencesChange,
+  type MailPurpose,
+  type MailRecipient,
+  type MailTokens,
+  mayEmail,
+  type NotificationsService,
+} from './notifications/index.js';
+export {
+  type Caller,
+  type OperationRequest,
+  type OperationResult,
+  operationRefusal,
+  READ_WHILE_COUNTING,
+  runOperation,
+} from './operations.js';
+export {
+  type CreateOrganizationInput,
+  contrastOnWhite,
+  HANDLE_PATTERN,
+  type OrganizationInfo,
+  type OrganizationsService,
+  type UpdateOrganizationInput,
+} from './organizations/index.js';
+export { type DatabaseTimeouts, DEFAULT_TIMEOUTS } from './orm.js';
 export {
   DEFAULT_ROTATION_GRACE_SECONDS,
+  type Participation,
   PORTAL_CODE,
   PORTAL_COMMENT_LIMIT,
   PORTAL_SESSION_SECONDS,
   PORTAL_SORTS,
   PORTAL_TOKEN_MAX_SECONDS,
-  ROADMAP_STATUSES,
-  type Participation,
   type PortalAction,
   type PortalActionResult,
   type PortalBoard,
@@ -76,18 +93,60 @@ export {
   type PortalReader,
   type PortalSession,
   type PortalSort,
+  ROADMAP_STATUSES,
 } from './portal/index.js';
+export type { PostsService, Tag, TagsService } from './posts/index.js';
+export type { PrivacyService } from './privacy/index.js';
 export {
+  generateSecretKey,
+  type ResealReport,
+  SECRET_KEY_ENV,
+  SECRET_KEY_FALLBACKS_ENV,
+  SecretKeyError,
+  type SecretKeys,
+  secretKeyFileOf,
+} from './secrets/index.js';
+export {
+  BILLING_STATES,
+  type BillingState,
+  DEFAULT_RATE_LIMIT,
+  errorLine,
+  FeedbackError,
+  hashEmail,
+  type Logger,
+  logErrorLine,
+  logToLogger,
+  MAIL_PAGES,
+  newId,
+  nonPublicReason,
+  type Paths,
+  PLAN_CONTACT_CAPS,
+  PLANS,
+  type Plan,
+  PORTAL_PATH,
+  parseInput,
+  pathsOf,
+  RESERVED_HANDLES,
+  validationError,
+} from './shared/index.js';
+export type { ApiKeyInfo } from './store/index.js';
+export { entities } from './store/index.js';
+export {
+  type Actor,
+  allows,
   CLI_ACTOR,
   CONSOLE_PATH,
+  DOMAIN_RECORD_LABEL,
+  isTeamRole,
+  type SignInFacts,
   SSO_CALLBACK_PATH,
   SSO_PENDING_SECONDS,
+  type SsoDomainState,
+  type SsoInput,
+  type SsoSettings,
   TEAM_CODE_ATTEMPTS,
   TEAM_LIFETIMES,
   TEAM_ROLES,
-  allows,
-  isTeamRole,
-  type Actor,
   type Team,
   type TeamAccess,
   type TeamIdentity,
@@ -96,19 +155,14 @@ export {
   type TeamRole,
   type TeamService,
   type TeamSession,
-  type SsoInput,
-  type SsoSettings,
-  type SsoDomainState,
-  type SignInFacts,
-  DOMAIN_RECORD_LABEL,
 } from './team/index.js';
 export {
   BULK_LIMIT,
+  type BulkAction,
+  type Impact,
   ROADMAP_LIMIT,
   TRIAGE_POST_LIMITS,
   TRIAGE_SORTS,
-  type BulkAction,
-  type Impact,
   type TriageActions,
   type TriageComment,
   type TriagePost,
@@ -118,20 +172,4 @@ export {
   type TriageSort,
   type TriageVoter,
 } from './triage/index.js';
-export {
-  DIGESTS,
-  DIGEST_AFTER,
-  MAIL_PURPOSES,
-  MAIL_TOKEN_DAYS,
-  MAX_FOLLOWED_POSTS,
-  mayEmail,
-  type Digest,
-  type MailFacts,
-  type MailPreferences,
-  type MailPreferencesChange,
-  type MailPurpose,
-  type MailRecipient,
-  type MailTokens,
-  type NotificationsService,
-} from './notifications/index.js';
-export { entities } from './store/index.js';
+export type { WebhooksService } from './webhooks/index.js';

@@ -1,10 +1,10 @@
-import { OPERATIONS, OPERATION_SCHEMAS, writes, type OperationId, type OperationSchemas } from '../contract/index.js';
+import { OPERATION_SCHEMAS, OPERATIONS, type OperationId, type OperationSchemas, writes } from '../contract/index.js';
 import { textFault } from '../schemas/input.js';
 import type { Whoami } from '../schemas/whoami.js';
+import { type AuthenticatedKey, accessRefusal, type RateLimitState } from './access/index.js';
 import type { Engine } from './engine.js';
-import type { Workspace } from './workspace.js';
-import { accessRefusal, type AuthenticatedKey, type RateLimitState } from './access/index.js';
 import { FeedbackError, unknownKey, validationError } from './shared/index.js';
+import type { Workspace } from './workspace.js';
 
 /** Who runs an operation: their workspace, and what `whoami` answers them. */
 export interface Caller {
@@ -74,20 +74,32 @@ const BINDINGS: Record<OperationId, Binding> = {
  * Run one operation of the contract for a caller, in their workspace: what REST and the in-process agent tools
  * both do once the caller is known and allowed. Refusals are FeedbackErrors (validation, 404, 409, 402).
  */
-export async function runOperation(engine: Engine, caller: Caller, id: OperationId, request: OperationRequest): Promise<OperationResult> {
+export async function runOperation(
+  engine: Engine,
+  caller: Caller,
+  id: OperationId,
+  request: OperationRequest,
+): Promise<OperationResult> {
   // A path id that breaks the input rule cannot name anything stored (and PostgreSQL could not even compare it).
   const schemas: OperationSchemas = OPERATION_SCHEMAS[id];
-  const strays = [...(schemas.query ? [] : Object.keys(request.query ?? {})), ...(schemas.body ? [] : Object.keys(request.body ?? {}))];
+  const strays = [
+    ...(schemas.query ? [] : Object.keys(request.query ?? {})),
+    ...(schemas.body ? [] : Object.keys(request.body ?? {})),
+  ];
   if (strays.length > 0) throw validationError(strays.map(unknownKey));
   for (const [param, value] of Object.entries(request.params)) {
-    if (textFault(value) !== null) throw new FeedbackError('ERR_NOT_FOUND', `No ${param.replace(/Id$/, '')} with id ${value}.`);
+    if (textFault(value) !== null)
+      throw new FeedbackError('ERR_NOT_FOUND', `No ${param.replace(/Id$/, '')} with id ${value}.`);
   }
   const input = (schemas.body ? request.body : request.query) ?? {};
   return BINDINGS[id](engine.workspace(caller.organizationId), { params: request.params, input }, caller);
 }
 
 /** Whether a key may run an operation: its scope, then its workspace's billing state on writes. Null when it may. */
-export function operationRefusal(key: Pick<AuthenticatedKey, 'scope' | 'billingState'>, id: OperationId): FeedbackError | null {
+export function operationRefusal(
+  key: Pick<AuthenticatedKey, 'scope' | 'billingState'>,
+  id: OperationId,
+): FeedbackError | null {
   const operation = OPERATIONS[id];
   return accessRefusal(key, operation.scope, writes(operation));
 }

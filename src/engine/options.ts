@@ -1,7 +1,7 @@
 import type { AttemptReport, SchedulerOptions } from './delivery/index.js';
+import type { DatabaseTimeouts } from './orm.js';
 import type { SecretKeys } from './secrets/index.js';
 import type { Logger } from './shared/index.js';
-import type { DatabaseTimeouts } from './orm.js';
 
 export interface EngineOptions {
   /** A SQLite file path, `:memory:`, or a `postgres://` URL. */

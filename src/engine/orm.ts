@@ -48,7 +48,11 @@ export interface DatabaseTimeouts {
   /** A transaction whose client went quiet: the server ends it and frees its locks (`idle_in_transaction_session_timeout`): 10,000 ms. */
   idleInTransactionMs?: number;
 }
-export const DEFAULT_TIMEOUTS: Required<DatabaseTimeouts> = { connectMs: 5_000, statementMs: 15_000, idleInTransactionMs: 10_000 };
+export const DEFAULT_TIMEOUTS: Required<DatabaseTimeouts> = {
+  connectMs: 5_000,
+  statementMs: 15_000,
+  idleInTransactionMs: 10_000,
+};
 /** How much longer than the server's statement timeout the client waits for an answer. */
 export const CLIENT_TIMEOUT_MARGIN_MS = 1_000;
 
@@ -58,7 +62,11 @@ export interface ConnectionSettings {
   log?: (message: string) => void;
 }
 
-export function ormOptions(target: DatabaseTarget, extra: Partial<Options> = {}, settings: ConnectionSettings = { timeouts: DEFAULT_TIMEOUTS }): Options {
+export function ormOptions(
+  target: DatabaseTarget,
+  extra: Partial<Options> = {},
+  settings: ConnectionSettings = { timeouts: DEFAULT_TIMEOUTS },
+): Options {
   const { timeouts } = settings;
   const common: Partial<Options> = {
     entities: [...ENTITIES, ...ONLY_ON[target.dialect]] as Options['entities'],
@@ -99,7 +107,9 @@ export function ormOptions(target: DatabaseTarget, extra: Partial<Options> = {},
       // knex's wait for a pooled connection (creating one included).
       acquireConnectionTimeout: timeouts.connectMs,
       // knex warns when its pool drops a connection that ended (a restart, a statement that got no answer).
-      ...(settings.log ? { log: { warn: (message: string) => settings.log!(`[feedback-service] database: ${message}`) } } : {}),
+      ...(settings.log
+        ? { log: { warn: (message: string) => settings.log!(`[feedback-service] database: ${message}`) } }
+        : {}),
       connection: {
         connectionTimeoutMillis: timeouts.connectMs,
         keepAlive: true,
@@ -122,7 +132,13 @@ export function resolveTimeouts(given: DatabaseTimeouts = {}): Required<Database
 /** The ORM, with the checked-in migrations; each driver is imported only when its database is used. */
 export async function initOrm(target: DatabaseTarget, settings: ConnectionSettings): Promise<MikroORM> {
   const { Migrator } = await import('@mikro-orm/migrations');
-  const migrations = { migrationsList: MIGRATIONS[target.dialect], transactional: true, allOrNothing: true, snapshot: false, silent: true };
+  const migrations = {
+    migrationsList: MIGRATIONS[target.dialect],
+    transactional: true,
+    allOrNothing: true,
+    snapshot: false,
+    silent: true,
+  };
   const options = ormOptions(target, { extensions: [Migrator], migrations }, settings);
   if (target.dialect === 'sqlite') {
     const { MikroORM } = await import('@mikro-orm/libsql');

@@ -2,29 +2,56 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import { WEBHOOK_LIMITS } from '../schemas/webhooks.js';
-import { createComposer, createScheduler, createSender, type AttemptReport, type DeliveryScheduler, type Sender } from './delivery/index.js';
+import {
+  type AttemptReport,
+  createComposer,
+  createScheduler,
+  createSender,
+  type DeliveryScheduler,
+  type Sender,
+} from './delivery/index.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/index.js';
 import { createMailTokens, type MailTokens } from './notifications/index.js';
-import { MAIL_RETENTION_DAYS, type EngineOptions } from './options.js';
-import { CLIENT_TIMEOUT_MARGIN_MS, initOrm, parseDatabase, resolveTimeouts, type DatabaseTarget, type DatabaseTimeouts } from './orm.js';
+import { type EngineOptions, MAIL_RETENTION_DAYS } from './options.js';
+import {
+  CLIENT_TIMEOUT_MARGIN_MS,
+  type DatabaseTarget,
+  type DatabaseTimeouts,
+  initOrm,
+  parseDatabase,
+  resolveTimeouts,
+} from './orm.js';
 import { redactDeliveredErasures } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
 import { CODE_FAILURE_MEMORY_MS } from './shared/index.js';
-import { codeFailures, createDatabase, mail, search, type EngineDatabase } from './store/index.js';
+import { codeFailures, createDatabase, type EngineDatabase, mail, search } from './store/index.js';
 
 /** The database the engine works on: MikroORM (schema, migrations, connections) and the explicit-SQL layer on its connections. */
-export async function openDatabase(target: DatabaseTarget, given: DatabaseTimeouts | undefined, log: (message: string) => void) {
+export async function openDatabase(
+  target: DatabaseTarget,
+  given: DatabaseTimeouts | undefined,
+  log: (message: string) => void,
+) {
   const timeouts = resolveTimeouts(given);
   const orm = await initOrm(target, { timeouts, log });
   const knex = (orm.em as unknown as { getKnex(): Knex }).getKnex();
-  const db = createDatabase(target.dialect, knex, { location: target.location, log, answerMs: timeouts.statementMs + CLIENT_TIMEOUT_MARGIN_MS });
+  const db = createDatabase(target.dialect, knex, {
+    location: target.location,
+    log,
+    answerMs: timeouts.statementMs + CLIENT_TIMEOUT_MARGIN_MS,
+  });
   return { orm, db, timeouts };
 }
 
 export { parseDatabase };
 
 /** Mail out: the transport every message goes through (SMTP, or the log without it), and the signed links in notifications. */
-export function createMailParts(options: EngineOptions, secrets: SecretBox, clock: () => Date, log: (message: string) => void) {
+export function createMailParts(
+  options: EngineOptions,
+  secrets: SecretBox,
+  clock: () => Date,
+  log: (message: string) => void,
+) {
   const smtpUrl = options.mail?.smtpUrl ?? options.webhooks?.smtpUrl;
   const from = options.mail?.from ?? options.webhooks?.mailFrom ?? 'feedback-service@localhost';
   const logBodies = options.mail?.logBodies === true;
@@ -32,11 +59,18 @@ export function createMailParts(options: EngineOptions, secrets: SecretBox, cloc
   return {
     from,
     publicUrl: typeof publicUrl === 'function' ? publicUrl : () => publicUrl,
-    transport: smtpUrl ? createSmtpTransport(smtpUrl, { connections: options.mail?.connections ?? 4 }) : createLogTransport(log, { bodies: logBodies }),
+    transport: smtpUrl
+      ? createSmtpTransport(smtpUrl, { connections: options.mail?.connections ?? 4 })
+      : createLogTransport(log, { bodies: logBodies }),
     tokens: createMailTokens(secrets, clock),
   };
 }
-export type MailParts = { transport: MailTransport; tokens: MailTokens; from: string; publicUrl: () => string | undefined };
+export type MailParts = {
+  transport: MailTransport;
+  tokens: MailTokens;
+  from: string;
+  publicUrl: () => string | undefined;
+};
 
 /** The outbox's retention: settled rows older than MAIL_RETENTION_DAYS, a thousand at a time. */
 async function purgeOutbox(db: EngineDatabase, clock: () => Date): Promise<void> {
@@ -50,8 +84,21 @@ function attemptListener(options: EngineOptions): ((a: AttemptReport) => void) |
   if (!logger && !onAttempt) return undefined;
   return (a) => {
     logger?.info(
-      { webhookId: a.webhookId, deliveryId: a.deliveryId, event: a.eventType, attempt: a.attempt, status: a.statusCode, durationMs: a.durationMs, ok: a.ok, error: a.error ?? undefined },
-      a.ok ? 'delivery attempt succeeded' : a.final ? 'delivery attempt failed; no more attempts' : 'delivery attempt failed; will retry',
+      {
+        webhookId: a.webhookId,
+        deliveryId: a.deliveryId,
+        event: a.eventType,
+        attempt: a.attempt,
+        status: a.statusCode,
+        durationMs: a.durationMs,
+        ok: a.ok,
+        error: a.error ?? undefined,
+      },
+      a.ok
+        ? 'delivery attempt succeeded'
+        : a.final
+          ? 'delivery attempt failed; no more attempts'
+          : 'delivery attempt failed; will retry',
     );
     onAttempt?.(a);
   };
@@ -60,12 +107,24 @@ function attemptListener(options: EngineOptions): ((a: AttemptReport) => void) |
 /** The webhook sender: the SSRF guard at connect time and the receiver time-out. */
 export function createWebhookSender(options: EngineOptions): Sender {
   const webhooks = options.webhooks ?? {};
-  return createSender({ allowPrivateNetworks: webhooks.allowPrivateNetworks ?? false, timeoutMs: webhooks.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs });
+  return createSender({
+    allowPrivateNetworks: webhooks.allowPrivateNetworks ?? false,
+    timeoutMs: webhooks.timeoutMs ?? WEBHOOK_LIMITS.timeoutMs,
+  });
 }
 
 /** The scheduler that sends webhook deliveries and notification mail, with its chores (the outbox's retention, erasures, the search index). */
 export function createEngineScheduler(
-  parts: { options: EngineOptions; db: EngineDatabase; orm: MikroORM; clock: () => Date; secrets: SecretBox; sender: Sender; mail: MailParts; connectMs: number },
+  parts: {
+    options: EngineOptions;
+    db: EngineDatabase;
+    orm: MikroORM;
+    clock: () => Date;
+    secrets: SecretBox;
+    sender: Sender;
+    mail: MailParts;
+    connectMs: number;
+  },
   log: (message: string, error?: unknown) => void,
 ): DeliveryScheduler {
   const { options, db, clock, mail: m } = parts;
@@ -76,7 +135,10 @@ export function createEngineScheduler(
       clock,
       sender: parts.sender,
       secrets: parts.secrets,
-      mail: { transport: m.transport, compose: createComposer(db, m.tokens, parts.secrets, { from: m.from, publicUrl: m.publicUrl, log }, clock) },
+      mail: {
+        transport: m.transport,
+        compose: createComposer(db, m.tokens, parts.secrets, { from: m.from, publicUrl: m.publicUrl, log }, clock),
+      },
       chores: [
         () => purgeOutbox(db, clock),
         () => redactDeliveredErasures(db, clock),

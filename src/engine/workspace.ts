@@ -1,9 +1,8 @@
 import type { KeyCache } from './access/index.js';
-import { createAdministration, type Administration } from './administration/index.js';
-import { createBoardsService, type BoardsService } from './boards/index.js';
-import type { Actor } from './team/index.js';
-import { createChangelogService, type ChangelogService } from './changelog/index.js';
-import { createContactsService, type ContactsService } from './contacts/index.js';
+import { type Administration, createAdministration } from './administration/index.js';
+import { type BoardsService, createBoardsService } from './boards/index.js';
+import { type ChangelogService, createChangelogService } from './changelog/index.js';
+import { type ContactsService, createContactsService } from './contacts/index.js';
 import { createEventsService, type EventsService } from './events/index.js';
 import { createInteractionsService, type InteractionsService } from './interactions/index.js';
 import { createNotificationsService, type NotificationsService } from './notifications/index.js';
@@ -12,6 +11,7 @@ import { createPostsService, createTagsService, type PostsService, type TagsServ
 import { createPrivacyService, type PrivacyService } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
 import type { Database } from './store/index.js';
+import type { Actor } from './team/index.js';
 import { createTeamService, type ResolveTxt, type TeamService } from './team/index.js';
 import { createTriageReader, type TriageReader } from './triage/index.js';
 import { createWebhooksService, type WebhookConfig, type WebhooksService } from './webhooks/index.js';
@@ -65,7 +65,10 @@ export interface EngineContext {
 class LazyWorkspace implements Workspace {
   readonly #ctx: EngineContext & { organizationId: string };
   readonly #built = new Map<string, unknown>();
-  constructor(readonly organizationId: string, engine: EngineContext) {
+  constructor(
+    readonly organizationId: string,
+    engine: EngineContext,
+  ) {
     this.#ctx = { ...engine, organizationId };
   }
   #once<T>(name: string, build: () => T): T {
@@ -73,21 +76,51 @@ class LazyWorkspace implements Workspace {
     if (service === undefined) this.#built.set(name, (service = build()));
     return service;
   }
-  get contacts() { return this.#once('contacts', () => createContactsService(this.#ctx)); }
-  get boards() { return this.#once('boards', () => createBoardsService(this.#ctx)); }
-  get tags() { return this.#once('tags', () => createTagsService(this.#ctx)); }
-  get posts() { return this.#once('posts', () => createPostsService(this.#ctx)); }
-  get public() { return this.#once('public', () => createInteractionsService(this.#ctx)); }
-  get changelog() { return this.#once('changelog', () => createChangelogService(this.#ctx)); }
-  get portal() { return this.#once('portal', () => createPortalReader(this.#ctx)); }
-  get participation() { return this.#once('participation', () => createParticipation(this.#ctx)); }
-  get events() { return this.#once('events', () => createEventsService(this.#ctx)); }
-  get webhooks() { return this.#once('webhooks', () => createWebhooksService(this.#ctx)); }
-  get notifications() { return this.#once('notifications', () => createNotificationsService(this.#ctx)); }
-  get privacy() { return this.#once('privacy', () => createPrivacyService(this.#ctx)); }
-  get team() { return this.#once('team', () => createTeamService(this.#ctx)); }
-  get triage() { return this.#once('triage', () => createTriageReader(this.#ctx)); }
-  as(actor: Actor): Administration { return createAdministration(this.#ctx, actor); }
+  get contacts() {
+    return this.#once('contacts', () => createContactsService(this.#ctx));
+  }
+  get boards() {
+    return this.#once('boards', () => createBoardsService(this.#ctx));
+  }
+  get tags() {
+    return this.#once('tags', () => createTagsService(this.#ctx));
+  }
+  get posts() {
+    return this.#once('posts', () => createPostsService(this.#ctx));
+  }
+  get public() {
+    return this.#once('public', () => createInteractionsService(this.#ctx));
+  }
+  get changelog() {
+    return this.#once('changelog', () => createChangelogService(this.#ctx));
+  }
+  get portal() {
+    return this.#once('portal', () => createPortalReader(this.#ctx));
+  }
+  get participation() {
+    return this.#once('participation', () => createParticipation(this.#ctx));
+  }
+  get events() {
+    return this.#once('events', () => createEventsService(this.#ctx));
+  }
+  get webhooks() {
+    return this.#once('webhooks', () => createWebhooksService(this.#ctx));
+  }
+  get notifications() {
+    return this.#once('notifications', () => createNotificationsService(this.#ctx));
+  }
+  get privacy() {
+    return this.#once('privacy', () => createPrivacyService(this.#ctx));
+  }
+  get team() {
+    return this.#once('team', () => createTeamService(this.#ctx));
+  }
+  get triage() {
+    return this.#once('triage', () => createTriageReader(this.#ctx));
+  }
+  as(actor: Actor): Administration {
+    return createAdministration(this.#ctx, actor);
+  }
 }
 
 /** Workspaces kept in memory at most (the least recently used goes first); each is a few small objects. */
@@ -104,7 +137,8 @@ export function createWorkspaces(engine: EngineContext): (organizationId: string
       kept.set(organizationId, ws);
       return ws;
     }
-    if (typeof organizationId !== 'string' || organizationId.length === 0) throw new TypeError('workspace(organizationId) needs the id of a workspace');
+    if (typeof organizationId !== 'string' || organizationId.length === 0)
+      throw new TypeError('workspace(organizationId) needs the id of a workspace');
     ws = new LazyWorkspace(organizationId, engine);
     if (kept.size >= KEPT_WORKSPACES) kept.delete(kept.keys().next().value!);
     kept.set(organizationId, ws);

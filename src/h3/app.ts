@@ -1,16 +1,23 @@
 import { H3, type H3Event } from 'h3';
-import { OPERATIONS, OPERATION_IDS } from '../contract/index.js';
-import { logErrorLine, logToLogger, newId, type Engine, type Logger } from '../engine/index.js';
+import { OPERATION_IDS, OPERATIONS } from '../contract/index.js';
+import { type Engine, type Logger, logErrorLine, logToLogger, newId } from '../engine/index.js';
+import { DOCS_PATH, DOCS_SCRIPT_PATH } from './docs.js';
 import type { Admitted } from './internal/admit.js';
-import { failureResponse, type FailureLog } from './internal/failures.js';
+import { type FailureLog, failureResponse } from './internal/failures.js';
 import { observe, record } from './internal/observe.js';
-import { HEALTH_PATH, READY_PATH, mountHealth, mountMetrics, mountReference, operational } from './internal/operational.js';
+import {
+  HEALTH_PATH,
+  mountHealth,
+  mountMetrics,
+  mountReference,
+  operational,
+  READY_PATH,
+} from './internal/operational.js';
 import { admitted, mountOperations } from './internal/operations.js';
 import { errorResponse, type ResponseHeaders } from './internal/respond.js';
 import { scopeOf } from './internal/scope.js';
-import { DOCS_PATH, DOCS_SCRIPT_PATH } from './docs.js';
 import { METRICS_PATH, type Metrics } from './metrics.js';
-import { createOpenApiDocument, OPENAPI_PATH, type DocumentedEndpoint } from './openapi.js';
+import { createOpenApiDocument, type DocumentedEndpoint, OPENAPI_PATH } from './openapi.js';
 
 /**
  * An endpoint served beside the operations, after the same key (401) and rate-limit (429) checks: how faces above
@@ -19,7 +26,12 @@ import { createOpenApiDocument, OPENAPI_PATH, type DocumentedEndpoint } from './
 export interface AppEndpoint extends DocumentedEndpoint {
   method: 'GET' | 'POST';
   /** `logError` is the app's: where the endpoint reports an unexpected failure, with `headers['x-request-id']`. */
-  handle(request: Request, admitted: Admitted, headers: ResponseHeaders, logError: (message: string, error: unknown) => void): Promise<Response>;
+  handle(
+    request: Request,
+    admitted: Admitted,
+    headers: ResponseHeaders,
+    logError: (message: string, error: unknown) => void,
+  ): Promise<Response>;
 }
 
 /**
@@ -64,12 +76,13 @@ export interface AppOptions {
   metricsToken?: string;
 }
 
-
 /** The paths and methods the app answers, for a 405 that says which methods a path takes. */
 function routeTable(endpoints: readonly AppEndpoint[], withMetrics: boolean) {
   return [
     ...OPERATION_IDS.map((id) => OPERATIONS[id]),
-    ...[OPENAPI_PATH, HEALTH_PATH, READY_PATH, DOCS_PATH, DOCS_SCRIPT_PATH, ...(withMetrics ? [METRICS_PATH] : [])].map((path) => ({ method: 'GET', path })),
+    ...[OPENAPI_PATH, HEALTH_PATH, READY_PATH, DOCS_PATH, DOCS_SCRIPT_PATH, ...(withMetrics ? [METRICS_PATH] : [])].map(
+      (path) => ({ method: 'GET', path }),
+    ),
     ...endpoints,
   ].map((r) => ({ method: r.method, regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`) }));
 }
@@ -81,7 +94,9 @@ function mountGuests(app: H3, options: AppOptions, log: FailureLog): void {
     app.on(endpoint.method, endpoint.path, async (event) => {
       const scope = scopeOf(event);
       const admission = await admitted(options.engine, event.req as Request, scope);
-      return admission instanceof Response ? admission : endpoint.handle(event.req as Request, admission, scope.headers, logError);
+      return admission instanceof Response
+        ? admission
+        : endpoint.handle(event.req as Request, admission, scope.headers, logError);
     });
   }
   for (const site of options.sites ?? []) {
@@ -109,7 +124,10 @@ export function createApp(options: AppOptions): H3 {
   const { engine, logger, metrics } = options;
   const endpoints = options.endpoints ?? [];
   const logError = options.logError ?? (logger ? logToLogger(logger) : logErrorLine);
-  const log: FailureLog = { error: logError, debug: (message) => logger?.debug({}, message.replace(/^\[feedback-service\] /, '')) };
+  const log: FailureLog = {
+    error: logError,
+    debug: (message) => logger?.debug({}, message.replace(/^\[feedback-service\] /, '')),
+  };
   metrics?.watch(engine);
   const app = new H3({
     // Failures are reported once, through logError (the logger): not also printed by h3.
@@ -119,8 +137,14 @@ export function createApp(options: AppOptions): H3 {
       const requestId = newId('req');
       const headers: ResponseHeaders = { 'x-request-id': requestId };
       const response =
-        error.status === 400 ? errorResponse('ERR_BAD_REQUEST', 'Malformed request URL.', undefined, headers) : failureResponse(error.cause ?? error, headers, requestId, log);
-      if (logger || metrics) record({ logger, metrics }, '(invalid)', event?.req.method ?? 'GET', response.status, performance.now(), { requestId, headers });
+        error.status === 400
+          ? errorResponse('ERR_BAD_REQUEST', 'Malformed request URL.', undefined, headers)
+          : failureResponse(error.cause ?? error, headers, requestId, log);
+      if (logger || metrics)
+        record({ logger, metrics }, '(invalid)', event?.req.method ?? 'GET', response.status, performance.now(), {
+          requestId,
+          headers,
+        });
       return response;
     },
   });
@@ -129,16 +153,39 @@ export function createApp(options: AppOptions): H3 {
   if (metrics) mountMetrics(app, metrics, options.metricsToken);
   // The OpenAPI document needs no key; it is built once, on first request.
   let openapi: string | undefined;
-  mountReference(app, () => (openapi ??= JSON.stringify(createOpenApiDocument({ version: '1' }, [...operational(Boolean(metrics)), ...endpoints]))));
+  mountReference(
+    app,
+    () =>
+      (openapi ??= JSON.stringify(
+        createOpenApiDocument({ version: '1' }, [...operational(Boolean(metrics)), ...endpoints]),
+      )),
+  );
   mountGuests(app, options, log);
   mountOperations(app, engine, metrics);
   const routes = routeTable(endpoints, Boolean(metrics));
-  app.all('/**', (event) => {
-    const { headers } = scopeOf(event);
-    const allowed = [...new Set(routes.filter((p) => p.regex.test(event.url.pathname)).map((p) => p.method))].join(', ');
-    if (!allowed) return errorResponse('ERR_NOT_FOUND', `No route ${event.req.method} ${event.url.pathname}.`, undefined, headers);
-    headers.allow = allowed;
-    return errorResponse('ERR_METHOD_NOT_ALLOWED', `${event.req.method} is not allowed here; use ${allowed}.`, undefined, headers);
-  }, { meta: { label: '(unmatched)' } });
+  app.all(
+    '/**',
+    (event) => {
+      const { headers } = scopeOf(event);
+      const allowed = [...new Set(routes.filter((p) => p.regex.test(event.url.pathname)).map((p) => p.method))].join(
+        ', ',
+      );
+      if (!allowed)
+        return errorResponse(
+          'ERR_NOT_FOUND',
+          `No route ${event.req.method} ${event.url.pathname}.`,
+          undefined,
+          headers,
+        );
+      headers.allow = allowed;
+      return errorResponse(
+        'ERR_METHOD_NOT_ALLOWED',
+        `${event.req.method} is not allowed here; use ${allowed}.`,
+        undefined,
+        headers,
+      );
+    },
+    { meta: { label: '(unmatched)' } },
+  );
   return app;
 }

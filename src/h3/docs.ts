@@ -33,9 +33,19 @@ export function docsPage(openapiPath: string): string {
  */
 async function bundlePath(): Promise<string | null> {
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, 'assets/api-reference.js'), join(here, '../assets/api-reference.js'), join(here, '../../assets/api-reference.js')];
+  const candidates = [
+    join(here, 'assets/api-reference.js'),
+    join(here, '../assets/api-reference.js'),
+    join(here, '../../assets/api-reference.js'),
+  ];
   for (const path of candidates) {
-    if (await access(path).then(() => true, () => false)) return path;
+    if (
+      await access(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      return path;
   }
   return null;
 }

@@ -2,8 +2,8 @@
 // client's address, framed or not), cookies, the anti-forgery check (Fetch Metadata or Origin, and a double-submit
 // token), and reading a form no larger than FORM_MAX_BYTES.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { getRequestIP, parseCookies, type H3Event } from 'h3';
-import { FeedbackError, type Engine } from '../engine/index.js';
+import { getRequestIP, type H3Event, parseCookies } from 'h3';
+import { type Engine, FeedbackError } from '../engine/index.js';
 import { textFault } from '../schemas/input.js';
 import { readBodyText } from './internal/body.js';
 
@@ -36,17 +36,35 @@ export function factsOf(event: H3Event, trustProxy: boolean): RequestFacts {
  * site only (CHIPS), which the browser sends back to the portal inside that site's frame and nowhere else.
  * `maxAge` 0 removes the cookie.
  */
-export function cookie(name: string, value: string, options: { path: string; maxAge?: number; facts: RequestFacts }): string {
-  const parts = [`${name}=${value}`, `Path=${options.path}`, 'HttpOnly', ...(options.facts.framed ? ['SameSite=None', 'Secure', 'Partitioned'] : ['SameSite=Lax'])];
+export function cookie(
+  name: string,
+  value: string,
+  options: { path: string; maxAge?: number; facts: RequestFacts },
+): string {
+  const parts = [
+    `${name}=${value}`,
+    `Path=${options.path}`,
+    'HttpOnly',
+    ...(options.facts.framed ? ['SameSite=None', 'Secure', 'Partitioned'] : ['SameSite=Lax']),
+  ];
   if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
   if (options.facts.https && !options.facts.framed) parts.push('Secure');
   return parts.join('; ');
 }
 
 /** A session's cookie on `path` (it lasts as long as the session), or with `session` null the one that removes it. */
-export function sessionCookie(name: string, path: string, facts: RequestFacts, session: { token: string; expiresAt: Date } | null): string {
+export function sessionCookie(
+  name: string,
+  path: string,
+  facts: RequestFacts,
+  session: { token: string; expiresAt: Date } | null,
+): string {
   return session
-    ? cookie(name, session.token, { path, maxAge: Math.floor((session.expiresAt.getTime() - Date.now()) / 1000), facts })
+    ? cookie(name, session.token, {
+        path,
+        maxAge: Math.floor((session.expiresAt.getTime() - Date.now()) / 1000),
+        facts,
+      })
     : cookie(name, '', { path, maxAge: 0, facts });
 }
 
@@ -56,7 +74,13 @@ export function sessionCookie(name: string, path: string, facts: RequestFacts, s
  * 40 characters, as the shared windows keep them.
  */
 export async function spentBudget(engine: Engine, site: string, key: string, limit: number): Promise<number | null> {
-  const state = await engine.limits.consume(`${site}:${createHash('sha256').update(key).digest('base64url').slice(0, 39 - site.length)}`, limit);
+  const state = await engine.limits.consume(
+    `${site}:${createHash('sha256')
+      .update(key)
+      .digest('base64url')
+      .slice(0, 39 - site.length)}`,
+    limit,
+  );
   return state.allowed ? null : Math.max(1, Math.ceil((state.resetAt - engine.clock().getTime()) / 1000));
 }
 
@@ -81,12 +105,19 @@ export function forgeryRefusal(event: H3Event, form: URLSearchParams, trustProxy
   const headers = event.req.headers;
   const site = headers.get('sec-fetch-site');
   const origin = headers.get('origin');
-  const host = (trustProxy && headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || headers.get('host') || event.url.host;
-  if (site ? site !== 'same-origin' && site !== 'none' : origin !== null && origin !== 'null' && safeHost(origin) !== host)
+  const host =
+    (trustProxy && headers.get('x-forwarded-host')?.split(',')[0]?.trim()) || headers.get('host') || event.url.host;
+  if (
+    site ? site !== 'same-origin' && site !== 'none' : origin !== null && origin !== 'null' && safeHost(origin) !== host
+  )
     return 'This form was sent from another site, so it was not accepted.';
   const cookieToken = readCookie(event, CSRF_COOKIE) ?? '';
   const formToken = form.get('csrf') ?? '';
-  if (!cookieToken || cookieToken.length !== formToken.length || !timingSafeEqual(Buffer.from(cookieToken), Buffer.from(formToken)))
+  if (
+    !cookieToken ||
+    cookieToken.length !== formToken.length ||
+    !timingSafeEqual(Buffer.from(cookieToken), Buffer.from(formToken))
+  )
     return 'This form has expired (or cookies are off). Go back, reload the page and send it again.';
   return null;
 }
@@ -102,7 +133,8 @@ function safeHost(origin: string): string | null {
 /** The form's fields, or why it cannot be read (too large, not a form). */
 export async function readForm(event: H3Event): Promise<URLSearchParams | { status: number; message: string }> {
   const type = event.req.headers.get('content-type') ?? '';
-  if (!type.startsWith('application/x-www-form-urlencoded')) return { status: 415, message: 'This site takes forms sent by its own pages.' };
+  if (!type.startsWith('application/x-www-form-urlencoded'))
+    return { status: 415, message: 'This site takes forms sent by its own pages.' };
   const text = await readFormText(event);
   return typeof text === 'string' ? new URLSearchParams(text) : text;
 }
@@ -112,13 +144,20 @@ export async function readFormText(event: H3Event): Promise<string | { status: 4
   try {
     return await readBodyText(event.req as Request, FORM_MAX_BYTES);
   } catch (err) {
-    if (err instanceof FeedbackError && err.code === 'ERR_PAYLOAD_TOO_LARGE') return { status: 413, message: 'That form is too large to send.' };
+    if (err instanceof FeedbackError && err.code === 'ERR_PAYLOAD_TOO_LARGE')
+      return { status: 413, message: 'That form is too large to send.' };
     throw err;
   }
 }
 
 /** A form field's text, trimmed, or why it cannot be taken. */
-export function field(form: URLSearchParams, name: string, label: string, max: number, required: boolean): { value?: string; error?: string } {
+export function field(
+  form: URLSearchParams,
+  name: string,
+  label: string,
+  max: number,
+  required: boolean,
+): { value?: string; error?: string } {
   const value = (form.get(name) ?? '').trim();
   if (!value) return required ? { error: `${label} is required.` } : {};
   if (value.length > max) return { error: `${label} must be at most ${max} characters.` };

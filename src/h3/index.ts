@@ -1,11 +1,36 @@
-export { createApp, HEALTH_PATH, READY_PATH, type AppEndpoint, type AppOptions, type AppSite } from './app.js';
+export { type AppEndpoint, type AppOptions, type AppSite, createApp, HEALTH_PATH, READY_PATH } from './app.js';
+export { DOCS_PATH } from './docs.js';
+export {
+  CSRF_COOKIE,
+  cookie,
+  csrfOf,
+  FORM_MAX_BYTES,
+  factsOf,
+  field,
+  forgeryRefusal,
+  type RequestFacts,
+  readCookie,
+  readForm,
+  readFormText,
+  sessionCookie,
+  spentBudget,
+} from './forms.js';
 export type { Admitted } from './internal/admit.js';
 export { MAX_BODY_BYTES, readBodyText, readJson } from './internal/body.js';
 export { errorResponse, json, jsonText, type ResponseHeaders } from './internal/respond.js';
-export { serveNode, type NodeServer, type ServeNodeOptions } from './node.js';
-export { createOpenApiDocument, errorResponseDoc, OPENAPI_PATH, type DocumentedEndpoint } from './openapi.js';
-export { createMetrics, METRICS_PATH, type Metrics } from './metrics.js';
-export { DOCS_PATH } from './docs.js';
-export { CSRF_COOKIE, FORM_MAX_BYTES, cookie, csrfOf, factsOf, field, forgeryRefusal, readCookie, readForm, readFormText, sessionCookie, spentBudget, type RequestFacts } from './forms.js';
-export { asset, assetResponse, createSiteRouter, cspFor, htmlResponse, jsonResponse, respond, seeOther, type Asset, type SitePages } from './pages.js';
 export { markdown } from './markdown.js';
+export { createMetrics, METRICS_PATH, type Metrics } from './metrics.js';
+export { type NodeServer, type ServeNodeOptions, serveNode } from './node.js';
+export { createOpenApiDocument, type DocumentedEndpoint, errorResponseDoc, OPENAPI_PATH } from './openapi.js';
+export {
+  type Asset,
+  asset,
+  assetResponse,
+  createSiteRouter,
+  cspFor,
+  htmlResponse,
+  jsonResponse,
+  respond,
+  type SitePages,
+  seeOther,
+} from './pages.js';

@@ -2,14 +2,16 @@
 // markdown-it with raw HTML off, so the output is sanitized by construction: every `<` the author typed is escaped,
 // links and images take only http(s) and mailto (markdown-it's validateLink refuses javascript:, vbscript:, file:
 // and data: except images, and we narrow it further), and links to elsewhere open with rel="nofollow noopener".
-import MarkdownIt from 'markdown-it';
+
 import { html, type SafeHtml } from '@remix-run/html-template';
+import MarkdownIt from 'markdown-it';
 
 const SAFE_LINK = /^(https?:|mailto:|\/|#)/i;
 
 const md = new MarkdownIt('commonmark', { html: false, linkify: false, typographer: false });
 md.validateLink = (url) => SAFE_LINK.test(url.trim());
-const renderLink = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+const renderLink =
+  md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const href = tokens[idx]!.attrGet('href') ?? '';
   if (/^https?:/i.test(href)) tokens[idx]!.attrSet('rel', 'nofollow noopener');

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AttemptReport, Engine } from '../engine/index.js';
 
 /** Where the server answers Prometheus scrapes. */
@@ -33,7 +33,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  const rateLimited = new Counter({ name: 'feedback_rate_limited_total', help: 'Requests refused by the rate limit (429).', registers: [registry] });
+  const rateLimited = new Counter({
+    name: 'feedback_rate_limited_total',
+    help: 'Requests refused by the rate limit (429).',
+    registers: [registry],
+  });
   const attempts = new Counter({
     name: 'feedback_delivery_attempts_total',
     help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, another attempt follows) or failed (the last).',
@@ -89,11 +93,27 @@ function backlogGauges(registry: Registry, engine: () => Engine | undefined): vo
         if (b) this.set(value(b));
       },
     });
-  gauge('feedback_deliveries_due', 'Webhook deliveries due now and not yet delivered, across workspaces.', (b) => b.due);
-  gauge('feedback_deliveries_oldest_due_age_seconds', 'How long the oldest due delivery has waited (0 when none is due).', (b) => b.oldestDueAgeSeconds ?? 0);
-  gauge('feedback_webhooks_disabled', 'Webhooks disabled (after 50 consecutive failures, or by hand).', (b) => b.disabledWebhooks);
+  gauge(
+    'feedback_deliveries_due',
+    'Webhook deliveries due now and not yet delivered, across workspaces.',
+    (b) => b.due,
+  );
+  gauge(
+    'feedback_deliveries_oldest_due_age_seconds',
+    'How long the oldest due delivery has waited (0 when none is due).',
+    (b) => b.oldestDueAgeSeconds ?? 0,
+  );
+  gauge(
+    'feedback_webhooks_disabled',
+    'Webhooks disabled (after 50 consecutive failures, or by hand).',
+    (b) => b.disabledWebhooks,
+  );
   gauge('feedback_mail_due', 'Notification mail due now and not yet sent, across workspaces.', (b) => b.mailDue);
-  gauge('feedback_mail_oldest_due_age_seconds', 'How long the oldest due mail has waited (0 when none is due).', (b) => b.mailOldestDueAgeSeconds ?? 0);
+  gauge(
+    'feedback_mail_oldest_due_age_seconds',
+    'How long the oldest due mail has waited (0 when none is due).',
+    (b) => b.mailOldestDueAgeSeconds ?? 0,
+  );
 }
 
 /** What this process's mail lane did, read from its totals at each scrape. */

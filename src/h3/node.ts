@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeHandler } from 'h3/node';
 import type { H3 } from 'h3';
+import { toNodeHandler } from 'h3/node';
 
 export interface ServeNodeOptions {
   port?: number;

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import { OPERATIONS, OPERATION_IDS, OPERATION_SCHEMAS, PACKAGE_HOMEPAGE, pathParams, type OperationId, type OperationSchemas } from '../contract/index.js';
+import {
+  OPERATION_IDS,
+  OPERATION_SCHEMAS,
+  OPERATIONS,
+  type OperationId,
+  type OperationSchemas,
+  PACKAGE_HOMEPAGE,
+  pathParams,
+} from '../contract/index.js';
 import { ERROR_CODES, errorEnvelopeSchema } from '../schemas/errors.js';
 import { toJsonSchema as jsonSchema } from '../schemas/json-schema.js';
 
@@ -16,18 +24,27 @@ function codesOf(status: number): string {
 
 /** A response with the error envelope, described by the codes of its status. */
 export function errorResponseDoc(status: number): Record<string, unknown> {
-  return { description: codesOf(status), content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+  return {
+    description: codesOf(status),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+  };
 }
 
 /** The document's groups of operations, in the order a reader meets them. */
 export const OPENAPI_TAGS = [
-  { name: 'Contacts', description: "End-users of your product: identified by your own user id, with plan, revenue and metadata." },
+  {
+    name: 'Contacts',
+    description: 'End-users of your product: identified by your own user id, with plan, revenue and metadata.',
+  },
   { name: 'Boards', description: 'Where posts are filed; public ones are on the portal.' },
   { name: 'Posts', description: 'Feedback filed on a board: its status, votes and comments.' },
   { name: 'Webhooks', description: 'Receivers of signed event deliveries, their delivery log and replays.' },
   { name: 'Keys', description: 'The API key in use and its rate-limit budget.' },
   { name: 'Reference', description: 'This document, and the agent tools served beside the REST API.' },
-  { name: 'Operations', description: 'Liveness, readiness, metrics and the reference page: for load balancers, probes and people.' },
+  {
+    name: 'Operations',
+    description: 'Liveness, readiness, metrics and the reference page: for load balancers, probes and people.',
+  },
 ] as const;
 
 /** An operation's group: what it acts on. */
@@ -57,11 +74,23 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
   const operation = OPERATIONS[id];
   const schemas: OperationSchemas = OPERATION_SCHEMAS[id];
   const ids = pathParams(operation.path);
-  const parameters: unknown[] = ids.map((name) => ({ name, in: 'path', required: true, description: `The ${name.replace(/Id$/, '')}'s id.`, schema: { type: 'string' } }));
+  const parameters: unknown[] = ids.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: `The ${name.replace(/Id$/, '')}'s id.`,
+    schema: { type: 'string' },
+  }));
   if (schemas.query) {
     for (const [name, schema] of Object.entries(schemas.query.shape as Record<string, z.ZodType>)) {
       const json = jsonSchema(schema, 'input') as { description?: string };
-      parameters.push({ name, in: 'query', required: !schema.safeParse(undefined).success, description: json.description, schema: json });
+      parameters.push({
+        name,
+        in: 'query',
+        required: !schema.safeParse(undefined).success,
+        description: json.description,
+        schema: json,
+      });
     }
   }
   if (operation.method === 'POST') {
@@ -75,7 +104,10 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
   }
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(schemas.responses)) {
-    responses[status] = { description: `${operation.summary}: success`, content: { 'application/json': { schema: jsonSchema(schema, 'output') } } };
+    responses[status] = {
+      description: `${operation.summary}: success`,
+      content: { 'application/json': { schema: jsonSchema(schema, 'output') } },
+    };
   }
   const errors = new Set<number>([...EVERY_OPERATION_ERRORS, ...('errors' in operation ? operation.errors : [])]);
   if (ids.length > 0) errors.add(404);
@@ -91,7 +123,14 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
     security: [{ bearerAuth: [] }],
     'x-scope': operation.scope,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(schemas.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(schemas.body, 'input') } } } } : {}),
+    ...(schemas.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(schemas.body, 'input') } },
+          },
+        }
+      : {}),
     responses,
   };
 }
@@ -101,7 +140,10 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
  * Schema output): every operation, path parameter, query parameter, body, response and error, and the endpoints
  * served beside them.
  */
-export function createOpenApiDocument(info: { version: string }, endpoints: readonly DocumentedEndpoint[] = []): Record<string, unknown> {
+export function createOpenApiDocument(
+  info: { version: string },
+  endpoints: readonly DocumentedEndpoint[] = [],
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const add = (method: string, path: string, doc: Record<string, unknown>) => {
     (paths[path.replace(/:([A-Za-z]+)/g, '{$1}')] ??= {})[method.toLowerCase()] = doc;
@@ -110,11 +152,15 @@ export function createOpenApiDocument(info: { version: string }, endpoints: read
   add('GET', OPENAPI_PATH, {
     operationId: 'getOpenApiDocument',
     summary: 'This document',
-    description: 'The OpenAPI 3.1 document of this API, generated from the operation table and its schemas. It needs no key.',
+    description:
+      'The OpenAPI 3.1 document of this API, generated from the operation table and its schemas. It needs no key.',
     tags: ['Reference'],
     security: [],
     responses: {
-      '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } },
+      '200': {
+        description: 'The OpenAPI 3.1 document',
+        content: { 'application/json': { schema: { type: 'object' } } },
+      },
       '400': errorResponseDoc(400),
       '405': errorResponseDoc(405),
     },
@@ -125,7 +171,8 @@ export function createOpenApiDocument(info: { version: string }, endpoints: read
     info: {
       title: 'Feedback Service API',
       version: info.version,
-      description: 'Contacts, boards, posts and signed webhooks. Errors use one envelope: { error: { code, message, details? } }.',
+      description:
+        'Contacts, boards, posts and signed webhooks. Errors use one envelope: { error: { code, message, details? } }.',
       license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       contact: { name: 'feedback-service', ...(PACKAGE_HOMEPAGE ? { url: PACKAGE_HOMEPAGE } : {}) },
     },

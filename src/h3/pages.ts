@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { H3 } from 'h3';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../engine/index.js';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../engine/index.js';
 import type { AppSite } from './app.js';
 import { isClientAbort } from './internal/body.js';
 
@@ -26,17 +26,27 @@ const SECURITY_HEADERS: Record<string, string> = {
   'referrer-policy': 'same-origin',
 };
 
-export function respond(status: number, body: string | null, cookies: readonly string[] = [], extra: Record<string, string> = {}): Response {
+export function respond(
+  status: number,
+  body: string | null,
+  cookies: readonly string[] = [],
+  extra: Record<string, string> = {},
+): Response {
   const headers = new Headers({ ...SECURITY_HEADERS, 'cache-control': 'no-cache', ...extra });
   if (body !== null) headers.set('content-type', 'text/html; charset=utf-8');
   for (const c of cookies) headers.append('set-cookie', c);
   return new Response(body, { status, headers });
 }
-export const htmlResponse = (status: number, body: string, cookies?: readonly string[]) => respond(status, body, cookies);
+export const htmlResponse = (status: number, body: string, cookies?: readonly string[]) =>
+  respond(status, body, cookies);
 export const jsonResponse = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { ...SECURITY_HEADERS, 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { ...SECURITY_HEADERS, 'content-type': 'application/json', 'cache-control': 'no-store' },
+  });
 /** After a form: go to the page that shows its result (303, so a reload does not send it again). */
-export const seeOther = (location: string, cookies?: readonly string[]) => respond(303, null, cookies, { location, 'cache-control': 'no-store' });
+export const seeOther = (location: string, cookies?: readonly string[]) =>
+  respond(303, null, cookies, { location, 'cache-control': 'no-store' });
 
 /** A static asset, compressed once at start, under a name that changes with its content (so it is cached for a year). */
 export interface Asset {
@@ -60,7 +70,11 @@ export function asset(base: string, ext: string, type: string, text: string): As
 }
 
 /** The asset's response: brotli or gzip when the client takes it, immutable for a year. */
-export function assetResponse(a: Asset, acceptEncoding: string | null, cacheControl = 'public, max-age=31536000, immutable'): Response {
+export function assetResponse(
+  a: Asset,
+  acceptEncoding: string | null,
+  cacheControl = 'public, max-age=31536000, immutable',
+): Response {
   const accepts = (coding: string) => new RegExp(`\\b${coding}\\b`).test(acceptEncoding ?? '');
   const [body, encoding] = accepts('br') ? [a.brotli, 'br'] : accepts('gzip') ? [a.gzip, 'gzip'] : [a.plain, undefined];
   const headers: Record<string, string> = {
@@ -96,12 +110,17 @@ export function createSiteRouter(name: string, path: string, pages: SitePages): 
       const cause = error.cause ?? error;
       // The client closed the connection before its form arrived: nobody reads the answer; not a failure.
       if (isClientAbort(cause)) {
-        debug?.(`[feedback-service] ${name}: client abort on ${event.url.pathname}: the client closed the connection mid-request`);
+        debug?.(
+          `[feedback-service] ${name}: client abort on ${event.url.pathname}: the client closed the connection mid-request`,
+        );
         return htmlResponse(400, pages.error());
       }
       if (isDatabaseUnavailable(cause)) {
         report?.(`[feedback-service] ${name}: database unavailable on ${event.url.pathname}`, cause);
-        return respond(503, pages.unavailable(), [], { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS), 'cache-control': 'no-store' });
+        return respond(503, pages.unavailable(), [], {
+          'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+          'cache-control': 'no-store',
+        });
       }
       report?.(`[feedback-service] ${name} error on ${event.url.pathname}`, cause);
       return htmlResponse(500, pages.error());

@@ -22,12 +22,15 @@ export const toCamel = (name: string): string => name.replace(/_([a-z0-9])/g, (_
 export function snakeSchema(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = { ...schema };
   if (schema.properties) {
-    out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [toSnake(k), snakeSchema(v)]));
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([k, v]) => [toSnake(k), snakeSchema(v)]),
+    );
     if (schema.required) out.required = schema.required.map(toSnake);
   }
   if (schema.items) out.items = snakeSchema(schema.items);
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) if (schema[key]) out[key] = schema[key]!.map(snakeSchema);
-  if (typeof schema.additionalProperties === 'object') out.additionalProperties = snakeSchema(schema.additionalProperties);
+  if (typeof schema.additionalProperties === 'object')
+    out.additionalProperties = snakeSchema(schema.additionalProperties);
   return out;
 }
 
@@ -72,17 +75,26 @@ function recordValuesOf(schema: JsonSchema | undefined): JsonSchema | undefined 
  * a name that is not the snake_case one of its property (`externalUserId` for `external_user_id`) is noted in
  * `misnamed` (by its path): the tools take snake_case names only, as their schemas say.
  */
-export function convertKeys(value: unknown, schema: JsonSchema | undefined, direction: 'in' | 'out', misnamed?: string[], path = ''): unknown {
+export function convertKeys(
+  value: unknown,
+  schema: JsonSchema | undefined,
+  direction: 'in' | 'out',
+  misnamed?: string[],
+  path = '',
+): unknown {
   // Free-form values (inside `metadata`, `body.json`) are left as they are: no names to convert, and no walk into
   // whatever depth they have before validation refuses it.
   if (schema === undefined) return value;
-  if (Array.isArray(value)) return value.map((v, i) => convertKeys(v, itemsOf(schema), direction, misnamed, `${path}${path ? '.' : ''}${i}`));
+  if (Array.isArray(value))
+    return value.map((v, i) => convertKeys(v, itemsOf(schema), direction, misnamed, `${path}${path ? '.' : ''}${i}`));
   if (value === null || typeof value !== 'object') return value;
   const at = (k: string) => (path ? `${path}.${k}` : k);
   const properties = propertiesOf(branchOf(schema, value) ?? schema);
   if (!properties) {
     const values = recordValuesOf(schema);
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convertKeys(v, values, direction, misnamed, at(k))]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, convertKeys(v, values, direction, misnamed, at(k))]),
+    );
   }
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => {

@@ -1,6 +1,6 @@
 import { OPERATION_IDS } from '../contract/index.js';
 import type { Engine } from '../engine/index.js';
-import { errorResponseDoc, readJson, type AppEndpoint } from '../h3/index.js';
+import { type AppEndpoint, errorResponseDoc, readJson } from '../h3/index.js';
 
 /** Where the server answers the agent tools over MCP Streamable HTTP (JSON-RPC), with the same bearer keys. */
 export const MCP_PATH = '/mcp';
@@ -37,18 +37,22 @@ export function mcpEndpoint(engine: Engine): AppEndpoint {
       // The body under the same 1 MiB limit and in the same envelope as REST (413, 400), read before the SDK would
       // read it under its own.
       const parsedBody = await readJson(request);
-      const [{ createToolServer }, { engineOperations }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
-        import('./server.js'),
-        import('./operations.js'),
-        import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
-      ]);
+      const [{ createToolServer }, { engineOperations }, { WebStandardStreamableHTTPServerTransport }] =
+        await Promise.all([
+          import('./server.js'),
+          import('./operations.js'),
+          import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+        ]);
       const server = createToolServer(engineOperations(engine, key.organizationId, caller), {
         scope: key.scope,
         billingState: key.billingState,
         logError,
         requestId: () => headers['x-request-id']!,
       });
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       await server.connect(transport);
       const response = await transport.handleRequest(request, { parsedBody });
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);

@@ -1,5 +1,5 @@
-export { createToolServer, callTool, type ToolServerOptions } from './server.js';
-export { engineOperations, clientOperations, type FeedbackOperations } from './operations.js';
-export { TOOLS, toolInputSchema, toolOutputSchema, type ToolDefinition } from './tools.js';
-export { convertKeys, snakeSchema, snakeText, toCamel, toSnake, type JsonSchema } from './case.js';
-export { mcpEndpoint, MCP_PATH } from './http.js';
+export { convertKeys, type JsonSchema, snakeSchema, snakeText, toCamel, toSnake } from './case.js';
+export { MCP_PATH, mcpEndpoint } from './http.js';
+export { clientOperations, engineOperations, type FeedbackOperations } from './operations.js';
+export { callTool, createToolServer, type ToolServerOptions } from './server.js';
+export { TOOLS, type ToolDefinition, toolInputSchema, toolOutputSchema } from './tools.js';

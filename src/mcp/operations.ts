@@ -1,6 +1,6 @@
-import { answersPage, takesBody, type OperationId } from '../contract/index.js';
 import type { FeedbackClient } from '../client/index.js';
-import { runOperation, type Caller, type Engine } from '../engine/index.js';
+import { answersPage, type OperationId, takesBody } from '../contract/index.js';
+import { type Caller, type Engine, runOperation } from '../engine/index.js';
 
 /**
  * The operations behind the agent tools, with REST's camelCase inputs and outputs: a list answers its page, anything
@@ -23,11 +23,18 @@ export function engineOperations(engine: Engine, organizationId: string, caller?
       const org = await engine.organizations.get(organizationId);
       const limit = org?.rateLimit ?? 0;
       const resetAt = new Date(engine.clock().getTime() + 60_000).toISOString();
-      return { keyId: 'in-process', organizationId, scope: 'read:write', rateLimit: { limit, remaining: limit, resetAt } };
+      return {
+        keyId: 'in-process',
+        organizationId,
+        scope: 'read:write',
+        rateLimit: { limit, remaining: limit, resetAt },
+      };
     },
   };
   return {
-    call: async (id, params, input) => (await runOperation(engine, operator, id, { params, ...(takesBody(id) ? { body: input } : { query: input }) })).value,
+    call: async (id, params, input) =>
+      (await runOperation(engine, operator, id, { params, ...(takesBody(id) ? { body: input } : { query: input }) }))
+        .value,
   };
 }
 

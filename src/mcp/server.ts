@@ -1,12 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { PACKAGE_VERSION } from '../contract/index.js';
 import { logErrorLine, newId, operationRefusal } from '../engine/index.js';
 import type { Scope } from '../schemas/common.js';
-import { convertKeys, snakeText, toSnake, type JsonSchema } from './case.js';
-import type { FeedbackOperations } from './operations.js';
 import { toJsonSchema } from '../schemas/json-schema.js';
-import { TOOLS, toolInputSchema, toolOutputSchema, type ToolDefinition } from './tools.js';
+import { convertKeys, type JsonSchema, snakeText, toSnake } from './case.js';
+import type { FeedbackOperations } from './operations.js';
+import { TOOLS, type ToolDefinition, toolInputSchema, toolOutputSchema } from './tools.js';
 
 interface PreparedTool {
   tool: ToolDefinition;
@@ -49,7 +49,6 @@ export interface ToolServerOptions {
   /** The request id of a failure (over HTTP, the request's `X-Request-Id`); a new `req_` id per failure otherwise. */
   requestId?: () => string;
 }
-
 
 /**
  * A tool error with the REST envelope's `code`, `message` and `details`, its field names in snake_case; `asSent`
@@ -97,7 +96,13 @@ export async function callTool(
     return toolError(
       'ERR_VALIDATION',
       `${misnamed[0]}: the tools take snake_case names; send ${toSnake(misnamed[0]!)}`,
-      { issues: misnamed.map((path) => ({ path, code: 'unrecognized_keys', message: `${path} is not a field this tool takes; send ${toSnake(path)}` })) },
+      {
+        issues: misnamed.map((path) => ({
+          path,
+          code: 'unrecognized_keys',
+          message: `${path} is not a field this tool takes; send ${toSnake(path)}`,
+        })),
+      },
       true,
     );
   try {
@@ -118,7 +123,10 @@ export async function callTool(
 /** The MCP server of the agent tools over `ops`; connect it to any transport. */
 export function createToolServer(ops: FeedbackOperations, options: ToolServerOptions = {}): Server {
   const scope = options.scope ?? 'read:write';
-  const server = new Server({ name: 'feedback-service', version: options.version ?? PACKAGE_VERSION }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: 'feedback-service', version: options.version ?? PACKAGE_VERSION },
+    { capabilities: { tools: {} } },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [...preparedTools().values()]
       .filter(({ tool }) => scope === 'read:write' || tool.scope === 'read')
@@ -132,7 +140,10 @@ export function createToolServer(ops: FeedbackOperations, options: ToolServerOpt
       })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) =>
-    callTool(ops, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, { ...options, scope }),
+    callTool(ops, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, {
+      ...options,
+      scope,
+    }),
   );
   return server;
 }

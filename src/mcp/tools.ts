@@ -1,8 +1,17 @@
 import type { z } from 'zod';
-import { OPERATIONS, OPERATION_IDS, answersPage, inputSchema, pathParams, successSchema, writes, type OperationId } from '../contract/index.js';
+import {
+  answersPage,
+  inputSchema,
+  OPERATION_IDS,
+  OPERATIONS,
+  type OperationId,
+  pathParams,
+  successSchema,
+  writes,
+} from '../contract/index.js';
 import type { Scope } from '../schemas/common.js';
 import { toJsonSchema } from '../schemas/json-schema.js';
-import { snakeSchema, snakeText, toSnake, type JsonSchema } from './case.js';
+import { type JsonSchema, snakeSchema, snakeText, toSnake } from './case.js';
 
 /** A path id of the operation, as a tool argument. */
 interface IdArgument {
@@ -44,8 +53,17 @@ function toolOf(id: OperationId): ToolDefinition {
     rest: `${operation.method} ${operation.path.replace(/:([A-Za-z]+)/g, '{$1}')}`,
     scope: operation.scope,
     writes: writes(operation),
-    annotations: { readOnlyHint: !writes(operation), destructiveHint: operation.method === 'DELETE', idempotentHint: idempotent, openWorldHint: false },
-    ids: pathParams(operation.path).map((param) => ({ name: toSnake(param), param, description: `The ${toSnake(param).replace(/_id$/, '')} id.` })),
+    annotations: {
+      readOnlyHint: !writes(operation),
+      destructiveHint: operation.method === 'DELETE',
+      idempotentHint: idempotent,
+      openWorldHint: false,
+    },
+    ids: pathParams(operation.path).map((param) => ({
+      name: toSnake(param),
+      param,
+      description: `The ${toSnake(param).replace(/_id$/, '')} id.`,
+    })),
     input: inputSchema(id),
     output: answersPage(id) ? success : (success.shape.data as z.ZodType),
   };
@@ -56,8 +74,12 @@ export const TOOLS: readonly ToolDefinition[] = OPERATION_IDS.map(toolOf);
 
 /** The tool's input schema on the snake_case surface: its path ids, then the REST body or query. */
 export function toolInputSchema(tool: ToolDefinition): JsonSchema {
-  const base = tool.input ? snakeSchema(toJsonSchema(tool.input, 'input')) : { type: 'object', properties: {}, additionalProperties: false };
-  const idProperties = Object.fromEntries(tool.ids.map((i) => [i.name, { type: 'string', minLength: 1, description: i.description }]));
+  const base = tool.input
+    ? snakeSchema(toJsonSchema(tool.input, 'input'))
+    : { type: 'object', properties: {}, additionalProperties: false };
+  const idProperties = Object.fromEntries(
+    tool.ids.map((i) => [i.name, { type: 'string', minLength: 1, description: i.description }]),
+  );
   return {
     ...base,
     type: 'object',

@@ -1,6 +1,6 @@
-import { http, type HttpHandler } from 'msw';
-import { createEngine, type Engine, type Plan } from '../engine/index.js';
+import { type HttpHandler, http } from 'msw';
 import type { StoredEvent } from '../engine/index.js';
+import { createEngine, type Engine, type Plan } from '../engine/index.js';
 import { createApp } from '../h3/index.js';
 import { mcpEndpoint } from '../mcp/http.js';
 import type { Contact, CreateContactBody } from '../schemas/contacts.js';

@@ -1,15 +1,15 @@
 import { getRouterParams, onResponse } from 'h3';
-import { PORTAL_PATH, type Engine } from '../engine/index.js';
-import { createSiteRouter, type AppSite } from '../h3/index.js';
-import { ASSETS, WIDGET, assetResponse } from './internal/assets.js';
+import { type Engine, PORTAL_PATH } from '../engine/index.js';
+import { type AppSite, createSiteRouter } from '../h3/index.js';
+import { ASSETS, assetResponse, WIDGET } from './internal/assets.js';
 import { mountMailPages } from './internal/mail.js';
 import { errorPage, unavailablePage } from './internal/pages.js';
 import { mountParticipation } from './internal/participate.js';
 import { mountReading } from './internal/reading.js';
 import { cspFor } from './internal/responses.js';
-import { PORTAL_LIMITS, PortalSite, type PortalLimits } from './internal/site.js';
+import { PORTAL_LIMITS, type PortalLimits, PortalSite } from './internal/site.js';
 
-export { PORTAL_PATH, PORTAL_LIMITS, type PortalLimits };
+export { PORTAL_LIMITS, PORTAL_PATH, type PortalLimits };
 
 export interface PortalOptions {
   engine: Engine;
@@ -34,7 +34,10 @@ export interface PortalOptions {
  */
 export function createPortal(options: PortalOptions): AppSite {
   const site = new PortalSite(options.engine, options.trustProxy ?? false, { ...PORTAL_LIMITS, ...options.limits });
-  const { router, site: served } = createSiteRouter('portal', PORTAL_PATH, { unavailable: unavailablePage, error: errorPage });
+  const { router, site: served } = createSiteRouter('portal', PORTAL_PATH, {
+    unavailable: unavailablePage,
+    error: errorPage,
+  });
   // A workspace that lets sites frame its portal (the widget), or shows a logo from elsewhere, says so in the policy
   // of every page it answers.
   router.use(
@@ -48,12 +51,22 @@ export function createPortal(options: PortalOptions): AppSite {
   router.get(`${PORTAL_PATH}/assets/theme/:file`, (event) => {
     const accent = /^([0-9a-f]{6})\.css$/.exec(getRouterParams(event).file ?? '')?.[1];
     if (!accent) return site.notFound(null, 'No such file.');
-    return new Response(`:root { --accent: #${accent}; }\n`, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' } });
+    return new Response(`:root { --accent: #${accent}; }\n`, {
+      headers: {
+        'content-type': 'text/css; charset=utf-8',
+        'cache-control': 'public, max-age=31536000, immutable',
+        'x-content-type-options': 'nosniff',
+      },
+    });
   });
-  router.get(`${PORTAL_PATH}/widget.js`, (event) => assetResponse(WIDGET, event.req.headers.get('accept-encoding'), 'public, max-age=300'));
+  router.get(`${PORTAL_PATH}/widget.js`, (event) =>
+    assetResponse(WIDGET, event.req.headers.get('accept-encoding'), 'public, max-age=300'),
+  );
   router.get(`${PORTAL_PATH}/assets/:name`, (event) => {
     const asset = ASSETS.get(getRouterParams(event).name ?? '');
-    return asset ? assetResponse(asset, event.req.headers.get('accept-encoding')) : site.notFound(null, 'No such file.');
+    return asset
+      ? assetResponse(asset, event.req.headers.get('accept-encoding'))
+      : site.notFound(null, 'No such file.');
   });
   mountReading(router, site);
   mountParticipation(router, site);

@@ -34,7 +34,11 @@ export const pageLimitSchema = z.coerce
   .default(25)
   .describe('How many items a page holds: 1 to 100 (default 25).');
 
-export const cursorSchema = z.string().min(1).max(1000).describe("Where the page starts: the previous page's nextCursor (opaque).");
+export const cursorSchema = z
+  .string()
+  .min(1)
+  .max(1000)
+  .describe("Where the page starts: the previous page's nextCursor (opaque).");
 
 /** A cursor page: `{ data, nextCursor }`; `nextCursor` is null on the last page. */
 export function pageSchema<T extends z.ZodType>(item: T) {

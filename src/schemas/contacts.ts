@@ -11,7 +11,15 @@ export type ContactSource = (typeof CONTACT_SOURCES)[number];
 export type ConsentBasis = (typeof CONSENT_BASES)[number];
 
 /** The trait fields: the ones whose change emits `contact.updated`. */
-export const CONTACT_TRAIT_FIELDS = ['externalUserId', 'email', 'name', 'plan', 'mrrCents', 'currency', 'metadata'] as const;
+export const CONTACT_TRAIT_FIELDS = [
+  'externalUserId',
+  'email',
+  'name',
+  'plan',
+  'mrrCents',
+  'currency',
+  'metadata',
+] as const;
 export type ContactTraitField = (typeof CONTACT_TRAIT_FIELDS)[number];
 
 export const externalUserIdSchema = z.string().min(1).max(255);
@@ -98,8 +106,16 @@ const planFilterSchema = z
 
 /** Query of `GET /v1/contacts`. */
 export const listContactsQuerySchema = z.strictObject({
-  q: z.string().min(1).max(200).optional().describe('Contacts whose email or name contains this text (case-insensitive).'),
-  sort: z.enum(CONTACT_SORTS).default('created').describe('created and last_seen newest first, mrr highest first (default created).'),
+  q: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Contacts whose email or name contains this text (case-insensitive).'),
+  sort: z
+    .enum(CONTACT_SORTS)
+    .default('created')
+    .describe('created and last_seen newest first, mrr highest first (default created).'),
   plan: planFilterSchema.optional().describe('Only contacts on these plans: repeat it or separate plans with commas.'),
   cursor: cursorSchema.optional(),
   limit: pageLimitSchema,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ValidationIssue } from './error-codes.js';
 
-export { ERROR_CODES, ERROR_CODE_LIST, getErrorStatus, type ErrorCode, type ValidationIssue } from './error-codes.js';
+export { ERROR_CODE_LIST, ERROR_CODES, type ErrorCode, getErrorStatus, type ValidationIssue } from './error-codes.js';
 
 export const validationIssueSchema = z.object({
   path: z.string(),

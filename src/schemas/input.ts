@@ -19,7 +19,8 @@ const MAX_ISSUES = 20;
  */
 export function textFault(text: string): string | null {
   if (text.includes('\u0000')) return 'must not contain U+0000 (NUL)';
-  if (!(text as string & { isWellFormed(): boolean }).isWellFormed()) return 'must not contain an unpaired UTF-16 surrogate';
+  if (!(text as string & { isWellFormed(): boolean }).isWellFormed())
+    return 'must not contain an unpaired UTF-16 surrogate';
   return null;
 }
 
@@ -63,14 +64,23 @@ export function jsonValueFault(value: unknown): { path: (string | number)[]; mes
     const [v, depth, path] = stack.pop()!;
     if (typeof v === 'number') {
       if (!Number.isFinite(v) || Math.abs(v) > MAX_JSON_NUMBER) {
-        return { path, code: 'unsafe_number', message: `numbers must be finite and at most ${MAX_JSON_NUMBER} in magnitude (send larger ones as strings)` };
+        return {
+          path,
+          code: 'unsafe_number',
+          message: `numbers must be finite and at most ${MAX_JSON_NUMBER} in magnitude (send larger ones as strings)`,
+        };
       }
     } else if (v !== null && typeof v === 'object') {
-      if (depth > MAX_JSON_DEPTH) return { path, code: 'too_deep', message: `JSON may nest at most ${MAX_JSON_DEPTH} levels` };
-      if (Array.isArray(v)) v.forEach((item, i) => stack.push([item, depth + 1, [...path, i]]));
+      if (depth > MAX_JSON_DEPTH)
+        return { path, code: 'too_deep', message: `JSON may nest at most ${MAX_JSON_DEPTH} levels` };
+      if (Array.isArray(v)) for (const [i, item] of v.entries()) stack.push([item, depth + 1, [...path, i]]);
       else for (const [k, item] of Object.entries(v)) stack.push([item, depth + 1, [...path, k]]);
     } else if (v !== null && v !== undefined && typeof v !== 'string' && typeof v !== 'boolean') {
-      return { path, code: 'invalid_type', message: 'must be JSON: objects, arrays, strings, numbers, booleans and null' };
+      return {
+        path,
+        code: 'invalid_type',
+        message: 'must be JSON: objects, arrays, strings, numbers, booleans and null',
+      };
     }
   }
   return null;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { emailSchema, contactNameSchema } from './contacts.js';
-import { postBodySchema, postTitleSchema } from './posts.js';
 import { timestampSchema } from './common.js';
+import { contactNameSchema, emailSchema } from './contacts.js';
+import { postBodySchema, postTitleSchema } from './posts.js';
 
 const idSchema = z.string().min(1).max(255);
 const userIdSchema = z.string().min(1).max(255);

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { cursorSchema, jsonSchemaRefinement, pageLimitSchema, pageSchema, timestampSchema } from './common.js';
 
-export const POST_STATUSES = ['open', 'under_review', 'planned', 'in_progress', 'shipped', 'declined', 'duplicate'] as const;
+export const POST_STATUSES = [
+  'open',
+  'under_review',
+  'planned',
+  'in_progress',
+  'shipped',
+  'declined',
+  'duplicate',
+] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 export const postStatusSchema = z.enum(POST_STATUSES);
 /** A status as people read it (the portal's pages, notification mail). */
@@ -75,7 +83,9 @@ export const postSlugSchema = z
   .max(POST_SLUG_MAX)
   .regex(SLUG_PATTERN, 'slug must be lower-case letters and digits joined by single hyphens');
 const referenceIdSchema = z.string().min(1).max(255);
-export const tagIdsSchema = z.array(referenceIdSchema).max(MAX_TAGS_PER_POST, `at most ${MAX_TAGS_PER_POST} tags per post`);
+export const tagIdsSchema = z
+  .array(referenceIdSchema)
+  .max(MAX_TAGS_PER_POST, `at most ${MAX_TAGS_PER_POST} tags per post`);
 
 /** Body of `POST /v1/boards/{boardId}/posts`. */
 export const createPostBodySchema = z.strictObject({

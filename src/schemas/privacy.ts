@@ -34,7 +34,14 @@ export const contactExportSchema = z.strictObject({
   /** Posts attached to the contact, soft-deleted ones too. */
   posts: z.array(postSchema.extend({ authorName: z.string().nullable() })),
   votes: z.array(
-    z.strictObject({ id: z.string(), postId: z.string(), postTitle: z.string(), userId: z.string().nullable(), createdAt: timestampSchema, linkedBy: linkedBySchema }),
+    z.strictObject({
+      id: z.string(),
+      postId: z.string(),
+      postTitle: z.string(),
+      userId: z.string().nullable(),
+      createdAt: timestampSchema,
+      linkedBy: linkedBySchema,
+    }),
   ),
   comments: z.array(
     z.strictObject({
@@ -51,7 +58,14 @@ export const contactExportSchema = z.strictObject({
   notifications: z.strictObject({
     digest: z.enum(['instant', 'hourly']),
     subscriptions: z.array(z.strictObject({ topic: z.string(), via: z.string(), createdAt: timestampSchema })),
-    unsubscribes: z.array(z.strictObject({ topic: z.string(), via: z.string(), createdAt: timestampSchema, undoneAt: timestampSchema.nullable() })),
+    unsubscribes: z.array(
+      z.strictObject({
+        topic: z.string(),
+        via: z.string(),
+        createdAt: timestampSchema,
+        undoneAt: timestampSchema.nullable(),
+      }),
+    ),
     mail: z.array(
       z.strictObject({
         id: z.string(),
@@ -66,11 +80,33 @@ export const contactExportSchema = z.strictObject({
     ),
   }),
   portal: z.strictObject({
-    sessions: z.array(z.strictObject({ email: z.string(), name: z.string().nullable(), verified: z.boolean(), createdAt: timestampSchema, expiresAt: timestampSchema })),
-    pendingCodes: z.array(z.strictObject({ email: z.string(), name: z.string().nullable(), createdAt: timestampSchema, expiresAt: timestampSchema })),
+    sessions: z.array(
+      z.strictObject({
+        email: z.string(),
+        name: z.string().nullable(),
+        verified: z.boolean(),
+        createdAt: timestampSchema,
+        expiresAt: timestampSchema,
+      }),
+    ),
+    pendingCodes: z.array(
+      z.strictObject({
+        email: z.string(),
+        name: z.string().nullable(),
+        createdAt: timestampSchema,
+        expiresAt: timestampSchema,
+      }),
+    ),
   }),
   /** Events (webhook payloads, as kept for the delivery log and replays) that carry the person's data. */
-  events: z.array(z.strictObject({ id: z.string(), type: z.string(), createdAt: timestampSchema, payload: z.record(z.string(), z.unknown()) })),
+  events: z.array(
+    z.strictObject({
+      id: z.string(),
+      type: z.string(),
+      createdAt: timestampSchema,
+      payload: z.record(z.string(), z.unknown()),
+    }),
+  ),
   /** What an erasure of this contact left: the salted hash of the address on the suppression list. */
   erasure: z
     .strictObject({

@@ -35,7 +35,11 @@ export const webhookUrlSchema = z
     try {
       url = new URL(value);
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'url must be an absolute http or https URL', params: { code: 'invalid_url' } });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'url must be an absolute http or https URL',
+        params: { code: 'invalid_url' },
+      });
       return;
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')

@@ -3,5 +3,7 @@
 import { createVerifyApi } from './internal/api.js';
 import { createWebCryptoBackend } from './internal/web-crypto.js';
 
-export const { verifyWebhook, verifyRequest, verifyNodeRequest, signPayload } = createVerifyApi(createWebCryptoBackend());
+export const { verifyWebhook, verifyRequest, verifyNodeRequest, signPayload } = createVerifyApi(
+  createWebCryptoBackend(),
+);
 export * from './internal/exports.js';

@@ -2,5 +2,7 @@
 import { createVerifyApi } from './internal/api.js';
 import { createNodeCryptoBackend } from './internal/node-crypto.js';
 
-export const { verifyWebhook, verifyRequest, verifyNodeRequest, signPayload } = createVerifyApi(createNodeCryptoBackend());
+export const { verifyWebhook, verifyRequest, verifyNodeRequest, signPayload } = createVerifyApi(
+  createNodeCryptoBackend(),
+);
 export * from './internal/exports.js';

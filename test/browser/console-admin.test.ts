@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsole } from '../../src/console/index.js';
 import { CLI_ACTOR } from '../../src/engine/index.js';
 import { createPortal } from '../../src/portal/index.js';
-import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
+import { axeViolations, HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 import { seedConsole } from './console-seed.js';
@@ -37,9 +37,20 @@ describe.skipIf(!HAS_CHROMIUM)('the console’s part 2 in chromium', () => {
     owner = await signedIn(stand.browser, true, 'owner@acme.example', 'owner');
   }, 60_000);
 
-  async function signedIn(browser: Browser, javaScriptEnabled: boolean, email: string, role: 'owner' | 'member'): Promise<{ context: BrowserContext; page: Page }> {
-    const link = (await s.w.team.add(CLI_ACTOR, { email, role, name: 'Olive Owner' }, { invite: false, workspace: 'Acme' })).signIn.link!;
-    const context = await browser.newContext({ bypassCSP: javaScriptEnabled, javaScriptEnabled, viewport: { width: 1200, height: 900 } });
+  async function signedIn(
+    browser: Browser,
+    javaScriptEnabled: boolean,
+    email: string,
+    role: 'owner' | 'member',
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    const link = (
+      await s.w.team.add(CLI_ACTOR, { email, role, name: 'Olive Owner' }, { invite: false, workspace: 'Acme' })
+    ).signIn.link!;
+    const context = await browser.newContext({
+      bypassCSP: javaScriptEnabled,
+      javaScriptEnabled,
+      viewport: { width: 1200, height: 900 },
+    });
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(link);
@@ -48,7 +59,8 @@ describe.skipIf(!HAS_CHROMIUM)('the console’s part 2 in chromium', () => {
     return { context, page };
   }
   const go = (page: Page, path: string) => page.goto(`${stand.server.url}/console/${s.org.id}/${path}`);
-  const planned = async () => (await s.w.portal.roadmap()).find((c) => c.status === 'planned')!.posts.map((p) => p.title);
+  const planned = async () =>
+    (await s.w.portal.roadmap()).find((c) => c.status === 'planned')!.posts.map((p) => p.title);
 
   it('orders the roadmap by dragging a post, by keyboard with its buttons, and without JavaScript; the portal follows', async () => {
     const page = owner.page;
@@ -58,7 +70,9 @@ describe.skipIf(!HAS_CHROMIUM)('the console’s part 2 in chromium', () => {
     expect(await cards()).toEqual(['Dark mode', 'Night theme']);
 
     // Drag "Night theme" above "Dark mode": the column's order is saved, and the portal shows it.
-    await page.locator('li', { hasText: 'Night theme' }).dragTo(page.locator('li', { hasText: 'Dark mode' }), { targetPosition: { x: 20, y: 5 } });
+    await page
+      .locator('li', { hasText: 'Night theme' })
+      .dragTo(page.locator('li', { hasText: 'Dark mode' }), { targetPosition: { x: 20, y: 5 } });
     await page.getByText('Order saved').waitFor();
     expect(await cards()).toEqual(['Night theme', 'Dark mode']);
     expect(await planned()).toEqual(['Night theme', 'Dark mode']);
@@ -85,7 +99,11 @@ describe.skipIf(!HAS_CHROMIUM)('the console’s part 2 in chromium', () => {
     await page.getByLabel('Title').fill('Autumn release');
     await page.getByRole('button', { name: 'Create draft' }).click();
     await page.getByText('Draft created').waitFor();
-    await page.getByLabel(/What shipped/).fill('## Night owls\n\n**Dark mode** is here, and a [guide](https://example.com/guide).\n\n<script>alert(1)</script>');
+    await page
+      .getByLabel(/What shipped/)
+      .fill(
+        '## Night owls\n\n**Dark mode** is here, and a [guide](https://example.com/guide).\n\n<script>alert(1)</script>',
+      );
     // The preview follows the typing (rendered by the server, like the portal).
     await page.locator('#preview strong', { hasText: 'Dark mode' }).waitFor();
     expect(await page.locator('#preview script').count()).toBe(0);
@@ -103,7 +121,9 @@ describe.skipIf(!HAS_CHROMIUM)('the console’s part 2 in chromium', () => {
     await page.goto(`${stand.server.url}/portal/acme/changelog`);
     await page.locator('article h2', { hasText: 'Night owls' }).waitFor();
     expect(await page.locator('article strong').first().textContent()).toBe('Dark mode');
-    expect(await page.locator('article a[href="https://example.com/guide"]').getAttribute('rel')).toBe('nofollow noopener');
+    expect(await page.locator('article a[href="https://example.com/guide"]').getAttribute('rel')).toBe(
+      'nofollow noopener',
+    );
   });
 
   it('contacts: by revenue, searched; a contact’s page; one added by hand with an attestation; erased after typing the word', async () => {
@@ -163,7 +183,10 @@ describe.skipIf(!HAS_CHROMIUM)('the console’s part 2 in chromium', () => {
     await page.getByText('Disabled: its pending').waitFor();
     await page.getByRole('button', { name: 'Enable again' }).click();
     await page.getByText('Enabled: its failure count').waitFor();
-    await page.getByRole('button', { name: /^Replay/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Replay/ })
+      .first()
+      .click();
     await page.getByText('Replay queued').waitFor();
     await stand.engine.scheduler.runDue();
     await receiver.waitFor(2);
@@ -181,13 +204,19 @@ describe.skipIf(!HAS_CHROMIUM)('the console’s part 2 in chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const first = await page.getByLabel('Secret').inputValue();
     await page.getByRole('link', { name: 'Back to the keys' }).click();
-    await page.getByRole('button', { name: /^Rotate key_/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Rotate key_/ })
+      .first()
+      .click();
     const second = await page.getByLabel('Secret').inputValue();
     expect(await stand.engine.keys.authenticate(first)).not.toBeNull();
     expect(await stand.engine.keys.authenticate(second)).not.toBeNull();
     await page.getByRole('link', { name: 'Back to the keys' }).click();
     expect(await page.getByText('Rotated: works until').count()).toBe(1);
-    await page.getByRole('button', { name: /^Revoke key_/ }).last().click();
+    await page
+      .getByRole('button', { name: /^Revoke key_/ })
+      .last()
+      .click();
     await page.getByText('Key revoked').waitFor();
     expect(await stand.engine.keys.authenticate(second)).toBeNull();
     // The rotated key, still in its grace period, can be ended at once.
@@ -217,8 +246,12 @@ describe.skipIf(!HAS_CHROMIUM)('the console’s part 2 in chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'console-settings.png'), fullPage: true });
     const portal = await stand.browser.newPage();
     await portal.goto(`${stand.server.url}/portal/acme/`);
-    expect(await portal.evaluate(() => getComputedStyle(document.querySelector('main a')!).color)).toBe('rgb(15, 118, 110)');
-    expect(await portal.locator('header img.logo').getAttribute('src')).toBe(`${stand.server.url}/console/assets/none.png`);
+    expect(await portal.evaluate(() => getComputedStyle(document.querySelector('main a')!).color)).toBe(
+      'rgb(15, 118, 110)',
+    );
+    expect(await portal.locator('header img.logo').getAttribute('src')).toBe(
+      `${stand.server.url}/console/assets/none.png`,
+    );
     await portal.close();
   });
 });

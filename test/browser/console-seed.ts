@@ -13,16 +13,52 @@ export async function seedConsole(engine: Engine) {
     { id: 'u3', email: 'sam@studio.example', name: 'Sam Ito', plan: 'pro', mrrCents: 9_900 },
     { id: 'u4', email: 'kim@home.example', name: 'Kim Roe', plan: 'free', mrrCents: 0 },
   ];
-  for (const p of people) await w.contacts.identify({ externalUserId: p.id, email: p.email, name: p.name, plan: p.plan, mrrCents: p.mrrCents, currency: 'USD' });
-  const dark = await w.public.post({ boardId: ideas.id, email: 'kim@home.example', name: 'Kim Roe', authorUserId: 'u4', vouched: true, title: 'Dark mode', body: { json: {}, text: 'Easier on the eyes at night.' }, notifyMe: true });
+  for (const p of people)
+    await w.contacts.identify({
+      externalUserId: p.id,
+      email: p.email,
+      name: p.name,
+      plan: p.plan,
+      mrrCents: p.mrrCents,
+      currency: 'USD',
+    });
+  const dark = await w.public.post({
+    boardId: ideas.id,
+    email: 'kim@home.example',
+    name: 'Kim Roe',
+    authorUserId: 'u4',
+    vouched: true,
+    title: 'Dark mode',
+    body: { json: {}, text: 'Easier on the eyes at night.' },
+    notifyMe: true,
+  });
   const csv = await w.posts.create(ideas.id, { title: 'Export to CSV' });
   const sso = await w.posts.create(ideas.id, { title: 'Single sign-on with Okta' });
   const night = await w.posts.create(ideas.id, { title: 'Night theme' });
   await w.posts.create(bugs.id, { title: 'Avatar upload fails on Safari' });
-  for (const p of people) await w.public.vote({ postId: dark.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
-  for (const p of people.slice(0, 2)) await w.public.vote({ postId: sso.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
+  for (const p of people)
+    await w.public.vote({ postId: dark.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
+  for (const p of people.slice(0, 2))
+    await w.public.vote({ postId: sso.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
   await w.public.vote({ postId: csv.id, email: 'kim@home.example', userId: 'u4', vouched: true, notifyMe: false });
-  await w.public.comment({ postId: dark.id, email: 'lee@shop.example', name: 'Lee Park', authorUserId: 'u2', vouched: true, bodyText: 'Please, and for the editor too.', notifyMe: false });
-  await w.public.post({ boardId: ideas.id, email: 'anon@example.com', title: 'Calendar sync', body: { json: {}, text: 'Two-way with Google.' }, notifyMe: false }, { held: true });
+  await w.public.comment({
+    postId: dark.id,
+    email: 'lee@shop.example',
+    name: 'Lee Park',
+    authorUserId: 'u2',
+    vouched: true,
+    bodyText: 'Please, and for the editor too.',
+    notifyMe: false,
+  });
+  await w.public.post(
+    {
+      boardId: ideas.id,
+      email: 'anon@example.com',
+      title: 'Calendar sync',
+      body: { json: {}, text: 'Two-way with Google.' },
+      notifyMe: false,
+    },
+    { held: true },
+  );
   return { org, w, ideas, dark, night };
 }

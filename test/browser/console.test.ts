@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsole } from '../../src/console/index.js';
 import { CLI_ACTOR } from '../../src/engine/index.js';
 import { createPortal } from '../../src/portal/index.js';
-import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
+import { axeViolations, HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 import { seedConsole as seed } from './console-seed.js';
 
@@ -18,7 +18,9 @@ const smtp = await startSmtpSink();
 afterAll(() => smtp.close());
 
 describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
-  const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine }), createConsole({ engine })] }), { mail: { smtpUrl: smtp.url, publicUrl: () => stand.server?.url } });
+  const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine }), createConsole({ engine })] }), {
+    mail: { smtpUrl: smtp.url, publicUrl: () => stand.server?.url },
+  });
   let s: Awaited<ReturnType<typeof seed>>;
   beforeAll(async () => {
     s = await seed(stand.engine);
@@ -26,8 +28,16 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
   }, 60_000);
 
   /** A browser context (`javaScriptEnabled` as asked; axe needs it), signed in with a one-time link from the command line. */
-  async function signedIn(browser: Browser, javaScriptEnabled: boolean, url: string): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ bypassCSP: javaScriptEnabled, javaScriptEnabled, viewport: { width: 1200, height: 900 } });
+  async function signedIn(
+    browser: Browser,
+    javaScriptEnabled: boolean,
+    url: string,
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({
+      bypassCSP: javaScriptEnabled,
+      javaScriptEnabled,
+      viewport: { width: 1200, height: 900 },
+    });
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(url);
@@ -37,7 +47,11 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
   }
 
   /** A team member added by the command line, and the link it printed. */
-  async function member(email: string, role: 'owner' | 'member' | 'viewer', name: string | null = null): Promise<string> {
+  async function member(
+    email: string,
+    role: 'owner' | 'member' | 'viewer',
+    name: string | null = null,
+  ): Promise<string> {
     return (await s.w.team.add(CLI_ACTOR, { email, role, name }, { invite: false, workspace: 'Acme' })).signIn.link!;
   }
 
@@ -58,7 +72,11 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     await first.screenshot({ path: join(SHOTS, 'console-link.png') });
     await signInPage.close();
 
-    const { context, page } = await signedIn(stand.browser, true, await member('pm@acme.example', 'member', 'Pat Morgan'));
+    const { context, page } = await signedIn(
+      stand.browser,
+      true,
+      await member('pm@acme.example', 'member', 'Pat Morgan'),
+    );
     expect(await axeViolations(page)).toEqual([]);
     const titles = () => page.locator('tbody tr td a').allTextContents();
     expect((await titles())[0]).toBe('Dark mode');
@@ -68,13 +86,21 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Enter');
     let guard = 0;
-    while (!(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name === 'q')) && guard++ < 20) await page.keyboard.press('Tab');
+    while (
+      !(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name === 'q')) &&
+      guard++ < 20
+    )
+      await page.keyboard.press('Tab');
     await page.keyboard.type('sign');
     await Promise.all([page.waitForURL(/q=sign/), page.keyboard.press('Enter')]);
     expect(await titles()).toEqual(['Single sign-on with Okta']);
     // On to the result's link and into the post.
     guard = 0;
-    while (!(await page.evaluate(() => document.activeElement?.textContent === 'Single sign-on with Okta')) && guard++ < 30) await page.keyboard.press('Tab');
+    while (
+      !(await page.evaluate(() => document.activeElement?.textContent === 'Single sign-on with Okta')) &&
+      guard++ < 30
+    )
+      await page.keyboard.press('Tab');
     await Promise.all([page.waitForURL(/\/posts\/post_/), page.keyboard.press('Enter')]);
     await page.getByRole('heading', { name: 'Single sign-on with Okta' }).waitFor();
 
@@ -94,7 +120,10 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     await page.getByLabel('Sort').selectOption('impact');
     await Promise.all([page.waitForURL(/sort=impact/), page.getByRole('button', { name: 'Show' }).click()]);
     expect(await titles()).toEqual(['Dark mode', 'Single sign-on with Okta']);
-    expect(await page.locator('tbody tr td:nth-child(6)').allTextContents()).toEqual(['$1,398.00 (3)', '$1,299.00 (2)']);
+    expect(await page.locator('tbody tr td:nth-child(6)').allTextContents()).toEqual([
+      '$1,398.00 (3)',
+      '$1,299.00 (2)',
+    ]);
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'console-posts.png'), fullPage: true });
     await context.close();
@@ -117,7 +146,11 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     expect(await js.page.locator('main > p.muted').first().textContent()).toMatch(/^Under review · 4 votes/);
     await js.context.close();
 
-    const { context, page } = await signedIn(stand.browser, false, await member('pm3@acme.example', 'member', 'Pat Morgan'));
+    const { context, page } = await signedIn(
+      stand.browser,
+      false,
+      await member('pm3@acme.example', 'member', 'Pat Morgan'),
+    );
     const postUrl = `${stand.server.url}/console/${s.org.id}/posts/${s.dark.id}`;
     await page.goto(postUrl);
     // Status with a public note.
@@ -176,7 +209,11 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
   });
 
   it('an owner invites from the team page and reads the audit log; both pages are accessible', async () => {
-    const { context, page } = await signedIn(stand.browser, true, await member('founder@acme.example', 'owner', 'Fran Okoye'));
+    const { context, page } = await signedIn(
+      stand.browser,
+      true,
+      await member('founder@acme.example', 'owner', 'Fran Okoye'),
+    );
     await page.getByRole('link', { name: 'Team' }).click();
     await page.getByRole('heading', { name: 'Team' }).waitFor();
     await page.getByLabel('Their work email').fill('support@acme.example');
@@ -199,9 +236,14 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     // A second workspace for the same person: the console's home lets them choose.
     const second = await stand.engine.organizations.create({ name: 'Beta Corp', plan: 'paid' });
     await s.w.team.add(CLI_ACTOR, { email: 'lead@acme.example', role: 'owner' }, { invite: false, workspace: 'Acme' });
-    await stand.engine.workspace(second.id).team.add(CLI_ACTOR, { email: 'lead@acme.example', role: 'viewer' }, { invite: false, workspace: 'Beta Corp' });
+    await stand.engine
+      .workspace(second.id)
+      .team.add(CLI_ACTOR, { email: 'lead@acme.example', role: 'viewer' }, { invite: false, workspace: 'Beta Corp' });
     const mine = await s.w.tags.create({ name: 'Enterprise' });
-    const context = await stand.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1200, height: 900 } });
+    const context = await stand.browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 1200, height: 900 },
+    });
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     // Sign in with the mailed code (the mail is logged; the engine's last sign-in is read back through a second request).
@@ -235,7 +277,11 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     await page.getByRole('button', { name: 'Move', exact: true }).click();
     await page.getByText('Moved: its old portal address sends to the new one.').waitFor();
     const post = await s.w.triage.post((await s.w.triage.posts({ q: 'excel' })).data[0]!.id);
-    expect([post!.post.title, post!.boardName, post!.tagIds]).toEqual(['Export to CSV and Excel', 'Feature requests', [mine.id]]);
+    expect([post!.post.title, post!.boardName, post!.tagIds]).toEqual([
+      'Export to CSV and Excel',
+      'Feature requests',
+      [mine.id],
+    ]);
 
     // The team page's forms.
     await page.getByRole('link', { name: 'Team' }).click();
@@ -255,7 +301,13 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
 
     // The workspace choice, with JavaScript for axe.
     const js = await signedIn(stand.browser, true, await member('chooser@acme.example', 'member'));
-    await stand.engine.workspace(second.id).team.add(CLI_ACTOR, { email: 'chooser@acme.example', role: 'viewer' }, { invite: false, workspace: 'Beta Corp' });
+    await stand.engine
+      .workspace(second.id)
+      .team.add(
+        CLI_ACTOR,
+        { email: 'chooser@acme.example', role: 'viewer' },
+        { invite: false, workspace: 'Beta Corp' },
+      );
     await js.page.goto(`${stand.server.url}/console/`);
     await js.page.getByRole('heading', { name: 'Your workspaces' }).waitFor();
     expect(await axeViolations(js.page)).toEqual([]);

@@ -23,8 +23,10 @@ describe.skipIf(!HAS_CHROMIUM)('the API reference page at /docs (chromium)', () 
       await page.screenshot({ path: process.env.DOCS_SCREENSHOT, fullPage: false });
     }
     // Everything the page loaded came from this server.
-    const foreign = requested.filter((u) => !u.startsWith(stand.server.url) && !u.startsWith('data:') && !u.startsWith('blob:'));
-    expect(foreign, foreign.join(" ")).toEqual([]);
+    const foreign = requested.filter(
+      (u) => !u.startsWith(stand.server.url) && !u.startsWith('data:') && !u.startsWith('blob:'),
+    );
+    expect(foreign, foreign.join(' ')).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);

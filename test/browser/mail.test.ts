@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashEmail, type MailRecipient } from '../../src/engine/index.js';
 import { createPortal } from '../../src/portal/index.js';
-import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
+import { axeViolations, HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 
 // The pages a notification's links lead to, in a real browser: the preferences page (axe, a screenshot, a change
@@ -13,9 +13,10 @@ const SHOTS = process.env.PORTAL_SCREENSHOTS ?? join(import.meta.dirname, '../..
 const smtp = await startSmtpSink();
 afterAll(() => smtp.close());
 
-
 describe.skipIf(!HAS_CHROMIUM)('the links in notification mail, in chromium', () => {
-  const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine })] }), { mail: { smtpUrl: smtp.url, publicUrl: () => stand.server?.url } });
+  const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine })] }), {
+    mail: { smtpUrl: smtp.url, publicUrl: () => stand.server?.url },
+  });
   let links: { preferences: string; unsubscribe: string };
   let me: MailRecipient;
   let orgId: string;
@@ -35,7 +36,10 @@ describe.skipIf(!HAS_CHROMIUM)('the links in notification mail, in chromium', ()
     await w.posts.update(post.id, { status: 'planned' });
     await engine.scheduler.runDue();
     const text = smtp.mails.at(-1)!.data.replace(/=\r\n/g, '').replace(/=3D/g, '=');
-    links = { preferences: /Choose what you get: (\S+)/.exec(text)![1]!, unsubscribe: /Unsubscribe from all Acme email: (\S+)/.exec(text)![1]! };
+    links = {
+      preferences: /Choose what you get: (\S+)/.exec(text)![1]!,
+      unsubscribe: /Unsubscribe from all Acme email: (\S+)/.exec(text)![1]!,
+    };
     mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
 
@@ -59,7 +63,10 @@ describe.skipIf(!HAS_CHROMIUM)('the links in notification mail, in chromium', ()
         posts: true,
         changelog: true,
         digest: 'hourly',
-        subscriptions: expect.arrayContaining([{ postId: expect.any(String), title: 'Offline mode', on: false }, { postId: expect.any(String), title: 'Dark mode', on: true }]),
+        subscriptions: expect.arrayContaining([
+          { postId: expect.any(String), title: 'Offline mode', on: false },
+          { postId: expect.any(String), title: 'Dark mode', on: true },
+        ]),
       });
       expect(await axeViolations(page)).toEqual([]);
     } finally {

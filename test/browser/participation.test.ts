@@ -5,7 +5,7 @@ import { SignJWT } from 'jose';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPortal } from '../../src/portal/index.js';
-import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
+import { axeViolations, HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 
@@ -19,12 +19,16 @@ afterAll(() => smtp.close());
 
 /** A page on another site: `localhost` is another site than the portal's `127.0.0.1`, whatever the ports. */
 async function otherSite(html: string): Promise<{ origin: string; close(): Promise<void> }> {
-  const site = await startReceiver((_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+  const site = await startReceiver(
+    (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html),
+  );
   return { origin: site.origin.replace('127.0.0.1', 'localhost'), close: () => site.close() };
 }
 
 describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
-  const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine })] }), { webhooks: { smtpUrl: smtp.url } });
+  const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine })] }), {
+    webhooks: { smtpUrl: smtp.url },
+  });
   let base: string;
   let postUrl: string;
   let orgId: string;
@@ -48,11 +52,18 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
   }, 60_000);
 
   const contacts = async () =>
-    ((await (await fetch(`${stand.server.url}/v1/contacts?limit=100`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as { data: Array<{ email: string; source: string; consentBasis: string }> }).data;
-
+    (
+      (await (
+        await fetch(`${stand.server.url}/v1/contacts?limit=100`, { headers: { authorization: `Bearer ${apiKey}` } })
+      ).json()) as { data: Array<{ email: string; source: string; consentBasis: string }> }
+    ).data;
 
   /** Vote on Dark mode as an anonymous person, confirming with the code from the SMTP server. */
-  async function anonymousVote(context: BrowserContext, who: { name: string; email: string; notifyMe: boolean }, shots = false) {
+  async function anonymousVote(
+    context: BrowserContext,
+    who: { name: string; email: string; notifyMe: boolean },
+    shots = false,
+  ) {
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(postUrl);
@@ -114,7 +125,9 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       .setExpirationTime('10m')
       .sign(new TextEncoder().encode(secret));
     const link = `${base}/sign-in?token=${token}&return=${encodeURIComponent('/portal/acme/b/feature-requests/p/offline-mode')}`;
-    const site = await otherSite(`<!doctype html><html lang="en"><title>Acme app</title><main><a href="${link}">Give feedback</a></main></html>`);
+    const site = await otherSite(
+      `<!doctype html><html lang="en"><title>Acme app</title><main><a href="${link}">Give feedback</a></main></html>`,
+    );
     const context = await stand.browser.newContext();
     try {
       const page = await context.newPage();
@@ -139,7 +152,9 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       await page.getByLabel('Title').pressSequentially('A darker mode', { delay: 20 });
       await page.locator('#similar a', { hasText: 'Dark mode' }).waitFor();
       await page.screenshot({ path: join(SHOTS, 'portal-new-post.png'), fullPage: true });
-      expect((await contacts()).filter((c) => c.email === 'dana@example.com')).toEqual([expect.objectContaining({ source: 'identify', consentBasis: 'sdk_identify' })]);
+      expect((await contacts()).filter((c) => c.email === 'dana@example.com')).toEqual([
+        expect.objectContaining({ source: 'identify', consentBasis: 'sdk_identify' }),
+      ]);
     } finally {
       await context.close();
       await site.close();
@@ -150,7 +165,14 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
     const w = stand.engine.workspace(orgId);
     // The example a user copies: their app's page with the widget and a token minted by the documented recipe.
     const host = spawn(process.execPath, [join(import.meta.dirname, '../../examples/portal-host.mjs')], {
-      env: { ...process.env, PORT: '0', FEEDBACK_URL: stand.server.url, FEEDBACK_PORTAL: 'acme', FEEDBACK_ORG_ID: orgId, FEEDBACK_PORTAL_SECRET: secret },
+      env: {
+        ...process.env,
+        PORT: '0',
+        FEEDBACK_URL: stand.server.url,
+        FEEDBACK_PORTAL: 'acme',
+        FEEDBACK_ORG_ID: orgId,
+        FEEDBACK_PORTAL_SECRET: secret,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const allowed = await new Promise<string>((resolve, reject) => {
@@ -160,7 +182,9 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       });
       host.once('exit', (code) => reject(new Error(`examples/portal-host.mjs exited ${code}`)));
     });
-    const refused = await otherSite(`<!doctype html><html lang="en"><title>Elsewhere</title><script src="${stand.server.url}/portal/widget.js" data-portal="acme" async></script></html>`);
+    const refused = await otherSite(
+      `<!doctype html><html lang="en"><title>Elsewhere</title><script src="${stand.server.url}/portal/widget.js" data-portal="acme" async></script></html>`,
+    );
     await stand.engine.organizations.update(orgId, { portalFrameOrigins: [allowed] });
     const context = await stand.browser.newContext({ viewport: { width: 1100, height: 800 } });
     try {
@@ -177,10 +201,14 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       await panel.getByText('Your vote counts.').waitFor();
       await tab.screenshot({ path: join(SHOTS, 'portal-widget.png') });
       const darkMode = await findPost('dark-mode');
-      const votes = (await w.events.list()).map((x) => x.payload as any).filter((p) => p.event === 'vote.created' && p.vote.userId === 'user-42' && p.vote.postId === darkMode);
+      const votes = (await w.events.list())
+        .map((x) => x.payload as any)
+        .filter((p) => p.event === 'vote.created' && p.vote.userId === 'user-42' && p.vote.postId === darkMode);
       expect(votes).toHaveLength(1);
       // The session the panel got is a cookie for this site's frames only (partitioned).
-      expect(await signIns[0]).toMatch(/fs_session=[^;]+; Path=\/portal\/acme\/; HttpOnly; SameSite=None; Secure; Partitioned/);
+      expect(await signIns[0]).toMatch(
+        /fs_session=[^;]+; Path=\/portal\/acme\/; HttpOnly; SameSite=None; Secure; Partitioned/,
+      );
       // Escape, pressed inside the portal, closes the panel.
       await panel.getByRole('heading', { level: 1 }).click();
       await tab.keyboard.press('Escape');
@@ -218,7 +246,9 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       await page.getByRole('button', { name: 'Win a prize' }).click();
       await page.getByRole('heading', { name: 'Not accepted' }).waitFor();
       expect(await page.getByText('This form was sent from another site').isVisible()).toBe(true);
-      expect((await stand.engine.workspace(orgId).posts.retrieve(await findPost('offline-mode'))).voteCount).toBe(before);
+      expect((await stand.engine.workspace(orgId).posts.retrieve(await findPost('offline-mode'))).voteCount).toBe(
+        before,
+      );
       expect(smtp.mails.filter((m) => m.to.includes('victim@example.com'))).toEqual([]);
     } finally {
       await context.close();

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPortal } from '../../src/portal/index.js';
-import { HAS_CHROMIUM, axeViolations, useBrowserStand } from '../helpers/browser.js';
+import { axeViolations, HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
 import { startReceiver } from '../helpers/receiver.js';
 
 // The portal in a real browser: Debian's chromium, driven by playwright-core; accessibility checked with axe-core.
@@ -31,14 +31,39 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
     ] as const;
     const posts = [];
     for (const [title, text, status, votes] of ideas) {
-      const p = await w.public.post({ boardId: board.id, email: `${votes}@example.com`, name: 'Ann', title, body: { json: {}, text }, notifyMe: false });
+      const p = await w.public.post({
+        boardId: board.id,
+        email: `${votes}@example.com`,
+        name: 'Ann',
+        title,
+        body: { json: {}, text },
+        notifyMe: false,
+      });
       if (status !== 'open') await w.posts.update(p.id, { status });
-      for (let i = 0; i < votes; i++) await w.public.vote({ postId: p.id, email: `voter${i}@example.com`, notifyMe: false });
+      for (let i = 0; i < votes; i++)
+        await w.public.vote({ postId: p.id, email: `voter${i}@example.com`, notifyMe: false });
       posts.push(p);
     }
-    const first = await w.public.comment({ postId: posts[0]!.id, email: 'bo@example.com', name: 'Bo', bodyText: 'Please, my eyes.', notifyMe: false });
-    await w.public.comment({ postId: posts[0]!.id, email: 'cy@example.com', name: 'Cy', parentId: first.id, bodyText: 'Same here, and a schedule would be nice.', notifyMe: false });
-    const entry = await w.changelog.create({ boardId: board.id, title: 'Export to CSV', body: 'Every board can be downloaded as CSV from its menu.' });
+    const first = await w.public.comment({
+      postId: posts[0]!.id,
+      email: 'bo@example.com',
+      name: 'Bo',
+      bodyText: 'Please, my eyes.',
+      notifyMe: false,
+    });
+    await w.public.comment({
+      postId: posts[0]!.id,
+      email: 'cy@example.com',
+      name: 'Cy',
+      parentId: first.id,
+      bodyText: 'Same here, and a schedule would be nice.',
+      notifyMe: false,
+    });
+    const entry = await w.changelog.create({
+      boardId: board.id,
+      title: 'Export to CSV',
+      body: 'Every board can be downloaded as CSV from its menu.',
+    });
     await w.changelog.publish(entry.id);
     base = `${server.url}/portal/acme`;
     pages = {
@@ -50,7 +75,6 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
     };
     mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
-
 
   it('every page has no serious or critical accessibility violation (axe-core), and the screenshots are saved', async () => {
     const context = await stand.browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 800 } });
@@ -107,7 +131,12 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
 
   it('another site cannot frame the pages', async () => {
     // A real page on another origin (another port) that frames the portal.
-    const host = await startReceiver((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>host</title><iframe src="${pages.board}"></iframe>`));
+    const host = await startReceiver(
+      (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<!doctype html><title>host</title><iframe src="${pages.board}"></iframe>`),
+    );
     const context = await stand.browser.newContext();
     const page = await context.newPage();
     try {

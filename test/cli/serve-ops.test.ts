@@ -1,11 +1,11 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/index.js';
 import { CLI_ARGS } from '../helpers/cli.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { type Receiver, startReceiver } from '../helpers/receiver.js';
 import { until } from '../helpers/wait.js';
 
 // A real `serve` process, watched from outside as an operator would: its log lines on stderr, /metrics, and SIGTERM.
@@ -36,10 +36,24 @@ describe('serve, operated', () => {
       if (slow) await new Promise((r) => setTimeout(r, 1500));
       res.end('ok');
     });
-    child = spawn(process.execPath, [...CLI_ARGS, 'serve', '--port', '0', '--json', '--allow-private-networks', '--metrics', '--db', join(dir, 'ops.db')], {
-      cwd: dir,
-      env: { ...process.env, FEEDBACK_METRICS_TOKEN: METRICS_TOKEN, LOG_LEVEL: 'info' },
-    });
+    child = spawn(
+      process.execPath,
+      [
+        ...CLI_ARGS,
+        'serve',
+        '--port',
+        '0',
+        '--json',
+        '--allow-private-networks',
+        '--metrics',
+        '--db',
+        join(dir, 'ops.db'),
+      ],
+      {
+        cwd: dir,
+        env: { ...process.env, FEEDBACK_METRICS_TOKEN: METRICS_TOKEN, LOG_LEVEL: 'info' },
+      },
+    );
     child.stderr.on('data', (d) => (stderr += d));
     info = await new Promise((resolve, reject) => {
       let out = '';
@@ -57,11 +71,20 @@ describe('serve, operated', () => {
   });
 
   it('logs one JSON line per request and per delivery attempt, with ids and durations and never a key, secret or email', async () => {
-    const hook = await (await call('POST', '/v1/webhooks', { url: `${receiver.origin}/ops`, events: ['contact.created'] })).json();
+    const hook = await (
+      await call('POST', '/v1/webhooks', { url: `${receiver.origin}/ops`, events: ['contact.created'] })
+    ).json();
     const secret: string = hook.data.secret;
-    expect((await call('POST', '/v1/contacts/identify', { externalUserId: 'ops-1', email: 'ada.lovelace@example.com' })).status).toBe(201);
+    expect(
+      (await call('POST', '/v1/contacts/identify', { externalUserId: 'ops-1', email: 'ada.lovelace@example.com' }))
+        .status,
+    ).toBe(201);
     await receiver.waitFor(1, 10_000);
-    await until('the attempt\'s line, which follows its recording', () => lines().some((l) => /delivery attempt/.test(l.msg)), 10_000);
+    await until(
+      "the attempt's line, which follows its recording",
+      () => lines().some((l) => /delivery attempt/.test(l.msg)),
+      10_000,
+    );
     const access = lines().find((l) => l.msg === 'request' && l.route === '/v1/contacts/identify');
     expect(access).toMatchObject({
       level: 30,
@@ -75,7 +98,14 @@ describe('serve, operated', () => {
     });
     expect(lines().find((l) => l.route === '/v1/webhooks' && l.method === 'POST')?.status).toBe(201);
     const attempt = lines().find((l) => /delivery attempt/.test(l.msg));
-    expect(attempt).toMatchObject({ webhookId: hook.data.id, deliveryId: expect.stringMatching(/^dlv_/), attempt: 1, status: 200, ok: true, durationMs: expect.any(Number) });
+    expect(attempt).toMatchObject({
+      webhookId: hook.data.id,
+      deliveryId: expect.stringMatching(/^dlv_/),
+      attempt: 1,
+      status: 200,
+      ok: true,
+      durationMs: expect.any(Number),
+    });
     for (const leak of [info.bootstrap.apiKey, secret, 'ada.lovelace@example.com']) expect(stderr).not.toContain(leak);
   });
 
@@ -89,21 +119,29 @@ describe('serve, operated', () => {
     await w.public.vote({ postId: post.id, email: 'ada.lovelace@example.com', notifyMe: true });
     await engine.close();
     expect((await call('PATCH', `/v1/posts/${post.id}`, { status: 'planned' })).status).toBe(200);
-    await until('the mail\'s log line', () => stderr.includes('mail not sent (no SMTP server configured)'), 10_000);
-    const mailLine = lines().find((l) => /^mail not sent \(no SMTP server configured\): post_status to a\*\*\*@example\.com/.test(l.msg));
+    await until("the mail's log line", () => stderr.includes('mail not sent (no SMTP server configured)'), 10_000);
+    const mailLine = lines().find((l) =>
+      /^mail not sent \(no SMTP server configured\): post_status to a\*\*\*@example\.com/.test(l.msg),
+    );
     expect(mailLine).toBeDefined();
     // No live link (the unsubscribe token) and no address in the log.
     expect(stderr).not.toContain('?t=');
     expect(stderr).not.toContain('ada.lovelace@example.com');
 
     expect((await fetch(`${info.url}/metrics`)).status).toBe(401);
-    expect((await fetch(`${info.url}/metrics`, { headers: { authorization: `Bearer ${info.bootstrap.apiKey}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${info.url}/metrics`, { headers: { authorization: `Bearer ${info.bootstrap.apiKey}` } })).status,
+    ).toBe(401);
     const res = await fetch(`${info.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();
-    expect(text).toMatch(/feedback_http_requests_total\{route="\/v1\/contacts\/identify",method="POST",status="201"\} 1\b/);
-    expect(text).toMatch(/feedback_http_request_duration_seconds_bucket\{le="[^"]+",route="\/v1\/contacts\/identify",method="POST"\} 1\b/);
+    expect(text).toMatch(
+      /feedback_http_requests_total\{route="\/v1\/contacts\/identify",method="POST",status="201"\} 1\b/,
+    );
+    expect(text).toMatch(
+      /feedback_http_request_duration_seconds_bucket\{le="[^"]+",route="\/v1\/contacts\/identify",method="POST"\} 1\b/,
+    );
     expect(text).toMatch(/feedback_identify_total\{outcome="created"\} 1\b/);
     expect(text).toMatch(/feedback_delivery_attempts_total\{outcome="succeeded"\} 1\b/);
     expect(text).toMatch(/feedback_deliveries_due \d+/);
@@ -131,16 +169,24 @@ describe('serve, operated', () => {
     await receiver.waitFor(3, 10_000);
     child.kill('SIGTERM');
     const outcomes = await Promise.all(load);
-    const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+    const code = await new Promise<number | null>((resolve) =>
+      child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
+    );
     expect(code).toBe(0);
     expect(outcomes.every((o) => o === 201 || o === 'refused')).toBe(true);
     expect(answered.length).toBeGreaterThan(0);
 
     const engine = await createEngine({ database: join(dir, 'ops.db'), log: () => {} });
     try {
-      const stored = new Set((await engine.workspace(info.bootstrap.organizationId).contacts.list({ limit: 100 })).data.map((c) => c.externalUserId));
+      const stored = new Set(
+        (await engine.workspace(info.bootstrap.organizationId).contacts.list({ limit: 100 })).data.map(
+          (c) => c.externalUserId,
+        ),
+      );
       for (const id of answered) expect(stored.has(id), id).toBe(true);
-      const held = await engine.db.one<{ n: number }>("SELECT count(*) AS n FROM delivery WHERE status = 'pending' AND lease_token IS NOT NULL");
+      const held = await engine.db.one<{ n: number }>(
+        "SELECT count(*) AS n FROM delivery WHERE status = 'pending' AND lease_token IS NOT NULL",
+      );
       expect(Number(held!.n)).toBe(0);
     } finally {
       await engine.close();

@@ -1,4 +1,4 @@
-import { http, HttpResponse } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createClient, RateLimitError } from '../../src/client/index.js';
@@ -11,7 +11,9 @@ const attempts: Array<{ method: string; key: string | null }> = [];
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
-  server.events.on('request:start', ({ request }) => attempts.push({ method: request.method, key: request.headers.get('idempotency-key') }));
+  server.events.on('request:start', ({ request }) =>
+    attempts.push({ method: request.method, key: request.headers.get('idempotency-key') }),
+  );
 });
 afterEach(async () => {
   server.resetHandlers();
@@ -28,8 +30,18 @@ const url = `${feedback.baseUrl}/v1/contacts`;
 it('a POST that meets 429 (Retry-After), 503 and a dropped connection runs once, with one key on every attempt', async () => {
   const { apiKey, organizationId } = await feedback.seed();
   server.use(
-    http.post(url, () => HttpResponse.json({ error: { code: 'ERR_RATE_LIMITED', message: 'slow down' } }, { status: 429, headers: { 'Retry-After': '0' } }), { once: true }),
-    http.post(url, () => HttpResponse.json({ error: { code: 'ERR_INTERNAL', message: 'oops' } }, { status: 503 }), { once: true }),
+    http.post(
+      url,
+      () =>
+        HttpResponse.json(
+          { error: { code: 'ERR_RATE_LIMITED', message: 'slow down' } },
+          { status: 429, headers: { 'Retry-After': '0' } },
+        ),
+      { once: true },
+    ),
+    http.post(url, () => HttpResponse.json({ error: { code: 'ERR_INTERNAL', message: 'oops' } }, { status: 503 }), {
+      once: true,
+    }),
     http.post(url, () => HttpResponse.error(), { once: true }),
   );
   const client = createClient({ apiKey, baseUrl: feedback.baseUrl, maxRetries: 3 });
@@ -46,10 +58,14 @@ it('a retried POST whose first attempt did run is replayed by the server, not ru
   const { apiKey, organizationId } = await feedback.seed();
   // The first attempt reaches the service, but its answer is lost on the way back.
   server.use(
-    http.post(url, async ({ request }) => {
-      await feedback.handlers[0]!.run({ request: request.clone(), requestId: 'lost' });
-      return HttpResponse.error();
-    }, { once: true }),
+    http.post(
+      url,
+      async ({ request }) => {
+        await feedback.handlers[0]!.run({ request: request.clone(), requestId: 'lost' });
+        return HttpResponse.error();
+      },
+      { once: true },
+    ),
   );
   const client = createClient({ apiKey, baseUrl: feedback.baseUrl, maxRetries: 2 });
   const contact = await client.contacts.create({ externalUserId: 'retry-2' });
@@ -59,8 +75,17 @@ it('a retried POST whose first attempt did run is replayed by the server, not ru
 
 it('gives up after maxRetries with the last error', async () => {
   const { apiKey } = await feedback.seed();
-  server.use(http.get(`${feedback.baseUrl}/v1/whoami`, () => HttpResponse.json({ error: { code: 'ERR_RATE_LIMITED', message: 'no' } }, { status: 429, headers: { 'Retry-After': '0' } })));
-  const error = await createClient({ apiKey, baseUrl: feedback.baseUrl, maxRetries: 2 }).whoami().catch((e: unknown) => e);
+  server.use(
+    http.get(`${feedback.baseUrl}/v1/whoami`, () =>
+      HttpResponse.json(
+        { error: { code: 'ERR_RATE_LIMITED', message: 'no' } },
+        { status: 429, headers: { 'Retry-After': '0' } },
+      ),
+    ),
+  );
+  const error = await createClient({ apiKey, baseUrl: feedback.baseUrl, maxRetries: 2 })
+    .whoami()
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(RateLimitError);
   expect(attempts).toHaveLength(3);
 });

@@ -30,7 +30,13 @@ describeEngine(
       const first = await w.posts.create(board.id, { title: 'Dark mode' });
       const second = await w.posts.create(board.id, { title: 'Export to CSV' });
       for (const p of [first, second]) await w.posts.update(p.id, { status: 'planned' });
-      const { contact } = await w.contacts.identify({ externalUserId: 'u1', email: 'dana@example.com', name: 'Dana', mrrCents: 9900, currency: 'USD' });
+      const { contact } = await w.contacts.identify({
+        externalUserId: 'u1',
+        email: 'dana@example.com',
+        name: 'Dana',
+        mrrCents: 9900,
+        currency: 'USD',
+      });
       const hook = await w.webhooks.create({ url: 'http://127.0.0.1:9/hook', events: ['post.created'] });
       const key = await h.engine.keys.create(org.id, 'read');
       const entry = await w.changelog.create({ boardId: board.id, title: 'Autumn' });
@@ -38,7 +44,9 @@ describeEngine(
     }
     async function signedIn(orgId: string, role: TeamRole) {
       const email = `${role}.${Math.random().toString(36).slice(2, 8)}@example.com`;
-      const { signIn } = await h.engine.workspace(orgId).team.add(CLI_ACTOR, { email, role }, { invite: false, workspace: 'Acme' });
+      const { signIn } = await h.engine
+        .workspace(orgId)
+        .team.add(CLI_ACTOR, { email, role }, { invite: false, workspace: 'Acme' });
       const token = new URL(signIn.link!, 'http://console.test').searchParams.get('token')!;
       const v = new Visitor(app, 'http://console.test');
       await v.get(`/console/sign-in/link?token=${token}`);
@@ -50,15 +58,53 @@ describeEngine(
     function forms(s: Awaited<ReturnType<typeof workspace>>): Array<[path: string, fields: Array<[string, string]>]> {
       const base = `/console/${s.org.id}`;
       return [
-        [`${base}/roadmap/move`, [['status', 'planned'], ['post', s.second.id], ['to', '0']]],
-        [`${base}/roadmap/order`, [['status', 'planned'], ['post', s.second.id], ['post', s.first.id]]],
-        [`${base}/changelog`, [['title', 'Forged'], ['board', s.board.id]]],
-        [`${base}/changelog/${s.entry.id}`, [['title', 'Forged'], ['body', 'x']]],
+        [
+          `${base}/roadmap/move`,
+          [
+            ['status', 'planned'],
+            ['post', s.second.id],
+            ['to', '0'],
+          ],
+        ],
+        [
+          `${base}/roadmap/order`,
+          [
+            ['status', 'planned'],
+            ['post', s.second.id],
+            ['post', s.first.id],
+          ],
+        ],
+        [
+          `${base}/changelog`,
+          [
+            ['title', 'Forged'],
+            ['board', s.board.id],
+          ],
+        ],
+        [
+          `${base}/changelog/${s.entry.id}`,
+          [
+            ['title', 'Forged'],
+            ['body', 'x'],
+          ],
+        ],
         [`${base}/changelog/${s.entry.id}/publish`, [['ship', '1']]],
-        [`${base}/contacts`, [['email', 'x@example.com'], ['attestation', 'forged attestation']]],
+        [
+          `${base}/contacts`,
+          [
+            ['email', 'x@example.com'],
+            ['attestation', 'forged attestation'],
+          ],
+        ],
         [`${base}/contacts/${s.contact.id}/erase`, [['confirm', 'erase']]],
         [`${base}/contacts/${s.contact.id}/export`, []],
-        [`${base}/webhooks`, [['url', 'http://127.0.0.1:9/x'], ['events', 'post.created']]],
+        [
+          `${base}/webhooks`,
+          [
+            ['url', 'http://127.0.0.1:9/x'],
+            ['events', 'post.created'],
+          ],
+        ],
         [`${base}/webhooks/${s.hook.id}/disable`, []],
         [`${base}/webhooks/${s.hook.id}/delete`, [['confirm', '1']]],
         [`${base}/keys`, [['scope', 'read:write']]],
@@ -67,7 +113,15 @@ describeEngine(
         [`${base}/keys/portal`, []],
         [`${base}/settings/workspace`, [['name', 'Forged']]],
         [`${base}/settings/branding`, [['portalAccent', '#000000']]],
-        [`${base}/settings/sso`, [['issuer', 'https://idp.example.com'], ['clientId', 'x'], ['clientSecret', 'y'], ['domains', 'example.com']]],
+        [
+          `${base}/settings/sso`,
+          [
+            ['issuer', 'https://idp.example.com'],
+            ['clientId', 'x'],
+            ['clientSecret', 'y'],
+            ['domains', 'example.com'],
+          ],
+        ],
       ];
     }
 
@@ -93,9 +147,13 @@ describeEngine(
         const seen = await v.get(`${base}/${page}`);
         expect([page, seen.status]).toEqual([page, 200]);
         // No form that changes anything: only signing out posts.
-        expect([page, [...seen.text.matchAll(/method="post" action="([^"]+)"/g)].map((m) => m[1])]).toEqual([page, ['/console/sign-out']]);
+        expect([page, [...seen.text.matchAll(/method="post" action="([^"]+)"/g)].map((m) => m[1])]).toEqual([
+          page,
+          ['/console/sign-out'],
+        ]);
       }
-      for (const page of ['webhooks', 'keys', 'settings', `contacts/${s.contact.id}/erase`]) expect([page, (await v.get(`${base}/${page}`)).status]).toEqual([page, 403]);
+      for (const page of ['webhooks', 'keys', 'settings', `contacts/${s.contact.id}/erase`])
+        expect([page, (await v.get(`${base}/${page}`)).status]).toEqual([page, 403]);
       const before = await state(s);
       for (const [path, fields] of forms(s)) expect([path, (await v.post(path, fields)).status]).toEqual([path, 403]);
       expect(await state(s)).toBe(before);
@@ -105,19 +163,31 @@ describeEngine(
       const s = await workspace();
       const v = await signedIn(s.org.id, 'member');
       const base = `/console/${s.org.id}`;
-      const moved = await v.post(`${base}/roadmap/move`, [['status', 'planned'], ['post', s.second.id], ['to', '0']]);
+      const moved = await v.post(`${base}/roadmap/move`, [
+        ['status', 'planned'],
+        ['post', s.second.id],
+        ['to', '0'],
+      ]);
       expect([moved.status, moved.location]).toEqual([303, `${base}/roadmap?done=moved`]);
       expect((await s.w.portal.roadmap()).length).toBe(3);
       expect((await s.w.triage.roadmap())[0]!.posts.map((p) => p.title)).toEqual(['Export to CSV', 'Dark mode']);
-      const saved = await v.post(`${base}/changelog/${s.entry.id}`, [['title', 'Autumn release'], ['body', '**Dark mode** is here'], ['post', s.first.id]]);
+      const saved = await v.post(`${base}/changelog/${s.entry.id}`, [
+        ['title', 'Autumn release'],
+        ['body', '**Dark mode** is here'],
+        ['post', s.first.id],
+      ]);
       expect(saved.location).toBe(`${base}/changelog/${s.entry.id}?done=saved`);
       const page = await v.get(saved.location!);
       expect(page.text).toContain('<strong>Dark mode</strong> is here');
-      const preview = await v.post(`${base}/changelog/${s.entry.id}/preview`, [['title', 'T'], ['body', '<script>alert(1)</script> [x](javascript:alert(1))']]);
+      const preview = await v.post(`${base}/changelog/${s.entry.id}/preview`, [
+        ['title', 'T'],
+        ['body', '<script>alert(1)</script> [x](javascript:alert(1))'],
+      ]);
       expect(preview.text).not.toContain('<script>alert(1)');
       expect(preview.text).not.toContain('href="javascript:');
       expect((await s.w.changelog.retrieve(s.entry.id)).body).toBe('**Dark mode** is here');
-      for (const [path, fields] of forms(s).filter(([p]) => /webhooks|keys|settings|contacts/.test(p))) expect([path, (await v.post(path, fields)).status]).toEqual([path, 403]);
+      for (const [path, fields] of forms(s).filter(([p]) => /webhooks|keys|settings|contacts/.test(p)))
+        expect([path, (await v.post(path, fields)).status]).toEqual([path, 403]);
     });
 
     it('no page or form of a workspace the person is not on: 404, and nothing changes there', async () => {
@@ -125,7 +195,16 @@ describeEngine(
       const mine = await workspace();
       const v = await signedIn(mine.org.id, 'owner');
       const before = await state(s);
-      for (const page of ['roadmap', 'changelog', 'contacts', `contacts/${s.contact.id}`, 'webhooks', `webhooks/${s.hook.id}`, 'keys', 'settings'])
+      for (const page of [
+        'roadmap',
+        'changelog',
+        'contacts',
+        `contacts/${s.contact.id}`,
+        'webhooks',
+        `webhooks/${s.hook.id}`,
+        'keys',
+        'settings',
+      ])
         expect([page, (await v.get(`/console/${s.org.id}/${page}`)).status]).toEqual([page, 404]);
       for (const [path, fields] of forms(s)) expect([path, (await v.post(path, fields)).status]).toEqual([path, 404]);
       // Their ids under my workspace's paths: not found either.
@@ -149,13 +228,20 @@ describeEngine(
       const secret = /value="(fsk_[\w-]+)"/.exec(key.text)![1]!;
       expect(await h.engine.keys.authenticate(secret)).toMatchObject({ organizationId: s.org.id, scope: 'read:write' });
       expect((await v.get(`${base}/keys`)).text).not.toContain(secret);
-      const hook = await v.post(`${base}/webhooks`, [['url', 'http://127.0.0.1:9/new'], ['events', 'post.created'], ['events', 'vote.created']]);
+      const hook = await v.post(`${base}/webhooks`, [
+        ['url', 'http://127.0.0.1:9/new'],
+        ['events', 'post.created'],
+        ['events', 'vote.created'],
+      ]);
       expect(hook.text).toMatch(/value="whsec_[\w-]{43}"/);
       const light = await v.post(`${base}/settings/branding`, [['portalAccent', '#ffff00']]);
       expect(light.status).toBe(422);
       expect(light.text).toContain('too light');
       expect((await h.engine.organizations.get(s.org.id))!.portalAccent).toBeNull();
-      const saved = await v.post(`${base}/settings/branding`, [['portalAccent', '#0f766e'], ['portalLogoUrl', 'https://cdn.example.com/acme.png']]);
+      const saved = await v.post(`${base}/settings/branding`, [
+        ['portalAccent', '#0f766e'],
+        ['portalLogoUrl', 'https://cdn.example.com/acme.png'],
+      ]);
       expect(saved.location).toBe(`${base}/settings?done=branding`);
       // The portal shows them: its policy allows images from the logo's origin (and no other), the colour is a stylesheet.
       await h.engine.organizations.update(s.org.id, { handle: `acme-${n}`, portalEnabled: true });
@@ -171,17 +257,27 @@ describeEngine(
       const notTyped = await v.post(`${base}/contacts/${s.contact.id}/erase`, [['confirm', 'yes']]);
       expect(notTyped.status).toBe(422);
       expect((await s.w.contacts.retrieve(s.contact.id)).id).toBe(s.contact.id);
-      expect((await v.post(`${base}/contacts/${s.contact.id}/erase`, [['confirm', 'erase']])).location).toBe(`${base}/contacts?done=erased`);
+      expect((await v.post(`${base}/contacts/${s.contact.id}/erase`, [['confirm', 'erase']])).location).toBe(
+        `${base}/contacts?done=erased`,
+      );
       // After the erasure, the export shows what it left: no contact.
       const exported = await v.post(`${base}/contacts/${s.contact.id}/export`, []);
-      expect([exported.status, exported.headers.get('content-disposition'), exported.headers.get('cache-control')]).toEqual([200, `attachment; filename="export-${s.contact.id}.json"`, 'no-store']);
+      expect([
+        exported.status,
+        exported.headers.get('content-disposition'),
+        exported.headers.get('cache-control'),
+      ]).toEqual([200, `attachment; filename="export-${s.contact.id}.json"`, 'no-store']);
       expect(JSON.parse(exported.text)).toMatchObject({ contactId: s.contact.id, contact: null });
     });
 
     it('embedded with the host’s sign-in: the host’s member acts with the role it gives; no sign-in or team page; nobody is 401', async () => {
       const s = await workspace();
       let who: HostMember | null = { organizationId: s.org.id, email: 'Pat@Host.example', role: 'admin', name: 'Pat' };
-      const hosted = createApp({ engine: h.engine, sites: [createConsole({ engine: h.engine, member: () => who })], logError: () => {} });
+      const hosted = createApp({
+        engine: h.engine,
+        sites: [createConsole({ engine: h.engine, member: () => who })],
+        logError: () => {},
+      });
       const v = new Visitor(hosted, 'http://admin.host.test');
       expect((await v.get('/console/')).location).toBe(`/console/${s.org.id}/posts`);
       const settings = await v.get(`/console/${s.org.id}/settings`);
@@ -192,7 +288,10 @@ describeEngine(
       expect((await v.get(`/console/${s.org.id}/team`)).status).toBe(404);
       expect((await v.post(`/console/${s.org.id}/settings/workspace`, [['name', 'Hosted']])).status).toBe(303);
       expect((await h.engine.organizations.get(s.org.id))!.name).toBe('Hosted');
-      expect((await s.w.team.auditLog(CLI_ACTOR, { limit: 1 })).data[0]).toMatchObject({ actor: 'pat@host.example', action: 'workspace.settings_changed' });
+      expect((await s.w.team.auditLog(CLI_ACTOR, { limit: 1 })).data[0]).toMatchObject({
+        actor: 'pat@host.example',
+        action: 'workspace.settings_changed',
+      });
       who = { ...who, role: 'viewer' };
       expect((await v.post(`/console/${s.org.id}/settings/workspace`, [['name', 'Viewer']])).status).toBe(403);
       const other = await workspace();
@@ -201,5 +300,7 @@ describeEngine(
       expect((await v.get(`/console/${s.org.id}/posts`)).status).toBe(401);
     });
   },
-  { engine: { webhooks: { allowPrivateNetworks: true }, mail: { smtpUrl: smtp.url, publicUrl: 'http://console.test' } } },
+  {
+    engine: { webhooks: { allowPrivateNetworks: true }, mail: { smtpUrl: smtp.url, publicUrl: 'http://console.test' } },
+  },
 );

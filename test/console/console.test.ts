@@ -17,7 +17,11 @@ describeEngine(
   (h) => {
     let app: ReturnType<typeof createApp>;
     beforeAll(() => {
-      app = createApp({ engine: h.engine, sites: [createConsole({ engine: h.engine, limits: { codesPerEmail: 3, signInsPerIp: 1000 } })], logError: () => {} });
+      app = createApp({
+        engine: h.engine,
+        sites: [createConsole({ engine: h.engine, limits: { codesPerEmail: 3, signInsPerIp: 1000 } })],
+        logError: () => {},
+      });
     });
     let n = 0;
     async function workspace() {
@@ -34,9 +38,11 @@ describeEngine(
       return v.post('/console/sign-in/code', { signInId, code: await smtp.codeFor(email, seen) });
     }
 
-    it('signs in with a mailed code: a fresh HttpOnly, SameSite=Lax session cookie, then the workspace\'s posts', async () => {
+    it("signs in with a mailed code: a fresh HttpOnly, SameSite=Lax session cookie, then the workspace's posts", async () => {
       const { org } = await workspace();
-      await h.engine.workspace(org.id).team.add(CLI_ACTOR, { email: 'pm@example.com', role: 'member' }, { invite: false, workspace: org.name });
+      await h.engine
+        .workspace(org.id)
+        .team.add(CLI_ACTOR, { email: 'pm@example.com', role: 'member' }, { invite: false, workspace: org.name });
       const v = new Visitor(app, 'http://console.test');
       const first = await v.get('/console/');
       expect([first.status, first.location]).toEqual([303, '/console/sign-in']);
@@ -55,14 +61,18 @@ describeEngine(
 
     it('a one-time link asks for a click (mail scanners do not use it up) and works once', async () => {
       const { org } = await workspace();
-      const { signIn } = await h.engine.workspace(org.id).team.add(CLI_ACTOR, { email: 'own@example.com', role: 'owner' }, { invite: false, workspace: org.name });
+      const { signIn } = await h.engine
+        .workspace(org.id)
+        .team.add(CLI_ACTOR, { email: 'own@example.com', role: 'owner' }, { invite: false, workspace: org.name });
       const token = new URL(signIn.link!).searchParams.get('token')!;
       const v = new Visitor(app, 'http://console.test');
       const opened = await v.get(`/console/sign-in/link?token=${token}`);
       expect(opened.text).toContain('<button type="submit">Sign in</button>');
       expect((await v.post('/console/sign-in/link', { token })).location).toBe('/console/');
       expect((await v.get('/console/')).location).toBe(`/console/${org.id}/posts`);
-      const again = await new Visitor(app, 'http://console.test').get(`/console/sign-in/link?token=${token}`).then(async () => v.post('/console/sign-in/link', { token }));
+      const again = await new Visitor(app, 'http://console.test')
+        .get(`/console/sign-in/link?token=${token}`)
+        .then(async () => v.post('/console/sign-in/link', { token }));
       expect(again.status).toBe(422);
       expect(again.text).toContain('This sign-in is no longer valid');
     });
@@ -70,11 +80,15 @@ describeEngine(
     it('refuses forged forms, limits codes per address, and signs out for good', async () => {
       intoFreshMinute(h);
       const { org } = await workspace();
-      await h.engine.workspace(org.id).team.add(CLI_ACTOR, { email: 'ops@example.com', role: 'admin' }, { invite: false, workspace: org.name });
+      await h.engine
+        .workspace(org.id)
+        .team.add(CLI_ACTOR, { email: 'ops@example.com', role: 'admin' }, { invite: false, workspace: org.name });
       const v = new Visitor(app, 'http://console.test');
       await v.get('/console/sign-in');
       expect((await v.post('/console/sign-in', { email: 'ops@example.com', csrf: 'x'.repeat(43) })).status).toBe(403);
-      expect((await v.post('/console/sign-in', { email: 'ops@example.com' }, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+      expect(
+        (await v.post('/console/sign-in', { email: 'ops@example.com' }, { 'sec-fetch-site': 'cross-site' })).status,
+      ).toBe(403);
       await signInByCode(v, 'ops@example.com');
       expect((await v.post('/console/sign-in', { email: 'ops@example.com' })).status).toBe(200);
       expect((await v.post('/console/sign-in', { email: 'ops@example.com' })).status).toBe(200);
@@ -92,16 +106,26 @@ describeEngine(
 
     it('limits sign-in requests per client address (behind a trusted proxy, its X-Forwarded-For)', async () => {
       intoFreshMinute(h);
-      const proxied = createApp({ engine: h.engine, sites: [createConsole({ engine: h.engine, trustProxy: true, limits: { signInsPerIp: 2 } })], logError: () => {} });
+      const proxied = createApp({
+        engine: h.engine,
+        sites: [createConsole({ engine: h.engine, trustProxy: true, limits: { signInsPerIp: 2 } })],
+        logError: () => {},
+      });
       const ip = { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250) + 1}` };
       const v = new Visitor(proxied, 'http://console.test');
       await v.get('/console/sign-in', ip);
-      for (const expected of [200, 200, 429]) expect((await v.post('/console/sign-in', { email: `nobody${expected}@example.com` }, ip)).status).toBe(expected);
+      for (const expected of [200, 200, 429])
+        expect((await v.post('/console/sign-in', { email: `nobody${expected}@example.com` }, ip)).status).toBe(
+          expected,
+        );
       // Another address is not held back by that one.
-      expect((await v.post('/console/sign-in', { email: 'nobody@example.com' }, { 'x-forwarded-for': '203.0.113.250' })).status).toBe(200);
+      expect(
+        (await v.post('/console/sign-in', { email: 'nobody@example.com' }, { 'x-forwarded-for': '203.0.113.250' }))
+          .status,
+      ).toBe(200);
     });
 
-    it('the posts page lists every board\'s posts by votes or newest, searches, shows held posts; other workspaces are 404', async () => {
+    it("the posts page lists every board's posts by votes or newest, searches, shows held posts; other workspaces are 404", async () => {
       const { org, w } = await workspace();
       const other = await workspace();
       await w.team.add(CLI_ACTOR, { email: 'tri@example.com', role: 'viewer' }, { invite: false, workspace: org.name });
@@ -110,7 +134,16 @@ describeEngine(
       const dark = await w.posts.create(ideas.id, { title: 'Dark mode', body: { json: {}, text: 'Please' } });
       await w.posts.create(bugs.id, { title: 'Crash on export', body: { json: {}, text: 'Stack trace attached' } });
       for (let i = 0; i < 3; i++) await w.public.vote({ postId: dark.id, email: `v${i}@example.com`, notifyMe: false });
-      await w.public.post({ boardId: ideas.id, title: 'Held idea', body: { json: {}, text: 'Waiting' }, email: 'anon@example.com', notifyMe: false }, { held: true });
+      await w.public.post(
+        {
+          boardId: ideas.id,
+          title: 'Held idea',
+          body: { json: {}, text: 'Waiting' },
+          email: 'anon@example.com',
+          notifyMe: false,
+        },
+        { held: true },
+      );
       const secret = await other.w.boards.create({ name: 'Secret' });
       await other.w.posts.create(secret.id, { title: 'Other workspace post', body: { json: {}, text: '' } });
 
@@ -138,9 +171,14 @@ describeEngine(
 
     it('pages through the posts with a next link and survives a bad cursor', async () => {
       const { org, w } = await workspace();
-      await w.team.add(CLI_ACTOR, { email: 'pager@example.com', role: 'owner' }, { invite: false, workspace: org.name });
+      await w.team.add(
+        CLI_ACTOR,
+        { email: 'pager@example.com', role: 'owner' },
+        { invite: false, workspace: org.name },
+      );
       const board = await w.boards.create({ name: 'Ideas' });
-      for (let i = 0; i < 55; i++) await w.posts.create(board.id, { title: `Idea ${String(i).padStart(2, '0')}`, body: { json: {}, text: '' } });
+      for (let i = 0; i < 55; i++)
+        await w.posts.create(board.id, { title: `Idea ${String(i).padStart(2, '0')}`, body: { json: {}, text: '' } });
       const v = new Visitor(app, 'http://console.test');
       await signInByCode(v, 'pager@example.com');
       const first = await v.get(`/console/${org.id}/posts?sort=newest`);
@@ -152,14 +190,32 @@ describeEngine(
       expect((await v.get(`/console/${org.id}/posts?cursor=nonsense`)).status).toBe(200);
     });
 
-    it('every post route answers 404 for another workspace\'s ids; a viewer\'s forged form is refused (403) and changes nothing; a form without the token is 403', async () => {
+    it("every post route answers 404 for another workspace's ids; a viewer's forged form is refused (403) and changes nothing; a form without the token is 403", async () => {
       const { org, w } = await workspace();
       const other = await workspace();
-      await w.team.add(CLI_ACTOR, { email: 'tri2@example.com', role: 'member' }, { invite: false, workspace: org.name });
-      await w.team.add(CLI_ACTOR, { email: 'look@example.com', role: 'viewer' }, { invite: false, workspace: org.name });
-      await other.w.team.add(CLI_ACTOR, { email: 'boss@example.com', role: 'owner' }, { invite: false, workspace: other.org.name });
-      const mine = await w.posts.create((await w.boards.create({ name: 'Ideas' })).id, { title: 'Mine', body: { json: {}, text: '' } });
-      const theirs = await other.w.posts.create((await other.w.boards.create({ name: 'Secret' })).id, { title: 'Other workspace post', body: { json: {}, text: 'secret text' } });
+      await w.team.add(
+        CLI_ACTOR,
+        { email: 'tri2@example.com', role: 'member' },
+        { invite: false, workspace: org.name },
+      );
+      await w.team.add(
+        CLI_ACTOR,
+        { email: 'look@example.com', role: 'viewer' },
+        { invite: false, workspace: org.name },
+      );
+      await other.w.team.add(
+        CLI_ACTOR,
+        { email: 'boss@example.com', role: 'owner' },
+        { invite: false, workspace: other.org.name },
+      );
+      const mine = await w.posts.create((await w.boards.create({ name: 'Ideas' })).id, {
+        title: 'Mine',
+        body: { json: {}, text: '' },
+      });
+      const theirs = await other.w.posts.create((await other.w.boards.create({ name: 'Secret' })).id, {
+        title: 'Other workspace post',
+        body: { json: {}, text: 'secret text' },
+      });
 
       const v = new Visitor(app, 'http://console.test');
       await signInByCode(v, 'tri2@example.com');
@@ -173,18 +229,30 @@ describeEngine(
         ['merge', { into: mine.id }],
       ];
       // Their post under my workspace, and my post under theirs: 404 everywhere, and nothing of theirs shown.
-      for (const base of [`/console/${org.id}/posts/${theirs.id}`, `/console/${other.org.id}/posts/${mine.id}`, `/console/${other.org.id}/posts/${theirs.id}`]) {
+      for (const base of [
+        `/console/${org.id}/posts/${theirs.id}`,
+        `/console/${other.org.id}/posts/${mine.id}`,
+        `/console/${other.org.id}/posts/${theirs.id}`,
+      ]) {
         const page = await v.get(base);
         expect(page.status, base).toBe(404);
         expect(page.text).not.toContain('Other workspace post');
-        for (const [action, fields] of forms) expect((await v.post(`${base}/${action}`, fields)).status, `${base}/${action}`).toBe(404);
+        for (const [action, fields] of forms)
+          expect((await v.post(`${base}/${action}`, fields)).status, `${base}/${action}`).toBe(404);
       }
       // Merging into another workspace's post from my own: 404 (no such post here).
       expect((await v.post(`/console/${org.id}/posts/${mine.id}/merge`, { into: theirs.id })).status).toBe(404);
-      expect((await other.w.posts.retrieve(theirs.id))).toMatchObject({ title: 'Other workspace post', status: 'open', commentCount: 0, mergedIntoId: null });
+      expect(await other.w.posts.retrieve(theirs.id)).toMatchObject({
+        title: 'Other workspace post',
+        status: 'open',
+        commentCount: 0,
+        mergedIntoId: null,
+      });
 
       // Without the anti-forgery field: 403.
-      expect((await v.post(`/console/${org.id}/posts/${mine.id}/status`, { csrf: 'forged', status: 'planned' })).status).toBe(403);
+      expect(
+        (await v.post(`/console/${org.id}/posts/${mine.id}/status`, { csrf: 'forged', status: 'planned' })).status,
+      ).toBe(403);
 
       // A viewer sees no forms but forges one: the engine refuses it.
       const viewer = new Visitor(app, 'http://console.test');
@@ -198,7 +266,11 @@ describeEngine(
       }
       expect(await w.posts.retrieve(mine.id)).toMatchObject({ title: 'Mine', status: 'open', commentCount: 0 });
       // Nothing the viewer tried is in the audit log: only their sign-in.
-      expect((await w.team.auditLog(CLI_ACTOR, { limit: 20 })).data.filter((e) => e.actor === 'look@example.com').map((e) => e.action)).toEqual(['team.signed_in']);
+      expect(
+        (await w.team.auditLog(CLI_ACTOR, { limit: 20 })).data
+          .filter((e) => e.actor === 'look@example.com')
+          .map((e) => e.action),
+      ).toEqual(['team.signed_in']);
     });
 
     it('an owner invites, changes a role and removes on the team page; the invitee signs in with the mailed link; the audit log shows it all to owners only', async () => {
@@ -211,12 +283,18 @@ describeEngine(
       expect((await owner.get(teamPath)).text).toContain('Send invitation');
 
       const seen = smtp.mails.length;
-      const invited = await owner.post(`${teamPath}/invite`, { email: 'New.Person@Example.com', name: 'Nia', role: 'member' });
+      const invited = await owner.post(`${teamPath}/invite`, {
+        email: 'New.Person@Example.com',
+        name: 'Nia',
+        role: 'member',
+      });
       expect([invited.status, invited.location]).toEqual([303, `${teamPath}?done=invited`]);
       await smtp.waitFor(seen + 1);
       const mail = smtp.mails.at(-1)!;
       expect(mail.to).toEqual(['new.person@example.com']);
-      const link = /(https:\/\/feedback\.example\/console\/sign-in\/link\?token=[\w-]+)/.exec(mail.data.replace(/=\r\n/g, '').replace(/=3D/g, '='))![1]!;
+      const link = /(https:\/\/feedback\.example\/console\/sign-in\/link\?token=[\w-]+)/.exec(
+        mail.data.replace(/=\r\n/g, '').replace(/=3D/g, '='),
+      )![1]!;
       expect((await owner.get(teamPath)).text).toMatch(/new\.person@example\.com.*invited/s);
       // A second invitation of the same address is refused beside the form.
       const again = await owner.post(`${teamPath}/invite`, { email: 'new.person@example.com', role: 'member' });
@@ -226,64 +304,135 @@ describeEngine(
       // The invitee signs in with the link, sees the team but no forms, and cannot invite (403) or read the audit log.
       const invitee = new Visitor(app, 'http://console.test');
       await invitee.get(new URL(link).pathname + new URL(link).search);
-      expect((await invitee.post('/console/sign-in/link', { token: new URL(link).searchParams.get('token')! })).location).toBe('/console/');
+      expect(
+        (await invitee.post('/console/sign-in/link', { token: new URL(link).searchParams.get('token')! })).location,
+      ).toBe('/console/');
       const seenByMember = await invitee.get(teamPath);
       expect(seenByMember.text).not.toContain('Send invitation');
       expect(seenByMember.text).not.toContain('Audit log');
       expect((await invitee.post(`${teamPath}/invite`, { email: 'x@example.com', role: 'owner' })).status).toBe(403);
       expect((await invitee.get(`/console/${org.id}/audit`)).status).toBe(403);
 
-      expect((await owner.post(`${teamPath}/role`, { email: 'new.person@example.com', role: 'viewer' })).location).toBe(`${teamPath}?done=role`);
-      expect((await owner.post(`${teamPath}/remove`, { email: 'new.person@example.com' })).location).toBe(`${teamPath}?done=removed`);
+      expect((await owner.post(`${teamPath}/role`, { email: 'new.person@example.com', role: 'viewer' })).location).toBe(
+        `${teamPath}?done=role`,
+      );
+      expect((await owner.post(`${teamPath}/remove`, { email: 'new.person@example.com' })).location).toBe(
+        `${teamPath}?done=removed`,
+      );
       expect((await invitee.get(teamPath)).status).toBe(303);
 
       const audit = await owner.get(`/console/${org.id}/audit`);
       expect(audit.status).toBe(200);
       const actions = [...audit.text.matchAll(/<code>([\w.]+)<\/code>/g)].map((m) => m[1]);
       // Each sign-in too (the owner's by code, the invitee's by the link), newest first.
-      expect(actions).toEqual(['team.member_removed', 'team.role_changed', 'team.signed_in', 'team.member_added', 'team.signed_in', 'team.member_added']);
+      expect(actions).toEqual([
+        'team.member_removed',
+        'team.role_changed',
+        'team.signed_in',
+        'team.member_added',
+        'team.signed_in',
+        'team.member_added',
+      ]);
       expect(audit.text).toContain('own2@example.com');
 
       // Another workspace's team and audit pages, and forms: 404.
-      for (const path of [`/console/${other.org.id}/team`, `/console/${other.org.id}/audit`]) expect((await owner.get(path)).status).toBe(404);
-      expect((await owner.post(`/console/${other.org.id}/team/invite`, { email: 'y@example.com', role: 'owner' })).status).toBe(404);
-      for (const action of ['role', 'remove']) expect((await owner.post(`/console/${other.org.id}/team/${action}`, { email: 'x@example.com', role: 'owner' })).status).toBe(404);
-      expect((await owner.post(`/console/${other.org.id}/posts/bulk`, [['action', 'status:shipped'], ['post', 'post_x']])).status).toBe(404);
+      for (const path of [`/console/${other.org.id}/team`, `/console/${other.org.id}/audit`])
+        expect((await owner.get(path)).status).toBe(404);
+      expect(
+        (await owner.post(`/console/${other.org.id}/team/invite`, { email: 'y@example.com', role: 'owner' })).status,
+      ).toBe(404);
+      for (const action of ['role', 'remove'])
+        expect(
+          (await owner.post(`/console/${other.org.id}/team/${action}`, { email: 'x@example.com', role: 'owner' }))
+            .status,
+        ).toBe(404);
+      expect(
+        (
+          await owner.post(`/console/${other.org.id}/posts/bulk`, [
+            ['action', 'status:shipped'],
+            ['post', 'post_x'],
+          ])
+        ).status,
+      ).toBe(404);
       // My workspace's bulk form naming another workspace's post: nothing changes (404 page).
-      const theirs = await other.w.posts.create((await other.w.boards.create({ name: 'Theirs' })).id, { title: 'Theirs' });
-      expect((await owner.post(`/console/${org.id}/posts/bulk`, [['action', 'status:shipped'], ['post', theirs.id]])).status).toBe(404);
+      const theirs = await other.w.posts.create((await other.w.boards.create({ name: 'Theirs' })).id, {
+        title: 'Theirs',
+      });
+      expect(
+        (
+          await owner.post(`/console/${org.id}/posts/bulk`, [
+            ['action', 'status:shipped'],
+            ['post', theirs.id],
+          ])
+        ).status,
+      ).toBe(404);
       expect((await other.w.posts.retrieve(theirs.id)).status).toBe('open');
-      expect((await other.w.team.list())).toEqual([]);
+      expect(await other.w.team.list()).toEqual([]);
     });
 
-    it('the posts page\'s bulk form changes the chosen posts; the tag filter and the post page\'s tags form work; a viewer\'s bulk form is 403', async () => {
+    it("the posts page's bulk form changes the chosen posts; the tag filter and the post page's tags form work; a viewer's bulk form is 403", async () => {
       const { org, w } = await workspace();
-      await w.team.add(CLI_ACTOR, { email: 'bulk@example.com', role: 'member' }, { invite: false, workspace: org.name });
-      await w.team.add(CLI_ACTOR, { email: 'peek@example.com', role: 'viewer' }, { invite: false, workspace: org.name });
+      await w.team.add(
+        CLI_ACTOR,
+        { email: 'bulk@example.com', role: 'member' },
+        { invite: false, workspace: org.name },
+      );
+      await w.team.add(
+        CLI_ACTOR,
+        { email: 'peek@example.com', role: 'viewer' },
+        { invite: false, workspace: org.name },
+      );
       const board = await w.boards.create({ name: 'Ideas' });
-      const [a, b, c] = [await w.posts.create(board.id, { title: 'Alpha' }), await w.posts.create(board.id, { title: 'Beta' }), await w.posts.create(board.id, { title: 'Gamma' })];
+      const [a, b, c] = [
+        await w.posts.create(board.id, { title: 'Alpha' }),
+        await w.posts.create(board.id, { title: 'Beta' }),
+        await w.posts.create(board.id, { title: 'Gamma' }),
+      ];
       const mobile = await w.tags.create({ name: 'Mobile' });
       const v = new Visitor(app, 'http://console.test');
       await signInByCode(v, 'bulk@example.com');
       const base = `/console/${org.id}/posts`;
       const listed = await v.get(base);
       expect(listed.text).toContain('With the chosen posts');
-      const done = await v.post(`${base}/bulk`, [['action', 'status:planned'], ['post', a.id], ['post', b.id]]);
+      const done = await v.post(`${base}/bulk`, [
+        ['action', 'status:planned'],
+        ['post', a.id],
+        ['post', b.id],
+      ]);
       expect([done.status, done.location]).toEqual([303, `${base}?done=2`]);
       expect((await v.get(done.location!)).text).toContain('Done: 2 posts changed.');
-      expect([(await w.posts.retrieve(a.id)).status, (await w.posts.retrieve(b.id)).status, (await w.posts.retrieve(c.id)).status]).toEqual(['planned', 'planned', 'open']);
-      expect((await v.post(`${base}/bulk`, [['action', 'nonsense'], ['post', a.id]])).status).toBe(422);
+      expect([
+        (await w.posts.retrieve(a.id)).status,
+        (await w.posts.retrieve(b.id)).status,
+        (await w.posts.retrieve(c.id)).status,
+      ]).toEqual(['planned', 'planned', 'open']);
+      expect(
+        (
+          await v.post(`${base}/bulk`, [
+            ['action', 'nonsense'],
+            ['post', a.id],
+          ])
+        ).status,
+      ).toBe(422);
 
       // The post page's tags form, then the tag filter.
       expect((await v.post(`${base}/${c.id}/tags`, [['tag', mobile.id]])).location).toBe(`${base}/${c.id}?done=tags`);
-      const titles = (text: string) => [...text.matchAll(/<a href="\/console\/[^"]+\/posts\/post_[^"]+">([^<]+)/g)].map((m) => m[1]);
+      const titles = (text: string) =>
+        [...text.matchAll(/<a href="\/console\/[^"]+\/posts\/post_[^"]+">([^<]+)/g)].map((m) => m[1]);
       expect(titles((await v.get(`${base}?tag=${mobile.id}`)).text)).toEqual(['Gamma']);
       expect((await v.get(`${base}?tag=${mobile.id}`)).text).toContain('<span class="tag">Mobile</span>');
 
       const viewer = new Visitor(app, 'http://console.test');
       await signInByCode(viewer, 'peek@example.com');
       expect((await viewer.get(base)).text).not.toContain('With the chosen posts');
-      expect((await viewer.post(`${base}/bulk`, [['action', 'status:shipped'], ['post', c.id]])).status).toBe(403);
+      expect(
+        (
+          await viewer.post(`${base}/bulk`, [
+            ['action', 'status:shipped'],
+            ['post', c.id],
+          ])
+        ).status,
+      ).toBe(403);
       expect((await w.posts.retrieve(c.id)).status).toBe('open');
     });
   },

@@ -18,14 +18,22 @@ describeEngine(
       await ws.contacts.update(contact.id, { plan: 'pro' });
       await ws.contacts.delete(contact.id);
       const events = await ws.events.list();
-      expect(events.map((e) => e.type)).toEqual(['contact.created', ...Array(5).fill('contact.updated'), 'contact.deleted']);
+      expect(events.map((e) => e.type)).toEqual([
+        'contact.created',
+        ...Array(5).fill('contact.updated'),
+        'contact.deleted',
+      ]);
       const times = events.map((e) => Date.parse(e.createdAt));
       for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThan(times[i - 1]!);
       // Listed in (time, id) order, the chain of changes reads n0 -> n1 -> ... -> n4.
-      const names = events.filter((e) => e.type === 'contact.updated' && 'changes' in e.payload && e.payload.changes.name).map((e) => (e.payload as any).changes.name);
+      const names = events
+        .filter((e) => e.type === 'contact.updated' && 'changes' in e.payload && e.payload.changes.name)
+        .map((e) => (e.payload as any).changes.name);
       expect(names).toEqual([1, 2, 3, 4].map((i) => ({ from: `n${i - 1}`, to: `n${i}` })));
       // The contact's own times agree with its events.
-      const updated = events.filter((e) => e.type === 'contact.updated').map((e) => (e.payload as any).contact.updatedAt);
+      const updated = events
+        .filter((e) => e.type === 'contact.updated')
+        .map((e) => (e.payload as any).contact.updatedAt);
       expect(updated).toEqual(events.filter((e) => e.type === 'contact.updated').map((e) => e.createdAt));
     });
 
@@ -34,7 +42,8 @@ describeEngine(
       const ws = h.engine.workspace(org.id);
       const board = await ws.boards.create({ name: 'Ideas' });
       const post = await ws.posts.create(board.id, { title: 'Dark mode' });
-      for (const status of ['under_review', 'planned', 'in_progress', 'shipped'] as const) await ws.posts.update(post.id, { status });
+      for (const status of ['under_review', 'planned', 'in_progress', 'shipped'] as const)
+        await ws.posts.update(post.id, { status });
       const changes = (await ws.events.list({ type: 'post.status_changed' })).map((e) => e.payload as any);
       expect(changes.map((c) => [c.previousStatus, c.post.status])).toEqual([
         ['open', 'under_review'],

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
-import { FeedbackError, type Engine, type Workspace } from '../../src/engine/index.js';
+import { type Engine, FeedbackError, type Workspace } from '../../src/engine/index.js';
 import { describeEngine } from '../helpers/harness.js';
 
 // Identify's guarantees while writes are grouped (SQLite commits the small writes of one turn together; see
@@ -25,7 +25,10 @@ interface ContactRow {
  * names each contact was given by an event.
  */
 async function checkEventsAgainstRows(engine: Engine, ws: Workspace): Promise<Map<string, Set<string>>> {
-  const rows = await engine.db.all<ContactRow>('SELECT id, external_user_id, name, version FROM contact WHERE organization_id = ?', [ws.organizationId]);
+  const rows = await engine.db.all<ContactRow>(
+    'SELECT id, external_user_id, name, version FROM contact WHERE organization_id = ?',
+    [ws.organizationId],
+  );
   const byContact = new Map<string, Array<{ type: string; payload: any }>>();
   for (const e of await ws.events.list()) {
     const id = (e.payload as any).contact.id as string;
@@ -67,7 +70,8 @@ describeEngine('identify under concurrency', (h) => {
       expect(answer.created).toBe(i >= 60);
     });
     const given = await checkEventsAgainstRows(h.engine, ws);
-    for (let i = 0; i < 20; i++) expect(given.get(`u${i}`)).toEqual(new Set([`start${i}`, `change${i}`, `change${i + 20}`, `change${i + 40}`]));
+    for (let i = 0; i < 20; i++)
+      expect(given.get(`u${i}`)).toEqual(new Set([`start${i}`, `change${i}`, `change${i + 20}`, `change${i + 40}`]));
     expect(given.size).toBe(60);
   });
 
@@ -78,8 +82,11 @@ describeEngine('identify under concurrency', (h) => {
     // Ten rounds of the same ten changes of name, so the same batch texts come back more often than PostgreSQL plans
     // a prepared statement afresh (five times) before it may keep a generic plan.
     for (let round = 1; round <= 10; round++) {
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => ws.contacts.identify({ externalUserId: `u${i}`, name: `r${round}-${i}` })));
-      answers.forEach((answer, i) => expect([answer.created, answer.contact.name]).toEqual([false, `r${round}-${i}`]));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => ws.contacts.identify({ externalUserId: `u${i}`, name: `r${round}-${i}` })),
+      );
+      for (const [i, answer] of answers.entries())
+        expect([answer.created, answer.contact.name]).toEqual([false, `r${round}-${i}`]);
     }
     const given = await checkEventsAgainstRows(h.engine, ws);
     for (let i = 0; i < 10; i++) expect(given.get(`u${i}`)!.size).toBe(11);
@@ -106,7 +113,10 @@ describeEngine('identify under concurrency', (h) => {
     expect([...results.slice(0, 20), ...results.slice(22)].every((r) => r.status === 'fulfilled')).toBe(true);
     const given = await checkEventsAgainstRows(h.engine, ws);
     expect(given.size).toBe(42);
-    const rows = await h.engine.db.all<ContactRow>('SELECT external_user_id FROM contact WHERE organization_id = ? AND external_user_id = ?', [org.id, 'same']);
+    const rows = await h.engine.db.all<ContactRow>(
+      'SELECT external_user_id FROM contact WHERE organization_id = ? AND external_user_id = ?',
+      [org.id, 'same'],
+    );
     expect(rows).toHaveLength(1);
   });
 
@@ -138,6 +148,7 @@ describeEngine('identify under concurrency', (h) => {
     child.kill('SIGKILL');
     await exited;
     const given = await checkEventsAgainstRows(h.engine, ws);
-    for (const [externalUserId, name] of acks) expect(given.get(externalUserId)?.has(name), `${externalUserId} ${name}`).toBe(true);
+    for (const [externalUserId, name] of acks)
+      expect(given.get(externalUserId)?.has(name), `${externalUserId} ${name}`).toBe(true);
   });
 });

@@ -11,8 +11,13 @@ import { describeEngine } from '../helpers/harness.js';
 /** post_impact as kept, and as counted from the votes and contacts there are now: the two must be equal. */
 async function keptAndCounted(engine: Engine, organizationId: string) {
   const norm = (rows: Array<Record<string, unknown>>) =>
-    rows.map((r) => `${r.post_id as string} ${r.currency as string} ${Number(r.mrr_cents)} ${Number(r.paying_voters)}`).sort();
-  const kept = await engine.db.all('SELECT post_id, currency, mrr_cents, paying_voters FROM post_impact WHERE organization_id = ?', [organizationId]);
+    rows
+      .map((r) => `${r.post_id as string} ${r.currency as string} ${Number(r.mrr_cents)} ${Number(r.paying_voters)}`)
+      .sort();
+  const kept = await engine.db.all(
+    'SELECT post_id, currency, mrr_cents, paying_voters FROM post_impact WHERE organization_id = ?',
+    [organizationId],
+  );
   const counted = await engine.db.all(
     `SELECT d.post_id, d.currency, SUM(d.mrr_cents) AS mrr_cents, COUNT(*) AS paying_voters FROM (
        SELECT DISTINCT v.post_id, c.id, c.currency, c.mrr_cents FROM vote v JOIN contact c ON c.id = v.contact_id
@@ -27,15 +32,24 @@ describeEngine('post impact', (h) => {
     const org = await h.engine.organizations.create({ name: 'Impact', plan: 'paid' });
     const ws = h.engine.workspace(org.id);
     const board = await ws.boards.create({ name: 'Ideas' });
-    const [a, b, c] = [await ws.posts.create(board.id, { title: 'A' }), await ws.posts.create(board.id, { title: 'B' }), await ws.posts.create(board.id, { title: 'C' })];
+    const [a, b, c] = [
+      await ws.posts.create(board.id, { title: 'A' }),
+      await ws.posts.create(board.id, { title: 'B' }),
+      await ws.posts.create(board.id, { title: 'C' }),
+    ];
     const check = async (step: string) => {
       const { kept, counted } = await keptAndCounted(h.engine, org.id);
       expect(kept, step).toEqual(counted);
       return kept;
     };
     const person = (id: string, mrrCents: number | null, currency: string | null) =>
-      ws.contacts.identify({ externalUserId: id, email: `${id}@impact.example`, ...(mrrCents === null ? { mrrCents: null, currency: null } : { mrrCents, currency: currency! }) });
-    const vote = (postId: string, id: string) => ws.public.vote({ postId, email: `${id}@impact.example`, userId: id, vouched: true, notifyMe: false });
+      ws.contacts.identify({
+        externalUserId: id,
+        email: `${id}@impact.example`,
+        ...(mrrCents === null ? { mrrCents: null, currency: null } : { mrrCents, currency: currency! }),
+      });
+    const vote = (postId: string, id: string) =>
+      ws.public.vote({ postId, email: `${id}@impact.example`, userId: id, vouched: true, notifyMe: false });
 
     await person('p1', 10_000, 'USD');
     await person('p2', 2_500, 'USD');
@@ -46,11 +60,21 @@ describeEngine('post impact', (h) => {
     await vote(b.id, 'p1');
     await vote(b.id, 'p3');
     await vote(c.id, 'p2');
-    expect(await check('votes')).toEqual([`${a.id} EUR 9900 1`, `${a.id} USD 12500 2`, `${b.id} EUR 9900 1`, `${b.id} USD 10000 1`, `${c.id} USD 2500 1`].sort());
+    expect(await check('votes')).toEqual(
+      [
+        `${a.id} EUR 9900 1`,
+        `${a.id} USD 12500 2`,
+        `${b.id} EUR 9900 1`,
+        `${b.id} USD 10000 1`,
+        `${c.id} USD 2500 1`,
+      ].sort(),
+    );
 
     // One contact voting twice on a post (as their user, then by address alone): counted once.
     await ws.public.vote({ postId: c.id, email: 'p2@impact.example', notifyMe: false });
-    expect(Number((await h.engine.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM vote WHERE post_id = ?', [c.id]))!.n)).toBe(2);
+    expect(
+      Number((await h.engine.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM vote WHERE post_id = ?', [c.id]))!.n),
+    ).toBe(2);
     await check('a second vote of one contact');
 
     // Revenue up, down to zero, back; currency switched; an unpaying contact starts paying.
@@ -71,7 +95,9 @@ describeEngine('post impact', (h) => {
     // Merge A into B: the votes that move carry their revenue; p1 and p3 voted on both and count once.
     await ws.posts.merge(a.id, b.id);
     const afterMerge = await check('merge');
-    expect(afterMerge.filter((r) => r.startsWith(b.id))).toEqual([`${b.id} EUR 10600 2`, `${b.id} GBP 3000 1`, `${b.id} USD 20500 2`].sort());
+    expect(afterMerge.filter((r) => r.startsWith(b.id))).toEqual(
+      [`${b.id} EUR 10600 2`, `${b.id} GBP 3000 1`, `${b.id} USD 20500 2`].sort(),
+    );
 
     // Erasure unlinks the person's votes; deleting a contact too.
     const p3 = (await ws.contacts.list({ limit: 100 })).data.find((x) => x.email === 'p3@impact.example')!;
@@ -89,10 +115,27 @@ describeEngine('post impact', (h) => {
     const posts = [];
     for (let i = 0; i < 7; i++) posts.push(await ws.posts.create(board.id, { title: `Idea ${i}` }));
     for (let i = 0; i < 7; i++) {
-      await ws.contacts.identify({ externalUserId: `u${i}`, email: `u${i}@sort.example`, mrrCents: (i + 1) * 1000, currency: i === 6 ? 'EUR' : 'USD' });
-      await ws.public.vote({ postId: posts[i]!.id, email: `u${i}@sort.example`, userId: `u${i}`, vouched: true, notifyMe: false });
+      await ws.contacts.identify({
+        externalUserId: `u${i}`,
+        email: `u${i}@sort.example`,
+        mrrCents: (i + 1) * 1000,
+        currency: i === 6 ? 'EUR' : 'USD',
+      });
+      await ws.public.vote({
+        postId: posts[i]!.id,
+        email: `u${i}@sort.example`,
+        userId: `u${i}`,
+        vouched: true,
+        notifyMe: false,
+      });
     }
-    await ws.public.vote({ postId: posts[0]!.id, email: 'u5@sort.example', userId: 'u5', vouched: true, notifyMe: false });
+    await ws.public.vote({
+      postId: posts[0]!.id,
+      email: 'u5@sort.example',
+      userId: 'u5',
+      vouched: true,
+      notifyMe: false,
+    });
     expect(await ws.triage.currencies()).toEqual(['EUR', 'USD']);
     const first = await ws.triage.posts({ sort: 'impact', limit: 3 });
     expect(first.currency).toBe('USD');
@@ -104,7 +147,9 @@ describeEngine('post impact', (h) => {
     expect((await ws.triage.posts({ sort: 'impact', currency: 'EUR' })).data.map((p) => p.title)).toEqual(['Idea 6']);
     // A currency the workspace does not have falls back to its default; a cursor of another currency starts over.
     expect((await ws.triage.posts({ sort: 'impact', currency: 'JPY', limit: 1 })).currency).toBe('USD');
-    await expect(ws.triage.posts({ sort: 'impact', currency: 'EUR', cursor: first.nextCursor! })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+    await expect(ws.triage.posts({ sort: 'impact', currency: 'EUR', cursor: first.nextCursor! })).rejects.toMatchObject(
+      { code: 'ERR_VALIDATION' },
+    );
     // Trending: the votes of the last 7 days (all of these are recent; an old vote does not count).
     const old = await ws.posts.create(board.id, { title: 'Old favourite' });
     await h.engine.db.run(
@@ -119,7 +164,9 @@ describeEngine('post impact', (h) => {
     // The voters' plan filter: the posts someone on that plan voted for.
     await ws.contacts.identify({ externalUserId: 'u3', email: 'u3@sort.example', plan: 'enterprise' });
     expect((await ws.triage.posts({ voterPlan: 'enterprise' })).data.map((p) => p.title)).toEqual(['Idea 3']);
-    expect((await ws.triage.posts({ sort: 'impact', voterPlan: 'enterprise' })).data.map((p) => p.title)).toEqual(['Idea 3']);
+    expect((await ws.triage.posts({ sort: 'impact', voterPlan: 'enterprise' })).data.map((p) => p.title)).toEqual([
+      'Idea 3',
+    ]);
     // Other sorts carry the impact too.
     expect((await ws.triage.posts({ sort: 'newest', limit: 2 })).data.map((p) => [p.title, p.impact])).toEqual([
       ['Old favourite', []],
@@ -141,19 +188,45 @@ describeEngine('post impact', (h) => {
         await tx.run(
           `INSERT INTO contact (id, organization_id, external_user_id, email, name, plan, mrr_cents, currency, metadata, source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, '{}', 'identify', 'sdk_identify', ?, ?, ?, ?)`,
-          [id, org.id, `u${i}`, `u${i}@popular.example`, `U ${i}`, mrr ? 'pro' : 'free', mrr, 'USD', ...Array(4).fill(ts(tx, now))],
+          [
+            id,
+            org.id,
+            `u${i}`,
+            `u${i}@popular.example`,
+            `U ${i}`,
+            mrr ? 'pro' : 'free',
+            mrr,
+            'USD',
+            ...Array(4).fill(ts(tx, now)),
+          ],
         );
-        await tx.run('INSERT INTO vote (id, organization_id, post_id, user_id, email_hash, voter_key, contact_id, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)', [
-          newId('vote'), org.id, big.id, `u${i}`, `u:u${i}`, id, ts(tx, now),
-        ]);
+        await tx.run(
+          'INSERT INTO vote (id, organization_id, post_id, user_id, email_hash, voter_key, contact_id, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)',
+          [newId('vote'), org.id, big.id, `u${i}`, `u:u${i}`, id, ts(tx, now)],
+        );
       }
       await tx.run('UPDATE post SET vote_count = ? WHERE id = ?', [n, big.id]);
     });
     const detail = (await ws.triage.post(big.id))!;
-    const expected = (await h.engine.db.all<{ mrr_cents: number }>(`SELECT mrr_cents FROM contact WHERE organization_id = ? AND mrr_cents > 0 ORDER BY mrr_cents DESC, id DESC LIMIT 100`, [org.id])).map((r) => Number(r.mrr_cents));
+    const expected = (
+      await h.engine.db.all<{ mrr_cents: number }>(
+        `SELECT mrr_cents FROM contact WHERE organization_id = ? AND mrr_cents > 0 ORDER BY mrr_cents DESC, id DESC LIMIT 100`,
+        [org.id],
+      )
+    ).map((r) => Number(r.mrr_cents));
     expect(detail.voters).toHaveLength(100);
     expect(detail.voters.map((v) => v.mrrCents)).toEqual(expected);
     expect(detail.voters.every((v) => v.votedAt === now.toISOString())).toBe(true);
-    expect(detail.impact).toEqual([{ currency: 'USD', mrrCents: Number((await h.engine.db.one<{ s: number }>('SELECT SUM(mrr_cents) AS s FROM contact WHERE organization_id = ?', [org.id]))!.s), payingVoters: n / 4 }]);
+    expect(detail.impact).toEqual([
+      {
+        currency: 'USD',
+        mrrCents: Number(
+          (await h.engine.db.one<{ s: number }>('SELECT SUM(mrr_cents) AS s FROM contact WHERE organization_id = ?', [
+            org.id,
+          ]))!.s,
+        ),
+        payingVoters: n / 4,
+      },
+    ]);
   });
 });

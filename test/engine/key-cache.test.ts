@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine/index.js';
-import { KEY_CACHE_MS } from '../../src/engine/index.js';
+import { createEngine, type Engine, KEY_CACHE_MS } from '../../src/engine/index.js';
 import { describeEngine } from '../helpers/harness.js';
 
 describeEngine('authenticated keys kept in process', (h) => {

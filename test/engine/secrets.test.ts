@@ -1,13 +1,13 @@
-import { SignJWT } from 'jose';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ACTOR, createEngine, generateSecretKey, secretKeyFileOf, type Engine } from '../../src/engine/index.js';
+import { CLI_ACTOR, createEngine, type Engine, generateSecretKey, secretKeyFileOf } from '../../src/engine/index.js';
 import { verifyWebhook } from '../../src/verify/node.js';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../helpers/databases.js';
 import { describeMatrix } from '../helpers/harness.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { type Receiver, startReceiver } from '../helpers/receiver.js';
 
 const POSTGRES = await postgresReachable();
 
@@ -30,18 +30,28 @@ describeMatrix(
     it('are sealed in the webhook table and in a kept registration answer, which still replays the secret', async () => {
       const ws = await h.seed({ plan: 'paid' });
       const body = { url: `${receiver.origin}/sealed`, events: ['contact.created'] };
-      const first = await h.request('POST', '/v1/webhooks', { key: ws.key, body, headers: { 'idempotency-key': 'lost-answer' } });
+      const first = await h.request('POST', '/v1/webhooks', {
+        key: ws.key,
+        body,
+        headers: { 'idempotency-key': 'lost-answer' },
+      });
       expect(first.status).toBe(201);
       const secret: string = first.body.data.secret;
       // The client lost the first answer: the repeat within 24 h returns the secret again.
-      const again = await h.request('POST', '/v1/webhooks', { key: ws.key, body, headers: { 'idempotency-key': 'lost-answer' } });
+      const again = await h.request('POST', '/v1/webhooks', {
+        key: ws.key,
+        body,
+        headers: { 'idempotency-key': 'lost-answer' },
+      });
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body.data.secret).toBe(secret);
 
       const stored = await dump(h.engine);
       expect(stored).not.toContain(secret);
       expect(stored).not.toContain(secret.slice('whsec_'.length, 20));
-      const row = (await h.engine.db.one<{ secret: string }>('SELECT secret FROM webhook WHERE id = ?', [first.body.data.id]))!;
+      const row = (await h.engine.db.one<{ secret: string }>('SELECT secret FROM webhook WHERE id = ?', [
+        first.body.data.id,
+      ]))!;
       expect(row.secret).toMatch(new RegExp(`^fs1:${h.engine.secretKeyId}:[A-Za-z0-9_-]+$`));
 
       // Deliveries are signed with the secret itself.
@@ -61,7 +71,12 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
     let receiver: Receiver;
     const engines: Engine[] = [];
     const open = async (current: string, fallbacks: string[] = []) => {
-      const engine = await createEngine({ database: db.url, log: () => {}, secretKeys: { current, fallbacks }, webhooks: { allowPrivateNetworks: true } });
+      const engine = await createEngine({
+        database: db.url,
+        log: () => {},
+        secretKeys: { current, fallbacks },
+        webhooks: { allowPrivateNetworks: true },
+      });
       engines.push(engine);
       await engine.migrate();
       return engine;
@@ -81,7 +96,9 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
       const newKey = generateSecretKey();
       const a = await open(oldKey);
       const org = await a.organizations.create({ name: 'rotating', plan: 'paid' });
-      const created = await a.workspace(org.id).webhooks.create({ url: `${receiver.origin}/rotate`, events: ['contact.created'] });
+      const created = await a
+        .workspace(org.id)
+        .webhooks.create({ url: `${receiver.origin}/rotate`, events: ['contact.created'] });
       await a.idempotency.begin(org.id, 'kept', 'f'.repeat(64));
       await a.idempotency.complete(org.id, 'kept', 201, JSON.stringify({ data: created }));
       // The portal's token secret, mid-rotation: the current one and the previous one in its grace period.
@@ -97,13 +114,32 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
         return receiver.requests.slice(before);
       };
       const [signed] = await deliver(b, 'during-rotation');
-      expect((await verifyWebhook(signed!.body, signed!.headers as Record<string, string>, { secret: created.secret })).eventKind).toBe('contact.created');
+      expect(
+        (await verifyWebhook(signed!.body, signed!.headers as Record<string, string>, { secret: created.secret }))
+          .eventKind,
+      ).toBe('contact.created');
 
       // An invitation's mail not sent yet, sealed under the old key: the reseal takes it too.
-      await a.workspace(org.id).team.add(CLI_ACTOR, { email: 'invitee@example.com', role: 'viewer' }, { invite: true, workspace: 'rotating' });
+      await a
+        .workspace(org.id)
+        .team.add(CLI_ACTOR, { email: 'invitee@example.com', role: 'viewer' }, { invite: true, workspace: 'rotating' });
       const report = await b.rotateSecrets();
-      expect(report).toEqual({ webhookSecrets: 1, idempotentAnswers: 1, portalSecrets: 1, ssoSecrets: 0, accountMail: 1, unopenable: 0 });
-      expect(await b.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, accountMail: 0, unopenable: 0 });
+      expect(report).toEqual({
+        webhookSecrets: 1,
+        idempotentAnswers: 1,
+        portalSecrets: 1,
+        ssoSecrets: 0,
+        accountMail: 1,
+        unopenable: 0,
+      });
+      expect(await b.rotateSecrets()).toEqual({
+        webhookSecrets: 0,
+        idempotentAnswers: 0,
+        portalSecrets: 0,
+        ssoSecrets: 0,
+        accountMail: 0,
+        unopenable: 0,
+      });
       const kept = await b.idempotency.begin(org.id, 'kept', 'f'.repeat(64));
       expect(kept.kind === 'replay' && JSON.parse(kept.body).data.secret).toBe(created.secret);
 
@@ -111,10 +147,20 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
       const c = await open(newKey);
       const [after] = await deliver(c, 'after-rotation');
       // The new key alone opened the invitation's mail: it went.
-      expect(await c.db.one("SELECT status FROM mail WHERE kind = 'team_invitation' AND email = ?", ['invitee@example.com'])).toEqual({ status: 'sent' });
-      expect((await verifyWebhook(after!.body, after!.headers as Record<string, string>, { secret: created.secret })).deliveryId).toBeTruthy();
+      expect(
+        await c.db.one("SELECT status FROM mail WHERE kind = 'team_invitation' AND email = ?", ['invitee@example.com']),
+      ).toEqual({ status: 'sent' });
+      expect(
+        (await verifyWebhook(after!.body, after!.headers as Record<string, string>, { secret: created.secret }))
+          .deliveryId,
+      ).toBeTruthy();
       for (const [i, secret] of [oldPortalSecret, portalSecret].entries()) {
-        const token = await new SignJWT({ email: `p${i}@example.com` }).setProtectedHeader({ alg: 'HS256' }).setSubject(`p${i}`).setAudience(org.id).setExpirationTime('5m').sign(new TextEncoder().encode(secret));
+        const token = await new SignJWT({ email: `p${i}@example.com` })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setSubject(`p${i}`)
+          .setAudience(org.id)
+          .setExpirationTime('5m')
+          .sign(new TextEncoder().encode(secret));
         expect((await c.workspace(org.id).participation.signIn(token)).identity.externalUserId).toBe(`p${i}`);
       }
 
@@ -122,17 +168,30 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
       const d = await open(oldKey);
       expect(await deliver(d, 'wrong-key')).toEqual([]);
       const deliveries = (await d.workspace(org.id).webhooks.listDeliveries(created.id, { limit: 1 })).data;
-      expect(deliveries[0]!.attempts[0]!.error).toMatch(/not sent: .*sealed with key [0-9a-f]{8}, which is not configured/);
+      expect(deliveries[0]!.attempts[0]!.error).toMatch(
+        /not sent: .*sealed with key [0-9a-f]{8}, which is not configured/,
+      );
       expect(deliveries[0]!.attempts[0]!.error).not.toContain(newKey);
-      expect(await d.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, accountMail: 0, unopenable: 3 });
+      expect(await d.rotateSecrets()).toEqual({
+        webhookSecrets: 0,
+        idempotentAnswers: 0,
+        portalSecrets: 0,
+        ssoSecrets: 0,
+        accountMail: 0,
+        unopenable: 3,
+      });
     });
 
     it('a sealed secret moved to another webhook row does not open there', async () => {
       const key = generateSecretKey();
       const e = await open(key);
       const org = await e.organizations.create({ name: 'moved', plan: 'paid' });
-      const one = await e.workspace(org.id).webhooks.create({ url: `${receiver.origin}/one`, events: ['contact.deleted'] });
-      const two = await e.workspace(org.id).webhooks.create({ url: `${receiver.origin}/two`, events: ['contact.deleted'] });
+      const one = await e
+        .workspace(org.id)
+        .webhooks.create({ url: `${receiver.origin}/one`, events: ['contact.deleted'] });
+      const two = await e
+        .workspace(org.id)
+        .webhooks.create({ url: `${receiver.origin}/two`, events: ['contact.deleted'] });
       const sealed = (await e.db.one<{ secret: string }>('SELECT secret FROM webhook WHERE id = ?', [one.id]))!.secret;
       await e.db.run('UPDATE webhook SET secret = ? WHERE id = ?', [sealed, two.id]);
       const contact = await e.workspace(org.id).contacts.create({ externalUserId: 'moved' });
@@ -175,14 +234,23 @@ describe('the key of the embedded default', () => {
     expect(second.secretKeyId).toBe(first.secretKeyId);
     expect(readFileSync(file, 'utf8').trim()).toBe(key);
     // The secret sealed by the first start opens under the kept key: nothing to reseal, nothing unopenable.
-    expect(await second.rotateSecrets()).toEqual({ webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, accountMail: 0, unopenable: 0 });
+    expect(await second.rotateSecrets()).toEqual({
+      webhookSecrets: 0,
+      idempotentAnswers: 0,
+      portalSecrets: 0,
+      ssoSecrets: 0,
+      accountMail: 0,
+      unopenable: 0,
+    });
     await second.close();
   });
 
   it.skipIf(!POSTGRES)('PostgreSQL without FEEDBACK_SECRET_KEY refuses to start, saying what to set', async () => {
     const pgdb = await createTestDatabase('postgresql');
     try {
-      await expect(createEngine({ database: pgdb.url })).rejects.toThrow(/PostgreSQL needs FEEDBACK_SECRET_KEY.*secrets generate-key/);
+      await expect(createEngine({ database: pgdb.url })).rejects.toThrow(
+        /PostgreSQL needs FEEDBACK_SECRET_KEY.*secrets generate-key/,
+      );
     } finally {
       await pgdb.drop();
     }

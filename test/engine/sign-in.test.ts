@@ -64,16 +64,29 @@ describeEngine(
         if (i % 5 === 0) ({ signInId } = await h.engine.team.requestSignIn('guess@example.com'));
         messages.push((await refusal(h.engine.team.redeem({ signInId, code: 'abcdef' }))).message);
       }
-      expect(messages.slice(0, 4)).toEqual(['That code is wrong; 4 tries left.', 'That code is wrong; 3 tries left.', 'That code is wrong; 2 tries left.', 'That code is wrong; 1 try left.']);
-      expect(messages[9]).toMatch(/^That code is wrong\. Too many wrong codes were typed for this address, so codes for it are paused until \d\d:\d\d UTC on \d{4}-\d\d-\d\d\. Try again then\.$/);
-      expect((await refusal(h.engine.team.redeem({ signInId: earlier.signInId, code: earlierCode }))).message).toMatch(/^Too many wrong codes were typed for this address, so codes for it are paused until/);
+      expect(messages.slice(0, 4)).toEqual([
+        'That code is wrong; 4 tries left.',
+        'That code is wrong; 3 tries left.',
+        'That code is wrong; 2 tries left.',
+        'That code is wrong; 1 try left.',
+      ]);
+      expect(messages[9]).toMatch(
+        /^That code is wrong\. Too many wrong codes were typed for this address, so codes for it are paused until \d\d:\d\d UTC on \d{4}-\d\d-\d\d\. Try again then\.$/,
+      );
+      expect((await refusal(h.engine.team.redeem({ signInId: earlier.signInId, code: earlierCode }))).message).toMatch(
+        /^Too many wrong codes were typed for this address, so codes for it are paused until/,
+      );
 
       // Asked again: the answer says until when, and the mail has a link, no code; the link works.
       seen = smtp.mails.length;
       const paused = await h.engine.team.requestSignIn('guess@example.com');
       expect(paused.codesPausedUntil!.getTime() - h.engine.clock().getTime()).toBeGreaterThan(59 * 60_000);
       expect(paused.codesPausedUntil!.getTime() - h.engine.clock().getTime()).toBeLessThanOrEqual(60 * 60_000);
-      const pausedMail = () => smtp.mails.slice(seen).map((m) => unfold(m.data)).find((m) => m.includes('Subject: Your feedback console sign-in link'));
+      const pausedMail = () =>
+        smtp.mails
+          .slice(seen)
+          .map((m) => unfold(m.data))
+          .find((m) => m.includes('Subject: Your feedback console sign-in link'));
       await until('the mail of the sign-in asked while codes are paused', () => pausedMail() !== undefined, 10_000);
       const mail = pausedMail()!;
       expect(mail).not.toMatch(/Your code is/);
@@ -86,7 +99,10 @@ describeEngine(
       seen = smtp.mails.length;
       const again = await h.engine.team.requestSignIn('guess@example.com');
       expect(again.codesPausedUntil).toBeNull();
-      expect((await h.engine.team.redeem({ signInId: again.signInId, code: await smtp.codeFor('guess@example.com', seen) })).email).toBe('guess@example.com');
+      expect(
+        (await h.engine.team.redeem({ signInId: again.signInId, code: await smtp.codeFor('guess@example.com', seen) }))
+          .email,
+      ).toBe('guess@example.com');
     });
 
     it('... and 30 a day: three hours of 10 wrong codes pause codes until the first of them is a day old', async () => {
@@ -118,7 +134,12 @@ describeEngine(
       const session = await h.engine.team.redeem({ signInId, code }, { ip: '198.51.100.7' });
       await h.engine.team.signOut(session.token, { ip: '198.51.100.8' });
       for (const { team } of [a, b]) {
-        const log = (await team.auditLog(CLI_ACTOR, { limit: 10 })).data.map((e) => [e.action, e.actor, e.ip, e.detail]);
+        const log = (await team.auditLog(CLI_ACTOR, { limit: 10 })).data.map((e) => [
+          e.action,
+          e.actor,
+          e.ip,
+          e.detail,
+        ]);
         expect(log.slice(0, 3)).toEqual([
           ['team.signed_out', 'two@example.com', '198.51.100.8', {}],
           ['team.signed_in', 'two@example.com', '198.51.100.7', { method: 'code' }],
@@ -126,7 +147,6 @@ describeEngine(
         ]);
       }
     });
-
   },
   { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.example' } }, scheduler: true },
 );

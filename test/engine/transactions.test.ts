@@ -11,7 +11,17 @@ describeEngine('a change and its event commit together', (h) => {
         const record = await insertContact(
           tx,
           org.id,
-          { externalUserId: 'x', email: null, name: null, plan: null, mrrCents: null, currency: null, metadata: {}, source: 'admin', consentBasis: 'admin_created' },
+          {
+            externalUserId: 'x',
+            email: null,
+            name: null,
+            plan: null,
+            mrrCents: null,
+            currency: null,
+            metadata: {},
+            source: 'admin',
+            consentBasis: 'admin_created',
+          },
           new Date(),
           null,
         );
@@ -30,7 +40,10 @@ describeEngine('a change and its event commit together', (h) => {
   it('a refused identify (over the cap) writes no contact and no event', async () => {
     const org = await h.engine.organizations.create({ name: 'T', plan: 'free', contactCap: 0 });
     const ws = h.engine.workspace(org.id);
-    await expect(ws.contacts.identify({ externalUserId: 'a' })).rejects.toMatchObject({ code: 'ERR_PLAN_LIMIT', details: { limit: 0, current: 0, resource: 'contact' } });
+    await expect(ws.contacts.identify({ externalUserId: 'a' })).rejects.toMatchObject({
+      code: 'ERR_PLAN_LIMIT',
+      details: { limit: 0, current: 0, resource: 'contact' },
+    });
     expect(await ws.events.list()).toEqual([]);
   });
 
@@ -45,7 +58,9 @@ describeEngine('a change and its event commit together', (h) => {
     const app = createApp({ engine: h.engine, logError: (_m, e) => logged.push(e) });
     await h.engine.db.all('ALTER TABLE contact RENAME TO contact_moved');
     try {
-      const res = await app.fetch(new Request('http://x/v1/contacts', { headers: { authorization: `Bearer ${key.key}` } }));
+      const res = await app.fetch(
+        new Request('http://x/v1/contacts', { headers: { authorization: `Bearer ${key.key}` } }),
+      );
       const body = await res.json();
       expect(res.status).toBe(500);
       expect(body.error.code).toBe('ERR_INTERNAL');

@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { CLI_ACTOR, type Actor } from '../../src/engine/index.js';
+import { type Actor, CLI_ACTOR } from '../../src/engine/index.js';
 import { describeEngine, refusal } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 import { addresses, countsSince, portalWorkspace } from '../notifications/helpers.js';
@@ -17,13 +17,22 @@ describeEngine(
     async function triageWorkspace() {
       const w = await portalWorkspace(h.engine);
       const a = addresses('owner', 'member', 'viewer');
-      for (const [email, role] of [[a.owner, 'owner'], [a.member, 'member'], [a.viewer, 'viewer']] as const) {
-        await w.ws.team.add(CLI_ACTOR, { email, role, name: role === 'member' ? 'Mia' : null }, { invite: false, workspace: w.org.name });
+      for (const [email, role] of [
+        [a.owner, 'owner'],
+        [a.member, 'member'],
+        [a.viewer, 'viewer'],
+      ] as const) {
+        await w.ws.team.add(
+          CLI_ACTOR,
+          { email, role, name: role === 'member' ? 'Mia' : null },
+          { invite: false, workspace: w.org.name },
+        );
       }
       const as = (email: string): Actor => ({ email, ip: '203.0.113.7' });
       return { ...w, a, as };
     }
-    const audit = async (w: Awaited<ReturnType<typeof triageWorkspace>>) => (await w.ws.team.auditLog(CLI_ACTOR, { limit: 50 })).data;
+    const audit = async (w: Awaited<ReturnType<typeof triageWorkspace>>) =>
+      (await w.ws.team.auditLog(CLI_ACTOR, { limit: 50 })).data;
 
     it('a status change with a public note: the status event, the note as an official reply, one mail with the note to each voter who may be mailed, and an audit entry', async () => {
       const w = await triageWorkspace();
@@ -38,11 +47,18 @@ describeEngine(
       expect(events.filter((e) => e.event === 'post.status_changed')).toHaveLength(1);
       const created = events.filter((e) => e.event === 'comment.created');
       expect(created).toHaveLength(1);
-      expect(created[0]!.comment).toMatchObject({ postId: w.post.id, authorUserId: null, parentId: null, bodyText: 'We start in March.' });
+      expect(created[0]!.comment).toMatchObject({
+        postId: w.post.id,
+        authorUserId: null,
+        parentId: null,
+        bodyText: 'We start in March.',
+      });
 
       // On the portal, the reply is the team's.
       const shown = await w.ws.portal.post(w.board.id, w.post.slug);
-      expect(shown!.comments).toEqual([expect.objectContaining({ official: true, authorName: 'Mia', bodyText: 'We start in March.' })]);
+      expect(shown!.comments).toEqual([
+        expect.objectContaining({ official: true, authorName: 'Mia', bodyText: 'We start in March.' }),
+      ]);
 
       await h.engine.scheduler.runDue();
       expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [v.voter]: 1 });
@@ -74,9 +90,14 @@ describeEngine(
       expect(await refusal(viewer.moderate(w.post.id, 'approved'))).toEqual(viewerRefusal);
       // A member of another workspace is nobody here, whatever post id they send.
       const other = await triageWorkspace();
-      expect(await refusal(w.ws.triage.as(other.as(other.a.owner)).setStatus(w.post.id, 'planned'))).toEqual({ code: 'ERR_FORBIDDEN', message: 'You are not on this workspace’s team.' });
+      expect(await refusal(w.ws.triage.as(other.as(other.a.owner)).setStatus(w.post.id, 'planned'))).toEqual({
+        code: 'ERR_FORBIDDEN',
+        message: 'You are not on this workspace’s team.',
+      });
       // A team member naming another workspace's post: 404.
-      expect(await refusal(w.ws.triage.as(w.as(w.a.member)).setStatus(other.post.id, 'planned'))).toMatchObject({ code: 'ERR_NOT_FOUND' });
+      expect(await refusal(w.ws.triage.as(w.as(w.a.member)).setStatus(other.post.id, 'planned'))).toMatchObject({
+        code: 'ERR_NOT_FOUND',
+      });
       expect((await w.ws.posts.retrieve(w.post.id)).status).toBe('open');
       expect((await other.ws.posts.retrieve(other.post.id)).status).toBe('open');
       expect({ events: (await w.ws.events.list()).length, audit: (await audit(w)).length }).toEqual(before);
@@ -85,12 +106,20 @@ describeEngine(
     it('an internal note is the team’s alone: on the post page, never on the portal, in an event, a mail or a comment count', async () => {
       const w = await triageWorkspace();
       const v = addresses('author');
-      const mine = await w.ws.public.post({ boardId: w.board.id, email: v.author, title: 'Export to CSV', body: { json: {}, text: '' }, notifyMe: true });
+      const mine = await w.ws.public.post({
+        boardId: w.board.id,
+        email: v.author,
+        title: 'Export to CSV',
+        body: { json: {}, text: '' },
+        notifyMe: true,
+      });
       const events = (await w.ws.events.list()).length;
       const from = smtp.mails.length;
       const { id } = await w.ws.triage.as(w.as(w.a.member)).addNote(mine.id, 'Acme Corp asked too; see ticket 4411.');
       const detail = await w.ws.triage.post(mine.id);
-      expect(detail!.notes).toEqual([expect.objectContaining({ id, authorEmail: w.a.member, bodyText: 'Acme Corp asked too; see ticket 4411.' })]);
+      expect(detail!.notes).toEqual([
+        expect.objectContaining({ id, authorEmail: w.a.member, bodyText: 'Acme Corp asked too; see ticket 4411.' }),
+      ]);
       expect(detail!.post.commentCount).toBe(0);
       expect(detail!.comments).toEqual([]);
       expect((await w.ws.portal.post(w.board.id, mine.slug))!.comments).toEqual([]);
@@ -98,21 +127,39 @@ describeEngine(
       await h.engine.scheduler.runDue();
       expect(smtp.mails.length).toBe(from);
       expect((await audit(w))[0]).toMatchObject({ action: 'post.note_added', resourceId: mine.id });
-      expect(await refusal(w.ws.triage.as(w.as(w.a.member)).addNote(mine.id, '   '))).toEqual({ code: 'ERR_VALIDATION', message: 'Write the note first.' });
+      expect(await refusal(w.ws.triage.as(w.as(w.a.member)).addNote(mine.id, '   '))).toEqual({
+        code: 'ERR_VALIDATION',
+        message: 'Write the note first.',
+      });
     });
 
     it('an official reply is a comment of the team: comment.created, the post’s author hears of it, the portal shows it as the team’s', async () => {
       const w = await triageWorkspace();
       const v = addresses('author');
-      const mine = await w.ws.public.post({ boardId: w.board.id, email: v.author, title: 'Dark theme for the editor', body: { json: {}, text: '' }, notifyMe: true });
+      const mine = await w.ws.public.post({
+        boardId: w.board.id,
+        email: v.author,
+        title: 'Dark theme for the editor',
+        body: { json: {}, text: '' },
+        notifyMe: true,
+      });
       const from = smtp.mails.length;
       const { id } = await w.ws.triage.as(w.as(w.a.owner)).reply(mine.id, 'Thanks! We are looking at it.');
-      const comment = (await w.ws.events.list({ type: 'comment.created' })).map((e) => (e.payload as any).comment).find((c: any) => c.id === id);
+      const comment = (await w.ws.events.list({ type: 'comment.created' }))
+        .map((e) => (e.payload as any).comment)
+        .find((c: any) => c.id === id);
       expect(comment).toMatchObject({ postId: mine.id, authorUserId: null, bodyText: 'Thanks! We are looking at it.' });
-      expect((await w.ws.portal.post(w.board.id, mine.slug))!.comments).toEqual([expect.objectContaining({ id, official: true, authorName: null })]);
+      expect((await w.ws.portal.post(w.board.id, mine.slug))!.comments).toEqual([
+        expect.objectContaining({ id, official: true, authorName: null }),
+      ]);
       await h.engine.scheduler.runDue();
       expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [v.author]: 1 });
-      expect((await audit(w))[0]).toMatchObject({ actor: w.a.owner, action: 'comment.official_reply', resourceId: id, detail: { postId: mine.id } });
+      expect((await audit(w))[0]).toMatchObject({
+        actor: w.a.owner,
+        action: 'comment.official_reply',
+        resourceId: id,
+        detail: { postId: mine.id },
+      });
     });
 
     it('a merge moves votes (a voter of both keeps one), subscribers and notes to the target, and is audited', async () => {
@@ -143,15 +190,33 @@ describeEngine(
 
     it('approving a held post announces it (post.created); editing changes title and text; both audited', async () => {
       const w = await triageWorkspace();
-      const held = await w.ws.public.post({ boardId: w.board.id, email: addresses('anon').anon, title: 'Sync with calendar', body: { json: {}, text: 'Google please' }, notifyMe: false }, { held: true });
+      const held = await w.ws.public.post(
+        {
+          boardId: w.board.id,
+          email: addresses('anon').anon,
+          title: 'Sync with calendar',
+          body: { json: {}, text: 'Google please' },
+          notifyMe: false,
+        },
+        { held: true },
+      );
       expect(held.moderationStatus).toBe('pending');
       const actions = w.ws.triage.as(w.as(w.a.member));
       await actions.moderate(held.id, 'approved');
       const created = (await w.ws.events.list({ type: 'post.created' })).map((e) => (e.payload as any).post.id);
       expect(created).toContain(held.id);
-      const edited = await actions.edit(held.id, { title: 'Sync with Google Calendar', bodyText: 'Two-way sync\nwith reminders' });
+      const edited = await actions.edit(held.id, {
+        title: 'Sync with Google Calendar',
+        bodyText: 'Two-way sync\nwith reminders',
+      });
       expect(edited).toMatchObject({ title: 'Sync with Google Calendar', bodyText: 'Two-way sync\nwith reminders' });
-      expect(JSON.parse(edited.body)).toEqual({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Two-way sync' }] }, { type: 'paragraph', content: [{ type: 'text', text: 'with reminders' }] }] });
+      expect(JSON.parse(edited.body)).toEqual({
+        type: 'doc',
+        content: [
+          { type: 'paragraph', content: [{ type: 'text', text: 'Two-way sync' }] },
+          { type: 'paragraph', content: [{ type: 'text', text: 'with reminders' }] },
+        ],
+      });
       expect((await audit(w)).slice(0, 2).map((e) => e.action)).toEqual(['post.edited', 'post.approved']);
       expect(await refusal(actions.edit(held.id, { title: '' }))).toMatchObject({ code: 'ERR_VALIDATION' });
     });
@@ -173,11 +238,36 @@ describeEngine(
     it('the post page shows the voters with their plan and revenue, and the impact per currency', async () => {
       const w = await triageWorkspace();
       const v = addresses('big', 'small', 'euro', 'free', 'anon');
-      await w.ws.contacts.identify({ externalUserId: 'big', email: v.big, plan: 'enterprise', mrrCents: 50_000, currency: 'USD' });
-      await w.ws.contacts.identify({ externalUserId: 'small', email: v.small, plan: 'starter', mrrCents: 2_000, currency: 'USD' });
-      await w.ws.contacts.identify({ externalUserId: 'euro', email: v.euro, plan: 'pro', mrrCents: 9_900, currency: 'EUR' });
-      await w.ws.contacts.identify({ externalUserId: 'free', email: v.free, plan: 'free', mrrCents: 0, currency: 'USD' });
-      for (const id of ['big', 'small', 'euro', 'free']) await w.ws.public.vote({ postId: w.post.id, email: v[id]!, userId: id, vouched: true, notifyMe: false });
+      await w.ws.contacts.identify({
+        externalUserId: 'big',
+        email: v.big,
+        plan: 'enterprise',
+        mrrCents: 50_000,
+        currency: 'USD',
+      });
+      await w.ws.contacts.identify({
+        externalUserId: 'small',
+        email: v.small,
+        plan: 'starter',
+        mrrCents: 2_000,
+        currency: 'USD',
+      });
+      await w.ws.contacts.identify({
+        externalUserId: 'euro',
+        email: v.euro,
+        plan: 'pro',
+        mrrCents: 9_900,
+        currency: 'EUR',
+      });
+      await w.ws.contacts.identify({
+        externalUserId: 'free',
+        email: v.free,
+        plan: 'free',
+        mrrCents: 0,
+        currency: 'USD',
+      });
+      for (const id of ['big', 'small', 'euro', 'free'])
+        await w.ws.public.vote({ postId: w.post.id, email: v[id]!, userId: id, vouched: true, notifyMe: false });
       await w.ws.public.vote({ postId: w.post.id, email: v.anon, notifyMe: false });
       const detail = await w.ws.triage.post(w.post.id);
       expect(detail!.impact).toEqual([
@@ -196,16 +286,30 @@ describeEngine(
 
     it('a bulk action changes every post chosen as its own action would, or none of them: a refusal names the post', async () => {
       const w = await triageWorkspace();
-      const more = [await w.ws.posts.create(w.board.id, { title: 'Offline mode' }), await w.ws.posts.create(w.board.id, { title: 'Export to CSV' })];
+      const more = [
+        await w.ws.posts.create(w.board.id, { title: 'Offline mode' }),
+        await w.ws.posts.create(w.board.id, { title: 'Export to CSV' }),
+      ];
       const ids = [w.post.id, ...more.map((p) => p.id)];
       const actions = w.ws.triage.as(w.as(w.a.member));
       const events = (await w.ws.events.list({ type: 'post.status_changed' })).length;
       expect(await actions.bulk(ids, { kind: 'status', status: 'planned' })).toEqual({ changed: 3 });
       expect((await w.ws.events.list({ type: 'post.status_changed' })).length).toBe(events + 3);
-      expect((await audit(w)).slice(0, 3).map((e) => [e.action, e.detail])).toEqual(ids.map(() => ['post.status_changed', { from: 'open', to: 'planned', bulk: true }]));
+      expect((await audit(w)).slice(0, 3).map((e) => [e.action, e.detail])).toEqual(
+        ids.map(() => ['post.status_changed', { from: 'open', to: 'planned', bulk: true }]),
+      );
 
       // Approving posts that are not held: the first refusal names its post, and nothing changes (not even the held one).
-      const held = await w.ws.public.post({ boardId: w.board.id, email: addresses('anon').anon, title: 'Held one', body: { json: {}, text: '' }, notifyMe: false }, { held: true });
+      const held = await w.ws.public.post(
+        {
+          boardId: w.board.id,
+          email: addresses('anon').anon,
+          title: 'Held one',
+          body: { json: {}, text: '' },
+          notifyMe: false,
+        },
+        { held: true },
+      );
       expect(await refusal(actions.bulk([held.id, more[0]!.id], { kind: 'approve' }))).toEqual({
         code: 'ERR_CONFLICT',
         message: `“Offline mode”: Post ${more[0]!.id} is not waiting for moderation (it is approved). Nothing was changed.`,
@@ -217,33 +321,64 @@ describeEngine(
       for (const name of ['Mobile', 'Billing', 'API', 'Beta']) tags.push(await w.ws.tags.create({ name }));
       await actions.setTags(more[1]!.id, [tags[0]!.id, tags[1]!.id, tags[2]!.id]);
       expect(await actions.bulk(ids, { kind: 'tag', tagId: tags[0]!.id })).toEqual({ changed: 3 });
-      expect((await w.ws.triage.posts({ tagId: tags[0]!.id })).data.map((p) => p.title).sort()).toEqual(['Dark mode', 'Export to CSV', 'Offline mode']);
-      expect((await w.ws.triage.posts({ tagId: tags[1]!.id })).data.map((p) => [p.title, p.tagIds.length])).toEqual([['Export to CSV', 3]]);
+      expect((await w.ws.triage.posts({ tagId: tags[0]!.id })).data.map((p) => p.title).sort()).toEqual([
+        'Dark mode',
+        'Export to CSV',
+        'Offline mode',
+      ]);
+      expect((await w.ws.triage.posts({ tagId: tags[1]!.id })).data.map((p) => [p.title, p.tagIds.length])).toEqual([
+        ['Export to CSV', 3],
+      ]);
       const fourth = await refusal(actions.bulk(ids, { kind: 'tag', tagId: tags[3]!.id }));
-      expect(fourth).toEqual({ code: 'ERR_VALIDATION', message: '“Export to CSV”: tagIds: at most 3 tags per post Nothing was changed.' });
+      expect(fourth).toEqual({
+        code: 'ERR_VALIDATION',
+        message: '“Export to CSV”: tagIds: at most 3 tags per post Nothing was changed.',
+      });
       expect((await w.ws.triage.posts({ tagId: tags[3]!.id })).data).toEqual([]);
       // Another workspace's post among the chosen: 404, nothing changed.
       const other = await triageWorkspace();
-      expect((await refusal(actions.bulk([w.post.id, other.post.id], { kind: 'status', status: 'shipped' }))).code).toBe('ERR_NOT_FOUND');
+      expect(
+        (await refusal(actions.bulk([w.post.id, other.post.id], { kind: 'status', status: 'shipped' }))).code,
+      ).toBe('ERR_NOT_FOUND');
       expect((await w.ws.posts.retrieve(w.post.id)).status).toBe('planned');
-      expect((await refusal(w.ws.triage.as(w.as(w.a.viewer)).bulk(ids, { kind: 'status', status: 'shipped' }))).code).toBe('ERR_FORBIDDEN');
+      expect(
+        (await refusal(w.ws.triage.as(w.as(w.a.viewer)).bulk(ids, { kind: 'status', status: 'shipped' }))).code,
+      ).toBe('ERR_FORBIDDEN');
       expect((await refusal(actions.bulk([], { kind: 'approve' }))).message).toBe('Choose at least one post.');
     });
 
-    it('a team member\'s data request: the export holds what names them in every workspace; erasure leaves a pseudonym and their work', async () => {
+    it("a team member's data request: the export holds what names them in every workspace; erasure leaves a pseudonym and their work", async () => {
       const w = await triageWorkspace();
       const other = await triageWorkspace();
-      await other.ws.team.add(CLI_ACTOR, { email: w.a.member, role: 'admin', name: 'Mia' }, { invite: false, workspace: other.org.name });
+      await other.ws.team.add(
+        CLI_ACTOR,
+        { email: w.a.member, role: 'admin', name: 'Mia' },
+        { invite: false, workspace: other.org.name },
+      );
       const actions = w.ws.triage.as(w.as(w.a.member));
       await actions.setStatus(w.post.id, 'planned', 'Soon.');
       const { id: replyId } = await actions.reply(w.post.id, 'Thanks!');
       await actions.addNote(w.post.id, 'Ask the sales team.');
 
       const exported = await h.engine.team.exportPerson(w.a.member.toUpperCase());
-      expect(exported.teams.map((t) => [t.organizationId, t.role])).toEqual(expect.arrayContaining([[w.org.id, 'member'], [other.org.id, 'admin']]));
-      expect(exported.auditEntries.map((e) => e.action)).toEqual(['team.member_added', 'team.member_added', 'post.status_changed', 'comment.official_reply', 'post.note_added']);
+      expect(exported.teams.map((t) => [t.organizationId, t.role])).toEqual(
+        expect.arrayContaining([
+          [w.org.id, 'member'],
+          [other.org.id, 'admin'],
+        ]),
+      );
+      expect(exported.auditEntries.map((e) => e.action)).toEqual([
+        'team.member_added',
+        'team.member_added',
+        'post.status_changed',
+        'comment.official_reply',
+        'post.note_added',
+      ]);
       expect(exported.internalNotes.map((n) => n.bodyText)).toEqual(['Ask the sales team.']);
-      expect(exported.officialReplies.map((r) => [r.bodyText, r.authorName])).toEqual([['Soon.', 'Mia'], ['Thanks!', 'Mia']]);
+      expect(exported.officialReplies.map((r) => [r.bodyText, r.authorName])).toEqual([
+        ['Soon.', 'Mia'],
+        ['Thanks!', 'Mia'],
+      ]);
       expect(exported.officialReplies[1]!.id).toBe(replyId);
 
       // The last owner of a workspace cannot be erased until someone else owns it.
@@ -262,7 +397,12 @@ describeEngine(
       expect(JSON.stringify(log)).not.toContain(w.a.member);
       // Their work stays: the status, the reply (now the team's, unsigned), the note.
       expect((await w.ws.posts.retrieve(w.post.id)).status).toBe('planned');
-      expect((await w.ws.portal.post(w.board.id, w.post.slug))!.comments.map((c) => [c.bodyText, c.authorName])).toEqual([['Soon.', null], ['Thanks!', null]]);
+      expect(
+        (await w.ws.portal.post(w.board.id, w.post.slug))!.comments.map((c) => [c.bodyText, c.authorName]),
+      ).toEqual([
+        ['Soon.', null],
+        ['Thanks!', null],
+      ]);
       expect((await w.ws.triage.post(w.post.id))!.notes.map((n) => n.authorEmail)).toEqual([report.alias]);
     });
 
@@ -276,12 +416,22 @@ describeEngine(
       const moved = await actions.move(w.post.id, bugs.id);
       expect(moved).toMatchObject({ boardId: bugs.id, slug: 'dark-mode-2', voteCount: 1 });
       expect((await w.ws.events.list()).length).toBe(events);
-      expect((await audit(w))[0]).toMatchObject({ action: 'post.moved', resourceId: w.post.id, detail: { from: w.board.id, to: bugs.id } });
+      expect((await audit(w))[0]).toMatchObject({
+        action: 'post.moved',
+        resourceId: w.post.id,
+        detail: { from: w.board.id, to: bugs.id },
+      });
       // Search finds it in its new board and no longer in the old one.
-      expect((await w.ws.triage.posts({ q: 'dark', boardId: bugs.id })).data.map((p) => p.slug).sort()).toEqual(['dark-mode', 'dark-mode-2']);
+      expect((await w.ws.triage.posts({ q: 'dark', boardId: bugs.id })).data.map((p) => p.slug).sort()).toEqual([
+        'dark-mode',
+        'dark-mode-2',
+      ]);
       expect((await w.ws.triage.posts({ q: 'dark', boardId: w.board.id })).data).toEqual([]);
       // The portal reader knows where it went from its old place.
-      expect(await w.ws.portal.movedFrom(w.board.id, 'dark-mode')).toMatchObject({ id: w.post.id, slug: 'dark-mode-2' });
+      expect(await w.ws.portal.movedFrom(w.board.id, 'dark-mode')).toMatchObject({
+        id: w.post.id,
+        slug: 'dark-mode-2',
+      });
       // Another workspace's board: 404, nothing moves; the bulk action moves several (all or none).
       const other = await triageWorkspace();
       expect((await refusal(actions.move(w.post.id, other.board.id))).code).toBe('ERR_NOT_FOUND');
@@ -289,7 +439,10 @@ describeEngine(
       expect(await actions.bulk([w.post.id, more.id], { kind: 'move', boardId: w.board.id })).toEqual({ changed: 2 });
       // Back on its first board it keeps the slug it has (free there); its first address still finds it.
       expect(await w.ws.posts.retrieve(w.post.id)).toMatchObject({ boardId: w.board.id, slug: 'dark-mode-2' });
-      expect(await w.ws.portal.movedFrom(w.board.id, 'dark-mode')).toMatchObject({ id: w.post.id, slug: 'dark-mode-2' });
+      expect(await w.ws.portal.movedFrom(w.board.id, 'dark-mode')).toMatchObject({
+        id: w.post.id,
+        slug: 'dark-mode-2',
+      });
       expect(await w.ws.portal.movedFrom(bugs.id, 'offline-mode')).toMatchObject({ id: more.id, slug: 'offline-mode' });
     });
   },

@@ -40,16 +40,26 @@ it('nobody signed in on the host: 401; Alice (admin) reads and changes the setti
   expect(html).toContain('alice@acme.example · admin');
   // A form as the browser sends it: the console's anti-forgery cookie and field, same origin.
   const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
-  const csrfCookie = page.headers.getSetCookie().find((c) => c.startsWith('fs_csrf='))!.split(';')[0]!;
+  const csrfCookie = page.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('fs_csrf='))!
+    .split(';')[0]!;
   const send = (cookie: string) =>
     fetch(`${base}${settingsPath}/workspace`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { cookie: `${cookie}; ${csrfCookie}`, 'content-type': 'application/x-www-form-urlencoded', origin: base, 'sec-fetch-site': 'same-origin' },
+      headers: {
+        cookie: `${cookie}; ${csrfCookie}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: base,
+        'sec-fetch-site': 'same-origin',
+      },
       body: new URLSearchParams({ csrf, name: 'Acme Corp' }),
     });
   expect((await send(alice)).status).toBe(303);
-  expect(await (await fetch(`${base}${settingsPath}`, { headers: { cookie: alice } })).text()).toContain('value="Acme Corp"');
+  expect(await (await fetch(`${base}${settingsPath}`, { headers: { cookie: alice } })).text()).toContain(
+    'value="Acme Corp"',
+  );
   const victor = await hostSession('victor');
   expect((await send(victor)).status).toBe(403);
   expect((await fetch(`${base}/console/sign-in`, { headers: { cookie: alice } })).status).toBe(404);

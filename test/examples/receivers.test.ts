@@ -12,7 +12,11 @@ process.env.FEEDBACK_WEBHOOK_SECRET = SECRET;
 /** An example program, imported as `node` would run it (they are plain .mjs files, with no declarations). */
 const example = (name: string): Promise<{ server: unknown }> => import(`../../examples/${name}.mjs`);
 const express = (await example('receiver-express')).server as Server;
-const h3 = (await example('receiver-h3')).server as { ready(): Promise<unknown>; url?: string; close(force?: boolean): Promise<void> };
+const h3 = (await example('receiver-h3')).server as {
+  ready(): Promise<unknown>;
+  url?: string;
+  close(force?: boolean): Promise<void>;
+};
 await new Promise<void>((resolve) => (express.listening ? resolve() : express.once('listening', () => resolve())));
 await h3.ready();
 afterAll(async () => {
@@ -27,7 +31,11 @@ const receivers = {
 
 describe.each(Object.entries(receivers))('examples/receiver-%s.mjs', (_name, url) => {
   it('takes a signed delivery once, answers its repeat as a duplicate, and refuses a forged one', async () => {
-    const body = JSON.stringify({ event: 'contact.deleted', organizationId: 'org_1', contact: { id: 'ctc_1', externalUserId: null } });
+    const body = JSON.stringify({
+      event: 'contact.deleted',
+      organizationId: 'org_1',
+      contact: { id: 'ctc_1', externalUserId: null },
+    });
     const headers = (signature: string, id: string) => ({
       'content-type': 'application/json',
       'x-service-signature': signature,
@@ -39,7 +47,11 @@ describe.each(Object.entries(receivers))('examples/receiver-%s.mjs', (_name, url
     expect((await fetch(url, { method: 'POST', headers: headers(signature, id), body })).status).toBe(204);
     const again = await fetch(url, { method: 'POST', headers: headers(signature, id), body });
     expect([again.status, await again.text()]).toEqual([200, 'duplicate']);
-    const forged = await fetch(url, { method: 'POST', headers: headers(await signPayload('whsec_forged0000000000000000000000000', body), `${id}-x`), body });
+    const forged = await fetch(url, {
+      method: 'POST',
+      headers: headers(await signPayload('whsec_forged0000000000000000000000000', body), `${id}-x`),
+      body,
+    });
     expect(forged.status).toBe(400);
   });
 });

@@ -11,7 +11,11 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
 
   it('malformed, unknown and revoked keys are 401', async () => {
     const ws = await h.seed();
-    for (const headers of [{ authorization: 'Basic abc' }, { authorization: 'Bearer' }, { authorization: `Token ${ws.key}` }]) {
+    for (const headers of [
+      { authorization: 'Basic abc' },
+      { authorization: 'Bearer' },
+      { authorization: `Token ${ws.key}` },
+    ]) {
       const res = await h.request('GET', '/v1/contacts', { key: null, headers });
       expect(res.status).toBe(401);
     }
@@ -35,7 +39,10 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
     for (const [method, path, body] of writes) {
       const res = await h.request(method, path, { key: ws.readKey, body });
       expect(res.status).toBe(403);
-      expect(res.body.error).toMatchObject({ code: 'ERR_SCOPE_INSUFFICIENT', details: { required: 'read:write', granted: 'read' } });
+      expect(res.body.error).toMatchObject({
+        code: 'ERR_SCOPE_INSUFFICIENT',
+        details: { required: 'read:write', granted: 'read' },
+      });
     }
   });
 
@@ -59,12 +66,18 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
     // invalid key beats invalid body
     expect((await h.request('POST', '/v1/contacts/identify', { key: 'fsk_nope', body: bad })).status).toBe(401);
     // scope beats validation
-    expect((await h.request('POST', '/v1/contacts/identify', { key: ws.readKey, body: bad })).body.error.code).toBe('ERR_SCOPE_INSUFFICIENT');
+    expect((await h.request('POST', '/v1/contacts/identify', { key: ws.readKey, body: bad })).body.error.code).toBe(
+      'ERR_SCOPE_INSUFFICIENT',
+    );
     // validation beats the operation (unknown id + bad body is 422, not 404)
-    expect((await h.request('PATCH', '/v1/contacts/ctc_unknown', { key: ws.key, body: { name: '' } })).status).toBe(422);
+    expect((await h.request('PATCH', '/v1/contacts/ctc_unknown', { key: ws.key, body: { name: '' } })).status).toBe(
+      422,
+    );
     // billing beats validation
     await h.engine.organizations.update(ws.org.id, { billingState: 'read_only', rateLimit: 1000 });
-    expect((await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: bad })).body.error.code).toBe('ERR_FORBIDDEN');
+    expect((await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: bad })).body.error.code).toBe(
+      'ERR_FORBIDDEN',
+    );
     // rate limit beats scope
     await h.engine.organizations.update(ws.org.id, { rateLimit: 1 });
     const limited = await h.request('POST', '/v1/contacts/identify', { key: ws.readKey, body: bad });
@@ -111,7 +124,11 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
     expect([update.status, update.headers.get('ratelimit-remaining')]).toEqual([200, '0']);
     const limited = await identify({ externalUserId: 'u-2', name: 'Not written' });
     expect(limited.status).toBe(429);
-    expect(limited.body.error).toEqual({ code: 'ERR_RATE_LIMITED', message: 'Rate limit of 3 requests per minute exceeded.', details: { limit: 3, resetAt: expect.any(String) } });
+    expect(limited.body.error).toEqual({
+      code: 'ERR_RATE_LIMITED',
+      message: 'Rate limit of 3 requests per minute exceeded.',
+      details: { limit: 3, resetAt: expect.any(String) },
+    });
     expect(limited.headers.get('ratelimit-remaining')).toBe('0');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await identify({ externalUserId: 'u-1', name: 'Not written' })).status).toBe(429);
@@ -129,17 +146,25 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
     intoFreshMinute(h);
     const ws = await h.seed({ rateLimit: 10 });
     const answers = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: `u-${i % 20}`, name: `N${i}` } })),
+      Array.from({ length: 25 }, (_, i) =>
+        h.request('POST', '/v1/contacts/identify', {
+          key: ws.key,
+          body: { externalUserId: `u-${i % 20}`, name: `N${i}` },
+        }),
+      ),
     );
     const admitted = answers.filter((a) => a.status === 200 || a.status === 201);
     expect(admitted).toHaveLength(10);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(15);
-    expect(admitted.map((a) => Number(a.headers.get('ratelimit-remaining'))).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(admitted.map((a) => Number(a.headers.get('ratelimit-remaining'))).sort((a, b) => a - b)).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ]);
     // Only what was answered was written: a contact per admitted externalUserId, named by one of its admitted requests
     // (never by a refused one), and one event per admitted request.
     const stored = (await h.engine.workspace(ws.org.id).contacts.list({ limit: 100 })).data;
     const names = new Map<string, string[]>();
-    for (const a of admitted) names.set(a.body.data.externalUserId, [...(names.get(a.body.data.externalUserId) ?? []), a.body.data.name]);
+    for (const a of admitted)
+      names.set(a.body.data.externalUserId, [...(names.get(a.body.data.externalUserId) ?? []), a.body.data.name]);
     expect(stored.map((c) => c.externalUserId).sort()).toEqual([...names.keys()].sort());
     for (const c of stored) expect(names.get(c.externalUserId!)).toContain(c.name);
     expect(await eventPayloads(h, ws.org.id)).toHaveLength(10);
@@ -197,7 +222,10 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
   it('a key of another workspace sees 404 for every contact route of this one', async () => {
     const a = await h.seed();
     const b = await h.seed();
-    const created = await h.request('POST', '/v1/contacts', { key: a.key, body: { externalUserId: 'shared-id', email: 'a@x.co' } });
+    const created = await h.request('POST', '/v1/contacts', {
+      key: a.key,
+      body: { externalUserId: 'shared-id', email: 'a@x.co' },
+    });
     const id = created.body.data.id;
     expect((await h.request('GET', `/v1/contacts/${id}`, { key: b.key })).status).toBe(404);
     expect((await h.request('PATCH', `/v1/contacts/${id}`, { key: b.key, body: { name: 'X' } })).status).toBe(404);
@@ -205,7 +233,10 @@ describeMatrix('authentication, scopes, billing state, rate limits', (h) => {
     expect((await h.request('GET', '/v1/contacts', { key: b.key })).body.data).toEqual([]);
     expect((await h.request('GET', '/v1/contacts?q=a%40x', { key: b.key })).body.data).toEqual([]);
     // The same externalUserId is free in another workspace, and identify there creates a new contact.
-    const other = await h.request('POST', '/v1/contacts/identify', { key: b.key, body: { externalUserId: 'shared-id' } });
+    const other = await h.request('POST', '/v1/contacts/identify', {
+      key: b.key,
+      body: { externalUserId: 'shared-id' },
+    });
     expect(other.status).toBe(201);
     expect(other.body.data.id).not.toBe(id);
     expect((await h.request('GET', `/v1/contacts/${id}`, { key: a.key })).body.data.name).toBeNull();

@@ -1,8 +1,8 @@
-import { OPERATION_IDS } from '../../src/contract/index.js';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, hashEmail, type Engine } from '../../src/engine/index.js';
-import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
+import { OPERATION_IDS } from '../../src/contract/index.js';
+import { createEngine, type Engine, hashEmail } from '../../src/engine/index.js';
+import { createApp, type NodeServer, serveNode } from '../../src/h3/index.js';
 import { mcpEndpoint } from '../../src/mcp/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
@@ -16,7 +16,10 @@ const OFFERED = 48 * MiB;
  * POST a body with no Content-Length (chunked), 64 KiB at a time, until the server answers or `OFFERED` is sent.
  * Returns the answer and how much had been sent when it came.
  */
-function postChunked(url: string, headers: Record<string, string>): Promise<{ status: number; body: string; sent: number }> {
+function postChunked(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; sent: number }> {
   return new Promise((resolve, reject) => {
     const chunk = Buffer.alloc(64 * 1024, 'a');
     let sent = 0;
@@ -66,9 +69,26 @@ describe('every route that reads a body stops at its limit while streaming, what
     boardSlug = ws.board.slug;
     key = (await engine.keys.create(ws.org.id, 'read:write')).key;
     const vote = await ws.ws.public.vote({ postId: ws.post.id, email: 'limits@example.com', notifyMe: true });
-    mailToken = encodeURIComponent(await engine.mailLinks.sign({ organizationId: ws.org.id, contactId: vote.contactId!, emailHash: hashEmail('limits@example.com')! }));
-    const logger = { info: (line: object) => void lines.push(line as { status: number; route: string }), warn: () => {}, error: () => {}, debug: () => {} };
-    const app = createApp({ engine, logger, logError: (message) => void logged.push(message), endpoints: [mcpEndpoint(engine)], sites: [createPortal({ engine })] });
+    mailToken = encodeURIComponent(
+      await engine.mailLinks.sign({
+        organizationId: ws.org.id,
+        contactId: vote.contactId!,
+        emailHash: hashEmail('limits@example.com')!,
+      }),
+    );
+    const logger = {
+      info: (line: object) => void lines.push(line as { status: number; route: string }),
+      warn: () => {},
+      error: () => {},
+      debug: () => {},
+    };
+    const app = createApp({
+      engine,
+      logger,
+      logError: (message) => void logged.push(message),
+      endpoints: [mcpEndpoint(engine)],
+      sites: [createPortal({ engine })],
+    });
     server = await serveNode(app, { port: 0 });
   });
   afterAll(async () => {
@@ -77,7 +97,11 @@ describe('every route that reads a body stops at its limit while streaming, what
     await db?.drop();
   });
 
-  const json = () => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+  const json = () => ({
+    authorization: `Bearer ${key}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  });
   const form = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
 
   it('REST (1 MiB): 413 ERR_PAYLOAD_TOO_LARGE in the envelope, long before the whole body', async () => {
@@ -133,10 +157,14 @@ describe('every route that reads a body stops at its limit while streaming, what
 
   it('a chunked form under the limit is read like any other (not refused for having no Content-Length)', async () => {
     const res = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(`${server.url}/portal/mail/unsubscribe?t=${mailToken}`, { method: 'POST', headers: { ...form, 'transfer-encoding': 'chunked' } }, (r) => {
-        r.resume();
-        r.on('end', () => resolve(r.statusCode!));
-      });
+      const req = httpRequest(
+        `${server.url}/portal/mail/unsubscribe?t=${mailToken}`,
+        { method: 'POST', headers: { ...form, 'transfer-encoding': 'chunked' } },
+        (r) => {
+          r.resume();
+          r.on('end', () => resolve(r.statusCode!));
+        },
+      );
       req.on('error', reject);
       req.write('List-Unsubscribe=');
       req.end('One-Click');

@@ -1,12 +1,12 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createConsole } from '../../src/console/index.js';
-import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
+import { createApp, type NodeServer, serveNode } from '../../src/h3/index.js';
 import { mcpEndpoint } from '../../src/mcp/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { describeEngine } from '../helpers/harness.js';
-import { portalWorkspace } from '../notifications/helpers.js';
 import { until } from '../helpers/wait.js';
+import { portalWorkspace } from '../notifications/helpers.js';
 
 // A client that closes the connection before its body arrived (a browser tab closed mid-upload, a load balancer's
 // probe) is not a failure of ours, nor the database going away: it is logged at debug as a client abort, on every
@@ -30,7 +30,12 @@ describeEngine('a client that goes away mid-body', (h) => {
       error: (_: object, message: string) => void reported.push(message),
       debug: (_: object, message: string) => void debug.push(message),
     };
-    const app = createApp({ engine: h.engine, logger, endpoints: [mcpEndpoint(h.engine)], sites: [createPortal({ engine: h.engine }), createConsole({ engine: h.engine })] });
+    const app = createApp({
+      engine: h.engine,
+      logger,
+      endpoints: [mcpEndpoint(h.engine)],
+      sites: [createPortal({ engine: h.engine }), createConsole({ engine: h.engine })],
+    });
     server = await serveNode(app, { port: 0 });
   });
   afterAll(() => server?.close());
@@ -40,7 +45,10 @@ describeEngine('a client that goes away mid-body', (h) => {
     new Promise<void>((resolve, reject) => {
       const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
         socket.write(`POST ${path} HTTP/1.1\r\nhost: x\r\n${headers}${framing}\r\n\r\n${part}`);
-        setTimeout(() => (socket.destroy(), resolve()), 50);
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 50);
       });
       socket.on('error', reject);
     });

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeMatrix, type ApiResponse, type Harness } from '../helpers/harness.js';
+import { type ApiResponse, describeMatrix, type Harness } from '../helpers/harness.js';
 
 async function walk(h: Harness, key: string, query: string, limit: number, between?: (page: number) => Promise<void>) {
   const ids: string[] = [];
@@ -31,7 +31,9 @@ describeMatrix('listing contacts', (h) => {
     expect(res.body.data.map((c: { id: string }) => c.id)).toEqual(created.slice().reverse().slice(0, 25));
     expect(res.body.data[0].postCount).toBe(0);
     expect(typeof res.body.nextCursor).toBe('string');
-    const rest = await h.request('GET', `/v1/contacts?cursor=${encodeURIComponent(res.body.nextCursor)}`, { key: ws.key });
+    const rest = await h.request('GET', `/v1/contacts?cursor=${encodeURIComponent(res.body.nextCursor)}`, {
+      key: ws.key,
+    });
     expect(rest.body.data).toHaveLength(5);
     expect(rest.body.nextCursor).toBeNull();
   });
@@ -43,7 +45,9 @@ describeMatrix('listing contacts', (h) => {
       const body = i % 3 === 0 ? {} : { mrrCents: (i % 4) * 100, currency: 'USD' };
       await h.request('POST', '/v1/contacts', { key: ws.key, body });
     }
-    const all = (await h.request('GET', '/v1/contacts?limit=100', { key: ws.key })).body.data.map((c: { id: string }) => c.id).sort();
+    const all = (await h.request('GET', '/v1/contacts?limit=100', { key: ws.key })).body.data
+      .map((c: { id: string }) => c.id)
+      .sort();
     for (const sort of ['created', 'last_seen', 'mrr']) {
       for (const limit of [1, 4, 7]) {
         const ids = await walk(h, ws.key, `sort=${sort}`, limit);
@@ -56,7 +60,11 @@ describeMatrix('listing contacts', (h) => {
   it('sort=mrr is highest first with null mrr last', async () => {
     const ws = await h.seed();
     const values = [500, null, 100, 900, null, 100];
-    for (const v of values) await h.request('POST', '/v1/contacts', { key: ws.key, body: v === null ? {} : { mrrCents: v, currency: 'USD' } });
+    for (const v of values)
+      await h.request('POST', '/v1/contacts', {
+        key: ws.key,
+        body: v === null ? {} : { mrrCents: v, currency: 'USD' },
+      });
     const ids = await walk(h, ws.key, 'sort=mrr', 2);
     const list = (await h.request('GET', '/v1/contacts?sort=mrr&limit=100', { key: ws.key })).body.data;
     expect(list.map((c: { mrrCents: number | null }) => c.mrrCents)).toEqual([900, 500, 100, 100, null, null]);
@@ -78,14 +86,22 @@ describeMatrix('listing contacts', (h) => {
   it('cursors never repeat or skip a row while rows are inserted during the walk', async () => {
     const ws = await h.seed();
     for (let i = 0; i < 20; i++) {
-      await h.request('POST', '/v1/contacts', { key: ws.key, body: i % 2 ? { mrrCents: i * 10, currency: 'USD' } : {} });
+      await h.request('POST', '/v1/contacts', {
+        key: ws.key,
+        body: i % 2 ? { mrrCents: i * 10, currency: 'USD' } : {},
+      });
     }
-    const before = (await h.request('GET', '/v1/contacts?limit=100', { key: ws.key })).body.data.map((c: { id: string }) => c.id).sort();
+    const before = (await h.request('GET', '/v1/contacts?limit=100', { key: ws.key })).body.data
+      .map((c: { id: string }) => c.id)
+      .sort();
     for (const sort of ['created', 'last_seen', 'mrr']) {
       let n = 0;
       const ids = await walk(h, ws.key, `sort=${sort}`, 3, async () => {
         // New rows land at the head of created/last_seen and anywhere in mrr (including in walked ranges).
-        await h.request('POST', '/v1/contacts', { key: ws.key, body: n++ % 2 ? { mrrCents: 55, currency: 'USD' } : {} });
+        await h.request('POST', '/v1/contacts', {
+          key: ws.key,
+          body: n++ % 2 ? { mrrCents: 55, currency: 'USD' } : {},
+        });
       });
       expect(new Set(ids).size, sort).toBe(ids.length);
       for (const id of before) expect(ids, sort).toContain(id);
@@ -101,7 +117,9 @@ describeMatrix('listing contacts', (h) => {
     await mk({ email: 'xay@example.com', name: '100 percent' });
     await mk({});
     const q = async (term: string) =>
-      (await h.request('GET', `/v1/contacts?q=${encodeURIComponent(term)}`, { key: ws.key })).body.data.map((c: { email: string }) => c.email).sort();
+      (await h.request('GET', `/v1/contacts?q=${encodeURIComponent(term)}`, { key: ws.key })).body.data
+        .map((c: { email: string }) => c.email)
+        .sort();
     expect(await q('acme')).toEqual(['Jane.Doe@Acme.com', 'bob@example.com']);
     expect(await q('JANE')).toEqual(['Jane.Doe@Acme.com']);
     expect(await q('x_y')).toEqual(['x_y@example.com']);
@@ -112,9 +130,12 @@ describeMatrix('listing contacts', (h) => {
 
   it('plan filters exactly and case-sensitively, repeated or comma-separated', async () => {
     const ws = await h.seed();
-    for (const plan of ['pro', 'Pro', 'free', 'team', null]) await h.request('POST', '/v1/contacts', { key: ws.key, body: { plan } });
+    for (const plan of ['pro', 'Pro', 'free', 'team', null])
+      await h.request('POST', '/v1/contacts', { key: ws.key, body: { plan } });
     const plans = async (qs: string) =>
-      (await h.request('GET', `/v1/contacts?${qs}`, { key: ws.key })).body.data.map((c: { plan: string }) => c.plan).sort();
+      (await h.request('GET', `/v1/contacts?${qs}`, { key: ws.key })).body.data
+        .map((c: { plan: string }) => c.plan)
+        .sort();
     expect(await plans('plan=pro')).toEqual(['pro']);
     expect(await plans('plan=pro,free')).toEqual(['free', 'pro']);
     expect(await plans('plan=pro&plan=team')).toEqual(['pro', 'team']);
@@ -125,7 +146,11 @@ describeMatrix('listing contacts', (h) => {
 
   it('a search and a filter paginate with cursors like the full list', async () => {
     const ws = await h.seed();
-    for (let i = 0; i < 12; i++) await h.request('POST', '/v1/contacts', { key: ws.key, body: { name: `match ${i}`, plan: i % 2 ? 'pro' : 'free' } });
+    for (let i = 0; i < 12; i++)
+      await h.request('POST', '/v1/contacts', {
+        key: ws.key,
+        body: { name: `match ${i}`, plan: i % 2 ? 'pro' : 'free' },
+      });
     await h.request('POST', '/v1/contacts', { key: ws.key, body: { name: 'other', plan: 'pro' } });
     const ids = await walk(h, ws.key, 'q=match&plan=pro&sort=created', 2);
     expect(ids).toHaveLength(6);

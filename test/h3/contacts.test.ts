@@ -6,12 +6,36 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 describeMatrix('contacts', (h) => {
   it('POST /v1/contacts answers 201 with every field, source admin and consentBasis admin_created', async () => {
     const ws = await h.seed();
-    const body = { externalUserId: 'u-1', email: 'Ann@Example.com', name: 'Ann', plan: 'pro', mrrCents: 4900, currency: 'EUR', metadata: { seats: 3, a: null } };
+    const body = {
+      externalUserId: 'u-1',
+      email: 'Ann@Example.com',
+      name: 'Ann',
+      plan: 'pro',
+      mrrCents: 4900,
+      currency: 'EUR',
+      metadata: { seats: 3, a: null },
+    };
     const res = await h.request('POST', '/v1/contacts', { key: ws.key, body });
     expect(res.status).toBe(201);
     const c = res.body.data;
     expect(Object.keys(c).sort()).toEqual(
-      ['id', 'organizationId', 'externalUserId', 'email', 'name', 'plan', 'mrrCents', 'currency', 'metadata', 'source', 'consentBasis', 'firstSeenAt', 'lastSeenAt', 'createdAt', 'updatedAt'].sort(),
+      [
+        'id',
+        'organizationId',
+        'externalUserId',
+        'email',
+        'name',
+        'plan',
+        'mrrCents',
+        'currency',
+        'metadata',
+        'source',
+        'consentBasis',
+        'firstSeenAt',
+        'lastSeenAt',
+        'createdAt',
+        'updatedAt',
+      ].sort(),
     );
     expect(c).toMatchObject({ ...body, organizationId: ws.org.id, source: 'admin', consentBasis: 'admin_created' });
     expect(c.id).toMatch(/^ctc_[0-9a-z]{26}$/);
@@ -22,7 +46,10 @@ describeMatrix('contacts', (h) => {
     const ws = await h.seed();
     await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'dup' } });
     const before = await events(h, ws.org.id);
-    const res = await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'dup', name: 'Other' } });
+    const res = await h.request('POST', '/v1/contacts', {
+      key: ws.key,
+      body: { externalUserId: 'dup', name: 'Other' },
+    });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: { code: 'ERR_CONFLICT', message: 'external_user_id already taken' } });
     expect(await events(h, ws.org.id)).toEqual(before);
@@ -40,15 +67,36 @@ describeMatrix('contacts', (h) => {
 
   it('contact.created is written with the exact payload, in the same transaction as the insert', async () => {
     const ws = await h.seed();
-    const res = await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'e1', email: 'e@x.co', plan: 'pro', mrrCents: 100, currency: 'USD', metadata: { k: 'v' } } });
+    const res = await h.request('POST', '/v1/contacts', {
+      key: ws.key,
+      body: {
+        externalUserId: 'e1',
+        email: 'e@x.co',
+        plan: 'pro',
+        mrrCents: 100,
+        currency: 'USD',
+        metadata: { k: 'v' },
+      },
+    });
     const c = res.body.data;
     expect(await events(h, ws.org.id)).toEqual([
       {
         event: 'contact.created',
         organizationId: ws.org.id,
         contact: {
-          id: c.id, externalUserId: 'e1', name: null, plan: 'pro', mrrCents: 100, currency: 'USD', source: 'admin', consentBasis: 'admin_created',
-          metadata: { k: 'v' }, firstSeenAt: c.firstSeenAt, lastSeenAt: c.lastSeenAt, createdAt: c.createdAt, updatedAt: c.updatedAt,
+          id: c.id,
+          externalUserId: 'e1',
+          name: null,
+          plan: 'pro',
+          mrrCents: 100,
+          currency: 'USD',
+          source: 'admin',
+          consentBasis: 'admin_created',
+          metadata: { k: 'v' },
+          firstSeenAt: c.firstSeenAt,
+          lastSeenAt: c.lastSeenAt,
+          createdAt: c.createdAt,
+          updatedAt: c.updatedAt,
         },
       },
     ]);
@@ -56,10 +104,16 @@ describeMatrix('contacts', (h) => {
 
   it('identify creates with 201 (source identify, sdk_identify), then answers 200 for the same externalUserId', async () => {
     const ws = await h.seed();
-    const first = await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1', email: 'u1@x.co' } });
+    const first = await h.request('POST', '/v1/contacts/identify', {
+      key: ws.key,
+      body: { externalUserId: 'u1', email: 'u1@x.co' },
+    });
     expect(first.status).toBe(201);
     expect(first.body.data).toMatchObject({ externalUserId: 'u1', source: 'identify', consentBasis: 'sdk_identify' });
-    const again = await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1', email: 'u1@x.co' } });
+    const again = await h.request('POST', '/v1/contacts/identify', {
+      key: ws.key,
+      body: { externalUserId: 'u1', email: 'u1@x.co' },
+    });
     expect(again.status).toBe(200);
     expect(again.body.data.id).toBe(first.body.data.id);
     expect((await h.request('GET', '/v1/contacts', { key: ws.key })).body.data).toHaveLength(1);
@@ -67,13 +121,21 @@ describeMatrix('contacts', (h) => {
 
   it('identify that only advances lastSeenAt emits nothing and leaves updatedAt', async () => {
     const ws = await h.seed();
-    const first = await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1', name: 'A', metadata: { x: 1, y: { z: [1, 2] } } } });
+    const first = await h.request('POST', '/v1/contacts/identify', {
+      key: ws.key,
+      body: { externalUserId: 'u1', name: 'A', metadata: { x: 1, y: { z: [1, 2] } } },
+    });
     h.advance(5_000);
     // Same traits; metadata keys in another order: still no change.
-    const again = await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1', name: 'A', metadata: { y: { z: [1, 2] }, x: 1 } } });
+    const again = await h.request('POST', '/v1/contacts/identify', {
+      key: ws.key,
+      body: { externalUserId: 'u1', name: 'A', metadata: { y: { z: [1, 2] }, x: 1 } },
+    });
     h.advance(-5_000);
     expect(again.status).toBe(200);
-    expect(Date.parse(again.body.data.lastSeenAt) - Date.parse(first.body.data.lastSeenAt)).toBeGreaterThanOrEqual(5_000);
+    expect(Date.parse(again.body.data.lastSeenAt) - Date.parse(first.body.data.lastSeenAt)).toBeGreaterThanOrEqual(
+      5_000,
+    );
     expect(again.body.data.updatedAt).toBe(first.body.data.updatedAt);
     expect((await events(h, ws.org.id)).map((e) => e.event)).toEqual(['contact.created']);
     const read = await h.request('GET', `/v1/contacts/${first.body.data.id}`, { key: ws.key });
@@ -82,8 +144,14 @@ describeMatrix('contacts', (h) => {
 
   it('identify that changes a trait emits contact.updated with changes (traits only, metadata as whole objects)', async () => {
     const ws = await h.seed();
-    await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1', plan: 'free', metadata: { a: 1, b: 2 } } });
-    const res = await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1', plan: 'pro', mrrCents: 900, currency: 'USD', metadata: { b: null, c: 3 } } });
+    await h.request('POST', '/v1/contacts/identify', {
+      key: ws.key,
+      body: { externalUserId: 'u1', plan: 'free', metadata: { a: 1, b: 2 } },
+    });
+    const res = await h.request('POST', '/v1/contacts/identify', {
+      key: ws.key,
+      body: { externalUserId: 'u1', plan: 'pro', mrrCents: 900, currency: 'USD', metadata: { b: null, c: 3 } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ plan: 'pro', mrrCents: 900, currency: 'USD', metadata: { a: 1, c: 3 } });
     const evts = await events(h, ws.org.id);
@@ -96,36 +164,65 @@ describeMatrix('contacts', (h) => {
       currency: { from: null, to: 'USD' },
       metadata: { from: { a: 1, b: 2 }, to: { a: 1, c: 3 } },
     });
-    expect(updated.contact).toMatchObject({ id: res.body.data.id, plan: 'pro', updatedAt: res.body.data.updatedAt, lastSeenAt: res.body.data.lastSeenAt });
+    expect(updated.contact).toMatchObject({
+      id: res.body.data.id,
+      plan: 'pro',
+      updatedAt: res.body.data.updatedAt,
+      lastSeenAt: res.body.data.lastSeenAt,
+    });
     expect(updated.contact).not.toHaveProperty('email');
   });
 
   it('omitted fields stay, null clears a field, and both null clears mrr and currency', async () => {
     const ws = await h.seed();
-    await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1', name: 'N', email: 'n@x.co', mrrCents: 5, currency: 'USD' } });
+    await h.request('POST', '/v1/contacts/identify', {
+      key: ws.key,
+      body: { externalUserId: 'u1', name: 'N', email: 'n@x.co', mrrCents: 5, currency: 'USD' },
+    });
     const kept = await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1' } });
     expect(kept.body.data).toMatchObject({ name: 'N', email: 'n@x.co', mrrCents: 5, currency: 'USD' });
-    const cleared = await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1', name: null, mrrCents: null, currency: null } });
+    const cleared = await h.request('POST', '/v1/contacts/identify', {
+      key: ws.key,
+      body: { externalUserId: 'u1', name: null, mrrCents: null, currency: null },
+    });
     expect(cleared.body.data).toMatchObject({ name: null, email: 'n@x.co', mrrCents: null, currency: null });
   });
 
   it('the 100-key metadata cap applies to the merged result', async () => {
     const ws = await h.seed();
     const fifty = (p: string) => Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${p}${i}`, i]));
-    await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1', metadata: fifty('a') } });
-    expect((await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1', metadata: fifty('b') } })).status).toBe(200);
-    const over = await h.request('PATCH', `/v1/contacts/${(await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1' } })).body.data.id}`, { key: ws.key, body: { metadata: { extra: 1 } } });
+    await h.request('POST', '/v1/contacts/identify', {
+      key: ws.key,
+      body: { externalUserId: 'u1', metadata: fifty('a') },
+    });
+    expect(
+      (
+        await h.request('POST', '/v1/contacts/identify', {
+          key: ws.key,
+          body: { externalUserId: 'u1', metadata: fifty('b') },
+        })
+      ).status,
+    ).toBe(200);
+    const over = await h.request(
+      'PATCH',
+      `/v1/contacts/${(await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1' } })).body.data.id}`,
+      { key: ws.key, body: { metadata: { extra: 1 } } },
+    );
     expect(over.status).toBe(422);
     expect(over.body.error.details.issues[0].path).toBe('metadata');
     // Removing one key while adding one stays within the cap.
-    const swap = await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'u1', metadata: { a0: null, extra: 1 } } });
+    const swap = await h.request('POST', '/v1/contacts/identify', {
+      key: ws.key,
+      body: { externalUserId: 'u1', metadata: { a0: null, extra: 1 } },
+    });
     expect(swap.status).toBe(200);
     expect(Object.keys(swap.body.data.metadata)).toHaveLength(100);
   });
 
   it('GET /v1/contacts/{id} adds postCount, voteCount and commentCount; unknown id is 404', async () => {
     const ws = await h.seed();
-    const c = (await h.request('POST', '/v1/contacts', { key: ws.key, body: { email: 'Voter@Example.COM' } })).body.data;
+    const c = (await h.request('POST', '/v1/contacts', { key: ws.key, body: { email: 'Voter@Example.COM' } })).body
+      .data;
     const res = await h.request('GET', `/v1/contacts/${c.id}`, { key: ws.readKey });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ ...c, postCount: 0, voteCount: 0, commentCount: 0 });
@@ -136,15 +233,26 @@ describeMatrix('contacts', (h) => {
 
   it('PATCH updates only what is sent, does not move lastSeenAt, and emits contact.updated', async () => {
     const ws = await h.seed();
-    const c = (await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'p1', name: 'Old', plan: 'free' } })).body.data;
+    const c = (
+      await h.request('POST', '/v1/contacts', {
+        key: ws.key,
+        body: { externalUserId: 'p1', name: 'Old', plan: 'free' },
+      })
+    ).body.data;
     h.advance(2_000);
-    const res = await h.request('PATCH', `/v1/contacts/${c.id}`, { key: ws.key, body: { name: 'New', metadata: { k: 1 } } });
+    const res = await h.request('PATCH', `/v1/contacts/${c.id}`, {
+      key: ws.key,
+      body: { name: 'New', metadata: { k: 1 } },
+    });
     h.advance(-2_000);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'New', plan: 'free', metadata: { k: 1 }, lastSeenAt: c.lastSeenAt });
     expect(res.body.data.updatedAt).not.toBe(c.updatedAt);
     const evts = await events(h, ws.org.id);
-    expect(evts.at(-1)).toMatchObject({ event: 'contact.updated', changes: { name: { from: 'Old', to: 'New' }, metadata: { from: {}, to: { k: 1 } } } });
+    expect(evts.at(-1)).toMatchObject({
+      event: 'contact.updated',
+      changes: { name: { from: 'Old', to: 'New' }, metadata: { from: {}, to: { k: 1 } } },
+    });
     // A PATCH that changes nothing emits nothing.
     await h.request('PATCH', `/v1/contacts/${c.id}`, { key: ws.key, body: { name: 'New' } });
     expect(await events(h, ws.org.id)).toHaveLength(evts.length);
@@ -160,7 +268,9 @@ describeMatrix('contacts', (h) => {
     const cleared = await h.request('PATCH', `/v1/contacts/${c.id}`, { key: ws.key, body: { externalUserId: null } });
     expect(cleared.body.data.externalUserId).toBeNull();
     // 'mine' is free again.
-    expect((await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'mine' } })).status).toBe(201);
+    expect((await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'mine' } })).status).toBe(
+      201,
+    );
   });
 
   it('source and consentBasis cannot be changed', async () => {
@@ -170,7 +280,10 @@ describeMatrix('contacts', (h) => {
       const res = await h.request('PATCH', `/v1/contacts/${c.id}`, { key: ws.key, body });
       expect(res.status).toBe(422);
     }
-    expect((await h.request('GET', `/v1/contacts/${c.id}`, { key: ws.key })).body.data).toMatchObject({ source: 'admin', consentBasis: 'admin_created' });
+    expect((await h.request('GET', `/v1/contacts/${c.id}`, { key: ws.key })).body.data).toMatchObject({
+      source: 'admin',
+      consentBasis: 'admin_created',
+    });
   });
 
   it('DELETE answers { id, deleted: true }, emits contact.deleted, keeps attached posts with contactId null', async () => {
@@ -187,8 +300,14 @@ describeMatrix('contacts', (h) => {
     const res = await h.request('DELETE', `/v1/contacts/${c.id}`, { key: ws.key });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { id: c.id, deleted: true } });
-    expect((await events(h, ws.org.id)).at(-1)).toEqual({ event: 'contact.deleted', organizationId: ws.org.id, contact: { id: c.id, externalUserId: 'gone' } });
-    const post = await h.engine.db.one<{ id: string; contact_id: string | null }>("SELECT id, contact_id FROM post WHERE id = 'post_a'");
+    expect((await events(h, ws.org.id)).at(-1)).toEqual({
+      event: 'contact.deleted',
+      organizationId: ws.org.id,
+      contact: { id: c.id, externalUserId: 'gone' },
+    });
+    const post = await h.engine.db.one<{ id: string; contact_id: string | null }>(
+      "SELECT id, contact_id FROM post WHERE id = 'post_a'",
+    );
     expect(post).toEqual({ id: 'post_a', contact_id: null });
     expect((await h.request('GET', `/v1/contacts/${c.id}`, { key: ws.key })).status).toBe(404);
     expect((await h.request('DELETE', `/v1/contacts/${c.id}`, { key: ws.key })).status).toBe(404);
@@ -203,7 +322,14 @@ describeMatrix('contacts', (h) => {
     expect(over.body.error.code).toBe('ERR_PLAN_LIMIT');
     expect(over.body.error.details).toEqual({ limit: 2, current: 2, resource: 'contact' });
     expect((await h.request('POST', '/v1/contacts', { key: ws.key, body: {} })).status).toBe(402);
-    expect((await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'a', name: 'still here' } })).status).toBe(200);
+    expect(
+      (
+        await h.request('POST', '/v1/contacts/identify', {
+          key: ws.key,
+          body: { externalUserId: 'a', name: 'still here' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await events(h, ws.org.id)).filter((e) => e.event === 'contact.created')).toHaveLength(2);
   });
 
@@ -217,7 +343,12 @@ describeMatrix('contacts', (h) => {
   it('concurrent identifies of one new externalUserId create exactly one contact and one contact.created', async () => {
     const ws = await h.seed();
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'race', name: `n${i % 2}` } })),
+      Array.from({ length: 8 }, (_, i) =>
+        h.request('POST', '/v1/contacts/identify', {
+          key: ws.key,
+          body: { externalUserId: 'race', name: `n${i % 2}` },
+        }),
+      ),
     );
     expect(results.every((r) => r.status === 200 || r.status === 201)).toBe(true);
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
@@ -227,10 +358,16 @@ describeMatrix('contacts', (h) => {
 
   it('concurrent trait changes of one contact lose no update: every change has its event and the events chain', async () => {
     const ws = await h.seed();
-    const c = (await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'hot', name: 'n0' } })).body.data;
+    const c = (
+      await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'hot', name: 'n0' } })
+    ).body.data;
     const writes = await Promise.all([
-      ...Array.from({ length: 6 }, (_, i) => h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'hot', name: `n${i + 1}` } })),
-      ...Array.from({ length: 6 }, (_, i) => h.request('PATCH', `/v1/contacts/${c.id}`, { key: ws.key, body: { metadata: { [`k${i}`]: i } } })),
+      ...Array.from({ length: 6 }, (_, i) =>
+        h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'hot', name: `n${i + 1}` } }),
+      ),
+      ...Array.from({ length: 6 }, (_, i) =>
+        h.request('PATCH', `/v1/contacts/${c.id}`, { key: ws.key, body: { metadata: { [`k${i}`]: i } } }),
+      ),
     ]);
     expect(writes.map((w) => w.status).every((s) => s === 200)).toBe(true);
     const updates = (await events(h, ws.org.id)).filter((e) => e.event === 'contact.updated');

@@ -1,14 +1,14 @@
+import type { H3 } from 'h3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, isDatabaseUnavailable, type Engine } from '../../src/engine/index.js';
+import { createConsole } from '../../src/console/index.js';
+import { createEngine, type Engine, isDatabaseUnavailable } from '../../src/engine/index.js';
 import { PostgresqlMigration } from '../../src/engine/migrations/postgresql/migration.js';
 import { createApp } from '../../src/h3/index.js';
-import { createConsole } from '../../src/console/index.js';
 import { mcpEndpoint } from '../../src/mcp/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../helpers/databases.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { until, within } from '../helpers/wait.js';
-import type { H3 } from 'h3';
 
 const POSTGRES = await postgresReachable();
 const TIMEOUTS = { connectMs: 1_000, statementMs: 1_500, idleInTransactionMs: 1_500 };
@@ -55,7 +55,11 @@ describe.skipIf(!POSTGRES)('PostgreSQL behind a network that fails [postgresql]'
     expect((await identify(0)).status).toBe(201);
     proxy.hold();
     // More requests than the pool has connections: some wait for a connection, the rest for their statement.
-    const answers = await Promise.all(Array.from({ length: 14 }, (_, i) => within(`request ${i} during the partition`, BOUND_MS, Promise.resolve(identify(i + 1)))));
+    const answers = await Promise.all(
+      Array.from({ length: 14 }, (_, i) =>
+        within(`request ${i} during the partition`, BOUND_MS, Promise.resolve(identify(i + 1))),
+      ),
+    );
     for (const res of answers) {
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -63,7 +67,11 @@ describe.skipIf(!POSTGRES)('PostgreSQL behind a network that fails [postgresql]'
     }
     proxy.release();
     // The pool drops the connections that got no answer and opens new ones.
-    await until('identify succeeds again', async () => (await identify(100)).status === 200 || (await identify(100)).status === 201, 15_000);
+    await until(
+      'identify succeeds again',
+      async () => (await identify(100)).status === 200 || (await identify(100)).status === 201,
+      15_000,
+    );
     const after = await Promise.all(Array.from({ length: 20 }, (_, i) => identify(200 + i)));
     expect(after.map((r) => r.status)).toEqual(Array(20).fill(201));
   });
@@ -73,7 +81,11 @@ describe.skipIf(!POSTGRES)('PostgreSQL behind a network that fails [postgresql]'
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await proxy.refuse();
     try {
-      const page = await within("the portal during the outage", BOUND_MS, Promise.resolve(app.fetch(new Request(`http://x/portal/${handle}/`))));
+      const page = await within(
+        'the portal during the outage',
+        BOUND_MS,
+        Promise.resolve(app.fetch(new Request(`http://x/portal/${handle}/`))),
+      );
       expect(page.status).toBe(503);
       expect(page.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
@@ -81,13 +93,17 @@ describe.skipIf(!POSTGRES)('PostgreSQL behind a network that fails [postgresql]'
       const html = await page.text();
       expect(html).toContain('<h1>');
       expect(html).toMatch(/try again/i);
-      const rest = await within("REST during the outage", BOUND_MS, Promise.resolve(identify(300)));
+      const rest = await within('REST during the outage', BOUND_MS, Promise.resolve(identify(300)));
       expect(rest.status).toBe(503);
       expect((await rest.json()).error.code).toBe('ERR_UNAVAILABLE');
     } finally {
       await proxy.accept();
     }
-    await until('the portal answers again', async () => (await app.fetch(new Request(`http://x/portal/${handle}/`))).status === 200, 15_000);
+    await until(
+      'the portal answers again',
+      async () => (await app.fetch(new Request(`http://x/portal/${handle}/`))).status === 200,
+      15_000,
+    );
   });
 });
 
@@ -115,13 +131,33 @@ describe.skipIf(!POSTGRES)('PostgreSQL that accepts connections and never answer
       await proxy.refuse();
       proxy.hold();
       await proxy.accept();
-      const rest = await within('REST', BOUND_MS, Promise.resolve(app.fetch(new Request('http://x/v1/contacts?limit=1', { headers: { authorization: `Bearer ${key}` } }))));
+      const rest = await within(
+        'REST',
+        BOUND_MS,
+        Promise.resolve(
+          app.fetch(new Request('http://x/v1/contacts?limit=1', { headers: { authorization: `Bearer ${key}` } })),
+        ),
+      );
       expect(rest.status).toBe(503);
       expect((await rest.json()).error.code).toBe('ERR_UNAVAILABLE');
-      const portal = await within('the portal', BOUND_MS, Promise.resolve(app.fetch(new Request(`http://x/portal/${handle}/`))));
+      const portal = await within(
+        'the portal',
+        BOUND_MS,
+        Promise.resolve(app.fetch(new Request(`http://x/portal/${handle}/`))),
+      );
       expect(portal.status).toBe(503);
       expect(portal.headers.get('retry-after')).toMatch(/^\d+$/);
-      const console_ = await within('the console', BOUND_MS, Promise.resolve(app.fetch(new Request('http://x/console/', { headers: { cookie: 'fs_console=some-session-token-of-43-characters-xxxxxxxxxx' } }))));
+      const console_ = await within(
+        'the console',
+        BOUND_MS,
+        Promise.resolve(
+          app.fetch(
+            new Request('http://x/console/', {
+              headers: { cookie: 'fs_console=some-session-token-of-43-characters-xxxxxxxxxx' },
+            }),
+          ),
+        ),
+      );
       expect(console_.status).toBe(503);
       expect(await console_.text()).toContain('The database is unreachable');
       const mcp = await within(
@@ -131,8 +167,17 @@ describe.skipIf(!POSTGRES)('PostgreSQL that accepts connections and never answer
           app.fetch(
             new Request('http://x/mcp', {
               method: 'POST',
-              headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-              body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_contacts', arguments: { limit: 1 } } }),
+              headers: {
+                authorization: `Bearer ${key}`,
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+              },
+              body: JSON.stringify({
+                jsonrpc: '2.0',
+                id: 1,
+                method: 'tools/call',
+                params: { name: 'list_contacts', arguments: { limit: 1 } },
+              }),
             }),
           ),
         ),
@@ -141,7 +186,11 @@ describe.skipIf(!POSTGRES)('PostgreSQL that accepts connections and never answer
       expect(reported.length).toBeGreaterThan(0);
       expect(reported.filter((m) => !/database unavailable/.test(m))).toEqual([]);
       proxy.release();
-      await until('the console answers again', async () => (await app.fetch(new Request('http://x/console/sign-in'))).status === 200, 15_000);
+      await until(
+        'the console answers again',
+        async () => (await app.fetch(new Request('http://x/console/sign-in'))).status === 200,
+        15_000,
+      );
     } finally {
       proxy.release();
       await engine.close();
@@ -175,7 +224,9 @@ describe.skipIf(!POSTGRES)('the statement timeout [postgresql]', () => {
     }
     const probe = new Probe({} as never, {} as never);
     probe.up();
-    expect(probe.getQueries()).toEqual(['set local statement_timeout = 0', 'create index "big_idx" on "post" ("title")']);
+    expect(probe.getQueries()).toEqual([
+      'set local statement_timeout = 0',
+      'create index "big_idx" on "post" ("title")',
+    ]);
   });
 });
-

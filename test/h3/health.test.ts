@@ -19,7 +19,10 @@ describeMatrix('health', (h) => {
     expect(live.headers.get('x-request-id')).toMatch(/^req_/);
     const ready = await h.request('GET', '/readyz', { key: null });
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ready', checks: { database: { ok: true }, migrations: { ok: true }, scheduler: { ok: true } } });
+    expect(ready.body).toEqual({
+      status: 'ready',
+      checks: { database: { ok: true }, migrations: { ok: true }, scheduler: { ok: true } },
+    });
     expect((await h.request('POST', '/readyz', { key: null })).status).toBe(405);
   });
 
@@ -28,7 +31,10 @@ describeMatrix('health', (h) => {
     const res = await app.fetch(new Request('http://x/readyz'));
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('2');
-    expect(await res.json()).toMatchObject({ status: 'not_ready', checks: { scheduler: { ok: false, reason: 'the delivery scheduler is not running' } } });
+    expect(await res.json()).toMatchObject({
+      status: 'not_ready',
+      checks: { scheduler: { ok: false, reason: 'the delivery scheduler is not running' } },
+    });
   });
 });
 
@@ -48,7 +54,10 @@ describe.skipIf(!POSTGRES)('a lost database [postgresql]', () => {
     const app = createApp({ engine, logError: () => {} });
     const before = await app.fetch(new Request('http://x/readyz'));
     expect(before.status).toBe(503);
-    expect((await before.json()).checks.migrations).toMatchObject({ ok: false, reason: expect.stringMatching(/pending: run feedback-service migrate/) });
+    expect((await before.json()).checks.migrations).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/pending: run feedback-service migrate/),
+    });
     await engine.migrate();
     expect((await app.fetch(new Request('http://x/readyz'))).status).toBe(200);
   });
@@ -73,7 +82,10 @@ describe.skipIf(!POSTGRES)('a lost database [postgresql]', () => {
     const statuses: number[] = [];
     try {
       for (let round = 0; round < 3; round++) {
-        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
         for (let i = 0; i < 20; i++) {
           const res = await identify(round * 100 + i + 1);
           statuses.push(res.status);
@@ -96,9 +108,13 @@ describe.skipIf(!POSTGRES)('a lost database [postgresql]', () => {
   });
 
   it('serve exits non-zero with a clear message when the database is unreachable at start', async () => {
-    const err = await run(process.execPath, [...CLI_ARGS, 'serve', '--db', 'postgres://postgres@127.0.0.1:1/none', '--port', '0', '--json'], {
-      env: { ...process.env, FEEDBACK_SECRET_KEY: process.env.FEEDBACK_SECRET_KEY },
-    }).catch((e: { code: number; stdout: string }) => e);
+    const err = await run(
+      process.execPath,
+      [...CLI_ARGS, 'serve', '--db', 'postgres://postgres@127.0.0.1:1/none', '--port', '0', '--json'],
+      {
+        env: { ...process.env, FEEDBACK_SECRET_KEY: process.env.FEEDBACK_SECRET_KEY },
+      },
+    ).catch((e: { code: number; stdout: string }) => e);
     expect((err as { code: number }).code).toBe(1);
     expect(JSON.parse((err as { stdout: string }).stdout)).toEqual({
       error: { code: 'ERR_UNAVAILABLE', message: expect.stringMatching(/cannot reach the database \(ECONNREFUSED\)/) },

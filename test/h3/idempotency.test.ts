@@ -2,7 +2,11 @@ import { expect, it } from 'vitest';
 import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
 
 const create = (h: Harness, ws: SeededWorkspace, body: Record<string, unknown>, idempotencyKey?: string) =>
-  h.request('POST', '/v1/contacts', { key: ws.key, body, headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey } });
+  h.request('POST', '/v1/contacts', {
+    key: ws.key,
+    body,
+    headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey },
+  });
 
 async function createdEvents(h: Harness, ws: SeededWorkspace): Promise<number> {
   return (await h.engine.workspace(ws.org.id).events.list({ type: 'contact.created' })).length;
@@ -43,7 +47,11 @@ describeMatrix('Idempotency-Key on POST', (h) => {
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     const fixed = await create(h, ws, { externalUserId: 'idem-2', mrrCents: 100, currency: 'EUR' }, 'key-2b');
     expect(fixed.status).toBe(201);
-    expect((await create(h, ws, { currency: 'EUR', mrrCents: 100, externalUserId: 'idem-2' }, 'key-2b')).headers.get('idempotent-replayed')).toBe('true');
+    expect(
+      (await create(h, ws, { currency: 'EUR', mrrCents: 100, externalUserId: 'idem-2' }, 'key-2b')).headers.get(
+        'idempotent-replayed',
+      ),
+    ).toBe('true');
     expect(await createdEvents(h, ws)).toBe(1);
   });
 
@@ -65,7 +73,9 @@ describeMatrix('Idempotency-Key on POST', (h) => {
 
   it('concurrent requests with one key run once; every one gets the same response', async () => {
     const ws = await h.seed();
-    const responses = await Promise.all(Array.from({ length: 6 }, () => create(h, ws, { externalUserId: 'idem-4' }, 'key-4')));
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => create(h, ws, { externalUserId: 'idem-4' }, 'key-4')),
+    );
     expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
     expect(new Set(responses.map((r) => JSON.stringify(r.body))).size).toBe(1);
     expect(responses.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(5);

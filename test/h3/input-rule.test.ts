@@ -8,18 +8,30 @@ const NUL = 'a\u0000b';
 const LONE = 'a\ud800b';
 const cursor = (k: string, v: unknown[]) => Buffer.from(JSON.stringify({ k, v })).toString('base64url');
 /** A JSON text nesting `depth` containers (the outermost is level 1) around `inner`. */
-const nested = (depth: number, inner = '1') => '{"a":'.repeat(depth - 1) + `{"a":${inner}}` + '}'.repeat(depth - 1);
+const nested = (depth: number, inner = '1') => `${'{"a":'.repeat(depth - 1)}{"a":${inner}}${'}'.repeat(depth - 1)}`;
 
 async function workspace(h: Harness) {
   const ws = await h.seed({ plan: 'paid' });
-  const contact = (await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'base', metadata: { keep: 1 } } })).body.data;
+  const contact = (
+    await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'base', metadata: { keep: 1 } } })
+  ).body.data;
   const board = await h.engine.workspace(ws.org.id).boards.create({ name: 'Ideas' });
-  const webhook = (await h.request('POST', '/v1/webhooks', { key: ws.key, body: { url: 'http://127.0.0.1:9/hook', events: ['contact.created'] } })).body.data;
+  const webhook = (
+    await h.request('POST', '/v1/webhooks', {
+      key: ws.key,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['contact.created'] },
+    })
+  ).body.data;
   return { ws, contact, board, webhook };
 }
 
 /** Nothing was written: the workspace still has its one contact (unchanged), no post, and the events it had. */
-async function expectNothingWritten(h: Harness, ws: SeededWorkspace, contact: { id: string; updatedAt: string }, events: number) {
+async function expectNothingWritten(
+  h: Harness,
+  ws: SeededWorkspace,
+  contact: { id: string; updatedAt: string },
+  events: number,
+) {
   const list = await h.request('GET', '/v1/contacts', { key: ws.key });
   expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([contact.id]);
   expect(list.body.data[0].updatedAt).toBe(contact.updatedAt);
@@ -51,14 +63,25 @@ describeMatrix(
           ['PATCH', `/v1/contacts/${contact.id}`, { name: bad }, 'name'],
           ['PATCH', `/v1/contacts/${contact.id}`, { metadata: { k: bad } }, 'metadata.k'],
           ['POST', `/v1/boards/${board.id}/posts`, { title: bad }, 'title'],
-          ['POST', `/v1/boards/${board.id}/posts`, { title: 't', body: { json: { t: bad }, text: 'x' } }, 'body.json.t'],
+          [
+            'POST',
+            `/v1/boards/${board.id}/posts`,
+            { title: 't', body: { json: { t: bad }, text: 'x' } },
+            'body.json.t',
+          ],
           ['POST', `/v1/boards/${board.id}/posts`, { title: 't', body: { json: {}, text: bad } }, 'body.text'],
           ['POST', `/v1/boards/${board.id}/posts`, { title: 't', contactId: bad }, 'contactId'],
           ['POST', `/v1/boards/${board.id}/posts`, { title: 't', tagIds: [bad] }, 'tagIds.0'],
           ['POST', '/v1/webhooks', { url: `http://127.0.0.1:9/${bad}`, events: ['contact.created'] }, 'url'],
-          ['POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/', events: ['contact.created'], description: bad }, 'description'],
+          [
+            'POST',
+            '/v1/webhooks',
+            { url: 'http://127.0.0.1:9/', events: ['contact.created'], description: bad },
+            'description',
+          ],
         ];
-        for (const [method, path, body, field] of cases) expect422(await h.request(method, path, { key: ws.key, body }), field);
+        for (const [method, path, body, field] of cases)
+          expect422(await h.request(method, path, { key: ws.key, body }), field);
       }
       await expectNothingWritten(h, ws, contact, before);
     });
@@ -95,7 +118,8 @@ describeMatrix(
         ['GET', '/v1/webhooks/%00/deliveries', ws.readKey],
         ['POST', `/v1/webhooks/${webhook.id}/deliveries/%00/replay`, ws.key],
       ] as const) {
-        const body = method === 'PATCH' ? {} : method === 'POST' && path.endsWith('/posts') ? { title: 'x' } : undefined;
+        const body =
+          method === 'PATCH' ? {} : method === 'POST' && path.endsWith('/posts') ? { title: 'x' } : undefined;
         const res = await h.request(method, path, { key, body });
         expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(404);
         expect(res.body.error.code).toBe('ERR_NOT_FOUND');
@@ -106,22 +130,91 @@ describeMatrix(
       const { ws, contact, webhook } = await workspace(h);
       const id = contact.id;
       const lists: Array<[string, string, unknown[][]]> = [
-        ['/v1/contacts', 'contacts:created', [[8.64e15 + 1, id], [-8.64e15 - 1, id], [-6.3e13, id], [1.5, id], [Date.now(), NUL], [Date.now(), 5], [Date.now()]]],
-        ['/v1/contacts?sort=last_seen', 'contacts:last_seen', [[9e15, id], [Date.now(), `x${LONE}`]]],
-        ['/v1/contacts?sort=mrr', 'contacts:mrr', [[1.5, id], [3e9, id], [-1, id], ['5', id], [100, NUL]]],
-        [`/v1/contacts/${id}/posts`, 'contact-posts', [[9e15, id], [Date.now(), NUL]]],
-        ['/v1/boards', 'boards', [[9e15, id], [Date.now(), NUL]]],
-        ['/v1/webhooks', 'webhooks', [[9e15, id], [Date.now(), NUL]]],
-        [`/v1/webhooks/${webhook.id}/deliveries`, 'deliveries', [[9e15, id, id], [Date.now(), NUL, id], [Date.now(), id, NUL]]],
+        [
+          '/v1/contacts',
+          'contacts:created',
+          [
+            [8.64e15 + 1, id],
+            [-8.64e15 - 1, id],
+            [-6.3e13, id],
+            [1.5, id],
+            [Date.now(), NUL],
+            [Date.now(), 5],
+            [Date.now()],
+          ],
+        ],
+        [
+          '/v1/contacts?sort=last_seen',
+          'contacts:last_seen',
+          [
+            [9e15, id],
+            [Date.now(), `x${LONE}`],
+          ],
+        ],
+        [
+          '/v1/contacts?sort=mrr',
+          'contacts:mrr',
+          [
+            [1.5, id],
+            [3e9, id],
+            [-1, id],
+            ['5', id],
+            [100, NUL],
+          ],
+        ],
+        [
+          `/v1/contacts/${id}/posts`,
+          'contact-posts',
+          [
+            [9e15, id],
+            [Date.now(), NUL],
+          ],
+        ],
+        [
+          '/v1/boards',
+          'boards',
+          [
+            [9e15, id],
+            [Date.now(), NUL],
+          ],
+        ],
+        [
+          '/v1/webhooks',
+          'webhooks',
+          [
+            [9e15, id],
+            [Date.now(), NUL],
+          ],
+        ],
+        [
+          `/v1/webhooks/${webhook.id}/deliveries`,
+          'deliveries',
+          [
+            [9e15, id, id],
+            [Date.now(), NUL, id],
+            [Date.now(), id, NUL],
+          ],
+        ],
       ];
       for (const [path, kind, keys] of lists) {
         const join = path.includes('?') ? '&' : '?';
-        for (const key of keys) expect422(await h.request('GET', `${path}${join}cursor=${cursor(kind, key)}`, { key: ws.readKey }), 'cursor');
+        for (const key of keys)
+          expect422(await h.request('GET', `${path}${join}cursor=${cursor(kind, key)}`, { key: ws.readKey }), 'cursor');
         // A well-formed position of another list, or of this list under another sort, is refused too.
-        expect422(await h.request('GET', `${path}${join}cursor=${cursor(kind === 'boards' ? 'webhooks' : 'boards', [Date.now(), id])}`, { key: ws.readKey }), 'cursor');
+        expect422(
+          await h.request(
+            'GET',
+            `${path}${join}cursor=${cursor(kind === 'boards' ? 'webhooks' : 'boards', [Date.now(), id])}`,
+            { key: ws.readKey },
+          ),
+          'cursor',
+        );
         // And the position a real page would carry is accepted.
-        const good = kind === 'contacts:mrr' ? [null, id] : kind === 'deliveries' ? [Date.now(), id, id] : [Date.now(), id];
-        expect((await h.request('GET', `${path}${join}cursor=${cursor(kind, good)}`, { key: ws.readKey })).status).toBe(200);
+        const good =
+          kind === 'contacts:mrr' ? [null, id] : kind === 'deliveries' ? [Date.now(), id, id] : [Date.now(), id];
+        expect((await h.request('GET', `${path}${join}cursor=${cursor(kind, good)}`, { key: ws.readKey })).status).toBe(
+          200,
+        );
       }
     });
 
@@ -130,13 +223,22 @@ describeMatrix(
       const before = (await h.engine.workspace(ws.org.id).events.list()).length;
       for (const depth of [33, 4100, 100_000]) {
         const meta = nested(depth);
-        const raw = (prefix: string) => ({ rawBody: `{${prefix}}`, headers: { 'content-type': 'application/json' }, key: ws.key });
+        const raw = (prefix: string) => ({
+          rawBody: `{${prefix}}`,
+          headers: { 'content-type': 'application/json' },
+          key: ws.key,
+        });
         expect422(await h.request('POST', '/v1/contacts', raw(`"metadata":${meta}`)));
         expect422(await h.request('POST', '/v1/contacts/identify', raw(`"externalUserId":"deep","metadata":${meta}`)));
         expect422(await h.request('PATCH', `/v1/contacts/${contact.id}`, raw(`"metadata":${meta}`)));
-        expect422(await h.request('POST', `/v1/boards/${board.id}/posts`, raw(`"title":"t","body":{"text":"","json":${meta}}`)));
+        expect422(
+          await h.request('POST', `/v1/boards/${board.id}/posts`, raw(`"title":"t","body":{"text":"","json":${meta}}`)),
+        );
         // With an Idempotency-Key the body is validated before its fingerprint is taken: 422, not 500, and not kept.
-        const res = await h.request('POST', '/v1/contacts', { ...raw(`"metadata":${meta}`), headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${depth}` } });
+        const res = await h.request('POST', '/v1/contacts', {
+          ...raw(`"metadata":${meta}`),
+          headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${depth}` },
+        });
         expect422(res);
         expect(res.headers.get('idempotent-replayed')).toBeNull();
       }
@@ -146,8 +248,13 @@ describeMatrix(
       const created = await h.request('POST', '/v1/contacts', { key: ws.key, body: { metadata: deepest } });
       expect(created.status).toBe(201);
       expect(created.body.data.metadata).toEqual(deepest);
-      expect((await h.request('GET', `/v1/contacts/${created.body.data.id}`, { key: ws.key })).body.data.metadata).toEqual(deepest);
-      const post = await h.request('POST', `/v1/boards/${board.id}/posts`, { key: ws.key, body: { title: 'deep', body: { json: deepest, text: '' } } });
+      expect(
+        (await h.request('GET', `/v1/contacts/${created.body.data.id}`, { key: ws.key })).body.data.metadata,
+      ).toEqual(deepest);
+      const post = await h.request('POST', `/v1/boards/${board.id}/posts`, {
+        key: ws.key,
+        body: { title: 'deep', body: { json: deepest, text: '' } },
+      });
       expect(post.status).toBe(201);
       expect(JSON.parse(post.body.data.body)).toEqual(deepest);
     });
@@ -155,23 +262,37 @@ describeMatrix(
     it('numbers JSON cannot carry exactly are refused in metadata and body.json; safe ones read back exactly', async () => {
       const { ws, board } = await workspace(h);
       for (const text of ['1e400', '-1e400', '9007199254740993', '-9007199254740992', '1.5e300']) {
-        const res = await h.request('POST', '/v1/contacts', { key: ws.key, rawBody: `{"metadata":{"n":${text}}}`, headers: { 'content-type': 'application/json' } });
+        const res = await h.request('POST', '/v1/contacts', {
+          key: ws.key,
+          rawBody: `{"metadata":{"n":${text}}}`,
+          headers: { 'content-type': 'application/json' },
+        });
         expect422(res, 'metadata.n');
         expect(res.body.error.details.issues[0].code).toBe('unsafe_number');
         expect422(
-          await h.request('POST', `/v1/boards/${board.id}/posts`, { key: ws.key, rawBody: `{"title":"t","body":{"text":"","json":[${text}]}}`, headers: { 'content-type': 'application/json' } }),
+          await h.request('POST', `/v1/boards/${board.id}/posts`, {
+            key: ws.key,
+            rawBody: `{"title":"t","body":{"text":"","json":[${text}]}}`,
+            headers: { 'content-type': 'application/json' },
+          }),
           'body.json.0',
         );
       }
       const safe = { max: 9007199254740991, min: -9007199254740991, frac: 0.1, tiny: 5e-324, neg: -2.5, zero: 0 };
       const created = await h.request('POST', '/v1/contacts', { key: ws.key, body: { metadata: safe } });
       expect(created.body.data.metadata).toEqual(safe);
-      expect((await h.request('GET', `/v1/contacts/${created.body.data.id}`, { key: ws.key })).body.data.metadata).toEqual(safe);
+      expect(
+        (await h.request('GET', `/v1/contacts/${created.body.data.id}`, { key: ws.key })).body.data.metadata,
+      ).toEqual(safe);
     });
 
     it('a stored value reads back exactly as the write answered it', async () => {
       const { ws } = await workspace(h);
-      const body = { externalUserId: 'ü-😀-\u{10FFFF}', name: 'Zoë \uFFFD 😀', metadata: { 'ключ 😀': ['\u00e9', '\u0065\u0301', { '': '' }], n: null, t: true } };
+      const body = {
+        externalUserId: 'ü-😀-\u{10FFFF}',
+        name: 'Zoë \uFFFD 😀',
+        metadata: { 'ключ 😀': ['\u00e9', '\u0065\u0301', { '': '' }], n: null, t: true },
+      };
       const created = await h.request('POST', '/v1/contacts', { key: ws.key, body });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       expect(created.body.data).toMatchObject(body);

@@ -21,7 +21,9 @@ describeMatrix('GET /v1/openapi.json', (h) => {
     const config = await createConfig({ extends: ['recommended-strict'] });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
     expect(problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
-    for (const operations of Object.values(doc.paths as Record<string, Record<string, { description: string; tags: string[] }>>)) {
+    for (const operations of Object.values(
+      doc.paths as Record<string, Record<string, { description: string; tags: string[] }>>,
+    )) {
       for (const op of Object.values(operations)) {
         expect(op.description.length).toBeGreaterThan(20);
         expect(doc.tags.map((t: { name: string }) => t.name)).toContain(op.tags[0]);
@@ -32,7 +34,8 @@ describeMatrix('GET /v1/openapi.json', (h) => {
   it('declares the statuses any operation answers, and they occur: 400 broken JSON, 405 another method', async () => {
     const ws = await h.seed();
     const doc = (await h.request('GET', '/v1/openapi.json', { key: null })).body;
-    for (const status of ['400', '405', '503']) expect(Object.keys(doc.paths['/v1/whoami'].get.responses)).toContain(status);
+    for (const status of ['400', '405', '503'])
+      expect(Object.keys(doc.paths['/v1/whoami'].get.responses)).toContain(status);
     const broken = await h.request('POST', '/v1/contacts', { key: ws.key, rawBody: '{"externalUserId":' });
     expect(broken.status).toBe(400);
     const other = await h.request('PUT', '/v1/whoami', { key: ws.key });
@@ -60,17 +63,35 @@ describeMatrix('GET /v1/openapi.json', (h) => {
     expect(body.additionalProperties).toBe(false);
     expect(body.properties.mrrCents.anyOf?.[0]?.maximum ?? body.properties.mrrCents.maximum).toBe(100_000_000);
     expect(body.properties.email.anyOf?.[0]?.maxLength ?? body.properties.email.maxLength).toBe(320);
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '402', '403', '405', '409', '413', '422', '429', '500', '503']);
+    expect(Object.keys(create.responses).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '402',
+      '403',
+      '405',
+      '409',
+      '413',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(create.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
     const list = doc.paths['/v1/contacts'].get;
     const limit = list.parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit).toMatchObject({ in: 'query', required: false });
     const replay = doc.paths['/v1/webhooks/{webhookId}/deliveries/{deliveryId}/replay'].post;
-    expect(replay.parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name)).toEqual(['webhookId', 'deliveryId']);
+    expect(
+      replay.parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name),
+    ).toEqual(['webhookId', 'deliveryId']);
     expect(replay.responses['409']).toBeDefined();
     const webhook = doc.paths['/v1/webhooks'].post.responses['201'].content['application/json'].schema;
     expect(webhook.properties.data.required).toContain('secret');
-    expect(doc.paths['/v1/webhooks/{webhookId}'].get.responses['200'].content['application/json'].schema.properties.data.properties.secret).toBeUndefined();
+    expect(
+      doc.paths['/v1/webhooks/{webhookId}'].get.responses['200'].content['application/json'].schema.properties.data
+        .properties.secret,
+    ).toBeUndefined();
   });
 
   it('answers 405 to other methods on it', async () => {

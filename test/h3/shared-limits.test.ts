@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/index.js';
 import { CLI_ARGS } from '../helpers/cli.js';
@@ -9,7 +9,17 @@ const LIMIT = 30;
 
 /** A `serve` process on the database; resolves with what it printed first. */
 async function serve(url: string): Promise<{ child: ChildProcessWithoutNullStreams; info: any }> {
-  const child = spawn(process.execPath, [...CLI_ARGS, 'serve', '--port', '0', '--json', '--db', url, '--log-level', 'warn']);
+  const child = spawn(process.execPath, [
+    ...CLI_ARGS,
+    'serve',
+    '--port',
+    '0',
+    '--json',
+    '--db',
+    url,
+    '--log-level',
+    'warn',
+  ]);
   const info = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -50,7 +60,9 @@ describe.skipIf(!POSTGRES)('rate limits shared by three instances [postgresql]',
 
     const statuses: number[] = [];
     for (let i = 0; i < 2 * LIMIT; i++) {
-      const res = await fetch(`${servers[i % 3]!.info.url}/v1/contacts?limit=1`, { headers: { authorization: `Bearer ${apiKey}` } });
+      const res = await fetch(`${servers[i % 3]!.info.url}/v1/contacts?limit=1`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
       statuses.push(res.status);
       if (res.status === 429) expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
     }
@@ -62,7 +74,11 @@ describe.skipIf(!POSTGRES)('rate limits shared by three instances [postgresql]',
     const views = await Promise.all(
       servers.map(async (s) => {
         const res = await fetch(`${s.info.url}/v1/whoami`, { headers: { authorization: `Bearer ${apiKey}` } });
-        return { status: res.status, limit: res.headers.get('ratelimit-limit'), remaining: res.headers.get('ratelimit-remaining') };
+        return {
+          status: res.status,
+          limit: res.headers.get('ratelimit-limit'),
+          remaining: res.headers.get('ratelimit-remaining'),
+        };
       }),
     );
     expect(views).toEqual(servers.map(() => ({ status: 429, limit: String(LIMIT), remaining: '0' })));

@@ -1,23 +1,38 @@
 import { expect, it } from 'vitest';
-import { OPERATIONS, OPERATION_IDS, fillPath } from '../../src/contract/index.js';
+import { fillPath, OPERATION_IDS, OPERATIONS } from '../../src/contract/index.js';
+import { email, INVALID_CONTACT_BODIES as INVALID, keys, s } from '../helpers/contact-cases.js';
 import { describeMatrix } from '../helpers/harness.js';
-
-import { INVALID_CONTACT_BODIES as INVALID, email, keys, s } from '../helpers/contact-cases.js';
 
 describeMatrix('validation', (h) => {
   it('accepts every bound at its edge', async () => {
     const ws = await h.seed();
-    const body = { externalUserId: s(255), email: email(320), name: s(200), plan: s(100), mrrCents: 100_000_000, currency: 'ZZZ', metadata: keys(100) };
+    const body = {
+      externalUserId: s(255),
+      email: email(320),
+      name: s(200),
+      plan: s(100),
+      mrrCents: 100_000_000,
+      currency: 'ZZZ',
+      metadata: keys(100),
+    };
     const res = await h.request('POST', '/v1/contacts', { key: ws.key, body });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject(body);
-    expect((await h.request('POST', '/v1/contacts', { key: ws.key, body: { mrrCents: 0, currency: 'USD', name: 'x', plan: 'p', externalUserId: 'y' } })).status).toBe(201);
+    expect(
+      (
+        await h.request('POST', '/v1/contacts', {
+          key: ws.key,
+          body: { mrrCents: 0, currency: 'USD', name: 'x', plan: 'p', externalUserId: 'y' },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   for (const [what, body, path] of INVALID) {
     it(`rejects ${what} with 422 ERR_VALIDATION and issue details, writing nothing`, async () => {
       const ws = await h.seed();
-      const existing = (await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'base' } })).body.data;
+      const existing = (await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'base' } })).body
+        .data;
       const attempts = [
         await h.request('POST', '/v1/contacts', { key: ws.key, body: { ...body } }),
         await h.request('POST', '/v1/contacts/identify', { key: ws.key, body: { externalUserId: 'new-one', ...body } }),
@@ -52,11 +67,20 @@ describeMatrix('validation', (h) => {
     };
     for (const id of OPERATION_IDS) {
       const op = OPERATIONS[id];
-      const path = fillPath(op.path, [...op.path.matchAll(/:[A-Za-z]+/g)].map(() => 'x_1'));
-      const res = await h.request(op.method, `${path}?bogus=1`, { key: ws.key, ...(id in bodies ? { body: bodies[id] } : {}) });
+      const path = fillPath(
+        op.path,
+        [...op.path.matchAll(/:[A-Za-z]+/g)].map(() => 'x_1'),
+      );
+      const res = await h.request(op.method, `${path}?bogus=1`, {
+        key: ws.key,
+        ...(id in bodies ? { body: bodies[id] } : {}),
+      });
       expect(res.status, `${op.method} ${op.path}`).toBe(422);
       expect(res.body.error.code).toBe('ERR_VALIDATION');
-      expect(res.body.error.details.issues.map((i: { path: string }) => i.path), id).toContain('bogus');
+      expect(
+        res.body.error.details.issues.map((i: { path: string }) => i.path),
+        id,
+      ).toContain('bogus');
     }
   });
 
@@ -79,7 +103,11 @@ describeMatrix('validation', (h) => {
   it('a body that is not valid JSON is 400 ERR_BAD_REQUEST', async () => {
     const ws = await h.seed();
     for (const rawBody of ['{', '{"a":}', 'undefined', "{'a':1}"]) {
-      const res = await h.request('POST', '/v1/contacts/identify', { key: ws.key, rawBody, headers: { 'content-type': 'application/json' } });
+      const res = await h.request('POST', '/v1/contacts/identify', {
+        key: ws.key,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('ERR_BAD_REQUEST');
     }
@@ -88,7 +116,11 @@ describeMatrix('validation', (h) => {
   it('a body that is JSON but not an object, or is empty, is 400 ERR_BAD_REQUEST', async () => {
     const ws = await h.seed();
     for (const rawBody of ['[]', '"x"', '42', 'null', 'true', '']) {
-      const res = await h.request('POST', '/v1/contacts', { key: ws.key, rawBody, headers: { 'content-type': 'application/json' } });
+      const res = await h.request('POST', '/v1/contacts', {
+        key: ws.key,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('ERR_BAD_REQUEST');
     }
@@ -108,7 +140,18 @@ describeMatrix('validation', (h) => {
 
   it('list query parameters are validated: limit, sort, q length, unknown parameters', async () => {
     const ws = await h.seed();
-    const bad = ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'sort=name', `q=${s(201)}`, 'q=', 'cursor=', 'unknown=1', 'plan='];
+    const bad = [
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      'limit=1.5',
+      'sort=name',
+      `q=${s(201)}`,
+      'q=',
+      'cursor=',
+      'unknown=1',
+      'plan=',
+    ];
     for (const qs of bad) {
       const res = await h.request('GET', `/v1/contacts?${qs}`, { key: ws.key });
       expect(res.status, qs).toBe(422);
@@ -121,11 +164,14 @@ describeMatrix('validation', (h) => {
 
   it('a cursor that does not decode, or was made for another sort, is 422', async () => {
     const ws = await h.seed();
-    for (let i = 0; i < 3; i++) await h.request('POST', '/v1/contacts', { key: ws.key, body: { mrrCents: i, currency: 'USD' } });
+    for (let i = 0; i < 3; i++)
+      await h.request('POST', '/v1/contacts', { key: ws.key, body: { mrrCents: i, currency: 'USD' } });
     const page = await h.request('GET', '/v1/contacts?limit=1&sort=mrr', { key: ws.key });
     const cursor = page.body.nextCursor as string;
     expect(cursor).toBeTruthy();
-    const other = await h.request('GET', `/v1/contacts?limit=1&sort=created&cursor=${encodeURIComponent(cursor)}`, { key: ws.key });
+    const other = await h.request('GET', `/v1/contacts?limit=1&sort=created&cursor=${encodeURIComponent(cursor)}`, {
+      key: ws.key,
+    });
     expect(other.status).toBe(422);
     expect(other.body.error.details.issues[0].path).toBe('cursor');
     for (const junk of ['garbage', 'eyJ4IjoxfQ', Buffer.from('{"s":"mrr","v":"1","i":"x"}').toString('base64url')]) {

@@ -2,16 +2,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createEngine, type Engine, type EngineOptions } from '../../src/engine/index.js';
-import { createApp, serveNode, type AppOptions, type NodeServer } from '../../src/h3/index.js';
+import { type AppOptions, createApp, type NodeServer, serveNode } from '../../src/h3/index.js';
 
 /** Debian's chromium, driven by playwright-core (never a downloaded browser). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Whether the browser tests run: chromium is required in CI; locally they are skipped, loudly, without it. */
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
-if (!HAS_CHROMIUM && process.env.CI === 'true') throw new Error(`chromium is required in CI but ${CHROMIUM} does not exist (apt-get install -y chromium)`);
+if (!HAS_CHROMIUM && process.env.CI === 'true')
+  throw new Error(`chromium is required in CI but ${CHROMIUM} does not exist (apt-get install -y chromium)`);
 if (!HAS_CHROMIUM) console.warn(`\n[feedback-service tests] ${CHROMIUM} not found: the browser tests are SKIPPED.\n`);
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -22,13 +23,20 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
-  const result = (await page.evaluate(() => (globalThis as any).axe.run(document, { resultTypes: ['violations'] }))) as { violations: Array<{ id: string; impact: string; nodes: unknown[] }> };
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
+  const result = (await page.evaluate(() =>
+    (globalThis as any).axe.run(document, { resultTypes: ['violations'] }),
+  )) as { violations: Array<{ id: string; impact: string; nodes: unknown[] }> };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
 }
 
 /** A headless chromium with the flags this machine needs. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
 }
 
 /** What a browser suite drives: a migrated engine on a fresh SQLite file, a server listening for it, a chromium. */
@@ -53,7 +61,10 @@ export function useBrowserStand(
     await stand.engine.migrate();
     // As `feedback-service serve` does: the scheduler sends what the pages write to the outbox (sign-in codes, notifications).
     await stand.engine.scheduler.start();
-    stand.server = await serveNode(createApp({ logError: () => {}, ...appOptions(stand.engine), engine: stand.engine }), { port: 0 });
+    stand.server = await serveNode(
+      createApp({ logError: () => {}, ...appOptions(stand.engine), engine: stand.engine }),
+      { port: 0 },
+    );
     stand.browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {

@@ -30,6 +30,7 @@ export async function command(...args: string[]): Promise<CommandResult> {
 /** `command`, refused as execFile refuses a failed process (the result is the rejection), else its stdout. */
 export async function succeeds(...args: string[]): Promise<string> {
   const result = await command(...args);
-  if (result.code !== 0) throw Object.assign(new Error(`exit ${result.code}: ${result.stdout}${result.stderr}`), result);
+  if (result.code !== 0)
+    throw Object.assign(new Error(`exit ${result.code}: ${result.stdout}${result.stderr}`), result);
   return result.stdout;
 }

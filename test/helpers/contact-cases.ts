@@ -31,4 +31,3 @@ export const INVALID_CONTACT_BODIES: [string, Record<string, unknown>, string][]
   ['an unknown field', { externalUserID: 'typo' }, 'externalUserID'],
   ['source (not writable)', { source: 'identify' }, 'source'],
 ];
-

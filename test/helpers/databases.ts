@@ -33,7 +33,11 @@ export interface TestDatabase {
 export async function createTestDatabase(kind: 'sqlite' | 'postgresql'): Promise<TestDatabase> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'feedback-test-'));
-    return { name: 'sqlite', url: join(dir, 'test.db'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      name: 'sqlite',
+      url: join(dir, 'test.db'),
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const dbName = `fs_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });

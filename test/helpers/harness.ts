@@ -1,16 +1,25 @@
-import { afterAll, beforeAll, describe } from 'vitest';
-import { FeedbackError, createEngine, type Engine, type EngineOptions, type OrganizationInfo, type CreateOrganizationInput } from '../../src/engine/index.js';
-import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
-import { mcpEndpoint } from '../../src/mcp/index.js';
 import type { H3 } from 'h3';
-import { createTestDatabase, postgresReachable, POSTGRES_REQUIRED, type TestDatabase } from './databases.js';
+import { afterAll, beforeAll, describe } from 'vitest';
+import {
+  type CreateOrganizationInput,
+  createEngine,
+  type Engine,
+  type EngineOptions,
+  FeedbackError,
+  type OrganizationInfo,
+} from '../../src/engine/index.js';
+import { createApp, type NodeServer, serveNode } from '../../src/h3/index.js';
+import { mcpEndpoint } from '../../src/mcp/index.js';
+import { createTestDatabase, POSTGRES_REQUIRED, postgresReachable, type TestDatabase } from './databases.js';
 
 const POSTGRES_AVAILABLE = await postgresReachable();
 if (!POSTGRES_AVAILABLE && POSTGRES_REQUIRED) {
   throw new Error('PostgreSQL is required here (CI=true or REQUIRE_POSTGRES=1) but 127.0.0.1:5432 is not reachable');
 }
 if (!POSTGRES_AVAILABLE) {
-  console.warn('\n[feedback-service tests] PostgreSQL is not reachable at 127.0.0.1:5432: the PostgreSQL half of the suites is SKIPPED.\n');
+  console.warn(
+    '\n[feedback-service tests] PostgreSQL is not reachable at 127.0.0.1:5432: the PostgreSQL half of the suites is SKIPPED.\n',
+  );
 }
 
 export type Transport = 'fetch' | 'socket';
@@ -73,7 +82,10 @@ export function intoFreshMinute(h: { engine: Engine; advance(ms: number): void }
 
 /** The FeedbackError a call is refused with (its code and message); anything else fails the test. */
 export async function refusal(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(err instanceof FeedbackError)) throw new Error(`expected a FeedbackError, got ${String(err)}`);
   return { code: err.code, message: err.message };
 }
@@ -96,7 +108,12 @@ export function describeEngine(
       const state = {} as { engine: Engine };
       beforeAll(async () => {
         db = await createTestDatabase(database);
-        state.engine = await createEngine({ log: () => {}, ...options.engine, database: db.url, clock: options.clock ?? (() => new Date(Date.now() + offset)) });
+        state.engine = await createEngine({
+          log: () => {},
+          ...options.engine,
+          database: db.url,
+          clock: options.clock ?? (() => new Date(Date.now() + offset)),
+        });
         await state.engine.migrate();
         // The scheduler sends what the suite's changes write to the outbox (sign-in codes, invitations, notifications).
         if (options.scheduler) await state.engine.scheduler.start();
@@ -179,7 +196,11 @@ export function describeMatrix(
         };
         beforeAll(async () => {
           db = await createTestDatabase(database);
-          state.engine = await createEngine({ ...options.engine, database: db.url, clock: () => new Date(Date.now() + offset) });
+          state.engine = await createEngine({
+            ...options.engine,
+            database: db.url,
+            clock: () => new Date(Date.now() + offset),
+          });
           await state.engine.migrate();
           state.app = createApp({ engine: state.engine, logError: () => {}, endpoints: [mcpEndpoint(state.engine)] });
           if (transport === 'socket') server = await serveNode(state.app, { port: 0 });

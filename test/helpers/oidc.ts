@@ -25,8 +25,13 @@ export async function startOidcProvider(redirectUris: () => string[]): Promise<O
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
-    clients: [{ ...OIDC_CLIENT, redirect_uris: redirectUris(), grant_types: ['authorization_code'], response_types: ['code'] }],
-    findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id, email: id, email_verified: true, name: id.split('@')[0] }) }),
+    clients: [
+      { ...OIDC_CLIENT, redirect_uris: redirectUris(), grant_types: ['authorization_code'], response_types: ['code'] },
+    ],
+    findAccount: async (_ctx: unknown, id: string) => ({
+      accountId: id,
+      claims: async () => ({ sub: id, email: id, email_verified: true, name: id.split('@')[0] }),
+    }),
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     features: { devInteractions: { enabled: true } },
     pkce: { required: () => true },
@@ -42,7 +47,14 @@ export async function startOidcProvider(redirectUris: () => string[]): Promise<O
   async function login(authorizationUrl: string, account: string): Promise<string> {
     const jar = new Map<string, string>();
     const send = async (url: string, init: RequestInit = {}) => {
-      const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+      const res = await fetch(url, {
+        ...init,
+        redirect: 'manual',
+        headers: {
+          ...(init.headers as Record<string, string>),
+          cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+        },
+      });
       for (const line of res.headers.getSetCookie()) {
         const [pair] = line.split(';');
         const at = pair!.indexOf('=');
@@ -63,8 +75,14 @@ export async function startOidcProvider(redirectUris: () => string[]): Promise<O
       const page = await res.text();
       const action = new URL(/action="([^"]+)"/.exec(page)![1]!, url).href;
       const prompt = /name="prompt" value="([^"]+)"/.exec(page)![1]!;
-      const body = new URLSearchParams(prompt === 'login' ? { prompt, login: account, password: 'anything' } : { prompt });
-      const posted = await send(action, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const body = new URLSearchParams(
+        prompt === 'login' ? { prompt, login: account, password: 'anything' } : { prompt },
+      );
+      const posted = await send(action, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       url = new URL(posted.headers.get('location')!, action).href;
     }
     throw new Error('the provider did not send the browser back');

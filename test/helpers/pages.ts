@@ -1,5 +1,8 @@
 /** The ids of every page of a keyset walk, in order: `page(cursor)` fetches one, from the start when `cursor` is undefined. */
-export async function walkIds(page: (cursor: string | undefined) => Promise<{ data: Array<{ id: string }>; nextCursor: string | null }>, maxPages = 100): Promise<string[]> {
+export async function walkIds(
+  page: (cursor: string | undefined) => Promise<{ data: Array<{ id: string }>; nextCursor: string | null }>,
+  maxPages = 100,
+): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | undefined;
   for (let n = 0; n < maxPages; n++) {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -15,7 +15,10 @@ export interface SchedulerProcess {
 
 /** A scheduler in a process of its own (scheduler-process.ts), resolved once it is ready. */
 export function startSchedulerProcess(env: Record<string, string>): Promise<SchedulerProcess> {
-  const child = spawn(process.execPath, ['--import', TSX, SCHEDULER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', TSX, SCHEDULER], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,5 +1,5 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP proxy between the engine and a real server, for network faults: `hold()` keeps every byte where it is (a
@@ -77,7 +77,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       await listen(port);
     },
     async close() {
-      const closed = server.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+      const closed = server.listening
+        ? new Promise<void>((resolve) => server.close(() => resolve()))
+        : Promise.resolve();
       for (const pair of [...pairs]) {
         pair.client.destroy();
         pair.upstream.destroy();

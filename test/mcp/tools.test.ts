@@ -6,12 +6,27 @@ import type { Scope } from '../../src/schemas/common.js';
 import { EVENT_KINDS } from '../../src/schemas/events.js';
 import { INVALID_CONTACT_BODIES } from '../helpers/contact-cases.js';
 import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { type Receiver, startReceiver } from '../helpers/receiver.js';
 
 const TOOL_NAMES = [
-  'list_contacts', 'get_contact', 'create_contact', 'identify_contact', 'update_contact', 'delete_contact', 'list_contact_posts',
-  'list_boards', 'create_post', 'update_post', 'whoami',
-  'list_webhooks', 'get_webhook', 'create_webhook', 'update_webhook', 'delete_webhook', 'list_webhook_deliveries', 'replay_webhook_delivery',
+  'list_contacts',
+  'get_contact',
+  'create_contact',
+  'identify_contact',
+  'update_contact',
+  'delete_contact',
+  'list_contact_posts',
+  'list_boards',
+  'create_post',
+  'update_post',
+  'whoami',
+  'list_webhooks',
+  'get_webhook',
+  'create_webhook',
+  'update_webhook',
+  'delete_webhook',
+  'list_webhook_deliveries',
+  'replay_webhook_delivery',
 ];
 
 /** A value's keys in snake_case, except inside free-form maps (`metadata`, `changes`), as the tools return REST shapes. */
@@ -32,7 +47,11 @@ async function connect(h: Harness, ws: SeededWorkspace, scope: Scope = 'read:wri
   await client.listTools();
   const call = async (name: string, args: Record<string, unknown> = {}) => {
     const result = await client.callTool({ name, arguments: args });
-    return { isError: result.isError === true, data: result.structuredContent as any, error: result.isError ? JSON.parse((result.content as Array<{ text: string }>)[0]!.text).error : undefined };
+    return {
+      isError: result.isError === true,
+      data: result.structuredContent as any,
+      error: result.isError ? JSON.parse((result.content as Array<{ text: string }>)[0]!.text).error : undefined,
+    };
   };
   return { client, call, close: () => client.close() };
 }
@@ -62,12 +81,21 @@ describeMatrix(
       expect(camel.error.message).toContain('external_user_id');
       // The key as the caller sent it, and the one to send.
       expect(camel.error.message).toBe('externalUserId: the tools take snake_case names; send external_user_id');
-      expect(camel.error.details.issues).toContainEqual({ path: 'mrrCents', code: 'unrecognized_keys', message: 'mrrCents is not a field this tool takes; send mrr_cents' });
+      expect(camel.error.details.issues).toContainEqual({
+        path: 'mrrCents',
+        code: 'unrecognized_keys',
+        message: 'mrrCents is not a field this tool takes; send mrr_cents',
+      });
       expect((await call('list_contacts', {})).data.data).toEqual([]);
       const emailOnly = await call('identify_contact', { email: 'ann@example.com' });
       expect(emailOnly.error.code).toBe('ERR_VALIDATION');
       expect(emailOnly.error.details.issues.map((i: { path: string }) => i.path)).toContain('external_user_id');
-      const nested = await call('create_post', { board_id: 'brd_x', title: 't', body: { json: {}, text: 'x' }, tagIds: [] });
+      const nested = await call('create_post', {
+        board_id: 'brd_x',
+        title: 't',
+        body: { json: {}, text: 'x' },
+        tagIds: [],
+      });
       expect(nested.error.code).toBe('ERR_VALIDATION');
       await close();
     });
@@ -91,60 +119,108 @@ describeMatrix(
       expect(identify.inputSchema.required).toContain('external_user_id');
       const create = tools.find((t) => t.name === 'create_contact')!;
       const props = create.inputSchema.properties as Record<string, any>;
-      expect(Object.keys(props)).toEqual(expect.arrayContaining(['external_user_id', 'mrr_cents', 'currency', 'metadata']));
+      expect(Object.keys(props)).toEqual(
+        expect.arrayContaining(['external_user_id', 'mrr_cents', 'currency', 'metadata']),
+      );
       expect(props.mrr_cents.anyOf?.[0]?.maximum ?? props.mrr_cents.maximum).toBe(100_000_000);
-      expect(tools.find((t) => t.name === 'delete_contact')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
-      expect(tools.find((t) => t.name === 'replay_webhook_delivery')!.annotations).toMatchObject({ idempotentHint: false });
+      expect(tools.find((t) => t.name === 'delete_contact')!.annotations).toMatchObject({
+        destructiveHint: true,
+        idempotentHint: true,
+      });
+      expect(tools.find((t) => t.name === 'replay_webhook_delivery')!.annotations).toMatchObject({
+        idempotentHint: false,
+      });
       await close();
     });
 
     it('each tool returns what its REST route returns, in snake_case', async () => {
       const ws = await h.seed();
       const { call, close } = await connect(h, ws);
-      const rest = async (method: string, path: string, body?: unknown) => (await h.request(method, path, { key: ws.key, body })).body;
+      const rest = async (method: string, path: string, body?: unknown) =>
+        (await h.request(method, path, { key: ws.key, body })).body;
 
-      const created = await call('create_contact', { external_user_id: 'mcp-1', email: 'ann@example.com', mrr_cents: 4900, currency: 'USD', metadata: { companySize: 12 } });
+      const created = await call('create_contact', {
+        external_user_id: 'mcp-1',
+        email: 'ann@example.com',
+        mrr_cents: 4900,
+        currency: 'USD',
+        metadata: { companySize: 12 },
+      });
       expect(created.isError).toBe(false);
       const contactId = created.data.id;
       expect(created.data).toMatchObject({ external_user_id: 'mcp-1', mrr_cents: 4900, metadata: { companySize: 12 } });
-      expect((await call('get_contact', { contact_id: contactId })).data).toEqual(snakeKeys((await rest('GET', `/v1/contacts/${contactId}`)).data));
+      expect((await call('get_contact', { contact_id: contactId })).data).toEqual(
+        snakeKeys((await rest('GET', `/v1/contacts/${contactId}`)).data),
+      );
       expect((await call('identify_contact', { external_user_id: 'mcp-1', plan: 'pro' })).data.plan).toBe('pro');
       const updated = (await call('update_contact', { contact_id: contactId, name: 'Ann' })).data;
-      const { postCount: _p, voteCount: _v, commentCount: _c, ...current } = (await rest('GET', `/v1/contacts/${contactId}`)).data;
+      const {
+        postCount: _p,
+        voteCount: _v,
+        commentCount: _c,
+        ...current
+      } = (await rest('GET', `/v1/contacts/${contactId}`)).data;
       expect(updated).toEqual(snakeKeys(current));
-      expect((await call('list_contacts', { limit: 10 })).data).toEqual(snakeKeys(await rest('GET', '/v1/contacts?limit=10')));
+      expect((await call('list_contacts', { limit: 10 })).data).toEqual(
+        snakeKeys(await rest('GET', '/v1/contacts?limit=10')),
+      );
       const board = await h.engine.workspace(ws.org.id).boards.create({ name: 'Ideas' });
       expect((await call('list_boards')).data).toEqual(snakeKeys(await rest('GET', '/v1/boards')));
       const post = (await call('create_post', { board_id: board.id, title: 'Dark mode', contact_id: contactId })).data;
       expect(post).toEqual(snakeKeys((await rest('GET', `/v1/contacts/${contactId}/posts`)).data[0]));
       expect((await call('update_post', { post_id: post.id, status: 'planned' })).data.status).toBe('planned');
-      expect((await call('list_contact_posts', { contact_id: contactId })).data).toEqual(snakeKeys(await rest('GET', `/v1/contacts/${contactId}/posts`)));
+      expect((await call('list_contact_posts', { contact_id: contactId })).data).toEqual(
+        snakeKeys(await rest('GET', `/v1/contacts/${contactId}/posts`)),
+      );
       expect((await call('whoami')).data).toMatchObject({ organization_id: ws.org.id, scope: 'read:write' });
 
-      const webhook = (await call('create_webhook', { url: `${receiver.origin}/mcp`, events: ['contact.deleted'] })).data;
+      const webhook = (await call('create_webhook', { url: `${receiver.origin}/mcp`, events: ['contact.deleted'] }))
+        .data;
       expect(webhook.secret).toMatch(/^whsec_/);
-      expect((await call('get_webhook', { webhook_id: webhook.id })).data).toEqual(snakeKeys((await rest('GET', `/v1/webhooks/${webhook.id}`)).data));
+      expect((await call('get_webhook', { webhook_id: webhook.id })).data).toEqual(
+        snakeKeys((await rest('GET', `/v1/webhooks/${webhook.id}`)).data),
+      );
       expect((await call('list_webhooks')).data).toEqual(snakeKeys(await rest('GET', '/v1/webhooks')));
-      expect((await call('update_webhook', { webhook_id: webhook.id, description: 'crm' })).data.description).toBe('crm');
+      expect((await call('update_webhook', { webhook_id: webhook.id, description: 'crm' })).data.description).toBe(
+        'crm',
+      );
       expect((await call('delete_contact', { contact_id: contactId })).data).toEqual({ id: contactId, deleted: true });
       await h.engine.scheduler.runDue();
       const deliveries = await call('list_webhook_deliveries', { webhook_id: webhook.id });
       expect(deliveries.data).toEqual(snakeKeys(await rest('GET', `/v1/webhooks/${webhook.id}/deliveries`)));
-      const replay = await call('replay_webhook_delivery', { webhook_id: webhook.id, delivery_id: deliveries.data.data[0].id });
+      const replay = await call('replay_webhook_delivery', {
+        webhook_id: webhook.id,
+        delivery_id: deliveries.data.data[0].id,
+      });
       expect(replay.data.replay_of).toBe(deliveries.data.data[0].id);
-      expect((await call('delete_webhook', { webhook_id: webhook.id })).data).toEqual({ id: webhook.id, deleted: true });
+      expect((await call('delete_webhook', { webhook_id: webhook.id })).data).toEqual({
+        id: webhook.id,
+        deleted: true,
+      });
       await close();
     });
 
-    it('every event kind in a delivery log and a replay matches the tools\' output schemas, in snake_case throughout', async () => {
+    it("every event kind in a delivery log and a replay matches the tools' output schemas, in snake_case throughout", async () => {
       const ws = await h.seed();
       const { call, close } = await connect(h, ws);
       const w = h.engine.workspace(ws.org.id);
-      const webhook = (await call('create_webhook', { url: `${receiver.origin}/every-kind`, events: [...EVENT_KINDS] })).data;
-      const contact = (await call('create_contact', { external_user_id: 'kinds', email: 'kinds@example.com', mrr_cents: 100, currency: 'USD', metadata: { seatCount: 3 } })).data;
-      expect((await call('update_contact', { contact_id: contact.id, mrr_cents: 200, currency: 'USD' })).data.mrr_cents).toBe(200);
+      const webhook = (await call('create_webhook', { url: `${receiver.origin}/every-kind`, events: [...EVENT_KINDS] }))
+        .data;
+      const contact = (
+        await call('create_contact', {
+          external_user_id: 'kinds',
+          email: 'kinds@example.com',
+          mrr_cents: 100,
+          currency: 'USD',
+          metadata: { seatCount: 3 },
+        })
+      ).data;
+      expect(
+        (await call('update_contact', { contact_id: contact.id, mrr_cents: 200, currency: 'USD' })).data.mrr_cents,
+      ).toBe(200);
       const board = await w.boards.create({ name: 'Kinds' });
-      const post = (await call('create_post', { board_id: board.id, title: 'Every kind', contact_id: contact.id })).data;
+      const post = (await call('create_post', { board_id: board.id, title: 'Every kind', contact_id: contact.id }))
+        .data;
       await call('update_post', { post_id: post.id, status: 'planned' });
       await w.public.vote({ postId: post.id, email: 'voter@example.com', notifyMe: false });
       await w.public.comment({ postId: post.id, email: 'voter@example.com', bodyText: 'Yes please', notifyMe: false });
@@ -159,7 +235,12 @@ describeMatrix(
       const rest = (await h.request('GET', `/v1/webhooks/${webhook.id}/deliveries?limit=100`, { key: ws.key })).body;
       expect(listed.data).toEqual(snakeKeys(rest));
       const created = deliveries.find((d) => d.event === 'contact.created')!;
-      expect(created.payload.contact).toMatchObject({ mrr_cents: 100, consent_basis: 'admin_created', first_seen_at: expect.any(String), metadata: { seatCount: 3 } });
+      expect(created.payload.contact).toMatchObject({
+        mrr_cents: 100,
+        consent_basis: 'admin_created',
+        first_seen_at: expect.any(String),
+        metadata: { seatCount: 3 },
+      });
       for (const delivery of deliveries) {
         const replay = await call('replay_webhook_delivery', { webhook_id: webhook.id, delivery_id: delivery.id });
         expect(replay.isError, `${delivery.event}: ${JSON.stringify(replay.error)}`).toBe(false);
@@ -176,7 +257,10 @@ describeMatrix(
         [{ external_user_id: 'v', currency: 'USD' }, 'mrr_cents'],
         [{ external_user_id: 'v', mrr_cents: 100_000_001, currency: 'USD' }, 'mrr_cents'],
         [{ external_user_id: 'v', email: `${'a'.repeat(315)}@x.com` }, 'email'],
-        [{ external_user_id: 'v', metadata: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])) }, 'metadata'],
+        [
+          { external_user_id: 'v', metadata: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])) },
+          'metadata',
+        ],
         [{ external_user_id: '' }, 'external_user_id'],
         [{ external_user_id: 'v', nickname: 'x' }, 'nickname'],
       ];
@@ -189,7 +273,10 @@ describeMatrix(
       }
       expect((await call('create_contact', { external_user_id: 'first' })).isError).toBe(false);
       const capped = await call('create_contact', { external_user_id: 'second' });
-      expect(capped.error).toMatchObject({ code: 'ERR_PLAN_LIMIT', details: { limit: 1, current: 1, resource: 'contact' } });
+      expect(capped.error).toMatchObject({
+        code: 'ERR_PLAN_LIMIT',
+        details: { limit: 1, current: 1, resource: 'contact' },
+      });
       expect((await call('get_contact', { contact_id: 'ctc_nope' })).error.code).toBe('ERR_NOT_FOUND');
       expect((await call('get_contact', {})).error.code).toBe('ERR_VALIDATION');
       const open = await connect(h, await h.seed());
@@ -216,10 +303,15 @@ describeMatrix(
         for (const result of results) {
           expect(result.isError, what).toBe(true);
           expect(result.error.code, what).toBe('ERR_VALIDATION');
-          expect(result.error.details.issues.map((i: { path: string }) => i.path), what).toContain(toSnake(path));
+          expect(
+            result.error.details.issues.map((i: { path: string }) => i.path),
+            what,
+          ).toContain(toSnake(path));
         }
       }
-      expect((await call('list_contacts')).data.data.map((c: { external_user_id: string }) => c.external_user_id)).toEqual(['base']);
+      expect(
+        (await call('list_contacts')).data.data.map((c: { external_user_id: string }) => c.external_user_id),
+      ).toEqual(['base']);
       await close();
     });
 
@@ -230,7 +322,10 @@ describeMatrix(
       expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
       expect(tools).toHaveLength(8);
       const refused = await call('create_contact', { external_user_id: 'x' });
-      expect(refused.error).toMatchObject({ code: 'ERR_SCOPE_INSUFFICIENT', details: { required: 'read:write', granted: 'read' } });
+      expect(refused.error).toMatchObject({
+        code: 'ERR_SCOPE_INSUFFICIENT',
+        details: { required: 'read:write', granted: 'read' },
+      });
       expect((await call('list_contacts')).isError).toBe(false);
       await close();
     });

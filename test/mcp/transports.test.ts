@@ -1,4 +1,3 @@
-import { OPERATION_IDS } from '../../src/contract/index.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,14 +5,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { OPERATION_IDS } from '../../src/contract/index.js';
 import { createEngine, errorLine } from '../../src/engine/index.js';
 import { createApp } from '../../src/h3/index.js';
 import { mcpEndpoint } from '../../src/mcp/index.js';
 import { CLI_ARGS } from '../helpers/cli.js';
 import { describeMatrix, type Harness } from '../helpers/harness.js';
 
-
-const PACKAGE_JSON = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const PACKAGE_JSON = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 function result(r: Awaited<ReturnType<Client['callTool']>>) {
   const text = (r.content as Array<{ text: string }>)[0]!.text;
@@ -22,7 +23,11 @@ function result(r: Awaited<ReturnType<Client['callTool']>>) {
 
 async function httpClient(h: Harness, key: string) {
   const client = new Client({ name: 'test', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${h.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${h.baseUrl}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
   return client;
 }
 
@@ -34,7 +39,12 @@ describeMatrix(
       const client = await httpClient(h, ws.key);
       expect((await client.listTools()).tools).toHaveLength(OPERATION_IDS.length);
       expect(client.getServerVersion()).toMatchObject({ name: 'feedback-service', version: PACKAGE_JSON.version });
-      const created = result(await client.callTool({ name: 'create_contact', arguments: { external_user_id: 'http-1', mrr_cents: 990, currency: 'EUR' } }));
+      const created = result(
+        await client.callTool({
+          name: 'create_contact',
+          arguments: { external_user_id: 'http-1', mrr_cents: 990, currency: 'EUR' },
+        }),
+      );
       expect(created.data).toMatchObject({ external_user_id: 'http-1', mrr_cents: 990, organization_id: ws.org.id });
       const rest = await h.request('GET', `/v1/contacts/${created.data.id}`, { key: ws.key });
       expect(rest.body.data.mrrCents).toBe(990);
@@ -45,7 +55,9 @@ describeMatrix(
       const ws = await h.seed();
       const reader = await httpClient(h, ws.readKey);
       expect((await reader.listTools()).tools.map((t) => t.name)).not.toContain('create_contact');
-      expect(result(await reader.callTool({ name: 'create_contact', arguments: { external_user_id: 'r' } })).error).toMatchObject({
+      expect(
+        result(await reader.callTool({ name: 'create_contact', arguments: { external_user_id: 'r' } })).error,
+      ).toMatchObject({
         code: 'ERR_SCOPE_INSUFFICIENT',
       });
       expect(result(await reader.callTool({ name: 'list_contacts', arguments: {} })).data.data).toEqual([]);
@@ -54,14 +66,21 @@ describeMatrix(
       const frozen = await h.seed();
       await h.engine.organizations.update(frozen.org.id, { billingState: 'read_only' });
       const frozenClient = await httpClient(h, frozen.key);
-      expect(result(await frozenClient.callTool({ name: 'create_contact', arguments: { external_user_id: 'f' } })).error).toMatchObject({ code: 'ERR_FORBIDDEN' });
-      expect(result(await frozenClient.callTool({ name: 'whoami', arguments: {} })).data.organization_id).toBe(frozen.org.id);
+      expect(
+        result(await frozenClient.callTool({ name: 'create_contact', arguments: { external_user_id: 'f' } })).error,
+      ).toMatchObject({ code: 'ERR_FORBIDDEN' });
+      expect(result(await frozenClient.callTool({ name: 'whoami', arguments: {} })).data.organization_id).toBe(
+        frozen.org.id,
+      );
       await frozenClient.close();
 
       const other = await h.seed();
-      const theirs = (await h.request('POST', '/v1/contacts', { key: other.key, body: { externalUserId: 'theirs' } })).body.data;
+      const theirs = (await h.request('POST', '/v1/contacts', { key: other.key, body: { externalUserId: 'theirs' } }))
+        .body.data;
       const mine = await httpClient(h, ws.key);
-      expect(result(await mine.callTool({ name: 'get_contact', arguments: { contact_id: theirs.id } })).error.code).toBe('ERR_NOT_FOUND');
+      expect(
+        result(await mine.callTool({ name: 'get_contact', arguments: { contact_id: theirs.id } })).error.code,
+      ).toBe('ERR_NOT_FOUND');
       await mine.close();
 
       const anonymous = await fetch(`${h.baseUrl}/mcp`, {
@@ -78,7 +97,11 @@ describeMatrix(
       const rpc = (body: unknown) =>
         fetch(`${h.baseUrl}/mcp`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${ws.readKey}` },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${ws.readKey}`,
+          },
           body: JSON.stringify(body),
         });
       const rest = await h.request('GET', '/v1/whoami', { key: ws.readKey });
@@ -95,7 +118,11 @@ describeMatrix(
     it('an unexpected tool failure keeps ERR_INTERNAL, logs one line with a request id, and returns that id', async () => {
       const ws = await h.seed();
       const lines: string[] = [];
-      const app = createApp({ engine: h.engine, logError: (message, error) => lines.push(`${message}: ${errorLine(error)}`), endpoints: [mcpEndpoint(h.engine)] });
+      const app = createApp({
+        engine: h.engine,
+        logError: (message, error) => lines.push(`${message}: ${errorLine(error)}`),
+        endpoints: [mcpEndpoint(h.engine)],
+      });
       const workspace = h.engine.workspace;
       (h.engine as { workspace: unknown }).workspace = () => {
         throw new TypeError('the disk is on fire');
@@ -104,8 +131,17 @@ describeMatrix(
         const res = await app.fetch(
           new Request('http://x/mcp', {
             method: 'POST',
-            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${ws.key}` },
-            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_contacts', arguments: {} } }),
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              authorization: `Bearer ${ws.key}`,
+            },
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'tools/call',
+              params: { name: 'list_contacts', arguments: {} },
+            }),
           }),
         );
         const requestId = res.headers.get('x-request-id');
@@ -113,7 +149,11 @@ describeMatrix(
         const call = (await res.json()).result;
         expect(call.isError).toBe(true);
         const { error } = JSON.parse(call.content[0].text);
-        expect(error).toEqual({ code: 'ERR_INTERNAL', message: 'An unexpected error occurred.', details: { request_id: requestId } });
+        expect(error).toEqual({
+          code: 'ERR_INTERNAL',
+          message: 'An unexpected error occurred.',
+          details: { request_id: requestId },
+        });
         expect(call.content[0].text).not.toContain('disk is on fire');
         expect(lines).toHaveLength(1);
         expect(lines[0]).not.toContain('\n');
@@ -128,10 +168,19 @@ describeMatrix(
     it('the stdio command against this server uses the key and its scope', async () => {
       const ws = await h.seed();
       const client = new Client({ name: 'test', version: '1' });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [...CLI_ARGS, 'mcp', '--base-url', h.baseUrl, '--api-key', ws.readKey], stderr: 'pipe' }));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [...CLI_ARGS, 'mcp', '--base-url', h.baseUrl, '--api-key', ws.readKey],
+          stderr: 'pipe',
+        }),
+      );
       const { tools } = await client.listTools();
       expect(tools.every((t) => t.annotations?.readOnlyHint)).toBe(true);
-      expect(result(await client.callTool({ name: 'whoami', arguments: {} })).data).toMatchObject({ organization_id: ws.org.id, scope: 'read' });
+      expect(result(await client.callTool({ name: 'whoami', arguments: {} })).data).toMatchObject({
+        organization_id: ws.org.id,
+        scope: 'read',
+      });
       await client.close();
     });
   },
@@ -150,11 +199,28 @@ describe('MCP over stdio on a database', () => {
     await engine.close();
 
     const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [...CLI_ARGS, 'mcp', '--db', database, '--org', org.id], stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [...CLI_ARGS, 'mcp', '--db', database, '--org', org.id],
+        stderr: 'pipe',
+      }),
+    );
     expect((await client.listTools()).tools).toHaveLength(OPERATION_IDS.length);
-    const created = result(await client.callTool({ name: 'identify_contact', arguments: { external_user_id: 'stdio-1', email: 'sam@example.com' } }));
-    expect(created.data).toMatchObject({ external_user_id: 'stdio-1', email: 'sam@example.com', organization_id: org.id });
-    const invalid = result(await client.callTool({ name: 'create_contact', arguments: { external_user_id: 'x', mrr_cents: 5 } }));
+    const created = result(
+      await client.callTool({
+        name: 'identify_contact',
+        arguments: { external_user_id: 'stdio-1', email: 'sam@example.com' },
+      }),
+    );
+    expect(created.data).toMatchObject({
+      external_user_id: 'stdio-1',
+      email: 'sam@example.com',
+      organization_id: org.id,
+    });
+    const invalid = result(
+      await client.callTool({ name: 'create_contact', arguments: { external_user_id: 'x', mrr_cents: 5 } }),
+    );
     expect(invalid.error.code).toBe('ERR_VALIDATION');
     await client.close();
 

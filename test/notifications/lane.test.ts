@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { createEngine, hashEmail, MAIL_RETRY_SCHEDULE_MS, type Engine } from '../../src/engine/index.js';
+import { createEngine, type Engine, hashEmail, MAIL_RETRY_SCHEDULE_MS } from '../../src/engine/index.js';
 import { describeEngine, type EngineHarness } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 import { addresses, countsSince, portalWorkspace } from './helpers.js';
@@ -26,7 +26,10 @@ async function runDueIn(h: EngineHarness, ms: number) {
   }
 }
 const rowsOf = (h: EngineHarness, email: string) =>
-  h.engine.db.all<{ status: string; attempt_count: unknown; error: string | null }>('SELECT status, attempt_count, error FROM mail WHERE email = ? ORDER BY created_at, id', [email]);
+  h.engine.db.all<{ status: string; attempt_count: unknown; error: string | null }>(
+    'SELECT status, attempt_count, error FROM mail WHERE email = ? ORDER BY created_at, id',
+    [email],
+  );
 
 describeEngine(
   'the mail lane',
@@ -47,7 +50,12 @@ describeEngine(
       expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [a.instant]: 3, [a.hourly]: 1 });
       const digest = (await smtp.parsed()).slice(from).find((m) => (m.to as { text: string }).text === a.hourly)!;
       expect(digest.subject).toBe('3 updates from Acme');
-      for (const line of ['“Dark mode” is now Under review', '“Dark mode” is now Planned', '“Dark mode” is now In progress']) expect(digest.text).toContain(line);
+      for (const line of [
+        '“Dark mode” is now Under review',
+        '“Dark mode” is now Planned',
+        '“Dark mode” is now In progress',
+      ])
+        expect(digest.text).toContain(line);
     });
 
     it(`an instant person who gets many in an hour gets the rest of the hour as one digest`, async () => {
@@ -73,11 +81,19 @@ describeEngine(
       const from = smtp.mails.length;
       try {
         await ws.posts.update(post.id, { status: 'planned' });
-        expect((await h.engine.scheduler.runDue()).mail).toEqual({ sent: 0, retried: 1, failed: 0, unconfirmed: 0, cancelled: 0 });
+        expect((await h.engine.scheduler.runDue()).mail).toEqual({
+          sent: 0,
+          retried: 1,
+          failed: 0,
+          unconfirmed: 0,
+          cancelled: 0,
+        });
       } finally {
         smtp.accept();
       }
-      expect(await rowsOf(h, a.later)).toEqual([expect.objectContaining({ status: 'pending', error: expect.stringContaining('451') })]);
+      expect(await rowsOf(h, a.later)).toEqual([
+        expect.objectContaining({ status: 'pending', error: expect.stringContaining('451') }),
+      ]);
       expect((await h.engine.scheduler.runDue()).mail.sent).toBe(0); // not due yet
       await runDueIn(h, MAIL_RETRY_SCHEDULE_MS[0]);
       expect(countsSince(smtp, from).get(a.later)).toBe(1);
@@ -89,11 +105,19 @@ describeEngine(
       smtp.refuse(550, 'No such user here');
       try {
         await ws2.posts.update(post2.id, { status: 'planned' });
-        expect((await h.engine.scheduler.runDue()).mail).toEqual({ sent: 0, retried: 0, failed: 1, unconfirmed: 0, cancelled: 0 });
+        expect((await h.engine.scheduler.runDue()).mail).toEqual({
+          sent: 0,
+          retried: 0,
+          failed: 1,
+          unconfirmed: 0,
+          cancelled: 0,
+        });
       } finally {
         smtp.accept();
       }
-      expect(await rowsOf(h, a.never)).toEqual([expect.objectContaining({ status: 'failed', error: expect.stringContaining('550') })]);
+      expect(await rowsOf(h, a.never)).toEqual([
+        expect.objectContaining({ status: 'failed', error: expect.stringContaining('550') }),
+      ]);
     });
 
     it('an unreachable SMTP server leaves the mail pending for the next attempt; nothing is lost', async () => {
@@ -103,11 +127,19 @@ describeEngine(
       const down = await createEngine({ database: h.url, log: () => {}, mail: { smtpUrl: 'smtp://127.0.0.1:9' } });
       try {
         await ws.posts.update(post.id, { status: 'planned' });
-        expect((await down.scheduler.runDue()).mail).toEqual({ sent: 0, retried: 1, failed: 0, unconfirmed: 0, cancelled: 0 });
+        expect((await down.scheduler.runDue()).mail).toEqual({
+          sent: 0,
+          retried: 1,
+          failed: 0,
+          unconfirmed: 0,
+          cancelled: 0,
+        });
       } finally {
         await down.close();
       }
-      expect(await rowsOf(h, a.patient)).toEqual([expect.objectContaining({ status: 'pending', error: expect.stringContaining('cannot reach the SMTP server') })]);
+      expect(await rowsOf(h, a.patient)).toEqual([
+        expect.objectContaining({ status: 'pending', error: expect.stringContaining('cannot reach the SMTP server') }),
+      ]);
       const from = smtp.mails.length;
       await runDueIn(h, MAIL_RETRY_SCHEDULE_MS[0]);
       expect(countsSince(smtp, from).get(a.patient)).toBe(1);
@@ -115,7 +147,11 @@ describeEngine(
 
     it('a workspace without SMTP logs what each message was and to whom (masked), never its words or links; counts it sent', async () => {
       const logged: string[] = [];
-      const quiet = await createEngine({ database: h.url, log: (m) => logged.push(m), mail: { publicUrl: 'https://feedback.test' } });
+      const quiet = await createEngine({
+        database: h.url,
+        log: (m) => logged.push(m),
+        mail: { publicUrl: 'https://feedback.test' },
+      });
       try {
         const { ws, org, post } = await portalWorkspace(quiet);
         const a = addresses('logged');
@@ -133,7 +169,11 @@ describeEngine(
 
     it('with logBodies (development only) the log has each message in full, links included', async () => {
       const logged: string[] = [];
-      const dev = await createEngine({ database: h.url, log: (m) => logged.push(m), mail: { publicUrl: 'https://feedback.test', logBodies: true } });
+      const dev = await createEngine({
+        database: h.url,
+        log: (m) => logged.push(m),
+        mail: { publicUrl: 'https://feedback.test', logBodies: true },
+      });
       try {
         const { ws, org, post } = await portalWorkspace(dev);
         await optedInVoter(dev, org.id, post.id, addresses('dev').dev!);
@@ -153,14 +193,21 @@ describeEngine(
         const engine = await createEngine({ database: h.url, log: (m) => logged.push(m), mail: { logBodies } });
         try {
           const { ws, post } = await portalWorkspace(engine);
-          const { codeId } = await ws.participation.requestCode({ email: 'coder@example.com' }, { kind: 'vote', postId: post.id, notifyMe: false }, { workspace: 'Acme' });
+          const { codeId } = await ws.participation.requestCode(
+            { email: 'coder@example.com' },
+            { kind: 'vote', postId: post.id, notifyMe: false },
+            { workspace: 'Acme' },
+          );
           // The code's mail goes through the outbox like every other message.
           await engine.scheduler.runDue();
           const line = logged.find((l) => l.includes('no SMTP server configured'))!;
           expect(line).toContain('a sign-in code to c***@example.com');
           const code = /(\d{6}) is your code/.exec(line)?.[1];
           if (!logBodies) expect(code).toBeUndefined();
-          else await expect(ws.participation.confirmCode(codeId, code!)).resolves.toMatchObject({ action: { kind: 'vote' } });
+          else
+            await expect(ws.participation.confirmCode(codeId, code!)).resolves.toMatchObject({
+              action: { kind: 'vote' },
+            });
         } finally {
           await engine.close();
         }
@@ -176,14 +223,21 @@ describeEngine(
         await ws.posts.update(post.id, { status: 'shipped' });
         expect((await bare.scheduler.runDue()).mail.sent).toBe(2);
         expect(logged.filter((l) => l.includes('without links or a one-click unsubscribe'))).toHaveLength(1);
-        expect(logged.filter((l) => l.includes('no SMTP server configured')).every((l) => !l.includes('/portal/mail/'))).toBe(true);
+        expect(
+          logged.filter((l) => l.includes('no SMTP server configured')).every((l) => !l.includes('/portal/mail/')),
+        ).toBe(true);
       } finally {
         await bare.close();
       }
     });
 
     it('a running scheduler wakes the lanes of what a commit wrote: events alone claim no mail, mail is sent at once', async () => {
-      const running = await createEngine({ database: h.url, log: () => {}, mail: { smtpUrl: smtp.url }, webhooks: { scheduler: { pollMs: 600_000 } } });
+      const running = await createEngine({
+        database: h.url,
+        log: () => {},
+        mail: { smtpUrl: smtp.url },
+        webhooks: { scheduler: { pollMs: 600_000 } },
+      });
       let mailClaims = 0;
       const all = running.db.all.bind(running.db);
       (running.db as { all: typeof all }).all = (sql, params) => {

@@ -16,12 +16,21 @@ describeEngine(
       // identify (sdk_identify): votes and comments as a signed-in user; one person, one mail.
       await ws.contacts.identify({ externalUserId: 'u1', email: a.sdk });
       await ws.public.vote({ postId: post.id, email: a.sdk, userId: 'u1', vouched: true, notifyMe: false });
-      await ws.public.comment({ postId: post.id, email: a.sdk, authorUserId: 'u1', bodyText: 'Yes please', vouched: true, notifyMe: false });
+      await ws.public.comment({
+        postId: post.id,
+        email: a.sdk,
+        authorUserId: 'u1',
+        bodyText: 'Yes please',
+        vouched: true,
+        notifyMe: false,
+      });
       // An anonymous voter who ticked notify-me, and one who did not.
       await ws.public.vote({ postId: post.id, email: a.optin, notifyMe: true });
       await ws.public.vote({ postId: post.id, email: a.quiet, notifyMe: false });
       // Backfilled (legacy_inferred) and admin-created contacts who take part with the box ticked.
-      await ws.contacts.backfill([{ email: a.legacy, firstSeenAt: '2025-01-01T00:00:00.000Z', lastSeenAt: '2025-02-01T00:00:00.000Z' }]);
+      await ws.contacts.backfill([
+        { email: a.legacy, firstSeenAt: '2025-01-01T00:00:00.000Z', lastSeenAt: '2025-02-01T00:00:00.000Z' },
+      ]);
       await ws.public.vote({ postId: post.id, email: a.legacy, notifyMe: true });
       await ws.contacts.create({ email: a.admin });
       await ws.public.vote({ postId: post.id, email: a.admin, notifyMe: true });
@@ -37,14 +46,19 @@ describeEngine(
       expect(run.mail).toEqual({ sent: 3, retried: 0, failed: 0, unconfirmed: 0, cancelled: 0 });
       expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [a.sdk]: 1, [a.optin]: 1, [a.shared]: 1 });
 
-      const [message] = (await smtp.parsed()).slice(from).filter((m) => m.to && 'text' in m.to && m.to.text === a.optin);
+      const [message] = (await smtp.parsed())
+        .slice(from)
+        .filter((m) => m.to && 'text' in m.to && m.to.text === a.optin);
       expect(message!.subject).toBe('“Dark mode” is now Planned');
       expect(message!.from!.value[0]).toMatchObject({ name: 'Acme', address: 'feedback-service@localhost' });
       expect(message!.text).toContain('“Dark mode” moved from Open to Planned.');
       expect(message!.text).toContain(`${PUBLIC_URL}/portal/${handle}/b/${board.slug}/p/${post.slug}`);
       // RFC 8058: an https unsubscribe address, and the one-click POST marker.
-      const unfolded = (key: string) => message!.headerLines.find((l) => l.key === key)?.line.replace(/\r\n[ \t]+/g, ' ');
-      expect(unfolded('list-unsubscribe')).toMatch(new RegExp(`^List-Unsubscribe:\\s+<${PUBLIC_URL}/portal/mail/unsubscribe\\?t=[\\w.-]+>$`));
+      const unfolded = (key: string) =>
+        message!.headerLines.find((l) => l.key === key)?.line.replace(/\r\n[ \t]+/g, ' ');
+      expect(unfolded('list-unsubscribe')).toMatch(
+        new RegExp(`^List-Unsubscribe:\\s+<${PUBLIC_URL}/portal/mail/unsubscribe\\?t=[\\w.-]+>$`),
+      );
       expect(unfolded('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
       expect(message!.text).toMatch(new RegExp(`Choose what you get: ${PUBLIC_URL}/portal/mail/preferences\\?t=`));
 
@@ -53,10 +67,15 @@ describeEngine(
       const next = smtp.mails.length;
       await ws.posts.update(post.id, { status: 'in_progress' });
       await h.engine.scheduler.runDue();
-      expect(Object.fromEntries(countsSince(smtp, next))).toEqual({ [a.sdk]: 1, [a.optin]: 1, [a.shared]: 1, [a.admin]: 1 });
+      expect(Object.fromEntries(countsSince(smtp, next))).toEqual({
+        [a.sdk]: 1,
+        [a.optin]: 1,
+        [a.shared]: 1,
+        [a.admin]: 1,
+      });
     });
 
-    it('an update that does not change the status mails nobody; a merge mails the duplicate\'s participants where it went', async () => {
+    it("an update that does not change the status mails nobody; a merge mails the duplicate's participants where it went", async () => {
       const { ws, board, post } = await portalWorkspace(h.engine);
       const a = addresses('voter');
       await ws.public.vote({ postId: post.id, email: a.voter, notifyMe: true });
@@ -74,22 +93,52 @@ describeEngine(
     it('a reply mails the author of the post and of the comment it answers (a legacy author too: their own request), never the commenter', async () => {
       const { ws, board } = await portalWorkspace(h.engine);
       const a = addresses('author', 'commenter', 'replier', 'bystander');
-      await ws.contacts.backfill([{ email: a.author, firstSeenAt: '2025-01-01T00:00:00.000Z', lastSeenAt: '2025-01-01T00:00:00.000Z' }]);
-      const post = await ws.public.post({ boardId: board.id, email: a.author, name: 'Ada', title: 'Export to CSV', notifyMe: true });
+      await ws.contacts.backfill([
+        { email: a.author, firstSeenAt: '2025-01-01T00:00:00.000Z', lastSeenAt: '2025-01-01T00:00:00.000Z' },
+      ]);
+      const post = await ws.public.post({
+        boardId: board.id,
+        email: a.author,
+        name: 'Ada',
+        title: 'Export to CSV',
+        notifyMe: true,
+      });
       await ws.public.vote({ postId: post.id, email: a.bystander, notifyMe: true });
       const from = smtp.mails.length;
-      const comment = await ws.public.comment({ postId: post.id, email: a.commenter, name: 'Cy', bodyText: 'Also Excel?', notifyMe: true });
+      const comment = await ws.public.comment({
+        postId: post.id,
+        email: a.commenter,
+        name: 'Cy',
+        bodyText: 'Also Excel?',
+        notifyMe: true,
+      });
       await h.engine.scheduler.runDue();
       expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [a.author]: 1 });
       const second = smtp.mails.length;
-      await ws.public.comment({ postId: post.id, email: a.replier, name: 'Ray', parentId: comment.id, bodyText: 'CSV opens in Excel', notifyMe: false });
+      await ws.public.comment({
+        postId: post.id,
+        email: a.replier,
+        name: 'Ray',
+        parentId: comment.id,
+        bodyText: 'CSV opens in Excel',
+        notifyMe: false,
+      });
       await h.engine.scheduler.runDue();
       expect(Object.fromEntries(countsSince(smtp, second))).toEqual({ [a.author]: 1, [a.commenter]: 1 });
       const replies = (await smtp.parsed()).slice(second);
-      expect(replies.map((m) => m.subject).sort()).toEqual(['New comment on “Export to CSV”', 'Ray replied to your comment on “Export to CSV”']);
+      expect(replies.map((m) => m.subject).sort()).toEqual([
+        'New comment on “Export to CSV”',
+        'Ray replied to your comment on “Export to CSV”',
+      ]);
       // The author answering on their own post mails the commenter it answers, not the author.
       const third = smtp.mails.length;
-      await ws.public.comment({ postId: post.id, email: a.author, parentId: comment.id, bodyText: 'Good point', notifyMe: false });
+      await ws.public.comment({
+        postId: post.id,
+        email: a.author,
+        parentId: comment.id,
+        bodyText: 'Good point',
+        notifyMe: false,
+      });
       await h.engine.scheduler.runDue();
       expect(Object.fromEntries(countsSince(smtp, third))).toEqual({ [a.commenter]: 1 });
       expect((await smtp.parsed()).slice(third)[0]!.text).toContain('Someone wrote:\nGood point');
@@ -99,11 +148,25 @@ describeEngine(
       const { ws, board } = await portalWorkspace(h.engine);
       const a = addresses('sub', 'optin', 'legacy', 'unsubscribed');
       const sub = (await ws.contacts.identify({ externalUserId: 'c1', email: a.sub })).contact;
-      const optin = (await ws.public.vote({ postId: (await ws.posts.create(board.id, { title: 'x' })).id, email: a.optin, notifyMe: true })).contactId!;
-      const [legacy] = (await ws.contacts.backfill([{ email: a.legacy, firstSeenAt: '2025-01-01T00:00:00.000Z', lastSeenAt: '2025-01-01T00:00:00.000Z' }])).created;
+      const optin = (
+        await ws.public.vote({
+          postId: (await ws.posts.create(board.id, { title: 'x' })).id,
+          email: a.optin,
+          notifyMe: true,
+        })
+      ).contactId!;
+      const [legacy] = (
+        await ws.contacts.backfill([
+          { email: a.legacy, firstSeenAt: '2025-01-01T00:00:00.000Z', lastSeenAt: '2025-01-01T00:00:00.000Z' },
+        ])
+      ).created;
       await ws.contacts.identify({ externalUserId: 'c2', email: a.unsubscribed });
       for (const id of [sub.id, optin, legacy!]) await ws.notifications.subscribe(id, 'changelog');
-      const entry = await ws.changelog.create({ boardId: board.id, title: 'Dark mode is here', body: 'Turn it on in settings.' });
+      const entry = await ws.changelog.create({
+        boardId: board.id,
+        title: 'Dark mode is here',
+        body: 'Turn it on in settings.',
+      });
       const from = smtp.mails.length;
       await ws.changelog.publish(entry.id);
       await h.engine.scheduler.runDue();

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { H3 } from 'h3';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hashEmail } from '../../src/engine/index.js';
-import { createApp, serveNode, type NodeServer } from '../../src/h3/index.js';
+import { createApp, type NodeServer, serveNode } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { describeEngine } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
@@ -57,14 +57,31 @@ describeEngine(
       expect(res.status).toBe(200);
       expect(await res.text()).toContain('You are unsubscribed.');
       expect(await m.ws.notifications.preferences(m.recipient)).toMatchObject({ all: true });
-      const [record] = await e.engine.db.all<{ via: string; topic: string }>('SELECT via, topic FROM mail_unsubscribe WHERE email_hash = ?', [hashEmail(m.voter)]);
+      const [record] = await e.engine.db.all<{ via: string; topic: string }>(
+        'SELECT via, topic FROM mail_unsubscribe WHERE email_hash = ?',
+        [hashEmail(m.voter)],
+      );
       expect(record).toEqual({ via: 'one_click', topic: 'all' });
       expect(await m.stillMailed('in_progress')).toBe(false);
       // A second click (clients retry) changes nothing and still answers 200.
-      expect((await fetch(m.unsubscribe, { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(200);
-      expect(await e.engine.db.all('SELECT id FROM mail_unsubscribe WHERE email_hash = ?', [hashEmail(m.voter)])).toHaveLength(1);
+      expect(
+        (
+          await fetch(m.unsubscribe, {
+            method: 'POST',
+            body: 'List-Unsubscribe=One-Click',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        await e.engine.db.all('SELECT id FROM mail_unsubscribe WHERE email_hash = ?', [hashEmail(m.voter)]),
+      ).toHaveLength(1);
       // A mail provider posts for all its users from a few addresses: no per-address limit refuses them (the pages have one).
-      const statuses = await Promise.all(Array.from({ length: 70 }, () => fetch(m.unsubscribe, { method: 'POST', body: 'List-Unsubscribe=One-Click' }).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 70 }, () =>
+          fetch(m.unsubscribe, { method: 'POST', body: 'List-Unsubscribe=One-Click' }).then((r) => r.status),
+        ),
+      );
       expect(new Set(statuses)).toEqual(new Set([200]));
     });
 
@@ -81,7 +98,11 @@ describeEngine(
       expect(pressed.status).toBe(200);
       expect(pressed.text).toContain('You are unsubscribed');
       expect(await m.stillMailed('shipped')).toBe(false);
-      expect((await e.engine.db.one<{ via: string }>('SELECT via FROM mail_unsubscribe WHERE email_hash = ?', [hashEmail(m.voter)]))!.via).toBe('preferences');
+      expect(
+        (await e.engine.db.one<{ via: string }>('SELECT via FROM mail_unsubscribe WHERE email_hash = ?', [
+          hashEmail(m.voter),
+        ]))!.via,
+      ).toBe('preferences');
     });
 
     it('a link cut short or forged is refused with a sentence; an expired one says so', async () => {
@@ -90,7 +111,10 @@ describeEngine(
       const cut = await v.get(m.unsubscribe.slice(base.length, -5));
       expect(cut.status).toBe(400);
       expect(cut.text).toContain('This link is not valid');
-      const forged = await fetch(m.unsubscribe.replace(/\.([\w-]+)$/, '.AAAA$1'), { method: 'POST', body: 'List-Unsubscribe=One-Click' });
+      const forged = await fetch(m.unsubscribe.replace(/\.([\w-]+)$/, '.AAAA$1'), {
+        method: 'POST',
+        body: 'List-Unsubscribe=One-Click',
+      });
       expect(forged.status).toBe(400);
       expect(await m.ws.notifications.preferences(m.recipient)).toMatchObject({ all: false });
       e.advance(91 * 86_400_000);
@@ -120,9 +144,18 @@ describeEngine(
       expect(saved.status).toBe(303);
       const after = await v.get(saved.location!);
       expect(after.text).toContain('Your email settings are saved.');
-      expect(await m.ws.notifications.preferences(m.recipient)).toMatchObject({ all: false, posts: false, changelog: true, digest: 'hourly', subscriptions: [{ title: 'Dark mode', on: false }] });
+      expect(await m.ws.notifications.preferences(m.recipient)).toMatchObject({
+        all: false,
+        posts: false,
+        changelog: true,
+        digest: 'hourly',
+        subscriptions: [{ title: 'Dark mode', on: false }],
+      });
       expect(await m.stillMailed('shipped')).toBe(false);
-      const forged = await v.post(path, [['posts', 'on']], { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+      const forged = await v.post(path, [['posts', 'on']], {
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      });
       expect(forged.status).toBe(403);
       expect(await m.ws.notifications.preferences(m.recipient)).toMatchObject({ posts: false });
     });
@@ -133,17 +166,30 @@ describeEngine(
       const v = new Visitor(app);
       const path = m.preferences.slice(base.length);
       await v.get(path);
-      const rows = async () => (await e.engine.db.all('SELECT id FROM mail_unsubscribe WHERE email_hash = ?', [hashEmail(m.voter)])).length;
+      const rows = async () =>
+        (await e.engine.db.all('SELECT id FROM mail_unsubscribe WHERE email_hash = ?', [hashEmail(m.voter)])).length;
       const before = await rows();
-      for (const listed of [['x'.repeat(60)], ['post_\u0000'], [other.id], Array.from({ length: 2_000 }, (_, i) => `post_${i}`)]) {
-        const res = await v.post(path, listed.map((id) => ['listed', id] as [string, string]));
+      for (const listed of [
+        ['x'.repeat(60)],
+        ['post_\u0000'],
+        [other.id],
+        Array.from({ length: 2_000 }, (_, i) => `post_${i}`),
+      ]) {
+        const res = await v.post(
+          path,
+          listed.map((id) => ['listed', id] as [string, string]),
+        );
         expect(res.status, listed[0]!.slice(0, 20)).toBe(422);
         expect(res.text).toMatch(/not a post you follow|at most/);
       }
       expect(await rows()).toBe(before);
-      expect(await m.ws.notifications.preferences(m.recipient)).toMatchObject({ subscriptions: [{ title: 'Dark mode', on: true }] });
+      expect(await m.ws.notifications.preferences(m.recipient)).toMatchObject({
+        subscriptions: [{ title: 'Dark mode', on: true }],
+      });
       // The engine says the same to any caller.
-      await expect(m.ws.notifications.updatePreferences(m.recipient, { postUpdates: { [other.id]: false } })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+      await expect(
+        m.ws.notifications.updatePreferences(m.recipient, { postUpdates: { [other.id]: false } }),
+      ).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
     });
 
     it('someone signed in on the portal finds their email settings from its header', async () => {
@@ -155,7 +201,11 @@ describeEngine(
       // Signed in with an emailed code, as the portal does it.
       const seen = smtp.mails.length;
       await v.get(`/portal/${handle}/b/ideas/p/dark-mode`);
-      const asked = await v.post(`/portal/${handle}/b/ideas/p/dark-mode/comment`, { body_text: 'Hello', name: 'R', email: reader });
+      const asked = await v.post(`/portal/${handle}/b/ideas/p/dark-mode/comment`, {
+        body_text: 'Hello',
+        name: 'R',
+        email: reader,
+      });
       await e.engine.scheduler.runDue();
       const code = await smtp.codeFor(reader, seen);
       await v.get(asked.location!);

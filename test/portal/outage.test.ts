@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, hashEmail, type Engine } from '../../src/engine/index.js';
+import { createEngine, type Engine, hashEmail } from '../../src/engine/index.js';
 import { createApp } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { portalWorkspace } from '../notifications/helpers.js';
@@ -24,7 +24,11 @@ describe('the portal while SQLite is held by another process [sqlite]', () => {
   it('a write that cannot get the lock within the busy timeout answers 503 with Retry-After and a page, not 500', async () => {
     const { org, ws, post } = await portalWorkspace(engine);
     const vote = await ws.public.vote({ postId: post.id, email: 'held@example.com', notifyMe: true });
-    const token = await engine.mailLinks.sign({ organizationId: org.id, contactId: vote.contactId!, emailHash: hashEmail('held@example.com')! });
+    const token = await engine.mailLinks.sign({
+      organizationId: org.id,
+      contactId: vote.contactId!,
+      emailHash: hashEmail('held@example.com')!,
+    });
     const app = createApp({ engine, logError: () => {}, sites: [createPortal({ engine })] });
     // Another process (a CLI command, a backup) holds the write lock past the 5 s busy timeout.
     const other = new Database(file);

@@ -1,10 +1,10 @@
-import { beforeAll, expect, it } from 'vitest';
 import type { H3 } from 'h3';
+import { beforeAll, expect, it } from 'vitest';
 import { CLI_ACTOR, FeedbackError } from '../../src/engine/index.js';
-import { createApp } from '../../src/h3/index.js';
-import { createPortal } from '../../src/portal/index.js';
 import { newId } from '../../src/engine/shared/ids.js';
 import * as postsStore from '../../src/engine/store/posts.js';
+import { createApp } from '../../src/h3/index.js';
+import { createPortal } from '../../src/portal/index.js';
 import { describeEngine } from '../helpers/harness.js';
 import { walkIds } from '../helpers/pages.js';
 
@@ -72,8 +72,16 @@ describeEngine('the public portal pages', (e) => {
     await w.posts.update(quiet.id, { status: 'planned' });
     const path = `${base}/b/${board.slug}`;
     expect(titles((await get(app, path)).text)).toEqual(['Old favourite', 'Fresh 100% idea', 'Quiet one']);
-    expect(titles((await get(app, `${path}?sort=new`)).text)).toEqual(['Quiet one', 'Fresh 100% idea', 'Old favourite']);
-    expect(titles((await get(app, `${path}?sort=trending`)).text)).toEqual(['Fresh 100% idea', 'Quiet one', 'Old favourite']);
+    expect(titles((await get(app, `${path}?sort=new`)).text)).toEqual([
+      'Quiet one',
+      'Fresh 100% idea',
+      'Old favourite',
+    ]);
+    expect(titles((await get(app, `${path}?sort=trending`)).text)).toEqual([
+      'Fresh 100% idea',
+      'Quiet one',
+      'Old favourite',
+    ]);
     expect(titles((await get(app, `${path}?q=FRESH`)).text)).toEqual(['Fresh 100% idea']);
     expect(titles((await get(app, `${path}?q=${encodeURIComponent('100%')}`)).text)).toEqual(['Fresh 100% idea']); // % is literal
     expect(titles((await get(app, `${path}?q=${encodeURIComponent('idea fre')}`)).text)).toEqual(['Fresh 100% idea']); // words, the last as a prefix
@@ -89,7 +97,8 @@ describeEngine('the public portal pages', (e) => {
     for (let i = 0; i < 9; i++) {
       const p = await w.posts.create(board.id, { title: `Post ${i}` });
       ids.push(p.id);
-      for (let v = 0; v < i % 4; v++) await w.public.vote({ postId: p.id, email: `v${v}@example.com`, notifyMe: false });
+      for (let v = 0; v < i % 4; v++)
+        await w.public.vote({ postId: p.id, email: `v${v}@example.com`, notifyMe: false });
       e.advance(3600_000);
     }
     const reader = e.engine.workspace(org.id).portal;
@@ -103,9 +112,14 @@ describeEngine('the public portal pages', (e) => {
         if (seen.length === 4) await w.posts.create(board.id, { title: 'Arrived during the walk' }); // newest: before the cursor in New
       } while (cursor);
       expect(new Set(seen).size, sort).toBe(seen.length);
-      expect(ids.every((id) => seen.includes(id)), sort).toBe(true);
+      expect(
+        ids.every((id) => seen.includes(id)),
+        sort,
+      ).toBe(true);
     }
-    await expect(reader.posts(board.id, { sort: 'new', cursor: 'bm9wZQ' })).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+    await expect(reader.posts(board.id, { sort: 'new', cursor: 'bm9wZQ' })).rejects.toMatchObject({
+      code: 'ERR_VALIDATION',
+    });
   });
 
   it('a board page links to the next page, and a cursor that is not ours shows the first page', async () => {
@@ -120,9 +134,29 @@ describeEngine('the public portal pages', (e) => {
 
   it('a post shows its body, author, votes and threaded comments; a merged post sends to its target, which lists it', async () => {
     const { w, board, base } = await workspace();
-    const post = await w.public.post({ boardId: board.id, email: 'ann@example.com', name: 'Ann', title: 'Offline mode', body: { json: {}, text: 'Works on a plane' }, notifyMe: false });
-    const top = await w.public.comment({ postId: post.id, email: 'bo@example.com', name: 'Bo', bodyText: 'Yes please', notifyMe: false });
-    await w.public.comment({ postId: post.id, email: 'cy@example.com', name: 'Cy', parentId: top.id, bodyText: 'Agreed', notifyMe: false });
+    const post = await w.public.post({
+      boardId: board.id,
+      email: 'ann@example.com',
+      name: 'Ann',
+      title: 'Offline mode',
+      body: { json: {}, text: 'Works on a plane' },
+      notifyMe: false,
+    });
+    const top = await w.public.comment({
+      postId: post.id,
+      email: 'bo@example.com',
+      name: 'Bo',
+      bodyText: 'Yes please',
+      notifyMe: false,
+    });
+    await w.public.comment({
+      postId: post.id,
+      email: 'cy@example.com',
+      name: 'Cy',
+      parentId: top.id,
+      bodyText: 'Agreed',
+      notifyMe: false,
+    });
     await w.public.vote({ postId: post.id, email: 'dee@example.com', notifyMe: false });
     const page = await get(app, `${base}/b/${board.slug}/p/${post.slug}`);
     expect(page.status).toBe(200);
@@ -131,7 +165,12 @@ describeEngine('the public portal pages', (e) => {
     expect(page.text).toContain('1 vote');
     expect(page.text).toContain('2 comments');
     // The reply sits inside its parent's list item.
-    expect(page.text).toMatch(new RegExp(`<li class="comment" id="${top.id}">.*Yes please.*<ul><li class="comment" id="cmt_[^"]+">.*Cy.*Agreed.*</li></ul></li>`, 's'));
+    expect(page.text).toMatch(
+      new RegExp(
+        `<li class="comment" id="${top.id}">.*Yes please.*<ul><li class="comment" id="cmt_[^"]+">.*Cy.*Agreed.*</li></ul></li>`,
+        's',
+      ),
+    );
 
     const dupe = await w.posts.create(board.id, { title: 'Work without internet' });
     await w.posts.merge(dupe.id, post.id);
@@ -160,7 +199,11 @@ describeEngine('the public portal pages', (e) => {
 
   it('the roadmap shows planned, in progress and shipped, in roadmap order, without posts hidden from it', async () => {
     const { w, board, base } = await workspace();
-    const make = async (title: string, status: 'planned' | 'in_progress' | 'shipped' | 'open', extra: { hideFromRoadmap?: boolean } = {}) => {
+    const make = async (
+      title: string,
+      status: 'planned' | 'in_progress' | 'shipped' | 'open',
+      extra: { hideFromRoadmap?: boolean } = {},
+    ) => {
       const p = await w.posts.create(board.id, { title });
       await w.posts.update(p.id, { status, ...extra });
       return p;
@@ -177,7 +220,11 @@ describeEngine('the public portal pages', (e) => {
     // The console's roadmap page sets the order (docs/console.md).
     await w.triage.as(CLI_ACTOR).reorder('planned', [first.id, second.id]);
     const html = (await get(app, `${base}/roadmap`)).text;
-    const column = (id: string) => html.split('<section').find((s) => s.includes(`id="col-${id}"`))!.split('</section>')[0]!;
+    const column = (id: string) =>
+      html
+        .split('<section')
+        .find((s) => s.includes(`id="col-${id}"`))!
+        .split('</section>')[0]!;
     expect(column('planned').indexOf('First planned')).toBeLessThan(column('planned').indexOf('Second planned'));
     expect(column('planned').indexOf('Second planned')).toBeLessThan(column('planned').indexOf('Popular planned'));
     expect(column('planned')).not.toContain('Hidden planned');
@@ -205,8 +252,19 @@ describeEngine('the public portal pages', (e) => {
 
   it('user text is escaped by the template; pages carry a CSP without inline scripts and refuse framing', async () => {
     const { w, board, base } = await workspace();
-    const post = await w.public.post({ boardId: board.id, email: 'x@example.com', name: '"><script>alert(2)</script>', title: '<img src=x onerror=alert(1)>', notifyMe: false });
-    await w.public.comment({ postId: post.id, email: 'y@example.com', bodyText: '</li><script>alert(3)</script>', notifyMe: false });
+    const post = await w.public.post({
+      boardId: board.id,
+      email: 'x@example.com',
+      name: '"><script>alert(2)</script>',
+      title: '<img src=x onerror=alert(1)>',
+      notifyMe: false,
+    });
+    await w.public.comment({
+      postId: post.id,
+      email: 'y@example.com',
+      bodyText: '</li><script>alert(3)</script>',
+      notifyMe: false,
+    });
     const list = await get(app, `${base}/b/${board.slug}`);
     expect(list.text).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(list.text).not.toContain('<img src=x');
@@ -239,18 +297,44 @@ describeEngine('the public portal pages', (e) => {
     const now = e.engine.clock().getTime();
     // 400 posts over two years: votes that make old posts compete with new ones, and equal scores.
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     await e.engine.db.transaction(async (tx) => {
       for (let i = 0; i < 400; i++) {
         const at = new Date(now - Math.floor(random() * 2 * 365 * 24) * 3_600_000).toISOString();
         const votes = i % 10 === 0 ? 5000 + Math.floor(random() * 5000) : Math.floor(random() * 50);
-        await postsStore.insert(tx, { id: newId('post', Date.parse(at)), organizationId: w.organizationId, boardId: board.id, contactId: null, authorUserId: null, title: `Post ${i}`, slug: `post-${i}`, body: '', bodyText: '', status: 'open', moderationStatus: 'approved', hideFromRoadmap: false, roadmapOrder: null, mergedIntoId: null, commentCount: 0, voteCount: votes, createdAt: at, updatedAt: at, deletedAt: null });
+        await postsStore.insert(tx, {
+          id: newId('post', Date.parse(at)),
+          organizationId: w.organizationId,
+          boardId: board.id,
+          contactId: null,
+          authorUserId: null,
+          title: `Post ${i}`,
+          slug: `post-${i}`,
+          body: '',
+          bodyText: '',
+          status: 'open',
+          moderationStatus: 'approved',
+          hideFromRoadmap: false,
+          roadmapOrder: null,
+          mergedIntoId: null,
+          commentCount: 0,
+          voteCount: votes,
+          createdAt: at,
+          updatedAt: at,
+          deletedAt: null,
+        });
       }
     });
-    const rows = await e.engine.db.all<{ id: string; vote_count: unknown; created_at: unknown }>('SELECT id, vote_count, created_at FROM post WHERE board_id = ?', [board.id]);
+    const rows = await e.engine.db.all<{ id: string; vote_count: unknown; created_at: unknown }>(
+      'SELECT id, vote_count, created_at FROM post WHERE board_id = ?',
+      [board.id],
+    );
     const at = (v: unknown) => (typeof v === 'number' ? v : new Date(v as string).getTime());
-    const score = (r: (typeof rows)[number]) => (Number(r.vote_count) + 1) / ((now - at(r.created_at)) / 3_600_000 + 2) ** 2;
+    const score = (r: (typeof rows)[number]) =>
+      (Number(r.vote_count) + 1) / ((now - at(r.created_at)) / 3_600_000 + 2) ** 2;
     const expected = [...rows].sort((a, b) => score(b) - score(a) || (a.id < b.id ? 1 : -1)).map((r) => r.id);
-    expect(await walkIds((cursor) => w.portal.posts(board.id, { sort: 'trending', limit: 37, cursor }))).toEqual(expected);
+    expect(await walkIds((cursor) => w.portal.posts(board.id, { sort: 'trending', limit: 37, cursor }))).toEqual(
+      expected,
+    );
   });
 });

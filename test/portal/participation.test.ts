@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { H3 } from 'h3';
 import { SignJWT } from 'jose';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { describeEngine, intoFreshMinute } from '../helpers/harness.js';
@@ -11,12 +11,16 @@ import { Visitor } from './visitor.js';
 const smtp = await startSmtpSink();
 afterAll(() => smtp.close());
 
-
 /**
  * A token as the documented recipe mints it (docs/portal.md), issued at `now` (the engine's clock, which the suite
  * moves forward) and expiring `exp` seconds later (10 minutes by default).
  */
-function mint(now: Date, secret: string, claims: { sub: string; email?: string; name?: string; plan?: string }, options: { aud: string; exp?: number; alg?: string }) {
+function mint(
+  now: Date,
+  secret: string,
+  claims: { sub: string; email?: string; name?: string; plan?: string },
+  options: { aud: string; exp?: number; alg?: string },
+) {
   const iat = Math.floor(now.getTime() / 1000);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: options.alg ?? 'HS256' })
@@ -44,8 +48,12 @@ describeEngine(
       const base = `/portal/${handle}`;
       return { org, w, board, post, key, base, postPath: `${base}/b/${board.slug}/p/${post.slug}` };
     }
-    const kinds = async (w: { events: { list(): Promise<Array<{ payload: unknown }>> } }) => (await w.events.list()).map((x) => (x.payload as { event: string }).event);
-    const rest = async (key: string, path: string) => (await app.fetch(new Request(`http://portal.test/v1${path}`, { headers: { authorization: `Bearer ${key}` } }))).json() as Promise<any>;
+    const kinds = async (w: { events: { list(): Promise<Array<{ payload: unknown }>> } }) =>
+      (await w.events.list()).map((x) => (x.payload as { event: string }).event);
+    const rest = async (key: string, path: string) =>
+      (
+        await app.fetch(new Request(`http://portal.test/v1${path}`, { headers: { authorization: `Bearer ${key}` } }))
+      ).json() as Promise<any>;
 
     beforeAll(() => {
       app = createApp({ engine: e.engine, sites: [createPortal({ engine: e.engine })], logError: () => {} });
@@ -81,7 +89,14 @@ describeEngine(
       // The code worked once.
       expect((await v.post(sent.location!, { code })).text).toContain('This code is no longer valid');
       const contacts = (await rest(key, '/contacts?limit=10')).data;
-      expect(contacts).toEqual([expect.objectContaining({ email: 'ann@example.com', name: 'Ann', source: 'public_vote', consentBasis: 'public_interaction_opt_in' })]);
+      expect(contacts).toEqual([
+        expect.objectContaining({
+          email: 'ann@example.com',
+          name: 'Ann',
+          source: 'public_vote',
+          consentBasis: 'public_interaction_opt_in',
+        }),
+      ]);
       expect((await kinds(w)).slice(-2)).toEqual(['contact.created', 'vote.created']);
     });
 
@@ -112,11 +127,19 @@ describeEngine(
       const v = new Visitor(app);
       await v.get(postPath);
       const seen = smtp.mails.length;
-      const crossSite = await v.post(`${postPath}/vote`, { email: 'x@example.com' }, { 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' });
+      const crossSite = await v.post(
+        `${postPath}/vote`,
+        { email: 'x@example.com' },
+        { 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' },
+      );
       expect(crossSite.status).toBe(403);
       expect(crossSite.text).toContain('This form was sent from another site');
       // An older browser without Fetch Metadata: the Origin decides.
-      const byOrigin = await v.post(`${postPath}/vote`, { email: 'x@example.com' }, { 'sec-fetch-site': '', origin: 'https://evil.test' });
+      const byOrigin = await v.post(
+        `${postPath}/vote`,
+        { email: 'x@example.com' },
+        { 'sec-fetch-site': '', origin: 'https://evil.test' },
+      );
       expect(byOrigin.status).toBe(403);
       const noToken = await v.post(`${postPath}/vote`, { email: 'x@example.com', csrf: '' });
       expect(noToken.status).toBe(403);
@@ -132,7 +155,12 @@ describeEngine(
       const v = new Visitor(app);
       await v.get(postPath);
       const seen = smtp.mails.length;
-      const bot = await v.post(`${postPath}/comment`, { body_text: 'Buy now', name: 'Bot', email: 'bot@example.com', website: 'http://spam.test' });
+      const bot = await v.post(`${postPath}/comment`, {
+        body_text: 'Buy now',
+        name: 'Bot',
+        email: 'bot@example.com',
+        website: 'http://spam.test',
+      });
       expect(bot.status).toBe(303);
       expect(bot.location).toBe(postPath);
       expect(smtp.mails.length).toBe(seen);
@@ -186,7 +214,9 @@ describeEngine(
         const asked = await v.post(`${postPath}/comment`, { body_text: 'Guessing', email: 'dan@example.com' });
         for (let i = 0; i < 5; i++) last = (await v.post(asked.location!, { code: 'abcdef' })).text;
       }
-      expect(last).toMatch(/That code is wrong\. Too many wrong codes were typed for this address, so codes for it are paused until \d\d:\d\d UTC on \d{4}-\d\d-\d\d\. Try again then\./);
+      expect(last).toMatch(
+        /That code is wrong\. Too many wrong codes were typed for this address, so codes for it are paused until \d\d:\d\d UTC on \d{4}-\d\d-\d\d\. Try again then\./,
+      );
       const refused = await v.post(kept.location!, { code: right });
       expect(refused.status).toBe(422);
       expect(refused.text).toContain('Too many wrong codes were typed for this address');
@@ -199,17 +229,26 @@ describeEngine(
       const other = await workspace();
       const elsewhere = new Visitor(app);
       await elsewhere.get(other.postPath);
-      expect((await elsewhere.post(`${other.postPath}/comment`, { body_text: 'Hi', email: 'dan@example.com' })).status).toBe(303);
+      expect(
+        (await elsewhere.post(`${other.postPath}/comment`, { body_text: 'Hi', email: 'dan@example.com' })).status,
+      ).toBe(303);
       expect(await kinds(w)).not.toContain('comment.created');
       // The code mail says someone asked for it.
-      expect(unfold(smtp.mails.filter((m) => m.to.includes('dan@example.com'))[0]!.data)).toMatch(/Someone asked for a code to take part on Acme's feedback page as dan@example.com on /);
+      expect(unfold(smtp.mails.filter((m) => m.to.includes('dan@example.com'))[0]!.data)).toMatch(
+        /Someone asked for a code to take part on Acme's feedback page as dan@example.com on /,
+      );
     });
 
     it('a token the workspace minted signs in: identify runs as REST identify does, and votes carry the user id', async () => {
       const { org, w, post, postPath, base, key } = await workspace();
       const { secret } = await w.participation.secret.create();
       expect(secret).toMatch(/^fps_[A-Za-z0-9_-]{43}$/);
-      const token = await mint(e.engine.clock(), secret, { sub: 'user-42', email: 'dana@example.com', name: 'Dana', plan: 'pro' }, { aud: org.id });
+      const token = await mint(
+        e.engine.clock(),
+        secret,
+        { sub: 'user-42', email: 'dana@example.com', name: 'Dana', plan: 'pro' },
+        { aud: org.id },
+      );
       const v = new Visitor(app);
       const signIn = await v.get(`${base}/sign-in?token=${token}&return=${encodeURIComponent(postPath)}`);
       expect(signIn.status).toBe(303);
@@ -219,13 +258,22 @@ describeEngine(
       expect(page.text).toContain('Signed in as Dana');
       expect(page.text).not.toContain('name="notify_me"'); // their consent basis is the workspace's identify
       const contact = (await rest(key, '/contacts?limit=10')).data[0];
-      expect(contact).toMatchObject({ externalUserId: 'user-42', email: 'dana@example.com', name: 'Dana', plan: 'pro', source: 'identify', consentBasis: 'sdk_identify' });
+      expect(contact).toMatchObject({
+        externalUserId: 'user-42',
+        email: 'dana@example.com',
+        name: 'Dana',
+        plan: 'pro',
+        source: 'identify',
+        consentBasis: 'sdk_identify',
+      });
       await v.post(`${postPath}/vote`, {});
       const vote = (await w.events.list()).map((x) => x.payload as any).find((p) => p.event === 'vote.created');
       expect(vote.vote).toMatchObject({ postId: post.id, userId: 'user-42' });
       expect((await kinds(w)).filter((k) => k.startsWith('contact.'))).toEqual(['contact.created']);
       // A landing page elsewhere is not followed.
-      const elsewhere = await new Visitor(app).get(`${base}/sign-in?token=${token}&return=${encodeURIComponent('https://evil.test/')}`);
+      const elsewhere = await new Visitor(app).get(
+        `${base}/sign-in?token=${token}&return=${encodeURIComponent('https://evil.test/')}`,
+      );
       expect(elsewhere.location).toBe(`${base}/`);
       // Signing out ends the session.
       const out = await v.post(`${base}/sign-out`, {});
@@ -235,7 +283,9 @@ describeEngine(
 
     it('refuses other algorithms, alg none, a wrong audience, an expired or far-off token and a bad signature, saying which', async () => {
       const { org, w, base } = await workspace();
-      const noSecret = await new Visitor(app).get(`${base}/sign-in?token=${await mint(e.engine.clock(), 'x'.repeat(32), { sub: 'u', email: 'u@example.com' }, { aud: org.id })}`);
+      const noSecret = await new Visitor(app).get(
+        `${base}/sign-in?token=${await mint(e.engine.clock(), 'x'.repeat(32), { sub: 'u', email: 'u@example.com' }, { aud: org.id })}`,
+      );
       expect(noSecret.status).toBe(403);
       expect(noSecret.text).toContain('the workspace has no portal secret yet');
       const { secret } = await w.participation.secret.create();
@@ -243,21 +293,42 @@ describeEngine(
       const claims = { sub: 'u-1', email: 'u@example.com' };
       const now = Math.floor(e.engine.clock().getTime() / 1000);
       const cases: Array<[string, string]> = [
-        [await mint(e.engine.clock(), secret, claims, { aud: org.id, alg: 'HS512' }), 'signed with HS512; this portal accepts only HS256'],
-        [`${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims, aud: org.id, exp: now + 600 })}.`, 'signed with none; this portal accepts only HS256'],
-        [await mint(e.engine.clock(), secret, claims, { aud: 'org_someone_else' }), `its aud must be this workspace's id (${org.id})`],
+        [
+          await mint(e.engine.clock(), secret, claims, { aud: org.id, alg: 'HS512' }),
+          'signed with HS512; this portal accepts only HS256',
+        ],
+        [
+          `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims, aud: org.id, exp: now + 600 })}.`,
+          'signed with none; this portal accepts only HS256',
+        ],
+        [
+          await mint(e.engine.clock(), secret, claims, { aud: 'org_someone_else' }),
+          `its aud must be this workspace's id (${org.id})`,
+        ],
         [await mint(e.engine.clock(), secret, claims, { aud: org.id, exp: -3600 }), 'The sign-in token has expired'],
-        [await mint(e.engine.clock(), secret, claims, { aud: org.id, exp: 25 * 3600 }), 'expires more than 24 hours ahead'],
-        [await mint(e.engine.clock(), `${secret}x`, claims, { aud: org.id }), "signature does not verify with this workspace's portal secret"],
+        [
+          await mint(e.engine.clock(), secret, claims, { aud: org.id, exp: 25 * 3600 }),
+          'expires more than 24 hours ahead',
+        ],
+        [
+          await mint(e.engine.clock(), `${secret}x`, claims, { aud: org.id }),
+          "signature does not verify with this workspace's portal secret",
+        ],
         [await mint(e.engine.clock(), secret, { sub: 'u-1' }, { aud: org.id }), 'has no email claim'],
-        [await mint(e.engine.clock(), secret, { ...claims, email: 'not-an-email' }, { aud: org.id }), "claims are not a valid identity"],
+        [
+          await mint(e.engine.clock(), secret, { ...claims, email: 'not-an-email' }, { aud: org.id }),
+          'claims are not a valid identity',
+        ],
         ['not.a.token', 'is not a JWT'],
       ];
       for (const [token, message] of cases) {
         const page = await new Visitor(app).get(`${base}/sign-in?token=${encodeURIComponent(token)}`);
         expect(page.status, message).toBe(401);
         expect(page.text, message).toContain(message.replace(/'/g, '&#39;'));
-        expect(page.headers.getSetCookie().some((c) => c.startsWith('fs_session=')), message).toBe(false);
+        expect(
+          page.headers.getSetCookie().some((c) => c.startsWith('fs_session=')),
+          message,
+        ).toBe(false);
       }
       expect(await kinds(w)).not.toContain('contact.created');
     });
@@ -269,7 +340,12 @@ describeEngine(
       expect(Date.parse(previousValidUntil!) - e.engine.clock().getTime()).toBeGreaterThan(3590_000);
       expect(Date.parse(previousValidUntil!) - e.engine.clock().getTime()).toBeLessThanOrEqual(3600_000);
       const claims = { sub: 'u-2', email: 'rot@example.com' };
-      const signIn = async (secret: string) => (await new Visitor(app).get(`${base}/sign-in?token=${await mint(e.engine.clock(), secret, claims, { aud: org.id, exp: 6 * 3600 })}`)).status;
+      const signIn = async (secret: string) =>
+        (
+          await new Visitor(app).get(
+            `${base}/sign-in?token=${await mint(e.engine.clock(), secret, claims, { aud: org.id, exp: 6 * 3600 })}`,
+          )
+        ).status;
       expect(await signIn(old)).toBe(303);
       expect(await signIn(next)).toBe(303);
       e.advance(2 * 3600_000);
@@ -295,7 +371,9 @@ describeEngine(
       expect(refused.text).toContain('Acme takes feedback only from signed-in users.');
       expect(smtp.mails.length).toBe(seen);
       const { secret } = await w.participation.secret.create();
-      await v.get(`${base}/sign-in?token=${await mint(e.engine.clock(), secret, { sub: 'u-3', email: 'v@example.com' }, { aud: org.id })}`);
+      await v.get(
+        `${base}/sign-in?token=${await mint(e.engine.clock(), secret, { sub: 'u-3', email: 'v@example.com' }, { aud: org.id })}`,
+      );
       expect((await v.get(postPath)).text).toContain('>Vote</button>');
       expect((await v.post(`${postPath}/vote`, {})).status).toBe(303);
       expect((await w.posts.retrieve(post.id)).voteCount).toBe(1);
@@ -306,7 +384,12 @@ describeEngine(
       const v = new Visitor(app);
       await v.get(`${base}/b/${board.slug}/new`);
       const seen = smtp.mails.length;
-      const sent = await v.post(`${base}/b/${board.slug}/new`, { title: 'Held idea', details: 'Line one\nLine two', email: 'eve@example.com', name: 'Eve' });
+      const sent = await v.post(`${base}/b/${board.slug}/new`, {
+        title: 'Held idea',
+        details: 'Line one\nLine two',
+        email: 'eve@example.com',
+        name: 'Eve',
+      });
       const done = await v.post(sent.location!, { code: await smtp.codeFor('eve@example.com', seen) });
       expect(done.location).toBe(`${base}/b/${board.slug}?done=held`);
       expect((await v.get(done.location!)).text).toContain('Your post will appear once the team has looked at it.');
@@ -321,7 +404,9 @@ describeEngine(
       // Signed in with the workspace's token: posted at once.
       const { secret } = await w.participation.secret.create();
       const t = new Visitor(app);
-      await t.get(`${base}/sign-in?token=${await mint(e.engine.clock(), secret, { sub: 'u-9', email: 'team@example.com', name: 'Tess' }, { aud: org.id })}`);
+      await t.get(
+        `${base}/sign-in?token=${await mint(e.engine.clock(), secret, { sub: 'u-9', email: 'team@example.com', name: 'Tess' }, { aud: org.id })}`,
+      );
       await t.get(`${base}/b/${board.slug}/new`);
       const posted = await t.post(`${base}/b/${board.slug}/new`, { title: 'Trusted idea' });
       expect(posted.location).toBe(`${base}/b/${board.slug}/p/trusted-idea?done=post`);
@@ -338,14 +423,22 @@ describeEngine(
       expect(JSON.parse(refused.text).error.code).toBe('ERR_UNAUTHORIZED');
       const { secret } = await w.participation.secret.create();
       const v = new Visitor(app);
-      await v.get(`${base}/sign-in?token=${await mint(e.engine.clock(), secret, { sub: 'u-js', email: 'js@example.com' }, { aud: org.id })}`);
+      await v.get(
+        `${base}/sign-in?token=${await mint(e.engine.clock(), secret, { sub: 'u-js', email: 'js@example.com' }, { aud: org.id })}`,
+      );
       await v.get(postPath);
       const voted = await v.post(`${postPath}/vote`, {}, { accept: 'application/json' });
       expect(voted.status).toBe(200);
       expect(JSON.parse(voted.text)).toEqual({ voted: true, already: false, voteCount: 1 });
-      expect(JSON.parse((await v.post(`${postPath}/vote`, {}, { accept: 'application/json' })).text)).toEqual({ voted: true, already: true, voteCount: 1 });
+      expect(JSON.parse((await v.post(`${postPath}/vote`, {}, { accept: 'application/json' })).text)).toEqual({
+        voted: true,
+        already: true,
+        voteCount: 1,
+      });
       expect((await w.posts.retrieve(post.id)).voteCount).toBe(1);
-      const similar = JSON.parse((await v.get(`${base}/b/${board.slug}/similar?q=${encodeURIComponent('a darker mode?')}`)).text);
+      const similar = JSON.parse(
+        (await v.get(`${base}/b/${board.slug}/similar?q=${encodeURIComponent('a darker mode?')}`)).text,
+      );
       expect(similar.data.map((p: { title: string }) => p.title).sort()).toEqual(['Dark mode']);
       expect(similar.data[0].href).toBe(postPath);
       expect(JSON.parse((await v.get(`${base}/b/${board.slug}/similar?q=ab`)).text).data).toEqual([]);
@@ -360,29 +453,55 @@ describeEngine(
       expect(script.headers.get('content-encoding')).toBe('br');
       const policy = async () => (await new Visitor(app).get(postPath)).headers.get('content-security-policy');
       expect(await policy()).toContain("frame-ancestors 'none'");
-      await e.engine.organizations.update(org.id, { portalFrameOrigins: ['https://app.acme.test', 'http://localhost:3000/'] });
+      await e.engine.organizations.update(org.id, {
+        portalFrameOrigins: ['https://app.acme.test', 'http://localhost:3000/'],
+      });
       expect(await policy()).toMatch(/; frame-ancestors https:\/\/app\.acme\.test http:\/\/localhost:3000$/);
-      for (const bad of ['app.acme.test', 'https://app.acme.test/path', 'ftp://x.test', 'https://u:p@x.test', 'https://x.test?q=1']) {
-        await expect(e.engine.organizations.update(org.id, { portalFrameOrigins: [bad] }), bad).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
+      for (const bad of [
+        'app.acme.test',
+        'https://app.acme.test/path',
+        'ftp://x.test',
+        'https://u:p@x.test',
+        'https://x.test?q=1',
+      ]) {
+        await expect(e.engine.organizations.update(org.id, { portalFrameOrigins: [bad] }), bad).rejects.toMatchObject({
+          code: 'ERR_VALIDATION',
+        });
       }
       // In a frame (the widget's panel) a Lax cookie would never come back: there the cookies are partitioned.
       const framed = await new Visitor(app).get(postPath, { 'sec-fetch-dest': 'iframe' });
-      expect(framed.headers.getSetCookie()[0]).toMatch(/^fs_csrf=[\w-]{43}; Path=\/portal; HttpOnly; SameSite=None; Secure; Partitioned$/);
+      expect(framed.headers.getSetCookie()[0]).toMatch(
+        /^fs_csrf=[\w-]{43}; Path=\/portal; HttpOnly; SameSite=None; Secure; Partitioned$/,
+      );
       const top = await new Visitor(app).get(postPath);
       expect(top.headers.getSetCookie()[0]).toMatch(/^fs_csrf=[\w-]{43}; Path=\/portal; HttpOnly; SameSite=Lax$/);
     });
 
     it('a reply threads under its comment, posted through the same code flow', async () => {
       const { w, post, postPath } = await workspace();
-      const first = await w.public.comment({ postId: post.id, email: 'a@example.com', name: 'Al', bodyText: 'First!', notifyMe: false });
+      const first = await w.public.comment({
+        postId: post.id,
+        email: 'a@example.com',
+        name: 'Al',
+        bodyText: 'First!',
+        notifyMe: false,
+      });
       const v = new Visitor(app);
       const form = await v.get(`${postPath}?reply=${first.id}`);
       expect(form.text).toContain('Replying to Al');
       const seen = smtp.mails.length;
-      const sent = await v.post(`${postPath}/comment`, { body_text: 'Agreed', parent_id: first.id, email: 'b@example.com', name: 'Bea' });
+      const sent = await v.post(`${postPath}/comment`, {
+        body_text: 'Agreed',
+        parent_id: first.id,
+        email: 'b@example.com',
+        name: 'Bea',
+      });
       const done = await v.post(sent.location!, { code: await smtp.codeFor('b@example.com', seen) });
       expect(done.location).toMatch(new RegExp(`^${postPath}\\?done=comment#cmt_`));
-      const comment = (await w.events.list()).map((x) => x.payload as any).filter((p) => p.event === 'comment.created').at(-1).comment;
+      const comment = (await w.events.list())
+        .map((x) => x.payload as any)
+        .filter((p) => p.event === 'comment.created')
+        .at(-1).comment;
       expect(comment).toMatchObject({ parentId: first.id, bodyText: 'Agreed', postId: post.id });
       const page = await v.get(postPath);
       expect(page.text).toMatch(/First!<\/div>.*<ul><li class="comment" id="cmt_[^"]+"><div class="meta">Bea/s);

@@ -18,7 +18,21 @@ describe.skipIf(!(await postgresReachable()))('PostgreSQL board pages before any
     boardId = (await engine.workspace(org.id).boards.create({ name: 'Ideas' })).id;
     const now = new Date().toISOString();
     for (let s = 0; s < 20_000; s += 500) {
-      const rows = Array.from({ length: 500 }, (_, k) => [newId('post'), org.id, boardId, `Idea ${s + k}`, `idea-${s + k}`, '', '', 'open', 'approved', 0, (s + k) % 97, now, now]);
+      const rows = Array.from({ length: 500 }, (_, k) => [
+        newId('post'),
+        org.id,
+        boardId,
+        `Idea ${s + k}`,
+        `idea-${s + k}`,
+        '',
+        '',
+        'open',
+        'approved',
+        0,
+        (s + k) % 97,
+        now,
+        now,
+      ]);
       await engine.db.run(
         `INSERT INTO post (id, organization_id, board_id, title, slug, body, body_text, status, moderation_status, comment_count, vote_count, created_at, updated_at) VALUES ${rows.map(() => '(?,?,?,?,?,?,?,?,?,?,?,?,?)').join(',')}`,
         rows.flat(),
@@ -31,7 +45,9 @@ describe.skipIf(!(await postgresReachable()))('PostgreSQL board pages before any
   });
 
   it('Top and New walk an index in their order, without statistics', async () => {
-    const analyzed = await engine.db.one<{ last_analyze: unknown; last_autoanalyze: unknown }>("SELECT last_analyze, last_autoanalyze FROM pg_stat_user_tables WHERE relname = 'post'");
+    const analyzed = await engine.db.one<{ last_analyze: unknown; last_autoanalyze: unknown }>(
+      "SELECT last_analyze, last_autoanalyze FROM pg_stat_user_tables WHERE relname = 'post'",
+    );
     expect(analyzed).toEqual({ last_analyze: null, last_autoanalyze: null });
     for (const [order, index] of [
       ['p.vote_count DESC, p.id DESC', 'post_board_shown_votes_idx'],

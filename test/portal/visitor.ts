@@ -24,12 +24,17 @@ export class Visitor {
   ) {}
 
   private cookieHeader(path: string): string {
-    return [...this.cookies].filter(([, c]) => path.startsWith(c.path)).map(([name, c]) => `${name}=${c.value}`).join('; ');
+    return [...this.cookies]
+      .filter(([, c]) => path.startsWith(c.path))
+      .map(([name, c]) => `${name}=${c.value}`)
+      .join('; ');
   }
 
   private async send(path: string, init: RequestInit & { headers: Record<string, string> }): Promise<Page> {
     const cookie = this.cookieHeader(path);
-    const res = await this.app.fetch(new Request(`${this.origin}${path}`, { ...init, headers: { ...(cookie ? { cookie } : {}), ...init.headers } }));
+    const res = await this.app.fetch(
+      new Request(`${this.origin}${path}`, { ...init, headers: { ...(cookie ? { cookie } : {}), ...init.headers } }),
+    );
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split('; ');
       const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
@@ -51,9 +56,16 @@ export class Visitor {
    * A form post from one of the portal's own pages (its anti-forgery field included unless `csrf` is given). Fields as
    * a record, or as pairs where a name repeats (checkboxes).
    */
-  post(path: string, fields: Record<string, string> | Array<[string, string]>, headers: Record<string, string> = {}): Promise<Page> {
+  post(
+    path: string,
+    fields: Record<string, string> | Array<[string, string]>,
+    headers: Record<string, string> = {},
+  ): Promise<Page> {
     const pairs = Array.isArray(fields) ? fields : Object.entries(fields);
-    const body = new URLSearchParams([...(pairs.some(([name]) => name === 'csrf') ? [] : [['csrf', this.csrf] as [string, string]]), ...pairs]).toString();
+    const body = new URLSearchParams([
+      ...(pairs.some(([name]) => name === 'csrf') ? [] : [['csrf', this.csrf] as [string, string]]),
+      ...pairs,
+    ]).toString();
     return this.send(path, {
       method: 'POST',
       body,

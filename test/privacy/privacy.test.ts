@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
-import { contactExportSchema } from '../../src/schemas/index.js';
-import { hashEmail, type Engine } from '../../src/engine/index.js';
+import { type Engine, hashEmail } from '../../src/engine/index.js';
 import { createApp } from '../../src/h3/index.js';
+import { contactExportSchema } from '../../src/schemas/index.js';
 import { describeEngine } from '../helpers/harness.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { startSmtpSink } from '../helpers/smtp.js';
@@ -18,13 +18,16 @@ afterAll(async () => {
 async function everything(engine: Engine): Promise<string> {
   const tables =
     engine.dialect === 'sqlite'
-      ? await engine.db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-      : await engine.db.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'");
+      ? await engine.db.all<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        )
+      : await engine.db.all<{ name: string }>(
+          "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'",
+        );
   let text = '';
   for (const { name } of tables) text += `${name}: ${JSON.stringify(await engine.db.all(`SELECT * FROM "${name}"`))}\n`;
   return text;
 }
-
 
 describeEngine(
   'data-subject requests',
@@ -34,12 +37,33 @@ describeEngine(
       const { ws, org, board, post } = await portalWorkspace(h.engine);
       const { ada } = addresses('ada');
       const other = await ws.posts.create(board.id, { title: 'Keyboard shortcuts' });
-      const { contact } = await ws.contacts.identify({ externalUserId: 'u-ada', email: ada, name: 'Ada Lovelace', plan: 'pro', mrrCents: 4900, currency: 'USD', metadata: { company: 'Analytical Engines' } });
+      const { contact } = await ws.contacts.identify({
+        externalUserId: 'u-ada',
+        email: ada,
+        name: 'Ada Lovelace',
+        plan: 'pro',
+        mrrCents: 4900,
+        currency: 'USD',
+        metadata: { company: 'Analytical Engines' },
+      });
       await ws.contacts.identify({ externalUserId: 'u-ada', name: 'Ada King' }); // a contact.updated with a name in it
       await ws.public.vote({ postId: post.id, email: ada, userId: 'u-ada', vouched: true, notifyMe: false });
       await ws.public.vote({ postId: other.id, email: ada.toUpperCase(), notifyMe: false }); // found by the address only
-      const comment = await ws.public.comment({ postId: post.id, email: ada, name: 'Ada L.', bodyText: 'Please also for the editor', notifyMe: true });
-      const own = await ws.public.post({ boardId: board.id, email: ada, name: 'Ada L.', authorUserId: 'u-ada', title: 'Export to PDF', notifyMe: true });
+      const comment = await ws.public.comment({
+        postId: post.id,
+        email: ada,
+        name: 'Ada L.',
+        bodyText: 'Please also for the editor',
+        notifyMe: true,
+      });
+      const own = await ws.public.post({
+        boardId: board.id,
+        email: ada,
+        name: 'Ada L.',
+        authorUserId: 'u-ada',
+        title: 'Export to PDF',
+        notifyMe: true,
+      });
       // The same address identified under a second user id: the same person.
       const second = (await ws.contacts.identify({ externalUserId: 'u-ada-2', email: ada })).contact;
       const me = { organizationId: org.id, contactId: contact.id, emailHash: hashEmail(ada)! };
@@ -48,7 +72,11 @@ describeEngine(
       await ws.posts.update(post.id, { status: 'planned' });
       // An emailed code and the session it opens.
       const seen = smtp.mails.length;
-      const { codeId } = await ws.participation.requestCode({ email: ada, name: 'Ada L.' }, { kind: 'vote', postId: other.id, notifyMe: false }, { workspace: 'Acme' });
+      const { codeId } = await ws.participation.requestCode(
+        { email: ada, name: 'Ada L.' },
+        { kind: 'vote', postId: other.id, notifyMe: false },
+        { workspace: 'Acme' },
+      );
       await h.engine.scheduler.runDue();
       await ws.participation.confirmCode(codeId, await smtp.codeFor(ada, seen));
       // A kept answer of an idempotent identify holds the contact for 24 hours.
@@ -57,7 +85,11 @@ describeEngine(
       const res = await app.fetch(
         new Request('http://x/v1/contacts/identify', {
           method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'identify-ada' },
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            'idempotency-key': 'identify-ada',
+          },
           body: JSON.stringify({ externalUserId: 'u-ada', email: ada }),
         }),
       );
@@ -69,19 +101,47 @@ describeEngine(
       const p = await aPerson();
       const before = await p.ws.privacy.export(p.contact.id);
       expect(contactExportSchema.safeParse(before).success).toBe(true);
-      expect(before.contact).toMatchObject({ id: p.contact.id, email: p.ada, name: 'Ada King', plan: 'pro', metadata: { company: 'Analytical Engines' } });
+      expect(before.contact).toMatchObject({
+        id: p.contact.id,
+        email: p.ada,
+        name: 'Ada King',
+        plan: 'pro',
+        metadata: { company: 'Analytical Engines' },
+      });
       expect(before.sameAddress.map((c) => c.id)).toEqual([p.second.id]);
       expect(before.consent).toMatchObject({ source: 'identify', consentBasis: 'sdk_identify' });
       expect(before.posts.map((x) => [x.title, x.authorName])).toEqual([['Export to PDF', 'Ada L.']]);
       expect(before.votes.map((v) => v.linkedBy)).toEqual([['contact_id', 'email_hash', 'user_id'], ['email_hash']]);
-      expect(before.comments).toEqual([expect.objectContaining({ bodyText: 'Please also for the editor', authorName: 'Ada L.', linkedBy: ['contact_id', 'email_hash'] })]);
+      expect(before.comments).toEqual([
+        expect.objectContaining({
+          bodyText: 'Please also for the editor',
+          authorName: 'Ada L.',
+          linkedBy: ['contact_id', 'email_hash'],
+        }),
+      ]);
       expect(before.notifications.digest).toBe('hourly');
-      expect(before.notifications.subscriptions.map((s) => s.topic).sort()).toEqual(['changelog', `post:${p.own.id}`, `post:${p.post.id}`].sort());
-      expect(before.notifications.unsubscribes).toEqual([expect.objectContaining({ topic: `post:${p.other.id}`, via: 'preferences', undoneAt: null })]);
+      expect(before.notifications.subscriptions.map((s) => s.topic).sort()).toEqual(
+        ['changelog', `post:${p.own.id}`, `post:${p.post.id}`].sort(),
+      );
+      expect(before.notifications.unsubscribes).toEqual([
+        expect.objectContaining({ topic: `post:${p.other.id}`, via: 'preferences', undoneAt: null }),
+      ]);
       // The status change's mail (in the hourly digest), and the code the person asked for (sent).
-      expect(before.notifications.mail).toEqual([expect.objectContaining({ kind: 'post_status', email: p.ada, status: 'pending' }), expect.objectContaining({ kind: 'portal_code', email: p.ada, status: 'sent' })]);
-      expect(before.portal.sessions).toEqual([expect.objectContaining({ email: p.ada, name: 'Ada L.', verified: false })]);
-      expect(before.events.map((e) => e.type).sort()).toEqual(['comment.created', 'contact.created', 'contact.created', 'contact.updated', 'vote.created', 'vote.created']);
+      expect(before.notifications.mail).toEqual([
+        expect.objectContaining({ kind: 'post_status', email: p.ada, status: 'pending' }),
+        expect.objectContaining({ kind: 'portal_code', email: p.ada, status: 'sent' }),
+      ]);
+      expect(before.portal.sessions).toEqual([
+        expect.objectContaining({ email: p.ada, name: 'Ada L.', verified: false }),
+      ]);
+      expect(before.events.map((e) => e.type).sort()).toEqual([
+        'comment.created',
+        'contact.created',
+        'contact.created',
+        'contact.updated',
+        'vote.created',
+        'vote.created',
+      ]);
       expect(before.erasure).toBeNull();
 
       // The scan below sees the person before the erasure: every trace it looks for is there now.
@@ -90,7 +150,17 @@ describeEngine(
       for (const trace of traces) expect(held, trace).toContain(trace.toLowerCase());
 
       const report = await p.ws.privacy.erase(p.contact.id);
-      expect(report).toMatchObject({ contactIds: [p.contact.id, p.second.id], votes: 2, comments: 1, posts: 1, mail: 2, events: 6, sessions: 1, idempotentAnswers: 1, suppressed: true });
+      expect(report).toMatchObject({
+        contactIds: [p.contact.id, p.second.id],
+        votes: 2,
+        comments: 1,
+        posts: 1,
+        mail: 2,
+        events: 6,
+        sessions: 1,
+        idempotentAnswers: 1,
+        suppressed: true,
+      });
 
       const after = await p.ws.privacy.export(p.contact.id);
       expect(contactExportSchema.safeParse(after).success).toBe(true);
@@ -108,7 +178,11 @@ describeEngine(
         notifications: { digest: 'instant', subscriptions: [], unsubscribes: [], mail: [] },
         portal: { sessions: [], pendingCodes: [] },
         events: [],
-        erasure: { erasedAt: report.erasedAt, suppressionDigest: expect.stringMatching(/^[0-9a-f]{64}$/), deletionEventPending: false },
+        erasure: {
+          erasedAt: report.erasedAt,
+          suppressionDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+          deletionEventPending: false,
+        },
       });
       // Nowhere in the database: not the address, its hash, the names, the user ids, the metadata.
       const db = (await everything(h.engine)).toLowerCase();
@@ -123,7 +197,10 @@ describeEngine(
         { event: 'contact.deleted', organizationId: p.org.id, contact: { id: p.contact.id, externalUserId: null } },
         { event: 'contact.deleted', organizationId: p.org.id, contact: { id: p.second.id, externalUserId: null } },
       ]);
-      await expect(p.ws.privacy.erase(p.contact.id)).rejects.toMatchObject({ code: 'ERR_NOT_FOUND', message: `Contact ${p.contact.id} was erased at ${report.erasedAt}.` });
+      await expect(p.ws.privacy.erase(p.contact.id)).rejects.toMatchObject({
+        code: 'ERR_NOT_FOUND',
+        message: `Contact ${p.contact.id} was erased at ${report.erasedAt}.`,
+      });
     });
 
     it('after an erasure the address does not come back without a fresh opt-in of its own', async () => {
@@ -134,13 +211,25 @@ describeEngine(
       // Taking part without the box: no contact, as for anyone; a backfill skips the address.
       const silent = await ws.public.comment({ postId: post.id, email: eve, bodyText: 'again', notifyMe: false });
       expect(silent.contactId).toBeNull();
-      expect(await ws.contacts.backfill([{ email: eve, firstSeenAt: '2024-01-01T00:00:00.000Z', lastSeenAt: '2024-01-01T00:00:00.000Z' }])).toEqual({ created: [], skipped: 0, suppressed: 1 });
+      expect(
+        await ws.contacts.backfill([
+          { email: eve, firstSeenAt: '2024-01-01T00:00:00.000Z', lastSeenAt: '2024-01-01T00:00:00.000Z' },
+        ]),
+      ).toEqual({ created: [], skipped: 0, suppressed: 1 });
       // The workspace's app identifies the address again: the contact exists, but nothing is mailed to it...
       const back = (await ws.contacts.identify({ externalUserId: 'eve-app', email: eve })).contact;
-      await ws.public.vote({ postId: (await ws.posts.create(board.id, { title: 'Second' })).id, email: eve, userId: 'eve-app', vouched: true, notifyMe: false });
+      await ws.public.vote({
+        postId: (await ws.posts.create(board.id, { title: 'Second' })).id,
+        email: eve,
+        userId: 'eve-app',
+        vouched: true,
+        notifyMe: false,
+      });
       const from = smtp.mails.length;
       await ws.posts.update(post.id, { status: 'planned' });
-      await ws.public.vote({ postId: post.id, email: eve, userId: 'eve-app', vouched: true, notifyMe: false }).catch(() => {});
+      await ws.public
+        .vote({ postId: post.id, email: eve, userId: 'eve-app', vouched: true, notifyMe: false })
+        .catch(() => {});
       await ws.posts.update(post.id, { status: 'in_progress' });
       await h.engine.scheduler.runDue();
       expect(countsSince(smtp, from).get(eve)).toBeUndefined();
@@ -161,10 +250,22 @@ describeEngine(
       await ws.privacy.erase(contact.id);
       const pending = await ws.privacy.export(contact.id);
       expect(pending.erasure).toMatchObject({ deletionEventPending: true });
-      expect(pending.events).toEqual([expect.objectContaining({ type: 'contact.deleted', payload: { event: 'contact.deleted', organizationId: org.id, contact: { id: contact.id, externalUserId: 'u-zed' } } })]);
+      expect(pending.events).toEqual([
+        expect.objectContaining({
+          type: 'contact.deleted',
+          payload: {
+            event: 'contact.deleted',
+            organizationId: org.id,
+            contact: { id: contact.id, externalUserId: 'u-zed' },
+          },
+        }),
+      ]);
       const seen = receiver.requests.length;
       await h.engine.scheduler.runDue();
-      expect(JSON.parse(receiver.requests.slice(seen).find((r) => r.path === '/erasures')!.body).contact).toEqual({ id: contact.id, externalUserId: 'u-zed' });
+      expect(JSON.parse(receiver.requests.slice(seen).find((r) => r.path === '/erasures')!.body).contact).toEqual({
+        id: contact.id,
+        externalUserId: 'u-zed',
+      });
       await h.engine.scheduler.runChores();
       const done = await ws.privacy.export(contact.id);
       expect(done.erasure).toMatchObject({ deletionEventPending: false });
@@ -183,5 +284,10 @@ describeEngine(
       expect(await everything(h.engine)).toContain(hashEmail(kay)!);
     });
   },
-  { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.test' }, webhooks: { allowPrivateNetworks: true } } },
+  {
+    engine: {
+      mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.test' },
+      webhooks: { allowPrivateNetworks: true },
+    },
+  },
 );

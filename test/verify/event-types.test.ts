@@ -1,5 +1,10 @@
 import { expect, expectTypeOf, it } from 'vitest';
-import { EVENT_KINDS, type EventKind as SchemaEventKind, type WebhookEvent as SchemaEvent, type WebhookEventOf } from '../../src/schemas/events.js';
+import {
+  EVENT_KINDS,
+  type WebhookEvent as SchemaEvent,
+  type EventKind as SchemaEventKind,
+  type WebhookEventOf,
+} from '../../src/schemas/events.js';
 import type * as verify from '../../src/verify/index.js';
 
 // The verifier declares the event payloads in plain TypeScript (its declarations import nothing); the schemas are their

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import * as nodeBuild from '../../src/verify/node.js';
 import * as webBuild from '../../src/verify/index.js';
 import { WebhookVerificationError } from '../../src/verify/index.js';
+import * as nodeBuild from '../../src/verify/node.js';
 
 const require = createRequire(import.meta.url);
 const Stripe = require('stripe');
@@ -24,7 +24,10 @@ const headersFor = (signature: string, delivery = 'dlv_1') => ({
   'x-service-event': 'contact.deleted',
 });
 
-for (const [name, build] of [['node:crypto build', nodeBuild], ['Web Crypto build', webBuild]] as const) {
+for (const [name, build] of [
+  ['node:crypto build', nodeBuild],
+  ['Web Crypto build', webBuild],
+] as const) {
   describe(`verify [${name}]`, () => {
     const good = `t=${VECTOR.timestamp},v1=${VECTOR.signature}`;
     const opts = { secret: VECTOR.secret, now: () => AT };
@@ -35,7 +38,12 @@ for (const [name, build] of [['node:crypto build', nodeBuild], ['Web Crypto buil
 
     it('accepts the vector and returns the parsed event, delivery id and kind', async () => {
       const result = await build.verifyWebhook(VECTOR.body, headersFor(good), opts);
-      expect(result).toEqual({ event: JSON.parse(VECTOR.body), deliveryId: 'dlv_1', eventKind: 'contact.deleted', timestamp: VECTOR.timestamp });
+      expect(result).toEqual({
+        event: JSON.parse(VECTOR.body),
+        deliveryId: 'dlv_1',
+        eventKind: 'contact.deleted',
+        timestamp: VECTOR.timestamp,
+      });
     });
 
     it('accepts every raw body type: string, Uint8Array, ArrayBuffer, Request, Node stream', async () => {
@@ -45,7 +53,10 @@ for (const [name, build] of [['node:crypto build', nodeBuild], ['Web Crypto buil
       }
       const request = new Request('http://r/', { method: 'POST', body: VECTOR.body, headers: headersFor(good) });
       expect((await build.verifyRequest(request, opts)).eventKind).toBe('contact.deleted');
-      const stream = Object.assign(Readable.from([Buffer.from(VECTOR.body.slice(0, 10)), Buffer.from(VECTOR.body.slice(10))]), { headers: headersFor(good) });
+      const stream = Object.assign(
+        Readable.from([Buffer.from(VECTOR.body.slice(0, 10)), Buffer.from(VECTOR.body.slice(10))]),
+        { headers: headersFor(good) },
+      );
       expect((await build.verifyNodeRequest(stream, opts)).event).toEqual(JSON.parse(VECTOR.body));
     });
 
@@ -56,7 +67,7 @@ for (const [name, build] of [['node:crypto build', nodeBuild], ['Web Crypto buil
       expect(err.message).toMatch(/express\.raw/);
     });
 
-    it('the event kind is the signed body\'s event: an X-Service-Event that disagrees is event_mismatch, and uses up nothing', async () => {
+    it("the event kind is the signed body's event: an X-Service-Event that disagrees is event_mismatch, and uses up nothing", async () => {
       // The audit's reproducer: a contact.deleted body presented as post.created.
       const dedupe = build.createMemoryDedupeStore();
       const lying = { ...headersFor(good), 'x-service-event': 'post.created' };
@@ -73,32 +84,45 @@ for (const [name, build] of [['node:crypto build', nodeBuild], ['Web Crypto buil
     it('a signed body that is not a JSON object with a string event is malformed_body', async () => {
       for (const body of ['not json', '[1]', '{"organizationId":"org_1"}', '{"event":7}', 'null']) {
         const header = await build.signPayload(VECTOR.secret, body, VECTOR.timestamp);
-        await expect(build.verifyWebhook(body, headersFor(header), opts)).rejects.toMatchObject({ code: 'malformed_body' });
+        await expect(build.verifyWebhook(body, headersFor(header), opts)).rejects.toMatchObject({
+          code: 'malformed_body',
+        });
       }
     });
 
     it('the test vector in docs/webhooks.md verifies with exactly the headers the page lists', async () => {
       const page = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
       const section = page.slice(page.indexOf('## Test vector'));
-      const row = (name: string) => new RegExp(`^\\| ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\| \`([^\`]+)\``, 'm').exec(section)?.[1];
+      const row = (name: string) =>
+        new RegExp(`^\\| ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\| \`([^\`]+)\``, 'm').exec(section)?.[1];
       const headers: Record<string, string> = {};
-      for (const name of ['X-Service-Signature', 'X-Service-Delivery', 'X-Service-Event', 'Content-Type']) headers[name] = row(`\`${name}\``)!;
+      for (const name of ['X-Service-Signature', 'X-Service-Delivery', 'X-Service-Event', 'Content-Type'])
+        headers[name] = row(`\`${name}\``)!;
       const body = row('body')!;
       const secret = row('secret')!;
       expect(Object.values(headers).every(Boolean) && body && secret).toBeTruthy();
       const result = await build.verifyWebhook(body, headers, { secret, now: () => Number(row('timestamp')) * 1000 });
-      expect(result).toMatchObject({ deliveryId: headers['X-Service-Delivery'], eventKind: headers['X-Service-Event'] });
+      expect(result).toMatchObject({
+        deliveryId: headers['X-Service-Delivery'],
+        eventKind: headers['X-Service-Event'],
+      });
       // Without either required header it is refused.
       for (const missing of ['X-Service-Delivery', 'X-Service-Event']) {
         const fewer = Object.fromEntries(Object.entries(headers).filter(([k]) => k !== missing));
-        await expect(build.verifyWebhook(body, fewer, { secret, now: () => Number(row('timestamp')) * 1000 })).rejects.toMatchObject({ code: 'missing_header' });
+        await expect(
+          build.verifyWebhook(body, fewer, { secret, now: () => Number(row('timestamp')) * 1000 }),
+        ).rejects.toMatchObject({ code: 'missing_header' });
       }
     });
 
     it('a re-serialized body (same JSON, other bytes) is signature_mismatch', async () => {
       const reserialized = JSON.stringify(JSON.parse(VECTOR.body), null, 1);
-      await expect(build.verifyWebhook(reserialized, headersFor(good), opts)).rejects.toMatchObject({ code: 'signature_mismatch' });
-      await expect(build.verifyWebhook(VECTOR.body, headersFor(good), { ...opts, secret: 'whsec_other' })).rejects.toMatchObject({ code: 'signature_mismatch' });
+      await expect(build.verifyWebhook(reserialized, headersFor(good), opts)).rejects.toMatchObject({
+        code: 'signature_mismatch',
+      });
+      await expect(
+        build.verifyWebhook(VECTOR.body, headersFor(good), { ...opts, secret: 'whsec_other' }),
+      ).rejects.toMatchObject({ code: 'signature_mismatch' });
     });
 
     it('a missing signature, delivery or event header is missing_header', async () => {
@@ -128,23 +152,34 @@ for (const [name, build] of [['node:crypto build', nodeBuild], ['Web Crypto buil
     ];
     for (const [what, header] of MALFORMED) {
       it(`a header with ${what} is malformed_header`, async () => {
-        await expect(build.verifyWebhook(VECTOR.body, headersFor(header), opts)).rejects.toMatchObject({ code: 'malformed_header' });
+        await expect(build.verifyWebhook(VECTOR.body, headersFor(header), opts)).rejects.toMatchObject({
+          code: 'malformed_header',
+        });
       });
     }
 
     it('the tolerance edge: 300 s passes and 301 s fails, in both directions; tolerance is an option', async () => {
       for (const delta of [300, -300]) {
-        expect((await build.verifyWebhook(VECTOR.body, headersFor(good), { ...opts, now: () => AT + delta * 1000 })).deliveryId).toBe('dlv_1');
+        expect(
+          (await build.verifyWebhook(VECTOR.body, headersFor(good), { ...opts, now: () => AT + delta * 1000 }))
+            .deliveryId,
+        ).toBe('dlv_1');
       }
       for (const delta of [301, -301]) {
-        await expect(build.verifyWebhook(VECTOR.body, headersFor(good), { ...opts, now: () => AT + delta * 1000 })).rejects.toMatchObject({ code: 'timestamp_out_of_tolerance' });
+        await expect(
+          build.verifyWebhook(VECTOR.body, headersFor(good), { ...opts, now: () => AT + delta * 1000 }),
+        ).rejects.toMatchObject({ code: 'timestamp_out_of_tolerance' });
       }
-      await expect(build.verifyWebhook(VECTOR.body, headersFor(good), { ...opts, now: () => AT + 11_000, tolerance: 10 })).rejects.toMatchObject({ code: 'timestamp_out_of_tolerance' });
+      await expect(
+        build.verifyWebhook(VECTOR.body, headersFor(good), { ...opts, now: () => AT + 11_000, tolerance: 10 }),
+      ).rejects.toMatchObject({ code: 'timestamp_out_of_tolerance' });
     });
 
     it('dedupe: exactly one of many parallel verifications of one delivery succeeds', async () => {
       const dedupe = build.createMemoryDedupeStore({ now: () => AT });
-      const results = await Promise.allSettled(Array.from({ length: 20 }, () => build.verifyWebhook(VECTOR.body, headersFor(good), { ...opts, dedupe })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, () => build.verifyWebhook(VECTOR.body, headersFor(good), { ...opts, dedupe })),
+      );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       for (const r of results) if (r.status === 'rejected') expect(r.reason.code).toBe('duplicate');
     });
@@ -152,10 +187,14 @@ for (const [name, build] of [['node:crypto build', nodeBuild], ['Web Crypto buil
     it('dedupe: a captured request re-sent under a new delivery id is a duplicate', async () => {
       const dedupe = build.createMemoryDedupeStore({ now: () => AT });
       await build.verifyWebhook(VECTOR.body, headersFor(good, 'dlv_a'), { ...opts, dedupe });
-      await expect(build.verifyWebhook(VECTOR.body, headersFor(good, 'dlv_b'), { ...opts, dedupe })).rejects.toMatchObject({ code: 'duplicate' });
+      await expect(
+        build.verifyWebhook(VECTOR.body, headersFor(good, 'dlv_b'), { ...opts, dedupe }),
+      ).rejects.toMatchObject({ code: 'duplicate' });
       // A real retry of the same delivery carries a new timestamp and signature but the same id: also a duplicate.
       const retry = await build.signPayload(VECTOR.secret, VECTOR.body, VECTOR.timestamp + 30);
-      await expect(build.verifyWebhook(VECTOR.body, headersFor(retry, 'dlv_a'), { ...opts, dedupe, now: () => AT + 30_000 })).rejects.toMatchObject({ code: 'duplicate' });
+      await expect(
+        build.verifyWebhook(VECTOR.body, headersFor(retry, 'dlv_a'), { ...opts, dedupe, now: () => AT + 30_000 }),
+      ).rejects.toMatchObject({ code: 'duplicate' });
     });
 
     it('the memory store expires claims and keeps its size bound', async () => {
@@ -176,8 +215,14 @@ for (const [name, build] of [['node:crypto build', nodeBuild], ['Web Crypto buil
       const now = Math.floor(Date.now() / 1000);
       const ours = await build.signPayload(VECTOR.secret, VECTOR.body, now);
       expect(stripe.webhooks.signature.verifyHeader(VECTOR.body, ours, VECTOR.secret, 300)).toBe(true);
-      const theirs = stripe.webhooks.generateTestHeaderString({ payload: VECTOR.body, secret: VECTOR.secret, timestamp: now });
-      expect((await build.verifyWebhook(VECTOR.body, headersFor(theirs), { secret: VECTOR.secret })).eventKind).toBe('contact.deleted');
+      const theirs = stripe.webhooks.generateTestHeaderString({
+        payload: VECTOR.body,
+        secret: VECTOR.secret,
+        timestamp: now,
+      });
+      expect((await build.verifyWebhook(VECTOR.body, headersFor(theirs), { secret: VECTOR.secret })).eventKind).toBe(
+        'contact.deleted',
+      );
     });
 
     it('where stripe is looser, we are strict', async () => {
@@ -193,7 +238,9 @@ for (const [name, build] of [['node:crypto build', nodeBuild], ['Web Crypto buil
       ];
       for (const header of looser) {
         expect(() => stripe.webhooks.signature.verifyHeader(VECTOR.body, header, VECTOR.secret, 300)).not.toThrow();
-        await expect(build.verifyWebhook(VECTOR.body, headersFor(header), { secret: VECTOR.secret })).rejects.toBeInstanceOf(WebhookVerificationError);
+        await expect(
+          build.verifyWebhook(VECTOR.body, headersFor(header), { secret: VECTOR.secret }),
+        ).rejects.toBeInstanceOf(WebhookVerificationError);
       }
     });
   });

@@ -1,14 +1,26 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { type Receiver, startReceiver } from '../helpers/receiver.js';
 
 const WEBHOOK_FIELDS = ['createdAt', 'description', 'disabledAt', 'enabled', 'events', 'id', 'updatedAt', 'url'];
 const DELIVERY_FIELDS = [
-  'attempts', 'createdAt', 'event', 'eventId', 'failedAt', 'failureReason', 'id', 'nextAttemptAt', 'payload', 'replayOf', 'status',
-  'succeededAt', 'webhookId',
+  'attempts',
+  'createdAt',
+  'event',
+  'eventId',
+  'failedAt',
+  'failureReason',
+  'id',
+  'nextAttemptAt',
+  'payload',
+  'replayOf',
+  'status',
+  'succeededAt',
+  'webhookId',
 ];
 
-const register = (h: Harness, ws: SeededWorkspace, body: Record<string, unknown>) => h.request('POST', '/v1/webhooks', { key: ws.key, body });
+const register = (h: Harness, ws: SeededWorkspace, body: Record<string, unknown>) =>
+  h.request('POST', '/v1/webhooks', { key: ws.key, body });
 
 describeMatrix(
   'webhooks REST',
@@ -21,11 +33,21 @@ describeMatrix(
 
     it('POST /v1/webhooks answers 201 with the webhook and a one-time secret that no later read returns', async () => {
       const ws = await h.seed();
-      const res = await register(h, ws, { url: `${receiver.origin}/a`, events: ['contact.created', 'post.created'], description: 'CRM sync' });
+      const res = await register(h, ws, {
+        url: `${receiver.origin}/a`,
+        events: ['contact.created', 'post.created'],
+        description: 'CRM sync',
+      });
       expect(res.status).toBe(201);
       const created = res.body.data;
       expect(Object.keys(created).sort()).toEqual([...WEBHOOK_FIELDS, 'secret'].sort());
-      expect(created).toMatchObject({ url: `${receiver.origin}/a`, events: ['contact.created', 'post.created'], description: 'CRM sync', enabled: true, disabledAt: null });
+      expect(created).toMatchObject({
+        url: `${receiver.origin}/a`,
+        events: ['contact.created', 'post.created'],
+        description: 'CRM sync',
+        enabled: true,
+        disabledAt: null,
+      });
       expect(created.id).toMatch(/^wh_[0-9a-z]{26}$/);
       expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
 
@@ -34,12 +56,16 @@ describeMatrix(
       expect(Object.keys(one.body.data).sort()).toEqual(WEBHOOK_FIELDS);
       const list = await h.request('GET', '/v1/webhooks', { key: ws.readKey });
       expect(list.body.data.map((w: { id: string }) => w.id)).toEqual([created.id]);
-      for (const text of [JSON.stringify(one.body), JSON.stringify(list.body)]) expect(text).not.toContain(created.secret);
+      for (const text of [JSON.stringify(one.body), JSON.stringify(list.body)])
+        expect(text).not.toContain(created.secret);
     });
 
     it('folds repeated event kinds and keeps the order given', async () => {
       const ws = await h.seed();
-      const res = await register(h, ws, { url: receiver.origin, events: ['vote.created', 'post.created', 'vote.created'] });
+      const res = await register(h, ws, {
+        url: receiver.origin,
+        events: ['vote.created', 'post.created', 'vote.created'],
+      });
       expect(res.body.data.events).toEqual(['vote.created', 'post.created']);
     });
 
@@ -68,23 +94,35 @@ describeMatrix(
 
     it('needs read:write (403), a paid plan (402 with limit 0) and allows 25 webhooks (402 with limit and current)', async () => {
       const ws = await h.seed();
-      const read = await h.request('POST', '/v1/webhooks', { key: ws.readKey, body: { url: receiver.origin, events: ['post.created'] } });
+      const read = await h.request('POST', '/v1/webhooks', {
+        key: ws.readKey,
+        body: { url: receiver.origin, events: ['post.created'] },
+      });
       expect(read.status).toBe(403);
       expect(read.body.error.code).toBe('ERR_SCOPE_INSUFFICIENT');
 
       const free = await h.seed({ plan: 'free' });
       const refused = await register(h, free, { url: receiver.origin, events: ['post.created'] });
       expect(refused.status).toBe(402);
-      expect(refused.body.error).toMatchObject({ code: 'ERR_PLAN_LIMIT', details: { resource: 'webhook', limit: 0, current: 0 } });
+      expect(refused.body.error).toMatchObject({
+        code: 'ERR_PLAN_LIMIT',
+        details: { resource: 'webhook', limit: 0, current: 0 },
+      });
 
-      for (let i = 0; i < 25; i++) expect((await register(h, ws, { url: `${receiver.origin}/${i}`, events: ['post.created'] })).status).toBe(201);
+      for (let i = 0; i < 25; i++)
+        expect((await register(h, ws, { url: `${receiver.origin}/${i}`, events: ['post.created'] })).status).toBe(201);
       const over = await register(h, ws, { url: receiver.origin, events: ['post.created'] });
       expect(over.status).toBe(402);
-      expect(over.body.error).toMatchObject({ code: 'ERR_PLAN_LIMIT', details: { resource: 'webhook', limit: 25, current: 25 } });
+      expect(over.body.error).toMatchObject({
+        code: 'ERR_PLAN_LIMIT',
+        details: { resource: 'webhook', limit: 25, current: 25 },
+      });
       const pages: string[] = [];
       let cursor: string | null = null as string | null;
       do {
-        const page = await h.request('GET', `/v1/webhooks?limit=10${cursor ? `&cursor=${cursor}` : ''}`, { key: ws.key });
+        const page = await h.request('GET', `/v1/webhooks?limit=10${cursor ? `&cursor=${cursor}` : ''}`, {
+          key: ws.key,
+        });
         pages.push(...page.body.data.map((w: { url: string }) => w.url));
         cursor = page.body.nextCursor;
       } while (cursor);
@@ -100,16 +138,26 @@ describeMatrix(
         body: { url: `${receiver.origin}/v2`, events: ['vote.created'], description: 'moved' },
       });
       expect(patched.status).toBe(200);
-      expect(patched.body.data).toMatchObject({ url: `${receiver.origin}/v2`, events: ['vote.created'], description: 'moved', enabled: true });
+      expect(patched.body.data).toMatchObject({
+        url: `${receiver.origin}/v2`,
+        events: ['vote.created'],
+        description: 'moved',
+        enabled: true,
+      });
       expect((await h.request('PATCH', `/v1/webhooks/${id}`, { key: ws.key, body: { events: [] } })).status).toBe(422);
-      expect((await h.request('PATCH', `/v1/webhooks/${id}`, { key: ws.key, body: { enabled: 'yes' } })).status).toBe(422);
+      expect((await h.request('PATCH', `/v1/webhooks/${id}`, { key: ws.key, body: { enabled: 'yes' } })).status).toBe(
+        422,
+      );
       for (const [method, path] of [
         ['GET', `/v1/webhooks/${id}`],
         ['PATCH', `/v1/webhooks/${id}`],
         ['DELETE', `/v1/webhooks/${id}`],
         ['GET', `/v1/webhooks/${id}/deliveries`],
       ] as const) {
-        const res = await h.request(method, path, { key: other.key, body: method === 'PATCH' ? { description: 'x' } : undefined });
+        const res = await h.request(method, path, {
+          key: other.key,
+          body: method === 'PATCH' ? { description: 'x' } : undefined,
+        });
         expect(res.status, `${method} ${path}`).toBe(404);
         expect(res.body.error.code).toBe('ERR_NOT_FOUND');
       }
@@ -132,22 +180,49 @@ describeMatrix(
     it('GET deliveries lists newest first in cursor pages, each with its status, payload and attempts', async () => {
       const ws = await h.seed();
       const { id } = (await register(h, ws, { url: receiver.origin, events: ['contact.created'] })).body.data;
-      for (let i = 0; i < 5; i++) await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: `list-${i}` } });
+      for (let i = 0; i < 5; i++)
+        await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: `list-${i}` } });
       await h.engine.scheduler.runDue();
       const seen: any[] = [];
       let cursor: string | null = null as string | null;
       do {
-        const page = await h.request('GET', `/v1/webhooks/${id}/deliveries?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key: ws.readKey });
+        const page = await h.request(
+          'GET',
+          `/v1/webhooks/${id}/deliveries?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+          { key: ws.readKey },
+        );
         expect(page.status).toBe(200);
         seen.push(...page.body.data);
         cursor = page.body.nextCursor;
       } while (cursor);
-      expect(seen.map((d) => d.payload.contact.externalUserId)).toEqual(['list-4', 'list-3', 'list-2', 'list-1', 'list-0']);
+      expect(seen.map((d) => d.payload.contact.externalUserId)).toEqual([
+        'list-4',
+        'list-3',
+        'list-2',
+        'list-1',
+        'list-0',
+      ]);
       for (const d of seen) {
         expect(Object.keys(d).sort()).toEqual(DELIVERY_FIELDS);
-        expect(d).toMatchObject({ webhookId: id, event: 'contact.created', status: 'succeeded', failedAt: null, nextAttemptAt: null, replayOf: null });
+        expect(d).toMatchObject({
+          webhookId: id,
+          event: 'contact.created',
+          status: 'succeeded',
+          failedAt: null,
+          nextAttemptAt: null,
+          replayOf: null,
+        });
         expect(d.id).toMatch(/^dlv_[0-9a-z]{26}$/);
-        expect(d.attempts).toEqual([{ number: 1, attemptedAt: expect.any(String), statusCode: 200, error: null, durationMs: expect.any(Number), responseBody: 'ok' }]);
+        expect(d.attempts).toEqual([
+          {
+            number: 1,
+            attemptedAt: expect.any(String),
+            statusCode: 200,
+            error: null,
+            durationMs: expect.any(Number),
+            responseBody: 'ok',
+          },
+        ]);
       }
       const bad = await h.request('GET', `/v1/webhooks/${id}/deliveries?cursor=nope`, { key: ws.key });
       expect(bad.status).toBe(422);
@@ -155,14 +230,21 @@ describeMatrix(
 
     it('replay makes a new delivery of the same payload; refused with 409 while disabled or unsubscribed', async () => {
       const ws = await h.seed();
-      const { id } = (await register(h, ws, { url: receiver.origin, events: ['contact.created', 'contact.deleted'] })).body.data;
+      const { id } = (await register(h, ws, { url: receiver.origin, events: ['contact.created', 'contact.deleted'] }))
+        .body.data;
       await h.request('POST', '/v1/contacts', { key: ws.key, body: { externalUserId: 'replay-1' } });
       await h.engine.scheduler.runDue();
       const [original] = (await h.request('GET', `/v1/webhooks/${id}/deliveries`, { key: ws.key })).body.data;
 
       const replay = await h.request('POST', `/v1/webhooks/${id}/deliveries/${original.id}/replay`, { key: ws.key });
       expect(replay.status).toBe(201);
-      expect(replay.body.data).toMatchObject({ webhookId: id, eventId: original.eventId, status: 'pending', replayOf: original.id, attempts: [] });
+      expect(replay.body.data).toMatchObject({
+        webhookId: id,
+        eventId: original.eventId,
+        status: 'pending',
+        replayOf: original.id,
+        attempts: [],
+      });
       expect(replay.body.data.id).not.toBe(original.id);
       expect(replay.body.data.payload).toEqual(original.payload);
       const before = receiver.requests.length;
@@ -172,11 +254,17 @@ describeMatrix(
       const originalBody = receiver.requests.find((r) => r.headers['x-service-delivery'] === original.id)!.body;
       expect(sent[0]!.body).toBe(originalBody);
 
-      expect((await h.request('POST', `/v1/webhooks/${id}/deliveries/dlv_nope/replay`, { key: ws.key })).status).toBe(404);
-      expect((await h.request('POST', `/v1/webhooks/${id}/deliveries/${original.id}/replay`, { key: ws.readKey })).status).toBe(403);
+      expect((await h.request('POST', `/v1/webhooks/${id}/deliveries/dlv_nope/replay`, { key: ws.key })).status).toBe(
+        404,
+      );
+      expect(
+        (await h.request('POST', `/v1/webhooks/${id}/deliveries/${original.id}/replay`, { key: ws.readKey })).status,
+      ).toBe(403);
 
       await h.request('PATCH', `/v1/webhooks/${id}`, { key: ws.key, body: { events: ['contact.deleted'] } });
-      const unsubscribed = await h.request('POST', `/v1/webhooks/${id}/deliveries/${original.id}/replay`, { key: ws.key });
+      const unsubscribed = await h.request('POST', `/v1/webhooks/${id}/deliveries/${original.id}/replay`, {
+        key: ws.key,
+      });
       expect(unsubscribed.status).toBe(409);
       expect(unsubscribed.body.error).toMatchObject({
         code: 'ERR_CONFLICT',
@@ -184,7 +272,10 @@ describeMatrix(
         details: { reason: 'event_not_subscribed', event: 'contact.created' },
       });
 
-      await h.request('PATCH', `/v1/webhooks/${id}`, { key: ws.key, body: { events: ['contact.created'], enabled: false } });
+      await h.request('PATCH', `/v1/webhooks/${id}`, {
+        key: ws.key,
+        body: { events: ['contact.created'], enabled: false },
+      });
       const disabled = await h.request('POST', `/v1/webhooks/${id}/deliveries/${original.id}/replay`, { key: ws.key });
       expect(disabled.status).toBe(409);
       expect(disabled.body.error).toMatchObject({ code: 'ERR_CONFLICT', details: { reason: 'webhook_disabled' } });
@@ -192,7 +283,9 @@ describeMatrix(
 
       const enabled = await h.request('PATCH', `/v1/webhooks/${id}`, { key: ws.key, body: { enabled: true } });
       expect(enabled.body.data).toMatchObject({ enabled: true, disabledAt: null });
-      expect((await h.request('POST', `/v1/webhooks/${id}/deliveries/${original.id}/replay`, { key: ws.key })).status).toBe(201);
+      expect(
+        (await h.request('POST', `/v1/webhooks/${id}/deliveries/${original.id}/replay`, { key: ws.key })).status,
+      ).toBe(201);
     });
   },
   { engine: { webhooks: { allowPrivateNetworks: true } } },
@@ -233,7 +326,10 @@ describeMatrix(
       const ws = await h.seed();
       const created = await register(h, ws, { url: 'https://93.184.215.14/hook', events: ['post.created'] });
       expect(created.status).toBe(201);
-      const res = await h.request('PATCH', `/v1/webhooks/${created.body.data.id}`, { key: ws.key, body: { url: 'http://10.1.2.3/x' } });
+      const res = await h.request('PATCH', `/v1/webhooks/${created.body.data.id}`, {
+        key: ws.key,
+        body: { url: 'http://10.1.2.3/x' },
+      });
       expect(res.status).toBe(422);
       expect(res.body.error.details.issues[0]).toMatchObject({ path: 'url', code: 'url_not_public' });
     });

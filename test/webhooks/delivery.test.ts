@@ -2,11 +2,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EVENT_KINDS, RETRY_SCHEDULE_MS } from '../../src/schemas/index.js';
 import { disableAfterFailures } from '../../src/engine/delivery/disable.js';
 import { emit as emitEvent } from '../../src/engine/store/events.js';
+import { EVENT_KINDS, RETRY_SCHEDULE_MS } from '../../src/schemas/index.js';
 import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { type Receiver, startReceiver } from '../helpers/receiver.js';
 import { startSmtpSink } from '../helpers/smtp.js';
 
 const stripe = new Stripe('sk_test_unused');
@@ -29,7 +29,11 @@ async function deliveries(h: Harness, ws: SeededWorkspace, webhookId: string): P
   const all: any[] = [];
   let cursor: string | null = null as string | null;
   do {
-    const page = await h.request('GET', `/v1/webhooks/${webhookId}/deliveries?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key: ws.key });
+    const page = await h.request(
+      'GET',
+      `/v1/webhooks/${webhookId}/deliveries?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+      { key: ws.key },
+    );
     all.push(...page.body.data);
     cursor = page.body.nextCursor;
   } while (cursor);
@@ -68,10 +72,21 @@ describeMatrix(
       const contact = (await newContact(h, ws, 'kinds-1')).body.data;
       await h.request('PATCH', `/v1/contacts/${contact.id}`, { key: ws.key, body: { name: 'Renamed' } });
       const board = await w.boards.create({ name: 'Ideas' });
-      const post = (await h.request('POST', `/v1/boards/${board.id}/posts`, { key: ws.key, body: { title: 'Dark mode', contactId: contact.id } })).body.data;
+      const post = (
+        await h.request('POST', `/v1/boards/${board.id}/posts`, {
+          key: ws.key,
+          body: { title: 'Dark mode', contactId: contact.id },
+        })
+      ).body.data;
       await h.request('PATCH', `/v1/posts/${post.id}`, { key: ws.key, body: { status: 'planned' } });
       await w.public.vote({ postId: post.id, email: 'v@example.com', userId: 'usr_v', notifyMe: false });
-      await w.public.comment({ postId: post.id, email: 'c@example.com', authorUserId: 'usr_c', bodyText: 'Yes please', notifyMe: false });
+      await w.public.comment({
+        postId: post.id,
+        email: 'c@example.com',
+        authorUserId: 'usr_c',
+        bodyText: 'Yes please',
+        notifyMe: false,
+      });
       const entry = await w.changelog.create({ boardId: board.id, title: 'Shipped', body: 'Enjoy.' });
       await w.changelog.publish(entry.id);
       await h.request('DELETE', `/v1/contacts/${contact.id}`, { key: ws.key });
@@ -88,21 +103,31 @@ describeMatrix(
         const delivery = deliveryLog.find((d) => d.eventId === event.id);
         expect(request.method).toBe('POST');
         // Exactly the spec's headers, beside what HTTP itself needs.
-        expect(request.headerNames.filter((n) => !['host', 'connection', 'content-length'].includes(n.toLowerCase()))).toEqual([
-          'Content-Type',
-          'User-Agent',
-          'X-Service-Event',
-          'X-Service-Delivery',
-          'X-Service-Signature',
-        ]);
+        expect(
+          request.headerNames.filter((n) => !['host', 'connection', 'content-length'].includes(n.toLowerCase())),
+        ).toEqual(['Content-Type', 'User-Agent', 'X-Service-Event', 'X-Service-Delivery', 'X-Service-Signature']);
         expect(request.headers['content-type']).toBe('application/json');
         expect(request.headers['user-agent']).toBe('Service-Webhooks/1.0');
         expect(request.headers['x-service-delivery']).toBe(delivery.id);
         expect(request.headers['x-service-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
         expect(request.body).toBe(event.payloadText);
         expect(JSON.parse(request.body)).toEqual(delivery.payload);
-        expect(stripe.webhooks.signature.verifyHeader(request.body, request.headers['x-service-signature'] as string, hook.secret, 300)).toBe(true);
-        expect(() => stripe.webhooks.signature.verifyHeader(request.body, request.headers['x-service-signature'] as string, `${hook.secret}x`, 300)).toThrow();
+        expect(
+          stripe.webhooks.signature.verifyHeader(
+            request.body,
+            request.headers['x-service-signature'] as string,
+            hook.secret,
+            300,
+          ),
+        ).toBe(true);
+        expect(() =>
+          stripe.webhooks.signature.verifyHeader(
+            request.body,
+            request.headers['x-service-signature'] as string,
+            `${hook.secret}x`,
+            300,
+          ),
+        ).toThrow();
       }
     });
 
@@ -121,13 +146,21 @@ describeMatrix(
       expect((await h.engine.scheduler.runDue()).attempted).toBe(0);
 
       const [delivery] = await deliveries(h, ws, hook.id);
-      expect(delivery).toMatchObject({ status: 'failed', failureReason: 'attempts_exhausted', nextAttemptAt: null, succeededAt: null });
+      expect(delivery).toMatchObject({
+        status: 'failed',
+        failureReason: 'attempts_exhausted',
+        nextAttemptAt: null,
+        succeededAt: null,
+      });
       expect(delivery.attempts.map((a: any) => [a.number, a.statusCode, a.error, a.responseBody])).toEqual(
         [1, 2, 3, 4, 5].map((n) => [n, 500, 'receiver answered 500', 'status 500']),
       );
       expect(delivery.failedAt).toBe(delivery.attempts[4].attemptedAt);
-      const gaps = delivery.attempts.slice(1).map((a: any, i: number) => Date.parse(a.attemptedAt) - Date.parse(delivery.attempts[i].attemptedAt));
-      gaps.forEach((gap: number, i: number) => expect(gap).toBeGreaterThanOrEqual(RETRY_SCHEDULE_MS[i + 1]!));
+      const gaps = delivery.attempts
+        .slice(1)
+        .map((a: any, i: number) => Date.parse(a.attemptedAt) - Date.parse(delivery.attempts[i].attemptedAt));
+      for (const [i, gap] of (gaps as number[]).entries())
+        expect(gap).toBeGreaterThanOrEqual(RETRY_SCHEDULE_MS[i + 1]!);
       // Same bytes on every attempt; the signature's timestamp is taken at each attempt.
       const sent = receiver.requests.filter((r) => r.headers['x-service-delivery'] === delivery.id);
       expect(sent).toHaveLength(5);
@@ -143,14 +176,20 @@ describeMatrix(
       const notFound = await register(h, ws, `${receiver.origin}/gone?status=404`, ['contact.created']);
       await newContact(h, ws, 'codes-1');
       expect(await h.engine.scheduler.runDue()).toEqual({ attempted: 4, succeeded: 2, failed: 2, mail: NO_MAIL });
-      for (const hook of [ok204, ok299]) expect((await deliveries(h, ws, hook.id))[0]).toMatchObject({ status: 'succeeded', failedAt: null });
+      for (const hook of [ok204, ok299])
+        expect((await deliveries(h, ws, hook.id))[0]).toMatchObject({ status: 'succeeded', failedAt: null });
       const [redirected] = await deliveries(h, ws, redirect.id);
       expect(redirected.status).toBe('pending');
-      expect(redirected.attempts[0]).toMatchObject({ statusCode: 302, error: `redirect to ${receiver.origin}/target not followed` });
+      expect(redirected.attempts[0]).toMatchObject({
+        statusCode: 302,
+        error: `redirect to ${receiver.origin}/target not followed`,
+      });
       expect(sentTo('/target')).toEqual([]);
       const [missing] = await deliveries(h, ws, notFound.id);
       expect(missing.status).toBe('pending');
-      expect(Date.parse(missing.nextAttemptAt) - Date.parse(missing.attempts[0].attemptedAt)).toBeGreaterThanOrEqual(30_000);
+      expect(Date.parse(missing.nextAttemptAt) - Date.parse(missing.attempts[0].attemptedAt)).toBeGreaterThanOrEqual(
+        30_000,
+      );
     });
 
     it('times out a receiver that does not answer, reports refused connections, and keeps 1 KiB of the response', async () => {
@@ -165,7 +204,11 @@ describeMatrix(
       await newContact(h, ws, 'failures-1');
       expect(await h.engine.scheduler.runDue()).toEqual({ attempted: 3, succeeded: 1, failed: 2, mail: NO_MAIL });
       const [timedOut] = await deliveries(h, ws, slow.id);
-      expect(timedOut.attempts[0]).toMatchObject({ statusCode: null, error: 'timeout: no complete response within 300 ms', responseBody: null });
+      expect(timedOut.attempts[0]).toMatchObject({
+        statusCode: null,
+        error: 'timeout: no complete response within 300 ms',
+        responseBody: null,
+      });
       expect(timedOut.attempts[0].durationMs).toBeGreaterThanOrEqual(290);
       const [refused] = await deliveries(h, ws, dead.id);
       expect(refused.attempts[0].statusCode).toBeNull();
@@ -203,7 +246,7 @@ describeMatrix(
       await smtp.waitFor(mailsBefore + 2);
       // One message to each admin, from the outbox (written with the disable).
       const notices = smtp.mails.slice(mailsBefore);
-      expect(notices.map((m) => m.to).flat().sort()).toEqual(['admin@example.com', 'ops@example.com']);
+      expect(notices.flatMap((m) => m.to).sort()).toEqual(['admin@example.com', 'ops@example.com']);
       for (const mail of notices) {
         expect(mail.data).toContain(failing.id);
         expect(mail.data).toMatch(/Subject: Webhook disabled after 50 failed deliveries/);
@@ -213,7 +256,8 @@ describeMatrix(
       expect(log.filter((d) => d.status === 'pending')).toEqual([]);
       const ended = log.filter((d) => d.failureReason === 'webhook_disabled');
       expect(ended.length).toBeGreaterThan(0);
-      for (const d of ended) expect(d).toMatchObject({ status: 'failed', failedAt: webhook.disabledAt, nextAttemptAt: null });
+      for (const d of ended)
+        expect(d).toMatchObject({ status: 'failed', failedAt: webhook.disabledAt, nextAttemptAt: null });
 
       // Disabled: no new deliveries, nothing sent, no second mail. The healthy webhook is unaffected.
       const sentBefore = sentTo('/toggle').length;
@@ -235,7 +279,9 @@ describeMatrix(
       await h.engine.scheduler.runDue();
       expect((await h.request('GET', `/v1/webhooks/${failing.id}`, { key: ws.key })).body.data.enabled).toBe(true);
       toggleStatus = 200;
-      const replay = await h.request('POST', `/v1/webhooks/${failing.id}/deliveries/${ended[0].id}/replay`, { key: ws.key });
+      const replay = await h.request('POST', `/v1/webhooks/${failing.id}/deliveries/${ended[0].id}/replay`, {
+        key: ws.key,
+      });
       expect(replay.status).toBe(201);
       await h.engine.scheduler.runDue();
       expect((await deliveries(h, ws, failing.id)).find((d) => d.id === replay.body.data.id).status).toBe('succeeded');
@@ -248,7 +294,10 @@ describeMatrix(
       const mailsBefore = smtp.mails.length;
       // What the recorder does on the 50th failure; the process "dies" here: nothing else of it runs.
       expect(await disableAfterFailures(h.engine.db, hook.id, new Date())).toBe(true);
-      const rows = await h.engine.db.all<{ kind: string; email: string; status: string }>('SELECT kind, email, status FROM mail WHERE organization_id = ?', [ws.org.id]);
+      const rows = await h.engine.db.all<{ kind: string; email: string; status: string }>(
+        'SELECT kind, email, status FROM mail WHERE organization_id = ?',
+        [ws.org.id],
+      );
       expect(rows).toEqual([{ kind: 'webhook_disabled', email: 'owner@example.com', status: 'pending' }]);
       // Disabling again (another process saw the same 50th failure) writes nothing more.
       expect(await disableAfterFailures(h.engine.db, hook.id, new Date())).toBe(false);
@@ -264,7 +313,11 @@ describeMatrix(
     it('a change that rolls back produces no delivery; a refused write neither', async () => {
       const ws = await h.seed({ contactCap: 1 });
       const hook = await register(h, ws, `${receiver.origin}/rollback`, ['contact.created', 'post.created']);
-      const event = { event: 'contact.deleted' as const, organizationId: ws.org.id, contact: { id: 'ctc_x', externalUserId: null } };
+      const event = {
+        event: 'contact.deleted' as const,
+        organizationId: ws.org.id,
+        contact: { id: 'ctc_x', externalUserId: null },
+      };
       await expect(
         h.engine.db.transaction(async (tx) => {
           await emitEvent(tx, event, h.engine.clock());
@@ -276,7 +329,11 @@ describeMatrix(
       await h.engine.scheduler.runDue();
       const log = await deliveries(h, ws, hook.id);
       expect(log.map((d) => d.payload.contact.externalUserId)).toEqual(['cap-1']);
-      expect(await h.engine.db.all("SELECT id FROM event WHERE type = 'contact.deleted' AND organization_id = ?", [ws.org.id])).toEqual([]);
+      expect(
+        await h.engine.db.all("SELECT id FROM event WHERE type = 'contact.deleted' AND organization_id = ?", [
+          ws.org.id,
+        ]),
+      ).toEqual([]);
     });
 
     it('runDue delivers a backlog many claim batches deep, each delivery once', async () => {
@@ -315,7 +372,8 @@ describeMatrix(
       try {
         const committed = Date.now();
         await newContact(h, ws, 'started-1');
-        while (sentTo('/started').length === 0 && Date.now() - committed < 5000) await new Promise((r) => setTimeout(r, 2));
+        while (sentTo('/started').length === 0 && Date.now() - committed < 5000)
+          await new Promise((r) => setTimeout(r, 2));
         expect(sentTo('/started')).toHaveLength(1);
         // The poll is ten minutes here: only a wake-up (the commit's own; on PostgreSQL also NOTIFY) explains this.
         expect(Date.now() - committed).toBeLessThan(2000);
@@ -342,7 +400,8 @@ describeMatrix(
         await newContact(h, ws, 'behind-1');
         h.advance(30_000);
         const committed = Date.now();
-        while (sentTo('/behind').length < 41 && Date.now() - committed < 5000) await new Promise((r) => setTimeout(r, 5));
+        while (sentTo('/behind').length < 41 && Date.now() - committed < 5000)
+          await new Promise((r) => setTimeout(r, 5));
         expect(sentTo('/behind')).toHaveLength(41); // the poll is ten minutes here: the commit's wake-up claimed it
       } finally {
         await h.engine.scheduler.stop(); // resolves once every attempt is recorded
@@ -361,7 +420,13 @@ describeMatrix(
     transports: ['fetch'],
     engine: {
       // Two requests per webhook at once: claims of 16, at most 48 held, so the backlog test spans many claims.
-      webhooks: { allowPrivateNetworks: true, timeoutMs: 300, smtpUrl: smtp.url, mailFrom: 'alerts@feedback.test', scheduler: { perWebhookConcurrency: 2, pollMs: 600_000 } },
+      webhooks: {
+        allowPrivateNetworks: true,
+        timeoutMs: 300,
+        smtpUrl: smtp.url,
+        mailFrom: 'alerts@feedback.test',
+        scheduler: { perWebhookConcurrency: 2, pollMs: 600_000 },
+      },
       log: (message, error) => logged.push(`${message} ${String(error)} ${JSON.stringify(error)}`),
     },
   },
@@ -389,7 +454,14 @@ describeMatrix(
         await h.engine.db.all(
           `INSERT INTO webhook (id, organization_id, url, events, description, secret, enabled, consecutive_failures, created_at, updated_at)
            VALUES (?, ?, ?, ',contact.created,', NULL, 'whsec_test', ?, 0, ?, ?)`,
-          [id, ws.org.id, url, true, h.database === 'postgresql' ? now : now.getTime(), h.database === 'postgresql' ? now : now.getTime()],
+          [
+            id,
+            ws.org.id,
+            url,
+            true,
+            h.database === 'postgresql' ? now : now.getTime(),
+            h.database === 'postgresql' ? now : now.getTime(),
+          ],
         );
       }
       await newContact(h, ws, 'ssrf-1');

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/index.js';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../helpers/databases.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { startSchedulerProcess } from '../helpers/processes.js';
+import { type Receiver, startReceiver } from '../helpers/receiver.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp.js';
 import { until } from '../helpers/wait.js';
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -51,15 +51,22 @@ describe.skipIf(!(await postgresReachable()))('webhook scheduler processes shari
 
   async function createContacts(w: ReturnType<Engine['workspace']>, prefix: string, count: number) {
     for (let i = 0; i < count; i += 20) {
-      await Promise.all(Array.from({ length: Math.min(20, count - i) }, (_, j) => w.contacts.create({ externalUserId: `${prefix}-${i + j}` })));
+      await Promise.all(
+        Array.from({ length: Math.min(20, count - i) }, (_, j) =>
+          w.contacts.create({ externalUserId: `${prefix}-${i + j}` }),
+        ),
+      );
     }
   }
 
   const statusCounts = async (webhookId: string) =>
     Object.fromEntries(
-      (await engine.db.all<{ status: string; n: unknown }>('SELECT status, count(*) AS n FROM delivery WHERE webhook_id = ? GROUP BY status', [webhookId])).map(
-        (r) => [r.status, Number(r.n)],
-      ),
+      (
+        await engine.db.all<{ status: string; n: unknown }>(
+          'SELECT status, count(*) AS n FROM delivery WHERE webhook_id = ? GROUP BY status',
+          [webhookId],
+        )
+      ).map((r) => [r.status, Number(r.n)]),
     ) as Record<string, number>;
 
   it('a commit in another process wakes a scheduler at once through LISTEN/NOTIFY, not the poll', async () => {
@@ -80,7 +87,11 @@ describe.skipIf(!(await postgresReachable()))('webhook scheduler processes shari
 
   it('three processes deliver 1,000 events: each exactly once, none attempted twice at once, none lost', async () => {
     const { w, hook } = await workspaceWithWebhook('/shared');
-    const processes = await Promise.all([startSchedulerProcess(env()), startSchedulerProcess(env()), startSchedulerProcess(env())]);
+    const processes = await Promise.all([
+      startSchedulerProcess(env()),
+      startSchedulerProcess(env()),
+      startSchedulerProcess(env()),
+    ]);
     await createContacts(w, 'mp', 1000);
     await until('1,000 deliveries to succeed', async () => (await statusCounts(hook.id)).succeeded === 1000);
     const totals = await Promise.all(processes.map((p) => p.stop()));
@@ -105,19 +116,31 @@ describe.skipIf(!(await postgresReachable()))('webhook scheduler processes shari
     slowMs = 150;
     const doomed = await startSchedulerProcess(env({ LEASE_MS: '2000' }));
     await createContacts(w, 'kill', 120);
-    await until('the doomed process to be mid-batch', async () => receiver.requests.some((r) => r.path === '/kill'), 10_000);
-    const leased = await engine.db.all("SELECT id FROM delivery WHERE webhook_id = ? AND status = 'pending' AND lease_token IS NOT NULL", [hook.id]);
+    await until(
+      'the doomed process to be mid-batch',
+      async () => receiver.requests.some((r) => r.path === '/kill'),
+      10_000,
+    );
+    const leased = await engine.db.all(
+      "SELECT id FROM delivery WHERE webhook_id = ? AND status = 'pending' AND lease_token IS NOT NULL",
+      [hook.id],
+    );
     expect(leased.length).toBeGreaterThan(0);
     await doomed.kill();
     active.clear(); // its connections are gone with it
 
-    const survivors = await Promise.all([startSchedulerProcess(env({ LEASE_MS: '2000' })), startSchedulerProcess(env({ LEASE_MS: '2000' }))]);
+    const survivors = await Promise.all([
+      startSchedulerProcess(env({ LEASE_MS: '2000' })),
+      startSchedulerProcess(env({ LEASE_MS: '2000' })),
+    ]);
     await until('all 120 deliveries to succeed', async () => (await statusCounts(hook.id)).succeeded === 120);
     await Promise.all(survivors.map((p) => p.stop()));
     slowMs = 0;
 
     expect(await statusCounts(hook.id)).toEqual({ succeeded: 120 });
-    const delivered = new Set(receiver.requests.filter((r) => r.path === '/kill').map((r) => r.headers['x-service-delivery']));
+    const delivered = new Set(
+      receiver.requests.filter((r) => r.path === '/kill').map((r) => r.headers['x-service-delivery']),
+    );
     expect(delivered.size).toBe(120);
     // Every delivery the dead process had leased was attempted again by a survivor and recorded.
     const rows = await engine.db.all<{ id: string; attempt_count: unknown }>(
@@ -130,7 +153,11 @@ describe.skipIf(!(await postgresReachable()))('webhook scheduler processes shari
   it('50 consecutive failures seen by three processes disable the webhook once and send one email', async () => {
     const { w, hook } = await workspaceWithWebhook('/failing', ['admin@example.com']);
     failing = true;
-    const processes = await Promise.all([startSchedulerProcess(env()), startSchedulerProcess(env()), startSchedulerProcess(env())]);
+    const processes = await Promise.all([
+      startSchedulerProcess(env()),
+      startSchedulerProcess(env()),
+      startSchedulerProcess(env()),
+    ]);
     await createContacts(w, 'fail', 80);
     await until('the webhook to be disabled', async () => !(await w.webhooks.retrieve(hook.id)).enabled);
     await smtp.waitFor(1);
@@ -147,7 +174,10 @@ describe.skipIf(!(await postgresReachable()))('webhook leases', () => {
   it('a queue slower than a lease keeps its claims: two schedulers never attempt one delivery twice', async () => {
     const db = await createTestDatabase('postgresql');
     // One request at a time per webhook, 60 ms each, a 200 ms lease: the backlog takes far longer than a lease.
-    const options = { database: db.url, webhooks: { allowPrivateNetworks: true, scheduler: { perWebhookConcurrency: 1, leaseMs: 200 } } };
+    const options = {
+      database: db.url,
+      webhooks: { allowPrivateNetworks: true, scheduler: { perWebhookConcurrency: 1, leaseMs: 200 } },
+    };
     const a = await createEngine(options);
     await a.migrate();
     const b = await createEngine(options);

@@ -21,7 +21,9 @@ describeEngine(
         let cursor: string | undefined;
         do {
           const page = await ws.webhooks.listDeliveries(hook.id, { limit: 5, ...(cursor ? { cursor } : {}) });
-          seen.push(...page.data.map((d) => (d.payload as { contact: { externalUserId: string } }).contact.externalUserId));
+          seen.push(
+            ...page.data.map((d) => (d.payload as { contact: { externalUserId: string } }).contact.externalUserId),
+          );
           cursor = page.nextCursor ?? undefined;
         } while (cursor);
         expect(seen).toEqual(expected);

@@ -2,7 +2,7 @@
 // receiver can answer (the scheduler's tests cover the same through the delivery log).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSender, type Sender } from '../../src/engine/delivery/sender.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { type Receiver, startReceiver } from '../helpers/receiver.js';
 
 const TIMEOUT_MS = 400;
 const headers = { 'Content-Type': 'application/json', 'X-Service-Delivery': 'dlv_sender_test' };
@@ -21,10 +21,18 @@ describe('delivery sender', () => {
 
   it('posts the body and headers as given to the path and query of the url', async () => {
     receiver.respond((_req, res) => void res.end('thanks'));
-    const outcome = await sender.send(`${receiver.origin}/hooks/in?source=feedback`, headers, '{"event":"contact.created"}');
+    const outcome = await sender.send(
+      `${receiver.origin}/hooks/in?source=feedback`,
+      headers,
+      '{"event":"contact.created"}',
+    );
     expect(outcome).toMatchObject({ ok: true, statusCode: 200, error: null, responseBody: 'thanks' });
     const got = receiver.requests.at(-1)!;
-    expect(got).toMatchObject({ method: 'POST', path: '/hooks/in?source=feedback', body: '{"event":"contact.created"}' });
+    expect(got).toMatchObject({
+      method: 'POST',
+      path: '/hooks/in?source=feedback',
+      body: '{"event":"contact.created"}',
+    });
     expect(got.headers['x-service-delivery']).toBe('dlv_sender_test');
   });
 
@@ -33,7 +41,11 @@ describe('delivery sender', () => {
       res.statusCode = 204;
       res.end();
     });
-    expect(await sender.send(`${receiver.origin}/`, headers, '{}')).toMatchObject({ ok: true, statusCode: 204, responseBody: null });
+    expect(await sender.send(`${receiver.origin}/`, headers, '{}')).toMatchObject({
+      ok: true,
+      statusCode: 204,
+      responseBody: null,
+    });
   });
 
   it('keeps the first 1 KiB of a body that arrives in many chunks, byte for byte', async () => {
@@ -78,7 +90,11 @@ describe('delivery sender', () => {
     });
     const outcome = await sender.send(`${receiver.origin}/`, headers, '{}');
     stop = true;
-    expect(outcome).toMatchObject({ ok: false, statusCode: 200, error: `timeout: no complete response within ${TIMEOUT_MS} ms` });
+    expect(outcome).toMatchObject({
+      ok: false,
+      statusCode: 200,
+      error: `timeout: no complete response within ${TIMEOUT_MS} ms`,
+    });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS);
     expect(outcome.durationMs).toBeLessThan(TIMEOUT_MS * 3);
   });
@@ -86,7 +102,11 @@ describe('delivery sender', () => {
   it('a receiver that never answers times out without a status code', async () => {
     receiver.respond(() => {});
     const outcome = await sender.send(`${receiver.origin}/`, headers, '{}');
-    expect(outcome).toMatchObject({ ok: false, statusCode: null, error: `timeout: no complete response within ${TIMEOUT_MS} ms` });
+    expect(outcome).toMatchObject({
+      ok: false,
+      statusCode: null,
+      error: `timeout: no complete response within ${TIMEOUT_MS} ms`,
+    });
   });
 
   it('a redirect is reported with its location and not followed', async () => {
@@ -96,7 +116,11 @@ describe('delivery sender', () => {
     });
     const before = receiver.requests.length;
     const outcome = await sender.send(`${receiver.origin}/moved`, headers, '{}');
-    expect(outcome).toMatchObject({ ok: false, statusCode: 307, error: 'redirect to http://127.0.0.1:1/elsewhere not followed' });
+    expect(outcome).toMatchObject({
+      ok: false,
+      statusCode: 307,
+      error: 'redirect to http://127.0.0.1:1/elsewhere not followed',
+    });
     expect(receiver.requests.length).toBe(before + 1);
   });
 
@@ -109,7 +133,11 @@ describe('delivery sender', () => {
   });
 
   it('an invalid url fails the attempt without a request', async () => {
-    expect(await sender.send('not a url', headers, '{}')).toMatchObject({ ok: false, statusCode: null, error: 'invalid url not a url' });
+    expect(await sender.send('not a url', headers, '{}')).toMatchObject({
+      ok: false,
+      statusCode: null,
+      error: 'invalid url not a url',
+    });
   });
 
   it('with the guard on, an IP-literal private host is refused before connecting', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEngine } from '../helpers/harness.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { type Receiver, startReceiver } from '../helpers/receiver.js';
 
 // A scheduler told to stop sends nothing more: what it is sending finishes and is recorded, and what it had claimed
 // but not started is given back at once (no lease left to lapse), for this or another process to send.
@@ -21,7 +21,8 @@ describeEngine(
     it('gives back the claims it has not started, and records the one in flight', async () => {
       const org = await e.engine.organizations.create({ name: 'stop', plan: 'paid' });
       const w = e.engine.workspace(org.id);
-      for (let i = 0; i < 3; i++) await w.webhooks.create({ url: `${receiver.origin}/stop-${e.database}-${i}`, events: ['contact.created'] });
+      for (let i = 0; i < 3; i++)
+        await w.webhooks.create({ url: `${receiver.origin}/stop-${e.database}-${i}`, events: ['contact.created'] });
       for (let i = 0; i < 2; i++) await w.contacts.create({ externalUserId: `stop-${i}` });
       const total = 6;
       await e.engine.scheduler.start();
@@ -32,7 +33,9 @@ describeEngine(
       release(); // the one in flight may now finish
       await stopped;
       expect(receiver.requests.length - before).toBe(1);
-      const rows = await e.engine.db.all<{ status: string; lease_token: string | null }>('SELECT status, lease_token FROM delivery');
+      const rows = await e.engine.db.all<{ status: string; lease_token: string | null }>(
+        'SELECT status, lease_token FROM delivery',
+      );
       expect(rows).toHaveLength(total);
       expect(rows.filter((r) => r.status === 'succeeded')).toHaveLength(1);
       const pending = rows.filter((r) => r.status === 'pending');

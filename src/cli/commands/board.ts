@@ -1,5 +1,5 @@
-import { withEngine, type DatabaseOptions } from '../common.js';
-import { print, type Io } from '../io.js';
+import { type DatabaseOptions, withEngine } from '../common.js';
+import { type Io, print } from '../io.js';
 
 export interface CreateOptions extends DatabaseOptions {
   org: string;
@@ -11,7 +11,9 @@ export interface ListOptions extends DatabaseOptions {
 }
 
 export async function create(options: CreateOptions, io: Io): Promise<void> {
-  const board = await withEngine(options.db, (e) => e.workspace(options.org).boards.create({ name: options.name, isPublic: !options.private }));
+  const board = await withEngine(options.db, (e) =>
+    e.workspace(options.org).boards.create({ name: options.name, isPublic: !options.private }),
+  );
   print(io, options.json, { ...board }, `Created board ${board.id} (${board.name}, /${board.slug}).`);
 }
 
@@ -27,5 +29,10 @@ export async function list(options: ListOptions, io: Io): Promise<void> {
     } while (cursor);
     return all;
   });
-  print(io, options.json, { data: boards }, boards.map((b) => `${b.id}  ${b.slug}  ${b.name}${b.isPublic ? '' : ' (private)'}`).join('\n') || 'No boards.');
+  print(
+    io,
+    options.json,
+    { data: boards },
+    boards.map((b) => `${b.id}  ${b.slug}  ${b.name}${b.isPublic ? '' : ' (private)'}`).join('\n') || 'No boards.',
+  );
 }

@@ -1,5 +1,5 @@
-import { withEngine, type DatabaseOptions } from '../common.js';
-import { print, type Io } from '../io.js';
+import { type DatabaseOptions, withEngine } from '../common.js';
+import { type Io, print } from '../io.js';
 
 export interface CreateOptions extends DatabaseOptions {
   org: string;
@@ -13,7 +13,11 @@ export interface PublishOptions extends DatabaseOptions {
 
 export async function create(options: CreateOptions, io: Io): Promise<void> {
   const entry = await withEngine(options.db, (e) =>
-    e.workspace(options.org).changelog.create({ boardId: options.board, title: options.title, ...(options.body ? { body: options.body } : {}) }),
+    e.workspace(options.org).changelog.create({
+      boardId: options.board,
+      title: options.title,
+      ...(options.body ? { body: options.body } : {}),
+    }),
   );
   print(io, options.json, { ...entry }, `Created draft changelog entry ${entry.id} (/${entry.slug}).`);
 }

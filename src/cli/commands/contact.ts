@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { withEngine, type DatabaseOptions } from '../common.js';
-import { print, type Io } from '../io.js';
+import { type DatabaseOptions, withEngine } from '../common.js';
+import { type Io, print } from '../io.js';
 
 export interface ExportOptions extends DatabaseOptions {
   org: string;
@@ -16,7 +16,12 @@ export async function exportContact(contactId: string, options: ExportOptions, i
   // It holds a person's data: readable by the owner only.
   writeFileSync(options.out, text, { mode: 0o600 });
   const what = document.contact ? `contact ${contactId}` : `the erasure of contact ${contactId}`;
-  print(io, options.json, { out: options.out, contactId, erased: document.contact === null }, `Wrote everything held about ${what} to ${options.out}.`);
+  print(
+    io,
+    options.json,
+    { out: options.out, contactId, erased: document.contact === null },
+    `Wrote everything held about ${what} to ${options.out}.`,
+  );
 }
 
 export interface EraseOptions extends DatabaseOptions {
@@ -35,7 +40,9 @@ export async function erase(contactId: string, options: EraseOptions, io: Io): P
     [
       `Erased contact ${contactId}${others.length ? ` and ${others.join(', ')} (the same address)` : ''}: contact.deleted emitted${others.length ? ' for each' : ''}.`,
       `Taken off: ${n(r.votes, 'vote')}, ${n(r.comments, 'comment')}, ${n(r.posts, 'post')} (they stay, without the person); deleted: ${n(r.mail, 'mail message')}, ${n(r.sessions, 'portal session or code', 'portal sessions and codes')}, ${n(r.idempotentAnswers, 'kept request answer')}; ${n(r.events, 'event payload')} redacted.`,
-      r.suppressed ? 'A salted hash of the address is on the suppression list: it comes back only with a fresh opt-in of its own.' : 'The contact had no address: nothing to suppress.',
+      r.suppressed
+        ? 'A salted hash of the address is on the suppression list: it comes back only with a fresh opt-in of its own.'
+        : 'The contact had no address: nothing to suppress.',
     ].join('\n'),
   );
 }

@@ -1,5 +1,5 @@
-import { withEngine, type DatabaseOptions } from '../common.js';
-import { print, type Io } from '../io.js';
+import { type DatabaseOptions, withEngine } from '../common.js';
+import { type Io, print } from '../io.js';
 
 export interface ListOptions extends DatabaseOptions {
   org: string;
@@ -14,7 +14,8 @@ export type RevokeOptions = DatabaseOptions;
 export async function list(options: ListOptions, io: Io): Promise<void> {
   const keys = await withEngine(options.db, (e) => e.keys.list(options.org));
   const lines = keys.map(
-    (k) => `${k.id}  ${k.scope.padEnd(10)}  created ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}`,
+    (k) =>
+      `${k.id}  ${k.scope.padEnd(10)}  created ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}`,
   );
   print(io, options.json, { data: keys }, lines.length ? lines.join('\n') : 'No keys.');
 }

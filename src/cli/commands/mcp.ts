@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createEngine, FeedbackError } from '../../engine/index.js';
-import { createToolServer, engineOperations, clientOperations } from '../../mcp/index.js';
+import { clientOperations, createToolServer, engineOperations } from '../../mcp/index.js';
 import type { DatabaseOptions } from '../common.js';
 
 export interface Options extends DatabaseOptions {

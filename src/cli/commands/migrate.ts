@@ -1,6 +1,6 @@
 import { createEngine } from '../../engine/index.js';
 import type { DatabaseOptions } from '../common.js';
-import { print, type Io } from '../io.js';
+import { type Io, print } from '../io.js';
 
 /** `migrate`: apply pending migrations and name them. */
 export async function migrate(options: DatabaseOptions, io: Io): Promise<void> {

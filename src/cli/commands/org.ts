@@ -1,6 +1,6 @@
 import type { BillingState, Plan, UpdateOrganizationInput } from '../../engine/index.js';
-import { withEngine, type DatabaseOptions } from '../common.js';
-import { print, type Io } from '../io.js';
+import { type DatabaseOptions, withEngine } from '../common.js';
+import { type Io, print } from '../io.js';
 
 export type ListOptions = DatabaseOptions;
 export interface CreateOptions extends DatabaseOptions {
@@ -31,7 +31,9 @@ export interface UpdateOptions extends DatabaseOptions {
 
 export async function list(options: ListOptions, io: Io): Promise<void> {
   const orgs = await withEngine(options.db, (e) => e.organizations.list());
-  const lines = orgs.map((o) => `${o.id}  ${o.name}  plan ${o.plan}, billing ${o.billingState}, contact cap ${o.contactCap ?? 'unlimited'}`);
+  const lines = orgs.map(
+    (o) => `${o.id}  ${o.name}  plan ${o.plan}, billing ${o.billingState}, contact cap ${o.contactCap ?? 'unlimited'}`,
+  );
   print(io, options.json, { data: orgs }, lines.length ? lines.join('\n') : 'No organizations yet.');
 }
 
@@ -40,7 +42,9 @@ export async function create(options: CreateOptions, io: Io): Promise<void> {
     e.organizations.create({
       name: options.name,
       plan: options.plan,
-      ...(options.contactCap !== undefined ? { contactCap: options.contactCap === 'none' ? null : options.contactCap } : {}),
+      ...(options.contactCap !== undefined
+        ? { contactCap: options.contactCap === 'none' ? null : options.contactCap }
+        : {}),
       adminEmails: options.adminEmail,
       rateLimit: options.rateLimit,
     }),
@@ -63,7 +67,8 @@ export async function update(orgId: string, options: UpdateOptions, io: Io): Pro
       portalEnabled: onOff(options.portal),
       portalVerifiedOnly: onOff(options.portalVerifiedOnly),
       portalModeration: onOff(options.portalModeration),
-      portalFrameOrigins: options.portalFrameOrigin && (options.portalFrameOrigin.join() === 'none' ? [] : options.portalFrameOrigin),
+      portalFrameOrigins:
+        options.portalFrameOrigin && (options.portalFrameOrigin.join() === 'none' ? [] : options.portalFrameOrigin),
       notifyAdminCreated: onOff(options.notifyAdminCreated),
       searchLanguage: options.searchLanguage as UpdateOrganizationInput['searchLanguage'],
     }),

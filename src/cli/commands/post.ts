@@ -1,5 +1,5 @@
-import { withEngine, type DatabaseOptions } from '../common.js';
-import { print, type Io } from '../io.js';
+import { type DatabaseOptions, withEngine } from '../common.js';
+import { type Io, print } from '../io.js';
 
 export interface CreateOptions extends DatabaseOptions {
   org: string;
@@ -45,7 +45,17 @@ export interface ModerateOptions extends DatabaseOptions {
   org: string;
 }
 
-export async function moderate(postId: string, decision: 'approved' | 'spam', options: ModerateOptions, io: Io): Promise<void> {
+export async function moderate(
+  postId: string,
+  decision: 'approved' | 'spam',
+  options: ModerateOptions,
+  io: Io,
+): Promise<void> {
   const post = await withEngine(options.db, (e) => e.workspace(options.org).posts.moderate(postId, decision));
-  print(io, options.json, { ...post }, decision === 'approved' ? `Approved post ${post.id}: it is on the portal.` : `Marked post ${post.id} as spam.`);
+  print(
+    io,
+    options.json,
+    { ...post },
+    decision === 'approved' ? `Approved post ${post.id}: it is on the portal.` : `Marked post ${post.id} as spam.`,
+  );
 }

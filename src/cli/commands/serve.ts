@@ -1,14 +1,14 @@
 import { lookup } from 'node:dns/promises';
 import { networkInterfaces } from 'node:os';
+import { createConsole } from '../../console/index.js';
 import { createEngine } from '../../engine/index.js';
 import { createApp, createMetrics, serveNode } from '../../h3/index.js';
-import { createServerLogger } from '../logger.js';
 import { mcpEndpoint } from '../../mcp/http.js';
-import { createConsole } from '../../console/index.js';
 import { createPortal } from '../../portal/index.js';
 import { CommandError, type LogLevel } from '../args.js';
 import type { DatabaseOptions } from '../common.js';
-import { print, type Io } from '../io.js';
+import { type Io, print } from '../io.js';
+import { createServerLogger } from '../logger.js';
 
 export interface Options extends DatabaseOptions {
   port: number;
@@ -37,22 +37,43 @@ export async function serve(options: Options, io: Io): Promise<void> {
   await checkHost(options);
   const logger = createServerLogger(options.logLevel);
   const metricsToken = process.env.FEEDBACK_METRICS_TOKEN;
-  const metrics = options.metrics === true || process.env.FEEDBACK_METRICS === '1' || metricsToken !== undefined ? createMetrics() : undefined;
-  const allowPrivateNetworks = options.allowPrivateNetworks === true || process.env.FEEDBACK_ALLOW_PRIVATE_NETWORKS === '1';
+  const metrics =
+    options.metrics === true || process.env.FEEDBACK_METRICS === '1' || metricsToken !== undefined
+      ? createMetrics()
+      : undefined;
+  const allowPrivateNetworks =
+    options.allowPrivateNetworks === true || process.env.FEEDBACK_ALLOW_PRIVATE_NETWORKS === '1';
   const database = options.db;
   // The links in mail: the public address, else the one this server listens on (known once it listens).
   let listening: string | undefined;
   const engine = await createEngine({
     database,
-    timeouts: { connectMs: options.dbConnectTimeout, statementMs: options.dbStatementTimeout, idleInTransactionMs: options.dbIdleTransactionTimeout },
+    timeouts: {
+      connectMs: options.dbConnectTimeout,
+      statementMs: options.dbStatementTimeout,
+      idleInTransactionMs: options.dbIdleTransactionTimeout,
+    },
     logger,
     onAttempt: metrics?.onAttempt,
     webhooks: { allowPrivateNetworks },
-    mail: { smtpUrl: options.smtpUrl, from: options.mailFrom, publicUrl: () => options.publicUrl ?? listening, logBodies: options.logMailBodies === true },
+    mail: {
+      smtpUrl: options.smtpUrl,
+      from: options.mailFrom,
+      publicUrl: () => options.publicUrl ?? listening,
+      logBodies: options.logMailBodies === true,
+    },
   });
   await engine.migrate();
   const trustProxy = options.trustProxy === true || process.env.FEEDBACK_TRUST_PROXY === '1';
-  const app = createApp({ engine, endpoints: [mcpEndpoint(engine)], sites: [createPortal({ engine, trustProxy }), createConsole({ engine, trustProxy })], requireScheduler: true, logger, metrics, metricsToken });
+  const app = createApp({
+    engine,
+    endpoints: [mcpEndpoint(engine)],
+    sites: [createPortal({ engine, trustProxy }), createConsole({ engine, trustProxy })],
+    requireScheduler: true,
+    logger,
+    metrics,
+    metricsToken,
+  });
   // Listen first: a port in use stops the start before a workspace and key are made that nobody would see.
   const server = await serveNode(app, { port: options.port, host: options.host }).catch(
     async (err: NodeJS.ErrnoException) => {
@@ -80,7 +101,12 @@ export async function serve(options: Options, io: Io): Promise<void> {
         ]
       : []),
   ].join('\n');
-  print(io, options.json, { url: server.url, dialect: engine.dialect, allowPrivateNetworks, ...(bootstrap ? { bootstrap } : {}) }, human);
+  print(
+    io,
+    options.json,
+    { url: server.url, dialect: engine.dialect, allowPrivateNetworks, ...(bootstrap ? { bootstrap } : {}) },
+    human,
+  );
   logger.info({ url: server.url, dialect: engine.dialect, metrics: Boolean(metrics) }, 'listening');
   // Graceful stop: no new connections, requests in flight answered (up to 10 s), deliveries being sent recorded and
   // the claimed rest given back to other processes at once, then the database closed.
@@ -107,9 +133,13 @@ async function checkHost(options: { host: string; port: number }): Promise<void>
     throw new CommandError('ERR_CANNOT_LISTEN', cannotListen(err, options));
   });
   const local = new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)));
-  const ours = (address: string) => address === '0.0.0.0' || address === '::' || address.startsWith('127.') || local.has(address);
+  const ours = (address: string) =>
+    address === '0.0.0.0' || address === '::' || address.startsWith('127.') || local.has(address);
   if (!addresses.some((a) => ours(a.address))) {
-    throw new CommandError('ERR_CANNOT_LISTEN', cannotListen(Object.assign(new Error('not local'), { code: 'EADDRNOTAVAIL' }), options));
+    throw new CommandError(
+      'ERR_CANNOT_LISTEN',
+      cannotListen(Object.assign(new Error('not local'), { code: 'EADDRNOTAVAIL' }), options),
+    );
   }
 }
 

@@ -1,6 +1,13 @@
-import { CLI_ACTOR, CONSOLE_PATH, FeedbackError, SSO_CALLBACK_PATH, type SsoDomainState, type TeamRole } from '../../engine/index.js';
-import { withEngine, type DatabaseOptions } from '../common.js';
-import { print, type Io } from '../io.js';
+import {
+  CLI_ACTOR,
+  CONSOLE_PATH,
+  FeedbackError,
+  SSO_CALLBACK_PATH,
+  type SsoDomainState,
+  type TeamRole,
+} from '../../engine/index.js';
+import { type DatabaseOptions, withEngine } from '../common.js';
+import { type Io, print } from '../io.js';
 
 export interface AddOptions extends DatabaseOptions {
   org: string;
@@ -16,8 +23,15 @@ export async function add(options: AddOptions, io: Io): Promise<void> {
     options.db,
     async (e) => {
       const org = await e.organizations.get(options.org);
-      if (!org) throw new FeedbackError('ERR_NOT_FOUND', `No workspace ${options.org} (feedback-service org list shows them).`);
-      return e.workspace(org.id).team.add(CLI_ACTOR, { email: options.email, role: options.role, name: options.name ?? null }, { invite: false, workspace: org.name });
+      if (!org)
+        throw new FeedbackError('ERR_NOT_FOUND', `No workspace ${options.org} (feedback-service org list shows them).`);
+      return e
+        .workspace(org.id)
+        .team.add(
+          CLI_ACTOR,
+          { email: options.email, role: options.role, name: options.name ?? null },
+          { invite: false, workspace: org.name },
+        );
     },
     options.publicUrl,
   );
@@ -36,7 +50,17 @@ export interface ListOptions extends DatabaseOptions {
 
 export async function list(options: ListOptions, io: Io): Promise<void> {
   const members = await withEngine(options.db, (e) => e.workspace(options.org).team.list());
-  print(io, options.json, { data: members }, members.map((m) => `${m.role.padEnd(7)} ${m.email}${m.name ? ` (${m.name})` : ''}${m.joinedAt ? '' : '  invited, not signed in yet'}`).join('\n') || 'No one is on the team yet.');
+  print(
+    io,
+    options.json,
+    { data: members },
+    members
+      .map(
+        (m) =>
+          `${m.role.padEnd(7)} ${m.email}${m.name ? ` (${m.name})` : ''}${m.joinedAt ? '' : '  invited, not signed in yet'}`,
+      )
+      .join('\n') || 'No one is on the team yet.',
+  );
 }
 
 export interface SsoOptions extends DatabaseOptions {
@@ -55,16 +79,27 @@ export interface SsoOptions extends DatabaseOptions {
 export async function sso(options: SsoOptions, io: Io): Promise<void> {
   const callback = `${options.publicUrl.replace(/\/+$/, '')}${SSO_CALLBACK_PATH}`;
   const settings = await withEngine(options.db, async (e) => {
-    if (!(await e.organizations.get(options.org))) throw new FeedbackError('ERR_NOT_FOUND', `No workspace ${options.org} (feedback-service org list shows them).`);
+    if (!(await e.organizations.get(options.org)))
+      throw new FeedbackError('ERR_NOT_FOUND', `No workspace ${options.org} (feedback-service org list shows them).`);
     const team = e.workspace(options.org).team;
     if (options.off) return (await team.removeSso(CLI_ACTOR)) && null;
     const domains = (options.domains ?? '').split(',');
-    if (options.issuer !== undefined || options.clientId !== undefined || (options.domains !== undefined && !options.verified)) {
-      await team.configureSso(CLI_ACTOR, { issuer: options.issuer ?? '', clientId: options.clientId ?? '', clientSecret: options.clientSecret ?? '', allowedDomains: domains });
+    if (
+      options.issuer !== undefined ||
+      options.clientId !== undefined ||
+      (options.domains !== undefined && !options.verified)
+    ) {
+      await team.configureSso(CLI_ACTOR, {
+        issuer: options.issuer ?? '',
+        clientId: options.clientId ?? '',
+        clientSecret: options.clientSecret ?? '',
+        allowedDomains: domains,
+      });
     }
     // The operator's attestation that the domains are this workspace's (instead of a DNS record).
     if (options.verified) {
-      if (options.domains === undefined) throw new FeedbackError('ERR_VALIDATION', 'Name the domains you vouch for with --domains.');
+      if (options.domains === undefined)
+        throw new FeedbackError('ERR_VALIDATION', 'Name the domains you vouch for with --domains.');
       await team.attestDomains(CLI_ACTOR, domains);
     }
     if (options.require) await team.requireSso(CLI_ACTOR, options.require === 'on');
@@ -73,7 +108,9 @@ export async function sso(options: SsoOptions, io: Io): Promise<void> {
   const base = options.publicUrl.replace(/\/+$/, '');
   const signInPage = `${base}${CONSOLE_PATH}/${options.org}/sign-in`;
   const domainLine = (d: SsoDomainState) =>
-    d.verified ? `  ${d.domain}: verified (${d.verifiedBy === 'operator' ? "the operator's word" : 'DNS'})` : `  ${d.domain}: not verified. Add a TXT record ${d.record.name} with the value ${d.record.value}, then check it on the console's settings page (or vouch for it: --domains ${d.domain} --verified)`;
+    d.verified
+      ? `  ${d.domain}: verified (${d.verifiedBy === 'operator' ? "the operator's word" : 'DNS'})`
+      : `  ${d.domain}: not verified. Add a TXT record ${d.record.name} with the value ${d.record.value}, then check it on the console's settings page (or vouch for it: --domains ${d.domain} --verified)`;
   print(
     io,
     options.json,

@@ -1,11 +1,11 @@
 import { html } from '@remix-run/html-template';
 import { getRouterParams, type H3, type H3Event } from 'h3';
-import { CHANGELOG_POSTS_MAX, CONSOLE_PATH, FeedbackError, allows, type Team } from '../../engine/index.js';
+import { allows, CHANGELOG_POSTS_MAX, CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
+import { htmlResponse, markdown, seeOther } from '../../h3/index.js';
 import type { ChangelogEntry } from '../../schemas/interactions.js';
 import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
-import { htmlResponse, markdown, seeOther } from '../../h3/index.js';
-import { csrfField, page, when, type Frame } from './layout.js';
-import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
+import { csrfField, type Frame, page, when } from './layout.js';
+import { type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
 
 const DONE: Record<string, string> = {
   created: 'Draft created. Write it, link the posts it ships, then publish.',
@@ -13,7 +13,13 @@ const DONE: Record<string, string> = {
   published: 'Published: it is on the portal’s changelog, and the mail is on its way.',
 };
 
-function listPage(frame: Frame, team: Team, entries: ChangelogEntry[], boards: Array<{ id: string; name: string }>, refused: string | null): string {
+function listPage(
+  frame: Frame,
+  team: Team,
+  entries: ChangelogEntry[],
+  boards: Array<{ id: string; name: string }>,
+  refused: string | null,
+): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/changelog`;
   const boardName = new Map(boards.map((b) => [b.id, b.name]));
   const create = allows(team.role, 'triage')
@@ -49,12 +55,20 @@ interface EditorState {
   refused: string | null;
 }
 
-function entryPage(frame: Frame, team: Team, entry: ChangelogEntry, candidates: Shipped[], linked: Shipped[], state: EditorState): string {
+function entryPage(
+  frame: Frame,
+  team: Team,
+  entry: ChangelogEntry,
+  candidates: Shipped[],
+  linked: Shipped[],
+  state: EditorState,
+): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/changelog/${entry.id}`;
   const mayEdit = allows(team.role, 'triage') && entry.status === 'draft';
   const preview = html`<section id="preview" class="preview" aria-labelledby="preview-h" aria-live="polite"><h2 id="preview-h">Preview</h2>
 <h3>${state.title}</h3>${state.body.trim() ? html`<div class="markdown">${markdown(state.body)}</div>` : html`<p class="muted">Nothing written yet.</p>`}</section>`;
-  const postLink = (p: Shipped) => html`<a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a> <span class="muted">${POST_STATUS_LABELS[p.status]} · ${p.voteCount} ${p.voteCount === 1 ? 'vote' : 'votes'}</span>`;
+  const postLink = (p: Shipped) =>
+    html`<a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a> <span class="muted">${POST_STATUS_LABELS[p.status]} · ${p.voteCount} ${p.voteCount === 1 ? 'vote' : 'votes'}</span>`;
   if (!mayEdit) {
     const body = html`<p class="crumbs"><a href="${CONSOLE_PATH}/${team.organizationId}/changelog">Changelog</a></p>
 <h1>${entry.title}</h1>
@@ -95,19 +109,38 @@ async function candidatesOf(site: ConsoleSite, team: Team, linked: Shipped[]): P
   return [...linked, ...columns.flatMap((c) => c.posts).filter((p) => !ids.has(p.id))];
 }
 
-async function renderEntry(site: ConsoleSite, v: ConsoleVisit, team: Team, entryId: string, options: { state?: EditorState; done?: string | null }, status = 200) {
+async function renderEntry(
+  site: ConsoleSite,
+  v: ConsoleVisit,
+  team: Team,
+  entryId: string,
+  options: { state?: EditorState; done?: string | null },
+  status = 200,
+) {
   const w = site.engine.workspace(team.organizationId);
   let entry: ChangelogEntry;
   try {
     entry = await w.changelog.retrieve(entryId);
   } catch (err) {
-    if (err instanceof FeedbackError && err.code === 'ERR_NOT_FOUND') return site.notFound(v, 'There is no such changelog entry in this workspace.');
+    if (err instanceof FeedbackError && err.code === 'ERR_NOT_FOUND')
+      return site.notFound(v, 'There is no such changelog entry in this workspace.');
     throw err;
   }
   const linked = await w.changelog.linkedPosts(entry.id);
   const candidates = entry.status === 'draft' ? await candidatesOf(site, team, linked) : [];
-  const state = options.state ?? { title: entry.title, body: entry.body, linked: new Set(linked.map((p) => p.id)), refused: null };
-  const frame: Frame = { ...v.frame, title: entry.title, section: 'changelog', team, notice: options.done ? (DONE[options.done] ?? null) : null };
+  const state = options.state ?? {
+    title: entry.title,
+    body: entry.body,
+    linked: new Set(linked.map((p) => p.id)),
+    refused: null,
+  };
+  const frame: Frame = {
+    ...v.frame,
+    title: entry.title,
+    section: 'changelog',
+    team,
+    notice: options.done ? (DONE[options.done] ?? null) : null,
+  };
   return htmlResponse(status, entryPage(frame, team, entry, candidates, linked, state), v.cookies);
 }
 
@@ -122,10 +155,22 @@ const stateOf = (form: URLSearchParams, refused: string | null = null): EditorSt
 export function mountChangelog(router: H3, site: ConsoleSite): void {
   const list = `${CONSOLE_PATH}/:org/changelog`;
   const entryOf = (event: H3Event) => getRouterParams(event).entry ?? '';
-  const renderList = async (v: ConsoleVisit, team: Team, done: string | null, refused: string | null = null, status = 200) => {
+  const renderList = async (
+    v: ConsoleVisit,
+    team: Team,
+    done: string | null,
+    refused: string | null = null,
+    status = 200,
+  ) => {
     const w = site.engine.workspace(team.organizationId);
     const [entries, boards] = await Promise.all([w.changelog.all(), w.boards.list({ limit: 100 }).then((b) => b.data)]);
-    const frame: Frame = { ...v.frame, title: 'Changelog', section: 'changelog', team, notice: done ? (DONE[done] ?? null) : null };
+    const frame: Frame = {
+      ...v.frame,
+      title: 'Changelog',
+      section: 'changelog',
+      team,
+      notice: done ? (DONE[done] ?? null) : null,
+    };
     return htmlResponse(status, listPage(frame, team, entries, boards, refused), v.cookies);
   };
   router.get(list, async (event) => {
@@ -138,7 +183,10 @@ export function mountChangelog(router: H3, site: ConsoleSite): void {
       event,
       (team) => `${CONSOLE_PATH}/${team.organizationId}/changelog`,
       async ({ form, team, actor, v }) => {
-        const entry = await site.engine.workspace(team.organizationId).as(actor).changelog.create({ boardId: form.get('board') ?? '', title: (form.get('title') ?? '').trim() });
+        const entry = await site.engine
+          .workspace(team.organizationId)
+          .as(actor)
+          .changelog.create({ boardId: form.get('board') ?? '', title: (form.get('title') ?? '').trim() });
         return seeOther(`${CONSOLE_PATH}/${team.organizationId}/changelog/${entry.id}?done=created`, v.cookies);
       },
       (m, err) => renderList(m.v, m.team, null, err.message, statusOf(err)),
@@ -160,11 +208,19 @@ export function mountChangelog(router: H3, site: ConsoleSite): void {
       event,
       (team) => `${CONSOLE_PATH}/${team.organizationId}/changelog/${entryOf(event)}`,
       async ({ form, team, actor }) => {
-        await site.engine.workspace(team.organizationId).as(actor).changelog.edit(entryOf(event), { title: (form.get('title') ?? '').trim(), body: form.get('body') ?? '', postIds: form.getAll('post') });
+        await site.engine
+          .workspace(team.organizationId)
+          .as(actor)
+          .changelog.edit(entryOf(event), {
+            title: (form.get('title') ?? '').trim(),
+            body: form.get('body') ?? '',
+            postIds: form.getAll('post'),
+          });
         return 'saved';
       },
       // The editor again, with why and what was typed (an entry that does not exist is the 404 page).
-      (m, err) => renderEntry(site, m.v, m.team, entryOf(event), { state: stateOf(m.form, err.message) }, statusOf(err)),
+      (m, err) =>
+        renderEntry(site, m.v, m.team, entryOf(event), { state: stateOf(m.form, err.message) }, statusOf(err)),
     ),
   );
   router.post(`${list}/:entry/publish`, (event) =>
@@ -172,7 +228,10 @@ export function mountChangelog(router: H3, site: ConsoleSite): void {
       event,
       (team) => `${CONSOLE_PATH}/${team.organizationId}/changelog/${entryOf(event)}`,
       async ({ form, team, actor }) => {
-        await site.engine.workspace(team.organizationId).as(actor).changelog.publish(entryOf(event), { ship: form.get('ship') === '1' });
+        await site.engine
+          .workspace(team.organizationId)
+          .as(actor)
+          .changelog.publish(entryOf(event), { ship: form.get('ship') === '1' });
         return 'published';
       },
     ),

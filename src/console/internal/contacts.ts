@@ -1,10 +1,10 @@
 import { html } from '@remix-run/html-template';
 import { getRouterParams, type H3, type H3Event } from 'h3';
-import { CONSOLE_PATH, FeedbackError, allows, type ContactActivity, type Team } from '../../engine/index.js';
-import { CONTACT_SORTS, type ContactListItem, type ContactSort } from '../../schemas/contacts.js';
+import { allows, CONSOLE_PATH, type ContactActivity, FeedbackError, type Team } from '../../engine/index.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
-import { csrfField, money, page, when, type Frame } from './layout.js';
-import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
+import { CONTACT_SORTS, type ContactListItem, type ContactSort } from '../../schemas/contacts.js';
+import { csrfField, type Frame, money, page, when } from './layout.js';
+import { type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
 
 const SORT_LABELS: Record<ContactSort, string> = { mrr: 'Revenue', created: 'Newest', last_seen: 'Last seen' };
 
@@ -23,13 +23,24 @@ const BASES: Record<string, string> = {
   legacy_inferred: 'inferred from history: treated as suppressed for updates',
 };
 
-const DONE: Record<string, string> = { created: 'Contact added. The attestation is in the audit log.', erased: 'Erased. The erasure is in the audit log.' };
+const DONE: Record<string, string> = {
+  created: 'Contact added. The attestation is in the audit log.',
+  erased: 'Erased. The erasure is in the audit log.',
+};
 
-const revenue = (c: { mrrCents: number | null; currency: string | null }) => (c.mrrCents !== null && c.currency ? `${money(c.mrrCents, c.currency)} / month` : '');
+const revenue = (c: { mrrCents: number | null; currency: string | null }) =>
+  c.mrrCents !== null && c.currency ? `${money(c.mrrCents, c.currency)} / month` : '';
 
-function listPage(frame: Frame, team: Team, query: { q: string; plan: string; sort: ContactSort }, contacts: ContactListItem[], next: string | null): string {
+function listPage(
+  frame: Frame,
+  team: Team,
+  query: { q: string; plan: string; sort: ContactSort },
+  contacts: ContactListItem[],
+  next: string | null,
+): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/contacts`;
-  const option = (value: string, text: string, selected: boolean) => html`<option value="${value}"${selected ? html.raw` selected` : ''}>${text}</option>`;
+  const option = (value: string, text: string, selected: boolean) =>
+    html`<option value="${value}"${selected ? html.raw` selected` : ''}>${text}</option>`;
   const body = html`<h1>Contacts</h1>
 ${allows(team.role, 'manage') ? html`<p><a href="${base}/new">Add a contact by hand</a></p>` : ''}
 <form class="filters" method="get" action="${base}" role="search">
@@ -53,7 +64,8 @@ ${next ? html`<p class="pager"><a href="${base}?${new URLSearchParams({ q: query
 function contactPage(frame: Frame, team: Team, a: ContactActivity): string {
   const c = a.contact;
   const base = `${CONSOLE_PATH}/${team.organizationId}`;
-  const row = (label: string, value: unknown) => html`<tr><th scope="row">${label}</th><td>${value === null || value === undefined || value === '' ? html`<span class="muted">none</span>` : String(value)}</td></tr>`;
+  const row = (label: string, value: unknown) =>
+    html`<tr><th scope="row">${label}</th><td>${value === null || value === undefined || value === '' ? html`<span class="muted">none</span>` : String(value)}</td></tr>`;
   const metadata = Object.entries(c.metadata);
   const manage = allows(team.role, 'manage');
   const body = html`<p class="crumbs"><a href="${base}/contacts">Contacts</a></p>
@@ -94,7 +106,8 @@ interface NewContactState {
 
 function newContactPage(frame: Frame, team: Team, state: NewContactState): string {
   const d = state.drafts;
-  const field = (name: string, label: string, attrs = html``) => html`<label for="c-${name}">${label}</label><input id="c-${name}" name="${name}" value="${d[name] ?? ''}"${attrs}>`;
+  const field = (name: string, label: string, attrs = html``) =>
+    html`<label for="c-${name}">${label}</label><input id="c-${name}" name="${name}" value="${d[name] ?? ''}"${attrs}>`;
   const body = html`<p class="crumbs"><a href="${CONSOLE_PATH}/${team.organizationId}/contacts">Contacts</a></p>
 <h1>Add a contact by hand</h1>
 <p>The contact’s source is <code>admin</code> and its consent basis <code>admin_created</code>: it gets mail only if the workspace turned on mail to contacts its admins add (Settings), and you attest a lawful basis for keeping and contacting this person.</p>
@@ -115,10 +128,19 @@ ${field('plan', 'Plan (optional)')}
 /** A contact's body from the form: only what was filled in; revenue in cents from a decimal amount. */
 function contactBody(form: URLSearchParams): Record<string, unknown> {
   const text = (name: string) => form.get(name)?.trim() || undefined;
-  const body: Record<string, unknown> = { email: text('email'), name: text('name'), externalUserId: text('externalUserId'), plan: text('plan') };
+  const body: Record<string, unknown> = {
+    email: text('email'),
+    name: text('name'),
+    externalUserId: text('externalUserId'),
+    plan: text('plan'),
+  };
   const mrr = text('mrr');
   if (mrr !== undefined || text('currency') !== undefined) {
-    if (mrr === undefined || !/^\d{1,9}(\.\d{1,2})?$/.test(mrr)) throw new FeedbackError('ERR_VALIDATION', 'Write the monthly revenue as an amount, e.g. 49 or 49.90, with its currency.');
+    if (mrr === undefined || !/^\d{1,9}(\.\d{1,2})?$/.test(mrr))
+      throw new FeedbackError(
+        'ERR_VALIDATION',
+        'Write the monthly revenue as an amount, e.g. 49 or 49.90, with its currency.',
+      );
     body.mrrCents = Math.round(Number(mrr) * 100);
     body.currency = text('currency')?.toUpperCase();
   }
@@ -126,7 +148,13 @@ function contactBody(form: URLSearchParams): Record<string, unknown> {
 }
 
 /** A confirmation page of a data-subject request: what it does, and the button (typed confirmation for erasure). */
-function requestPage(frame: Frame, team: Team, a: ContactActivity, kind: 'export' | 'erase', refused: string | null): string {
+function requestPage(
+  frame: Frame,
+  team: Team,
+  a: ContactActivity,
+  kind: 'export' | 'erase',
+  refused: string | null,
+): string {
   const c = a.contact;
   const who = c.email ?? c.externalUserId ?? c.id;
   const action = `${CONSOLE_PATH}/${team.organizationId}/contacts/${c.id}/${kind}`;
@@ -153,17 +181,26 @@ export function mountContacts(router: H3, site: ConsoleSite): void {
     try {
       return await site.engine.workspace(team.organizationId).contacts.activity(id);
     } catch (err) {
-      if (err instanceof FeedbackError && err.code === 'ERR_NOT_FOUND') return site.notFound(v, 'There is no such contact in this workspace.');
+      if (err instanceof FeedbackError && err.code === 'ERR_NOT_FOUND')
+        return site.notFound(v, 'There is no such contact in this workspace.');
       throw err;
     }
   };
-  const frameOf = (v: ConsoleVisit, team: Team, title: string, notice: string | null = null): Frame => ({ ...v.frame, title, section: 'contacts', team, notice });
+  const frameOf = (v: ConsoleVisit, team: Team, title: string, notice: string | null = null): Frame => ({
+    ...v.frame,
+    title,
+    section: 'contacts',
+    team,
+    notice,
+  });
 
   router.get(list, async (event) => {
     const m = await site.member(event);
     if (m instanceof Response) return m;
     const p = event.url.searchParams;
-    const sort = (CONTACT_SORTS as readonly string[]).includes(p.get('sort') ?? '') ? (p.get('sort') as ContactSort) : 'mrr';
+    const sort = (CONTACT_SORTS as readonly string[]).includes(p.get('sort') ?? '')
+      ? (p.get('sort') as ContactSort)
+      : 'mrr';
     const query = { q: p.get('q')?.trim() ?? '', plan: p.get('plan')?.trim() ?? '', sort };
     const contacts = site.engine.workspace(m.team.organizationId).contacts;
     const ask = { sort, q: query.q || undefined, plan: query.plan || undefined, limit: 50 };
@@ -172,24 +209,50 @@ export function mountContacts(router: H3, site: ConsoleSite): void {
       throw err;
     });
     const done = p.get('done');
-    return htmlResponse(200, listPage(frameOf(m.v, m.team, 'Contacts', done ? (DONE[done] ?? null) : null), m.team, query, result.data, result.nextCursor), m.v.cookies);
+    return htmlResponse(
+      200,
+      listPage(
+        frameOf(m.v, m.team, 'Contacts', done ? (DONE[done] ?? null) : null),
+        m.team,
+        query,
+        result.data,
+        result.nextCursor,
+      ),
+      m.v.cookies,
+    );
   });
   router.get(`${list}/new`, async (event) => {
     const m = await site.manager(event);
     if (m instanceof Response) return m;
-    return htmlResponse(200, newContactPage(frameOf(m.v, m.team, 'Add a contact'), m.team, { drafts: {}, refused: null }), m.v.cookies);
+    return htmlResponse(
+      200,
+      newContactPage(frameOf(m.v, m.team, 'Add a contact'), m.team, { drafts: {}, refused: null }),
+      m.v.cookies,
+    );
   });
   router.post(list, (event) =>
     site.act(
       event,
       (team) => `${CONSOLE_PATH}/${team.organizationId}/contacts`,
       async ({ form, team, actor, v }) => {
-        const contact = await site.engine.workspace(team.organizationId).as(actor).contacts.create(contactBody(form), form.get('attestation') ?? '');
+        const contact = await site.engine
+          .workspace(team.organizationId)
+          .as(actor)
+          .contacts.create(contactBody(form), form.get('attestation') ?? '');
         return seeOther(`${CONSOLE_PATH}/${team.organizationId}/contacts/${contact.id}?done=created`, v.cookies);
       },
       async (m, err) => {
-        const drafts = Object.fromEntries(['email', 'name', 'externalUserId', 'plan', 'mrr', 'currency', 'attestation'].map((k) => [k, m.form.get(k) ?? '']));
-        return htmlResponse(statusOf(err), newContactPage(frameOf(m.v, m.team, 'Add a contact'), m.team, { drafts, refused: err.message }), m.v.cookies);
+        const drafts = Object.fromEntries(
+          ['email', 'name', 'externalUserId', 'plan', 'mrr', 'currency', 'attestation'].map((k) => [
+            k,
+            m.form.get(k) ?? '',
+          ]),
+        );
+        return htmlResponse(
+          statusOf(err),
+          newContactPage(frameOf(m.v, m.team, 'Add a contact'), m.team, { drafts, refused: err.message }),
+          m.v.cookies,
+        );
       },
     ),
   );
@@ -199,7 +262,15 @@ export function mountContacts(router: H3, site: ConsoleSite): void {
     const a = await activityOf(m.v, m.team, contactOf(event));
     if (a instanceof Response) return a;
     const done = event.url.searchParams.get('done');
-    return htmlResponse(200, contactPage(frameOf(m.v, m.team, a.contact.name ?? a.contact.email ?? 'Contact', done ? (DONE[done] ?? null) : null), m.team, a), m.v.cookies);
+    return htmlResponse(
+      200,
+      contactPage(
+        frameOf(m.v, m.team, a.contact.name ?? a.contact.email ?? 'Contact', done ? (DONE[done] ?? null) : null),
+        m.team,
+        a,
+      ),
+      m.v.cookies,
+    );
   });
   for (const kind of ['export', 'erase'] as const) {
     router.get(`${list}/:contact/${kind}`, async (event) => {
@@ -207,7 +278,11 @@ export function mountContacts(router: H3, site: ConsoleSite): void {
       if (m instanceof Response) return m;
       const a = await activityOf(m.v, m.team, contactOf(event));
       if (a instanceof Response) return a;
-      return htmlResponse(200, requestPage(frameOf(m.v, m.team, kind === 'export' ? 'Export' : 'Erase'), m.team, a, kind, null), m.v.cookies);
+      return htmlResponse(
+        200,
+        requestPage(frameOf(m.v, m.team, kind === 'export' ? 'Export' : 'Erase'), m.team, a, kind, null),
+        m.v.cookies,
+      );
     });
   }
   // The export: a JSON file to download, never kept in a cache.
@@ -227,15 +302,24 @@ export function mountContacts(router: H3, site: ConsoleSite): void {
       event,
       (team) => `${CONSOLE_PATH}/${team.organizationId}/contacts`,
       async ({ form, team, actor }) => {
-        if ((form.get('confirm') ?? '').trim().toLowerCase() !== 'erase') throw new FeedbackError('ERR_VALIDATION', 'Type erase to confirm: nothing was erased.');
+        if ((form.get('confirm') ?? '').trim().toLowerCase() !== 'erase')
+          throw new FeedbackError('ERR_VALIDATION', 'Type erase to confirm: nothing was erased.');
         await site.engine.workspace(team.organizationId).as(actor).contacts.erase(contactOf(event));
         return 'erased';
       },
       async (m, err) => {
-        if (err.code !== 'ERR_VALIDATION') return site.refused(m.v, m.team, err, { href: `${CONSOLE_PATH}/${m.team.organizationId}/contacts`, label: 'Back to the contacts' });
+        if (err.code !== 'ERR_VALIDATION')
+          return site.refused(m.v, m.team, err, {
+            href: `${CONSOLE_PATH}/${m.team.organizationId}/contacts`,
+            label: 'Back to the contacts',
+          });
         const a = await activityOf(m.v, m.team, contactOf(event));
         if (a instanceof Response) return a;
-        return htmlResponse(422, requestPage(frameOf(m.v, m.team, 'Erase'), m.team, a, 'erase', err.message), m.v.cookies);
+        return htmlResponse(
+          422,
+          requestPage(frameOf(m.v, m.team, 'Erase'), m.team, a, 'erase', err.message),
+          m.v.cookies,
+        );
       },
     ),
   );
@@ -244,6 +328,11 @@ export function mountContacts(router: H3, site: ConsoleSite): void {
 /** A JSON document to download (an export), never kept in a cache. */
 function jsonDownload(document: unknown, file: string): Response {
   return new Response(JSON.stringify(document, null, 2), {
-    headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="${file}"`, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-disposition': `attachment; filename="${file}"`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
   });
 }

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
-import { CONSOLE_PATH, allows, type Team, type TeamIdentity } from '../../engine/index.js';
+import { allows, CONSOLE_PATH, type Team, type TeamIdentity } from '../../engine/index.js';
 import { asset, respond } from '../../h3/index.js';
 import { CONSOLE_JS } from './script.js';
 import { CONSOLE_CSS } from './styles.js';
@@ -33,10 +33,20 @@ export const money = (cents: number, currency: string): string => {
 export const when = (iso: string, precision: 'day' | 'minute' | 'second' = 'day'): SafeHtml =>
   html`<time datetime="${iso}">${iso.slice(0, { day: 10, minute: 16, second: 19 }[precision]).replace('T', ' ')}</time>`;
 
-export const csrfField = (frame: Pick<Frame, 'csrf'>): SafeHtml => html`<input type="hidden" name="csrf" value="${frame.csrf}">`;
+export const csrfField = (frame: Pick<Frame, 'csrf'>): SafeHtml =>
+  html`<input type="hidden" name="csrf" value="${frame.csrf}">`;
 
 /** The console's sections, as the bar lists them. */
-export type Section = 'posts' | 'roadmap' | 'changelog' | 'contacts' | 'webhooks' | 'keys' | 'settings' | 'team' | 'audit';
+export type Section =
+  | 'posts'
+  | 'roadmap'
+  | 'changelog'
+  | 'contacts'
+  | 'webhooks'
+  | 'keys'
+  | 'settings'
+  | 'team'
+  | 'audit';
 const SECTIONS: Array<{ id: Section; label: string; manage?: true; signIn?: true }> = [
   { id: 'posts', label: 'Posts' },
   { id: 'roadmap', label: 'Roadmap' },
@@ -51,7 +61,9 @@ const SECTIONS: Array<{ id: Section; label: string; manage?: true; signIn?: true
 
 /** The bar's sections: those of owners and admins for them; the team for the console's own sign-in (a host has its own). */
 function sections(team: Team, current: Frame['section'], embedded: boolean): SafeHtml {
-  const items = SECTIONS.filter((s) => (!s.manage || allows(team.role, 'manage')) && (!s.signIn || !embedded)).map((s) => [s.id, s.label] as const);
+  const items = SECTIONS.filter((s) => (!s.manage || allows(team.role, 'manage')) && (!s.signIn || !embedded)).map(
+    (s) => [s.id, s.label] as const,
+  );
   return html`<nav aria-label="Sections"><ul>${items.map(([id, label]) => html`<li><a href="${CONSOLE_PATH}/${team.organizationId}/${id}"${id === current ? html.raw` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>`;
 }
 
@@ -94,13 +106,23 @@ ${main}
 }
 
 export const message = (frame: Frame, heading: string, text: string, link?: { href: string; label: string }) =>
-  page({ ...frame, title: heading }, html`<h1>${heading}</h1><p>${text}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}`, { narrow: true });
+  page(
+    { ...frame, title: heading },
+    html`<h1>${heading}</h1><p>${text}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}`,
+    { narrow: true },
+  );
 
 /**
  * The page a new secret is shown on, once (a webhook's signing secret, an API key, a portal secret): never cached,
  * never shown again (only a digest or a sealed copy is kept).
  */
-export function shownOnce(frame: Frame, secret: string, hint: string, next: { href: string; label: string }, cookies: string[]): Response {
+export function shownOnce(
+  frame: Frame,
+  secret: string,
+  hint: string,
+  next: { href: string; label: string },
+  cookies: string[],
+): Response {
   const body = html`<h1>${frame.title}</h1>
 <p><strong>Copy it now: it is shown this once.</strong> No page shows it again.</p>
 <p><label for="secret">Secret</label><input id="secret" class="secret" readonly value="${secret}" size="70"></p>

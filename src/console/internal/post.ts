@@ -1,10 +1,19 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
 import { getRouterParams, type H3, type H3Event } from 'h3';
-import { CONSOLE_PATH, FeedbackError, allows, type Impact, type Team, type TriageActions, type TriagePost, type TriagePostDetail } from '../../engine/index.js';
-import { POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+import {
+  allows,
+  CONSOLE_PATH,
+  FeedbackError,
+  type Impact,
+  type Team,
+  type TriageActions,
+  type TriagePost,
+  type TriagePostDetail,
+} from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
-import { csrfField, money, page, when, type Frame } from './layout.js';
-import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
+import { POST_STATUS_LABELS, POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
+import { csrfField, type Frame, money, page, when } from './layout.js';
+import { type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
 
 /** What each action's success says on the page it returns to (a fixed word in the address, never text sent back). */
 const DONE: Record<string, string> = {
@@ -34,7 +43,8 @@ const impactLine = (impact: Impact[]) =>
 const errorFor = (refused: Refused | null, section: Refused['section']) =>
   refused?.section === section ? html`<p class="error" role="alert" id="${section}-error">${refused.message}</p>` : '';
 
-const invalid = (refused: Refused | null, section: Refused['section']) => (refused?.section === section ? html.raw` aria-invalid="true" aria-describedby="${section}-error"` : '');
+const invalid = (refused: Refused | null, section: Refused['section']) =>
+  refused?.section === section ? html.raw` aria-invalid="true" aria-describedby="${section}-error"` : '';
 
 function statusForm(base: string, frame: Frame, d: TriagePostDetail, refused: Refused | null): SafeHtml {
   const current = (refused?.drafts.status as PostStatus | undefined) ?? d.post.status;
@@ -49,17 +59,33 @@ ${errorFor(refused, 'status')}
 </form></section>`;
 }
 
-function tagsForm(base: string, frame: Frame, d: TriagePostDetail, tags: Array<{ id: string; name: string }>, mayTriage: boolean, refused: Refused | null): SafeHtml | '' {
+function tagsForm(
+  base: string,
+  frame: Frame,
+  d: TriagePostDetail,
+  tags: Array<{ id: string; name: string }>,
+  mayTriage: boolean,
+  refused: Refused | null,
+): SafeHtml | '' {
   if (tags.length === 0) return '';
   const carried = new Set(d.tagIds);
-  if (!mayTriage) return carried.size ? html`<p>${tags.filter((t) => carried.has(t.id)).map((t) => html`<span class="tag">${t.name}</span> `)}</p>` : '';
+  if (!mayTriage)
+    return carried.size
+      ? html`<p>${tags.filter((t) => carried.has(t.id)).map((t) => html`<span class="tag">${t.name}</span> `)}</p>`
+      : '';
   return html`<section aria-labelledby="tags-h"><h2 id="tags-h">Tags</h2>
 <form method="post" action="${base}/tags">${csrfField(frame)}<fieldset class="tags"><legend class="sr-only">Tags of this post (at most three)</legend>
 ${tags.map((t) => html`<label class="check"><input type="checkbox" name="tag" value="${t.id}"${carried.has(t.id) ? html.raw` checked` : ''}> ${t.name}</label>`)}
 </fieldset>${errorFor(refused, 'tags')}<p><button type="submit" class="secondary">Save tags</button></p></form></section>`;
 }
 
-function boardForm(base: string, frame: Frame, d: TriagePostDetail, boards: Array<{ id: string; name: string }>, refused: Refused | null): SafeHtml | '' {
+function boardForm(
+  base: string,
+  frame: Frame,
+  d: TriagePostDetail,
+  boards: Array<{ id: string; name: string }>,
+  refused: Refused | null,
+): SafeHtml | '' {
   if (boards.length < 2) return '';
   return html`<form method="post" action="${base}/board" class="inline board">${csrfField(frame)}<label for="move-board">Board</label> <select id="move-board" name="board">${boards.map(
     (b) => html`<option value="${b.id}"${b.id === d.post.boardId ? html.raw` selected` : ''}>${b.name}</option>`,
@@ -86,7 +112,13 @@ ${d.voters.length ? html`<table><thead><tr><th scope="col">Voter</th><th scope="
 </section>`;
 }
 
-function comments(base: string, frame: Frame, d: TriagePostDetail, mayTriage: boolean, refused: Refused | null): SafeHtml {
+function comments(
+  base: string,
+  frame: Frame,
+  d: TriagePostDetail,
+  mayTriage: boolean,
+  refused: Refused | null,
+): SafeHtml {
   const list = d.comments.map(
     (c) =>
       html`<li class="${c.official ? 'official' : ''}" id="${c.id}"><div class="meta">${c.official ? html`<strong>${c.authorName ?? 'The team'}</strong> <span class="badge">Official reply</span>` : (c.authorName ?? 'Someone')} · ${when(c.createdAt, 'minute')}${c.parentId ? html` · <a href="#${c.parentId}">in reply</a>` : ''}</div><div class="body">${c.bodyText}</div></li>`,
@@ -133,7 +165,13 @@ ${errorFor(refused, 'edit')}
 </form></details>`;
 }
 
-function mergeForm(base: string, frame: Frame, q: string, found: TriagePost[] | null, refused: Refused | null): SafeHtml {
+function mergeForm(
+  base: string,
+  frame: Frame,
+  q: string,
+  found: TriagePost[] | null,
+  refused: Refused | null,
+): SafeHtml {
   return html`<details${q || refused?.section === 'merge' ? html.raw` open` : ''}><summary>Merge into another post</summary>
 <p class="muted">Its votes (one per person), subscribers and internal notes move to the other post; its portal page sends there.</p>
 <form method="get" action="${base}" role="search"><label for="merge-q">Find the post to keep</label> <input id="merge-q" type="search" name="merge_q" value="${q}"> <button type="submit" class="secondary">Find</button></form>
@@ -155,7 +193,12 @@ function postPage(
   frame: Frame,
   team: Team,
   d: TriagePostDetail,
-  options: { merge: { q: string; found: TriagePost[] | null }; refused: Refused | null; tags: Array<{ id: string; name: string }>; boards: Array<{ id: string; name: string }> },
+  options: {
+    merge: { q: string; found: TriagePost[] | null };
+    refused: Refused | null;
+    tags: Array<{ id: string; name: string }>;
+    boards: Array<{ id: string; name: string }>;
+  },
 ): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/posts/${d.post.id}`;
   const mayTriage = allows(team.role, 'triage');
@@ -199,16 +242,33 @@ function act(site: ConsoleSite, event: H3Event, form: PostForm) {
   return site.act(
     event,
     (team) => `${CONSOLE_PATH}/${team.organizationId}/posts/${postId}`,
-    ({ form: sent, team, actor }) => form.run(sent, site.engine.workspace(team.organizationId).triage.as(actor), postId),
+    ({ form: sent, team, actor }) =>
+      form.run(sent, site.engine.workspace(team.organizationId).triage.as(actor), postId),
     async (m, err) => {
       if (err.code === 'ERR_NOT_FOUND') return site.notFound(m.v, 'There is no such post in this workspace.');
-      const drafts = Object.fromEntries(Object.entries(form.drafts ?? {}).map(([draft, field]) => [draft, m.form.get(field) ?? '']));
-      return render(site, m.v, m.team, postId, { refused: { section: form.section, message: err.message, drafts } }, statusOf(err));
+      const drafts = Object.fromEntries(
+        Object.entries(form.drafts ?? {}).map(([draft, field]) => [draft, m.form.get(field) ?? '']),
+      );
+      return render(
+        site,
+        m.v,
+        m.team,
+        postId,
+        { refused: { section: form.section, message: err.message, drafts } },
+        statusOf(err),
+      );
     },
   );
 }
 
-async function render(site: ConsoleSite, v: ConsoleVisit, team: Team, postId: string, options: { refused?: Refused | null; mergeQ?: string; done?: string | null }, status = 200) {
+async function render(
+  site: ConsoleSite,
+  v: ConsoleVisit,
+  team: Team,
+  postId: string,
+  options: { refused?: Refused | null; mergeQ?: string; done?: string | null },
+  status = 200,
+) {
   const w = site.engine.workspace(team.organizationId);
   const d = await w.triage.post(postId);
   if (!d) return site.notFound(v, 'There is no such post in this workspace.');
@@ -217,7 +277,11 @@ async function render(site: ConsoleSite, v: ConsoleVisit, team: Team, postId: st
   const [tags, boards] = await Promise.all([w.tags.list(), w.boards.list({ limit: 100 }).then((b) => b.data)]);
   const notice = options.done ? (DONE[options.done] ?? null) : null;
   const frame: Frame = { ...v.frame, title: d.post.title, section: 'posts', team, notice };
-  return htmlResponse(status, postPage(frame, team, d, { merge: { q, found }, refused: options.refused ?? null, tags, boards }), v.cookies);
+  return htmlResponse(
+    status,
+    postPage(frame, team, d, { merge: { q, found }, refused: options.refused ?? null, tags, boards }),
+    v.cookies,
+  );
 }
 
 const isStatus = (s: string): s is PostStatus => (POST_STATUSES as readonly string[]).includes(s);
@@ -238,7 +302,8 @@ const FORMS: Record<string, PostForm> = {
     section: 'moderate',
     run: async (form, actions, postId) => {
       const decision = form.get('decision');
-      if (decision !== 'approved' && decision !== 'spam') throw new FeedbackError('ERR_VALIDATION', 'Choose approve or reject.');
+      if (decision !== 'approved' && decision !== 'spam')
+        throw new FeedbackError('ERR_VALIDATION', 'Choose approve or reject.');
       await actions.moderate(postId, decision);
       return decision;
     },
@@ -297,7 +362,10 @@ export function mountPost(router: H3, site: ConsoleSite): void {
     const m = await site.member(event);
     if (m instanceof Response) return m;
     const params = event.url.searchParams;
-    return render(site, m.v, m.team, getRouterParams(event).post ?? '', { mergeQ: params.get('merge_q') ?? '', done: params.get('done') });
+    return render(site, m.v, m.team, getRouterParams(event).post ?? '', {
+      mergeQ: params.get('merge_q') ?? '',
+      done: params.get('done'),
+    });
   });
   for (const [name, form] of Object.entries(FORMS)) router.post(`${path}/${name}`, (event) => act(site, event, form));
 }

@@ -1,9 +1,20 @@
 import { html } from '@remix-run/html-template';
 import type { H3 } from 'h3';
-import { CONSOLE_PATH, FeedbackError, TRIAGE_SORTS, allows, type BulkAction, type Impact, type Team, type TriagePost, type TriageQuery, type TriageSort } from '../../engine/index.js';
-import { POST_STATUSES, POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+import {
+  allows,
+  type BulkAction,
+  CONSOLE_PATH,
+  FeedbackError,
+  type Impact,
+  type Team,
+  TRIAGE_SORTS,
+  type TriagePost,
+  type TriageQuery,
+  type TriageSort,
+} from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
-import { money, page, when, type Frame } from './layout.js';
+import { POST_STATUS_LABELS, POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
+import { type Frame, money, page, when } from './layout.js';
 import type { ConsoleSite } from './site.js';
 
 const label = (status: PostStatus) => POST_STATUS_LABELS[status];
@@ -25,12 +36,26 @@ function queryOf(params: URLSearchParams): TriageQuery {
   };
 }
 
-const SORT_LABELS: Record<TriageSort, string> = { votes: 'Most votes', newest: 'Newest', trending: 'Trending (votes this week)', impact: 'Impact (revenue of voters)' };
+const SORT_LABELS: Record<TriageSort, string> = {
+  votes: 'Most votes',
+  newest: 'Newest',
+  trending: 'Trending (votes this week)',
+  impact: 'Impact (revenue of voters)',
+};
 
 type Named = Array<{ id: string; name: string }>;
 
-function filters(team: Team, query: TriageQuery & { fresh?: boolean }, boards: Named, tags: Named, currencies: string[], currency: string | null, lastLook: Date | null) {
-  const option = (value: string, text: string, selected: boolean) => html`<option value="${value}"${selected ? html.raw` selected` : ''}>${text}</option>`;
+function filters(
+  team: Team,
+  query: TriageQuery & { fresh?: boolean },
+  boards: Named,
+  tags: Named,
+  currencies: string[],
+  currency: string | null,
+  lastLook: Date | null,
+) {
+  const option = (value: string, text: string, selected: boolean) =>
+    html`<option value="${value}"${selected ? html.raw` selected` : ''}>${text}</option>`;
   return html`<form class="filters" method="get" action="${CONSOLE_PATH}/${team.organizationId}/posts" role="search">
 <label>Search <input type="search" name="q" value="${query.q ?? ''}"></label>
 <label>Board <select name="board">${option('', 'All boards', !query.boardId)}${boards.map((b) => option(b.id, b.name, b.id === query.boardId))}</select></label>
@@ -45,7 +70,8 @@ ${lastLook ? html`<label class="check"><input type="checkbox" name="new" value="
 </form>`;
 }
 
-const impactText = (impact: Impact[]) => impact.map((i) => `${money(i.mrrCents, i.currency)} (${i.payingVoters})`).join(' · ');
+const impactText = (impact: Impact[]) =>
+  impact.map((i) => `${money(i.mrrCents, i.currency)} (${i.payingVoters})`).join(' · ');
 
 /** The bulk form's choices: a status, a tag to add, approve or reject held posts. */
 function bulkControls(tags: Named, boards: Named) {
@@ -58,7 +84,15 @@ ${boards.length > 1 ? html`<optgroup label="Move to the board">${boards.map((b) 
 </select> <button type="submit">Apply</button></div>`;
 }
 
-function table(team: Team, posts: Array<TriagePost & { impact: Impact[]; tagIds: string[] }>, sort: string, tags: Named, boards: Named, mayTriage: boolean, csrf: string) {
+function table(
+  team: Team,
+  posts: Array<TriagePost & { impact: Impact[]; tagIds: string[] }>,
+  sort: string,
+  tags: Named,
+  boards: Named,
+  mayTriage: boolean,
+  csrf: string,
+) {
   const none: Record<string, string> = {
     impact: 'No post matches with paying voters in this currency. Sort by votes to see every post.',
     trending: 'No post that matches got a vote in the last 7 days. Sort by votes to see every post.',
@@ -69,7 +103,8 @@ function table(team: Team, posts: Array<TriagePost & { impact: Impact[]; tagIds:
 <caption class="muted">Posts of every board <span class="keys">(keys: j and k move, x ticks, Enter opens, / searches)</span></caption>
 <thead><tr>${mayTriage ? html`<th scope="col"><span class="sr-only">Choose</span></th>` : ''}<th scope="col">Post</th><th scope="col">Board</th><th scope="col">Status</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Impact <span class="muted">(paying voters)</span></th><th scope="col" class="num">Comments</th><th scope="col">Created</th></tr></thead>
 <tbody>${posts.map(
-    (p) => html`<tr>${mayTriage ? html`<td><input type="checkbox" name="post" value="${p.id}" id="pick-${p.id}" aria-label="Choose ${p.title}"></td>` : ''}<td><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}${p.tagIds.map((id) => html` <span class="tag">${tagName.get(id) ?? ''}</span>`)}</td><td>${p.boardName}</td><td>${label(p.status)}</td><td class="num">${p.voteCount}</td><td class="num">${impactText(p.impact)}</td><td class="num">${p.commentCount}</td><td>${when(p.createdAt)}</td></tr>`,
+    (p) =>
+      html`<tr>${mayTriage ? html`<td><input type="checkbox" name="post" value="${p.id}" id="pick-${p.id}" aria-label="Choose ${p.title}"></td>` : ''}<td><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}${p.tagIds.map((id) => html` <span class="tag">${tagName.get(id) ?? ''}</span>`)}</td><td>${p.boardName}</td><td>${label(p.status)}</td><td class="num">${p.voteCount}</td><td class="num">${impactText(p.impact)}</td><td class="num">${p.commentCount}</td><td>${when(p.createdAt)}</td></tr>`,
   )}</tbody>
 </table>`;
   if (!mayTriage) return rows;
@@ -80,7 +115,8 @@ function table(team: Team, posts: Array<TriagePost & { impact: Impact[]; tagIds:
 function bulkAction(value: string): BulkAction | null {
   if (value === 'approve' || value === 'reject') return { kind: value };
   const [kind, arg] = [value.slice(0, value.indexOf(':')), value.slice(value.indexOf(':') + 1)];
-  if (kind === 'status' && (POST_STATUSES as readonly string[]).includes(arg)) return { kind, status: arg as PostStatus };
+  if (kind === 'status' && (POST_STATUSES as readonly string[]).includes(arg))
+    return { kind, status: arg as PostStatus };
   if (kind === 'tag' && arg) return { kind, tagId: arg };
   if (kind === 'move' && arg) return { kind, boardId: arg };
   return null;
@@ -89,12 +125,19 @@ function bulkAction(value: string): BulkAction | null {
 /** The posts page: every post of the workspace's boards in one list, filtered, searched and sorted; bulk actions. */
 export function mountPosts(router: H3, site: ConsoleSite): void {
   router.post(`${CONSOLE_PATH}/:org/posts/bulk`, (event) =>
-    site.act(event, (team) => `${CONSOLE_PATH}/${team.organizationId}/posts`, async ({ form, team, actor }) => {
-      const action = bulkAction(form.get('action') ?? '');
-      if (!action) throw new FeedbackError('ERR_VALIDATION', 'Choose what to do with the chosen posts.');
-      const { changed } = await site.engine.workspace(team.organizationId).triage.as(actor).bulk(form.getAll('post'), action);
-      return String(changed);
-    }),
+    site.act(
+      event,
+      (team) => `${CONSOLE_PATH}/${team.organizationId}/posts`,
+      async ({ form, team, actor }) => {
+        const action = bulkAction(form.get('action') ?? '');
+        if (!action) throw new FeedbackError('ERR_VALIDATION', 'Choose what to do with the chosen posts.');
+        const { changed } = await site.engine
+          .workspace(team.organizationId)
+          .triage.as(actor)
+          .bulk(form.getAll('post'), action);
+        return String(changed);
+      },
+    ),
   );
   router.get(`${CONSOLE_PATH}/:org/posts`, async (event) => {
     const m = await site.member(event);
@@ -112,9 +155,17 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
       result = await w.triage.posts({ ...query, cursor: undefined });
     }
     const [boards, tags] = await Promise.all([w.boards.list({ limit: 100 }).then((b) => b.data), w.tags.list()]);
-    const next = result.nextCursor && new URLSearchParams({ ...Object.fromEntries(event.url.searchParams), cursor: result.nextCursor });
+    const next =
+      result.nextCursor &&
+      new URLSearchParams({ ...Object.fromEntries(event.url.searchParams), cursor: result.nextCursor });
     const done = event.url.searchParams.get('done');
-    const frame: Frame = { ...v.frame, title: 'Posts', section: 'posts', team, notice: done && /^\d{1,3}$/.test(done) ? `Done: ${done} ${done === '1' ? 'post' : 'posts'} changed.` : null };
+    const frame: Frame = {
+      ...v.frame,
+      title: 'Posts',
+      section: 'posts',
+      team,
+      notice: done && /^\d{1,3}$/.test(done) ? `Done: ${done} ${done === '1' ? 'post' : 'posts'} changed.` : null,
+    };
     const body = html`<h1>Posts</h1>
 ${filters(team, { ...query, fresh }, boards, tags, result.currencies, result.currency, lastLook)}
 ${table(team, result.data, result.sort, tags, boards, allows(team.role, 'triage'), v.frame.csrf)}

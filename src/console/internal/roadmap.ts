@@ -1,14 +1,24 @@
 import { html } from '@remix-run/html-template';
 import type { H3 } from 'h3';
-import { CONSOLE_PATH, FeedbackError, ROADMAP_STATUSES, allows, type Team, type TriagePost } from '../../engine/index.js';
-import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+import {
+  allows,
+  CONSOLE_PATH,
+  FeedbackError,
+  ROADMAP_STATUSES,
+  type Team,
+  type TriagePost,
+} from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
-import { csrfField, page, type Frame } from './layout.js';
+import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+import { csrfField, type Frame, page } from './layout.js';
 import type { ConsoleSite } from './site.js';
 
 type Column = { status: PostStatus; posts: Array<TriagePost & { roadmapOrder: number | null }> };
 
-const DONE: Record<string, string> = { moved: 'Moved: the portal’s roadmap shows the new order.', ordered: 'Order saved: the portal’s roadmap shows it.' };
+const DONE: Record<string, string> = {
+  moved: 'Moved: the portal’s roadmap shows the new order.',
+  ordered: 'Order saved: the portal’s roadmap shows it.',
+};
 
 /**
  * The roadmap: a column per status the portal's roadmap shows, its posts in the order the portal shows them. Drag a
@@ -27,7 +37,10 @@ function roadmapPage(frame: Frame, team: Team, columns: Column[]): string {
 ${
   c.posts.length
     ? html`<ol class="cards"${mayOrder ? html.raw` data-sortable` : ''} data-status="${c.status}">${c.posts.map(
-        (p, i) => html`<li data-post="${p.id}"${mayOrder ? html.raw` draggable="true"` : ''}><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a>
+        (
+          p,
+          i,
+        ) => html`<li data-post="${p.id}"${mayOrder ? html.raw` draggable="true"` : ''}><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a>
 <span class="muted">${p.voteCount} ${p.voteCount === 1 ? 'vote' : 'votes'} · ${p.boardName}</span>${move(c, p, i)}</li>`,
       )}</ol>`
     : html`<p class="muted">No post is ${POST_STATUS_LABELS[c.status].toLowerCase()}. Set a post’s status to put it here.</p>`
@@ -48,7 +61,13 @@ export function mountRoadmap(router: H3, site: ConsoleSite): void {
     if (m instanceof Response) return m;
     const columns = await site.engine.workspace(m.team.organizationId).triage.roadmap();
     const done = event.url.searchParams.get('done');
-    const frame: Frame = { ...m.v.frame, title: 'Roadmap', section: 'roadmap', team: m.team, notice: done ? (DONE[done] ?? null) : null };
+    const frame: Frame = {
+      ...m.v.frame,
+      title: 'Roadmap',
+      section: 'roadmap',
+      team: m.team,
+      notice: done ? (DONE[done] ?? null) : null,
+    };
     return htmlResponse(200, roadmapPage(frame, m.team, columns), m.v.cookies);
   });
   // One post to a place in its column (0 is the top).
@@ -56,7 +75,10 @@ export function mountRoadmap(router: H3, site: ConsoleSite): void {
     site.act(event, back, async ({ form, team, actor }) => {
       const status = form.get('status');
       if (!isColumn(status)) throw new FeedbackError('ERR_VALIDATION', 'Choose a column of the roadmap.');
-      await site.engine.workspace(team.organizationId).triage.as(actor).place(status, form.get('post') ?? '', Number.parseInt(form.get('to') ?? '', 10));
+      await site.engine
+        .workspace(team.organizationId)
+        .triage.as(actor)
+        .place(status, form.get('post') ?? '', Number.parseInt(form.get('to') ?? '', 10));
       return 'moved';
     }),
   );

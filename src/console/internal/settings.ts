@@ -1,9 +1,17 @@
 import { html } from '@remix-run/html-template';
 import type { H3 } from 'h3';
-import { CONSOLE_PATH, FeedbackError, SSO_CALLBACK_PATH, type OrganizationInfo, type SsoSettings, type Team, type WorkspaceSettings } from '../../engine/index.js';
+import {
+  CONSOLE_PATH,
+  type FeedbackError,
+  type OrganizationInfo,
+  SSO_CALLBACK_PATH,
+  type SsoSettings,
+  type Team,
+  type WorkspaceSettings,
+} from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
-import { csrfField, page, when, type Frame } from './layout.js';
-import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
+import { csrfField, type Frame, page, when } from './layout.js';
+import { type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
 
 /** The settings page's forms, each saving its own fields. */
 type Part = 'workspace' | 'portal' | 'branding' | 'sso';
@@ -25,13 +33,24 @@ const lines = (text: string | null) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-function settingsPage(frame: Frame, team: Team, org: OrganizationInfo, sso: SsoSettings | null, origin: { site: string; callback: string }, refused: { part: Part; message: string; drafts: URLSearchParams } | null): string {
+function settingsPage(
+  frame: Frame,
+  team: Team,
+  org: OrganizationInfo,
+  sso: SsoSettings | null,
+  origin: { site: string; callback: string },
+  refused: { part: Part; message: string; drafts: URLSearchParams } | null,
+): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/settings`;
-  const error = (part: Part) => (refused?.part === part ? html`<p class="error" role="alert" id="${part}-error">${refused.message}</p>` : '');
-  const check = (name: string, on: boolean, label: string) => html`<label class="check"><input type="checkbox" name="${name}" value="on"${on ? html.raw` checked` : ''}> ${label}</label>`;
+  const error = (part: Part) =>
+    refused?.part === part ? html`<p class="error" role="alert" id="${part}-error">${refused.message}</p>` : '';
+  const check = (name: string, on: boolean, label: string) =>
+    html`<label class="check"><input type="checkbox" name="${name}" value="on"${on ? html.raw` checked` : ''}> ${label}</label>`;
   // After a refusal, the refused form shows what was typed; the others show what is saved.
-  const typed = (part: Part, name: string, saved: string) => (refused?.part === part ? (refused.drafts.get(name) ?? '') : saved);
-  const ticked = (part: Part, name: string, saved: boolean) => (refused?.part === part ? refused.drafts.get(name) === 'on' : saved);
+  const typed = (part: Part, name: string, saved: string) =>
+    refused?.part === part ? (refused.drafts.get(name) ?? '') : saved;
+  const ticked = (part: Part, name: string, saved: boolean) =>
+    refused?.part === part ? refused.drafts.get(name) === 'on' : saved;
   const portalAddress = org.handle ? `${origin.site}/portal/${org.handle}/` : null;
   const body = html`<h1>Settings</h1>
 <section aria-labelledby="workspace-h"><h2 id="workspace-h">Workspace</h2>${error('workspace')}
@@ -91,12 +110,13 @@ function ssoState(frame: Frame, base: string, sso: SsoSettings, site: string) {
 <p>Your workspace's sign-in page: <a href="${signInPage}">${signInPage}</a>. Single sign-on works there for every domain below. The shared sign-in page sends an address to your provider only once its domain is verified, which proves the domain is yours.</p>
 <table class="facts"><caption class="muted">Domains</caption><tbody>
 ${sso.domains.map(
-  (d) => html`<tr><th scope="row">${d.domain}</th><td>${
-    d.verified
-      ? html`Verified (${d.verifiedBy === 'operator' ? 'by whoever runs this server' : 'DNS'}${d.verifiedAt ? html`, ${when(d.verifiedAt)}` : ''})`
-      : html`Not verified. Add a TXT record <code>${d.record.name}</code> with the value <code>${d.record.value}</code> at your DNS provider, then
+  (d) =>
+    html`<tr><th scope="row">${d.domain}</th><td>${
+      d.verified
+        ? html`Verified (${d.verifiedBy === 'operator' ? 'by whoever runs this server' : 'DNS'}${d.verifiedAt ? html`, ${when(d.verifiedAt)}` : ''})`
+        : html`Not verified. Add a TXT record <code>${d.record.name}</code> with the value <code>${d.record.value}</code> at your DNS provider, then
 <form method="post" action="${base}/sso/verify" class="inline">${csrfField(frame)}<input type="hidden" name="domain" value="${d.domain}"><button type="submit" class="secondary">Check ${d.domain}</button></form>`
-  }</td></tr>`,
+    }</td></tr>`,
 )}
 </tbody></table>
 <form method="post" action="${base}/sso/require">${csrfField(frame)}
@@ -109,7 +129,10 @@ const siteAddress = (callback: string) => ({ site: callback.slice(0, -SSO_CALLBA
 
 /** What each of the settings forms saves. */
 const PARTS: Record<Exclude<Part, 'sso'>, (form: URLSearchParams) => WorkspaceSettings> = {
-  workspace: (form) => ({ name: (form.get('name') ?? '').trim(), adminEmails: lines(form.get('adminEmails')).map((e) => e.toLowerCase()) }),
+  workspace: (form) => ({
+    name: (form.get('name') ?? '').trim(),
+    adminEmails: lines(form.get('adminEmails')).map((e) => e.toLowerCase()),
+  }),
   portal: (form) => ({
     handle: form.get('handle')?.trim() || null,
     portalEnabled: form.get('portalEnabled') === 'on',
@@ -128,10 +151,24 @@ const PARTS: Record<Exclude<Part, 'sso'>, (form: URLSearchParams) => WorkspaceSe
 export function mountSettings(router: H3, site: ConsoleSite): void {
   const path = `${CONSOLE_PATH}/:org/settings`;
   const back = (team: Team) => `${CONSOLE_PATH}/${team.organizationId}/settings`;
-  const render = async (v: ConsoleVisit, team: Team, origin: string, notice: string | null, refused: { part: Part; message: string; drafts: URLSearchParams } | null = null, status = 200) => {
-    const [org, sso] = await Promise.all([site.engine.organizations.get(team.organizationId), site.engine.workspace(team.organizationId).team.sso()]);
+  const render = async (
+    v: ConsoleVisit,
+    team: Team,
+    origin: string,
+    notice: string | null,
+    refused: { part: Part; message: string; drafts: URLSearchParams } | null = null,
+    status = 200,
+  ) => {
+    const [org, sso] = await Promise.all([
+      site.engine.organizations.get(team.organizationId),
+      site.engine.workspace(team.organizationId).team.sso(),
+    ]);
     const frame: Frame = { ...v.frame, title: 'Settings', section: 'settings', team, notice };
-    return htmlResponse(status, settingsPage(frame, team, org!, sso, siteAddress(site.engine.team.ssoCallbackUrl(origin)), refused), v.cookies);
+    return htmlResponse(
+      status,
+      settingsPage(frame, team, org!, sso, siteAddress(site.engine.team.ssoCallbackUrl(origin)), refused),
+      v.cookies,
+    );
   };
   router.get(path, async (event) => {
     const m = await site.manager(event);
@@ -139,7 +176,9 @@ export function mountSettings(router: H3, site: ConsoleSite): void {
     const done = event.url.searchParams.get('done');
     return render(m.v, m.team, event.url.origin, done ? (DONE[done] ?? null) : null);
   });
-  for (const [part, settingsOf] of Object.entries(PARTS) as Array<[Exclude<Part, 'sso'>, (form: URLSearchParams) => WorkspaceSettings]>) {
+  for (const [part, settingsOf] of Object.entries(PARTS) as Array<
+    [Exclude<Part, 'sso'>, (form: URLSearchParams) => WorkspaceSettings]
+  >) {
     router.post(`${path}/${part}`, (event) =>
       site.act(
         event,
@@ -148,7 +187,8 @@ export function mountSettings(router: H3, site: ConsoleSite): void {
           await site.engine.workspace(team.organizationId).as(actor).updateSettings(settingsOf(form));
           return part;
         },
-        (m, err) => render(m.v, m.team, event.url.origin, null, { part, message: err.message, drafts: m.form }, statusOf(err)),
+        (m, err) =>
+          render(m.v, m.team, event.url.origin, null, { part, message: err.message, drafts: m.form }, statusOf(err)),
       ),
     );
   }
@@ -157,11 +197,24 @@ export function mountSettings(router: H3, site: ConsoleSite): void {
       event,
       back,
       async ({ form, team, actor }) => {
-        const input = { issuer: (form.get('issuer') ?? '').trim(), clientId: (form.get('clientId') ?? '').trim(), clientSecret: form.get('clientSecret') ?? '', allowedDomains: lines(form.get('domains')) };
+        const input = {
+          issuer: (form.get('issuer') ?? '').trim(),
+          clientId: (form.get('clientId') ?? '').trim(),
+          clientSecret: form.get('clientSecret') ?? '',
+          allowedDomains: lines(form.get('domains')),
+        };
         await site.engine.workspace(team.organizationId).team.configureSso(actor, input);
         return 'sso';
       },
-      (m, err) => render(m.v, m.team, event.url.origin, null, { part: 'sso', message: err.message, drafts: m.form }, statusOf(err)),
+      (m, err) =>
+        render(
+          m.v,
+          m.team,
+          event.url.origin,
+          null,
+          { part: 'sso', message: err.message, drafts: m.form },
+          statusOf(err),
+        ),
     ),
   );
   router.post(`${path}/sso/verify`, (event) =>
@@ -172,7 +225,15 @@ export function mountSettings(router: H3, site: ConsoleSite): void {
         await site.engine.workspace(team.organizationId).team.verifyDomain(actor, form.get('domain') ?? '');
         return 'sso_verified';
       },
-      (m, err) => render(m.v, m.team, event.url.origin, null, { part: 'sso', message: err.message, drafts: new URLSearchParams() }, err.code === 'ERR_UNAVAILABLE' ? 503 : statusOf(err)),
+      (m, err) =>
+        render(
+          m.v,
+          m.team,
+          event.url.origin,
+          null,
+          { part: 'sso', message: err.message, drafts: new URLSearchParams() },
+          err.code === 'ERR_UNAVAILABLE' ? 503 : statusOf(err),
+        ),
     ),
   );
   router.post(`${path}/sso/require`, (event) =>
@@ -184,7 +245,15 @@ export function mountSettings(router: H3, site: ConsoleSite): void {
         await site.engine.workspace(team.organizationId).team.requireSso(actor, required);
         return required ? 'sso_required' : 'sso_not_required';
       },
-      (m, err) => render(m.v, m.team, event.url.origin, null, { part: 'sso', message: err.message, drafts: new URLSearchParams() }, statusOf(err)),
+      (m, err) =>
+        render(
+          m.v,
+          m.team,
+          event.url.origin,
+          null,
+          { part: 'sso', message: err.message, drafts: new URLSearchParams() },
+          statusOf(err),
+        ),
     ),
   );
   router.post(`${path}/sso/off`, (event) =>
@@ -195,7 +264,15 @@ export function mountSettings(router: H3, site: ConsoleSite): void {
         await site.engine.workspace(team.organizationId).team.removeSso(actor);
         return 'sso_off';
       },
-      (m, err: FeedbackError) => render(m.v, m.team, event.url.origin, null, { part: 'sso', message: err.message, drafts: m.form }, statusOf(err)),
+      (m, err: FeedbackError) =>
+        render(
+          m.v,
+          m.team,
+          event.url.origin,
+          null,
+          { part: 'sso', message: err.message, drafts: m.form },
+          statusOf(err),
+        ),
     ),
   );
 }

@@ -2,7 +2,7 @@ import { html } from '@remix-run/html-template';
 import { getRouterParams, type H3, type H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError, type SignInFacts } from '../../engine/index.js';
 import { htmlResponse, readCookie, respond, seeOther, sessionCookie } from '../../h3/index.js';
-import { csrfField, page, type Frame } from './layout.js';
+import { csrfField, type Frame, page } from './layout.js';
 import { CONSOLE_SESSION_COOKIE, type ConsoleSite, type ConsoleVisit } from './site.js';
 
 /** A workspace id as it may appear in a path (anything else is not looked up). */
@@ -13,7 +13,10 @@ const ORG_ID = /^org_[0-9a-z]{26}$/;
  * (`/console/ORG_ID/sign-in`: its single sign-on, verified domains or not). The workspace page names no workspace and
  * looks the same for any id, so it says nothing of which exist.
  */
-const emailPage = (frame: Omit<Frame, 'title'>, options: { error?: string; email?: string; organizationId?: string } = {}) => {
+const emailPage = (
+  frame: Omit<Frame, 'title'>,
+  options: { error?: string; email?: string; organizationId?: string } = {},
+) => {
   const sso = options.organizationId ? `${CONSOLE_PATH}/${options.organizationId}/sso` : `${CONSOLE_PATH}/sso`;
   const onlySso = frame.identity && !frame.identity.addressProven;
   return page(
@@ -75,15 +78,26 @@ const linkPage = (frame: Omit<Frame, 'title'>, token: string) =>
   );
 
 /** A new session: its cookie, a fresh one (never the one the browser came with), and on to `to`. */
-function signedIn(site: ConsoleSite, v: ConsoleVisit, session: { token: string; expiresAt: Date }, to = `${CONSOLE_PATH}/`): Response {
+function signedIn(
+  site: ConsoleSite,
+  v: ConsoleVisit,
+  session: { token: string; expiresAt: Date },
+  to = `${CONSOLE_PATH}/`,
+): Response {
   return seeOther(to, [...v.cookies, site.sessionCookie(v, session)]);
 }
 
 /** What a sign-in carries: the client's address, and the session the browser has (its proofs carry over). */
-const factsOf = (event: H3Event, v: ConsoleVisit): SignInFacts => ({ ip: v.facts.ip, previous: readCookie(event, CONSOLE_SESSION_COOKIE) ?? null });
+const factsOf = (event: H3Event, v: ConsoleVisit): SignInFacts => ({
+  ip: v.facts.ip,
+  previous: readCookie(event, CONSOLE_SESSION_COOKIE) ?? null,
+});
 
 /** A sign-in form from the console's own pages within the client address's budget; else the page that says why not. */
-async function signInForm(site: ConsoleSite, event: H3Event): Promise<{ v: ConsoleVisit; form: URLSearchParams } | Response> {
+async function signInForm(
+  site: ConsoleSite,
+  event: H3Event,
+): Promise<{ v: ConsoleVisit; form: URLSearchParams } | Response> {
   const v = await site.visit(event);
   const form = await site.form(event, v);
   if (form instanceof Response) return form;
@@ -96,17 +110,27 @@ async function startSso(site: ConsoleSite, event: H3Event, organizationId: strin
   if (posted instanceof Response) return posted;
   const { v, form } = posted;
   const email = (form.get('email') ?? '').trim();
-  const again = (status: number, error: string) => htmlResponse(status, emailPage(v.frame, { error, email, organizationId: organizationId ?? undefined }), v.cookies);
-  if (organizationId !== null && !ORG_ID.test(organizationId)) return again(422, 'This workspace does not sign in with single sign-on: use the emailed code.');
+  const again = (status: number, error: string) =>
+    htmlResponse(status, emailPage(v.frame, { error, email, organizationId: organizationId ?? undefined }), v.cookies);
+  if (organizationId !== null && !ORG_ID.test(organizationId))
+    return again(422, 'This workspace does not sign in with single sign-on: use the emailed code.');
   try {
     const started = await site.engine.team.startSso({ email, organizationId }, event.url.origin);
-    const keep = sessionCookie(SSO_COOKIE, SSO_COOKIE_PATH, v.facts, { token: started.pending, expiresAt: started.expiresAt });
+    const keep = sessionCookie(SSO_COOKIE, SSO_COOKIE_PATH, v.facts, {
+      token: started.pending,
+      expiresAt: started.expiresAt,
+    });
     // A page that moves on, not a redirect: the pages' policy lets forms post only here (form-action 'self'), and
     // browsers apply it to a form's redirects too.
     const body = html`<h1>Continuing to your sign-in provider</h1><p><a href="${started.url}">Continue to sign in</a></p>`;
-    return htmlResponse(200, page({ ...v.frame, title: 'Signing in' }, body, { narrow: true, refreshTo: started.url }), [...v.cookies, keep]);
+    return htmlResponse(
+      200,
+      page({ ...v.frame, title: 'Signing in' }, body, { narrow: true, refreshTo: started.url }),
+      [...v.cookies, keep],
+    );
   } catch (err) {
-    if (!(err instanceof FeedbackError) || !['ERR_VALIDATION', 'ERR_NOT_FOUND', 'ERR_UNAVAILABLE'].includes(err.code)) throw err;
+    if (!(err instanceof FeedbackError) || !['ERR_VALIDATION', 'ERR_NOT_FOUND', 'ERR_UNAVAILABLE'].includes(err.code))
+      throw err;
     return again(err.code === 'ERR_UNAVAILABLE' ? 503 : 422, err.message);
   }
 }
@@ -123,7 +147,8 @@ export function mountSignIn(router: H3, site: ConsoleSite): void {
     const v = await site.visit(event);
     const organizationId = getRouterParams(event).org ?? '';
     if (!ORG_ID.test(organizationId)) return site.notFound(v);
-    if (v.identity?.teams.some((t) => t.organizationId === organizationId)) return seeOther(`${CONSOLE_PATH}/${organizationId}/posts`, v.cookies);
+    if (v.identity?.teams.some((t) => t.organizationId === organizationId))
+      return seeOther(`${CONSOLE_PATH}/${organizationId}/posts`, v.cookies);
     return htmlResponse(200, emailPage(v.frame, { organizationId }), v.cookies);
   });
   router.post(`${CONSOLE_PATH}/sign-in`, async (event) => {
@@ -135,10 +160,18 @@ export function mountSignIn(router: H3, site: ConsoleSite): void {
     if (limited) return limited;
     try {
       const { signInId, codesPausedUntil } = await site.engine.team.requestSignIn(email);
-      if (codesPausedUntil) return respond(429, pausedPage(v.frame, codesPausedUntil), v.cookies, { 'retry-after': String(Math.ceil((codesPausedUntil.getTime() - site.engine.clock().getTime()) / 1000)) });
+      if (codesPausedUntil)
+        return respond(429, pausedPage(v.frame, codesPausedUntil), v.cookies, {
+          'retry-after': String(Math.ceil((codesPausedUntil.getTime() - site.engine.clock().getTime()) / 1000)),
+        });
       return htmlResponse(200, codePage(v.frame, signInId), v.cookies);
     } catch (err) {
-      if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION') return htmlResponse(422, emailPage(v.frame, { error: 'Enter an email address like name@example.com.', email }), v.cookies);
+      if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION')
+        return htmlResponse(
+          422,
+          emailPage(v.frame, { error: 'Enter an email address like name@example.com.', email }),
+          v.cookies,
+        );
       throw err;
     }
   });
@@ -148,7 +181,11 @@ export function mountSignIn(router: H3, site: ConsoleSite): void {
     const { v, form } = posted;
     const signInId = form.get('signInId') ?? '';
     try {
-      return signedIn(site, v, await site.engine.team.redeem({ signInId, code: form.get('code') ?? '' }, factsOf(event, v)));
+      return signedIn(
+        site,
+        v,
+        await site.engine.team.redeem({ signInId, code: form.get('code') ?? '' }, factsOf(event, v)),
+      );
     } catch (err) {
       if (!(err instanceof FeedbackError) || err.code !== 'ERR_VALIDATION') throw err;
       if (err.details?.retry) return htmlResponse(422, codePage(v.frame, signInId, err.message), v.cookies);
@@ -178,7 +215,11 @@ export function mountSignIn(router: H3, site: ConsoleSite): void {
     const v = await site.visit(event);
     const done = [...v.cookies, sessionCookie(SSO_COOKIE, SSO_COOKIE_PATH, v.facts, null)];
     try {
-      const { session, organizationId } = await site.engine.team.finishSso(readCookie(event, SSO_COOKIE), event.url, factsOf(event, v));
+      const { session, organizationId } = await site.engine.team.finishSso(
+        readCookie(event, SSO_COOKIE),
+        event.url,
+        factsOf(event, v),
+      );
       return signedIn(site, { ...v, cookies: done }, session, `${CONSOLE_PATH}/${organizationId}/posts`);
     } catch (err) {
       if (!(err instanceof FeedbackError) || !['ERR_VALIDATION', 'ERR_UNAVAILABLE'].includes(err.code)) throw err;

@@ -1,7 +1,28 @@
 import { getRouterParams, type H3Event } from 'h3';
-import { CONSOLE_PATH, FeedbackError, allows, type Actor, type Engine, type Team, type TeamIdentity, type TeamRole } from '../../engine/index.js';
-import { csrfOf, factsOf, forgeryRefusal, htmlResponse, readCookie, readForm, respond, seeOther, sessionCookie, spentBudget, type RequestFacts } from '../../h3/index.js';
-import { message, type Frame } from './layout.js';
+import {
+  type Actor,
+  allows,
+  CONSOLE_PATH,
+  type Engine,
+  FeedbackError,
+  type Team,
+  type TeamIdentity,
+  type TeamRole,
+} from '../../engine/index.js';
+import {
+  csrfOf,
+  factsOf,
+  forgeryRefusal,
+  htmlResponse,
+  type RequestFacts,
+  readCookie,
+  readForm,
+  respond,
+  seeOther,
+  sessionCookie,
+  spentBudget,
+} from '../../h3/index.js';
+import { type Frame, message } from './layout.js';
 
 /** The cookie that holds a team member's session token (its path is the console's). */
 export const CONSOLE_SESSION_COOKIE = 'fs_console';
@@ -24,7 +45,12 @@ export type HostMemberOf = (request: Request) => HostMember | null | Promise<Hos
 
 /** The HTTP status of an engine refusal on a console page. */
 export function statusOf(err: FeedbackError): number {
-  const statuses: Record<string, number> = { ERR_FORBIDDEN: 403, ERR_NOT_FOUND: 404, ERR_CONFLICT: 409, ERR_PLAN_LIMIT: 402 };
+  const statuses: Record<string, number> = {
+    ERR_FORBIDDEN: 403,
+    ERR_NOT_FOUND: 404,
+    ERR_CONFLICT: 409,
+    ERR_PLAN_LIMIT: 402,
+  };
   return statuses[err.code] ?? 422;
 }
 
@@ -56,26 +82,51 @@ export class ConsoleSite {
     const facts = factsOf(event, this.trustProxy);
     const csrf = csrfOf(event, facts, CONSOLE_PATH);
     const host = this.hostMember ? await this.hostMember(event.req) : null;
-    const identity = this.hostMember ? (host && (await this.hostIdentity(host))) : await this.engine.team.session(readCookie(event, CONSOLE_SESSION_COOKIE));
-    return { facts, identity, host, frame: { csrf: csrf.token, identity, embedded: this.embedded }, cookies: csrf.setCookie ? [csrf.setCookie] : [] };
+    const identity = this.hostMember
+      ? host && (await this.hostIdentity(host))
+      : await this.engine.team.session(readCookie(event, CONSOLE_SESSION_COOKIE));
+    return {
+      facts,
+      identity,
+      host,
+      frame: { csrf: csrf.token, identity, embedded: this.embedded },
+      cookies: csrf.setCookie ? [csrf.setCookie] : [],
+    };
   }
 
   /** The identity a host's member stands for: one team, the workspace named (null for a workspace that does not exist). */
   private async hostIdentity(m: HostMember): Promise<TeamIdentity | null> {
     const org = await this.engine.organizations.get(m.organizationId);
-    return org && { email: m.email.trim().toLowerCase(), teams: [{ organizationId: org.id, workspace: org.name, role: m.role, name: m.name ?? null }], elsewhere: [], addressProven: false };
+    return (
+      org && {
+        email: m.email.trim().toLowerCase(),
+        teams: [{ organizationId: org.id, workspace: org.name, role: m.role, name: m.name ?? null }],
+        elsewhere: [],
+        addressProven: false,
+      }
+    );
   }
 
   /** Who acts: the signed-in member from this client address; the host's word for their role when embedded. */
   actor(v: ConsoleVisit): Actor {
     const email = v.identity!.email;
-    return v.host ? { email, ip: v.facts.ip, vouched: { role: v.host.role, name: v.host.name ?? null } } : { email, ip: v.facts.ip };
+    return v.host
+      ? { email, ip: v.facts.ip, vouched: { role: v.host.role, name: v.host.name ?? null } }
+      : { email, ip: v.facts.ip };
   }
 
   /** Where someone not signed in goes: the sign-in page, or (embedded) a page that says the host decides. */
   signInFirst(v: ConsoleVisit): Response {
     if (!this.embedded) return seeOther(`${CONSOLE_PATH}/sign-in`, v.cookies);
-    return htmlResponse(401, message({ ...v.frame, title: 'Not signed in' }, 'Not signed in', 'Sign in to the application this console is part of, then open it again.'), v.cookies);
+    return htmlResponse(
+      401,
+      message(
+        { ...v.frame, title: 'Not signed in' },
+        'Not signed in',
+        'Sign in to the application this console is part of, then open it again.',
+      ),
+      v.cookies,
+    );
   }
 
   /** The session's cookie, or the one that removes it. */
@@ -99,7 +150,8 @@ export class ConsoleSite {
     const organizationId = getRouterParams(event).org;
     const team = this.teamOf(v, organizationId);
     if (team) return { v, team };
-    if (v.identity.elsewhere.some((t) => t.organizationId === organizationId)) return seeOther(`${CONSOLE_PATH}/${organizationId}/sign-in`, v.cookies);
+    if (v.identity.elsewhere.some((t) => t.organizationId === organizationId))
+      return seeOther(`${CONSOLE_PATH}/${organizationId}/sign-in`, v.cookies);
     return this.notFound(v);
   }
 
@@ -111,7 +163,15 @@ export class ConsoleSite {
     const m = await this.member(event);
     if (m instanceof Response || allows(m.team.role, 'manage')) return m;
     const frame = { ...m.v.frame, title: 'Not for your role', team: m.team };
-    return htmlResponse(403, message(frame, 'Not for your role', 'Only owners and admins manage this. Ask one of them if something here needs changing.'), m.v.cookies);
+    return htmlResponse(
+      403,
+      message(
+        frame,
+        'Not for your role',
+        'Only owners and admins manage this. Ask one of them if something here needs changing.',
+      ),
+      m.v.cookies,
+    );
   }
 
   /**
@@ -123,7 +183,10 @@ export class ConsoleSite {
     event: H3Event,
     back: (team: Team) => string,
     run: (m: { v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor }) => Promise<string | Response>,
-    refused?: (m: { v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor }, err: FeedbackError) => Promise<Response>,
+    refused?: (
+      m: { v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor },
+      err: FeedbackError,
+    ) => Promise<Response>,
   ): Promise<Response> {
     const m = await this.memberForm(event);
     if (m instanceof Response) return m;
@@ -140,11 +203,17 @@ export class ConsoleSite {
 
   /** An engine refusal as a page: why, and the way back. */
   refused(v: ConsoleVisit, team: Team, err: FeedbackError, back: { href: string; label: string }): Response {
-    return htmlResponse(statusOf(err), message({ ...v.frame, title: 'Not done', team }, 'Nothing was changed', err.message, back), v.cookies);
+    return htmlResponse(
+      statusOf(err),
+      message({ ...v.frame, title: 'Not done', team }, 'Nothing was changed', err.message, back),
+      v.cookies,
+    );
   }
 
   /** A form posted to a workspace's page by someone on its team, from the console's own pages, with who acts. */
-  async memberForm(event: H3Event): Promise<{ v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor } | Response> {
+  async memberForm(
+    event: H3Event,
+  ): Promise<{ v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor } | Response> {
     const m = await this.member(event);
     if (m instanceof Response) return m;
     const form = await this.form(event, m.v);
@@ -153,23 +222,46 @@ export class ConsoleSite {
   }
 
   notFound(v: ConsoleVisit, what = 'No such page.'): Response {
-    return htmlResponse(404, message({ ...v.frame, title: 'Not found' }, 'Not found', what, { href: `${CONSOLE_PATH}/`, label: 'Back to the console' }), v.cookies);
+    return htmlResponse(
+      404,
+      message({ ...v.frame, title: 'Not found' }, 'Not found', what, {
+        href: `${CONSOLE_PATH}/`,
+        label: 'Back to the console',
+      }),
+      v.cookies,
+    );
   }
 
   /** A form sent by one of the console's own pages; otherwise the page that says why it was not taken. */
   async form(event: H3Event, v: ConsoleVisit): Promise<URLSearchParams | Response> {
     const form = await readForm(event);
-    if (!(form instanceof URLSearchParams)) return htmlResponse(form.status, message({ ...v.frame, title: 'Not sent' }, 'Could not send that', form.message), v.cookies);
+    if (!(form instanceof URLSearchParams))
+      return htmlResponse(
+        form.status,
+        message({ ...v.frame, title: 'Not sent' }, 'Could not send that', form.message),
+        v.cookies,
+      );
     const forged = forgeryRefusal(event, form, this.trustProxy);
-    return forged ? htmlResponse(403, message({ ...v.frame, title: 'Not accepted' }, 'Not accepted', forged), v.cookies) : form;
+    return forged
+      ? htmlResponse(403, message({ ...v.frame, title: 'Not accepted' }, 'Not accepted', forged), v.cookies)
+      : form;
   }
 
   /** Count a request against a budget; the 429 page when it is spent. */
   async overLimit(v: ConsoleVisit, key: string, limit: number): Promise<Response | null> {
     const seconds = await spentBudget(this.engine, 'console', key, limit);
     if (seconds === null) return null;
-    return respond(429, message({ ...v.frame, title: 'Too many requests' }, 'Too many requests', `Please wait ${seconds} seconds and try again.`), v.cookies, {
-      'retry-after': String(seconds),
-    });
+    return respond(
+      429,
+      message(
+        { ...v.frame, title: 'Too many requests' },
+        'Too many requests',
+        `Please wait ${seconds} seconds and try again.`,
+      ),
+      v.cookies,
+      {
+        'retry-after': String(seconds),
+      },
+    );
   }
 }

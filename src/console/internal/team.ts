@@ -1,9 +1,18 @@
 import { html } from '@remix-run/html-template';
 import type { H3, H3Event } from 'h3';
-import { CONSOLE_PATH, FeedbackError, TEAM_ROLES, allows, isTeamRole, type Actor, type Team, type TeamMemberInfo } from '../../engine/index.js';
+import {
+  type Actor,
+  allows,
+  CONSOLE_PATH,
+  FeedbackError,
+  isTeamRole,
+  TEAM_ROLES,
+  type Team,
+  type TeamMemberInfo,
+} from '../../engine/index.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
-import { csrfField, page, when, type Frame } from './layout.js';
-import { statusOf, type ConsoleSite, type ConsoleVisit } from './site.js';
+import { csrfField, type Frame, page, when } from './layout.js';
+import { type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
 
 const ROLE_HELP: Record<string, string> = {
   owner: 'everything, including the team’s owners',
@@ -18,9 +27,15 @@ const DONE: Record<string, string> = {
   removed: 'Removed from the team: their access ended at once.',
 };
 
-const roleOptions = (selected: string) => TEAM_ROLES.map((r) => html`<option value="${r}"${r === selected ? html.raw` selected` : ''}>${r}</option>`);
+const roleOptions = (selected: string) =>
+  TEAM_ROLES.map((r) => html`<option value="${r}"${r === selected ? html.raw` selected` : ''}>${r}</option>`);
 
-function teamPage(frame: Frame, team: Team, members: TeamMemberInfo[], refused: { message: string; drafts: Record<string, string> } | null): string {
+function teamPage(
+  frame: Frame,
+  team: Team,
+  members: TeamMemberInfo[],
+  refused: { message: string; drafts: Record<string, string> } | null,
+): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/team`;
   const manages = allows(team.role, 'manage');
   const rows = members.map(
@@ -52,13 +67,37 @@ ${invite}`;
   return page(frame, body);
 }
 
-type AuditShown = { actor: string; action: string; resourceType: string | null; resourceId: string | null; ip: string | null; detail: Record<string, unknown>; createdAt: string };
+type AuditShown = {
+  actor: string;
+  action: string;
+  resourceType: string | null;
+  resourceId: string | null;
+  ip: string | null;
+  detail: Record<string, unknown>;
+  createdAt: string;
+};
 
 /** The post ids an entry names (its resource, and values of its detail such as a merge's `into` or a roadmap's order). */
-const postIdsOf = (e: AuditShown) => [e.resourceId, ...Object.values(e.detail).flat()].filter((v): v is string => typeof v === 'string' && v.startsWith('post_'));
+const postIdsOf = (e: AuditShown) =>
+  [e.resourceId, ...Object.values(e.detail).flat()].filter(
+    (v): v is string => typeof v === 'string' && v.startsWith('post_'),
+  );
 
-function auditPage(frame: Frame, team: Team, entries: AuditShown[], titles: Map<string, string>, next: string | null): string {
-  const named = (v: unknown): string => (typeof v === 'string' ? (titles.has(v) ? `“${titles.get(v)}”` : v) : Array.isArray(v) ? v.map(named).join(', ') : JSON.stringify(v));
+function auditPage(
+  frame: Frame,
+  team: Team,
+  entries: AuditShown[],
+  titles: Map<string, string>,
+  next: string | null,
+): string {
+  const named = (v: unknown): string =>
+    typeof v === 'string'
+      ? titles.has(v)
+        ? `“${titles.get(v)}”`
+        : v
+      : Array.isArray(v)
+        ? v.map(named).join(', ')
+        : JSON.stringify(v);
   const detail = (d: Record<string, unknown>) =>
     Object.entries(d)
       .map(([k, v]) => `${k}: ${named(v)}`)
@@ -71,7 +110,9 @@ ${
 <tbody>${entries.map(
         (e) =>
           html`<tr><td class="when">${when(e.createdAt, 'second')}</td><td class="long">${e.actor}</td><td class="when"><code>${e.action}</code></td><td class="long">${
-            e.resourceType === 'post' && e.resourceId ? html`<a href="${CONSOLE_PATH}/${team.organizationId}/posts/${e.resourceId}">${titles.get(e.resourceId) ?? e.resourceId}</a>` : (e.resourceId ?? '')
+            e.resourceType === 'post' && e.resourceId
+              ? html`<a href="${CONSOLE_PATH}/${team.organizationId}/posts/${e.resourceId}">${titles.get(e.resourceId) ?? e.resourceId}</a>`
+              : (e.resourceId ?? '')
           }</td><td class="long">${detail(e.detail)}</td><td class="when">${e.ip ?? ''}</td></tr>`,
       )}</tbody></table>`
     : html`<p>Nothing yet.</p>`
@@ -80,25 +121,49 @@ ${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/a
   return page(frame, body);
 }
 
-async function renderTeam(site: ConsoleSite, v: ConsoleVisit, team: Team, refused: { message: string; drafts: Record<string, string> } | null, done: string | null, status = 200) {
+async function renderTeam(
+  site: ConsoleSite,
+  v: ConsoleVisit,
+  team: Team,
+  refused: { message: string; drafts: Record<string, string> } | null,
+  done: string | null,
+  status = 200,
+) {
   const members = await site.engine.workspace(team.organizationId).team.list();
-  return htmlResponse(status, teamPage({ ...v.frame, title: 'Team', section: 'team', team, notice: done ? (DONE[done] ?? null) : null }, team, members, refused), v.cookies);
+  return htmlResponse(
+    status,
+    teamPage(
+      { ...v.frame, title: 'Team', section: 'team', team, notice: done ? (DONE[done] ?? null) : null },
+      team,
+      members,
+      refused,
+    ),
+    v.cookies,
+  );
 }
 
-
 /** A team form: the engine checks the role; done, back to the team page with a word; refused, the page with why. */
-function teamAction(site: ConsoleSite, event: H3Event, run: (input: { form: URLSearchParams; team: Team; actor: Actor }) => Promise<string>) {
+function teamAction(
+  site: ConsoleSite,
+  event: H3Event,
+  run: (input: { form: URLSearchParams; team: Team; actor: Actor }) => Promise<string>,
+) {
   return site.act(
     event,
     (team) => `${CONSOLE_PATH}/${team.organizationId}/team`,
     async (m) => {
       const done = await run(m);
       // Someone who removed themselves has nothing left to see here.
-      if (done === 'removed' && m.form.get('email')?.trim().toLowerCase() === m.actor.email) return seeOther(`${CONSOLE_PATH}/`, m.v.cookies);
+      if (done === 'removed' && m.form.get('email')?.trim().toLowerCase() === m.actor.email)
+        return seeOther(`${CONSOLE_PATH}/`, m.v.cookies);
       return done;
     },
     (m, err) => {
-      const drafts = { email: m.form.get('email') ?? '', name: m.form.get('name') ?? '', role: m.form.get('role') ?? '' };
+      const drafts = {
+        email: m.form.get('email') ?? '',
+        name: m.form.get('name') ?? '',
+        role: m.form.get('role') ?? '',
+      };
       return renderTeam(site, m.v, m.team, { message: err.message, drafts }, null, statusOf(err));
     },
   );
@@ -126,7 +191,9 @@ function mountMembers(router: H3, site: ConsoleSite): void {
   router.post(`${CONSOLE_PATH}/:org/team/invite`, (event) =>
     teamAction(site, event, async ({ form, team, actor }) => {
       const input = { email: form.get('email') ?? '', role: roleOf(form), name: form.get('name') };
-      await site.engine.workspace(team.organizationId).team.add(actor, input, { invite: true, workspace: team.workspace });
+      await site.engine
+        .workspace(team.organizationId)
+        .team.add(actor, input, { invite: true, workspace: team.workspace });
       return 'invited';
     }),
   );
@@ -156,11 +223,15 @@ function mountAudit(router: H3, site: ConsoleSite): void {
       result = await team.auditLog(actor, { cursor: event.url.searchParams.get('cursor') ?? undefined });
     } catch (err) {
       if (!(err instanceof FeedbackError)) throw err;
-      if (err.code === 'ERR_FORBIDDEN') return htmlResponse(403, page(frame, html`<h1>Audit log</h1><p>Only owners and admins read the audit log.</p>`), m.v.cookies);
+      if (err.code === 'ERR_FORBIDDEN')
+        return htmlResponse(
+          403,
+          page(frame, html`<h1>Audit log</h1><p>Only owners and admins read the audit log.</p>`),
+          m.v.cookies,
+        );
       result = await team.auditLog(actor);
     }
     const titles = await site.engine.workspace(m.team.organizationId).triage.titles(result.data.flatMap(postIdsOf));
     return htmlResponse(200, auditPage(frame, m.team, result.data, titles, result.nextCursor), m.v.cookies);
   });
 }
-

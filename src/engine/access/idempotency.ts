@@ -1,8 +1,8 @@
-import { parseInput } from '../shared/index.js';
-import { idempotencyKeys, type Database } from '../store/index.js';
-import { sealedAt, type SecretBox } from '../secrets/index.js';
 import { createHash } from 'node:crypto';
-import { OPERATIONS, OPERATION_SCHEMAS, type OperationId, type OperationSchemas } from '../../contract/index.js';
+import { OPERATION_SCHEMAS, OPERATIONS, type OperationId, type OperationSchemas } from '../../contract/index.js';
+import { type SecretBox, sealedAt } from '../secrets/index.js';
+import { parseInput } from '../shared/index.js';
+import { type Database, idempotencyKeys } from '../store/index.js';
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -13,7 +13,10 @@ const WAIT_MS = 10_000;
 const POLL_MS = 25;
 
 /** What to do with a POST that carries an Idempotency-Key. */
-export type IdempotencyDecision = { kind: 'execute' } | { kind: 'replay'; status: number; body: string } | { kind: 'conflict'; message: string };
+export type IdempotencyDecision =
+  | { kind: 'execute' }
+  | { kind: 'replay'; status: number; body: string }
+  | { kind: 'conflict'; message: string };
 
 /**
  * The fingerprint of a request: method, path and the validated body (so fields in another order are the same
@@ -23,7 +26,9 @@ export type IdempotencyDecision = { kind: 'execute' } | { kind: 'replay'; status
 export function requestFingerprint(id: OperationId, path: string, body: Record<string, unknown>): string {
   const schema = (OPERATION_SCHEMAS[id] as OperationSchemas).body;
   const valid: unknown = schema ? parseInput(schema, body) : {};
-  return createHash('sha256').update(`${OPERATIONS[id].method} ${path}\n${JSON.stringify(valid)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${OPERATIONS[id].method} ${path}\n${JSON.stringify(valid)}`)
+    .digest('hex');
 }
 
 /**
@@ -38,7 +43,16 @@ export function createIdempotencyStore(db: Database, clock: () => Date, secrets:
       const deadline = Date.now() + WAIT_MS;
       for (;;) {
         const now = clock();
-        if (await idempotencyKeys.claim(db, organizationId, key, fingerprint, now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS))) {
+        if (
+          await idempotencyKeys.claim(
+            db,
+            organizationId,
+            key,
+            fingerprint,
+            now,
+            new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+          )
+        ) {
           // Now and then, forget expired keys.
           if (Math.random() < 0.01) await idempotencyKeys.removeExpired(db, now);
           return { kind: 'execute' };
@@ -52,11 +66,22 @@ export function createIdempotencyStore(db: Database, clock: () => Date, secrets:
           continue;
         }
         if (row.requestHash !== fingerprint)
-          return { kind: 'conflict', message: 'This Idempotency-Key was already used with a different request; use a new key for a new request.' };
+          return {
+            kind: 'conflict',
+            message: 'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+          };
         if (row.status === 'completed') {
-          return { kind: 'replay', status: row.responseStatus!, body: secrets.open(row.responseBody!, sealedAt.idempotentAnswer(organizationId, key)) };
+          return {
+            kind: 'replay',
+            status: row.responseStatus!,
+            body: secrets.open(row.responseBody!, sealedAt.idempotentAnswer(organizationId, key)),
+          };
         }
-        if (Date.now() > deadline) return { kind: 'conflict', message: 'A request with this Idempotency-Key is still in progress; retry later.' };
+        if (Date.now() > deadline)
+          return {
+            kind: 'conflict',
+            message: 'A request with this Idempotency-Key is still in progress; retry later.',
+          };
         await sleep(POLL_MS);
       }
     },
@@ -66,7 +91,13 @@ export function createIdempotencyStore(db: Database, clock: () => Date, secrets:
      * webhook registration carries the signing secret.
      */
     complete: (organizationId: string, key: string, status: number, body: string) =>
-      idempotencyKeys.complete(db, organizationId, key, status, secrets.seal(body, sealedAt.idempotentAnswer(organizationId, key))),
+      idempotencyKeys.complete(
+        db,
+        organizationId,
+        key,
+        status,
+        secrets.seal(body, sealedAt.idempotentAnswer(organizationId, key)),
+      ),
 
     /** Forget a key whose request failed unexpectedly, so a retry runs it again. */
     release: (organizationId: string, key: string) => idempotencyKeys.release(db, organizationId, key),

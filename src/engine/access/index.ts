@@ -1,15 +1,28 @@
 // Access: API keys (and the in-process cache of authenticated ones), per-key rate limits, and Idempotency-Key records.
+
+export {
+  createIdempotencyStore,
+  IDEMPOTENCY_TTL_MS,
+  type IdempotencyDecision,
+  type IdempotencyStore,
+  requestFingerprint,
+} from './idempotency.js';
 export {
   API_KEY_PREFIX,
-  KEY_CACHE_MS,
+  type AuthenticatedKey,
   accessRefusal,
+  type CreatedApiKey,
   createKeyCache,
   createKeysService,
   hashApiKey,
-  type AuthenticatedKey,
-  type CreatedApiKey,
+  KEY_CACHE_MS,
   type KeyCache,
   type KeysService,
 } from './keys.js';
-export { createRateLimiter, createSharedRateLimiter, rateLimited, type RateLimitState, type RateLimiter } from './limits.js';
-export { IDEMPOTENCY_TTL_MS, createIdempotencyStore, requestFingerprint, type IdempotencyDecision, type IdempotencyStore } from './idempotency.js';
+export {
+  createRateLimiter,
+  createSharedRateLimiter,
+  type RateLimiter,
+  type RateLimitState,
+  rateLimited,
+} from './limits.js';

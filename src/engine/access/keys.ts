@@ -1,7 +1,7 @@
-import { FeedbackError, newId, DEFAULT_RATE_LIMIT, type BillingState } from '../shared/index.js';
-import { apiKeys, organizations, type Database } from '../store/index.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Scope } from '../../schemas/common.js';
+import { type BillingState, DEFAULT_RATE_LIMIT, FeedbackError, newId } from '../shared/index.js';
+import { apiKeys, type Database, organizations } from '../store/index.js';
 
 /** Secrets look like `fsk_` + 43 base64url characters (32 random bytes). */
 export const API_KEY_PREFIX = 'fsk_';
@@ -34,10 +34,19 @@ export interface AuthenticatedKey {
  * (403 ERR_SCOPE_INSUFFICIENT), then the billing state (403 ERR_FORBIDDEN on writes). One rule for REST and the agent
  * tools. Returns the refusal, or null.
  */
-export function accessRefusal(key: Pick<AuthenticatedKey, 'scope' | 'billingState'>, required: Scope, writes: boolean): FeedbackError | null {
+export function accessRefusal(
+  key: Pick<AuthenticatedKey, 'scope' | 'billingState'>,
+  required: Scope,
+  writes: boolean,
+): FeedbackError | null {
   if (required === 'read:write' && key.scope !== 'read:write')
-    return new FeedbackError('ERR_SCOPE_INSUFFICIENT', `This operation needs scope ${required}; the key has ${key.scope}.`, { required, granted: key.scope });
-  if (writes && key.billingState === 'read_only') return new FeedbackError('ERR_FORBIDDEN', 'The workspace is in read-only billing state; writes are refused.');
+    return new FeedbackError(
+      'ERR_SCOPE_INSUFFICIENT',
+      `This operation needs scope ${required}; the key has ${key.scope}.`,
+      { required, granted: key.scope },
+    );
+  if (writes && key.billingState === 'read_only')
+    return new FeedbackError('ERR_FORBIDDEN', 'The workspace is in read-only billing state; writes are refused.');
   return null;
 }
 
@@ -80,13 +89,16 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
   return {
     /** The keys of a workspace with when each was made, revoked and last used; never a key itself. */
     async list(organizationId: string): Promise<apiKeys.ApiKeyInfo[]> {
-      if (!(await organizations.exists(db, organizationId))) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
+      if (!(await organizations.exists(db, organizationId)))
+        throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
       return apiKeys.listForOrganization(db, organizationId);
     },
 
     async create(organizationId: string, scope: Scope): Promise<CreatedApiKey> {
-      if (scope !== 'read' && scope !== 'read:write') throw new FeedbackError('ERR_VALIDATION', 'scope must be read or read:write');
-      if (!(await organizations.exists(db, organizationId))) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
+      if (scope !== 'read' && scope !== 'read:write')
+        throw new FeedbackError('ERR_VALIDATION', 'scope must be read or read:write');
+      if (!(await organizations.exists(db, organizationId)))
+        throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
       const now = clock();
       const id = newId('key', now.getTime());
       const secret = API_KEY_PREFIX + randomBytes(32).toString('base64url');
@@ -109,12 +121,18 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
      * Rotate a key of the workspace: a new key of the same scope (shown once), and the old one keeps working for
      * `graceSeconds` (0 to 30 days; 0 ends it at once) so the backends that use it can switch without a refused request.
      */
-    async rotate(organizationId: string, keyId: string, graceSeconds: number): Promise<CreatedApiKey & { replaces: string; previousValidUntil: string }> {
-      if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS) throw new FeedbackError('ERR_VALIDATION', 'The grace period must be 0 to 30 days.');
+    async rotate(
+      organizationId: string,
+      keyId: string,
+      graceSeconds: number,
+    ): Promise<CreatedApiKey & { replaces: string; previousValidUntil: string }> {
+      if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS)
+        throw new FeedbackError('ERR_VALIDATION', 'The grace period must be 0 to 30 days.');
       const old = await apiKeys.findOf(db, organizationId, keyId);
       const now = clock();
       if (!old) throw new FeedbackError('ERR_NOT_FOUND', `No API key with id ${keyId}.`);
-      if (old.revokedAt && old.revokedAt <= now) throw new FeedbackError('ERR_CONFLICT', 'This key is revoked: create a new one instead.');
+      if (old.revokedAt && old.revokedAt <= now)
+        throw new FeedbackError('ERR_CONFLICT', 'This key is revoked: create a new one instead.');
       const until = new Date(now.getTime() + graceSeconds * 1000);
       const id = newId('key', now.getTime());
       const secret = API_KEY_PREFIX + randomBytes(32).toString('base64url');
@@ -123,7 +141,15 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
         return (await apiKeys.revoke(tx, keyId, until, organizationId))!;
       });
       cache.clear();
-      return { id, organizationId, scope: old.scope as Scope, key: secret, createdAt: now.toISOString(), replaces: keyId, previousValidUntil };
+      return {
+        id,
+        organizationId,
+        scope: old.scope as Scope,
+        key: secret,
+        createdAt: now.toISOString(),
+        replaces: keyId,
+        previousValidUntil,
+      };
     },
 
     /** Resolve a presented secret: the key cache, else one indexed read of the hash, joined to its workspace. */
@@ -143,7 +169,8 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
         rateLimit: row.rateLimit ?? DEFAULT_RATE_LIMIT,
       };
       // Last use, to the minute: written only on a cache miss and when a minute has passed, never in the way.
-      if (lastUsedAt === null || now.getTime() - lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) void apiKeys.markUsed(db, row.keyId, now).catch(() => {});
+      if (lastUsedAt === null || now.getTime() - lastUsedAt.getTime() >= LAST_USED_PRECISION_MS)
+        void apiKeys.markUsed(db, row.keyId, now).catch(() => {});
       cache.set(hash, key);
       return key;
     },

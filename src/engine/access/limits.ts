@@ -1,5 +1,5 @@
 import { FeedbackError } from '../shared/index.js';
-import { rateLimits, type Database } from '../store/index.js';
+import { type Database, rateLimits } from '../store/index.js';
 
 /** The budget of one key in the current window. */
 export interface RateLimitState {
@@ -61,7 +61,11 @@ export function createRateLimiter(clock: () => Date): RateLimiter {
  * by one upsert per request on an UNLOGGED table, so `whoami` and the `RateLimit-*` headers agree whichever instance
  * answers. Windows of past minutes are removed once a minute.
  */
-export function createSharedRateLimiter(db: Database, clock: () => Date, log: (message: string, error?: unknown) => void): RateLimiter {
+export function createSharedRateLimiter(
+  db: Database,
+  clock: () => Date,
+  log: (message: string, error?: unknown) => void,
+): RateLimiter {
   let sweep: NodeJS.Timeout | undefined;
   return {
     async consume(keyId, limit) {
@@ -69,7 +73,9 @@ export function createSharedRateLimiter(db: Database, clock: () => Date, log: (m
       const start = now - (now % WINDOW_MS);
       sweep ??= setInterval(() => {
         const t = clock().getTime();
-        void rateLimits.removeBefore(db, t - (t % WINDOW_MS)).catch((err) => log('[feedback-service] removing past rate-limit windows failed', err));
+        void rateLimits
+          .removeBefore(db, t - (t % WINDOW_MS))
+          .catch((err) => log('[feedback-service] removing past rate-limit windows failed', err));
       }, WINDOW_MS).unref();
       const count = await rateLimits.count(db, keyId, start);
       return { limit, remaining: Math.max(0, limit - count), resetAt: start + WINDOW_MS, allowed: count <= limit };

@@ -5,13 +5,13 @@
 import type { Scope } from '../../schemas/common.js';
 import type { CreateWebhookBody, UpdateWebhookBody } from '../../schemas/webhooks.js';
 import { createKeysService, type KeyCache } from '../access/index.js';
-import { createChangelogService, type ChangelogEdit } from '../changelog/index.js';
+import { type ChangelogEdit, createChangelogService } from '../changelog/index.js';
 import { createContactsService } from '../contacts/index.js';
 import { createOrganizationsService, type UpdateOrganizationInput } from '../organizations/index.js';
 import { createParticipation, type PortalContext } from '../portal/index.js';
 import { createPrivacyService } from '../privacy/index.js';
 import { FeedbackError } from '../shared/index.js';
-import { actAs, type Actor } from '../team/index.js';
+import { type Actor, actAs } from '../team/index.js';
 import { createWebhooksService, type WebhooksContext } from '../webhooks/index.js';
 
 /** What the administration runs with: the workspace, the server's webhook settings, and the key cache that hears of changes. */
@@ -37,7 +37,11 @@ export type WorkspaceSettings = Pick<UpdateOrganizationInput, (typeof SETTINGS)[
 /** An admin's attestation of the lawful basis for a contact made by hand: a sentence, kept in the audit log. */
 function attestation(text: string): string {
   const said = text.trim();
-  if (said.length < 3) throw new FeedbackError('ERR_VALIDATION', 'Say on what basis you add this person (for example: “customer since 2024, agreed to product updates”).');
+  if (said.length < 3)
+    throw new FeedbackError(
+      'ERR_VALIDATION',
+      'Say on what basis you add this person (for example: “customer since 2024, agreed to product updates”).',
+    );
   if (said.length > 500) throw new FeedbackError('ERR_VALIDATION', 'The attestation must be at most 500 characters.');
   return said;
 }
@@ -49,16 +53,29 @@ export function createAdministration(ctx: AdministrationContext, actor: Actor) {
     /** The workspace's own settings (owners and admins); `workspace.settings_changed` names the fields changed. */
     updateSettings: (change: WorkspaceSettings) =>
       actAs(ctx, actor, 'manage', async (inner) => {
-        const input = Object.fromEntries(SETTINGS.filter((k) => change[k] !== undefined).map((k) => [k, change[k]])) as WorkspaceSettings;
+        const input = Object.fromEntries(
+          SETTINGS.filter((k) => change[k] !== undefined).map((k) => [k, change[k]]),
+        ) as WorkspaceSettings;
         const org = await createOrganizationsService(inner).update(ctx.organizationId, input);
-        return { result: org, audit: { action: 'workspace.settings_changed', resourceType: 'workspace', resourceId: ctx.organizationId, detail: { fields: Object.keys(input) } } };
+        return {
+          result: org,
+          audit: {
+            action: 'workspace.settings_changed',
+            resourceType: 'workspace',
+            resourceId: ctx.organizationId,
+            detail: { fields: Object.keys(input) },
+          },
+        };
       }),
 
     keys: {
       create: (scope: Scope) =>
         actAs(ctx, actor, 'manage', async (inner) => {
           const key = await keys(inner).create(ctx.organizationId, scope);
-          return { result: key, audit: { action: 'api_key.created', resourceType: 'api_key', resourceId: key.id, detail: { scope } } };
+          return {
+            result: key,
+            audit: { action: 'api_key.created', resourceType: 'api_key', resourceId: key.id, detail: { scope } },
+          };
         }),
       revoke: (keyId: string) =>
         actAs(ctx, actor, 'manage', async (inner) => ({
@@ -69,7 +86,15 @@ export function createAdministration(ctx: AdministrationContext, actor: Actor) {
       rotate: (keyId: string, graceSeconds: number) =>
         actAs(ctx, actor, 'manage', async (inner) => {
           const key = await keys(inner).rotate(ctx.organizationId, keyId, graceSeconds);
-          return { result: key, audit: { action: 'api_key.rotated', resourceType: 'api_key', resourceId: keyId, detail: { by: key.id, until: key.previousValidUntil } } };
+          return {
+            result: key,
+            audit: {
+              action: 'api_key.rotated',
+              resourceType: 'api_key',
+              resourceId: keyId,
+              detail: { by: key.id, until: key.previousValidUntil },
+            },
+          };
         }),
     },
 
@@ -82,7 +107,15 @@ export function createAdministration(ctx: AdministrationContext, actor: Actor) {
       rotate: (graceSeconds: number) =>
         actAs(ctx, actor, 'manage', async (inner) => {
           const rotated = await createParticipation(inner).secret.rotate(graceSeconds);
-          return { result: rotated, audit: { action: 'portal_secret.rotated', resourceType: 'workspace', resourceId: ctx.organizationId, detail: { until: rotated.previousValidUntil } } };
+          return {
+            result: rotated,
+            audit: {
+              action: 'portal_secret.rotated',
+              resourceType: 'workspace',
+              resourceId: ctx.organizationId,
+              detail: { until: rotated.previousValidUntil },
+            },
+          };
         }),
     },
 
@@ -91,14 +124,26 @@ export function createAdministration(ctx: AdministrationContext, actor: Actor) {
       create: (body: CreateWebhookBody) =>
         actAs(ctx, actor, 'manage', async (inner) => {
           const webhook = await createWebhooksService(inner).create(body);
-          return { result: webhook, audit: { action: 'webhook.created', resourceType: 'webhook', resourceId: webhook.id, detail: { url: webhook.url, events: webhook.events } } };
+          return {
+            result: webhook,
+            audit: {
+              action: 'webhook.created',
+              resourceType: 'webhook',
+              resourceId: webhook.id,
+              detail: { url: webhook.url, events: webhook.events },
+            },
+          };
         }),
       /** As PATCH: `enabled: true` re-enables and resets the failure counter. */
       update: (webhookId: string, body: UpdateWebhookBody) =>
         actAs(ctx, actor, 'manage', async (inner) => {
           const webhook = await createWebhooksService(inner).update(webhookId, body);
-          const action = body.enabled === true ? 'webhook.enabled' : body.enabled === false ? 'webhook.disabled' : 'webhook.updated';
-          return { result: webhook, audit: { action, resourceType: 'webhook', resourceId: webhookId, detail: { fields: Object.keys(body) } } };
+          const action =
+            body.enabled === true ? 'webhook.enabled' : body.enabled === false ? 'webhook.disabled' : 'webhook.updated';
+          return {
+            result: webhook,
+            audit: { action, resourceType: 'webhook', resourceId: webhookId, detail: { fields: Object.keys(body) } },
+          };
         }),
       delete: (webhookId: string) =>
         actAs(ctx, actor, 'manage', async (inner) => ({
@@ -108,7 +153,15 @@ export function createAdministration(ctx: AdministrationContext, actor: Actor) {
       replay: (webhookId: string, deliveryId: string) =>
         actAs(ctx, actor, 'manage', async (inner) => {
           const delivery = await createWebhooksService(inner).replayDelivery(webhookId, deliveryId);
-          return { result: delivery, audit: { action: 'webhook.delivery_replayed', resourceType: 'webhook', resourceId: webhookId, detail: { delivery: deliveryId, replay: delivery.id } } };
+          return {
+            result: delivery,
+            audit: {
+              action: 'webhook.delivery_replayed',
+              resourceType: 'webhook',
+              resourceId: webhookId,
+              detail: { delivery: deliveryId, replay: delivery.id },
+            },
+          };
         }),
     },
 
@@ -121,7 +174,15 @@ export function createAdministration(ctx: AdministrationContext, actor: Actor) {
         actAs(ctx, actor, 'manage', async (inner) => {
           const said = attestation(attested);
           const contact = await createContactsService(inner).create(body);
-          return { result: contact, audit: { action: 'contact.created', resourceType: 'contact', resourceId: contact.id, detail: { attestation: said } } };
+          return {
+            result: contact,
+            audit: {
+              action: 'contact.created',
+              resourceType: 'contact',
+              resourceId: contact.id,
+              detail: { attestation: said },
+            },
+          };
         }),
       /** The data-subject access request: everything held about the person. */
       export: (contactId: string) =>
@@ -141,7 +202,10 @@ export function createAdministration(ctx: AdministrationContext, actor: Actor) {
       create: (input: { boardId: string; title: string; body?: string }) =>
         actAs(ctx, actor, 'triage', async (inner) => {
           const entry = await createChangelogService(inner).create(input);
-          return { result: entry, audit: { action: 'changelog.drafted', resourceType: 'changelog_entry', resourceId: entry.id } };
+          return {
+            result: entry,
+            audit: { action: 'changelog.drafted', resourceType: 'changelog_entry', resourceId: entry.id },
+          };
         }),
       /** Change a draft's title, Markdown body and the posts it ships, together. */
       edit: (entryId: string, change: ChangelogEdit & { postIds?: readonly string[] }) =>
@@ -150,13 +214,26 @@ export function createAdministration(ctx: AdministrationContext, actor: Actor) {
           const service = createChangelogService(inner);
           const entry = await service.edit(entryId, text);
           const linked = postIds === undefined ? undefined : await service.linkPosts(entryId, postIds);
-          return { result: entry, audit: { action: 'changelog.edited', resourceType: 'changelog_entry', resourceId: entryId, detail: { fields: Object.keys(change), ...(linked ? { posts: linked } : {}) } } };
+          return {
+            result: entry,
+            audit: {
+              action: 'changelog.edited',
+              resourceType: 'changelog_entry',
+              resourceId: entryId,
+              detail: { fields: Object.keys(change), ...(linked ? { posts: linked } : {}) },
+            },
+          };
         }),
       /** Publish (with `ship`, its linked posts move to shipped); the mail goes out with it. */
       publish: (entryId: string, options: { ship?: boolean } = {}) =>
         actAs(ctx, actor, 'triage', async (inner) => ({
           result: await createChangelogService(inner).publish(entryId, options),
-          audit: { action: 'changelog.published', resourceType: 'changelog_entry', resourceId: entryId, detail: { ship: options.ship === true } },
+          audit: {
+            action: 'changelog.published',
+            resourceType: 'changelog_entry',
+            resourceId: entryId,
+            detail: { ship: options.ship === true },
+          },
         })),
     },
   };

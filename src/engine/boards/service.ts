@@ -1,7 +1,7 @@
+import type { Page } from '../../schemas/common.js';
+import { type Board, type PageQueryInput, pageQuerySchema, SLUG_PATTERN } from '../../schemas/posts.js';
 import { FeedbackError, firstFreeSlug, newId, parseInput, readCursor, slugify, toPage } from '../shared/index.js';
 import { boards, organizations, type WorkspaceContext } from '../store/index.js';
-import type { Page } from '../../schemas/common.js';
-import { SLUG_PATTERN, pageQuerySchema, type Board, type PageQueryInput } from '../../schemas/posts.js';
 
 export interface CreateBoardInput {
   name: string;
@@ -11,10 +11,16 @@ export interface CreateBoardInput {
 
 /** A board; its slug derives from the name (or is given) and is made unique in the workspace. */
 export async function create({ db, organizationId, clock }: WorkspaceContext, input: CreateBoardInput): Promise<Board> {
-  if (typeof input.name !== 'string' || input.name.length < 1 || input.name.length > 200) throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
-  if (!(await organizations.exists(db, organizationId))) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
+  if (typeof input.name !== 'string' || input.name.length < 1 || input.name.length > 200)
+    throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
+  if (!(await organizations.exists(db, organizationId)))
+    throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
   const base = input.slug ?? slugify(input.name);
-  if (!SLUG_PATTERN.test(base) || base.length > 80) throw new FeedbackError('ERR_VALIDATION', 'slug must match ^[a-z0-9]+(?:-[a-z0-9]+)*$ and be at most 80 characters');
+  if (!SLUG_PATTERN.test(base) || base.length > 80)
+    throw new FeedbackError(
+      'ERR_VALIDATION',
+      'slug must match ^[a-z0-9]+(?:-[a-z0-9]+)*$ and be at most 80 characters',
+    );
   const now = clock().toISOString();
   const board: Board = {
     id: newId('brd', Date.parse(now)),
@@ -33,7 +39,12 @@ export async function create({ db, organizationId, clock }: WorkspaceContext, in
 export async function list({ db, organizationId }: WorkspaceContext, query: PageQueryInput = {}): Promise<Page<Board>> {
   const q = parseInput(pageQuerySchema, query);
   const key = readCursor(q.cursor, 'boards');
-  const rows = await boards.list(db, organizationId, q.limit + 1, key && { at: key[0] as number, id: key[1] as string });
+  const rows = await boards.list(
+    db,
+    organizationId,
+    q.limit + 1,
+    key && { at: key[0] as number, id: key[1] as string },
+  );
   return toPage(rows, q.limit, 'boards', (last) => [Date.parse(last.createdAt), last.id]);
 }
 

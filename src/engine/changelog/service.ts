@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { createChangelogInputSchema, type ChangelogEntry, type CreateChangelogInput } from '../../schemas/interactions.js';
-import { postTitleSchema, type Post } from '../../schemas/posts.js';
+import {
+  type ChangelogEntry,
+  type CreateChangelogInput,
+  createChangelogInputSchema,
+} from '../../schemas/interactions.js';
+import { type Post, postTitleSchema } from '../../schemas/posts.js';
 import { requireBoard } from '../boards/index.js';
 import { notifyChangelog } from '../notifications/index.js';
 import { createPostsService } from '../posts/index.js';
@@ -14,7 +18,10 @@ async function read({ db, organizationId }: WorkspaceContext, entryId: string): 
 }
 
 /** A draft entry on a board; its slug derives from the title, unique in the board. */
-export async function create({ db, organizationId, clock }: WorkspaceContext, input: CreateChangelogInput): Promise<ChangelogEntry> {
+export async function create(
+  { db, organizationId, clock }: WorkspaceContext,
+  input: CreateChangelogInput,
+): Promise<ChangelogEntry> {
   const i = parseInput(createChangelogInputSchema, input);
   return withSlugRetry(() =>
     db.transaction(async (tx) => {
@@ -50,25 +57,40 @@ export const CHANGELOG_POSTS_MAX = 50;
 async function requireDraft(tx: Sql, organizationId: string, entryId: string): Promise<ChangelogEntry> {
   const entry = await changelogEntries.find(tx, organizationId, entryId);
   if (!entry) throw new FeedbackError('ERR_NOT_FOUND', `No changelog entry with id ${entryId}.`);
-  if (entry.status === 'published') throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
+  if (entry.status === 'published')
+    throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
   return entry;
 }
 
 /** Change a draft's title or body (its slug stays: it was chosen at creation). */
-export async function edit({ db, organizationId, clock }: WorkspaceContext, entryId: string, change: ChangelogEdit): Promise<ChangelogEntry> {
+export async function edit(
+  { db, organizationId, clock }: WorkspaceContext,
+  entryId: string,
+  change: ChangelogEdit,
+): Promise<ChangelogEntry> {
   const i = parseInput(editSchema, change);
   return db.transaction(async (tx) => {
     const entry = await requireDraft(tx, organizationId, entryId);
-    const next = { ...entry, ...(i.title !== undefined ? { title: i.title } : {}), ...(i.body !== undefined ? { body: i.body } : {}), updatedAt: clock().toISOString() };
+    const next = {
+      ...entry,
+      ...(i.title !== undefined ? { title: i.title } : {}),
+      ...(i.body !== undefined ? { body: i.body } : {}),
+      updatedAt: clock().toISOString(),
+    };
     await changelogEntries.update(tx, next);
     return next;
   });
 }
 
 /** Link the posts a draft ships (replacing the list): live posts of the workspace, at most CHANGELOG_POSTS_MAX. */
-export async function linkPosts({ db, organizationId }: WorkspaceContext, entryId: string, postIds: readonly string[]): Promise<string[]> {
+export async function linkPosts(
+  { db, organizationId }: WorkspaceContext,
+  entryId: string,
+  postIds: readonly string[],
+): Promise<string[]> {
   const ids = [...new Set(postIds)];
-  if (ids.length > CHANGELOG_POSTS_MAX) throw new FeedbackError('ERR_VALIDATION', `A changelog entry links at most ${CHANGELOG_POSTS_MAX} posts.`);
+  if (ids.length > CHANGELOG_POSTS_MAX)
+    throw new FeedbackError('ERR_VALIDATION', `A changelog entry links at most ${CHANGELOG_POSTS_MAX} posts.`);
   return db.transaction(async (tx) => {
     await requireDraft(tx, organizationId, entryId);
     const live = new Set((await posts.findLiveMany(tx, organizationId, ids)).map((p) => p.id));
@@ -90,23 +112,39 @@ export async function linkedPosts({ db, organizationId }: WorkspaceContext, entr
  * With `ship`, each linked post not yet `shipped` moves there too (`post.status_changed` each, as PATCH emits; the
  * entry's mail carries the news, so the status change writes none of its own).
  */
-export async function publish(ctx: WorkspaceContext, entryId: string, options: { ship?: boolean } = {}): Promise<ChangelogEntry> {
+export async function publish(
+  ctx: WorkspaceContext,
+  entryId: string,
+  options: { ship?: boolean } = {},
+): Promise<ChangelogEntry> {
   const { organizationId } = ctx;
   const entry = await read(ctx, entryId);
-  if (entry.status === 'published') throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
+  if (entry.status === 'published')
+    throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
   const now = ctx.clock();
-  const published: ChangelogEntry = { ...entry, status: 'published', publishedAt: now.toISOString(), updatedAt: now.toISOString() };
+  const published: ChangelogEntry = {
+    ...entry,
+    status: 'published',
+    publishedAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
   await ctx.db.transaction(async (tx) => {
     const { sql, params } = changelogEntries.publish(tx, organizationId, entryId, now);
     // Another publisher got there between our read and our write.
-    if ((await tx.run(sql, params)) === 0) throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
+    if ((await tx.run(sql, params)) === 0)
+      throw new FeedbackError('ERR_CONFLICT', 'This changelog entry is already published.');
     const summary = { id: entry.id, title: entry.title, slug: entry.slug, publishedAt: published.publishedAt! };
-    const changeId = await emit(tx, { event: 'changelog.published', organizationId, boardId: entry.boardId, entry: summary }, now);
+    const changeId = await emit(
+      tx,
+      { event: 'changelog.published', organizationId, boardId: entry.boardId, entry: summary },
+      now,
+    );
     let ships = await linkedPosts({ ...ctx, db: inTransaction(tx) }, entryId);
     if (options.ship) {
       const service = createPostsService({ ...ctx, db: inTransaction(tx) });
       const shipped: Post[] = [];
-      for (const p of ships) shipped.push(p.status === 'shipped' ? p : await service.update(p.id, { status: 'shipped' }, { mail: false }));
+      for (const p of ships)
+        shipped.push(p.status === 'shipped' ? p : await service.update(p.id, { status: 'shipped' }, { mail: false }));
       ships = shipped;
     }
     await notifyChangelog(tx, { organizationId, changeId, now }, published, ships);

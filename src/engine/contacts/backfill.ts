@@ -1,6 +1,6 @@
+import { type BackfillUser, backfillInputSchema } from '../../schemas/interactions.js';
 import { hashEmail, parseInput, suppressionDigest, validationError } from '../shared/index.js';
 import { contacts, suppressions, type WorkspaceContext } from '../store/index.js';
-import { backfillInputSchema, type BackfillUser } from '../../schemas/interactions.js';
 import { readContactCap } from './caps.js';
 import { insertContact } from './write.js';
 
@@ -9,17 +9,29 @@ import { insertContact } from './write.js';
  * skipping emails that already have a contact and addresses on the suppression list (an erased person comes back only
  * with a fresh opt-in of their own). One transaction for the batch.
  */
-export async function backfill({ db, organizationId, clock }: WorkspaceContext, users: readonly BackfillUser[]): Promise<{ created: string[]; skipped: number; suppressed: number }> {
+export async function backfill(
+  { db, organizationId, clock }: WorkspaceContext,
+  users: readonly BackfillUser[],
+): Promise<{ created: string[]; skipped: number; suppressed: number }> {
   const input = parseInput(backfillInputSchema, users);
   const disordered = input.findIndex((u) => Date.parse(u.lastSeenAt) < Date.parse(u.firstSeenAt));
-  if (disordered !== -1) throw validationError([{ path: `${disordered}.lastSeenAt`, code: 'too_small', message: 'lastSeenAt must not be before firstSeenAt' }]);
+  if (disordered !== -1)
+    throw validationError([
+      { path: `${disordered}.lastSeenAt`, code: 'too_small', message: 'lastSeenAt must not be before firstSeenAt' },
+    ]);
   const cap = await readContactCap(db, organizationId);
   return db.transaction(async (tx) => {
     const created: string[] = [];
     let skipped = 0;
     const now = clock();
     const salt = await suppressions.saltOf(tx, organizationId, false);
-    const onList = salt ? await suppressions.suppressed(tx, organizationId, input.map((u) => suppressionDigest(salt, u.email))) : new Set<string>();
+    const onList = salt
+      ? await suppressions.suppressed(
+          tx,
+          organizationId,
+          input.map((u) => suppressionDigest(salt, u.email)),
+        )
+      : new Set<string>();
     let suppressedCount = 0;
     for (const user of input) {
       if (salt && onList.has(suppressionDigest(salt, user.email))) {

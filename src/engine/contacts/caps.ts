@@ -1,4 +1,4 @@
-import { FeedbackError, effectiveContactCap } from '../shared/index.js';
+import { effectiveContactCap, FeedbackError } from '../shared/index.js';
 import { contacts, organizations, type Sql } from '../store/index.js';
 
 /** The workspace's contact cap in force (null = unlimited); 404 for a workspace that does not exist. */

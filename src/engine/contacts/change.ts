@@ -1,7 +1,12 @@
-import { FeedbackError, changeTime, parseInput } from '../shared/index.js';
+import {
+  type Contact,
+  type ContactDetail,
+  type DeletedContact,
+  updateContactBodySchema,
+} from '../../schemas/contacts.js';
+import { changeTime, FeedbackError, parseInput } from '../shared/index.js';
 import { contacts, emit, mail, type Sql, type WorkspaceContext } from '../store/index.js';
-import { updateContactBodySchema, type Contact, type ContactDetail, type DeletedContact } from '../../schemas/contacts.js';
-import { KEPT_CHANGING, MAX_ROUNDS, toContact, traitPatch, type ContactRecord } from './records.js';
+import { type ContactRecord, KEPT_CHANGING, MAX_ROUNDS, toContact, traitPatch } from './records.js';
 import { applyContactPatch } from './write.js';
 
 async function read(sql: Sql, organizationId: string, id: string, lock = false): Promise<ContactRecord> {
@@ -14,11 +19,20 @@ async function read(sql: Sql, organizationId: string, id: string, lock = false):
 export async function retrieve({ db, organizationId }: WorkspaceContext, id: string): Promise<ContactDetail> {
   const found = await contacts.findWithCounts(db, organizationId, id);
   if (!found) throw new FeedbackError('ERR_NOT_FOUND', `No contact with id ${id}.`);
-  return { ...toContact(found.contact), postCount: found.postCount, voteCount: found.voteCount, commentCount: found.commentCount };
+  return {
+    ...toContact(found.contact),
+    postCount: found.postCount,
+    voteCount: found.voteCount,
+    commentCount: found.commentCount,
+  };
 }
 
 /** `PATCH /v1/contacts/{id}`: omitted fields unchanged, null clears, metadata merged. */
-export async function update({ db, organizationId, clock }: WorkspaceContext, id: string, body: unknown): Promise<Contact> {
+export async function update(
+  { db, organizationId, clock }: WorkspaceContext,
+  id: string,
+  body: unknown,
+): Promise<Contact> {
   const patch = traitPatch(parseInput(updateContactBodySchema, body));
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const current = await read(db, organizationId, id);
@@ -35,7 +49,11 @@ export async function remove({ db, organizationId, clock }: WorkspaceContext, id
     const now = changeTime(clock, current.updatedAt);
     await contacts.remove(tx, id);
     await mail.cancelPending(tx, organizationId, id, now);
-    await emit(tx, { event: 'contact.deleted', organizationId, contact: { id, externalUserId: current.externalUserId } }, now);
+    await emit(
+      tx,
+      { event: 'contact.deleted', organizationId, contact: { id, externalUserId: current.externalUserId } },
+      now,
+    );
   });
   return { id, deleted: true };
 }

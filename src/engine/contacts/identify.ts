@@ -1,7 +1,7 @@
-import { rateLimited, type RateLimitState } from '../access/index.js';
-import { FeedbackError, changeTime, effectiveContactCap, parseInput } from '../shared/index.js';
+import { type Contact, identifyContactBodySchema } from '../../schemas/contacts.js';
+import { type RateLimitState, rateLimited } from '../access/index.js';
+import { changeTime, effectiveContactCap, FeedbackError, parseInput } from '../shared/index.js';
 import { contacts, type WorkspaceContext } from '../store/index.js';
-import { identifyContactBodySchema, type Contact } from '../../schemas/contacts.js';
 import { KEPT_CHANGING, MAX_ROUNDS, mergeMetadata, newContactOf, toContact, traitPatch } from './records.js';
 import { applyContactPatch, insertContact } from './write.js';
 
@@ -11,7 +11,11 @@ import { applyContactPatch, insertContact } from './write.js';
  * makes it read again. With `counting` (REST on PostgreSQL), the read runs while the request's rate-limit count is on
  * its way, and nothing is written before the count allows the request.
  */
-export async function identify({ db, organizationId, clock }: WorkspaceContext, body: unknown, counting?: Promise<RateLimitState>): Promise<{ contact: Contact; created: boolean }> {
+export async function identify(
+  { db, organizationId, clock }: WorkspaceContext,
+  body: unknown,
+  counting?: Promise<RateLimitState>,
+): Promise<{ contact: Contact; created: boolean }> {
   const input = parseInput(identifyContactBodySchema, body);
   const patch = traitPatch(input);
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -24,11 +28,16 @@ export async function identify({ db, organizationId, clock }: WorkspaceContext, 
     // The time is read after the read the write depends on, each attempt anew: a write's timestamps and its event's are
     // those of the attempt that lands, after the version it replaces.
     if (found.contact) {
-      const updated = await applyContactPatch(db, found.contact, patch, changeTime(clock, found.contact.updatedAt), { seen: true });
+      const updated = await applyContactPatch(db, found.contact, patch, changeTime(clock, found.contact.updatedAt), {
+        seen: true,
+      });
       if (updated) return { contact: toContact(updated), created: false };
       continue;
     }
-    const fields = newContactOf({ ...input, metadata: mergeMetadata({}, input.metadata ?? {}) }, { source: 'identify', consentBasis: 'sdk_identify' });
+    const fields = newContactOf(
+      { ...input, metadata: mergeMetadata({}, input.metadata ?? {}) },
+      { source: 'identify', consentBasis: 'sdk_identify' },
+    );
     const inserted = await insertContact(db, organizationId, fields, clock(), effectiveContactCap(found.cap));
     // Null: a concurrent identify inserted this externalUserId first; the next round updates it.
     if (inserted) return { contact: toContact(inserted), created: true };

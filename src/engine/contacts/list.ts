@@ -1,7 +1,13 @@
-import { isId, isIntegerIn, parseInput, readCursor, timeAndId, toPage, type CursorKey } from '../shared/index.js';
-import { contacts, search, type WorkspaceContext } from '../store/index.js';
-import { MAX_MRR_CENTS, listContactsQuerySchema, type ContactListItem, type ContactSort, type ListContactsQueryInput } from '../../schemas/contacts.js';
 import type { Page } from '../../schemas/common.js';
+import {
+  type ContactListItem,
+  type ContactSort,
+  type ListContactsQueryInput,
+  listContactsQuerySchema,
+  MAX_MRR_CENTS,
+} from '../../schemas/contacts.js';
+import { type CursorKey, isId, isIntegerIn, parseInput, readCursor, timeAndId, toPage } from '../shared/index.js';
+import { contacts, search, type WorkspaceContext } from '../store/index.js';
 import { toContact } from './records.js';
 
 function sortValue(record: contacts.ContactRecord, sort: ContactSort): number | null {
@@ -19,7 +25,10 @@ const CURSOR_KEYS: Record<ContactSort, (k: CursorKey) => boolean> = {
 };
 
 /** `GET /v1/contacts`: keyset pages, ties broken on id, nulls last for `mrr`; each contact with its post count. */
-export async function list({ db, organizationId }: WorkspaceContext, query: ListContactsQueryInput = {}): Promise<Page<ContactListItem>> {
+export async function list(
+  { db, organizationId }: WorkspaceContext,
+  query: ListContactsQueryInput = {},
+): Promise<Page<ContactListItem>> {
   const q = parseInput(listContactsQuerySchema, query);
   const kind = `contacts:${q.sort}`;
   const key = readCursor(q.cursor, kind, CURSOR_KEYS[q.sort]);
@@ -32,6 +41,12 @@ export async function list({ db, organizationId }: WorkspaceContext, query: List
     after: key && { value: key[0] as number | null, id: key[1] as string },
   });
   const page = toPage(rows, q.limit, kind, (last) => [sortValue(last, q.sort), last.id]);
-  const counts = await contacts.postCounts(db, page.data.map((r) => r.id));
-  return { data: page.data.map((record) => ({ ...toContact(record), postCount: counts.get(record.id) ?? 0 })), nextCursor: page.nextCursor };
+  const counts = await contacts.postCounts(
+    db,
+    page.data.map((r) => r.id),
+  );
+  return {
+    data: page.data.map((record) => ({ ...toContact(record), postCount: counts.get(record.id) ?? 0 })),
+    nextCursor: page.nextCursor,
+  };
 }

@@ -1,7 +1,14 @@
-import { validationError } from '../shared/index.js';
-import { type contacts } from '../store/index.js';
-import { CONTACT_TRAIT_FIELDS, MAX_METADATA_KEYS, type ConsentBasis, type Contact, type ContactSource, type ContactTraitField } from '../../schemas/contacts.js';
+import {
+  CONTACT_TRAIT_FIELDS,
+  type ConsentBasis,
+  type Contact,
+  type ContactSource,
+  type ContactTraitField,
+  MAX_METADATA_KEYS,
+} from '../../schemas/contacts.js';
 import type { EventContact } from '../../schemas/events.js';
+import { validationError } from '../shared/index.js';
+import type { contacts } from '../store/index.js';
 
 export type ContactRecord = contacts.ContactRecord;
 
@@ -12,9 +19,12 @@ export const KEPT_CHANGING = 'The contact kept changing concurrently; retry the 
 
 type Traits = Pick<ContactRecord, ContactTraitField>;
 /** The traits a request sets: only the keys present; metadata is a patch to merge. */
-export type TraitPatch = Partial<{ [K in ContactTraitField]: K extends 'metadata' ? Record<string, unknown> : Traits[K] }>;
+export type TraitPatch = Partial<{
+  [K in ContactTraitField]: K extends 'metadata' ? Record<string, unknown> : Traits[K];
+}>;
 
-export interface NewContact extends Pick<ContactRecord, 'externalUserId' | 'email' | 'name' | 'plan' | 'mrrCents' | 'currency' | 'metadata'> {
+export interface NewContact
+  extends Pick<ContactRecord, 'externalUserId' | 'email' | 'name' | 'plan' | 'mrrCents' | 'currency' | 'metadata'> {
   source: ContactSource;
   consentBasis: ConsentBasis;
   firstSeenAt?: Date;
@@ -48,14 +58,23 @@ export function toEventContact(r: ContactRecord): EventContact {
 }
 
 /** Shallow merge where a key set to null is removed; the cap applies to the result. */
-export function mergeMetadata(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+export function mergeMetadata(
+  current: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
   const next: Record<string, unknown> = { ...current };
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete next[k];
     else next[k] = v;
   }
   if (Object.keys(next).length > MAX_METADATA_KEYS) {
-    throw validationError([{ path: 'metadata', code: 'too_big', message: `metadata may have at most ${MAX_METADATA_KEYS} keys after merging` }]);
+    throw validationError([
+      {
+        path: 'metadata',
+        code: 'too_big',
+        message: `metadata may have at most ${MAX_METADATA_KEYS} keys after merging`,
+      },
+    ]);
   }
   return next;
 }
@@ -69,7 +88,15 @@ export function traitPatch(body: Record<string, unknown>): TraitPatch {
 
 /** The fields of a new contact from a validated body: what it omits is null (metadata: empty). */
 export function newContactOf(
-  input: { externalUserId?: string | null; email?: string | null; name?: string | null; plan?: string | null; mrrCents?: number | null; currency?: string | null; metadata?: Record<string, unknown> },
+  input: {
+    externalUserId?: string | null;
+    email?: string | null;
+    name?: string | null;
+    plan?: string | null;
+    mrrCents?: number | null;
+    currency?: string | null;
+    metadata?: Record<string, unknown>;
+  },
   provenance: { source: ContactSource; consentBasis: ConsentBasis },
 ): NewContact {
   return {

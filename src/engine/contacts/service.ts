@@ -1,7 +1,7 @@
-import type { RateLimitState } from '../access/index.js';
-import { type WorkspaceContext } from '../store/index.js';
-import type { BackfillUser } from '../../schemas/interactions.js';
 import type { ListContactsQueryInput } from '../../schemas/contacts.js';
+import type { BackfillUser } from '../../schemas/interactions.js';
+import type { RateLimitState } from '../access/index.js';
+import type { WorkspaceContext } from '../store/index.js';
 import { activity } from './activity.js';
 import { backfill } from './backfill.js';
 import { remove, retrieve, update } from './change.js';

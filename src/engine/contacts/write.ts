@@ -1,15 +1,28 @@
-import { FeedbackError, isUniqueViolation, jsonEqual, newId } from '../shared/index.js';
-import { contacts, writeWithEvent, type Database, type Sql } from '../store/index.js';
 import { CONTACT_TRAIT_FIELDS, type ContactTraitField } from '../../schemas/contacts.js';
+import { FeedbackError, isUniqueViolation, jsonEqual, newId } from '../shared/index.js';
+import { contacts, type Database, type Sql, writeWithEvent } from '../store/index.js';
 import { assertContactCapacity } from './caps.js';
-import { CONFLICT_MESSAGE, mergeMetadata, toEventContact, type ContactRecord, type NewContact, type TraitPatch } from './records.js';
+import {
+  CONFLICT_MESSAGE,
+  type ContactRecord,
+  mergeMetadata,
+  type NewContact,
+  type TraitPatch,
+  toEventContact,
+} from './records.js';
 
 /**
  * Insert a contact with its `contact.created` event. `cap` is the workspace's contact cap (null = unlimited): an
  * uncapped insert is one write-with-event; a capped one counts under a lock in a transaction. Returns null when the
  * externalUserId is already taken (nothing is written then).
  */
-export async function insertContact(db: Sql | Database, organizationId: string, input: NewContact, now: Date, cap: number | null): Promise<ContactRecord | null> {
+export async function insertContact(
+  db: Sql | Database,
+  organizationId: string,
+  input: NewContact,
+  now: Date,
+  cap: number | null,
+): Promise<ContactRecord | null> {
   // Field by field, not `{ ...input, id, ... }`: V8 (Node 20) takes a slow path for a spread followed by more
   // properties, about 6 us here, a twentieth of an identify.
   const record: ContactRecord = {
@@ -72,7 +85,8 @@ export async function applyContactPatch(
   next.updatedAt = now;
   next.version = current.version + 1;
   if (changed.includes('externalUserId') && next.externalUserId !== null) {
-    if (await contacts.externalUserIdTaken(db, current.organizationId, next.externalUserId, current.id)) throw new FeedbackError('ERR_CONFLICT', CONFLICT_MESSAGE);
+    if (await contacts.externalUserIdTaken(db, current.organizationId, next.externalUserId, current.id))
+      throw new FeedbackError('ERR_CONFLICT', CONFLICT_MESSAGE);
   }
   try {
     const written = await writeWithEvent(

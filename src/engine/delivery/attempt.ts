@@ -1,8 +1,8 @@
-import { sealedAt, type SecretBox } from '../secrets/index.js';
 import { RETRY_SCHEDULE_MS } from '../../schemas/webhooks.js';
-import { WEBHOOK_HEADERS, signPayload } from '../../verify/node.js';
-import type { AttemptOutcome, Sender } from './sender.js';
+import { signPayload, WEBHOOK_HEADERS } from '../../verify/node.js';
+import { type SecretBox, sealedAt } from '../secrets/index.js';
 import type { deliveryClaims } from '../store/index.js';
+import type { AttemptOutcome, Sender } from './sender.js';
 
 type Held = deliveryClaims.Held;
 
@@ -36,7 +36,12 @@ export interface Result {
  * One attempt: the payload's exact bytes, signed at this attempt's time (so a late retry still passes a receiver's
  * 300 s window), with the next attempt's time from the retry schedule.
  */
-export async function attemptDelivery(d: Held, sender: Sender, clock: () => Date, signingSecret: (d: Held) => string): Promise<Result> {
+export async function attemptDelivery(
+  d: Held,
+  sender: Sender,
+  clock: () => Date,
+  signingSecret: (d: Held) => string,
+): Promise<Result> {
   if (!d.enabled) return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: null };
   const number = d.attemptCount + 1;
   const attemptedAt = clock();
@@ -45,17 +50,33 @@ export async function attemptDelivery(d: Held, sender: Sender, clock: () => Date
   const nextAt = outcome.ok || wait === undefined ? null : new Date(clock().getTime() + wait);
   // Field by field: a spread followed by more properties takes a slow path in V8 (about 2 us, per delivery).
   const { ok, statusCode, error, durationMs, responseBody } = outcome;
-  return { id: d.id, token: d.token, webhookId: d.webhookId, attempt: { ok, statusCode, error, durationMs, responseBody, number, attemptedAt, nextAt } };
+  return {
+    id: d.id,
+    token: d.token,
+    webhookId: d.webhookId,
+    attempt: { ok, statusCode, error, durationMs, responseBody, number, attemptedAt, nextAt },
+  };
 }
 
 /** Send one attempt, signed with the webhook's secret; a secret no configured key opens is a failed attempt, unsent. */
-async function send(d: Held, sender: Sender, attemptedAt: Date, signingSecret: (d: Held) => string): Promise<AttemptOutcome> {
+async function send(
+  d: Held,
+  sender: Sender,
+  attemptedAt: Date,
+  signingSecret: (d: Held) => string,
+): Promise<AttemptOutcome> {
   let secret: string;
   try {
     secret = signingSecret(d);
   } catch (err) {
     // A key rotation left out a key: the attempt fails, visibly in the deliveries log, and is retried on schedule.
-    return { ok: false, statusCode: null, error: `not sent: ${(err as Error).message}`, durationMs: 0, responseBody: null };
+    return {
+      ok: false,
+      statusCode: null,
+      error: `not sent: ${(err as Error).message}`,
+      durationMs: 0,
+      responseBody: null,
+    };
   }
   return sender.send(
     d.url,

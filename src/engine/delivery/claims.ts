@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { deliveryClaims, type Database } from '../store/index.js';
+import { type Database, deliveryClaims } from '../store/index.js';
 import type { Held } from './attempt.js';
 
 type ClaimRequest = deliveryClaims.ClaimRequest;
@@ -68,8 +68,16 @@ export class ClaimPolicy {
   async #claim(limit: number, batch: number, webhooks: { given: string[] } | { excluded: string[] }): Promise<Held[]> {
     const now = this.#options.clock();
     const token = randomBytes(12).toString('hex');
-    const given = 'given' in webhooks ? { given: webhooks.given.map((id) => ({ id, ...this.#cursors.get(id) })) } : webhooks;
-    const rows = await this.#options.claim({ now, token, leaseUntil: new Date(now.getTime() + this.#options.leaseMs), batch, limit, webhooks: given });
+    const given =
+      'given' in webhooks ? { given: webhooks.given.map((id) => ({ id, ...this.#cursors.get(id) })) } : webhooks;
+    const rows = await this.#options.claim({
+      now,
+      token,
+      leaseUntil: new Date(now.getTime() + this.#options.leaseMs),
+      batch,
+      limit,
+      webhooks: given,
+    });
     if ('given' in webhooks) for (const r of rows) this.#cursors.set(r.webhookId, { at: r.nextAttemptAt, after: r.id });
     return rows;
   }
@@ -89,7 +97,9 @@ export class ClaimPolicy {
     };
     const shallow = async () => {
       if (!claimShallow) return 0;
-      const claimed = await this.#claim(Math.floor(room / 2) || 1, this.#shallow.batch, { excluded: [...saturated, ...this.#fast] });
+      const claimed = await this.#claim(Math.floor(room / 2) || 1, this.#shallow.batch, {
+        excluded: [...saturated, ...this.#fast],
+      });
       if (claimed.length > 0) this.#shallowWanted = true;
       take(claimed);
       return claimed.length;
@@ -148,6 +158,12 @@ export class ClaimPolicy {
 }
 
 /** The claim policy of a process's webhook lane, claiming with the scheduler's SQL. */
-export function createClaimPolicy(options: { db: Database; clock: () => Date; leaseMs: number; concurrency: number; perWebhook: number }): ClaimPolicy {
+export function createClaimPolicy(options: {
+  db: Database;
+  clock: () => Date;
+  leaseMs: number;
+  concurrency: number;
+  perWebhook: number;
+}): ClaimPolicy {
   return new ClaimPolicy({ ...options, claim: (request) => deliveryClaims.claimDue(options.db, request) });
 }

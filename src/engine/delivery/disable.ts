@@ -1,8 +1,8 @@
+import { WEBHOOK_LIMITS } from '../../schemas/webhooks.js';
 import { notifyWebhookDisabled } from '../notifications/index.js';
 import { newId } from '../shared/index.js';
-import { disableWebhook } from '../webhooks/index.js';
 import { type Database, webhooks } from '../store/index.js';
-import { WEBHOOK_LIMITS } from '../../schemas/webhooks.js';
+import { disableWebhook } from '../webhooks/index.js';
 
 const LIMIT = WEBHOOK_LIMITS.consecutiveFailures;
 
@@ -16,7 +16,13 @@ export function disableAfterFailures(db: Database, webhookId: string, now: Date)
   return db.transaction(async (tx) => {
     if (!(await disableWebhook(tx, webhookId, now, LIMIT))) return false;
     const webhook = await webhooks.findWithAdmins(tx, webhookId);
-    if (webhook) await notifyWebhookDisabled(tx, { organizationId: webhook.organizationId, changeId: newId('whd', now.getTime()), now }, { id: webhookId, ...webhook }, LIMIT);
+    if (webhook)
+      await notifyWebhookDisabled(
+        tx,
+        { organizationId: webhook.organizationId, changeId: newId('whd', now.getTime()), now },
+        { id: webhookId, ...webhook },
+        LIMIT,
+      );
     return true;
   });
 }

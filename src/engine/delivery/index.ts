@@ -1,6 +1,14 @@
 // The delivery scheduler's door: the scheduler, the sender and the mail composer it is built from (runtime.ts puts them
 // together), and the shapes of what it reports.
-export { createScheduler, type AttemptReport, type DeliveryScheduler, type MailSummary, type RunSummary, type SchedulerOptions } from './scheduler.js';
-export { MAIL_RETRY_SCHEDULE_MS } from './mail-lane.js';
-export { createSender, type Sender } from './sender.js';
+
 export { createComposer } from './mail-compose.js';
+export { MAIL_RETRY_SCHEDULE_MS } from './mail-lane.js';
+export {
+  type AttemptReport,
+  createScheduler,
+  type DeliveryScheduler,
+  type MailSummary,
+  type RunSummary,
+  type SchedulerOptions,
+} from './scheduler.js';
+export { createSender, type Sender } from './sender.js';

@@ -1,4 +1,4 @@
-import { type DeliveryKind } from '../store/index.js';
+import type { DeliveryKind } from '../store/index.js';
 
 /**
  * One kind of outgoing work the scheduler drives: webhook deliveries (webhook-lane.ts) or mail (mail-lane.ts). A lane

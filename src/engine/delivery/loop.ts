@@ -33,7 +33,8 @@ export class LaneLoop {
   /** Wake the lanes of these kinds (every lane: null); wakes in the same tick share one claim. */
   wake(kinds: ReadonlySet<DeliveryKind> | null): void {
     const queued = this.#wakeKinds !== undefined;
-    this.#wakeKinds = kinds === null || this.#wakeKinds === null ? null : new Set([...(this.#wakeKinds ?? []), ...kinds]);
+    this.#wakeKinds =
+      kinds === null || this.#wakeKinds === null ? null : new Set([...(this.#wakeKinds ?? []), ...kinds]);
     if (queued) return;
     setImmediate(() => {
       const now = this.#wakeKinds ?? null;
@@ -65,7 +66,8 @@ export class LaneLoop {
 
   /** Resolve the waiters of `#idle()` if nothing is pumping, held or being recorded. */
   settleIfIdle(): void {
-    if (!this.#pumping && this.#lanes.every((lane) => lane.held === 0 && !lane.busy)) for (const resolve of this.#idleWaiters.splice(0)) resolve();
+    if (!this.#pumping && this.#lanes.every((lane) => lane.held === 0 && !lane.busy))
+      for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
   #idle(): Promise<void> {
@@ -105,7 +107,8 @@ export class LaneLoop {
         this.#wanted.clear();
         const results = await Promise.allSettled(round.map((lane) => this.#claimWhileRoom(lane)));
         results.forEach((r, i) => {
-          if (r.status === 'rejected') this.#log(`[feedback-service] claiming ${round[i]!.kind} failed; retrying at the next poll`, r.reason);
+          if (r.status === 'rejected')
+            this.#log(`[feedback-service] claiming ${round[i]!.kind} failed; retrying at the next poll`, r.reason);
         });
       }
     })().finally(() => {

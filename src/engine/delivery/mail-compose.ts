@@ -1,8 +1,17 @@
-import { ACCOUNT_MAIL_KINDS, openAccountMail, renderAccountMail, renderMail, type AccountMail, type MailPayload, type PostRef, type MailTokens } from '../notifications/index.js';
+import type { OutgoingMail } from '../mail/index.js';
+import {
+  ACCOUNT_MAIL_KINDS,
+  type AccountMail,
+  type MailPayload,
+  type MailTokens,
+  openAccountMail,
+  type PostRef,
+  renderAccountMail,
+  renderMail,
+} from '../notifications/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { MAIL_PAGES, pathsOf } from '../shared/index.js';
-import { boards, organizations, teamMembers, type Sql } from '../store/index.js';
-import { type OutgoingMail } from '../mail/index.js';
+import { boards, organizations, type Sql, teamMembers } from '../store/index.js';
 
 /** One message the mail lane holds: the due rows of one recipient, claimed together under one lease token. */
 export interface HeldMail {
@@ -40,13 +49,20 @@ export interface CancelledMail {
  * preferences and unsubscribe links, and RFC 8058's one-click headers (`List-Unsubscribe` with the https address and
  * `List-Unsubscribe-Post: List-Unsubscribe=One-Click`).
  */
-export function createComposer(db: Sql, tokens: MailTokens, secrets: SecretBox, settings: MailSettings, clock: () => Date) {
+export function createComposer(
+  db: Sql,
+  tokens: MailTokens,
+  secrets: SecretBox,
+  settings: MailSettings,
+  clock: () => Date,
+) {
   const domain = settings.from.includes('@') ? settings.from.slice(settings.from.lastIndexOf('@') + 1) : 'localhost';
   // A status change mails its thousand voters about one workspace and one board: read each once a few seconds, not
   // once a message (a renamed workspace shows in mail within that time).
   const cached = createTtlCache(clock, CONTEXT_TTL_MS);
   const workspaceOf = (id: string) => cached(`org:${id}`, () => organizations.find(db, id));
-  const boardSlugOf = (org: string, id: string) => cached(`board:${id}`, async () => ((b) => (b?.isPublic ? b.slug : null))(await boards.find(db, org, id)));
+  const boardSlugOf = (org: string, id: string) =>
+    cached(`board:${id}`, async () => ((b) => (b?.isPublic ? b.slug : null))(await boards.find(db, org, id)));
   let warned = false;
   const messageIdOf = (m: HeldMail) => `<${m.rows[0]!.id}@${domain}>`;
 
@@ -59,11 +75,27 @@ export function createComposer(db: Sql, tokens: MailTokens, secrets: SecretBox, 
     const row = m.rows[0]!;
     const payload = openAccountMail(secrets, row.id, row.payload);
     if (new Date(payload.expiresAt) <= clock()) return { cancelled: 'expired before it could be sent' };
-    if (payload.kind === 'team_sign_in' && (await teamMembers.teamsOf(db, m.email)).length === 0) return { cancelled: 'not sent: the address is on no team' };
+    if (payload.kind === 'team_sign_in' && (await teamMembers.teamsOf(db, m.email)).length === 0)
+      return { cancelled: 'not sent: the address is on no team' };
     const words = renderAccountMail(payload, m.email);
     const messageId = messageIdOf(m);
-    const raw = await mime({ from: { name: words.from, address: settings.from }, to: m.email, subject: words.subject, text: words.text, html: words.html, messageId, headers: { 'Auto-Submitted': 'auto-generated' } });
-    return { envelope: { from: settings.from, to: m.email }, raw, subject: words.subject, text: words.text, about: ACCOUNT_MAIL_ABOUT[payload.kind], messageId };
+    const raw = await mime({
+      from: { name: words.from, address: settings.from },
+      to: m.email,
+      subject: words.subject,
+      text: words.text,
+      html: words.html,
+      messageId,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    });
+    return {
+      envelope: { from: settings.from, to: m.email },
+      raw,
+      subject: words.subject,
+      text: words.text,
+      about: ACCOUNT_MAIL_ABOUT[payload.kind],
+      messageId,
+    };
   }
 
   return async function compose(m: HeldMail): Promise<ComposedMail | CancelledMail> {
@@ -74,21 +106,34 @@ export function createComposer(db: Sql, tokens: MailTokens, secrets: SecretBox, 
     const base = settings.publicUrl()?.replace(/\/+$/, '');
     if (!base && !warned) {
       warned = true;
-      settings.log('[feedback-service] notification mail goes out without links or a one-click unsubscribe: the engine has no mail.publicUrl (serve --public-url)');
+      settings.log(
+        '[feedback-service] notification mail goes out without links or a one-click unsubscribe: the engine has no mail.publicUrl (serve --public-url)',
+      );
     }
     const portal = base && org?.handle && org.portalEnabled ? pathsOf(org.handle) : null;
-    const boardIds = [...new Set(payloads.flatMap((p) => (p.kind === 'changelog' ? [p.entry.boardId] : p.kind === 'webhook_disabled' ? [] : [p.post.boardId])))];
+    const boardIds = [
+      ...new Set(
+        payloads.flatMap((p) =>
+          p.kind === 'changelog' ? [p.entry.boardId] : p.kind === 'webhook_disabled' ? [] : [p.post.boardId],
+        ),
+      ),
+    ];
     const slugs = new Map<string, string>();
-    if (portal) for (const id of boardIds) {
-      const slug = await boardSlugOf(organizationId, id);
-      if (slug) slugs.set(id, slug);
-    }
-    const token = base && m.contactId ? await tokens.sign({ organizationId, contactId: m.contactId, emailHash: m.emailHash }) : null;
+    if (portal)
+      for (const id of boardIds) {
+        const slug = await boardSlugOf(organizationId, id);
+        if (slug) slugs.set(id, slug);
+      }
+    const token =
+      base && m.contactId
+        ? await tokens.sign({ organizationId, contactId: m.contactId, emailHash: m.emailHash })
+        : null;
     const link = (path: string) => `${base}${path}?t=${token}`;
     const workspace = org?.name ?? 'Feedback';
     const words = renderMail(payloads, {
       workspace,
-      postUrl: (post: PostRef) => (portal && slugs.has(post.boardId) ? `${base}${portal.post(slugs.get(post.boardId)!, post.slug)}` : null),
+      postUrl: (post: PostRef) =>
+        portal && slugs.has(post.boardId) ? `${base}${portal.post(slugs.get(post.boardId)!, post.slug)}` : null,
       changelogUrl: portal ? `${base}${portal.changelog}` : null,
       preferencesUrl: token ? link(MAIL_PAGES.preferences) : null,
       unsubscribeUrl: token ? link(MAIL_PAGES.unsubscribe) : null,
@@ -102,14 +147,26 @@ export function createComposer(db: Sql, tokens: MailTokens, secrets: SecretBox, 
       html: words.html,
       messageId,
       headers: {
-        ...(token ? { 'List-Unsubscribe': `<${link(MAIL_PAGES.unsubscribe)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
+        ...(token
+          ? {
+              'List-Unsubscribe': `<${link(MAIL_PAGES.unsubscribe)}>`,
+              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            }
+          : {}),
         // Not a person writing: vacation responders stay quiet.
         'Auto-Submitted': 'auto-generated',
       },
     });
     const kinds = [...new Set(payloads.map((p) => p.kind))].join(', ');
     const about = payloads.length === 1 ? kinds : `a digest of ${payloads.length} (${kinds})`;
-    return { envelope: { from: settings.from, to: m.email }, raw, subject: words.subject, text: words.text, about, messageId };
+    return {
+      envelope: { from: settings.from, to: m.email },
+      raw,
+      subject: words.subject,
+      text: words.text,
+      about,
+      messageId,
+    };
   };
 }
 export type Composer = ReturnType<typeof createComposer>;

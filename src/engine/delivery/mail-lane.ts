@@ -1,11 +1,11 @@
-import { mail, type Database } from '../store/index.js';
-import { type MailTransport, type SendOutcome } from '../mail/index.js';
 import { randomBytes } from 'node:crypto';
+import type { MailTransport, SendOutcome } from '../mail/index.js';
+import { ACCOUNT_MAIL_KINDS } from '../notifications/index.js';
+import { type Database, mail } from '../store/index.js';
 import type { Lane, LaneHost } from './lane.js';
 import { createLeases, giveBackClaims, type Leases } from './leases.js';
 import type { Composer, HeldMail } from './mail-compose.js';
 import { SendQueue } from './send-queue.js';
-import { ACCOUNT_MAIL_KINDS } from '../notifications/index.js';
 
 /** The waits before a message's second to sixth attempts: a server that is down for hours still gets it. */
 export const MAIL_RETRY_SCHEDULE_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000] as const;
@@ -36,7 +36,18 @@ function messages(rows: mail.ClaimedMail[], token: string): HeldMail[] {
   for (const r of rows) {
     const key = ACCOUNT_MAIL_KINDS.has(r.kind) ? r.id : `${r.organizationId} ${r.emailHash}`;
     let m = byRecipient.get(key);
-    if (!m) byRecipient.set(key, (m = { token, organizationId: r.organizationId, emailHash: r.emailHash, email: r.email, contactId: r.contactId, rows: [] }));
+    if (!m)
+      byRecipient.set(
+        key,
+        (m = {
+          token,
+          organizationId: r.organizationId,
+          emailHash: r.emailHash,
+          email: r.email,
+          contactId: r.contactId,
+          rows: [],
+        }),
+      );
     m.rows.push({ id: r.id, kind: r.kind, payload: r.payload, attemptCount: r.attemptCount });
     // The newest row's address and contact: where the person is now.
     m.email = r.email;
@@ -103,7 +114,12 @@ export class MailLane implements Lane {
     const { db, clock } = this.#deps;
     const now = clock();
     const token = randomBytes(12).toString('hex');
-    const rows = await mail.claimMail(db, { now, token, leaseUntil: new Date(now.getTime() + this.#leaseMs), limit: this.#heldLimit - this.#held });
+    const rows = await mail.claimMail(db, {
+      now,
+      token,
+      leaseUntil: new Date(now.getTime() + this.#leaseMs),
+      limit: this.#heldLimit - this.#held,
+    });
     for (const m of messages(rows, token)) {
       this.#held++;
       for (const r of m.rows) this.#leases.hold(token, r.id);
@@ -117,9 +133,16 @@ export class MailLane implements Lane {
     const waiting = this.#queue.takeWaiting();
     if (waiting.length === 0) return;
     try {
-      await giveBackClaims(this.#deps.db, 'mail', waiting.flatMap((m) => m.rows.map((r) => ({ token: m.token, id: r.id }))));
+      await giveBackClaims(
+        this.#deps.db,
+        'mail',
+        waiting.flatMap((m) => m.rows.map((r) => ({ token: m.token, id: r.id }))),
+      );
     } catch (err) {
-      this.#deps.log('[feedback-service] giving back unsent mail failed; its leases will lapse and another process will take it', err);
+      this.#deps.log(
+        '[feedback-service] giving back unsent mail failed; its leases will lapse and another process will take it',
+        err,
+      );
     }
     for (const m of waiting) this.#release(m);
   }
@@ -132,7 +155,10 @@ export class MailLane implements Lane {
       if ('cancelled' in composed) return { outcome: { kind: 'cancelled', reason: composed.cancelled }, messageId };
       messageId = composed.messageId;
       const ids = m.rows.map((r) => r.id);
-      return { outcome: await transport.send(composed, () => mail.handOver(db, ids, m.token, composed.messageId, clock())), messageId };
+      return {
+        outcome: await transport.send(composed, () => mail.handOver(db, ids, m.token, composed.messageId, clock())),
+        messageId,
+      };
     } catch (err) {
       log('[feedback-service] a message could not be sent; it will be retried', err);
       return { outcome: { kind: 'failed', error: (err as Error).message }, messageId };
@@ -142,7 +168,12 @@ export class MailLane implements Lane {
   #done(m: HeldMail, result: Sent): void {
     this.#recording++;
     void this.#record(m, result)
-      .catch((err) => this.#deps.log('[feedback-service] recording a message failed; its lease will expire and it will be retried', err))
+      .catch((err) =>
+        this.#deps.log(
+          '[feedback-service] recording a message failed; its lease will expire and it will be retried',
+          err,
+        ),
+      )
       .finally(() => {
         this.#recording--;
         this.#release(m);
@@ -159,11 +190,19 @@ export class MailLane implements Lane {
         return;
       case 'cancelled':
         this.#totals.cancelled += m.rows.length;
-        await mail.cancelHeld(db, m.rows.map((r) => r.id), m.token, outcome.reason, clock());
+        await mail.cancelHeld(
+          db,
+          m.rows.map((r) => r.id),
+          m.token,
+          outcome.reason,
+          clock(),
+        );
         return;
       case 'unconfirmed':
         this.#totals.unconfirmed += m.rows.length;
-        log(`[feedback-service] mail ${messageId} was handed over but the server did not confirm it (${outcome.error}); it is not sent again`);
+        log(
+          `[feedback-service] mail ${messageId} was handed over but the server did not confirm it (${outcome.error}); it is not sent again`,
+        );
         await mail.noteUnconfirmed(db, messageId, outcome.error);
         return;
       case 'refused':
@@ -190,6 +229,10 @@ export class MailLane implements Lane {
   }
 }
 
-export function createMailLane(deps: MailLaneDeps, options: { connections: number; leaseMs: number }, host: LaneHost): MailLane {
+export function createMailLane(
+  deps: MailLaneDeps,
+  options: { connections: number; leaseMs: number },
+  host: LaneHost,
+): MailLane {
   return new MailLane(deps, options, host);
 }

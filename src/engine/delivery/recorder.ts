@@ -1,4 +1,4 @@
-import { deliveries, deliveryOutcomes, leases, type Database } from '../store/index.js';
+import { type Database, deliveries, deliveryOutcomes, leases } from '../store/index.js';
 import type { Result } from './attempt.js';
 import { Batcher } from './batcher.js';
 import { disableAfterFailures } from './disable.js';
@@ -53,7 +53,12 @@ export class Recorder {
   constructor(deps: { db: Database; clock: () => Date; onSettle: () => void }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
-    const limits = { max: RECORD_BATCH, min: RECORD_BATCH_MIN, delayMs: RECORD_DELAY_MS, writers: deps.db.dialect.modifyingCtes ? 2 : 1 };
+    const limits = {
+      max: RECORD_BATCH,
+      min: RECORD_BATCH_MIN,
+      delayMs: RECORD_DELAY_MS,
+      writers: deps.db.dialect.modifyingCtes ? 2 : 1,
+    };
     this.#batcher = new Batcher(limits, (batch) => this.#write(batch), deps.onSettle);
   }
 
@@ -80,7 +85,10 @@ export class Recorder {
     const db = this.#db;
     const now = this.#clock();
     const attempted = results.filter((r) => r.attempt !== null);
-    const { recorded, over, disabledMeanwhile } = await deliveryOutcomes.recordOutcomes(db, attempted.map((r, seq) => outcomeRow(db, r, seq)));
+    const { recorded, over, disabledMeanwhile } = await deliveryOutcomes.recordOutcomes(
+      db,
+      attempted.map((r, seq) => outcomeRow(db, r, seq)),
+    );
     for (const r of results) if (r.attempt === null) await leases.failUnattempted(db, r.id, r.token, now);
     for (const webhookId of disabledMeanwhile) await deliveries.endPending(db, webhookId, now);
     for (const webhookId of over) await disableAfterFailures(db, webhookId, now);

@@ -12,20 +12,21 @@
  * claiming, being recorded or being notified. A process that dies mid-send loses nothing: when its leases expire, any
  * process claims the rows again (and mail handed over before it died is never sent twice: mail-lane.ts).
  */
-import { type Database, type DeliveryKind } from '../store/index.js';
-import { type SecretBox } from '../secrets/index.js';
-import { type MailTransport } from '../mail/index.js';
+
+import type { MailTransport } from '../mail/index.js';
+import type { SecretBox } from '../secrets/index.js';
+import type { Database, DeliveryKind } from '../store/index.js';
 import type { AttemptReport } from './attempt.js';
 import { listenForDeliveries } from './listener.js';
-import type { Composer } from './mail-compose.js';
 import { LaneLoop } from './loop.js';
+import type { Composer } from './mail-compose.js';
 import { MailLane, type MailSummary } from './mail-lane.js';
 import type { RunSummary as WebhookSummary } from './recorder.js';
 import type { Sender } from './sender.js';
 import { WebhookLane } from './webhook-lane.js';
 
-export type { MailSummary } from './mail-lane.js';
 export type { AttemptReport } from './attempt.js';
+export type { MailSummary } from './mail-lane.js';
 
 /** What a run did: webhook delivery attempts, and what the mail lane did. */
 export interface RunSummary extends WebhookSummary {
@@ -97,11 +98,22 @@ class Scheduler implements DeliveryScheduler {
     const leaseMs = options.leaseMs ?? 60_000;
     this.#pollMs = options.pollMs ?? 1000;
     this.#choresMs = options.choresMs ?? 60_000;
-    const host = (lane: () => WebhookLane | MailLane) => ({ pump: () => void this.#loop.want(lane()), settle: () => this.#loop.settleIfIdle() });
+    const host = (lane: () => WebhookLane | MailLane) => ({
+      pump: () => void this.#loop.want(lane()),
+      settle: () => this.#loop.settleIfIdle(),
+    });
     const perWebhook = options.perWebhookConcurrency ?? 8;
-    this.#webhooks = new WebhookLane(deps, { concurrency: options.concurrency ?? 64, perWebhook, leaseMs }, host(() => this.#webhooks));
+    this.#webhooks = new WebhookLane(
+      deps,
+      { concurrency: options.concurrency ?? 64, perWebhook, leaseMs },
+      host(() => this.#webhooks),
+    );
     const mail = { db: deps.db, clock: deps.clock, log: deps.log, ...deps.mail };
-    this.#mail = new MailLane(mail, { connections: options.mailConnections ?? 4, leaseMs }, host(() => this.#mail));
+    this.#mail = new MailLane(
+      mail,
+      { connections: options.mailConnections ?? 4, leaseMs },
+      host(() => this.#mail),
+    );
     this.#loop = new LaneLoop([this.#webhooks, this.#mail], deps.log);
   }
 

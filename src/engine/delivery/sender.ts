@@ -1,7 +1,7 @@
-import { BlockedAddressError, guardedLookup, nonPublicReason, urlHost } from '../shared/index.js';
 import { isIP } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { WEBHOOK_LIMITS } from '../../schemas/webhooks.js';
+import { BlockedAddressError, guardedLookup, nonPublicReason, urlHost } from '../shared/index.js';
 
 /** What one attempt produced, as the attempt log keeps it. */
 export interface AttemptOutcome {
@@ -76,9 +76,24 @@ class Exchange {
   #outcome(): AttemptOutcome {
     const statusCode = this.#statusCode;
     if (performance.now() > this.#deadline) return this.failed(this.#timeoutMessage, statusCode);
-    const responseBody = this.#keptBytes === 0 ? null : decoder.decode(this.#kept.length === 1 ? this.#kept[0] : Buffer.concat(this.#kept));
-    if (statusCode >= 200 && statusCode < 300) return { ok: true, statusCode, error: null, durationMs: Math.round(performance.now() - this.#started), responseBody };
-    if (statusCode >= 300 && statusCode < 400) return this.failed(`redirect${this.#location ? ` to ${this.#location}` : ''} not followed`, statusCode, responseBody);
+    const responseBody =
+      this.#keptBytes === 0
+        ? null
+        : decoder.decode(this.#kept.length === 1 ? this.#kept[0] : Buffer.concat(this.#kept));
+    if (statusCode >= 200 && statusCode < 300)
+      return {
+        ok: true,
+        statusCode,
+        error: null,
+        durationMs: Math.round(performance.now() - this.#started),
+        responseBody,
+      };
+    if (statusCode >= 300 && statusCode < 400)
+      return this.failed(
+        `redirect${this.#location ? ` to ${this.#location}` : ''} not followed`,
+        statusCode,
+        responseBody,
+      );
     return this.failed(`receiver answered ${statusCode}`, statusCode, responseBody);
   }
 
@@ -108,7 +123,11 @@ class Exchange {
     onResponseEnd: () => this.finish(this.#outcome()),
     onResponseError: (_controller, err) => {
       const code = (err as { code?: string }).code;
-      this.finish(this.failed(code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? this.#timeoutMessage : describe(err)));
+      this.finish(
+        this.failed(
+          code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? this.#timeoutMessage : describe(err),
+        ),
+      );
     },
   };
 }
@@ -127,7 +146,10 @@ export class Sender {
 
   constructor(options: SenderOptions) {
     this.#options = options;
-    this.#agent = new Agent({ keepAliveTimeout: 30_000, connect: options.allowPrivateNetworks ? {} : { lookup: guardedLookup as never } });
+    this.#agent = new Agent({
+      keepAliveTimeout: 30_000,
+      connect: options.allowPrivateNetworks ? {} : { lookup: guardedLookup as never },
+    });
   }
 
   #targetOf(url: string): Target | null {
@@ -137,7 +159,11 @@ export class Sender {
         const parsed = new URL(url);
         const host = urlHost(parsed);
         const reason = !this.#options.allowPrivateNetworks && isIP(host) ? nonPublicReason(host) : null;
-        target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, refused: reason && `${host} is a ${reason} address` };
+        target = {
+          origin: parsed.origin,
+          path: `${parsed.pathname}${parsed.search}`,
+          refused: reason && `${host} is a ${reason} address`,
+        };
       } catch {
         target = null;
       }
@@ -155,7 +181,18 @@ export class Sender {
     if (target.refused) return Promise.resolve(exchange.failed(target.refused));
     const timeoutMs = this.#options.timeoutMs;
     try {
-      this.#agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, exchange.handler);
+      this.#agent.dispatch(
+        {
+          origin: target.origin,
+          path: target.path,
+          method: 'POST',
+          headers,
+          body,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        },
+        exchange.handler,
+      );
     } catch (err) {
       exchange.finish(exchange.failed(describe(err)));
     }

@@ -1,7 +1,7 @@
-import { type SecretBox } from '../secrets/index.js';
-import { type Database } from '../store/index.js';
-import { attemptDelivery, createSecretOpener, type AttemptReport, type Held, type Result } from './attempt.js';
-import { createClaimPolicy, type ClaimPolicy } from './claims.js';
+import type { SecretBox } from '../secrets/index.js';
+import type { Database } from '../store/index.js';
+import { type AttemptReport, attemptDelivery, createSecretOpener, type Held, type Result } from './attempt.js';
+import { type ClaimPolicy, createClaimPolicy } from './claims.js';
 import type { Lane, LaneHost } from './lane.js';
 import { createLeases, giveBackClaims, type Leases } from './leases.js';
 import { Recorder, type RunSummary } from './recorder.js';
@@ -22,7 +22,17 @@ export interface WebhookLaneDeps {
 function reportOf(d: Held, result: Result): AttemptReport | null {
   const a = result.attempt;
   if (!a) return null;
-  return { webhookId: d.webhookId, deliveryId: d.id, eventType: d.eventType, attempt: a.number, ok: a.ok, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, final: a.ok || a.nextAt === null };
+  return {
+    webhookId: d.webhookId,
+    deliveryId: d.id,
+    eventType: d.eventType,
+    attempt: a.number,
+    ok: a.ok,
+    statusCode: a.statusCode,
+    durationMs: a.durationMs,
+    error: a.error,
+    final: a.ok || a.nextAt === null,
+  };
 }
 
 /**
@@ -46,11 +56,21 @@ export class WebhookLane implements Lane {
   readonly #recorder: Recorder;
   readonly #queue: SendQueue<Held, Result>;
 
-  constructor(deps: WebhookLaneDeps, options: { concurrency: number; perWebhook: number; leaseMs: number }, host: LaneHost) {
+  constructor(
+    deps: WebhookLaneDeps,
+    options: { concurrency: number; perWebhook: number; leaseMs: number },
+    host: LaneHost,
+  ) {
     const { db, clock, log } = deps;
     this.#deps = deps;
     this.#host = host;
-    this.#policy = createClaimPolicy({ db, clock, leaseMs: options.leaseMs, concurrency: options.concurrency, perWebhook: options.perWebhook });
+    this.#policy = createClaimPolicy({
+      db,
+      clock,
+      leaseMs: options.leaseMs,
+      concurrency: options.concurrency,
+      perWebhook: options.perWebhook,
+    });
     this.#leases = createLeases(db, 'delivery', clock, options.leaseMs, log);
     this.#recorder = new Recorder({ db, clock, onSettle: host.settle });
     const signingSecret = createSecretOpener(deps.secrets);
@@ -90,7 +110,10 @@ export class WebhookLane implements Lane {
     try {
       await giveBackClaims(this.#deps.db, 'delivery', waiting);
     } catch (err) {
-      this.#deps.log('[feedback-service] giving back unsent claims failed; their leases will lapse and another process will take them', err);
+      this.#deps.log(
+        '[feedback-service] giving back unsent claims failed; their leases will lapse and another process will take them',
+        err,
+      );
     }
     for (const d of waiting) this.#release(d);
   }
@@ -111,7 +134,12 @@ export class WebhookLane implements Lane {
     if (this.#policy.observe(webhookId, result.attempt)) this.#host.pump(); // it may hold more now
     void this.#recorder
       .record(result)
-      .catch((err) => this.#deps.log('[feedback-service] recording a delivery failed; its lease will expire and it will be retried', err))
+      .catch((err) =>
+        this.#deps.log(
+          '[feedback-service] recording a delivery failed; its lease will expire and it will be retried',
+          err,
+        ),
+      )
       .finally(() => this.#release(d));
   }
 
@@ -135,6 +163,10 @@ export class WebhookLane implements Lane {
   }
 }
 
-export function createWebhookLane(deps: WebhookLaneDeps, options: { concurrency: number; perWebhook: number; leaseMs: number }, host: LaneHost): WebhookLane {
+export function createWebhookLane(
+  deps: WebhookLaneDeps,
+  options: { concurrency: number; perWebhook: number; leaseMs: number },
+  host: LaneHost,
+): WebhookLane {
   return new WebhookLane(deps, options, host);
 }

@@ -3,7 +3,7 @@ import type { Post } from '../../schemas/posts.js';
 import { insertContact, newContactOf, readContactCap } from '../contacts/index.js';
 import { postTopic } from '../notifications/index.js';
 import { FeedbackError, hashEmail, suppressionDigest } from '../shared/index.js';
-import { contacts, mailSubscriptions, posts, suppressions, type Sql } from '../store/index.js';
+import { contacts, mailSubscriptions, posts, type Sql, suppressions } from '../store/index.js';
 
 /** Who takes part: their address and name, whether they ticked notify-me, and whether the workspace vouched for them. */
 export interface Participant {
@@ -20,7 +20,13 @@ export interface Participant {
  * `public_interaction_opt_in` (and its `contact.created`); a workspace at its contact cap keeps the interaction without
  * one. The opt-in is a fresh one: an erased address comes off the suppression list. Otherwise, none.
  */
-export async function interactionContact(tx: Sql, organizationId: string, who: Participant, source: ContactSource, now: Date): Promise<string | null> {
+export async function interactionContact(
+  tx: Sql,
+  organizationId: string,
+  who: Participant,
+  source: ContactSource,
+  now: Date,
+): Promise<string | null> {
   if (!who.notifyMe && !who.vouched) return null;
   if (who.notifyMe) {
     const salt = await suppressions.saltOf(tx, organizationId, false);
@@ -33,7 +39,10 @@ export async function interactionContact(tx: Sql, organizationId: string, who: P
   }
   if (!who.notifyMe) return null;
   try {
-    const fields = newContactOf({ email: who.email, name: who.name }, { source, consentBasis: 'public_interaction_opt_in' });
+    const fields = newContactOf(
+      { email: who.email, name: who.name },
+      { source, consentBasis: 'public_interaction_opt_in' },
+    );
     const created = await insertContact(tx, organizationId, fields, now, await readContactCap(tx, organizationId));
     return created?.id ?? null;
   } catch (err) {
@@ -44,8 +53,22 @@ export async function interactionContact(tx: Sql, organizationId: string, who: P
 }
 
 /** Ticking notify-me subscribes the contact to the post's updates (its own opt-in, with its time). */
-export async function subscribeOptIn(tx: Sql, organizationId: string, contactId: string | null, notifyMe: boolean, postId: string, now: Date): Promise<void> {
-  if (contactId && notifyMe) await mailSubscriptions.subscribe(tx, { organizationId, contactId, topic: postTopic(postId), via: 'opt_in', createdAt: now });
+export async function subscribeOptIn(
+  tx: Sql,
+  organizationId: string,
+  contactId: string | null,
+  notifyMe: boolean,
+  postId: string,
+  now: Date,
+): Promise<void> {
+  if (contactId && notifyMe)
+    await mailSubscriptions.subscribe(tx, {
+      organizationId,
+      contactId,
+      topic: postTopic(postId),
+      via: 'opt_in',
+      createdAt: now,
+    });
 }
 
 /** A live post on a public board of the workspace, locked for the transaction; a private board's posts are not found by the public. */

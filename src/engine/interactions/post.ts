@@ -1,4 +1,4 @@
-import { publicPostInputSchema, type PublicPostInput } from '../../schemas/interactions.js';
+import { type PublicPostInput, publicPostInputSchema } from '../../schemas/interactions.js';
 import type { Post } from '../../schemas/posts.js';
 import { requireBoard } from '../boards/index.js';
 import { insertPost } from '../posts/index.js';
@@ -7,7 +7,11 @@ import type { WorkspaceContext } from '../store/index.js';
 import { interactionContact, subscribeOptIn } from './contact.js';
 
 /** File a post on a public board; `held` keeps it `pending` (and unannounced) until it is approved. */
-export async function filePost({ db, organizationId, clock }: WorkspaceContext, input: PublicPostInput, options: { held?: boolean } = {}): Promise<Post> {
+export async function filePost(
+  { db, organizationId, clock }: WorkspaceContext,
+  input: PublicPostInput,
+  options: { held?: boolean } = {},
+): Promise<Post> {
   const i = parseInput(publicPostInputSchema, input);
   return withSlugRetry(() =>
     db.transaction(async (tx) => {
@@ -18,7 +22,15 @@ export async function filePost({ db, organizationId, clock }: WorkspaceContext, 
       const post = await insertPost(
         tx,
         organizationId,
-        { boardId: i.boardId, title: i.title, body: i.body, contactId, authorUserId: i.authorUserId ?? null, authorName: i.name ?? null, moderationStatus: options.held ? 'pending' : 'approved' },
+        {
+          boardId: i.boardId,
+          title: i.title,
+          body: i.body,
+          contactId,
+          authorUserId: i.authorUserId ?? null,
+          authorName: i.name ?? null,
+          moderationStatus: options.held ? 'pending' : 'approved',
+        },
         now,
       );
       await subscribeOptIn(tx, organizationId, contactId, i.notifyMe, post.id, now);

@@ -46,7 +46,8 @@ async function outcomeOfError(e: SmtpError, body: HandedOverBody): Promise<Attem
   const ours = await (body.handingOver ?? Promise.resolve(false)).catch(() => false);
   const reachedData = body.handingOver !== undefined;
   if (reachedData && !ours) return { kind: 'abandoned', reachedData };
-  if (typeof e.responseCode === 'number' && e.responseCode >= 400) return { kind: 'refused', permanent: e.responseCode >= 500, error, reachedData };
+  if (typeof e.responseCode === 'number' && e.responseCode >= 400)
+    return { kind: 'refused', permanent: e.responseCode >= 500, error, reachedData };
   return body.ended ? { kind: 'unconfirmed', error, reachedData } : { kind: 'failed', error, reachedData };
 }
 
@@ -54,7 +55,13 @@ async function outcomeOfError(e: SmtpError, body: HandedOverBody): Promise<Attem
  * One attempt on one connection. `reachedData`: the server took DATA (so the attempt is not retried on another
  * connection at once: the hand-over may have run). A connection broken mid-message is dropped (`drop`).
  */
-function attempt(conn: Connection, envelope: MailEnvelope, raw: Buffer, handOver: () => Promise<boolean>, drop: (conn: Connection) => void): Promise<Attempted> {
+function attempt(
+  conn: Connection,
+  envelope: MailEnvelope,
+  raw: Buffer,
+  handOver: () => Promise<boolean>,
+  drop: (conn: Connection) => void,
+): Promise<Attempted> {
   const body = new HandedOverBody(raw, handOver);
   return new Promise((resolve) => {
     conn.send({ from: envelope.from, to: [envelope.to] }, body, (err, info) => {
@@ -86,9 +93,18 @@ export class SmtpTransport implements MailTransport {
   }
 
   async #connect(): Promise<Connection> {
-    const [{ default: SMTPConnectionClass }, { parseConnectionUrl }] = await Promise.all([import('nodemailer/lib/smtp-connection'), import('nodemailer/lib/shared')]);
+    const [{ default: SMTPConnectionClass }, { parseConnectionUrl }] = await Promise.all([
+      import('nodemailer/lib/smtp-connection'),
+      import('nodemailer/lib/shared'),
+    ]);
     const { auth, ...settings } = parseConnectionUrl(this.#url);
-    const conn = new SMTPConnectionClass({ ...settings, name: this.#options.name, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as never);
+    const conn = new SMTPConnectionClass({
+      ...settings,
+      name: this.#options.name,
+      connectionTimeout: 30_000,
+      greetingTimeout: 30_000,
+      socketTimeout: 60_000,
+    } as never);
     this.#open.add(conn);
     // An error event without a listener would end the process: every one retires the connection. Until the greeting a
     // failure comes only as such an event (connect's callback hears of success alone), so it also fails the connect.
@@ -108,10 +124,12 @@ export class SmtpTransport implements MailTransport {
       });
     });
     if (auth) {
-      await new Promise<void>((resolve, reject) => conn.login(auth, (err) => (err ? reject(err) : resolve()))).catch((err: unknown) => {
-        this.#drop(conn);
-        throw err;
-      });
+      await new Promise<void>((resolve, reject) => conn.login(auth, (err) => (err ? reject(err) : resolve()))).catch(
+        (err: unknown) => {
+          this.#drop(conn);
+          throw err;
+        },
+      );
     }
     return conn;
   }
@@ -134,7 +152,8 @@ export class SmtpTransport implements MailTransport {
         return { kind: 'failed', error: `cannot reach the SMTP server: ${(err as Error).message}` };
       }
       const { reachedData, ...outcome } = await attempt(conn, envelope, raw, handOver, (c) => this.#drop(c));
-      if (outcome.kind === 'accepted' && !this.#closed && this.#idle.length < this.#options.connections) this.#idle.push(conn);
+      if (outcome.kind === 'accepted' && !this.#closed && this.#idle.length < this.#options.connections)
+        this.#idle.push(conn);
       else if (outcome.kind === 'accepted') this.#drop(conn);
       if (outcome.kind === 'failed' && !fresh && !reachedData) continue;
       return outcome;

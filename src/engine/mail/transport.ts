@@ -50,7 +50,13 @@ export function createLogTransport(log: (message: string) => void, options: { bo
     name: 'log',
     async send(mail, handOver) {
       if (!(await handOver())) return { kind: 'abandoned' };
-      log(unsentLine(mail.envelope.to, mail.about, options.bodies ? { subject: mail.subject, text: mail.text } : undefined));
+      log(
+        unsentLine(
+          mail.envelope.to,
+          mail.about,
+          options.bodies ? { subject: mail.subject, text: mail.text } : undefined,
+        ),
+      );
       return { kind: 'accepted', response: 'logged' };
     },
     async close() {},
@@ -60,5 +66,7 @@ export function createLogTransport(log: (message: string) => void, options: { bo
 /** The log line of a message not sent for want of an SMTP server: what and to whom, and its words only when asked. */
 export function unsentLine(to: string, about: string, words?: { subject: string; text: string }): string {
   const head = `[feedback-service] mail not sent (no SMTP server configured): ${about} to ${maskEmail(to)}`;
-  return words ? `${head}: ${words.subject}\n${words.text}` : `${head} (its text is not logged: serve --log-mail-bodies shows it)`;
+  return words
+    ? `${head}: ${words.subject}\n${words.text}`
+    : `${head} (its text is not logged: serve --log-mail-bodies shows it)`;
 }

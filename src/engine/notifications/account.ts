@@ -4,8 +4,8 @@
 // and its secret (a code, a link's token) is sealed in the row: the tables keep sign-ins as digests only, and the
 // outbox must not be the place a database reader finds a working code.
 import { html } from '@remix-run/html-template';
+import { type SecretBox, sealedAt } from '../secrets/index.js';
 import { hashEmail, newId } from '../shared/index.js';
-import { sealedAt, type SecretBox } from '../secrets/index.js';
 import { mail, type Sql } from '../store/index.js';
 
 /** What an account message says, as sealed in its row. Times are ISO strings. */
@@ -16,17 +16,34 @@ export type AccountMail =
    */
   | { kind: 'team_sign_in'; code: string | null; link: string | null; requestedAt: string; expiresAt: string }
   /** An invitation to a workspace's team, with a one-time sign-in link and the console's sign-in page (null without a public address). */
-  | { kind: 'team_invitation'; workspace: string; invitedBy: string; role: string; link: string | null; consoleUrl: string | null; invitedAt: string; expiresAt: string }
+  | {
+      kind: 'team_invitation';
+      workspace: string;
+      invitedBy: string;
+      role: string;
+      link: string | null;
+      consoleUrl: string | null;
+      invitedAt: string;
+      expiresAt: string;
+    }
   /** A code that confirms an address on a workspace's portal. */
   | { kind: 'portal_code'; workspace: string; code: string; requestedAt: string; expiresAt: string };
 
-export const ACCOUNT_MAIL_KINDS: ReadonlySet<string> = new Set<AccountMail['kind']>(['team_sign_in', 'team_invitation', 'portal_code']);
+export const ACCOUNT_MAIL_KINDS: ReadonlySet<string> = new Set<AccountMail['kind']>([
+  'team_sign_in',
+  'team_invitation',
+  'portal_code',
+]);
 
 /**
  * Queue an account message in the caller's transaction: due now, its payload sealed to its row. `about` is what it
  * answers (the sign-in's or code's id); `organizationId` is null for the console's sign-ins, which are no workspace's.
  */
-export async function queueAccountMail(tx: Sql, secrets: SecretBox, input: { organizationId: string | null; about: string; email: string; now: Date; payload: AccountMail }): Promise<void> {
+export async function queueAccountMail(
+  tx: Sql,
+  secrets: SecretBox,
+  input: { organizationId: string | null; about: string; email: string; now: Date; payload: AccountMail },
+): Promise<void> {
   const id = newId('mail', input.now.getTime());
   await mail.insertMany(tx, [
     {
@@ -45,16 +62,21 @@ export async function queueAccountMail(tx: Sql, secrets: SecretBox, input: { org
 }
 
 /** An account message's payload, opened. */
-export const openAccountMail = (secrets: SecretBox, rowId: string, payload: string): AccountMail => JSON.parse(secrets.open(payload, sealedAt.accountMail(rowId))) as AccountMail;
+export const openAccountMail = (secrets: SecretBox, rowId: string, payload: string): AccountMail =>
+  JSON.parse(secrets.open(payload, sealedAt.accountMail(rowId))) as AccountMail;
 
 /** A time as people read it in mail: `27 Nov 2026, 16:05 UTC`. */
 const when = (iso: string) =>
   `${new Date(iso).toLocaleString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })} UTC`;
 /** How long what a message carries works, from when it was made, in whole units of `ms`. */
-const lifetime = (from: string, to: string, ms: number) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / ms));
+const lifetime = (from: string, to: string, ms: number) =>
+  Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / ms));
 
 /** The words of an account message: subject, plain text and the same as HTML; `from` is its sender's display name. */
-export function renderAccountMail(m: AccountMail, email: string): { subject: string; text: string; html: string; from: string } {
+export function renderAccountMail(
+  m: AccountMail,
+  email: string,
+): { subject: string; text: string; html: string; from: string } {
   let subject: string;
   let lines: string[];
   let from: string;
@@ -95,7 +117,9 @@ export function renderAccountMail(m: AccountMail, email: string): { subject: str
       ];
       break;
   }
-  const text = [...lines.flatMap((line) => [line, '']), ...(link ? [`${link.label}: ${link.href}`, ''] : [])].join('\n');
+  const text = [...lines.flatMap((line) => [line, '']), ...(link ? [`${link.label}: ${link.href}`, ''] : [])].join(
+    '\n',
+  );
   const body = html`<!doctype html><html><head><meta charset="utf-8"><title>${subject}</title></head><body style="font-family:sans-serif;line-height:1.5;max-width:600px">
 ${lines.map((line) => html`<p>${line}</p>`)}${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}
 </body></html>`;

@@ -13,9 +13,19 @@ export interface PostRef {
 export type MailPayload =
   /** `note`: what the team wrote with the change (the console's public note), if anything. */
   | { kind: 'post_status'; post: PostRef; from: string; to: string; mergedInto: PostRef | null; note?: string | null }
-  | { kind: 'reply'; post: PostRef; comment: { id: string; authorName: string | null; excerpt: string }; replyTo: 'post' | 'comment' }
+  | {
+      kind: 'reply';
+      post: PostRef;
+      comment: { id: string; authorName: string | null; excerpt: string };
+      replyTo: 'post' | 'comment';
+    }
   /** `ships`: the posts the entry ships; `forPost`: the one of them the person takes part in, when that is why they get it. */
-  | { kind: 'changelog'; entry: { id: string; title: string; slug: string; boardId: string; excerpt: string }; ships?: PostRef[]; forPost?: PostRef }
+  | {
+      kind: 'changelog';
+      entry: { id: string; title: string; slug: string; boardId: string; excerpt: string };
+      ships?: PostRef[];
+      forPost?: PostRef;
+    }
   /** To the workspace's admins: a webhook was disabled after this many consecutive failures. */
   | { kind: 'webhook_disabled'; webhook: { id: string; url: string }; failures: number };
 
@@ -40,20 +50,28 @@ const label = (status: string) => POST_STATUS_LABELS[status as PostStatus] ?? st
 const quoted = (title: string) => `“${title}”`;
 
 /** One item: its headline, its lines, its link. */
-function item(p: MailPayload, ctx: MessageContext): { headline: string; lines: string[]; link: { href: string; label: string } | null } {
+function item(
+  p: MailPayload,
+  ctx: MessageContext,
+): { headline: string; lines: string[]; link: { href: string; label: string } | null } {
   switch (p.kind) {
     case 'post_status': {
       const href = ctx.postUrl(p.post);
       if (p.mergedInto) {
         return {
           headline: `${quoted(p.post.title)} was merged into ${quoted(p.mergedInto.title)}`,
-          lines: [`${quoted(p.post.title)} is a duplicate of ${quoted(p.mergedInto.title)}: its votes and news continue there.`],
+          lines: [
+            `${quoted(p.post.title)} is a duplicate of ${quoted(p.mergedInto.title)}: its votes and news continue there.`,
+          ],
           link: ctx.postUrl(p.mergedInto) ? { href: ctx.postUrl(p.mergedInto)!, label: 'See the post' } : null,
         };
       }
       return {
         headline: `${quoted(p.post.title)} is now ${label(p.to)}`,
-        lines: [`${quoted(p.post.title)} moved from ${label(p.from)} to ${label(p.to)}.`, ...(p.note ? [`The ${ctx.workspace} team wrote:`, p.note] : [])],
+        lines: [
+          `${quoted(p.post.title)} moved from ${label(p.from)} to ${label(p.to)}.`,
+          ...(p.note ? [`The ${ctx.workspace} team wrote:`, p.note] : []),
+        ],
         link: href ? { href, label: 'See the post' } : null,
       };
     }
@@ -61,16 +79,23 @@ function item(p: MailPayload, ctx: MessageContext): { headline: string; lines: s
       const who = p.comment.authorName ?? 'Someone';
       const href = ctx.postUrl(p.post);
       return {
-        headline: p.replyTo === 'comment' ? `${who} replied to your comment on ${quoted(p.post.title)}` : `New comment on ${quoted(p.post.title)}`,
+        headline:
+          p.replyTo === 'comment'
+            ? `${who} replied to your comment on ${quoted(p.post.title)}`
+            : `New comment on ${quoted(p.post.title)}`,
         lines: [`${who} wrote:`, p.comment.excerpt],
         link: href ? { href: `${href}#${p.comment.id}`, label: 'Read and reply' } : null,
       };
     }
     case 'changelog':
       return {
-        headline: p.forPost ? `${quoted(p.forPost.title)} shipped: ${p.entry.title}` : `New in ${ctx.workspace}: ${p.entry.title}`,
+        headline: p.forPost
+          ? `${quoted(p.forPost.title)} shipped: ${p.entry.title}`
+          : `New in ${ctx.workspace}: ${p.entry.title}`,
         lines: [
-          ...(p.forPost ? [`${quoted(p.forPost.title)}, which you took part in or follow, ships with this update.`] : []),
+          ...(p.forPost
+            ? [`${quoted(p.forPost.title)}, which you took part in or follow, ships with this update.`]
+            : []),
           ...(p.entry.excerpt ? [p.entry.excerpt] : []),
           ...(p.ships?.length && !p.forPost ? [`It ships ${p.ships.map((s) => quoted(s.title)).join(', ')}.`] : []),
         ],
@@ -92,12 +117,15 @@ function item(p: MailPayload, ctx: MessageContext): { headline: string; lines: s
 /** Why the person gets this, in one line. */
 function reason(items: readonly MailPayload[], workspace: string): string {
   const kinds = new Set(items.map((p) => p.kind));
-  if (kinds.has('webhook_disabled') && kinds.size === 1) return `You get this because you are an admin of ${workspace}.`;
-  if (kinds.size > 1) return `You get this digest because of your activity on ${workspace}'s feedback boards and what you asked to hear about.`;
+  if (kinds.has('webhook_disabled') && kinds.size === 1)
+    return `You get this because you are an admin of ${workspace}.`;
+  if (kinds.size > 1)
+    return `You get this digest because of your activity on ${workspace}'s feedback boards and what you asked to hear about.`;
   if (kinds.has('changelog') && items.some((p) => p.kind === 'changelog' && p.forPost))
     return `You get this because you took part in a post this update ships on ${workspace}'s feedback board or asked to hear about it.`;
   if (kinds.has('changelog')) return `You get this because you subscribed to ${workspace}'s changelog.`;
-  if (kinds.has('reply')) return `You get this because someone answered what you wrote on ${workspace}'s feedback board.`;
+  if (kinds.has('reply'))
+    return `You get this because someone answered what you wrote on ${workspace}'s feedback board.`;
   return `You get this because you took part in this post on ${workspace}'s feedback board or asked to hear about it.`;
 }
 
@@ -112,12 +140,19 @@ export function renderMail(items: readonly MailPayload[], ctx: MessageContext): 
     ...(ctx.preferencesUrl ? [`Choose what you get: ${ctx.preferencesUrl}`] : []),
     ...(ctx.unsubscribeUrl ? [`Unsubscribe from all ${ctx.workspace} email: ${ctx.unsubscribeUrl}`] : []),
   ];
-  const textItems = parts.map((part) => [...(parts.length > 1 ? [part.headline, ''] : []), ...part.lines, ...(part.link ? ['', `${part.link.label}: ${part.link.href}`] : [])].join('\n'));
+  const textItems = parts.map((part) =>
+    [
+      ...(parts.length > 1 ? [part.headline, ''] : []),
+      ...part.lines,
+      ...(part.link ? ['', `${part.link.label}: ${part.link.href}`] : []),
+    ].join('\n'),
+  );
   const text = [...textItems.flatMap((t) => [t, '']), ...footer].join('\n');
   const htmlItems: SafeHtml[] = parts.map(
-    (part) => html`<section>${parts.length > 1 ? html`<h2 style="font-size:16px">${part.headline}</h2>` : ''}${part.lines.map((line) => html`<p>${line}</p>`)}${
-      part.link ? html`<p><a href="${part.link.href}">${part.link.label}</a></p>` : ''
-    }</section>`,
+    (part) =>
+      html`<section>${parts.length > 1 ? html`<h2 style="font-size:16px">${part.headline}</h2>` : ''}${part.lines.map((line) => html`<p>${line}</p>`)}${
+        part.link ? html`<p><a href="${part.link.href}">${part.link.label}</a></p>` : ''
+      }</section>`,
   );
   const body = html`<!doctype html><html><head><meta charset="utf-8"><title>${subject}</title></head><body style="font-family:sans-serif;line-height:1.5;max-width:600px">
 ${htmlItems}

@@ -1,10 +1,10 @@
-import { hashEmail, suppressionDigest, newId } from '../shared/index.js';
-import { mail, mailRecipients, suppressions, type Sql } from '../store/index.js';
 import type { ChangelogEntry } from '../../schemas/interactions.js';
 import type { Post } from '../../schemas/posts.js';
-import { CHANGELOG_TOPIC, postIdOf, postTopic } from './topics.js';
-import { mayEmail, type MailPurpose } from './consent.js';
+import { hashEmail, newId, suppressionDigest } from '../shared/index.js';
+import { mail, mailRecipients, type Sql, suppressions } from '../store/index.js';
+import { type MailPurpose, mayEmail } from './consent.js';
 import type { MailPayload } from './messages.js';
+import { CHANGELOG_TOPIC, postIdOf, postTopic } from './topics.js';
 
 type Candidate = mailRecipients.Candidate;
 type Concerned = mailRecipients.Concerned;
@@ -23,7 +23,8 @@ export interface Change {
 
 /** When a recipient's message is due: now, or at the top of the next hour for a digest (chosen, or because they are getting many). */
 function dueAt(c: Candidate, now: Date): Date {
-  if (c.digest === 'hourly' || c.recent >= DIGEST_AFTER) return new Date((Math.floor(now.getTime() / HOUR_MS) + 1) * HOUR_MS);
+  if (c.digest === 'hourly' || c.recent >= DIGEST_AFTER)
+    return new Date((Math.floor(now.getTime() / HOUR_MS) + 1) * HOUR_MS);
   return now;
 }
 
@@ -42,9 +43,19 @@ async function write(
 ): Promise<number> {
   const org = change.organizationId;
   const topic = 'subscribersOf' in concerned ? concerned.subscribersOf : concerned.topic;
-  const optOutTopics = ['all', purpose === 'changelog' ? CHANGELOG_TOPIC : 'posts', ...(postIdOf(topic) ? [topic] : [])];
+  const optOutTopics = [
+    'all',
+    purpose === 'changelog' ? CHANGELOG_TOPIC : 'posts',
+    ...(postIdOf(topic) ? [topic] : []),
+  ];
   const ws = await mailRecipients.workspaceFacts(tx, org);
-  const found = await mailRecipients.candidates(tx, org, concerned, optOutTopics, new Date(change.now.getTime() - HOUR_MS));
+  const found = await mailRecipients.candidates(
+    tx,
+    org,
+    concerned,
+    optOutTopics,
+    new Date(change.now.getTime() - HOUR_MS),
+  );
   if (found.length === 0) return 0;
   const digests = ws.salt ? found.map((c) => suppressionDigest(ws.salt!, c.email)) : [];
   const onList = ws.salt ? await suppressions.suppressed(tx, org, digests) : new Set<string>();
@@ -89,8 +100,22 @@ const postRef = (p: Post) => ({ id: p.id, title: p.title, slug: p.slug, boardId:
  * A post's status changed (PATCH, a merge, the console with an optional public note): its participants (author,
  * voters, commenters) and its subscribers who may be emailed get one message each.
  */
-export function notifyPostStatus(tx: Sql, change: Change, post: Post, previousStatus: string, mergedInto: Post | null = null, note: string | null = null): Promise<number> {
-  const payload: MailPayload = { kind: 'post_status', post: postRef(post), from: previousStatus, to: post.status, mergedInto: mergedInto && postRef(mergedInto), ...(note ? { note } : {}) };
+export function notifyPostStatus(
+  tx: Sql,
+  change: Change,
+  post: Post,
+  previousStatus: string,
+  mergedInto: Post | null = null,
+  note: string | null = null,
+): Promise<number> {
+  const payload: MailPayload = {
+    kind: 'post_status',
+    post: postRef(post),
+    from: previousStatus,
+    to: post.status,
+    mergedInto: mergedInto && postRef(mergedInto),
+    ...(note ? { note } : {}),
+  };
   return write(tx, change, 'post_status', { participantsOf: post.id, topic: postTopic(post.id) }, () => payload);
 }
 
@@ -113,7 +138,12 @@ export function notifyReply(
     change,
     'reply',
     { contacts: addressed, topic: postTopic(post.id) },
-    (c) => ({ kind: 'reply', post: postRef(post), comment: { id: comment.id, authorName: comment.authorName, excerpt }, replyTo: c.contactId === parent?.contactId ? 'comment' : 'post' }),
+    (c) => ({
+      kind: 'reply',
+      post: postRef(post),
+      comment: { id: comment.id, authorName: comment.authorName, excerpt },
+      replyTo: c.contactId === parent?.contactId ? 'comment' : 'post',
+    }),
     { ownRequest: (c) => addressed.includes(c.contactId), excludeEmailHash: hashEmail(comment.email) },
   );
 }
@@ -130,7 +160,11 @@ export async function notifyWebhookDisabled(
   webhook: { id: string; url: string; adminEmails: readonly string[] },
   failures: number,
 ): Promise<number> {
-  const payload = JSON.stringify({ kind: 'webhook_disabled', webhook: { id: webhook.id, url: webhook.url }, failures } satisfies MailPayload);
+  const payload = JSON.stringify({
+    kind: 'webhook_disabled',
+    webhook: { id: webhook.id, url: webhook.url },
+    failures,
+  } satisfies MailPayload);
   const byHash = new Map<string, string>();
   for (const email of webhook.adminEmails) byHash.set(hashEmail(email)!, email);
   const rows: mail.NewMail[] = [...byHash].map(([emailHash, email]) => ({
@@ -153,15 +187,34 @@ export async function notifyWebhookDisabled(
  * it ships (their authors, voters, commenters and followers, as a status change of the post would reach them), each
  * who may be emailed, one message per address.
  */
-export async function notifyChangelog(tx: Sql, change: Change, entry: ChangelogEntry, ships: readonly Post[] = []): Promise<number> {
+export async function notifyChangelog(
+  tx: Sql,
+  change: Change,
+  entry: ChangelogEntry,
+  ships: readonly Post[] = [],
+): Promise<number> {
   const excerpt = entry.body.length > 500 ? `${entry.body.slice(0, 499)}…` : entry.body;
   const about = { id: entry.id, title: entry.title, slug: entry.slug, boardId: entry.boardId, excerpt };
   const shipped = ships.map(postRef);
   const seen = new Set<string>();
-  let written = await write(tx, change, 'changelog', { subscribersOf: CHANGELOG_TOPIC }, () => ({ kind: 'changelog', entry: about, ships: shipped }), { seen });
+  let written = await write(
+    tx,
+    change,
+    'changelog',
+    { subscribersOf: CHANGELOG_TOPIC },
+    () => ({ kind: 'changelog', entry: about, ships: shipped }),
+    { seen },
+  );
   for (const post of ships)
-    written += await write(tx, change, 'post_status', { participantsOf: post.id, topic: postTopic(post.id) }, () => ({ kind: 'changelog', entry: about, ships: shipped, forPost: postRef(post) }), {
-      seen,
-    });
+    written += await write(
+      tx,
+      change,
+      'post_status',
+      { participantsOf: post.id, topic: postTopic(post.id) },
+      () => ({ kind: 'changelog', entry: about, ships: shipped, forPost: postRef(post) }),
+      {
+        seen,
+      },
+    );
   return written;
 }

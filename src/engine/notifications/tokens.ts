@@ -1,6 +1,6 @@
+import { errors as jose, jwtVerify, SignJWT } from 'jose';
+import type { SecretBox } from '../secrets/index.js';
 import { FeedbackError } from '../shared/index.js';
-import { type SecretBox } from '../secrets/index.js';
-import { SignJWT, errors as jose, jwtVerify } from 'jose';
 
 /** How long the links in a mail work: a mail client may offer its unsubscribe button for weeks after delivery. */
 export const MAIL_TOKEN_DAYS = 90;
@@ -24,7 +24,11 @@ export function createMailTokens(secrets: SecretBox, clock: () => Date) {
   const keysOf = () =>
     (keys ??= (async () => {
       const raw = secrets.signingKeys(PURPOSE);
-      const load = (bytes: Uint8Array) => crypto.subtle.importKey('raw', new Uint8Array(bytes), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+      const load = (bytes: Uint8Array) =>
+        crypto.subtle.importKey('raw', new Uint8Array(bytes), { name: 'HMAC', hash: 'SHA-256' }, false, [
+          'sign',
+          'verify',
+        ]);
       const all = await Promise.all(raw.all.map(load));
       return { current: all[0]!, all };
     })());
@@ -46,9 +50,13 @@ export function createMailTokens(secrets: SecretBox, clock: () => Date) {
       let lastError: unknown;
       for (const key of (await keysOf()).all) {
         try {
-          const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['aud', 'sub', 'exp'], currentDate: clock() });
+          const { payload } = await jwtVerify(token, key, {
+            algorithms: ['HS256'],
+            requiredClaims: ['aud', 'sub', 'exp'],
+            currentDate: clock(),
+          });
           const eh = typeof payload.eh === 'string' ? Buffer.from(payload.eh, 'base64url') : undefined;
-          if (!eh || eh.length !== 32 || typeof payload.aud !== 'string') break;
+          if (eh?.length !== 32 || typeof payload.aud !== 'string') break;
           return { organizationId: payload.aud, contactId: payload.sub!, emailHash: eh.toString('hex') };
         } catch (err) {
           lastError = err;
@@ -56,9 +64,15 @@ export function createMailTokens(secrets: SecretBox, clock: () => Date) {
         }
       }
       if (lastError instanceof jose.JWTExpired) {
-        throw new FeedbackError('ERR_UNAUTHORIZED', `This link has expired (links in our emails work for ${MAIL_TOKEN_DAYS} days); the next email brings a new one.`);
+        throw new FeedbackError(
+          'ERR_UNAUTHORIZED',
+          `This link has expired (links in our emails work for ${MAIL_TOKEN_DAYS} days); the next email brings a new one.`,
+        );
       }
-      throw new FeedbackError('ERR_UNAUTHORIZED', 'This link is not valid: it may have been cut short when it was copied.');
+      throw new FeedbackError(
+        'ERR_UNAUTHORIZED',
+        'This link is not valid: it may have been cut short when it was copied.',
+      );
     },
   };
 }

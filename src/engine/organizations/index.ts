@@ -1,3 +1,11 @@
 // Workspaces: what an operator creates and changes (plans, caps, limits, the portal's settings).
+
+export {
+  type CreateOrganizationInput,
+  contrastOnWhite,
+  frameOrigins,
+  HANDLE_PATTERN,
+  type OrganizationInfo,
+  type UpdateOrganizationInput,
+} from './model.js';
 export { createOrganizationsService, type OrganizationsContext, type OrganizationsService } from './service.js';
-export { HANDLE_PATTERN, contrastOnWhite, frameOrigins, type CreateOrganizationInput, type OrganizationInfo, type UpdateOrganizationInput } from './model.js';

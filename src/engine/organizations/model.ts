@@ -1,8 +1,20 @@
-import { BILLING_STATES, DEFAULT_RATE_LIMIT, FeedbackError, PLANS, RESERVED_HANDLES, SEARCH_LANGUAGES, effectiveContactCap, type BillingState, type Plan, type SearchLanguage } from '../shared/index.js';
+import {
+  BILLING_STATES,
+  type BillingState,
+  DEFAULT_RATE_LIMIT,
+  effectiveContactCap,
+  FeedbackError,
+  PLANS,
+  type Plan,
+  RESERVED_HANDLES,
+  SEARCH_LANGUAGES,
+  type SearchLanguage,
+} from '../shared/index.js';
 import type { organizations } from '../store/index.js';
 
 /** A workspace as the engine shows it: its row, with its plan and billing state typed and the limits in force resolved. */
-export interface OrganizationInfo extends Omit<organizations.OrganizationRow, 'plan' | 'billingState' | 'contactCap' | 'rateLimit'> {
+export interface OrganizationInfo
+  extends Omit<organizations.OrganizationRow, 'plan' | 'billingState' | 'contactCap' | 'rateLimit'> {
   plan: Plan;
   billingState: BillingState;
   /** The cap in force (null = unlimited); `contactCapOverride` says whether it overrides the plan's default. */
@@ -66,8 +78,17 @@ function checkLogoUrl(text: string): void {
     url = new URL(text);
   } catch {}
   const local = url?.hostname === '127.0.0.1' || url?.hostname === 'localhost';
-  if (!url || text.length > 2048 || url.username || url.password || !(url.protocol === 'https:' || (url.protocol === 'http:' && local)))
-    throw new FeedbackError('ERR_VALIDATION', `${text} is not a logo address: give the https address of an image, e.g. https://example.com/logo.png`);
+  if (
+    !url ||
+    text.length > 2048 ||
+    url.username ||
+    url.password ||
+    !(url.protocol === 'https:' || (url.protocol === 'http:' && local))
+  )
+    throw new FeedbackError(
+      'ERR_VALIDATION',
+      `${text} is not a logo address: give the https address of an image, e.g. https://example.com/logo.png`,
+    );
 }
 
 /** The origins a workspace lets frame its portal, as the CSP names them; what is not one is ERR_VALIDATION. */
@@ -80,8 +101,19 @@ export function frameOrigins(list: readonly string[]): string[] {
         try {
           url = new URL(text);
         } catch {}
-        if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.pathname !== '/' || url.search || url.hash)
-          throw new FeedbackError('ERR_VALIDATION', `${text} is not an origin: give scheme, host and port only, e.g. https://app.example.com`);
+        if (
+          !url ||
+          (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+          url.username ||
+          url.password ||
+          url.pathname !== '/' ||
+          url.search ||
+          url.hash
+        )
+          throw new FeedbackError(
+            'ERR_VALIDATION',
+            `${text} is not an origin: give scheme, host and port only, e.g. https://app.example.com`,
+          );
         return url.origin;
       }),
     ),
@@ -123,17 +155,25 @@ export function check(input: {
   if (input.searchLanguage !== undefined && !SEARCH_LANGUAGES.includes(input.searchLanguage as SearchLanguage))
     throw new FeedbackError('ERR_VALIDATION', `search language must be one of ${SEARCH_LANGUAGES.join(', ')}`);
   if (typeof input.handle === 'string' && !HANDLE_PATTERN.test(input.handle))
-    throw new FeedbackError('ERR_VALIDATION', 'handle must be 2 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit');
+    throw new FeedbackError(
+      'ERR_VALIDATION',
+      'handle must be 2 to 40 lower-case letters, digits and single dashes, starting and ending with a letter or digit',
+    );
   if (typeof input.handle === 'string' && RESERVED_HANDLES.includes(input.handle))
-    throw new FeedbackError('ERR_VALIDATION', `handle ${input.handle} is reserved: the portal's own pages live at /portal/${input.handle}/`);
-  if (input.name !== undefined && (input.name.length < 1 || input.name.length > 200)) throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
-  if (input.plan !== undefined && !PLANS.includes(input.plan as Plan)) throw new FeedbackError('ERR_VALIDATION', `plan must be one of ${PLANS.join(', ')}`);
+    throw new FeedbackError(
+      'ERR_VALIDATION',
+      `handle ${input.handle} is reserved: the portal's own pages live at /portal/${input.handle}/`,
+    );
+  if (input.name !== undefined && (input.name.length < 1 || input.name.length > 200))
+    throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
+  if (input.plan !== undefined && !PLANS.includes(input.plan as Plan))
+    throw new FeedbackError('ERR_VALIDATION', `plan must be one of ${PLANS.join(', ')}`);
   if (input.billingState !== undefined && !BILLING_STATES.includes(input.billingState as BillingState))
     throw new FeedbackError('ERR_VALIDATION', `billing must be one of ${BILLING_STATES.join(', ')}`);
   const cap = input.contactCap;
-  if (typeof cap === 'number' && !(Number.isInteger(cap) && cap >= 0)) throw new FeedbackError('ERR_VALIDATION', 'contact cap must be a non-negative integer');
+  if (typeof cap === 'number' && !(Number.isInteger(cap) && cap >= 0))
+    throw new FeedbackError('ERR_VALIDATION', 'contact cap must be a non-negative integer');
   const rate = input.rateLimit;
   if (rate !== undefined && rate !== null && !(typeof rate === 'number' && Number.isInteger(rate) && rate >= 1))
     throw new FeedbackError('ERR_VALIDATION', 'rate limit must be a positive integer');
 }
-

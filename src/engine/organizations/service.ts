@@ -1,6 +1,13 @@
 import { FeedbackError, isUniqueViolation, newId } from '../shared/index.js';
-import { organizations, search, type Database } from '../store/index.js';
-import { check, frameOrigins, toInfo, type CreateOrganizationInput, type OrganizationInfo, type UpdateOrganizationInput } from './model.js';
+import { type Database, organizations, search } from '../store/index.js';
+import {
+  type CreateOrganizationInput,
+  check,
+  frameOrigins,
+  type OrganizationInfo,
+  toInfo,
+  type UpdateOrganizationInput,
+} from './model.js';
 
 /** What the operator's workspace administration runs with; `keyCache` hears of every change (keys carry plan and limits). */
 export interface OrganizationsContext {
@@ -62,11 +69,19 @@ function changesOf(input: UpdateOrganizationInput): organizations.OrganizationCh
     searchLanguage: input.searchLanguage,
     portalLogoUrl: input.portalLogoUrl,
     portalAccent: input.portalAccent === null ? null : input.portalAccent?.toLowerCase(),
-    ...(cap === 'default' ? { contactCapOverride: false, contactCap: null } : cap !== undefined ? { contactCapOverride: true, contactCap: cap } : {}),
+    ...(cap === 'default'
+      ? { contactCapOverride: false, contactCap: null }
+      : cap !== undefined
+        ? { contactCapOverride: true, contactCap: cap }
+        : {}),
   };
 }
 
-export async function update(ctx: OrganizationsContext, id: string, input: UpdateOrganizationInput): Promise<OrganizationInfo> {
+export async function update(
+  ctx: OrganizationsContext,
+  id: string,
+  input: UpdateOrganizationInput,
+): Promise<OrganizationInfo> {
   check(input);
   let found: boolean;
   try {

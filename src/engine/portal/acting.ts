@@ -1,30 +1,61 @@
 import { castVote, comment, filePost } from '../interactions/index.js';
 import { FeedbackError, hashEmail, plainBody } from '../shared/index.js';
 import { votes } from '../store/index.js';
-import { portalSettings, type PortalAction, type PortalActionResult, type PortalContext, type PortalIdentity } from './participants.js';
+import {
+  type PortalAction,
+  type PortalActionResult,
+  type PortalContext,
+  type PortalIdentity,
+  portalSettings,
+} from './participants.js';
 
 /**
  * Do what the person asked, as the engine's public interaction (its change and its events in one transaction). Someone
  * signed in with a token is linked to the contact identify made; an email-verified person gets a contact only with the
  * notify-me opt-in. Anonymous posts wait as `pending` where the workspace moderates.
  */
-export async function act(ctx: PortalContext, identity: PortalIdentity, action: PortalAction): Promise<PortalActionResult> {
+export async function act(
+  ctx: PortalContext,
+  identity: PortalIdentity,
+  action: PortalAction,
+): Promise<PortalActionResult> {
   const s = await portalSettings(ctx);
-  if (s.portalVerifiedOnly && !identity.verified) throw new FeedbackError('ERR_FORBIDDEN', `${s.name} takes feedback only from signed-in users.`);
+  if (s.portalVerifiedOnly && !identity.verified)
+    throw new FeedbackError('ERR_FORBIDDEN', `${s.name} takes feedback only from signed-in users.`);
   // A signed-in user's contact exists (identify made it): the workspace vouches for them, so the row is linked to it
   // without an opt-in; notify-me is what they ticked (the pages offer it only to people not signed in with a token).
-  const who = { email: identity.email, ...(identity.name ? { name: identity.name } : {}), notifyMe: action.notifyMe, vouched: identity.verified };
+  const who = {
+    email: identity.email,
+    ...(identity.name ? { name: identity.name } : {}),
+    notifyMe: action.notifyMe,
+    vouched: identity.verified,
+  };
   const userId = identity.verified && identity.externalUserId ? identity.externalUserId : undefined;
   switch (action.kind) {
     case 'vote':
-      return { kind: 'vote', ...(await castVote(ctx, { postId: action.postId, ...who, ...(userId ? { userId } : {}) })) };
+      return {
+        kind: 'vote',
+        ...(await castVote(ctx, { postId: action.postId, ...who, ...(userId ? { userId } : {}) })),
+      };
     case 'comment': {
-      const input = { postId: action.postId, bodyText: action.bodyText, ...(action.parentId ? { parentId: action.parentId } : {}), ...who, ...(userId ? { authorUserId: userId } : {}) };
+      const input = {
+        postId: action.postId,
+        bodyText: action.bodyText,
+        ...(action.parentId ? { parentId: action.parentId } : {}),
+        ...who,
+        ...(userId ? { authorUserId: userId } : {}),
+      };
       return { kind: 'comment', comment: await comment(ctx, input) };
     }
     case 'post': {
       const held = s.portalModeration && !identity.verified;
-      const input = { boardId: action.boardId, title: action.title, ...(action.bodyText ? { body: plainBody(action.bodyText) } : {}), ...who, ...(userId ? { authorUserId: userId } : {}) };
+      const input = {
+        boardId: action.boardId,
+        title: action.title,
+        ...(action.bodyText ? { body: plainBody(action.bodyText) } : {}),
+        ...who,
+        ...(userId ? { authorUserId: userId } : {}),
+      };
       return { kind: 'post', post: await filePost(ctx, input, { held }), held };
     }
   }
@@ -32,5 +63,9 @@ export async function act(ctx: PortalContext, identity: PortalIdentity, action: 
 
 /** Whether this person has voted on the post. */
 export function hasVoted({ db }: PortalContext, identity: PortalIdentity, postId: string): Promise<boolean> {
-  return votes.hasVoted(db, postId, votes.voterKey(identity.verified ? identity.externalUserId : null, hashEmail(identity.email)!));
+  return votes.hasVoted(
+    db,
+    postId,
+    votes.voterKey(identity.verified ? identity.externalUserId : null, hashEmail(identity.email)!),
+  );
 }

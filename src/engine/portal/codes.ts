@@ -1,7 +1,13 @@
 import { queueAccountMail } from '../notifications/index.js';
-import { FeedbackError, codesPausedMessage, hashEmail, newCode, newId } from '../shared/index.js';
+import { codesPausedMessage, FeedbackError, hashEmail, newCode, newId } from '../shared/index.js';
 import { codeFailures, portalCodes } from '../store/index.js';
-import { PORTAL_CODE, portalSettings, type PortalAction, type PortalContext, type PortalSession } from './participants.js';
+import {
+  PORTAL_CODE,
+  type PortalAction,
+  type PortalContext,
+  type PortalSession,
+  portalSettings,
+} from './participants.js';
 import { removeExpired, startSession } from './sessions.js';
 
 /**
@@ -16,7 +22,8 @@ export async function requestCode(
   action: PortalAction,
   mail: { workspace: string },
 ): Promise<{ codeId: string }> {
-  if ((await portalSettings(ctx)).portalVerifiedOnly) throw new FeedbackError('ERR_FORBIDDEN', `${mail.workspace} takes feedback only from signed-in users.`);
+  if ((await portalSettings(ctx)).portalVerifiedOnly)
+    throw new FeedbackError('ERR_FORBIDDEN', `${mail.workspace} takes feedback only from signed-in users.`);
   const now = ctx.clock();
   const id = newId('pcode', now.getTime());
   const { code, codeHash } = newCode(id, PORTAL_CODE.digits);
@@ -24,14 +31,31 @@ export async function requestCode(
   await removeExpired(ctx, now);
   await ctx.db.transaction(async (tx) => {
     const paused = await codeFailures.pausedUntil(tx, ctx.organizationId, hashEmail(who.email)!, now);
-    if (paused) throw new FeedbackError('ERR_RATE_LIMITED', codesPausedMessage(paused), { resetAt: paused.toISOString() });
-    await portalCodes.insert(tx, { id, organizationId: ctx.organizationId, email: who.email, name: who.name ?? null, codeHash, action: JSON.stringify(action), attempts: 0, createdAt: now, expiresAt });
+    if (paused)
+      throw new FeedbackError('ERR_RATE_LIMITED', codesPausedMessage(paused), { resetAt: paused.toISOString() });
+    await portalCodes.insert(tx, {
+      id,
+      organizationId: ctx.organizationId,
+      email: who.email,
+      name: who.name ?? null,
+      codeHash,
+      action: JSON.stringify(action),
+      attempts: 0,
+      createdAt: now,
+      expiresAt,
+    });
     await queueAccountMail(tx, ctx.secrets, {
       organizationId: ctx.organizationId,
       about: id,
       email: who.email,
       now,
-      payload: { kind: 'portal_code', workspace: mail.workspace, code, requestedAt: now.toISOString(), expiresAt: expiresAt.toISOString() },
+      payload: {
+        kind: 'portal_code',
+        workspace: mail.workspace,
+        code,
+        requestedAt: now.toISOString(),
+        expiresAt: expiresAt.toISOString(),
+      },
     });
   });
   return { codeId: id };
@@ -43,14 +67,27 @@ export async function requestCode(
  * address are counted across its codes too, and past CODE_FAILURE_LIMITS every code for it is refused, right or wrong,
  * until the window passes.
  */
-export async function confirmCode(ctx: PortalContext, codeId: string, code: string): Promise<{ session: PortalSession; action: PortalAction }> {
+export async function confirmCode(
+  ctx: PortalContext,
+  codeId: string,
+  code: string,
+): Promise<{ session: PortalSession; action: PortalAction }> {
   const now = ctx.clock();
   const outcome = await ctx.db.transaction(async (tx) => {
     const row = await portalCodes.find(tx, ctx.organizationId, codeId);
-    return codeFailures.useCode(tx, ctx.organizationId, row, code, now, portalCodes.oneTime(tx), { noun: 'code', askAfterLastTry: 'a new code', attempts: PORTAL_CODE.attempts });
+    return codeFailures.useCode(tx, ctx.organizationId, row, code, now, portalCodes.oneTime(tx), {
+      noun: 'code',
+      askAfterLastTry: 'a new code',
+      attempts: PORTAL_CODE.attempts,
+    });
   });
-  if ('refusal' in outcome) throw new FeedbackError('ERR_VALIDATION', outcome.refusal, { retry: 'retry' in outcome && outcome.retry === true });
+  if ('refusal' in outcome)
+    throw new FeedbackError('ERR_VALIDATION', outcome.refusal, { retry: 'retry' in outcome && outcome.retry === true });
   const { row } = outcome;
-  const session = await startSession(ctx, { verified: false, externalUserId: null, email: row.email, name: row.name }, now);
+  const session = await startSession(
+    ctx,
+    { verified: false, externalUserId: null, email: row.email, name: row.name },
+    now,
+  );
   return { session, action: JSON.parse(row.action) as PortalAction };
 }

@@ -26,7 +26,8 @@ export function createParticipation(ctx: PortalContext) {
     session: (token: string | undefined) => sessionOf(ctx, token),
     signOut: (token: string) => signOut(ctx, token),
     /** Mail a one-time code to an anonymous person; the action waits for it. */
-    requestCode: (who: { email: string; name?: string | null }, action: PortalAction, mail: { workspace: string }) => requestCode(ctx, who, action, mail),
+    requestCode: (who: { email: string; name?: string | null }, action: PortalAction, mail: { workspace: string }) =>
+      requestCode(ctx, who, action, mail),
     /** Confirm a code: the action it waited with, and a session. */
     confirmCode: (codeId: string, code: string) => confirmCode(ctx, codeId, code),
     /** Do what the person asked, as the engine's public interaction. */

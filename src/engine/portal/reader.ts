@@ -1,6 +1,16 @@
-import { isFiniteNumber, isRelevancePosition, parseSearch, readCursor, isId, isTime, toPage, type CursorKey, type SearchTerm } from '../shared/index.js';
-import { portalPages as portal, search, type Database, type WorkspaceContext } from '../store/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
+import {
+  type CursorKey,
+  isFiniteNumber,
+  isId,
+  isRelevancePosition,
+  isTime,
+  parseSearch,
+  readCursor,
+  type SearchTerm,
+  toPage,
+} from '../shared/index.js';
+import { type Database, portalPages as portal, search, type WorkspaceContext } from '../store/index.js';
 
 export type PortalBoard = portal.PortalBoard;
 export type PortalChangelogEntry = portal.PortalChangelogEntry;
@@ -30,7 +40,14 @@ const TRENDING_WHOLE_BOARD_HOURS = 50 * 365 * 24;
 export const PORTAL_COMMENT_LIMIT = 1000;
 
 /** A page of a board's shown posts that match `terms`, most relevant first, after the position in `cursor`. */
-async function searchPage(db: Database, scope: { organizationId: string; boardId: string }, terms: SearchTerm[], status: PostStatus | undefined, limit: number, cursor: string | undefined) {
+async function searchPage(
+  db: Database,
+  scope: { organizationId: string; boardId: string },
+  terms: SearchTerm[],
+  status: PostStatus | undefined,
+  limit: number,
+  cursor: string | undefined,
+) {
   const position = readCursor(cursor, 'portal:relevance', isRelevancePosition) as portal.RelevancePosition | undefined;
   await search.indexPending(db);
   const rows = await portal.searchPosts(db, scope, terms, { status }, limit + 1, position);
@@ -51,11 +68,24 @@ export function createPortalReader({ db, organizationId, clock }: WorkspaceConte
    * page's last score beats what any older post could reach, or the window holds the whole board. Exact; on a busy
    * board one window of recent posts instead of a scan.
    */
-  async function trending(boardId: string, now: Date, filter: portal.PostFilter, want: number, after?: readonly [number, string]) {
+  async function trending(
+    boardId: string,
+    now: Date,
+    filter: portal.PostFilter,
+    want: number,
+    after?: readonly [number, string],
+  ) {
     const most = await portal.maxVotes(db, boardId);
     for (let hours = TRENDING_FIRST_WINDOW_HOURS; ; hours *= 4) {
       const whole = hours >= TRENDING_WHOLE_BOARD_HOURS;
-      const rows = await portal.posts(db, boardId, { by: 'trending', now }, whole ? filter : { ...filter, since: new Date(now.getTime() - hours * 3_600_000) }, want, after);
+      const rows = await portal.posts(
+        db,
+        boardId,
+        { by: 'trending', now },
+        whole ? filter : { ...filter, since: new Date(now.getTime() - hours * 3_600_000) },
+        want,
+        after,
+      );
       const olderBest = (most + 1) / (hours + 2) ** 2;
       if (whole || (rows.length === want && rows[want - 1]!.sortKey > olderBest)) return rows;
     }
@@ -82,27 +112,53 @@ export function createPortalReader({ db, organizationId, clock }: WorkspaceConte
       const terms = q ? parseSearch(q) : [];
       if (q) {
         // A query of no word (only signs) matches no post: search is by words (docs/search.md).
-        const page = terms.length > 0 ? await searchPage(db, { organizationId: org, boardId }, terms, status, limit, query.cursor) : { data: [], nextCursor: null };
+        const page =
+          terms.length > 0
+            ? await searchPage(db, { organizationId: org, boardId }, terms, status, limit, query.cursor)
+            : { data: [], nextCursor: null };
         return { ...page, sort, status: status ?? null, q, relevance: true };
       }
       const kind = `portal:${sort}`;
       const valid = (k: CursorKey) =>
-        sort === 'trending' ? k.length === 3 && isFiniteNumber(k[0]) && isId(k[1]) && isTime(k[2]) : k.length === 2 && (sort === 'new' ? isTime(k[0]) : isFiniteNumber(k[0])) && isId(k[1]);
+        sort === 'trending'
+          ? k.length === 3 && isFiniteNumber(k[0]) && isId(k[1]) && isTime(k[2])
+          : k.length === 2 && (sort === 'new' ? isTime(k[0]) : isFiniteNumber(k[0])) && isId(k[1]);
       const position = readCursor(query.cursor, kind, valid);
       const now = position && sort === 'trending' ? new Date(position[2] as number) : clock();
       const order: portal.PostOrder = sort === 'trending' ? { by: 'trending', now } : { by: sort };
       const after = position && ([position[0] as number, position[1] as string] as const);
-      const rows = order.by === 'trending' ? await trending(boardId, order.now, { status }, limit + 1, after) : await portal.posts(db, boardId, order, { status }, limit + 1, after);
-      const page = toPage(rows, limit, kind, (last) => (sort === 'trending' ? [last.sortKey, last.id, now.getTime()] : [last.sortKey, last.id]));
-      return { data: page.data.map(({ sortKey: _sortKey, ...post }) => post), nextCursor: page.nextCursor, sort, status: status ?? null, q: null, relevance: false };
+      const rows =
+        order.by === 'trending'
+          ? await trending(boardId, order.now, { status }, limit + 1, after)
+          : await portal.posts(db, boardId, order, { status }, limit + 1, after);
+      const page = toPage(rows, limit, kind, (last) =>
+        sort === 'trending' ? [last.sortKey, last.id, now.getTime()] : [last.sortKey, last.id],
+      );
+      return {
+        data: page.data.map(({ sortKey: _sortKey, ...post }) => post),
+        nextCursor: page.nextCursor,
+        sort,
+        status: status ?? null,
+        q: null,
+        relevance: false,
+      };
     },
 
     /** A post page: the post (or where it was merged), its comments and the posts merged into it. */
     async post(boardId: string, slug: string) {
       const post = await portal.postBySlug(db, boardId, slug);
       if (!post) return null;
-      if (post.mergedIntoId) return { post, mergedInto: (await portal.postById(db, org, post.mergedIntoId)) ?? null, comments: [], merged: [] };
-      const [comments, merged] = await Promise.all([portal.comments(db, post.id, PORTAL_COMMENT_LIMIT), portal.mergedInto(db, post.id)]);
+      if (post.mergedIntoId)
+        return {
+          post,
+          mergedInto: (await portal.postById(db, org, post.mergedIntoId)) ?? null,
+          comments: [],
+          merged: [],
+        };
+      const [comments, merged] = await Promise.all([
+        portal.comments(db, post.id, PORTAL_COMMENT_LIMIT),
+        portal.mergedInto(db, post.id),
+      ]);
       return { post, mergedInto: null, comments, merged };
     },
 
@@ -119,7 +175,12 @@ export function createPortalReader({ db, organizationId, clock }: WorkspaceConte
     async changelog(query: { cursor?: string; limit?: number } = {}) {
       const limit = Math.min(Math.max(query.limit ?? 20, 1), 100);
       const position = readCursor(query.cursor, 'portal:changelog');
-      const rows = await portal.changelog(db, org, limit + 1, position && [position[0] as number, position[1] as string]);
+      const rows = await portal.changelog(
+        db,
+        org,
+        limit + 1,
+        position && [position[0] as number, position[1] as string],
+      );
       return toPage(rows, limit, 'portal:changelog', (last) => [Date.parse(last.publishedAt), last.id]);
     },
   };

@@ -11,14 +11,25 @@ export async function removeExpired(ctx: WorkspaceContext, now: Date): Promise<v
 /** A new session for this person: a token verified people keep 24 hours, email-verified ones 30 days. */
 export async function startSession(ctx: WorkspaceContext, identity: PortalIdentity, now: Date): Promise<PortalSession> {
   const token = newToken();
-  const expiresAt = new Date(now.getTime() + (identity.verified ? PORTAL_SESSION_SECONDS.verified : PORTAL_SESSION_SECONDS.email) * 1000);
+  const expiresAt = new Date(
+    now.getTime() + (identity.verified ? PORTAL_SESSION_SECONDS.verified : PORTAL_SESSION_SECONDS.email) * 1000,
+  );
   await removeExpired(ctx, now);
-  await portalSessions.insert(ctx.db, { id: sha256(token), organizationId: ctx.organizationId, ...identity, createdAt: now, expiresAt });
+  await portalSessions.insert(ctx.db, {
+    id: sha256(token),
+    organizationId: ctx.organizationId,
+    ...identity,
+    createdAt: now,
+    expiresAt,
+  });
   return { token, identity, expiresAt };
 }
 
 /** The person a session token stands for, while the session lasts. */
-export async function sessionOf({ db, organizationId, clock }: WorkspaceContext, token: string | undefined): Promise<PortalIdentity | null> {
+export async function sessionOf(
+  { db, organizationId, clock }: WorkspaceContext,
+  token: string | undefined,
+): Promise<PortalIdentity | null> {
   if (!token || token.length > 100) return null;
   const row = await portalSessions.find(db, organizationId, sha256(token), clock());
   return row ? { verified: row.verified, externalUserId: row.externalUserId, email: row.email, name: row.name } : null;

@@ -1,4 +1,4 @@
-import { decodeProtectedHeader, errors as jose, jwtVerify, type JWTPayload } from 'jose';
+import { decodeProtectedHeader, type JWTPayload, errors as jose, jwtVerify } from 'jose';
 import { identify } from '../contacts/index.js';
 import { FeedbackError } from '../shared/index.js';
 import { PORTAL_TOKEN_MAX_SECONDS, type PortalContext, type PortalSession } from './participants.js';
@@ -14,11 +14,13 @@ const refuse = (message: string) => new FeedbackError('ERR_UNAUTHORIZED', messag
 function tokenRefusal(err: unknown, audience: string): FeedbackError {
   if (err instanceof jose.JWTExpired) return refuse('The sign-in token has expired; ask the site for a new one.');
   if (err instanceof jose.JWTClaimValidationFailed) {
-    if (err.claim === 'aud') return refuse(`The sign-in token is for another audience; its aud must be this workspace's id (${audience}).`);
+    if (err.claim === 'aud')
+      return refuse(`The sign-in token is for another audience; its aud must be this workspace's id (${audience}).`);
     if (err.claim === 'nbf' || err.claim === 'iat') return refuse(`The sign-in token's ${err.claim} is in the future.`);
     return refuse(`The sign-in token's ${err.claim} claim is missing or invalid (${err.reason}).`);
   }
-  if (err instanceof jose.JWSSignatureVerificationFailed) return refuse("The sign-in token's signature does not verify with this workspace's portal secret.");
+  if (err instanceof jose.JWSSignatureVerificationFailed)
+    return refuse("The sign-in token's signature does not verify with this workspace's portal secret.");
   if (err instanceof jose.JOSEError) return refuse(`The sign-in token is not a valid JWT (${err.message}).`);
   throw err;
 }
@@ -39,10 +41,18 @@ async function verifiedClaims(ctx: PortalContext, token: string, now: Date): Pro
   let lastError: unknown;
   for (const key of await verifyingKeys(ctx, now)) {
     try {
-      const options = { algorithms: ['HS256'], audience: ctx.organizationId, requiredClaims: ['sub', 'exp'], currentDate: now, clockTolerance: CLOCK_TOLERANCE_SECONDS };
+      const options = {
+        algorithms: ['HS256'],
+        audience: ctx.organizationId,
+        requiredClaims: ['sub', 'exp'],
+        currentDate: now,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      };
       const { payload } = await jwtVerify(token, key, options);
       if (payload.exp! > now.getTime() / 1000 + PORTAL_TOKEN_MAX_SECONDS + CLOCK_TOLERANCE_SECONDS)
-        throw refuse('The sign-in token expires more than 24 hours ahead; mint short-lived tokens (exp at most 24 hours away).');
+        throw refuse(
+          'The sign-in token expires more than 24 hours ahead; mint short-lived tokens (exp at most 24 hours away).',
+        );
       return payload;
     } catch (err) {
       if (err instanceof FeedbackError) throw err;
@@ -64,9 +74,15 @@ export async function signIn(ctx: PortalContext, token: string): Promise<PortalS
   if (typeof email !== 'string') throw refuse('The sign-in token has no email claim.');
   let contact;
   try {
-    ({ contact } = await identify(ctx, { externalUserId: sub, email, ...(name !== undefined ? { name } : {}), ...(plan !== undefined ? { plan } : {}) }));
+    ({ contact } = await identify(ctx, {
+      externalUserId: sub,
+      email,
+      ...(name !== undefined ? { name } : {}),
+      ...(plan !== undefined ? { plan } : {}),
+    }));
   } catch (err) {
-    if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION') throw refuse(`The sign-in token's claims are not a valid identity: ${err.message}`);
+    if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION')
+      throw refuse(`The sign-in token's claims are not a valid identity: ${err.message}`);
     throw err;
   }
   return startSession(ctx, { verified: true, externalUserId: contact.externalUserId, email, name: contact.name }, now);

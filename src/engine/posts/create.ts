@@ -1,12 +1,16 @@
-import { parseInput, withSlugRetry } from '../shared/index.js';
-import { type WorkspaceContext } from '../store/index.js';
 import { createPostBodySchema, type Post } from '../../schemas/posts.js';
 import { requireBoard } from '../boards/index.js';
+import { parseInput, withSlugRetry } from '../shared/index.js';
+import type { WorkspaceContext } from '../store/index.js';
 import { assertReferences } from './references.js';
 import { insertPost } from './write.js';
 
 /** `POST /v1/boards/{boardId}/posts`: an API-created post (moderation `approved`), with `post.created`. */
-export async function create({ db, organizationId, clock }: WorkspaceContext, boardId: string, body: unknown): Promise<Post> {
+export async function create(
+  { db, organizationId, clock }: WorkspaceContext,
+  boardId: string,
+  body: unknown,
+): Promise<Post> {
   const input = parseInput(createPostBodySchema, body);
   return withSlugRetry(() =>
     db.transaction(async (tx) => {
@@ -15,7 +19,14 @@ export async function create({ db, organizationId, clock }: WorkspaceContext, bo
       return insertPost(
         tx,
         organizationId,
-        { boardId, title: input.title, body: input.body, contactId: input.contactId ?? null, tagIds: input.tagIds, moderationStatus: 'approved' },
+        {
+          boardId,
+          title: input.title,
+          body: input.body,
+          contactId: input.contactId ?? null,
+          tagIds: input.tagIds,
+          moderationStatus: 'approved',
+        },
         clock(),
       );
     }),

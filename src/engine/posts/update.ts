@@ -1,7 +1,7 @@
-import { FeedbackError, changeTime, isUniqueViolation, parseInput } from '../shared/index.js';
-import { emit, postTags, posts, type Sql, type WorkspaceContext } from '../store/index.js';
-import { updatePostBodySchema, type Post } from '../../schemas/posts.js';
+import { type Post, updatePostBodySchema } from '../../schemas/posts.js';
 import { notifyPostStatus } from '../notifications/index.js';
+import { changeTime, FeedbackError, isUniqueViolation, parseInput } from '../shared/index.js';
+import { emit, posts, postTags, type Sql, type WorkspaceContext } from '../store/index.js';
 import { assertReferences, requireLivePost } from './references.js';
 import { postSummary } from './write.js';
 
@@ -25,7 +25,8 @@ function applied(current: Post, input: ReturnType<typeof updatePostBodySchema.pa
 /** Write the post's new fields; an explicit slug taken in the board is 409. */
 async function write(tx: Sql, current: Post, next: Post): Promise<void> {
   const slugConflict = () => new FeedbackError('ERR_CONFLICT', `slug ${next.slug} is already taken in this board`);
-  if (next.slug !== current.slug && (await posts.slugTaken(tx, current.boardId, next.slug, current.id))) throw slugConflict();
+  if (next.slug !== current.slug && (await posts.slugTaken(tx, current.boardId, next.slug, current.id)))
+    throw slugConflict();
   try {
     await posts.update(tx, next);
   } catch (err) {
@@ -57,8 +58,19 @@ export async function update(
     await write(tx, current, next);
     if (input.tagIds !== undefined) await postTags.setForPost(tx, current.id, new Set(input.tagIds));
     if (next.status !== current.status) {
-      const changeId = await emit(tx, { event: 'post.status_changed', organizationId, boardId: next.boardId, post: postSummary(next), previousStatus: current.status }, now);
-      if (options.mail !== false) await notifyPostStatus(tx, { organizationId, changeId, now }, next, current.status, null, options.note ?? null);
+      const changeId = await emit(
+        tx,
+        {
+          event: 'post.status_changed',
+          organizationId,
+          boardId: next.boardId,
+          post: postSummary(next),
+          previousStatus: current.status,
+        },
+        now,
+      );
+      if (options.mail !== false)
+        await notifyPostStatus(tx, { organizationId, changeId, now }, next, current.status, null, options.note ?? null);
     }
     return next;
   });

@@ -1,6 +1,6 @@
-import { firstFreeSlug, newId, slugify } from '../shared/index.js';
-import { emit, postTags, posts, type Sql } from '../store/index.js';
 import type { ModerationStatus, Post } from '../../schemas/posts.js';
+import { firstFreeSlug, newId, slugify } from '../shared/index.js';
+import { emit, posts, postTags, type Sql } from '../store/index.js';
 
 /** The post as `post.created` and `post.status_changed` carry it. */
 export function postSummary(post: Post) {
@@ -49,6 +49,7 @@ export async function insertPost(tx: Sql, organizationId: string, input: NewPost
   await posts.insert(tx, post, input.authorName ?? null);
   if (input.tagIds?.length) await postTags.setForPost(tx, post.id, new Set(input.tagIds));
   // A post held for moderation is announced when it is approved: until then nobody outside the workspace sees it.
-  if (post.moderationStatus === 'approved') await emit(tx, { event: 'post.created', organizationId, boardId: post.boardId, post: postSummary(post) }, now);
+  if (post.moderationStatus === 'approved')
+    await emit(tx, { event: 'post.created', organizationId, boardId: post.boardId, post: postSummary(post) }, now);
   return post;
 }

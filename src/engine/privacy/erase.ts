@@ -1,9 +1,10 @@
 import type { ErasureReport } from '../../schemas/privacy.js';
 import type { ContactRecord } from '../contacts/index.js';
-import { FeedbackError, changeTime, suppressionDigest } from '../shared/index.js';
+import { changeTime, FeedbackError, suppressionDigest } from '../shared/index.js';
 import {
   comments,
   contacts,
+  type Database,
   emit,
   events,
   idempotencyKeys,
@@ -13,14 +14,13 @@ import {
   portalCodes,
   portalSessions,
   posts,
-  suppressions,
-  votes,
-  type Database,
   type Sql,
   type Subject,
+  suppressions,
+  votes,
 } from '../store/index.js';
 import { eventsAbout } from './events.js';
-import { keptAnswersAbout, personOf, portalAccessOf, type PrivacyContext } from './person.js';
+import { keptAnswersAbout, type PrivacyContext, personOf, portalAccessOf } from './person.js';
 
 /** Take the person out of what refers to them: events (redacted), votes, comments, posts, mail, settings and portal access. */
 async function forget(tx: Sql, ctx: PrivacyContext, who: Subject, now: Date): Promise<ErasureReport> {
@@ -28,7 +28,11 @@ async function forget(tx: Sql, ctx: PrivacyContext, who: Subject, now: Date): Pr
   const voteIds = (await votes.listFor(tx, org, who)).map((v) => v.id);
   const commentIds = (await comments.listFor(tx, org, who)).map((c) => c.id);
   // Events first: they are found by the vote and comment ids, before those rows forget whose they were.
-  const found = await eventsAbout(tx, org, { contactIds: new Set(who.contactIds), voteIds: new Set(voteIds), commentIds: new Set(commentIds) });
+  const found = await eventsAbout(tx, org, {
+    contactIds: new Set(who.contactIds),
+    voteIds: new Set(voteIds),
+    commentIds: new Set(commentIds),
+  });
   for (const { event, redacted } of found) await events.redact(tx, event.id, redacted, now);
   const report: ErasureReport = {
     contactIds: [...who.contactIds],
@@ -46,8 +50,14 @@ async function forget(tx: Sql, ctx: PrivacyContext, who: Subject, now: Date): Pr
     await mailUnsubscribes.removeFor(tx, org, who.emailHash);
     await mailPreferences.removeFor(tx, org, who.emailHash);
     const portal = await portalAccessOf(tx, org, who.emailHash);
-    await portalSessions.removeMany(tx, portal.sessions.map((s) => s.id));
-    await portalCodes.removeMany(tx, portal.codes.map((c) => c.id));
+    await portalSessions.removeMany(
+      tx,
+      portal.sessions.map((s) => s.id),
+    );
+    await portalCodes.removeMany(
+      tx,
+      portal.codes.map((c) => c.id),
+    );
     report.sessions = portal.sessions.length + portal.codes.length;
   }
   const answers = await keptAnswersAbout(tx, ctx, who.contactIds);
@@ -65,10 +75,27 @@ async function deleteContacts(tx: Sql, organizationId: string, all: ContactRecor
   const digest = email && suppressionDigest((await suppressions.saltOf(tx, organizationId, true))!, email);
   for (const c of all) {
     await contacts.remove(tx, c.id);
-    const eventId = await emit(tx, { event: 'contact.deleted', organizationId, contact: { id: c.id, externalUserId: c.externalUserId } }, now);
+    const eventId = await emit(
+      tx,
+      { event: 'contact.deleted', organizationId, contact: { id: c.id, externalUserId: c.externalUserId } },
+      now,
+    );
     const delivering = (await events.deliveryCount(tx, eventId)) > 0;
-    if (!delivering) await events.redact(tx, eventId, { event: 'contact.deleted', organizationId, contact: { id: c.id, externalUserId: null } }, now);
-    if (digest) await suppressions.add(tx, { organizationId, digest, contactId: c.id, pendingEventId: delivering ? eventId : null, at: now });
+    if (!delivering)
+      await events.redact(
+        tx,
+        eventId,
+        { event: 'contact.deleted', organizationId, contact: { id: c.id, externalUserId: null } },
+        now,
+      );
+    if (digest)
+      await suppressions.add(tx, {
+        organizationId,
+        digest,
+        contactId: c.id,
+        pendingEventId: delivering ? eventId : null,
+        at: now,
+      });
   }
   return digest !== null;
 }
@@ -85,7 +112,10 @@ export async function erase(ctx: PrivacyContext, contactId: string): Promise<Era
     const person = await personOf(tx, ctx.organizationId, contactId, true);
     if (!person) {
       const erased = await suppressions.findByContact(tx, ctx.organizationId, contactId);
-      throw new FeedbackError('ERR_NOT_FOUND', erased ? `Contact ${contactId} was erased at ${erased.createdAt}.` : `No contact with id ${contactId}.`);
+      throw new FeedbackError(
+        'ERR_NOT_FOUND',
+        erased ? `Contact ${contactId} was erased at ${erased.createdAt}.` : `No contact with id ${contactId}.`,
+      );
     }
     // After the last change of any of the person's contacts: their contact.deleted follows their contact.updated.
     const now = changeTime(ctx.clock, new Date(Math.max(...person.all.map((c) => c.updatedAt.getTime()))));
@@ -103,7 +133,16 @@ export async function redactDeliveredErasures(db: Database, clock: () => Date): 
   const done = await suppressions.deliveredErasures(db, 100);
   for (const e of done) {
     await db.transaction(async (tx) => {
-      await events.redact(tx, e.eventId, { event: 'contact.deleted', organizationId: e.organizationId, contact: { id: e.contactId, externalUserId: null } }, clock());
+      await events.redact(
+        tx,
+        e.eventId,
+        {
+          event: 'contact.deleted',
+          organizationId: e.organizationId,
+          contact: { id: e.contactId, externalUserId: null },
+        },
+        clock(),
+      );
       await suppressions.clearPendingEvent(tx, e.organizationId, e.contactId);
     });
   }

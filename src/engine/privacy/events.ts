@@ -1,5 +1,6 @@
-import { events, type Sql } from '../store/index.js';
 import type { WebhookEvent } from '../../schemas/events.js';
+import { events, type Sql } from '../store/index.js';
+
 type StoredEvent = events.StoredEvent;
 
 /** The ids an event can name a person by: their contacts, their votes, their comments. */
@@ -19,15 +20,27 @@ export function redacted(event: WebhookEvent, subject: EventSubject): WebhookEve
     case 'contact.created':
     case 'contact.updated': {
       if (!subject.contactIds.has(event.contact.id)) return null;
-      const contact = { ...event.contact, externalUserId: null, name: null, plan: null, mrrCents: null, currency: null, metadata: {} };
+      const contact = {
+        ...event.contact,
+        externalUserId: null,
+        name: null,
+        plan: null,
+        mrrCents: null,
+        currency: null,
+        metadata: {},
+      };
       return event.event === 'contact.updated' ? { ...event, contact, changes: {} } : { ...event, contact };
     }
     case 'contact.deleted':
-      return subject.contactIds.has(event.contact.id) ? { ...event, contact: { id: event.contact.id, externalUserId: null } } : null;
+      return subject.contactIds.has(event.contact.id)
+        ? { ...event, contact: { id: event.contact.id, externalUserId: null } }
+        : null;
     case 'vote.created':
       return subject.voteIds.has(event.vote.id) ? { ...event, vote: { ...event.vote, userId: null } } : null;
     case 'comment.created':
-      return subject.commentIds.has(event.comment.id) ? { ...event, comment: { ...event.comment, authorUserId: null } } : null;
+      return subject.commentIds.has(event.comment.id)
+        ? { ...event, comment: { ...event.comment, authorUserId: null } }
+        : null;
     default:
       return null;
   }
@@ -39,7 +52,11 @@ const PAGE = 1000;
  * The workspace's events about the person that are not redacted yet, each with its redacted payload. One pass over the
  * workspace's contact, vote and comment events, a thousand at a time: an export or an erasure reads them all once.
  */
-export async function eventsAbout(sql: Sql, organizationId: string, subject: EventSubject): Promise<Array<{ event: StoredEvent; redacted: WebhookEvent }>> {
+export async function eventsAbout(
+  sql: Sql,
+  organizationId: string,
+  subject: EventSubject,
+): Promise<Array<{ event: StoredEvent; redacted: WebhookEvent }>> {
   const found: Array<{ event: StoredEvent; redacted: WebhookEvent }> = [];
   for (let after = ''; ; ) {
     const page = await events.personalPage(sql, organizationId, after, PAGE);

@@ -1,9 +1,19 @@
-import { CONTACT_EXPORT_FORMAT, contactExportSchema, type ContactExport } from '../../schemas/privacy.js';
+import { CONTACT_EXPORT_FORMAT, type ContactExport, contactExportSchema } from '../../schemas/privacy.js';
 import { toContact } from '../contacts/index.js';
 import { FeedbackError } from '../shared/index.js';
-import { comments, mail, mailPreferences, mailSubscriptions, mailUnsubscribes, posts, suppressions, votes, type Subject } from '../store/index.js';
+import {
+  comments,
+  mail,
+  mailPreferences,
+  mailSubscriptions,
+  mailUnsubscribes,
+  posts,
+  type Subject,
+  suppressions,
+  votes,
+} from '../store/index.js';
 import { eventsAbout } from './events.js';
-import { MEANINGS, personOf, portalAccessOf, type PrivacyContext } from './person.js';
+import { MEANINGS, type PrivacyContext, personOf, portalAccessOf } from './person.js';
 
 /** What the export says of the person's notification settings and mail. */
 async function notificationsOf(ctx: PrivacyContext, who: Subject) {
@@ -13,7 +23,14 @@ async function notificationsOf(ctx: PrivacyContext, who: Subject) {
   return {
     digest: who.emailHash ? await mailPreferences.digestOf(db, org, who.emailHash) : 'instant',
     subscriptions: subs.map(({ topic, via, createdAt }) => ({ topic, via, createdAt })),
-    unsubscribes: who.emailHash ? (await mailUnsubscribes.listFor(db, org, who.emailHash)).map(({ topic, via, createdAt, undoneAt }) => ({ topic, via, createdAt, undoneAt })) : [],
+    unsubscribes: who.emailHash
+      ? (await mailUnsubscribes.listFor(db, org, who.emailHash)).map(({ topic, via, createdAt, undoneAt }) => ({
+          topic,
+          via,
+          createdAt,
+          undoneAt,
+        }))
+      : [],
     mail: await mail.listFor(db, org, who),
   };
 }
@@ -24,14 +41,22 @@ export async function exportPerson(ctx: PrivacyContext, contactId: string): Prom
   const now = ctx.clock();
   const person = await personOf(db, org, contactId, false);
   const erasure = await suppressions.findByContact(db, org, contactId);
-  if (!person && !erasure) throw new FeedbackError('ERR_NOT_FOUND', `No contact with id ${contactId}, and no erasure of it.`);
+  if (!person && !erasure)
+    throw new FeedbackError('ERR_NOT_FOUND', `No contact with id ${contactId}, and no erasure of it.`);
   const who: Subject = person?.subject ?? { contactIds: [contactId], emailHash: null, userIds: [] };
   const personVotes = await votes.listFor(db, org, who);
   const personComments = await comments.listFor(db, org, who);
   const portal = await portalAccessOf(db, org, who.emailHash);
-  const found = await eventsAbout(db, org, { contactIds: new Set(who.contactIds), voteIds: new Set(personVotes.map((v) => v.id)), commentIds: new Set(personComments.map((c) => c.id)) });
+  const found = await eventsAbout(db, org, {
+    contactIds: new Set(who.contactIds),
+    voteIds: new Set(personVotes.map((v) => v.id)),
+    commentIds: new Set(personComments.map((c) => c.id)),
+  });
   const contact = person?.contact;
-  const times = (r: { createdAt: Date; expiresAt: Date }) => ({ createdAt: r.createdAt.toISOString(), expiresAt: r.expiresAt.toISOString() });
+  const times = (r: { createdAt: Date; expiresAt: Date }) => ({
+    createdAt: r.createdAt.toISOString(),
+    expiresAt: r.expiresAt.toISOString(),
+  });
   return contactExportSchema.parse({
     format: CONTACT_EXPORT_FORMAT,
     exportedAt: now.toISOString(),
@@ -39,7 +64,13 @@ export async function exportPerson(ctx: PrivacyContext, contactId: string): Prom
     contactId,
     contact: contact ? toContact(contact) : null,
     sameAddress: (person?.all ?? []).filter((c) => c.id !== contactId).map(toContact),
-    consent: contact ? { source: contact.source, consentBasis: contact.consentBasis, meaning: MEANINGS[contact.consentBasis] ?? 'A basis this version does not know.' } : null,
+    consent: contact
+      ? {
+          source: contact.source,
+          consentBasis: contact.consentBasis,
+          meaning: MEANINGS[contact.consentBasis] ?? 'A basis this version does not know.',
+        }
+      : null,
     posts: await posts.listAllFor(db, org, who),
     votes: personVotes,
     comments: personComments,
@@ -48,7 +79,18 @@ export async function exportPerson(ctx: PrivacyContext, contactId: string): Prom
       sessions: portal.sessions.map((s) => ({ email: s.email, name: s.name, verified: s.verified, ...times(s) })),
       pendingCodes: portal.codes.map((c) => ({ email: c.email, name: c.name, ...times(c) })),
     },
-    events: found.map(({ event }) => ({ id: event.id, type: event.type, createdAt: event.createdAt, payload: event.payload as unknown as Record<string, unknown> })),
-    erasure: erasure ? { erasedAt: erasure.createdAt, suppressionDigest: erasure.digest, deletionEventPending: erasure.pendingEventId !== null } : null,
+    events: found.map(({ event }) => ({
+      id: event.id,
+      type: event.type,
+      createdAt: event.createdAt,
+      payload: event.payload as unknown as Record<string, unknown>,
+    })),
+    erasure: erasure
+      ? {
+          erasedAt: erasure.createdAt,
+          suppressionDigest: erasure.digest,
+          deletionEventPending: erasure.pendingEventId !== null,
+        }
+      : null,
   });
 }

@@ -1,4 +1,5 @@
 // Data-subject requests: a person's export, their erasure, and the chore that finishes erasures once delivered.
-export { createPrivacyService, type PrivacyService } from './service.js';
+
 export { redactDeliveredErasures } from './erase.js';
 export type { PrivacyContext } from './person.js';
+export { createPrivacyService, type PrivacyService } from './service.js';

@@ -1,16 +1,16 @@
 // Secrets at rest: the key that seals them (environment, key file, fallbacks), AES-256-GCM sealing bound to the row a
 // value is kept in, and resealing every stored secret under the current key (docs/security.md).
 export {
-  SECRET_KEY_ENV,
-  SECRET_KEY_FALLBACKS_ENV,
-  SecretKeyError,
   createSecretBox,
-  lazySecretBox,
   generateSecretKey,
+  lazySecretBox,
   parseSecretKey,
   resolveSecretKeys,
-  secretKeyFileOf,
+  SECRET_KEY_ENV,
+  SECRET_KEY_FALLBACKS_ENV,
   type SecretBox,
+  SecretKeyError,
   type SecretKeys,
+  secretKeyFileOf,
 } from './keys.js';
-export { resealStored, sealedAt, type ResealReport } from './sealing.js';
+export { type ResealReport, resealStored, sealedAt } from './sealing.js';

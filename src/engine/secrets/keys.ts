@@ -40,7 +40,9 @@ export function parseSecretKey(text: string, name = SECRET_KEY_ENV): Buffer {
       ? Buffer.from(trimmed.replace(/=$/, ''), 'base64url')
       : undefined;
   if (bytes?.length !== 32) {
-    throw new SecretKeyError(`${name} must be 32 random bytes, as 64 hex characters or base64 (make one with: feedback-service secrets generate-key)`);
+    throw new SecretKeyError(
+      `${name} must be 32 random bytes, as 64 hex characters or base64 (make one with: feedback-service secrets generate-key)`,
+    );
   }
   return bytes;
 }
@@ -77,7 +79,8 @@ export function createSecretBox(keys: SecretKeys): SecretBox {
     const key = parseSecretKey(text, `${SECRET_KEY_FALLBACKS_ENV} (entry ${i + 1})`);
     byId.set(keyIdOf(key), key);
   }
-  const storedKeyId = (stored: string) => (stored.startsWith(PREFIX) ? stored.slice(PREFIX.length, PREFIX.length + 8) : null);
+  const storedKeyId = (stored: string) =>
+    stored.startsWith(PREFIX) ? stored.slice(PREFIX.length, PREFIX.length + 8) : null;
   const derived = new Map<string, { current: Uint8Array; all: Uint8Array[] }>();
   return {
     keyId: currentId,
@@ -102,7 +105,10 @@ export function createSecretBox(keys: SecretKeys): SecretBox {
         const decipher = createDecipheriv('aes-256-gcm', key, body.subarray(0, IV_BYTES));
         decipher.setAAD(Buffer.from(context, 'utf8'));
         decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-        return Buffer.concat([decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+        return Buffer.concat([
+          decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)),
+          decipher.final(),
+        ]).toString('utf8');
       } catch {
         throw new SecretKeyError(`a stored secret (${context}) does not open under key ${id}: it was altered or moved`);
       }
@@ -114,7 +120,9 @@ export function createSecretBox(keys: SecretKeys): SecretBox {
     signingKeys(purpose) {
       let keys = derived.get(purpose);
       if (!keys) {
-        const all = [...byId.values()].map((key) => new Uint8Array(hkdfSync('sha256', key, new Uint8Array(0), `feedback-service:${purpose}`, 32)));
+        const all = [...byId.values()].map(
+          (key) => new Uint8Array(hkdfSync('sha256', key, new Uint8Array(0), `feedback-service:${purpose}`, 32)),
+        );
         derived.set(purpose, (keys = { current: all[0]!, all }));
       }
       return keys;
@@ -167,7 +175,9 @@ function readOrCreateKeyFile(path: string, log: (message: string) => void): stri
   try {
     writeFileSync(path, `${generateSecretKey()}\n`, { mode: 0o600, flag: 'wx' });
     chmodSync(path, 0o600); // whatever the umask
-    log(`[feedback-service] created ${path}, the key that encrypts webhook secrets at rest (mode 0600): back it up apart from the database`);
+    log(
+      `[feedback-service] created ${path}, the key that encrypts webhook secrets at rest (mode 0600): back it up apart from the database`,
+    );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) {

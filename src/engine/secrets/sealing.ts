@@ -1,4 +1,4 @@
-import { idempotencyKeys, mail, organizations, type Database, webhooks, workspaceSso } from '../store/index.js';
+import { type Database, idempotencyKeys, mail, organizations, webhooks, workspaceSso } from '../store/index.js';
 import type { SecretBox } from './keys.js';
 
 /** Where each kind of sealed value is kept: the context it is bound to. */
@@ -33,9 +33,21 @@ const BATCH = 500;
  * beside serving processes is safe.
  */
 export async function resealStored(db: Database, box: SecretBox): Promise<ResealReport> {
-  const report: ResealReport = { webhookSecrets: 0, idempotentAnswers: 0, portalSecrets: 0, ssoSecrets: 0, accountMail: 0, unopenable: 0 };
+  const report: ResealReport = {
+    webhookSecrets: 0,
+    idempotentAnswers: 0,
+    portalSecrets: 0,
+    ssoSecrets: 0,
+    accountMail: 0,
+    unopenable: 0,
+  };
   /** Reseal one value per row, rows read by id in batches; each resealed value counted under `counted`. */
-  async function byId(counted: 'webhookSecrets' | 'accountMail', read: (after: string) => Promise<Array<{ id: string; value: string }>>, contextOf: (id: string) => string, replace: (id: string, was: string, sealed: string) => Promise<void>) {
+  async function byId(
+    counted: 'webhookSecrets' | 'accountMail',
+    read: (after: string) => Promise<Array<{ id: string; value: string }>>,
+    contextOf: (id: string) => string,
+    replace: (id: string, was: string, sealed: string) => Promise<void>,
+  ) {
     for (let after = ''; ; ) {
       const rows = await read(after);
       for (const row of rows) {
@@ -52,7 +64,8 @@ export async function resealStored(db: Database, box: SecretBox): Promise<Reseal
   }
   await byId(
     'webhookSecrets',
-    async (after) => (await webhooks.secretsNotSealedWith(db, box.keyId, after, BATCH)).map((r) => ({ id: r.id, value: r.secret })),
+    async (after) =>
+      (await webhooks.secretsNotSealedWith(db, box.keyId, after, BATCH)).map((r) => ({ id: r.id, value: r.secret })),
     sealedAt.webhookSecret,
     (id, was, sealed) => webhooks.replaceSecret(db, id, was, sealed),
   );
@@ -62,7 +75,13 @@ export async function resealStored(db: Database, box: SecretBox): Promise<Reseal
       if (!box.opens(row.body)) report.unopenable++;
       else {
         const context = sealedAt.idempotentAnswer(row.organizationId, row.key);
-        await idempotencyKeys.replaceAnswer(db, row.organizationId, row.key, row.body, box.seal(box.open(row.body, context), context));
+        await idempotencyKeys.replaceAnswer(
+          db,
+          row.organizationId,
+          row.key,
+          row.body,
+          box.seal(box.open(row.body, context), context),
+        );
         report.idempotentAnswers++;
       }
     }
@@ -79,7 +98,11 @@ export async function resealStored(db: Database, box: SecretBox): Promise<Reseal
       if (values.some((v) => v !== null && !box.opens(v))) report.unopenable++;
       else {
         const [current, previous] = values.map((v) => (v === null ? null : box.seal(box.open(v, context), context)));
-        await organizations.replacePortalSecrets(db, row.id, row, { current: current!, previous: previous!, previousUntil: row.previousUntil });
+        await organizations.replacePortalSecrets(db, row.id, row, {
+          current: current!,
+          previous: previous!,
+          previousUntil: row.previousUntil,
+        });
         report.portalSecrets++;
       }
     }
@@ -92,13 +115,22 @@ export async function resealStored(db: Database, box: SecretBox): Promise<Reseal
     if (!box.opens(row.clientSecret)) report.unopenable++;
     else {
       const context = sealedAt.ssoClientSecret(row.organizationId);
-      await workspaceSso.replaceSecret(db, row.organizationId, row.clientSecret, box.seal(box.open(row.clientSecret, context), context));
+      await workspaceSso.replaceSecret(
+        db,
+        row.organizationId,
+        row.clientSecret,
+        box.seal(box.open(row.clientSecret, context), context),
+      );
       report.ssoSecrets++;
     }
   }
   await byId(
     'accountMail',
-    async (after) => (await mail.sealedPayloadsNotSealedWith(db, box.keyId, after, BATCH)).map((r) => ({ id: r.id, value: r.payload })),
+    async (after) =>
+      (await mail.sealedPayloadsNotSealedWith(db, box.keyId, after, BATCH)).map((r) => ({
+        id: r.id,
+        value: r.payload,
+      })),
     sealedAt.accountMail,
     (id, was, sealed) => mail.replacePayload(db, id, was, sealed),
   );

@@ -102,7 +102,9 @@ export class BlockedAddressError extends Error {
     readonly address: string,
     readonly reason: string,
   ) {
-    super(host === address ? `${address} is a ${reason} address` : `${host} resolves to ${address}, a ${reason} address`);
+    super(
+      host === address ? `${address} is a ${reason} address` : `${host} resolves to ${address}, a ${reason} address`,
+    );
     this.name = 'BlockedAddressError';
   }
 }
@@ -119,12 +121,21 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * resolved address is not public, and hands the socket exactly the addresses it checked, so the
  * connection is pinned to them and a second resolution (DNS rebinding) never happens.
  */
-export function guardedLookup(hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void {
+export function guardedLookup(
+  hostname: string,
+  options: { all?: boolean; family?: number | string },
+  callback: LookupCallback,
+): void {
   dnsLookup(hostname, { ...options, all: true } as { all: true }, (err, addresses) => {
     if (err) return callback(err, options.all ? [] : '', 0);
     for (const a of addresses) {
       const reason = nonPublicReason(a.address);
-      if (reason) return callback(new BlockedAddressError(hostname, a.address, reason) as NodeJS.ErrnoException, options.all ? [] : '', 0);
+      if (reason)
+        return callback(
+          new BlockedAddressError(hostname, a.address, reason) as NodeJS.ErrnoException,
+          options.all ? [] : '',
+          0,
+        );
     }
     if (options.all) return callback(null, addresses);
     const first = addresses[0];

@@ -1,6 +1,6 @@
+import type { z } from 'zod';
 import { ERROR_CODES, type ErrorCode, type ValidationIssue } from '../../schemas/errors.js';
 import { textIssues } from '../../schemas/input.js';
-import type { z } from 'zod';
 
 /**
  * The one error type the engine throws for a refused operation. `code` is a key of
@@ -31,7 +31,11 @@ export class FeedbackError extends Error {
 /** `ERR_VALIDATION` with the given issues as `details.issues`. */
 export function validationError(issues: ValidationIssue[]): FeedbackError {
   const first = issues[0];
-  const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : 'The request failed validation.';
+  const message = first
+    ? first.path
+      ? `${first.path}: ${first.message}`
+      : first.message
+    : 'The request failed validation.';
   return new FeedbackError('ERR_VALIDATION', message, { issues });
 }
 
@@ -50,7 +54,13 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
       const path = issue.path.map(String).join('.');
       // A strict schema's unknown keys: one issue each, at the key's own path (`bogus`, not the object's).
       if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownKey(path ? `${path}.${key}` : key));
-      return [{ path, code: issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : issue.code, message: issue.message }];
+      return [
+        {
+          path,
+          code: issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : issue.code,
+          message: issue.message,
+        },
+      ];
     }),
   );
 }

@@ -44,21 +44,37 @@ export type OneTimeOutcome<T> = { row: T } | { refusal: string; retry?: true; wr
  * row is removed; a wrong code counts a try, and the last allowed try removes the row. Removing in the transaction that
  * read the row makes two uses racing succeed once.
  */
-export async function useOnce<T extends OneTimeRow>(row: T | undefined, code: string | null, now: Date, store: OneTimeStore, words: OneTimeWords): Promise<OneTimeOutcome<T>> {
+export async function useOnce<T extends OneTimeRow>(
+  row: T | undefined,
+  code: string | null,
+  now: Date,
+  store: OneTimeStore,
+  words: OneTimeWords,
+): Promise<OneTimeOutcome<T>> {
   const gone = { refusal: `This ${words.noun} is no longer valid; ask for a new one.` };
   if (!row) return gone;
   if (row.expiresAt <= now) {
     await store.remove(row.id);
     return { refusal: `This ${words.noun} has expired; ask for a new one.` };
   }
-  if (code !== null && !timingSafeEqual(Buffer.from(sha256(`${row.id}:${code.trim()}`), 'hex'), Buffer.from(row.codeHash, 'hex'))) {
+  if (
+    code !== null &&
+    !timingSafeEqual(Buffer.from(sha256(`${row.id}:${code.trim()}`), 'hex'), Buffer.from(row.codeHash, 'hex'))
+  ) {
     if (row.attempts + 1 >= words.attempts) {
       await store.remove(row.id);
-      return { refusal: `That code is wrong, and it was the last try; ask for ${words.askAfterLastTry}.`, wrongCode: true };
+      return {
+        refusal: `That code is wrong, and it was the last try; ask for ${words.askAfterLastTry}.`,
+        wrongCode: true,
+      };
     }
     await store.countAttempt(row.id);
     const left = words.attempts - row.attempts - 1;
-    return { refusal: `That code is wrong; ${left} ${left === 1 ? 'try' : 'tries'} left.`, retry: true, wrongCode: true };
+    return {
+      refusal: `That code is wrong; ${left} ${left === 1 ? 'try' : 'tries'} left.`,
+      retry: true,
+      wrongCode: true,
+    };
   }
   return (await store.remove(row.id)) ? { row } : gone;
 }

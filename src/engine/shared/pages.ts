@@ -24,7 +24,9 @@ export function decodeCursor(cursor: string, kind: string, valid: (key: CursorKe
   }
   const key = parsed?.v;
   if (parsed?.k !== kind || !Array.isArray(key) || !valid(key as CursorKey)) {
-    throw validationError([{ path: 'cursor', code: 'invalid_cursor', message: 'cursor is not valid for this list and sort' }]);
+    throw validationError([
+      { path: 'cursor', code: 'invalid_cursor', message: 'cursor is not valid for this list and sort' },
+    ]);
   }
   return key as CursorKey;
 }
@@ -33,28 +35,42 @@ export function decodeCursor(cursor: string, kind: string, valid: (key: CursorKe
  * An epoch-ms time both databases can compare: an integer from year 1 to year 9999 (a JavaScript date reaches
  * further, PostgreSQL's timestamps do not).
  */
-export const isTime = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= MIN_TIME && (v as number) <= MAX_TIME;
+export const isTime = (v: unknown): v is number =>
+  Number.isSafeInteger(v) && (v as number) >= MIN_TIME && (v as number) <= MAX_TIME;
 const MIN_TIME = -62_135_596_800_000; // 0001-01-01T00:00:00.000Z
 const MAX_TIME = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
 /** An integer sort value from `min` to `max` (a count or an amount). */
-export const isIntegerIn = (min: number, max: number) => (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
+export const isIntegerIn =
+  (min: number, max: number) =>
+  (v: unknown): v is number =>
+    Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
 /** One of our ids: 1 to 255 visible ASCII characters. */
 export const isId = (v: unknown): v is string => typeof v === 'string' && /^[\x21-\x7e]{1,255}$/.test(v);
 
 export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 /** A search's position: relevance, votes, creation time (epoch ms) and id (docs/search.md). */
-export const isRelevancePosition = (k: CursorKey): boolean => k.length === 4 && isFiniteNumber(k[0]) && isFiniteNumber(k[1]) && isTime(k[2]) && isId(k[3]);
+export const isRelevancePosition = (k: CursorKey): boolean =>
+  k.length === 4 && isFiniteNumber(k[0]) && isFiniteNumber(k[1]) && isTime(k[2]) && isId(k[3]);
 
 /** The most common position: a time (epoch ms) and an id. */
 export const timeAndId = (k: CursorKey): boolean => k.length === 2 && isTime(k[0]) && isId(k[1]);
 
 /** The position a list's `cursor` parameter names, or undefined for the first page (ERR_VALIDATION when not valid). */
-export function readCursor(cursor: string | undefined, kind: string, valid: (key: CursorKey) => boolean = timeAndId): CursorKey | undefined {
+export function readCursor(
+  cursor: string | undefined,
+  kind: string,
+  valid: (key: CursorKey) => boolean = timeAndId,
+): CursorKey | undefined {
   return cursor === undefined ? undefined : decodeCursor(cursor, kind, valid);
 }
 
 /** A page from up to `limit + 1` items in list order: the first `limit`, and the cursor after the last if there are more. */
-export function toPage<T>(items: T[], limit: number, kind: string, keyOf: (last: T) => CursorKey): { data: T[]; nextCursor: string | null } {
+export function toPage<T>(
+  items: T[],
+  limit: number,
+  kind: string,
+  keyOf: (last: T) => CursorKey,
+): { data: T[]; nextCursor: string | null } {
   const data = items.slice(0, limit);
   const last = data[data.length - 1];
   return { data, nextCursor: items.length > limit && last !== undefined ? encodeCursor(kind, keyOf(last)) : null };

@@ -3,6 +3,8 @@
  * document `body.json` holds, with the text beside it.
  */
 export function plainBody(text: string): { json: { type: 'doc'; content: unknown[] }; text: string } {
-  const paragraphs = text.split(/\r?\n/).map((line) => (line ? { type: 'paragraph', content: [{ type: 'text', text: line }] } : { type: 'paragraph' }));
+  const paragraphs = text
+    .split(/\r?\n/)
+    .map((line) => (line ? { type: 'paragraph', content: [{ type: 'text', text: line }] } : { type: 'paragraph' }));
   return { json: { type: 'doc', content: paragraphs }, text };
 }

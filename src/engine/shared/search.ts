@@ -33,7 +33,10 @@ export function parseSearch(input: string): SearchTerm[] {
       if (words.length === 0 || count >= SEARCH_MAX_WORDS) continue;
       const kept = words.slice(0, SEARCH_MAX_WORDS - count);
       count += kept.length;
-      terms.push({ words: kept, prefix: quoted === undefined && kept.length === 1 && kept[0]!.length >= PREFIX_MIN_LENGTH });
+      terms.push({
+        words: kept,
+        prefix: quoted === undefined && kept.length === 1 && kept[0]!.length >= PREFIX_MIN_LENGTH,
+      });
     }
   }
   return terms;
@@ -51,7 +54,9 @@ export function fts5Query(terms: readonly SearchTerm[], columns: readonly string
 /** The terms as a PostgreSQL tsquery (for `to_tsquery('simple', ...)`): `'word':*`, `'a' <-> 'b'`, joined by `&`. */
 export function tsQuery(terms: readonly SearchTerm[]): string {
   return terms
-    .map((t) => (t.words.length > 1 ? `(${t.words.map((w) => `'${w}'`).join(' <-> ')})` : `'${t.words[0]}'${t.prefix ? ':*' : ''}`))
+    .map((t) =>
+      t.words.length > 1 ? `(${t.words.map((w) => `'${w}'`).join(' <-> ')})` : `'${t.words[0]}'${t.prefix ? ':*' : ''}`,
+    )
     .join(' & ');
 }
 
@@ -61,7 +66,28 @@ export function tsQuery(terms: readonly SearchTerm[]): string {
  * These are in every PostgreSQL from 13 on.
  */
 export const SEARCH_LANGUAGES = [
-  'simple', 'arabic', 'danish', 'dutch', 'english', 'finnish', 'french', 'german', 'greek', 'hungarian', 'indonesian', 'irish', 'italian',
-  'lithuanian', 'nepali', 'norwegian', 'portuguese', 'romanian', 'russian', 'spanish', 'swedish', 'tamil', 'turkish',
+  'simple',
+  'arabic',
+  'danish',
+  'dutch',
+  'english',
+  'finnish',
+  'french',
+  'german',
+  'greek',
+  'hungarian',
+  'indonesian',
+  'irish',
+  'italian',
+  'lithuanian',
+  'nepali',
+  'norwegian',
+  'portuguese',
+  'romanian',
+  'russian',
+  'spanish',
+  'swedish',
+  'tamil',
+  'turkish',
 ] as const;
 export type SearchLanguage = (typeof SEARCH_LANGUAGES)[number];

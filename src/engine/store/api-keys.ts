@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { onlyOn } from './model.js';
 import { Organization } from './organizations.js';
-import { statement, toDate, toIntOrNull, toIso, toIsoOrNull, ts, type Sql } from './sql.js';
+import { type Sql, statement, toDate, toIntOrNull, toIso, toIsoOrNull, ts } from './sql.js';
 
 /** An API key; only the SHA-256 hash of the secret is stored. */
 export const ApiKey = defineEntity({
@@ -45,9 +45,10 @@ export interface ApiKeyInfo {
 
 /** The keys of a workspace, oldest first. */
 export async function listForOrganization(sql: Sql, organizationId: string): Promise<ApiKeyInfo[]> {
-  const rows = await sql.all('SELECT id, organization_id, scope, created_at, revoked_at, last_used_at FROM api_key WHERE organization_id = ? ORDER BY created_at, id', [
-    organizationId,
-  ]);
+  const rows = await sql.all(
+    'SELECT id, organization_id, scope, created_at, revoked_at, last_used_at FROM api_key WHERE organization_id = ? ORDER BY created_at, id',
+    [organizationId],
+  );
   return rows.map((r) => ({
     id: r.id as string,
     organizationId: r.organization_id as string,
@@ -63,14 +64,15 @@ export async function markUsed(sql: Sql, id: string, now: Date): Promise<void> {
   await sql.run('UPDATE api_key SET last_used_at = ? WHERE id = ?', [ts(sql, now), id]);
 }
 
-export async function insert(sql: Sql, key: { id: string; organizationId: string; keyHash: string; scope: string }, now: Date): Promise<void> {
-  await sql.run('INSERT INTO api_key (id, organization_id, key_hash, scope, revoked_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)', [
-    key.id,
-    key.organizationId,
-    key.keyHash,
-    key.scope,
-    ts(sql, now),
-  ]);
+export async function insert(
+  sql: Sql,
+  key: { id: string; organizationId: string; keyHash: string; scope: string },
+  now: Date,
+): Promise<void> {
+  await sql.run(
+    'INSERT INTO api_key (id, organization_id, key_hash, scope, revoked_at, created_at) VALUES (?, ?, ?, ?, NULL, ?)',
+    [key.id, key.organizationId, key.keyHash, key.scope, ts(sql, now)],
+  );
 }
 
 /**
@@ -86,13 +88,21 @@ export async function revoke(sql: Sql, id: string, at: Date, organizationId?: st
 }
 
 /** A key of the workspace (revoked or not), or undefined. */
-export async function findOf(sql: Sql, organizationId: string, id: string): Promise<{ scope: string; revokedAt: Date | null } | undefined> {
-  const row = await sql.one<{ scope: string; revoked_at: unknown }>('SELECT scope, revoked_at FROM api_key WHERE id = ? AND organization_id = ?', [id, organizationId]);
+export async function findOf(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+): Promise<{ scope: string; revokedAt: Date | null } | undefined> {
+  const row = await sql.one<{ scope: string; revoked_at: unknown }>(
+    'SELECT scope, revoked_at FROM api_key WHERE id = ? AND organization_id = ?',
+    [id, organizationId],
+  );
   return row && { scope: row.scope, revokedAt: row.revoked_at == null ? null : toDate(row.revoked_at) };
 }
 
 /** Every request runs it: prepared once per connection on PostgreSQL. */
-const AUTHENTICATE = statement(`SELECT k.id, k.organization_id, k.scope, k.last_used_at, o.billing_state, o.plan, o.rate_limit
+const AUTHENTICATE =
+  statement(`SELECT k.id, k.organization_id, k.scope, k.last_used_at, o.billing_state, o.plan, o.rate_limit
   FROM api_key k JOIN organization o ON o.id = k.organization_id
   WHERE k.key_hash = ? AND (k.revoked_at IS NULL OR k.revoked_at > ?)`);
 

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
-import { asIs, defineRows, pageOf, type After } from './rows.js';
-import { toIso, toJson, toStringOrNull, ts, type JsonColumn, type Sql } from './sql.js';
+import { type After, asIs, defineRows, pageOf } from './rows.js';
+import { type JsonColumn, type Sql, toIso, toJson, toStringOrNull, ts } from './sql.js';
 
 /**
  * What a team member did in a workspace through the console (or the command line): who, what, to which resource, when
@@ -77,12 +77,31 @@ export async function insert(sql: Sql, a: AuditRow): Promise<void> {
  * take the same path. Ids: `idBase` and the end of the member row's id.
  */
 export async function insertForTeamsOf(sql: Sql, email: string, a: Omit<AuditRow, 'organizationId'>): Promise<void> {
-  const entry = { ...a, detail: JSON.stringify(a.detail), createdAt: sql.dialect.jsonTime(new Date(a.createdAt)), email };
+  const entry = {
+    ...a,
+    detail: JSON.stringify(a.detail),
+    createdAt: sql.dialect.jsonTime(new Date(a.createdAt)),
+    email,
+  };
   await sql.run(
     `INSERT INTO audit_entry (${ENTRIES.names})
      SELECT x.id || substr(m.id, length(m.id) - 5), m.organization_id, x.actor, x.action, x.resource_type, x.resource_id, x.ip, x.detail, x.created_at
      FROM ${sql.dialect.jsonRows(ONE_ENTRY, 'x')} JOIN team_member m ON m.email = x.email`,
-    [JSON.stringify([{ id: entry.id, actor: entry.actor, action: entry.action, resource_type: entry.resourceType, resource_id: entry.resourceId, ip: entry.ip, detail: entry.detail, created_at: entry.createdAt, email }])],
+    [
+      JSON.stringify([
+        {
+          id: entry.id,
+          actor: entry.actor,
+          action: entry.action,
+          resource_type: entry.resourceType,
+          resource_id: entry.resourceId,
+          ip: entry.ip,
+          detail: entry.detail,
+          created_at: entry.createdAt,
+          email,
+        },
+      ]),
+    ],
   );
 }
 const ONE_ENTRY: readonly JsonColumn[] = [
@@ -104,7 +123,12 @@ export function page(sql: Sql, organizationId: string, limit: number, after?: Af
 
 /** Every entry, in every workspace, that names this address: as the one who acted or as the resource acted on. */
 export async function naming(sql: Sql, email: string): Promise<AuditRow[]> {
-  return (await sql.all(`SELECT ${ENTRIES.columns} FROM audit_entry a WHERE a.actor = ? OR a.resource_id = ? ORDER BY a.created_at, a.id`, [email, email])).map((r) => ENTRIES.read(r));
+  return (
+    await sql.all(
+      `SELECT ${ENTRIES.columns} FROM audit_entry a WHERE a.actor = ? OR a.resource_id = ? ORDER BY a.created_at, a.id`,
+      [email, email],
+    )
+  ).map((r) => ENTRIES.read(r));
 }
 
 /** Put `alias` where the entries name this address, and drop the client address of what they did. */

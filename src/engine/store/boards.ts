@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
-import { asIs, defineRows, pageOf, type After } from './rows.js';
-import { toBool, toIso, ts, type Sql } from './sql.js';
+import { type After, asIs, defineRows, pageOf } from './rows.js';
+import { type Sql, toBool, toIso, ts } from './sql.js';
 
 /** A board: where posts are filed. */
 export const Board = defineEntity({
@@ -52,7 +52,10 @@ export async function insert(sql: Sql, board: BoardRow): Promise<void> {
 }
 
 export async function find(sql: Sql, organizationId: string, id: string): Promise<BoardRow | undefined> {
-  const row = await sql.one(`SELECT ${BOARDS.columns} FROM board b WHERE b.organization_id = ? AND b.id = ?`, [organizationId, id]);
+  const row = await sql.one(`SELECT ${BOARDS.columns} FROM board b WHERE b.organization_id = ? AND b.id = ?`, [
+    organizationId,
+    id,
+  ]);
   return row && BOARDS.read(row);
 }
 
@@ -63,6 +66,9 @@ export function list(sql: Sql, organizationId: string, limit: number, after?: Af
 
 /** The slugs of the workspace's boards that are `base` or `base-...`. */
 export async function slugsLike(sql: Sql, organizationId: string, base: string): Promise<string[]> {
-  const rows = await sql.all<{ slug: string }>('SELECT slug FROM board WHERE organization_id = ? AND (slug = ? OR slug LIKE ?)', [organizationId, base, `${base}-%`]);
+  const rows = await sql.all<{ slug: string }>(
+    'SELECT slug FROM board WHERE organization_id = ? AND (slug = ? OR slug LIKE ?)',
+    [organizationId, base, `${base}-%`],
+  );
   return rows.map((r) => r.slug);
 }

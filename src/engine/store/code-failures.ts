@@ -1,6 +1,17 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { CODE_FAILURE_MEMORY_MS, codesPausedMessage, codesPausedUntil, hashEmail, newId, useOnce, type OneTimeOutcome, type OneTimeRow, type OneTimeStore, type OneTimeWords } from '../shared/index.js';
-import { toDate, ts, type Sql } from './sql.js';
+import {
+  CODE_FAILURE_MEMORY_MS,
+  codesPausedMessage,
+  codesPausedUntil,
+  hashEmail,
+  newId,
+  type OneTimeOutcome,
+  type OneTimeRow,
+  type OneTimeStore,
+  type OneTimeWords,
+  useOnce,
+} from '../shared/index.js';
+import { type Sql, toDate, ts } from './sql.js';
 
 /**
  * A wrong code typed for an address: on the console (scope `console`) or on a workspace's portal (scope: the
@@ -23,17 +34,24 @@ export const CodeFailure = defineEntity({
   },
 });
 
-export async function insert(sql: Sql, f: { id: string; scope: string; emailHash: string; createdAt: Date }): Promise<void> {
-  await sql.run('INSERT INTO code_failure (id, scope, email_hash, created_at) VALUES (?, ?, ?, ?)', [f.id, f.scope, f.emailHash, ts(sql, f.createdAt)]);
+export async function insert(
+  sql: Sql,
+  f: { id: string; scope: string; emailHash: string; createdAt: Date },
+): Promise<void> {
+  await sql.run('INSERT INTO code_failure (id, scope, email_hash, created_at) VALUES (?, ?, ?, ?)', [
+    f.id,
+    f.scope,
+    f.emailHash,
+    ts(sql, f.createdAt),
+  ]);
 }
 
 /** When the wrong codes for an address since `since` were typed, oldest first. */
 export async function since(sql: Sql, scope: string, emailHash: string, since: Date): Promise<Date[]> {
-  const rows = await sql.all<{ created_at: unknown }>('SELECT created_at FROM code_failure WHERE scope = ? AND email_hash = ? AND created_at > ? ORDER BY created_at', [
-    scope,
-    emailHash,
-    ts(sql, since),
-  ]);
+  const rows = await sql.all<{ created_at: unknown }>(
+    'SELECT created_at FROM code_failure WHERE scope = ? AND email_hash = ? AND created_at > ? ORDER BY created_at',
+    [scope, emailHash, ts(sql, since)],
+  );
   return rows.map((r) => toDate(r.created_at));
 }
 
@@ -72,5 +90,7 @@ export async function useCode<T extends OneTimeRow & { email: string }>(
   if (!('refusal' in used) || !used.wrongCode || !emailHash) return used;
   await insert(sql, { id: newId('cf', now.getTime()), scope, emailHash, createdAt: now });
   const paused = await pausedUntil(sql, scope, emailHash, now);
-  return paused ? { refusal: `That code is wrong. ${codesPausedMessage(paused)}`, wrongCode: true, codesPausedUntil: paused } : used;
+  return paused
+    ? { refusal: `That code is wrong. ${codesPausedMessage(paused)}`, wrongCode: true, codesPausedUntil: paused }
+    : used;
 }

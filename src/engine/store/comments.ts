@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
 import { Post } from './posts.js';
-import { placeholders, toIso, toStringOrNull, ts, type Sql } from './sql.js';
+import { placeholders, type Sql, toIso, toStringOrNull, ts } from './sql.js';
 import { inList, linkedBy, type Subject } from './subjects.js';
 
 /** A comment or reply; the email hash feeds a contact's approximate commentCount. */
@@ -52,14 +52,33 @@ export async function insert(sql: Sql, c: CommentRow): Promise<void> {
   await sql.run(
     `INSERT INTO comment (id, organization_id, post_id, parent_id, author_user_id, author_name, email_hash, contact_id, official, body_text, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [c.id, c.organizationId, c.postId, c.parentId, c.authorUserId, c.authorName, c.emailHash, c.contactId, c.official === true, c.bodyText, ts(sql, c.createdAt)],
+    [
+      c.id,
+      c.organizationId,
+      c.postId,
+      c.parentId,
+      c.authorUserId,
+      c.authorName,
+      c.emailHash,
+      c.contactId,
+      c.official === true,
+      c.bodyText,
+      ts(sql, c.createdAt),
+    ],
   );
   await sql.run('UPDATE post SET comment_count = comment_count + 1 WHERE id = ?', [c.postId]);
 }
 
 /** This comment, if it is on this post: who wrote it (their contact, when they opted in). */
-export async function findOnPost(sql: Sql, id: string, postId: string): Promise<{ contactId: string | null } | undefined> {
-  const row = await sql.one<{ contact_id: string | null }>('SELECT contact_id FROM comment WHERE id = ? AND post_id = ?', [id, postId]);
+export async function findOnPost(
+  sql: Sql,
+  id: string,
+  postId: string,
+): Promise<{ contactId: string | null } | undefined> {
+  const row = await sql.one<{ contact_id: string | null }>(
+    'SELECT contact_id FROM comment WHERE id = ? AND post_id = ?',
+    [id, postId],
+  );
   return row && { contactId: row.contact_id ?? null };
 }
 
@@ -87,7 +106,10 @@ export async function anonymize(sql: Sql, ids: readonly string[]): Promise<numbe
   let changed = 0;
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    changed += await sql.run(`UPDATE comment SET email_hash = NULL, author_name = NULL, author_user_id = NULL, contact_id = NULL WHERE id IN (${placeholders(chunk)})`, chunk);
+    changed += await sql.run(
+      `UPDATE comment SET email_hash = NULL, author_name = NULL, author_user_id = NULL, contact_id = NULL WHERE id IN (${placeholders(chunk)})`,
+      chunk,
+    );
   }
   return changed;
 }
@@ -95,23 +117,45 @@ export async function anonymize(sql: Sql, ids: readonly string[]): Promise<numbe
 /** Official replies among these comments: their ids, posts, texts, names and times. */
 export async function official(sql: Sql, ids: readonly string[]) {
   if (ids.length === 0) return [];
-  const rows = await sql.all<Record<string, unknown>>(`SELECT id, post_id, author_name, body_text, created_at FROM comment WHERE official = ? AND id IN (${placeholders(ids)}) ORDER BY created_at, id`, [true, ...ids]);
-  return rows.map((r) => ({ id: r.id as string, postId: r.post_id as string, authorName: toStringOrNull(r.author_name), bodyText: r.body_text as string, createdAt: toIso(r.created_at) }));
+  const rows = await sql.all<Record<string, unknown>>(
+    `SELECT id, post_id, author_name, body_text, created_at FROM comment WHERE official = ? AND id IN (${placeholders(ids)}) ORDER BY created_at, id`,
+    [true, ...ids],
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    postId: r.post_id as string,
+    authorName: toStringOrNull(r.author_name),
+    bodyText: r.body_text as string,
+    createdAt: toIso(r.created_at),
+  }));
 }
 
 /** Unsign official replies: they stay, as the team's. */
 export async function unsign(sql: Sql, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  return sql.run(`UPDATE comment SET author_name = NULL WHERE official = ? AND id IN (${placeholders(ids)})`, [true, ...ids]);
+  return sql.run(`UPDATE comment SET author_name = NULL WHERE official = ? AND id IN (${placeholders(ids)})`, [
+    true,
+    ...ids,
+  ]);
 }
 
 /** A contact's newest comments (by the contact, or by their address's hash): index lookups (comment_contact_idx, comment_org_email_hash_idx). */
-export async function recentOf(sql: Sql, organizationId: string, who: { contactId: string; emailHash: string | null }, limit: number) {
+export async function recentOf(
+  sql: Sql,
+  organizationId: string,
+  who: { contactId: string; emailHash: string | null },
+  limit: number,
+) {
   const rows = await sql.all<Record<string, unknown>>(
     `SELECT id, post_id, body_text, created_at FROM comment
      WHERE id IN (SELECT id FROM comment WHERE contact_id = ? UNION SELECT id FROM comment WHERE organization_id = ? AND email_hash = ?)
      ORDER BY created_at DESC, id DESC LIMIT ?`,
     [who.contactId, organizationId, who.emailHash, limit],
   );
-  return rows.map((r) => ({ id: r.id as string, postId: r.post_id as string, bodyText: r.body_text as string, createdAt: toIso(r.created_at) }));
+  return rows.map((r) => ({
+    id: r.id as string,
+    postId: r.post_id as string,
+    bodyText: r.body_text as string,
+    createdAt: toIso(r.created_at),
+  }));
 }

@@ -1,13 +1,15 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { expressionIndex, onlyOn } from './model.js';
-import { Organization } from './organizations.js';
 import { hashEmail } from '../shared/email.js';
-import type { CapColumns } from './organizations.js';
 import { gathered } from './gather.js';
+import { expressionIndex, onlyOn } from './model.js';
+import type { CapColumns } from './organizations.js';
+import { Organization } from './organizations.js';
 import { asIs, defineRows } from './rows.js';
 import {
+  type Database,
   json,
   placeholders,
+  type Sql,
   statement,
   toBool,
   toDate,
@@ -16,8 +18,6 @@ import {
   toJson,
   toStringOrNull,
   ts,
-  type Database,
-  type Sql,
   type WriteStatement,
 } from './sql.js';
 
@@ -102,7 +102,8 @@ const CONTACTS = defineRows<ContactRecord>('contact', 'c', {
 });
 
 /** Identify's one read: the contact (if any) with its workspace's cap columns. Prepared once per connection on PostgreSQL. */
-const FIND_FOR_IDENTIFY = statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACTS.columns}
+const FIND_FOR_IDENTIFY =
+  statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACTS.columns}
   FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ?
   WHERE o.id = ?`);
 
@@ -112,14 +113,19 @@ const FIND_FOR_IDENTIFY = statement(`SELECT o.plan AS org_plan, o.contact_cap_ov
  */
 // A lateral lookup per id: one unique-index probe each, whatever the planner's statistics say of the workspace's size
 // (a plain join was planned as a hash join over all of the workspace's contacts).
-const FIND_MANY_FOR_IDENTIFY = statement(`SELECT q.value AS wanted, o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, c.*
+const FIND_MANY_FOR_IDENTIFY =
+  statement(`SELECT q.value AS wanted, o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, c.*
   FROM organization o CROSS JOIN (SELECT DISTINCT value FROM json_array_elements_text(?::json)) q
   LEFT JOIN LATERAL (SELECT ${CONTACTS.columns} FROM contact c WHERE c.organization_id = o.id AND c.external_user_id = q.value LIMIT 1) c ON true
   WHERE o.id = ?`);
 
 type FoundForIdentify = { cap: CapColumns; contact?: ContactRecord } | undefined;
 const foundForIdentify = (row: Record<string, unknown>): FoundForIdentify => {
-  const cap = { plan: row.org_plan as string, contactCapOverride: toBool(row.org_cap_override), contactCap: toIntOrNull(row.org_cap) };
+  const cap = {
+    plan: row.org_plan as string,
+    contactCapOverride: toBool(row.org_cap_override),
+    contactCap: toIntOrNull(row.org_cap),
+  };
   return row.id === null || row.id === undefined ? { cap } : { cap, contact: CONTACTS.read(row) };
 };
 
@@ -127,21 +133,39 @@ const foundForIdentify = (row: Record<string, unknown>): FoundForIdentify => {
  * The workspace's cap columns and its contact with this externalUserId; undefined when the workspace does not exist.
  * On PostgreSQL, the reads of one workspace made while one is on its way are gathered into one statement (`gather`).
  */
-export function findForIdentify(sql: Sql | Database, organizationId: string, externalUserId: string): Promise<FoundForIdentify> {
-  return gathered(sql, 'identify-read', organizationId, externalUserId, async (wanted: string[]): Promise<FoundForIdentify[]> => {
-    if (wanted.length === 1) {
-      const row = await sql.one(FIND_FOR_IDENTIFY, [wanted[0], organizationId]);
-      return [row && foundForIdentify(row)];
-    }
-    const rows = await sql.all(FIND_MANY_FOR_IDENTIFY, [JSON.stringify(wanted), organizationId]);
-    const found = new Map(rows.map((row) => [row.wanted as string, foundForIdentify(row)]));
-    return wanted.map((id) => found.get(id));
-  });
+export function findForIdentify(
+  sql: Sql | Database,
+  organizationId: string,
+  externalUserId: string,
+): Promise<FoundForIdentify> {
+  return gathered(
+    sql,
+    'identify-read',
+    organizationId,
+    externalUserId,
+    async (wanted: string[]): Promise<FoundForIdentify[]> => {
+      if (wanted.length === 1) {
+        const row = await sql.one(FIND_FOR_IDENTIFY, [wanted[0], organizationId]);
+        return [row && foundForIdentify(row)];
+      }
+      const rows = await sql.all(FIND_MANY_FOR_IDENTIFY, [JSON.stringify(wanted), organizationId]);
+      const found = new Map(rows.map((row) => [row.wanted as string, foundForIdentify(row)]));
+      return wanted.map((id) => found.get(id));
+    },
+  );
 }
 
 /** A contact of the workspace, locked for the transaction with `lock` (PostgreSQL). */
-export async function find(sql: Sql, organizationId: string, id: string, lock = false): Promise<ContactRecord | undefined> {
-  const row = await sql.one(`SELECT ${CONTACTS.columns} FROM contact c WHERE c.organization_id = ? AND c.id = ?${lock ? sql.dialect.forUpdate : ''}`, [organizationId, id]);
+export async function find(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+  lock = false,
+): Promise<ContactRecord | undefined> {
+  const row = await sql.one(
+    `SELECT ${CONTACTS.columns} FROM contact c WHERE c.organization_id = ? AND c.id = ?${lock ? sql.dialect.forUpdate : ''}`,
+    [organizationId, id],
+  );
   return row && CONTACTS.read(row);
 }
 
@@ -161,42 +185,72 @@ export async function findWithCounts(
      FROM contact c WHERE c.organization_id = ? AND c.id = ?`,
     [organizationId, id],
   );
-  return row && { contact: CONTACTS.read(row), postCount: toInt(row.post_count), voteCount: toInt(row.vote_count), commentCount: toInt(row.comment_count) };
+  return (
+    row && {
+      contact: CONTACTS.read(row),
+      postCount: toInt(row.post_count),
+      voteCount: toInt(row.vote_count),
+      commentCount: toInt(row.comment_count),
+    }
+  );
 }
 
 export async function exists(sql: Sql, organizationId: string, id: string): Promise<boolean> {
-  return (await sql.one('SELECT id FROM contact WHERE organization_id = ? AND id = ?', [organizationId, id])) !== undefined;
+  return (
+    (await sql.one('SELECT id FROM contact WHERE organization_id = ? AND id = ?', [organizationId, id])) !== undefined
+  );
 }
 
 /** The oldest contact of the workspace with this email hash. */
-export async function findIdByEmailHash(sql: Sql, organizationId: string, emailHash: string): Promise<string | undefined> {
-  const row = await sql.one<{ id: string }>('SELECT id FROM contact WHERE organization_id = ? AND email_hash = ? ORDER BY created_at, id LIMIT 1', [
-    organizationId,
-    emailHash,
-  ]);
+export async function findIdByEmailHash(
+  sql: Sql,
+  organizationId: string,
+  emailHash: string,
+): Promise<string | undefined> {
+  const row = await sql.one<{ id: string }>(
+    'SELECT id FROM contact WHERE organization_id = ? AND email_hash = ? ORDER BY created_at, id LIMIT 1',
+    [organizationId, emailHash],
+  );
   return row?.id;
 }
 
 /** Every contact of the workspace with this address's hash, oldest first: one person, as far as mail and privacy go. */
 export async function findByEmailHash(sql: Sql, organizationId: string, emailHash: string): Promise<ContactRecord[]> {
-  const rows = await sql.all(`SELECT ${CONTACTS.columns} FROM contact c WHERE c.organization_id = ? AND c.email_hash = ? ORDER BY c.created_at, c.id`, [organizationId, emailHash]);
+  const rows = await sql.all(
+    `SELECT ${CONTACTS.columns} FROM contact c WHERE c.organization_id = ? AND c.email_hash = ? ORDER BY c.created_at, c.id`,
+    [organizationId, emailHash],
+  );
   return rows.map((row) => CONTACTS.read(row));
 }
 
 /** Whether another contact of the workspace has this externalUserId. */
-export async function externalUserIdTaken(sql: Sql, organizationId: string, externalUserId: string, exceptId: string): Promise<boolean> {
-  const row = await sql.one('SELECT id FROM contact WHERE organization_id = ? AND external_user_id = ? AND id <> ?', [organizationId, externalUserId, exceptId]);
+export async function externalUserIdTaken(
+  sql: Sql,
+  organizationId: string,
+  externalUserId: string,
+  exceptId: string,
+): Promise<boolean> {
+  const row = await sql.one('SELECT id FROM contact WHERE organization_id = ? AND external_user_id = ? AND id <> ?', [
+    organizationId,
+    externalUserId,
+    exceptId,
+  ]);
   return row !== undefined;
 }
 
 /** How many contacts the workspace has, counting no further than `atMost` (an index range of that length). */
 export async function countUpTo(sql: Sql, organizationId: string, atMost: number): Promise<number> {
-  const row = await sql.one<{ n: unknown }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM contact WHERE organization_id = ? LIMIT ?) t', [organizationId, atMost]);
+  const row = await sql.one<{ n: unknown }>(
+    'SELECT COUNT(*) AS n FROM (SELECT 1 FROM contact WHERE organization_id = ? LIMIT ?) t',
+    [organizationId, atMost],
+  );
   return toInt(row?.n);
 }
 
 export async function count(sql: Sql, organizationId: string): Promise<number> {
-  return toInt((await sql.one<{ n: unknown }>('SELECT COUNT(*) AS n FROM contact WHERE organization_id = ?', [organizationId]))?.n);
+  return toInt(
+    (await sql.one<{ n: unknown }>('SELECT COUNT(*) AS n FROM contact WHERE organization_id = ?', [organizationId]))?.n,
+  );
 }
 
 /** Insert a contact unless its externalUserId is taken in the workspace (then it changes nothing). */
@@ -209,8 +263,23 @@ export function insert(sql: Sql, r: ContactRecord): WriteStatement {
     // Named by what could collide: two inserts of one externalUserId.
     row: r.externalUserId === null ? `contact ${r.id}` : `contact ${r.organizationId} ${r.externalUserId}`,
     params: [
-      r.id, r.organizationId, r.externalUserId, r.email, hashEmail(r.email), r.name, r.plan, r.mrrCents, r.currency, json(r.metadata),
-      r.source, r.consentBasis, ts(sql, r.firstSeenAt), ts(sql, r.lastSeenAt), ts(sql, r.createdAt), ts(sql, r.updatedAt), r.version,
+      r.id,
+      r.organizationId,
+      r.externalUserId,
+      r.email,
+      hashEmail(r.email),
+      r.name,
+      r.plan,
+      r.mrrCents,
+      r.currency,
+      json(r.metadata),
+      r.source,
+      r.consentBasis,
+      ts(sql, r.firstSeenAt),
+      ts(sql, r.lastSeenAt),
+      ts(sql, r.createdAt),
+      ts(sql, r.updatedAt),
+      r.version,
     ],
   };
 }
@@ -234,7 +303,12 @@ const TRAIT_COLUMNS: Record<TraitField, (c: ContactRecord) => Array<[string, unk
  * not touched), `last_seen_at` when it moved, and the new version, on condition that the row still has the version
  * read (a concurrent writer makes it match nothing).
  */
-export function update(sql: Sql, current: ContactRecord, next: ContactRecord, changed: readonly TraitField[]): WriteStatement {
+export function update(
+  sql: Sql,
+  current: ContactRecord,
+  next: ContactRecord,
+  changed: readonly TraitField[],
+): WriteStatement {
   const sets: string[] = [];
   const params: unknown[] = [];
   for (const field of changed) {
@@ -256,17 +330,26 @@ export function update(sql: Sql, current: ContactRecord, next: ContactRecord, ch
 
 /** Move `last_seen_at` forward (never back); not a trait, so no version check. */
 export async function touch(sql: Sql, id: string, seenAt: Date): Promise<void> {
-  await sql.run('UPDATE contact SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?', [ts(sql, seenAt), id, ts(sql, seenAt)]);
+  await sql.run('UPDATE contact SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?', [
+    ts(sql, seenAt),
+    id,
+    ts(sql, seenAt),
+  ]);
 }
 
 /** Delete a contact; its posts, votes and comments stay, without it. */
 export async function remove(sql: Sql, id: string): Promise<void> {
-  for (const table of ['post', 'vote', 'comment']) await sql.run(`UPDATE ${table} SET contact_id = NULL WHERE contact_id = ?`, [id]);
+  for (const table of ['post', 'vote', 'comment'])
+    await sql.run(`UPDATE ${table} SET contact_id = NULL WHERE contact_id = ?`, [id]);
   await sql.run('DELETE FROM contact WHERE id = ?', [id]);
 }
 
 export type ContactSortColumn = 'created' | 'last_seen' | 'mrr';
-const SORT_COLUMN: Record<ContactSortColumn, string> = { created: 'c.created_at', last_seen: 'c.last_seen_at', mrr: 'c.mrr_cents' };
+const SORT_COLUMN: Record<ContactSortColumn, string> = {
+  created: 'c.created_at',
+  last_seen: 'c.last_seen_at',
+  mrr: 'c.mrr_cents',
+};
 
 /** Up to this many trigram candidates are read and sorted; a `q` with more is common enough to find by scanning in order. */
 const SEARCH_DRIVE_LIMIT = 2000;
@@ -280,10 +363,16 @@ const SEARCH_DRIVE_LIMIT = 2000;
 async function contactSearch(sql: Sql, q: string): Promise<{ from: string; params: unknown[] } | undefined> {
   if (sql.dialect.name !== 'sqlite' || [...q].length < 3) return undefined;
   const match = `{email name} : "${q.replace(/"/g, '""')}"`;
-  const many = await sql.one(`SELECT 1 AS many FROM contact_search WHERE contact_search MATCH ? LIMIT 1 OFFSET ${SEARCH_DRIVE_LIMIT}`, [match]);
+  const many = await sql.one(
+    `SELECT 1 AS many FROM contact_search WHERE contact_search MATCH ? LIMIT 1 OFFSET ${SEARCH_DRIVE_LIMIT}`,
+    [match],
+  );
   if (many) return undefined;
   // CROSS JOIN keeps SQLite's join order: the candidates first, then their contacts.
-  return { from: 'contact_search s CROSS JOIN contact_search_key k ON k.rowid = s.rowid AND contact_search MATCH ? CROSS JOIN contact c ON c.id = k.contact_id', params: [match] };
+  return {
+    from: 'contact_search s CROSS JOIN contact_search_key k ON k.rowid = s.rowid AND contact_search MATCH ? CROSS JOIN contact c ON c.id = k.contact_id',
+    params: [match],
+  };
 }
 
 /** A list position: the sort value of the last row (null only in the null-mrr tail) and its id. */
@@ -318,23 +407,28 @@ export async function listSorted(
   }
   const seek = async (extra: string[], extraParams: unknown[], order: string, limit: number) =>
     (
-      await sql.all(`SELECT ${CONTACTS.columns} FROM ${from} WHERE ${[...filters, ...extra].join(' AND ')} ORDER BY ${order} LIMIT ?`, [
-        ...fromParams,
-        ...params,
-        ...extraParams,
-        limit,
-      ])
+      await sql.all(
+        `SELECT ${CONTACTS.columns} FROM ${from} WHERE ${[...filters, ...extra].join(' AND ')} ORDER BY ${order} LIMIT ?`,
+        [...fromParams, ...params, ...extraParams, limit],
+      )
     ).map((row) => CONTACTS.read(row));
   const { after, limit } = query;
   if (query.sort !== 'mrr') {
     const column = SORT_COLUMN[query.sort];
     const order = `${column} DESC, c.id DESC`;
-    return after ? seek([`(${column}, c.id) < (?, ?)`], [ts(sql, new Date(after.value!)), after.id], order, limit) : seek([], [], order, limit);
+    return after
+      ? seek([`(${column}, c.id) < (?, ?)`], [ts(sql, new Date(after.value!)), after.id], order, limit)
+      : seek([], [], order, limit);
   }
   let rows: ContactRecord[] = [];
   if (!after || after.value !== null) {
     rows = after
-      ? await seek(['c.mrr_cents IS NOT NULL', '(c.mrr_cents, c.id) < (?, ?)'], [after.value, after.id], 'c.mrr_cents DESC, c.id DESC', limit)
+      ? await seek(
+          ['c.mrr_cents IS NOT NULL', '(c.mrr_cents, c.id) < (?, ?)'],
+          [after.value, after.id],
+          'c.mrr_cents DESC, c.id DESC',
+          limit,
+        )
       : await seek(['c.mrr_cents IS NOT NULL'], [], 'c.mrr_cents DESC, c.id DESC', limit);
   }
   if (rows.length < limit) {

@@ -1,10 +1,10 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { EventKind, WebhookEvent } from '../../schemas/events.js';
+import type { DeliveryAttempt, Delivery as DeliveryRecord } from '../../schemas/webhooks.js';
 import { expressionIndex } from './model.js';
 import { Organization } from './organizations.js';
+import { placeholders, type Sql, toDate, toInt, toIntOrNull, toIso, toIsoOrNull, toStringOrNull, ts } from './sql.js';
 import { Webhook } from './webhooks.js';
-import type { EventKind, WebhookEvent } from '../../schemas/events.js';
-import type { Delivery as DeliveryRecord, DeliveryAttempt } from '../../schemas/webhooks.js';
-import { placeholders, toDate, toInt, toIntOrNull, toIso, toIsoOrNull, toStringOrNull, ts, type Sql } from './sql.js';
 
 /**
  * One event to one webhook. Pending deliveries are due at `nextAttemptAt`; a claim sets `leaseToken` and
@@ -16,7 +16,10 @@ export const Delivery = defineEntity({
   indexes: [
     { name: 'delivery_webhook_created_idx', properties: ['webhook', 'createdAt', 'eventId', 'id'] },
     // What the scheduler claims: each webhook's due deliveries, oldest first; settled ones are not in it.
-    expressionIndex('delivery_pending_idx', `on "delivery" ("webhook_id", "next_attempt_at", "id") where "status" = 'pending'`),
+    expressionIndex(
+      'delivery_pending_idx',
+      `on "delivery" ("webhook_id", "next_attempt_at", "id") where "status" = 'pending'`,
+    ),
   ],
   properties: {
     id: p.string().primary().length(40),
@@ -64,7 +67,6 @@ function toDelivery(row: Record<string, unknown>, attempts: DeliveryAttempt[]): 
   };
 }
 
-
 /** The attempts of these deliveries, grouped by delivery, in attempt order. */
 async function attemptsOf(sql: Sql, ids: string[]): Promise<Map<string, DeliveryAttempt[]>> {
   const byDelivery = new Map<string, DeliveryAttempt[]>(ids.map((id) => [id, []]));
@@ -89,13 +91,19 @@ async function attemptsOf(sql: Sql, ids: string[]): Promise<Map<string, Delivery
 
 /** Deliveries as the API shows them: with their payload and every attempt. */
 async function withAttempts(sql: Sql, rows: Record<string, unknown>[]): Promise<DeliveryRecord[]> {
-  const attempts = await attemptsOf(sql, rows.map((r) => r.id as string));
+  const attempts = await attemptsOf(
+    sql,
+    rows.map((r) => r.id as string),
+  );
   return rows.map((r) => toDelivery(r, attempts.get(r.id as string)!));
 }
 
 /** A delivery of the workspace with its attempts. */
 export async function find(sql: Sql, organizationId: string, id: string): Promise<DeliveryRecord | undefined> {
-  const row = await sql.one(`SELECT ${COLUMNS} FROM delivery d JOIN event e ON e.id = d.event_id WHERE d.id = ? AND d.organization_id = ?`, [id, organizationId]);
+  const row = await sql.one(
+    `SELECT ${COLUMNS} FROM delivery d JOIN event e ON e.id = d.event_id WHERE d.id = ? AND d.organization_id = ?`,
+    [id, organizationId],
+  );
   return row && (await withAttempts(sql, [row]))[0];
 }
 
@@ -103,7 +111,12 @@ export async function find(sql: Sql, organizationId: string, id: string): Promis
  * Up to `limit` deliveries of a webhook, newest first, after (createdAt, eventId, id). Deliveries of one event share
  * its time; the event id (monotonic) orders those of one millisecond.
  */
-export async function listForWebhook(sql: Sql, webhookId: string, limit: number, after?: { at: number; eventId: string; id: string }): Promise<DeliveryRecord[]> {
+export async function listForWebhook(
+  sql: Sql,
+  webhookId: string,
+  limit: number,
+  after?: { at: number; eventId: string; id: string },
+): Promise<DeliveryRecord[]> {
   const rows = await sql.all(
     `SELECT ${COLUMNS} FROM delivery d JOIN event e ON e.id = d.event_id
      WHERE d.webhook_id = ?${after ? ' AND (d.created_at, d.event_id, d.id) < (?, ?, ?)' : ''}
@@ -114,24 +127,44 @@ export async function listForWebhook(sql: Sql, webhookId: string, limit: number,
 }
 
 /** The event a delivery of this webhook delivers. */
-export async function findEvent(sql: Sql, webhookId: string, id: string): Promise<{ eventId: string; eventType: EventKind } | undefined> {
-  const row = await sql.one<{ event_id: string; event_type: EventKind }>('SELECT event_id, event_type FROM delivery WHERE id = ? AND webhook_id = ?', [
-    id,
-    webhookId,
-  ]);
+export async function findEvent(
+  sql: Sql,
+  webhookId: string,
+  id: string,
+): Promise<{ eventId: string; eventType: EventKind } | undefined> {
+  const row = await sql.one<{ event_id: string; event_type: EventKind }>(
+    'SELECT event_id, event_type FROM delivery WHERE id = ? AND webhook_id = ?',
+    [id, webhookId],
+  );
   return row && { eventId: row.event_id, eventType: row.event_type };
 }
 
 /** A fresh pending delivery of an event already delivered (`replayOf`), due now. */
 export async function insertReplay(
   sql: Sql,
-  replay: { id: string; organizationId: string; webhookId: string; eventId: string; eventType: EventKind; replayOf: string },
+  replay: {
+    id: string;
+    organizationId: string;
+    webhookId: string;
+    eventId: string;
+    eventType: EventKind;
+    replayOf: string;
+  },
   now: Date,
 ): Promise<void> {
   await sql.run(
     `INSERT INTO delivery (id, organization_id, webhook_id, event_id, event_type, status, attempt_count, next_attempt_at, replay_of_id, created_at)
      VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
-    [replay.id, replay.organizationId, replay.webhookId, replay.eventId, replay.eventType, ts(sql, now), replay.replayOf, ts(sql, now)],
+    [
+      replay.id,
+      replay.organizationId,
+      replay.webhookId,
+      replay.eventId,
+      replay.eventType,
+      ts(sql, now),
+      replay.replayOf,
+      ts(sql, now),
+    ],
   );
   sql.wroteDeliveries();
 }
@@ -151,12 +184,19 @@ export async function endPending(sql: Sql, webhookId: string, now: Date): Promis
 }
 
 /** The due backlog across all workspaces (for metrics): how many pending deliveries are due, the oldest due time, and how many webhooks are disabled. */
-export async function backlog(sql: Sql, now: Date): Promise<{ due: number; oldestDueAt: Date | null; disabledWebhooks: number }> {
+export async function backlog(
+  sql: Sql,
+  now: Date,
+): Promise<{ due: number; oldestDueAt: Date | null; disabledWebhooks: number }> {
   const row = (await sql.one<{ due: unknown; oldest: unknown; disabled: unknown }>(
     `SELECT (SELECT count(*) FROM delivery WHERE status = 'pending' AND next_attempt_at <= ?) AS due,
             (SELECT min(next_attempt_at) FROM delivery WHERE status = 'pending' AND next_attempt_at <= ?) AS oldest,
             (SELECT count(*) FROM webhook WHERE enabled = ?) AS disabled`,
     [ts(sql, now), ts(sql, now), false],
   ))!;
-  return { due: toInt(row.due), oldestDueAt: row.oldest === null || row.oldest === undefined ? null : toDate(row.oldest), disabledWebhooks: toInt(row.disabled) };
+  return {
+    due: toInt(row.due),
+    oldestDueAt: row.oldest === null || row.oldest === undefined ? null : toDate(row.oldest),
+    disabledWebhooks: toInt(row.disabled),
+  };
 }

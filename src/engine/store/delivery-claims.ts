@@ -1,4 +1,4 @@
-import { statement, toBool, toInt, ts, type Sql, type SqlDialect, type Statement } from './sql.js';
+import { type Sql, type SqlDialect, type Statement, statement, toBool, toInt, ts } from './sql.js';
 
 /** A delivery a claim took and this process now holds (under the claim's token), with everything its attempt needs. */
 export interface Held {
@@ -34,7 +34,14 @@ export type ClaimWebhooks = { given: Array<{ id: string; at?: unknown; after?: s
  */
 function claimText(d: SqlDialect, given: boolean): string {
   const webhooks = given
-    ? `h (id, at, after) AS (SELECT id, at, after FROM ${d.jsonRows([['id', 'text'], ['at', 'timestamptz'], ['after', 'text']], 'x')})`
+    ? `h (id, at, after) AS (SELECT id, at, after FROM ${d.jsonRows(
+        [
+          ['id', 'text'],
+          ['at', 'timestamptz'],
+          ['after', 'text'],
+        ],
+        'x',
+      )})`
     : `RECURSIVE h (id) AS (
        SELECT (SELECT webhook_id FROM delivery WHERE status = 'pending' ORDER BY webhook_id LIMIT 1)
        UNION ALL
@@ -54,7 +61,9 @@ function claimText(d: SqlDialect, given: boolean): string {
          (SELECT enabled FROM webhook w WHERE w.id = delivery.webhook_id) AS enabled,
          (SELECT payload FROM event e WHERE e.id = delivery.event_id) AS payload`;
   // The claimed rows come back in claim order (next_attempt_at, id) where the database can order an UPDATE's rows.
-  return d.modifyingCtes ? `WITH ${webhooks}, c AS (${update}) SELECT * FROM c ORDER BY next_attempt_at, id` : `WITH ${webhooks} ${update}`;
+  return d.modifyingCtes
+    ? `WITH ${webhooks}, c AS (${update}) SELECT * FROM c ORDER BY next_attempt_at, id`
+    : `WITH ${webhooks} ${update}`;
 }
 
 const texts = new Map<string, Statement>();
@@ -82,9 +91,14 @@ export async function claimDue(db: Sql, claim: ClaimRequest): Promise<Held[]> {
   const rows =
     'given' in claim.webhooks
       ? await db.all(claimStatement(db.dialect, true), [JSON.stringify(claim.webhooks.given), ...lease, claim.limit])
-      : await db.all(claimStatement(db.dialect, false), [...lease, JSON.stringify(claim.webhooks.excluded), claim.limit]);
+      : await db.all(claimStatement(db.dialect, false), [
+          ...lease,
+          JSON.stringify(claim.webhooks.excluded),
+          claim.limit,
+        ]);
   // SQLite has no UPDATE in a WITH: its rows are ordered here (its text order is by code unit, as JavaScript compares).
-  if (given && !db.dialect.modifyingCtes) rows.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || (a.id! < b.id! ? -1 : 1));
+  if (given && !db.dialect.modifyingCtes)
+    rows.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || (a.id! < b.id! ? -1 : 1));
   return rows.map((r) => ({
     id: r.id as string,
     webhookId: r.webhook_id as string,

@@ -1,5 +1,5 @@
 import { WEBHOOK_LIMITS } from '../../schemas/webhooks.js';
-import { type JsonColumn, type SqlDialect, statement, toBool, type Database, type Statement } from './sql.js';
+import { type Database, type JsonColumn, type SqlDialect, type Statement, statement, toBool } from './sql.js';
 
 /** One attempt's outcome as recorded, where its delivery's lease is still held. */
 export interface OutcomeRow {
@@ -42,7 +42,9 @@ const LAST = WEBHOOK_LIMITS.attempts;
  * go in as an array (`= ANY`), because a join with the JSON rows alone, estimated at 100 rows whatever the batch, is
  * planned as a hash join over a scan of the whole delivery table.
  */
-const updateDeliveries = (byArray: boolean) => `UPDATE delivery SET attempt_count = v.number, lease_token = NULL, lease_expires_at = NULL,
+const updateDeliveries = (
+  byArray: boolean,
+) => `UPDATE delivery SET attempt_count = v.number, lease_token = NULL, lease_expires_at = NULL,
   status = CASE WHEN v.ok = 1 THEN 'succeeded' WHEN delivery.status = 'failed' OR v.number >= ${LAST} THEN 'failed' ELSE 'pending' END,
   next_attempt_at = CASE WHEN v.ok = 1 OR delivery.status = 'failed' OR v.number >= ${LAST} THEN NULL ELSE v.next_at END,
   succeeded_at = CASE WHEN v.ok = 1 THEN v.at ELSE NULL END,
@@ -101,7 +103,9 @@ export async function recordOutcomes(db: Database, rows: OutcomeRow[]): Promise<
   const result: Recorded = { recorded: new Set(), over: [], disabledMeanwhile: [] };
   if (rows.length === 0) return result;
   if (db.dialect.modifyingCtes) {
-    for (const row of await db.all<{ kind: string; id: string }>(recordInOneStatement(db.dialect), [JSON.stringify(rows)])) {
+    for (const row of await db.all<{ kind: string; id: string }>(recordInOneStatement(db.dialect), [
+      JSON.stringify(rows),
+    ])) {
       if (row.kind === 'recorded') result.recorded.add(row.id);
       else if (row.kind === 'over') result.over.push(row.id);
       else result.disabledMeanwhile.push(row.id);
@@ -110,10 +114,16 @@ export async function recordOutcomes(db: Database, rows: OutcomeRow[]): Promise<
   }
   await db.transaction(async (tx) => {
     const v = outcomes(tx.dialect);
-    for (const row of await tx.all<{ id: string }>(`WITH ${v} ${updateDeliveries(false)} RETURNING delivery.id`, [JSON.stringify(rows)])) result.recorded.add(row.id);
+    for (const row of await tx.all<{ id: string }>(`WITH ${v} ${updateDeliveries(false)} RETURNING delivery.id`, [
+      JSON.stringify(rows),
+    ]))
+      result.recorded.add(row.id);
     const kept = JSON.stringify(rows.filter((row) => result.recorded.has(row.id)));
     await tx.run(`WITH ${v}, r AS (SELECT * FROM v) ${INSERT_ATTEMPTS}`, [kept]);
-    const counted = await tx.all<{ id: string; over: unknown; disabled: unknown }>(`WITH ${v}, r AS (SELECT * FROM v), ${COUNT_FAILURES} ${UPDATE_COUNTERS}`, [kept]);
+    const counted = await tx.all<{ id: string; over: unknown; disabled: unknown }>(
+      `WITH ${v}, r AS (SELECT * FROM v), ${COUNT_FAILURES} ${UPDATE_COUNTERS}`,
+      [kept],
+    );
     result.over.push(...counted.filter((row) => toBool(row.over)).map((row) => row.id));
     result.disabledMeanwhile.push(...counted.filter((row) => toBool(row.disabled)).map((row) => row.id));
   });

@@ -1,8 +1,17 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { Organization } from './organizations.js';
 import type { EventKind, WebhookEvent } from '../../schemas/events.js';
 import { newId } from '../shared/ids.js';
-import { insertValues, toInt, toIso, ts, type Database, type InsertStatement, type Sql, type WriteStatement } from './sql.js';
+import { Organization } from './organizations.js';
+import {
+  type Database,
+  type InsertStatement,
+  insertValues,
+  type Sql,
+  toInt,
+  toIso,
+  ts,
+  type WriteStatement,
+} from './sql.js';
 
 /**
  * An emitted event, written in the same transaction as the change that caused it.
@@ -57,13 +66,24 @@ export async function emit(tx: Sql, event: WebhookEvent, now: Date): Promise<str
  * A change and its event as one unit: the event row is written if and only if `write` changed a row, and both commit
  * together (how, the dialect says). Returns whether the write changed a row.
  */
-export function writeWithEvent(db: Sql | Database, write: WriteStatement, event: WebhookEvent, now: Date): Promise<boolean> {
+export function writeWithEvent(
+  db: Sql | Database,
+  write: WriteStatement,
+  event: WebhookEvent,
+  now: Date,
+): Promise<boolean> {
   return db.dialect.writeWithEvent(db, write, eventInsert(db, event, now), event.organizationId);
 }
 
 /** The workspace's events in emission order, optionally of one kind. */
 export async function list(sql: Sql, organizationId: string, type?: EventKind): Promise<StoredEvent[]> {
-  const rows = await sql.all<{ id: string; organization_id: string; type: EventKind; payload: string; created_at: unknown }>(
+  const rows = await sql.all<{
+    id: string;
+    organization_id: string;
+    type: EventKind;
+    payload: string;
+    created_at: unknown;
+  }>(
     `SELECT id, organization_id, type, payload, created_at FROM event WHERE organization_id = ?${type ? ' AND type = ?' : ''} ORDER BY created_at, id`,
     type ? [organizationId, type] : [organizationId],
   );
@@ -78,21 +98,49 @@ export async function list(sql: Sql, organizationId: string, type?: EventKind): 
 }
 
 /** The kinds of event whose payload can carry a person's data: their contact, their votes' user id, their comments' author id. */
-export const PERSONAL_EVENT_KINDS = ['contact.created', 'contact.updated', 'contact.deleted', 'vote.created', 'comment.created'] as const;
+export const PERSONAL_EVENT_KINDS = [
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+  'vote.created',
+  'comment.created',
+] as const;
 
 /** The workspace's events of those kinds not yet redacted, after `afterId` in id order, `limit` at a time. */
-export async function personalPage(sql: Sql, organizationId: string, afterId: string, limit: number): Promise<StoredEvent[]> {
-  const rows = await sql.all<{ id: string; organization_id: string; type: EventKind; payload: string; created_at: unknown }>(
+export async function personalPage(
+  sql: Sql,
+  organizationId: string,
+  afterId: string,
+  limit: number,
+): Promise<StoredEvent[]> {
+  const rows = await sql.all<{
+    id: string;
+    organization_id: string;
+    type: EventKind;
+    payload: string;
+    created_at: unknown;
+  }>(
     `SELECT id, organization_id, type, payload, created_at FROM event
      WHERE organization_id = ? AND id > ? AND redacted_at IS NULL AND type IN (${PERSONAL_EVENT_KINDS.map(() => '?').join(', ')}) ORDER BY id LIMIT ?`,
     [organizationId, afterId, ...PERSONAL_EVENT_KINDS, limit],
   );
-  return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, type: r.type, payload: JSON.parse(r.payload) as WebhookEvent, payloadText: r.payload, createdAt: toIso(r.created_at) }));
+  return rows.map((r) => ({
+    id: r.id,
+    organizationId: r.organization_id,
+    type: r.type,
+    payload: JSON.parse(r.payload) as WebhookEvent,
+    payloadText: r.payload,
+    createdAt: toIso(r.created_at),
+  }));
 }
 
 /** Replace an event's payload with its redacted form (what replays and the delivery log show from now on). */
 export async function redact(sql: Sql, id: string, payload: WebhookEvent, now: Date): Promise<void> {
-  await sql.run('UPDATE event SET payload = ?, redacted_at = ? WHERE id = ?', [JSON.stringify(payload), ts(sql, now), id]);
+  await sql.run('UPDATE event SET payload = ?, redacted_at = ? WHERE id = ?', [
+    JSON.stringify(payload),
+    ts(sql, now),
+    id,
+  ]);
 }
 
 /** How many deliveries an event was fanned out to. */

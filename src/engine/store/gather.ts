@@ -24,7 +24,13 @@ export class Failed {
  * `input`'s result, gathered under `kind` and `key` where `sql` gathers (PostgreSQL's engine database); elsewhere
  * (SQLite, a transaction) `run([input])` at once. One way in for every gathered statement, so each has one batch path.
  */
-export async function gathered<I, O>(sql: object, kind: string, key: string, input: I, run: (inputs: I[]) => Promise<Array<O | Failed>>): Promise<O> {
+export async function gathered<I, O>(
+  sql: object,
+  kind: string,
+  key: string,
+  input: I,
+  run: (inputs: I[]) => Promise<Array<O | Failed>>,
+): Promise<O> {
   const gather = 'gather' in sql ? (sql.gather as Gather | undefined) : undefined;
   if (gather) return gather.one(kind, key, input, run);
   const [result] = await run([input]);

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
-import { toDate, toInt, ts, type Sql } from './sql.js';
+import { type Sql, toDate, toInt, ts } from './sql.js';
 
 /**
  * A POST's `Idempotency-Key`, per workspace, kept 24 hours: the request it was first used with (a hash) and,
@@ -34,7 +34,14 @@ export interface IdempotencyKeyRow {
 }
 
 /** Claim a key for a request (one conditional insert): whether this call claimed it. */
-export async function claim(sql: Sql, organizationId: string, key: string, requestHash: string, now: Date, expiresAt: Date): Promise<boolean> {
+export async function claim(
+  sql: Sql,
+  organizationId: string,
+  key: string,
+  requestHash: string,
+  now: Date,
+  expiresAt: Date,
+): Promise<boolean> {
   const changed = await sql.run(
     `INSERT INTO idempotency_key (organization_id, key, request_hash, status, created_at, expires_at)
      VALUES (?, ?, ?, 'in_progress', ?, ?) ON CONFLICT (organization_id, key) DO NOTHING`,
@@ -62,7 +69,11 @@ export async function find(sql: Sql, organizationId: string, key: string): Promi
 
 /** Forget a key, only as claimed at `createdAt` (not a newer claim of the same key). */
 export async function removeClaim(sql: Sql, organizationId: string, key: string, createdAt: Date): Promise<void> {
-  await sql.run('DELETE FROM idempotency_key WHERE organization_id = ? AND key = ? AND created_at = ?', [organizationId, key, ts(sql, createdAt)]);
+  await sql.run('DELETE FROM idempotency_key WHERE organization_id = ? AND key = ? AND created_at = ?', [
+    organizationId,
+    key,
+    ts(sql, createdAt),
+  ]);
 }
 
 /** Forget every key that has expired. */
@@ -70,18 +81,25 @@ export async function removeExpired(sql: Sql, now: Date): Promise<void> {
   await sql.run('DELETE FROM idempotency_key WHERE expires_at <= ?', [ts(sql, now)]);
 }
 
-export async function complete(sql: Sql, organizationId: string, key: string, status: number, body: string): Promise<void> {
-  await sql.run("UPDATE idempotency_key SET status = 'completed', response_status = ?, response_body = ? WHERE organization_id = ? AND key = ?", [
-    status,
-    body,
-    organizationId,
-    key,
-  ]);
+export async function complete(
+  sql: Sql,
+  organizationId: string,
+  key: string,
+  status: number,
+  body: string,
+): Promise<void> {
+  await sql.run(
+    "UPDATE idempotency_key SET status = 'completed', response_status = ?, response_body = ? WHERE organization_id = ? AND key = ?",
+    [status, body, organizationId, key],
+  );
 }
 
 /** Forget a key whose request is still in progress (it failed unexpectedly). */
 export async function release(sql: Sql, organizationId: string, key: string): Promise<void> {
-  await sql.run("DELETE FROM idempotency_key WHERE organization_id = ? AND key = ? AND status = 'in_progress'", [organizationId, key]);
+  await sql.run("DELETE FROM idempotency_key WHERE organization_id = ? AND key = ? AND status = 'in_progress'", [
+    organizationId,
+    key,
+  ]);
 }
 
 /** Up to `limit` kept answers not sealed under key `keyId`, by (organization, key) after `after`. */
@@ -101,12 +119,26 @@ export async function answersNotSealedWith(
 }
 
 /** Replace a kept answer with its resealed form, unless it changed meanwhile. */
-export async function replaceAnswer(sql: Sql, organizationId: string, key: string, previous: string, next: string): Promise<void> {
-  await sql.run('UPDATE idempotency_key SET response_body = ? WHERE organization_id = ? AND key = ? AND response_body = ?', [next, organizationId, key, previous]);
+export async function replaceAnswer(
+  sql: Sql,
+  organizationId: string,
+  key: string,
+  previous: string,
+  next: string,
+): Promise<void> {
+  await sql.run(
+    'UPDATE idempotency_key SET response_body = ? WHERE organization_id = ? AND key = ? AND response_body = ?',
+    [next, organizationId, key, previous],
+  );
 }
 
 /** The workspace's kept answers (sealed), after `afterKey` in key order, `limit` at a time. */
-export async function answersOf(sql: Sql, organizationId: string, afterKey: string, limit: number): Promise<Array<{ key: string; body: string }>> {
+export async function answersOf(
+  sql: Sql,
+  organizationId: string,
+  afterKey: string,
+  limit: number,
+): Promise<Array<{ key: string; body: string }>> {
   const rows = await sql.all<{ key: string; response_body: string }>(
     'SELECT key, response_body FROM idempotency_key WHERE organization_id = ? AND key > ? AND response_body IS NOT NULL ORDER BY key LIMIT ?',
     [organizationId, afterKey, limit],

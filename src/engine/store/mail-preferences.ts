@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
-import { ts, type Sql } from './sql.js';
+import { type Sql, ts } from './sql.js';
 
 /** How an address wants its mail: `instant` (the default; bundled once it would get many in an hour) or `hourly`. */
 export const MailPreference = defineEntity({
@@ -20,11 +20,20 @@ export type Digest = (typeof DIGESTS)[number];
 
 /** How an address wants its mail; `instant` when it never said. */
 export async function digestOf(sql: Sql, organizationId: string, emailHash: string): Promise<Digest> {
-  const row = await sql.one<{ digest: Digest }>('SELECT digest FROM mail_preference WHERE organization_id = ? AND email_hash = ?', [organizationId, emailHash]);
+  const row = await sql.one<{ digest: Digest }>(
+    'SELECT digest FROM mail_preference WHERE organization_id = ? AND email_hash = ?',
+    [organizationId, emailHash],
+  );
   return row?.digest ?? 'instant';
 }
 
-export async function setDigest(sql: Sql, organizationId: string, emailHash: string, digest: Digest, now: Date): Promise<void> {
+export async function setDigest(
+  sql: Sql,
+  organizationId: string,
+  emailHash: string,
+  digest: Digest,
+  now: Date,
+): Promise<void> {
   await sql.run(
     `INSERT INTO mail_preference (organization_id, email_hash, digest, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (organization_id, email_hash) DO UPDATE SET digest = excluded.digest, updated_at = excluded.updated_at`,
@@ -33,5 +42,8 @@ export async function setDigest(sql: Sql, organizationId: string, emailHash: str
 }
 
 export async function removeFor(sql: Sql, organizationId: string, emailHash: string): Promise<void> {
-  await sql.run('DELETE FROM mail_preference WHERE organization_id = ? AND email_hash = ?', [organizationId, emailHash]);
+  await sql.run('DELETE FROM mail_preference WHERE organization_id = ? AND email_hash = ?', [
+    organizationId,
+    emailHash,
+  ]);
 }

@@ -1,4 +1,4 @@
-import { toBool, toDate, toInt, toStringOrNull, ts, type Sql } from './sql.js';
+import { type Sql, toBool, toDate, toInt, toStringOrNull, ts } from './sql.js';
 import { inList } from './subjects.js';
 
 /**
@@ -38,7 +38,13 @@ const CHUNK = 1000;
  * each with its facts as index lookups. (One statement with the ids as CTEs was planned, on a freshly loaded table,
  * as nested loops over them: 1.5 s for 10,000 voters.) `optOutTopics`: the unsubscribe topics that cover this message.
  */
-export async function candidates(sql: Sql, organizationId: string, concerned: Concerned, optOutTopics: readonly string[], hourAgo: Date): Promise<Candidate[]> {
+export async function candidates(
+  sql: Sql,
+  organizationId: string,
+  concerned: Concerned,
+  optOutTopics: readonly string[],
+  hourAgo: Date,
+): Promise<Candidate[]> {
   const topic = 'subscribersOf' in concerned ? concerned.subscribersOf : concerned.topic;
   let linked: string[] = [];
   if ('participantsOf' in concerned) {
@@ -54,10 +60,10 @@ export async function candidates(sql: Sql, organizationId: string, concerned: Co
   const participants = new Set(linked);
   const subscribed = new Map(
     (
-      await sql.all<{ contact_id: string; via: string; created_at: unknown }>('SELECT contact_id, via, created_at FROM mail_subscription WHERE organization_id = ? AND topic = ?', [
-        organizationId,
-        topic,
-      ])
+      await sql.all<{ contact_id: string; via: string; created_at: unknown }>(
+        'SELECT contact_id, via, created_at FROM mail_subscription WHERE organization_id = ? AND topic = ?',
+        [organizationId, topic],
+      )
     ).map((r) => [r.contact_id, { via: r.via, at: toDate(r.created_at) }]),
   );
   const ids = 'contacts' in concerned ? [...participants] : [...new Set([...participants, ...subscribed.keys()])];
@@ -96,8 +102,14 @@ export async function candidates(sql: Sql, organizationId: string, concerned: Co
 }
 
 /** What the rule needs of the workspace: whether it mails admin-created contacts, and its suppression salt. */
-export async function workspaceFacts(sql: Sql, organizationId: string): Promise<{ adminCreatedMail: boolean; salt: string | null }> {
-  const row = await sql.one<{ notify_admin_created: unknown; privacy_salt: unknown }>('SELECT notify_admin_created, privacy_salt FROM organization WHERE id = ?', [organizationId]);
+export async function workspaceFacts(
+  sql: Sql,
+  organizationId: string,
+): Promise<{ adminCreatedMail: boolean; salt: string | null }> {
+  const row = await sql.one<{ notify_admin_created: unknown; privacy_salt: unknown }>(
+    'SELECT notify_admin_created, privacy_salt FROM organization WHERE id = ?',
+    [organizationId],
+  );
   return { adminCreatedMail: toBool(row?.notify_admin_created), salt: toStringOrNull(row?.privacy_salt) };
 }
 
@@ -105,7 +117,12 @@ export async function workspaceFacts(sql: Sql, organizationId: string): Promise<
  * Which of these posts (of the workspace) mail about may reach an address: those one of its contacts follows, or
  * filed, and those it voted or commented on (by contact or by address). What a person may switch on and off.
  */
-export async function postsConcerning(sql: Sql, organizationId: string, who: { contactIds: readonly string[]; emailHash: string }, postIds: readonly string[]): Promise<Set<string>> {
+export async function postsConcerning(
+  sql: Sql,
+  organizationId: string,
+  who: { contactIds: readonly string[]; emailHash: string },
+  postIds: readonly string[],
+): Promise<Set<string>> {
   if (postIds.length === 0) return new Set();
   const c = who.contactIds;
   const rows = await sql.all<{ id: string }>(

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Contact } from './contacts.js';
 import { Organization } from './organizations.js';
-import { toIso, ts, type Sql } from './sql.js';
+import { type Sql, toIso, ts } from './sql.js';
 
 /**
  * A topic a contact asked to hear about: `changelog`, or `post:<postId>` (ticking notify-me on a post subscribes to
@@ -29,12 +29,14 @@ export interface SubscriptionRow {
   createdAt: string;
 }
 
-
 /**
  * Subscribe a contact to a topic. A subscription made again keeps its first time, unless the person makes it again
  * themselves (`opt_in`, `portal`): then it is renewed, which is what lets a fresh opt-in win over an earlier unsubscribe.
  */
-export async function subscribe(sql: Sql, row: { organizationId: string; contactId: string; topic: string; via: SubscriptionVia; createdAt: Date }): Promise<void> {
+export async function subscribe(
+  sql: Sql,
+  row: { organizationId: string; contactId: string; topic: string; via: SubscriptionVia; createdAt: Date },
+): Promise<void> {
   const own = row.via !== 'workspace';
   await sql.run(
     `INSERT INTO mail_subscription (contact_id, topic, organization_id, via, created_at) VALUES (?, ?, ?, ?, ?)

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { Organization } from './organizations.js';
 import { newId } from '../shared/ids.js';
-import { toIso, toIsoOrNull, toStringOrNull, ts, type Sql } from './sql.js';
+import { Organization } from './organizations.js';
+import { type Sql, toIso, toIsoOrNull, toStringOrNull, ts } from './sql.js';
 
 /**
  * An unsubscribe, kept with its time: by address (every contact with that address), from `all`, `posts`, `changelog`
@@ -41,24 +41,49 @@ export interface UnsubscribeRow {
  * Record an unsubscribe of an address from a topic, unless one is in force already (a second click changes nothing
  * and keeps the first one's time). Whether one was recorded now.
  */
-export async function record(sql: Sql, u: { organizationId: string; emailHash: string; contactId: string | null; topic: string; via: UnsubscribeVia; at: Date }): Promise<boolean> {
+export async function record(
+  sql: Sql,
+  u: {
+    organizationId: string;
+    emailHash: string;
+    contactId: string | null;
+    topic: string;
+    via: UnsubscribeVia;
+    at: Date;
+  },
+): Promise<boolean> {
   const changed = await sql.run(
     `INSERT INTO mail_unsubscribe (id, organization_id, email_hash, contact_id, topic, via, created_at)
      SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (
        SELECT 1 FROM mail_unsubscribe WHERE organization_id = ? AND email_hash = ? AND topic = ? AND undone_at IS NULL)`,
-    [newId('unsub', u.at.getTime()), u.organizationId, u.emailHash, u.contactId, u.topic, u.via, ts(sql, u.at), u.organizationId, u.emailHash, u.topic],
+    [
+      newId('unsub', u.at.getTime()),
+      u.organizationId,
+      u.emailHash,
+      u.contactId,
+      u.topic,
+      u.via,
+      ts(sql, u.at),
+      u.organizationId,
+      u.emailHash,
+      u.topic,
+    ],
   );
   return changed > 0;
 }
 
 /** The person takes an unsubscribe back (only they can: the preferences page); the record stays, with the time. */
-export async function undo(sql: Sql, organizationId: string, emailHash: string, topic: string, at: Date): Promise<void> {
-  await sql.run('UPDATE mail_unsubscribe SET undone_at = ? WHERE organization_id = ? AND email_hash = ? AND topic = ? AND undone_at IS NULL', [
-    ts(sql, at),
-    organizationId,
-    emailHash,
-    topic,
-  ]);
+export async function undo(
+  sql: Sql,
+  organizationId: string,
+  emailHash: string,
+  topic: string,
+  at: Date,
+): Promise<void> {
+  await sql.run(
+    'UPDATE mail_unsubscribe SET undone_at = ? WHERE organization_id = ? AND email_hash = ? AND topic = ? AND undone_at IS NULL',
+    [ts(sql, at), organizationId, emailHash, topic],
+  );
 }
 
 /** Every unsubscribe of an address, in force or undone, oldest first. */
@@ -78,5 +103,8 @@ export async function listFor(sql: Sql, organizationId: string, emailHash: strin
 }
 
 export async function removeFor(sql: Sql, organizationId: string, emailHash: string): Promise<void> {
-  await sql.run('DELETE FROM mail_unsubscribe WHERE organization_id = ? AND email_hash = ?', [organizationId, emailHash]);
+  await sql.run('DELETE FROM mail_unsubscribe WHERE organization_id = ? AND email_hash = ?', [
+    organizationId,
+    emailHash,
+  ]);
 }

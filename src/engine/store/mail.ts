@@ -2,8 +2,22 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { expressionIndex } from './model.js';
 import { Organization } from './organizations.js';
 import { asIs, defineRows } from './rows.js';
+import {
+  type Database,
+  DELIVERY_CHANNEL,
+  type JsonColumn,
+  placeholders,
+  type Sql,
+  type SqlDialect,
+  type Statement,
+  statement,
+  toDate,
+  toInt,
+  toIso,
+  toIsoOrNull,
+  ts,
+} from './sql.js';
 import { inList, type Subject } from './subjects.js';
-import { placeholders, statement, toDate, toInt, toIso, toIsoOrNull, ts, type Database, type JsonColumn, type Sql, type SqlDialect, type Statement, DELIVERY_CHANNEL } from './sql.js';
 
 /**
  * The mail outbox: one row per change and recipient, written in the transaction of the change that causes it, sent by
@@ -20,7 +34,10 @@ export const Mail = defineEntity({
     // The mail lane's claim: due rows, oldest first; sent, failed and cancelled rows are not in it.
     expressionIndex('mail_due_idx', `on "mail" ("next_attempt_at", "id") where "status" = 'pending'`),
     // ... and its claim of the console's mail, which belongs to no workspace (a few rows among many).
-    expressionIndex('mail_console_due_idx', `on "mail" ("next_attempt_at", "id") where "status" = 'pending' and "organization_id" is null`),
+    expressionIndex(
+      'mail_console_due_idx',
+      `on "mail" ("next_attempt_at", "id") where "status" = 'pending' and "organization_id" is null`,
+    ),
     // The retention chore: settled rows by age.
     expressionIndex('mail_settled_idx', `on "mail" ("created_at") where "status" <> 'pending'`),
   ],
@@ -168,11 +185,19 @@ export async function cancelPending(sql: Sql, organizationId: string, contactId:
 
 /** Delete every row to the person's contacts or address, sent or not (an erasure: the rows hold the address). */
 export async function removeFor(sql: Sql, organizationId: string, who: Subject): Promise<number> {
-  return sql.run(`DELETE FROM mail WHERE organization_id = ? AND (${inList('contact_id', who.contactIds)} OR email_hash = ?)`, [organizationId, ...who.contactIds, who.emailHash]);
+  return sql.run(
+    `DELETE FROM mail WHERE organization_id = ? AND (${inList('contact_id', who.contactIds)} OR email_hash = ?)`,
+    [organizationId, ...who.contactIds, who.emailHash],
+  );
 }
 
 /** Pending rows whose payload is sealed (account mail), but not under the key `keyId`, after `after` by id (key rotation). */
-export async function sealedPayloadsNotSealedWith(sql: Sql, keyId: string, after: string, limit: number): Promise<Array<{ id: string; payload: string }>> {
+export async function sealedPayloadsNotSealedWith(
+  sql: Sql,
+  keyId: string,
+  after: string,
+  limit: number,
+): Promise<Array<{ id: string; payload: string }>> {
   return sql.all<{ id: string; payload: string }>(
     "SELECT id, payload FROM mail WHERE status = 'pending' AND payload LIKE 'fs1:%' AND payload NOT LIKE ? AND id > ? ORDER BY id LIMIT ?",
     [`fs1:${keyId}:%`, after, limit],
@@ -191,9 +216,11 @@ export async function removeConsoleMailTo(sql: Sql, emailHash: string): Promise<
 
 /** Delete settled rows (sent, failed, cancelled) written before `before`, at most `limit`: the outbox's retention. */
 export async function purgeSettled(sql: Sql, before: Date, limit: number): Promise<number> {
-  return sql.run(`DELETE FROM mail WHERE id IN (SELECT id FROM mail WHERE status <> 'pending' AND created_at < ? LIMIT ?)`, [ts(sql, before), limit]);
+  return sql.run(
+    `DELETE FROM mail WHERE id IN (SELECT id FROM mail WHERE status <> 'pending' AND created_at < ? LIMIT ?)`,
+    [ts(sql, before), limit],
+  );
 }
-
 
 /** The outbox's due backlog across workspaces (for metrics): rows due now, and the oldest due time. */
 export async function backlog(sql: Sql, now: Date): Promise<{ due: number; oldestDueAt: Date | null }> {
@@ -201,7 +228,10 @@ export async function backlog(sql: Sql, now: Date): Promise<{ due: number; oldes
     "SELECT count(*) AS due, min(next_attempt_at) AS oldest FROM mail WHERE status = 'pending' AND next_attempt_at <= ?",
     [ts(sql, now)],
   ))!;
-  return { due: toInt(row.due), oldestDueAt: row.oldest === null || row.oldest === undefined ? null : toDate(row.oldest) };
+  return {
+    due: toInt(row.due),
+    oldestDueAt: row.oldest === null || row.oldest === undefined ? null : toDate(row.oldest),
+  };
 }
 
 // The mail lane's statements: its claim, the hand-over, requeueing, cancelling (delivery/mail-lane.ts).
@@ -226,7 +256,8 @@ export interface ClaimedMail {
  * seek on mail_due_idx, then one on mail_recipient_idx per recipient. PostgreSQL skips rows another process is
  * claiming right now.
  */
-const due = (m: string) => `${m}status = 'pending' AND ${m}next_attempt_at <= ? AND (${m}lease_expires_at IS NULL OR ${m}lease_expires_at <= ?)`;
+const due = (m: string) =>
+  `${m}status = 'pending' AND ${m}next_attempt_at <= ? AND (${m}lease_expires_at IS NULL OR ${m}lease_expires_at <= ?)`;
 const CLAIMED = 'RETURNING id, organization_id, email_hash, contact_id, email, kind, change_id, payload, attempt_count';
 function claimText(d: SqlDialect): string {
   return `UPDATE mail SET lease_token = ?, lease_expires_at = ?
@@ -257,11 +288,22 @@ const statementOf = (db: Sql, kind: 'workspaces' | 'console') => {
 };
 
 /** Up to `limit` recipients' due mail in the workspaces, and up to `limit` due messages of the console's own. */
-export async function claimMail(db: Sql, claim: { now: Date; token: string; leaseUntil: Date; limit: number }): Promise<ClaimedMail[]> {
+export async function claimMail(
+  db: Sql,
+  claim: { now: Date; token: string; leaseUntil: Date; limit: number },
+): Promise<ClaimedMail[]> {
   const now = ts(db, claim.now);
   const lease = [claim.token, ts(db, claim.leaseUntil)];
   const rows = [
-    ...(await db.all<Record<string, unknown>>(statementOf(db, 'workspaces'), [...lease, now, now, now, now, claim.limit, claim.limit * ROWS_PER_RECIPIENT])),
+    ...(await db.all<Record<string, unknown>>(statementOf(db, 'workspaces'), [
+      ...lease,
+      now,
+      now,
+      now,
+      now,
+      claim.limit,
+      claim.limit * ROWS_PER_RECIPIENT,
+    ])),
     ...(await db.all<Record<string, unknown>>(statementOf(db, 'console'), [...lease, now, now, claim.limit])),
   ];
   return rows.map((r) => ({
@@ -282,7 +324,13 @@ export async function claimMail(db: Sql, claim: { now: Date; token: string; leas
  * lost is another's now). Committed before the message's last line is written to the SMTP server, so a process that
  * dies after that line can never send it again. Whether the rows were ours.
  */
-export async function handOver(db: Database, ids: readonly string[], token: string, messageId: string, now: Date): Promise<boolean> {
+export async function handOver(
+  db: Database,
+  ids: readonly string[],
+  token: string,
+  messageId: string,
+  now: Date,
+): Promise<boolean> {
   const write = (sql: Sql) =>
     sql.run(
       `UPDATE mail SET status = 'sent', sent_at = ?, message_id = ?, attempt_count = attempt_count + 1, lease_token = NULL, lease_expires_at = NULL, error = NULL
@@ -336,7 +384,13 @@ export async function requeue(
 }
 
 /** Rows still held under the claim that will not be sent (what they say no longer holds): cancelled with the reason. */
-export async function cancelHeld(db: Sql, ids: readonly string[], token: string, reason: string, now: Date): Promise<void> {
+export async function cancelHeld(
+  db: Sql,
+  ids: readonly string[],
+  token: string,
+  reason: string,
+  now: Date,
+): Promise<void> {
   await db.run(
     `UPDATE mail SET status = 'cancelled', failed_at = ?, error = ?, next_attempt_at = NULL, lease_token = NULL, lease_expires_at = NULL
      WHERE lease_token = ? AND status = 'pending' AND id IN (${placeholders(ids)})`,
@@ -346,5 +400,8 @@ export async function cancelHeld(db: Sql, ids: readonly string[], token: string,
 
 /** A handed-over message whose server never confirmed it: it stays sent (never twice), with the reason noted. */
 export async function noteUnconfirmed(db: Sql, messageId: string, error: string): Promise<void> {
-  await db.run("UPDATE mail SET error = ? WHERE message_id = ? AND status = 'sent'", [`unconfirmed: ${error}`.slice(0, 500), messageId]);
+  await db.run("UPDATE mail SET error = ? WHERE message_id = ? AND status = 'sent'", [
+    `unconfirmed: ${error}`.slice(0, 500),
+    messageId,
+  ]);
 }

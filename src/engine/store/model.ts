@@ -20,7 +20,10 @@ export function onlyOn<const T extends { name: string }>(dialect: DialectName, i
  * text is what the schema printer shows and the migrations are checked against it (test/engine/schema.test.ts).
  * The same text serves both databases (SQLite takes double-quoted names too).
  */
-export const expressionIndex = (name: string, definition: string) => ({ name, expression: `create index "${name}" ${definition}` });
+export const expressionIndex = (name: string, definition: string) => ({
+  name,
+  expression: `create index "${name}" ${definition}`,
+});
 
 /**
  * MikroORM's discovery hook for one database: the model is exactly what the tables declare. Indexes of the other
@@ -30,6 +33,7 @@ export const expressionIndex = (name: string, definition: string) => ({ name, ex
 export function modelFor(dialect: DialectName) {
   return (meta: EntityMetadata): void => {
     meta.indexes = meta.indexes.filter((index) => (ONLY.get(index.name ?? '') ?? dialect) === dialect);
-    for (const prop of Object.values(meta.properties)) if (prop.kind === ReferenceKind.MANY_TO_ONE) prop.index ??= false;
+    for (const prop of Object.values(meta.properties))
+      if (prop.kind === ReferenceKind.MANY_TO_ONE) prop.index ??= false;
   };
 }

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { asIs, defineRows } from './rows.js';
-import { json, toBool, toDate, toInt, toIntOrNull, toIso, toJson, toStringOrNull, ts, type Sql } from './sql.js';
+import { json, type Sql, toBool, toDate, toInt, toIntOrNull, toIso, toJson, toStringOrNull, ts } from './sql.js';
 
 /** A workspace: every other row belongs to exactly one. */
 export const Organization = defineEntity({
@@ -108,40 +108,70 @@ const ORGANIZATIONS = defineRows<OrganizationRow>('organization', 'o', {
   updatedAt: toIso,
 });
 
-export async function insert(sql: Sql, org: Omit<OrganizationRow, 'createdAt' | 'updatedAt'>, now: Date): Promise<void> {
-  await sql.run(`INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-    org.id,
-    org.name,
-    org.plan,
-    org.billingState,
-    org.contactCapOverride,
-    org.contactCap,
-    org.rateLimit,
-    json(org.adminEmails),
-    org.handle,
-    org.portalEnabled,
-    org.portalVerifiedOnly,
-    org.portalModeration,
-    json(org.portalFrameOrigins),
-    org.notifyAdminCreated,
-    org.searchLanguage,
-    org.portalLogoUrl,
-    org.portalAccent,
-    ts(sql, now),
-    ts(sql, now),
-  ]);
+export async function insert(
+  sql: Sql,
+  org: Omit<OrganizationRow, 'createdAt' | 'updatedAt'>,
+  now: Date,
+): Promise<void> {
+  await sql.run(
+    `INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      org.id,
+      org.name,
+      org.plan,
+      org.billingState,
+      org.contactCapOverride,
+      org.contactCap,
+      org.rateLimit,
+      json(org.adminEmails),
+      org.handle,
+      org.portalEnabled,
+      org.portalVerifiedOnly,
+      org.portalModeration,
+      json(org.portalFrameOrigins),
+      org.notifyAdminCreated,
+      org.searchLanguage,
+      org.portalLogoUrl,
+      org.portalAccent,
+      ts(sql, now),
+      ts(sql, now),
+    ],
+  );
 }
 
 /** The columns a workspace update may set. */
 export type OrganizationChanges = Partial<
-  Pick<OrganizationRow, 'name' | 'plan' | 'billingState' | 'contactCapOverride' | 'contactCap' | 'rateLimit' | 'adminEmails' | 'handle' | 'portalEnabled' | 'portalVerifiedOnly' | 'portalModeration' | 'portalFrameOrigins' | 'notifyAdminCreated' | 'searchLanguage' | 'portalLogoUrl' | 'portalAccent'>
+  Pick<
+    OrganizationRow,
+    | 'name'
+    | 'plan'
+    | 'billingState'
+    | 'contactCapOverride'
+    | 'contactCap'
+    | 'rateLimit'
+    | 'adminEmails'
+    | 'handle'
+    | 'portalEnabled'
+    | 'portalVerifiedOnly'
+    | 'portalModeration'
+    | 'portalFrameOrigins'
+    | 'notifyAdminCreated'
+    | 'searchLanguage'
+    | 'portalLogoUrl'
+    | 'portalAccent'
+  >
 >;
 
 /** Set the given columns (and `updated_at`); whether the workspace exists. */
 export async function update(sql: Sql, id: string, changes: OrganizationChanges, now: Date): Promise<boolean> {
-  const entries = Object.entries(changes).filter(([, v]) => v !== undefined) as Array<[keyof OrganizationChanges, unknown]>;
+  const entries = Object.entries(changes).filter(([, v]) => v !== undefined) as Array<
+    [keyof OrganizationChanges, unknown]
+  >;
   const sets = ['updated_at = ?', ...entries.map(([field]) => `${ORGANIZATIONS.column(field)} = ?`)];
-  const params = [ts(sql, now), ...entries.map(([field, v]) => (field === 'adminEmails' || field === 'portalFrameOrigins' ? json(v) : v))];
+  const params = [
+    ts(sql, now),
+    ...entries.map(([field, v]) => (field === 'adminEmails' || field === 'portalFrameOrigins' ? json(v) : v)),
+  ];
   return (await sql.run(`UPDATE organization SET ${sets.join(', ')} WHERE id = ?`, [...params, id])) > 0;
 }
 
@@ -158,7 +188,9 @@ export async function findByHandle(sql: Sql, handle: string): Promise<Organizati
 
 /** Every workspace, oldest first. */
 export async function list(sql: Sql): Promise<OrganizationRow[]> {
-  return (await sql.all(`SELECT ${ORGANIZATIONS.columns} FROM organization o ORDER BY o.created_at, o.id`)).map((row) => ORGANIZATIONS.read(row));
+  return (await sql.all(`SELECT ${ORGANIZATIONS.columns} FROM organization o ORDER BY o.created_at, o.id`)).map((row) =>
+    ORGANIZATIONS.read(row),
+  );
 }
 
 export async function count(sql: Sql): Promise<number> {
@@ -175,8 +207,17 @@ export async function remove(sql: Sql, id: string): Promise<boolean> {
  * serializes the writes that must not race past a limit (the last contact under a cap, the 25th webhook).
  */
 export async function lockForLimits(sql: Sql, id: string): Promise<CapColumns | undefined> {
-  const row = await sql.one(`SELECT plan, contact_cap_override, contact_cap FROM organization WHERE id = ?${sql.dialect.forUpdate}`, [id]);
-  return row && { plan: row.plan as string, contactCapOverride: toBool(row.contact_cap_override), contactCap: toIntOrNull(row.contact_cap) };
+  const row = await sql.one(
+    `SELECT plan, contact_cap_override, contact_cap FROM organization WHERE id = ?${sql.dialect.forUpdate}`,
+    [id],
+  );
+  return (
+    row && {
+      plan: row.plan as string,
+      contactCapOverride: toBool(row.contact_cap_override),
+      contactCap: toIntOrNull(row.contact_cap),
+    }
+  );
 }
 
 /** Whether a workspace exists. */
@@ -192,7 +233,10 @@ export interface PortalSecretsRow {
 }
 
 export async function findPortalSecrets(sql: Sql, id: string): Promise<PortalSecretsRow | undefined> {
-  const row = await sql.one('SELECT portal_secret, portal_previous_secret, portal_previous_secret_until FROM organization WHERE id = ?', [id]);
+  const row = await sql.one(
+    'SELECT portal_secret, portal_previous_secret, portal_previous_secret_until FROM organization WHERE id = ?',
+    [id],
+  );
   return (
     row && {
       current: toStringOrNull(row.portal_secret),
@@ -205,18 +249,20 @@ export async function findPortalSecrets(sql: Sql, id: string): Promise<PortalSec
 /** Store a workspace's portal secrets (sealed); whether the workspace exists. */
 export async function setPortalSecrets(sql: Sql, id: string, secrets: PortalSecretsRow, now: Date): Promise<boolean> {
   return (
-    (await sql.run('UPDATE organization SET portal_secret = ?, portal_previous_secret = ?, portal_previous_secret_until = ?, updated_at = ? WHERE id = ?', [
-      secrets.current,
-      secrets.previous,
-      secrets.previousUntil && ts(sql, secrets.previousUntil),
-      ts(sql, now),
-      id,
-    ])) > 0
+    (await sql.run(
+      'UPDATE organization SET portal_secret = ?, portal_previous_secret = ?, portal_previous_secret_until = ?, updated_at = ? WHERE id = ?',
+      [secrets.current, secrets.previous, secrets.previousUntil && ts(sql, secrets.previousUntil), ts(sql, now), id],
+    )) > 0
   );
 }
 
 /** Portal secrets not sealed with the key `keyId` names, after `after` (by workspace id), for resealing. */
-export async function portalSecretsNotSealedWith(sql: Sql, keyId: string, after: string, limit: number): Promise<Array<PortalSecretsRow & { id: string }>> {
+export async function portalSecretsNotSealedWith(
+  sql: Sql,
+  keyId: string,
+  after: string,
+  limit: number,
+): Promise<Array<PortalSecretsRow & { id: string }>> {
   const sealedWith = `fs1:${keyId}:%`;
   const rows = await sql.all(
     `SELECT id, portal_secret, portal_previous_secret, portal_previous_secret_until FROM organization
@@ -232,7 +278,12 @@ export async function portalSecretsNotSealedWith(sql: Sql, keyId: string, after:
 }
 
 /** Replace a workspace's sealed portal secrets with their resealed forms, unless they changed meanwhile. */
-export async function replacePortalSecrets(sql: Sql, id: string, previous: PortalSecretsRow, next: PortalSecretsRow): Promise<void> {
+export async function replacePortalSecrets(
+  sql: Sql,
+  id: string,
+  previous: PortalSecretsRow,
+  next: PortalSecretsRow,
+): Promise<void> {
   await sql.run(
     'UPDATE organization SET portal_secret = ?, portal_previous_secret = ? WHERE id = ? AND portal_secret IS NOT DISTINCT FROM ? AND portal_previous_secret IS NOT DISTINCT FROM ?',
     [next.current, next.previous, id, previous.current, previous.previous],

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
-import { toDate, toInt, toStringOrNull, ts, type Sql } from './sql.js';
+import { type Sql, toDate, toInt, toStringOrNull, ts } from './sql.js';
 
 /** A one-time code mailed to an anonymous end-user, and what they asked to do once it is confirmed. */
 export const PortalCode = defineEntity({
@@ -41,7 +41,17 @@ export interface CodeRow {
 export async function insert(sql: Sql, c: CodeRow): Promise<void> {
   await sql.run(
     'INSERT INTO portal_code (id, organization_id, email, name, code_hash, action, attempts, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [c.id, c.organizationId, c.email, c.name, c.codeHash, c.action, c.attempts, ts(sql, c.createdAt), ts(sql, c.expiresAt)],
+    [
+      c.id,
+      c.organizationId,
+      c.email,
+      c.name,
+      c.codeHash,
+      c.action,
+      c.attempts,
+      ts(sql, c.createdAt),
+      ts(sql, c.expiresAt),
+    ],
   );
 }
 
@@ -77,7 +87,10 @@ export async function remove(sql: Sql, id: string): Promise<boolean> {
 }
 
 /** The code's one-time use in the transaction `sql` (shared/one-time.ts `useOnce`). */
-export const oneTime = (sql: Sql) => ({ remove: (id: string) => remove(sql, id), countAttempt: (id: string) => countAttempt(sql, id) });
+export const oneTime = (sql: Sql) => ({
+  remove: (id: string) => remove(sql, id),
+  countAttempt: (id: string) => countAttempt(sql, id),
+});
 
 /** Forget expired codes (they hold end-users' emails). */
 export async function removeExpired(sql: Sql, now: Date): Promise<void> {
@@ -86,8 +99,17 @@ export async function removeExpired(sql: Sql, now: Date): Promise<void> {
 
 /** The workspace's pending codes, as a data-subject request reads them (the caller picks the person's by address). */
 export async function listForWorkspace(sql: Sql, organizationId: string) {
-  const rows = await sql.all<Record<string, unknown>>('SELECT id, email, name, created_at, expires_at FROM portal_code WHERE organization_id = ?', [organizationId]);
-  return rows.map((r) => ({ id: r.id as string, email: r.email as string, name: toStringOrNull(r.name), createdAt: toDate(r.created_at), expiresAt: toDate(r.expires_at) }));
+  const rows = await sql.all<Record<string, unknown>>(
+    'SELECT id, email, name, created_at, expires_at FROM portal_code WHERE organization_id = ?',
+    [organizationId],
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    email: r.email as string,
+    name: toStringOrNull(r.name),
+    createdAt: toDate(r.created_at),
+    expiresAt: toDate(r.expires_at),
+  }));
 }
 
 /** Remove these codes (an erasure). */

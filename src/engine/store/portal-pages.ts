@@ -3,7 +3,7 @@ import type { SearchTerm } from '../shared/index.js';
 import * as postRows from './posts.js';
 import { asIs, defineRows } from './rows.js';
 import * as search from './search.js';
-import { toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from './sql.js';
+import { type Sql, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts } from './sql.js';
 
 // What the public portal reads: only public boards, and on them only live, approved posts that were not merged into
 // another. Every list is a keyset page.
@@ -94,15 +94,23 @@ export async function boards(sql: Sql, organizationId: string): Promise<PortalBo
      FROM board b WHERE b.organization_id = ? AND b.is_public = ? ORDER BY b.created_at, b.id`,
     [organizationId, true],
   );
-  return rows.map((r) => ({ id: r.id as string, name: r.name as string, slug: r.slug as string, postCount: toInt(r.post_count) }));
+  return rows.map((r) => ({
+    id: r.id as string,
+    name: r.name as string,
+    slug: r.slug as string,
+    postCount: toInt(r.post_count),
+  }));
 }
 
-export async function boardBySlug(sql: Sql, organizationId: string, slug: string): Promise<Omit<PortalBoard, 'postCount'> | undefined> {
-  const row = await sql.one<{ id: string; name: string; slug: string }>('SELECT id, name, slug FROM board WHERE organization_id = ? AND slug = ? AND is_public = ?', [
-    organizationId,
-    slug,
-    true,
-  ]);
+export async function boardBySlug(
+  sql: Sql,
+  organizationId: string,
+  slug: string,
+): Promise<Omit<PortalBoard, 'postCount'> | undefined> {
+  const row = await sql.one<{ id: string; name: string; slug: string }>(
+    'SELECT id, name, slug FROM board WHERE organization_id = ? AND slug = ? AND is_public = ?',
+    [organizationId, slug, true],
+  );
   return row && { id: row.id, name: row.name, slug: row.slug };
 }
 
@@ -138,18 +146,24 @@ export async function posts(
     params.push(ts(sql, filter.since));
   }
   const key =
-    order.by === 'top' ? 'p.vote_count' : order.by === 'new' ? 'p.created_at' : `((p.vote_count + 1) / ((${sql.dialect.hoursUntil('p.created_at')} + 2) * (${sql.dialect.hoursUntil('p.created_at')} + 2)))`;
+    order.by === 'top'
+      ? 'p.vote_count'
+      : order.by === 'new'
+        ? 'p.created_at'
+        : `((p.vote_count + 1) / ((${sql.dialect.hoursUntil('p.created_at')} + 2) * (${sql.dialect.hoursUntil('p.created_at')} + 2)))`;
   const keyParams = order.by === 'trending' ? [ts(sql, order.now), ts(sql, order.now)] : [];
   if (after) {
     where.push(`(${key}, p.id) < (?, ?)`);
     params.push(...keyParams, order.by === 'new' ? ts(sql, new Date(after[0])) : after[0], after[1]);
   }
-  const rows = await sql.all(`SELECT ${POSTS.columns}, ${key} AS sort_key FROM post p WHERE ${where.join(' AND ')} ORDER BY sort_key DESC, p.id DESC LIMIT ?`, [
-    ...keyParams,
-    ...params,
-    limit,
-  ]);
-  return rows.map((row) => ({ ...POSTS.read(row), sortKey: order.by === 'new' ? new Date(toIso(row.sort_key)).getTime() : Number(row.sort_key) }));
+  const rows = await sql.all(
+    `SELECT ${POSTS.columns}, ${key} AS sort_key FROM post p WHERE ${where.join(' AND ')} ORDER BY sort_key DESC, p.id DESC LIMIT ?`,
+    [...keyParams, ...params, limit],
+  );
+  return rows.map((row) => ({
+    ...POSTS.read(row),
+    sortKey: order.by === 'new' ? new Date(toIso(row.sort_key)).getTime() : Number(row.sort_key),
+  }));
 }
 
 /** A relevance page's position: the last post's relevance, votes, creation time (ms) and id. */
@@ -177,8 +191,16 @@ export async function searchPosts(
       where.push('p.status = ?');
       params.push(filter.status);
     }
-    const posts = (await sql.all(`SELECT ${POSTS.columns} FROM post p WHERE ${where.join(' AND ')}`, params)).map((row) => POSTS.read(row));
-    return posts.map((post) => ({ id: post.id, voteCount: post.voteCount, createdAt: Date.parse(post.createdAt), relevance: relevance.get(post.id)!, post }));
+    const posts = (await sql.all(`SELECT ${POSTS.columns} FROM post p WHERE ${where.join(' AND ')}`, params)).map(
+      (row) => POSTS.read(row),
+    );
+    return posts.map((post) => ({
+      id: post.id,
+      voteCount: post.voteCount,
+      createdAt: Date.parse(post.createdAt),
+      relevance: relevance.get(post.id)!,
+      post,
+    }));
   });
   return rows.map((r) => ({ ...r.post, position: [r.relevance, r.voteCount, r.createdAt, r.id] as const }));
 }
@@ -196,7 +218,12 @@ export async function maxVotes(sql: Sql, boardId: string): Promise<number> {
  * The ids a form on a post page is for, from the page's address: the public board by its slug and the shown, not merged
  * post by its slug on it, in one statement (nothing else of the post, none of its comments).
  */
-export async function postRef(sql: Sql, organizationId: string, boardSlug: string, postSlug: string): Promise<{ boardId: string; postId: string } | undefined> {
+export async function postRef(
+  sql: Sql,
+  organizationId: string,
+  boardSlug: string,
+  postSlug: string,
+): Promise<{ boardId: string; postId: string } | undefined> {
   const row = await sql.one<{ board_id: string; post_id: string }>(
     `SELECT b.id AS board_id, p.id AS post_id FROM board b JOIN post p ON p.board_id = b.id
      WHERE b.organization_id = ? AND b.slug = ? AND b.is_public = ? AND p.slug = ? AND ${SHOWN} AND p.merged_into_id IS NULL`,
@@ -207,18 +234,33 @@ export async function postRef(sql: Sql, organizationId: string, boardSlug: strin
 
 /** A shown post of the board by its slug, or a merged one (which the page sends on to its target). */
 export async function postBySlug(sql: Sql, boardId: string, slug: string): Promise<PortalPost | undefined> {
-  const row = await sql.one(`SELECT ${POSTS.columns} FROM post p WHERE p.board_id = ? AND p.slug = ? AND ${SHOWN}`, [boardId, slug]);
+  const row = await sql.one(`SELECT ${POSTS.columns} FROM post p WHERE p.board_id = ? AND p.slug = ? AND ${SHOWN}`, [
+    boardId,
+    slug,
+  ]);
   return row && POSTS.read(row);
 }
 
 /** The shown post that moved away from this place, with its board's slug now (where its old address sends). */
-export async function movedFrom(sql: Sql, organizationId: string, boardId: string, slug: string): Promise<(PortalPost & { boardSlug: string }) | undefined> {
-  const row = await sql.one<{ post_id: string }>('SELECT post_id FROM post_redirect WHERE board_id = ? AND slug = ?', [boardId, slug]);
+export async function movedFrom(
+  sql: Sql,
+  organizationId: string,
+  boardId: string,
+  slug: string,
+): Promise<(PortalPost & { boardSlug: string }) | undefined> {
+  const row = await sql.one<{ post_id: string }>('SELECT post_id FROM post_redirect WHERE board_id = ? AND slug = ?', [
+    boardId,
+    slug,
+  ]);
   return row ? postById(sql, organizationId, row.post_id) : undefined;
 }
 
 /** A shown post of the workspace by id, with its board's slug (where a merged post points). */
-export async function postById(sql: Sql, organizationId: string, id: string): Promise<(PortalPost & { boardSlug: string }) | undefined> {
+export async function postById(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+): Promise<(PortalPost & { boardSlug: string }) | undefined> {
   const row = await sql.one(
     `SELECT ${POSTS.columns}, b.slug AS board_slug FROM post p JOIN board b ON b.id = p.board_id
      WHERE p.organization_id = ? AND p.id = ? AND b.is_public = ? AND ${SHOWN}`,
@@ -229,18 +271,31 @@ export async function postById(sql: Sql, organizationId: string, id: string): Pr
 
 /** The shown posts merged into this one. */
 export async function mergedInto(sql: Sql, postId: string): Promise<PortalPost[]> {
-  return (await sql.all(`SELECT ${POSTS.columns} FROM post p WHERE p.merged_into_id = ? AND ${SHOWN} ORDER BY p.created_at, p.id`, [postId])).map((r) => POSTS.read(r));
+  return (
+    await sql.all(
+      `SELECT ${POSTS.columns} FROM post p WHERE p.merged_into_id = ? AND ${SHOWN} ORDER BY p.created_at, p.id`,
+      [postId],
+    )
+  ).map((r) => POSTS.read(r));
 }
 
 /** Up to `limit` comments of the post, oldest first (replies are threaded by the page). */
 export async function comments(sql: Sql, postId: string, limit: number): Promise<PortalComment[]> {
-  return (await sql.all(`SELECT ${COMMENTS.columns} FROM comment c WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`, [postId, limit])).map((r) =>
-    COMMENTS.read(r),
-  );
+  return (
+    await sql.all(`SELECT ${COMMENTS.columns} FROM comment c WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`, [
+      postId,
+      limit,
+    ])
+  ).map((r) => COMMENTS.read(r));
 }
 
 /** The roadmap's column for `status`: shown posts of public boards not hidden from it, in roadmap order, then by votes. */
-export function roadmap(sql: Sql, organizationId: string, status: PostStatus, limit: number): Promise<Array<PortalPost & { boardSlug: string }>> {
+export function roadmap(
+  sql: Sql,
+  organizationId: string,
+  status: PostStatus,
+  limit: number,
+): Promise<Array<PortalPost & { boardSlug: string }>> {
   return postRows.inRoadmapOrder(limit, async ({ where, orderBy }, n) =>
     (
       await sql.all(
@@ -254,7 +309,12 @@ export function roadmap(sql: Sql, organizationId: string, status: PostStatus, li
 }
 
 /** Published entries of public boards, newest first, after (publishedAt, id). */
-export async function changelog(sql: Sql, organizationId: string, limit: number, after?: readonly [number, string]): Promise<PortalChangelogEntry[]> {
+export async function changelog(
+  sql: Sql,
+  organizationId: string,
+  limit: number,
+  after?: readonly [number, string],
+): Promise<PortalChangelogEntry[]> {
   const rows = await sql.all(
     `SELECT ${ENTRIES.columns} FROM changelog_entry ce JOIN board b ON b.id = ce.board_id
      WHERE ce.organization_id = ? AND b.is_public = ? AND ce.status = 'published'${after ? ' AND (ce.published_at, ce.id) < (?, ?)' : ''}

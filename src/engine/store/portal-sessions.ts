@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
-import { toBool, toDate, toStringOrNull, ts, type Sql } from './sql.js';
+import { type Sql, toBool, toDate, toStringOrNull, ts } from './sql.js';
 
 /**
  * A signed-in end-user on a workspace's portal: verified by a workspace-signed token, or by a one-time code mailed to
@@ -78,8 +78,18 @@ export async function removeExpired(sql: Sql, now: Date): Promise<void> {
 
 /** The workspace's sessions, as a data-subject request reads them (the caller picks the person's by address). */
 export async function listForWorkspace(sql: Sql, organizationId: string) {
-  const rows = await sql.all<Record<string, unknown>>('SELECT id, email, name, verified, created_at, expires_at FROM portal_session WHERE organization_id = ?', [organizationId]);
-  return rows.map((r) => ({ id: r.id as string, email: r.email as string, name: toStringOrNull(r.name), verified: toBool(r.verified), createdAt: toDate(r.created_at), expiresAt: toDate(r.expires_at) }));
+  const rows = await sql.all<Record<string, unknown>>(
+    'SELECT id, email, name, verified, created_at, expires_at FROM portal_session WHERE organization_id = ?',
+    [organizationId],
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    email: r.email as string,
+    name: toStringOrNull(r.name),
+    verified: toBool(r.verified),
+    createdAt: toDate(r.created_at),
+    expiresAt: toDate(r.expires_at),
+  }));
 }
 
 /** Remove these sessions (an erasure). */

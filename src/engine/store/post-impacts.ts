@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
 import { Post } from './posts.js';
-import { placeholders, toInt, type Sql } from './sql.js';
+import { placeholders, type Sql, toInt } from './sql.js';
 
 /**
  * A post's impact in one currency: the monthly revenue (`mrrCents`) of the distinct paying contacts who voted on it,

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
 import { Post } from './posts.js';
 import { asIs, defineRows } from './rows.js';
-import { toIso, ts, type Sql } from './sql.js';
+import { type Sql, toIso, ts } from './sql.js';
 
 /**
  * A team's internal note on a post. A table of its own, apart from `comment`, so that no read of the portal, no public
@@ -34,22 +34,29 @@ export interface PostNoteRow {
   createdAt: string;
 }
 
-const NOTES = defineRows<PostNoteRow>('post_note', 'n', { id: asIs, postId: asIs, authorEmail: asIs, bodyText: asIs, createdAt: toIso });
+const NOTES = defineRows<PostNoteRow>('post_note', 'n', {
+  id: asIs,
+  postId: asIs,
+  authorEmail: asIs,
+  bodyText: asIs,
+  createdAt: toIso,
+});
 
 export async function insert(sql: Sql, note: PostNoteRow & { organizationId: string }): Promise<void> {
-  await sql.run('INSERT INTO post_note (id, organization_id, post_id, author_email, body_text, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    note.id,
-    note.organizationId,
-    note.postId,
-    note.authorEmail,
-    note.bodyText,
-    ts(sql, new Date(note.createdAt)),
-  ]);
+  await sql.run(
+    'INSERT INTO post_note (id, organization_id, post_id, author_email, body_text, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [note.id, note.organizationId, note.postId, note.authorEmail, note.bodyText, ts(sql, new Date(note.createdAt))],
+  );
 }
 
 /** The post's notes, oldest first (at most `limit`). */
 export async function listForPost(sql: Sql, postId: string, limit: number): Promise<PostNoteRow[]> {
-  return (await sql.all(`SELECT ${NOTES.columns} FROM post_note n WHERE n.post_id = ? ORDER BY n.created_at, n.id LIMIT ?`, [postId, limit])).map((r) => NOTES.read(r));
+  return (
+    await sql.all(`SELECT ${NOTES.columns} FROM post_note n WHERE n.post_id = ? ORDER BY n.created_at, n.id LIMIT ?`, [
+      postId,
+      limit,
+    ])
+  ).map((r) => NOTES.read(r));
 }
 
 /** Notes follow their post when it is merged into another. */
@@ -59,7 +66,11 @@ export async function move(sql: Sql, fromPostId: string, toPostId: string): Prom
 
 /** The notes this address wrote, in every workspace. */
 export async function byAuthor(sql: Sql, email: string): Promise<PostNoteRow[]> {
-  return (await sql.all(`SELECT ${NOTES.columns} FROM post_note n WHERE n.author_email = ? ORDER BY n.created_at, n.id`, [email])).map((r) => NOTES.read(r));
+  return (
+    await sql.all(`SELECT ${NOTES.columns} FROM post_note n WHERE n.author_email = ? ORDER BY n.created_at, n.id`, [
+      email,
+    ])
+  ).map((r) => NOTES.read(r));
 }
 
 export async function renameAuthor(sql: Sql, email: string, alias: string): Promise<number> {

@@ -17,11 +17,10 @@ export const PostRedirect = defineEntity({
 
 /** Remember the post's old place (a later move from the same place wins). */
 export async function remember(sql: Sql, boardId: string, slug: string, postId: string): Promise<void> {
-  await sql.run('INSERT INTO post_redirect (board_id, slug, post_id) VALUES (?, ?, ?) ON CONFLICT (board_id, slug) DO UPDATE SET post_id = excluded.post_id', [
-    boardId,
-    slug,
-    postId,
-  ]);
+  await sql.run(
+    'INSERT INTO post_redirect (board_id, slug, post_id) VALUES (?, ?, ?) ON CONFLICT (board_id, slug) DO UPDATE SET post_id = excluded.post_id',
+    [boardId, slug, postId],
+  );
 }
 
 /** A place taken again by a post of its own: its old redirect ends. */

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Post } from './posts.js';
-import { Tag } from './tags.js';
 import { placeholders, type Sql } from './sql.js';
+import { Tag } from './tags.js';
 
 /** Which tags a post carries. */
 export const PostTag = defineEntity({
@@ -25,7 +25,10 @@ export async function setForPost(sql: Sql, postId: string, tagIds: Iterable<stri
 export async function forPosts(sql: Sql, postIds: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (postIds.length === 0) return out;
-  const rows = await sql.all<{ post_id: string; tag_id: string }>(`SELECT post_id, tag_id FROM post_tag WHERE post_id IN (${placeholders(postIds)}) ORDER BY post_id, tag_id`, postIds);
+  const rows = await sql.all<{ post_id: string; tag_id: string }>(
+    `SELECT post_id, tag_id FROM post_tag WHERE post_id IN (${placeholders(postIds)}) ORDER BY post_id, tag_id`,
+    postIds,
+  );
   for (const r of rows) out.set(r.post_id, [...(out.get(r.post_id) ?? []), r.tag_id]);
   return out;
 }

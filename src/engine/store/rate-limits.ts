@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { gathered } from './gather.js';
-import { statement, toInt, type Database, type Sql } from './sql.js';
+import { type Database, type Sql, statement, toInt } from './sql.js';
 
 /**
  * A key's requests in one minute, shared by every instance: PostgreSQL only (an UNLOGGED table: counts that may be

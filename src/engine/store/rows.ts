@@ -1,4 +1,4 @@
-import { ts, type Sql } from './sql.js';
+import { type Sql, ts } from './sql.js';
 
 /** How one column reads back from either driver (sql.ts's `toBool`, `toIso`, ... or `asIs`). */
 export type Read<T> = (value: unknown) => T;
@@ -33,7 +33,9 @@ const snakeCase = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowe
  */
 export function defineRows<T>(table: string, alias: string, spec: { [K in keyof T]-?: ColumnOf<T[K]> }): Rows<T> {
   const fields = Object.entries(spec as Record<string, ColumnOf<unknown>>).map(([field, column]) =>
-    typeof column === 'function' ? { field, column: snakeCase(field), read: column } : { field, column: column[0], read: column[1] },
+    typeof column === 'function'
+      ? { field, column: snakeCase(field), read: column }
+      : { field, column: column[0], read: column[1] },
   );
   return {
     table,
@@ -72,10 +74,9 @@ export async function pageOf<T>(
   const a = rows.alias;
   const seek = after ? ` AND (${a}.created_at, ${a}.id) ${newestFirst ? '<' : '>'} (?, ?)` : '';
   const order = newestFirst ? `${a}.created_at DESC, ${a}.id DESC` : `${a}.created_at, ${a}.id`;
-  const found = await sql.all(`SELECT ${rows.columns} FROM ${rows.table} ${a} WHERE ${filter.where}${seek} ORDER BY ${order} LIMIT ?`, [
-    ...filter.params,
-    ...(after ? [ts(sql, new Date(after.at)), after.id] : []),
-    limit,
-  ]);
+  const found = await sql.all(
+    `SELECT ${rows.columns} FROM ${rows.table} ${a} WHERE ${filter.where}${seek} ORDER BY ${order} LIMIT ?`,
+    [...filter.params, ...(after ? [ts(sql, new Date(after.at)), after.id] : []), limit],
+  );
   return found.map((row) => rows.read(row));
 }

@@ -1,7 +1,7 @@
 // Full-text search over posts and contacts, on each database's own engine (docs/search.md): SQLite's FTS5 tables and
 // PostgreSQL's `post_search` table of tsvectors, both kept in step by the triggers of the search migrations, and the
 // contacts' trigram indexes. The syntax is shared/search.ts's; what differs between the databases is here.
-import { fts5Query, tsQuery, type SearchTerm } from '../shared/index.js';
+import { fts5Query, type SearchTerm, tsQuery } from '../shared/index.js';
 import type { Database, Sql } from './sql.js';
 
 /** Where a post search looks: every board of a workspace, or one of them. */
@@ -27,7 +27,11 @@ const SLOT_MASK = (1 << (WORKSPACE_SHIFT - SLOT_SHIFT)) - 1;
 /** The rowid range of a scope: a statement's two parameters, the first rowid and the one past the last. */
 function sqliteRange(scope: PostSearchScope): { lower: string; upper: string; param: string } {
   return scope.boardId !== undefined
-    ? { lower: 'SELECT base FROM post_search_board WHERE board_id = ?', upper: `SELECT base + ${1 << SLOT_SHIFT} FROM post_search_board WHERE board_id = ?`, param: scope.boardId }
+    ? {
+        lower: 'SELECT base FROM post_search_board WHERE board_id = ?',
+        upper: `SELECT base + ${1 << SLOT_SHIFT} FROM post_search_board WHERE board_id = ?`,
+        param: scope.boardId,
+      }
     : {
         lower: `SELECT n << ${WORKSPACE_SHIFT} FROM post_search_workspace WHERE organization_id = ?`,
         upper: `SELECT (n + 1) << ${WORKSPACE_SHIFT} FROM post_search_workspace WHERE organization_id = ?`,
@@ -49,12 +53,22 @@ const PG_QUERY = 'to_tsquery((SELECT o.search_language::regconfig FROM organizat
  * at most `atMost` relevant when given. Only the search index is read: SQLite's FTS5 table with BM25 (a title match
  * weighs ten body matches), PostgreSQL's `post_search` with `ts_rank`. The caller reads the posts themselves.
  */
-export function rankedPosts(sql: Sql, scope: PostSearchScope, terms: readonly SearchTerm[], count: number, atMost?: number): Promise<PostMatch[]> {
+export function rankedPosts(
+  sql: Sql,
+  scope: PostSearchScope,
+  terms: readonly SearchTerm[],
+  count: number,
+  atMost?: number,
+): Promise<PostMatch[]> {
   return rankerOf(sql, scope, terms)(count, atMost);
 }
 
 /** `rankedPosts` of one search, for as many counts as its pages ask: on PostgreSQL, its match is worked out once. */
-function rankerOf(sql: Sql, scope: PostSearchScope, terms: readonly SearchTerm[]): (count: number, atMost?: number) => Promise<PostMatch[]> {
+function rankerOf(
+  sql: Sql,
+  scope: PostSearchScope,
+  terms: readonly SearchTerm[],
+): (count: number, atMost?: number) => Promise<PostMatch[]> {
   if (sql.dialect.name === 'sqlite') {
     const range = sqliteRange(scope);
     return async (count, atMost) => {
@@ -64,7 +78,13 @@ function rankerOf(sql: Sql, scope: PostSearchScope, terms: readonly SearchTerm[]
            WHERE post_search MATCH ? AND rowid >= (${range.lower}) AND rowid < (${range.upper})${atMost === undefined ? '' : ` AND ${SQLITE_RELEVANCE} <= ?`}
            ORDER BY relevance DESC LIMIT ?) s
          JOIN post_search_key k ON k.rowid = s.rowid`,
-        [fts5Query(terms, ['title', 'body']), range.param, range.param, ...(atMost === undefined ? [] : [atMost]), count],
+        [
+          fts5Query(terms, ['title', 'body']),
+          range.param,
+          range.param,
+          ...(atMost === undefined ? [] : [atMost]),
+          count,
+        ],
       );
       return rows.map((r) => ({ postId: r.post_id, relevance: Number(r.relevance) }));
     };
@@ -82,7 +102,13 @@ function rankerOf(sql: Sql, scope: PostSearchScope, terms: readonly SearchTerm[]
       `SELECT s.post_id, ${rank} AS relevance FROM post_search s
        WHERE s.${scope.boardId !== undefined ? 'board_id' : 'organization_id'} = ? AND ${match.where}${atMost === undefined ? '' : ` AND ${rank} <= ?`}
        ORDER BY relevance DESC LIMIT ?`,
-      [...query, scope.boardId ?? scope.organizationId, ...match.params, ...(atMost === undefined ? [] : [...query, atMost]), count],
+      [
+        ...query,
+        scope.boardId ?? scope.organizationId,
+        ...match.params,
+        ...(atMost === undefined ? [] : [...query, atMost]),
+        count,
+      ],
     );
     return rows.map((r) => ({ postId: r.post_id, relevance: Number(r.relevance) }));
   };
@@ -224,7 +250,10 @@ export interface RankedRow {
 
 /** Negative when `a` comes before `b` in a search's order. */
 export const searchOrder = (a: RankedRow, b: RankedRow) =>
-  b.relevance - a.relevance || b.voteCount - a.voteCount || b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+  b.relevance - a.relevance ||
+  b.voteCount - a.voteCount ||
+  b.createdAt - a.createdAt ||
+  (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /**
  * The first `limit` posts of a search after `after`, in search order, without ranking every match with its post: the
@@ -327,9 +356,12 @@ export async function indexPending(db: Database): Promise<void> {
   if (!(await db.one<{ waiting: number }>(SQLITE_WAITING))?.waiting) return;
   await db.transaction(async (tx) => {
     // Asked again inside the transaction, which no other write can enter.
-    const again = await tx.one<Record<string, number>>(`SELECT ${SQLITE_SEARCHED.map(({ kind }) => `${renumbered(kind)} AS ${kind}`).join(', ')}`);
+    const again = await tx.one<Record<string, number>>(
+      `SELECT ${SQLITE_SEARCHED.map(({ kind }) => `${renumbered(kind)} AS ${kind}`).join(', ')}`,
+    );
     const take = SQLITE_SEARCHED.flatMap((table) => sqliteTakeIn(table, Boolean(again?.[table.kind])));
-    for (const statement of [...take, ...SQLITE_POST_FLUSH, ...SQLITE_CONTACT_FLUSH, 'DELETE FROM search_pending']) await tx.run(statement);
+    for (const statement of [...take, ...SQLITE_POST_FLUSH, ...SQLITE_CONTACT_FLUSH, 'DELETE FROM search_pending'])
+      await tx.run(statement);
   });
 }
 

@@ -126,7 +126,6 @@ export const insertValues = (insert: InsertStatement): WriteStatement => ({
 /** `?, ?, ?` for a list of values. */
 export const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
 
-
 /** Values as the drivers return them, normalized. */
 export function toDate(v: unknown): Date {
   if (v instanceof Date) return v;
@@ -218,5 +217,10 @@ export interface SqlDialect {
    * on its way (gather.ts); SQLite: both statements within one turn in an IMMEDIATE transaction, shared with the turn's
    * other small writes (group commit), or in the caller's transaction.
    */
-  writeWithEvent(db: Sql | Database, write: WriteStatement, event: InsertStatement, organizationId: string): Promise<boolean>;
+  writeWithEvent(
+    db: Sql | Database,
+    write: WriteStatement,
+    event: InsertStatement,
+    organizationId: string,
+  ): Promise<boolean>;
 }

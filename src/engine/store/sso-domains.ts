@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
-import { toDate, ts, type Sql } from './sql.js';
+import { type Sql, toDate, ts } from './sql.js';
 
 /**
  * An email domain a workspace's single sign-on is for. Until the workspace proves it owns the domain (a DNS TXT record
@@ -12,7 +12,13 @@ export const SsoDomain = defineEntity({
   name: 'SsoDomain',
   tableName: 'sso_domain',
   // One workspace at a time per verified domain (a partial unique index: MikroORM compares it by name and text).
-  uniques: [{ name: 'sso_domain_verified_unique', expression: 'create unique index "sso_domain_verified_unique" on "sso_domain" ("domain") where "verified_at" is not null' }],
+  uniques: [
+    {
+      name: 'sso_domain_verified_unique',
+      expression:
+        'create unique index "sso_domain_verified_unique" on "sso_domain" ("domain") where "verified_at" is not null',
+    },
+  ],
   properties: {
     organization: () => p.manyToOne(Organization).primary().deleteRule('cascade'),
     /** Lower-case. */
@@ -47,7 +53,9 @@ const COLUMNS = 'organization_id, domain, token, verified_at, verified_by, creat
 
 /** A workspace's domains, by name. */
 export async function of(sql: Sql, organizationId: string): Promise<SsoDomainRow[]> {
-  return (await sql.all(`SELECT ${COLUMNS} FROM sso_domain WHERE organization_id = ? ORDER BY domain`, [organizationId])).map(read);
+  return (
+    await sql.all(`SELECT ${COLUMNS} FROM sso_domain WHERE organization_id = ? ORDER BY domain`, [organizationId])
+  ).map(read);
 }
 
 /** The workspace a domain is verified for, if any. */
@@ -57,18 +65,22 @@ export async function verifiedFor(sql: Sql, domain: string): Promise<SsoDomainRo
 }
 
 /** Add a domain to a workspace (unverified, with its token) unless it has it. */
-export async function add(sql: Sql, row: { organizationId: string; domain: string; token: string; createdAt: Date }): Promise<void> {
-  await sql.run('INSERT INTO sso_domain (organization_id, domain, token, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (organization_id, domain) DO NOTHING', [
-    row.organizationId,
-    row.domain,
-    row.token,
-    ts(sql, row.createdAt),
-  ]);
+export async function add(
+  sql: Sql,
+  row: { organizationId: string; domain: string; token: string; createdAt: Date },
+): Promise<void> {
+  await sql.run(
+    'INSERT INTO sso_domain (organization_id, domain, token, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (organization_id, domain) DO NOTHING',
+    [row.organizationId, row.domain, row.token, ts(sql, row.createdAt)],
+  );
 }
 
 /** Remove a workspace's domains but `keep`. */
 export async function removeAllBut(sql: Sql, organizationId: string, keep: readonly string[]): Promise<void> {
-  await sql.run(`DELETE FROM sso_domain WHERE organization_id = ? AND domain NOT IN (SELECT value FROM ${sql.dialect.jsonStrings})`, [organizationId, JSON.stringify(keep)]);
+  await sql.run(
+    `DELETE FROM sso_domain WHERE organization_id = ? AND domain NOT IN (SELECT value FROM ${sql.dialect.jsonStrings})`,
+    [organizationId, JSON.stringify(keep)],
+  );
 }
 
 export async function removeAll(sql: Sql, organizationId: string): Promise<void> {
@@ -76,14 +88,28 @@ export async function removeAll(sql: Sql, organizationId: string): Promise<void>
 }
 
 /** Mark a workspace's domain verified. */
-export async function markVerified(sql: Sql, organizationId: string, domain: string, by: 'dns' | 'operator', now: Date): Promise<void> {
-  await sql.run('UPDATE sso_domain SET verified_at = ?, verified_by = ? WHERE organization_id = ? AND domain = ?', [ts(sql, now), by, organizationId, domain]);
+export async function markVerified(
+  sql: Sql,
+  organizationId: string,
+  domain: string,
+  by: 'dns' | 'operator',
+  now: Date,
+): Promise<void> {
+  await sql.run('UPDATE sso_domain SET verified_at = ?, verified_by = ? WHERE organization_id = ? AND domain = ?', [
+    ts(sql, now),
+    by,
+    organizationId,
+    domain,
+  ]);
 }
 
 /** Take a domain's verification from whichever workspace holds it (the operator moves it); that workspace, if any. */
 export async function release(sql: Sql, domain: string): Promise<string | null> {
   const held = await verifiedFor(sql, domain);
   if (!held) return null;
-  await sql.run('UPDATE sso_domain SET verified_at = NULL, verified_by = NULL WHERE organization_id = ? AND domain = ?', [held.organizationId, domain]);
+  await sql.run(
+    'UPDATE sso_domain SET verified_at = NULL, verified_by = NULL WHERE organization_id = ? AND domain = ?',
+    [held.organizationId, domain],
+  );
   return held.organizationId;
 }

@@ -22,4 +22,5 @@ export function linkedBy(row: { contact_id: unknown; email_hash: unknown; user_i
 }
 
 /** `column IN (...)`, or a condition that holds for nothing when the list is empty. */
-export const inList = (column: string, values: readonly unknown[]) => (values.length ? `${column} IN (${placeholders(values)})` : '1 = 0');
+export const inList = (column: string, values: readonly unknown[]) =>
+  values.length ? `${column} IN (${placeholders(values)})` : '1 = 0';

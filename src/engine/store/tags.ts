@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
-import { placeholders, toIso, ts, type Sql } from './sql.js';
+import { placeholders, type Sql, toIso, ts } from './sql.js';
 
 /** A workspace's tag; a post carries at most three. */
 export const Tag = defineEntity({
@@ -35,7 +35,10 @@ export async function insert(sql: Sql, tag: TagRow): Promise<boolean> {
 
 /** Every tag of the workspace, by name. */
 export async function list(sql: Sql, organizationId: string): Promise<TagRow[]> {
-  const rows = await sql.all('SELECT id, organization_id, name, slug, created_at FROM tag WHERE organization_id = ? ORDER BY name, id', [organizationId]);
+  const rows = await sql.all(
+    'SELECT id, organization_id, name, slug, created_at FROM tag WHERE organization_id = ? ORDER BY name, id',
+    [organizationId],
+  );
   return rows.map((r) => ({
     id: r.id as string,
     organizationId: r.organization_id as string,
@@ -47,7 +50,9 @@ export async function list(sql: Sql, organizationId: string): Promise<TagRow[]> 
 
 /** Which of these ids are tags of the workspace. */
 export async function existing(sql: Sql, organizationId: string, ids: string[]): Promise<Set<string>> {
-  const rows = await sql.all<{ id: string }>(`SELECT id FROM tag WHERE organization_id = ? AND id IN (${placeholders(ids)})`, [organizationId, ...ids]);
+  const rows = await sql.all<{ id: string }>(
+    `SELECT id FROM tag WHERE organization_id = ? AND id IN (${placeholders(ids)})`,
+    [organizationId, ...ids],
+  );
   return new Set(rows.map((r) => r.id));
 }
-

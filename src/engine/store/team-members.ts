@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
 import { asIs, defineRows } from './rows.js';
-import { statement, toBool, toDate, toIso, toIsoOrNull, ts, type Sql } from './sql.js';
+import { type Sql, statement, toBool, toDate, toIso, toIsoOrNull, ts } from './sql.js';
 
 /**
  * A person on a workspace's team (the console's users): their address, name and role. One row per workspace they
@@ -55,7 +55,16 @@ export const MEMBERS = defineRows<MemberRow>('team_member', 'm', {
 export async function insert(sql: Sql, m: MemberRow): Promise<boolean> {
   const changed = await sql.run(
     `INSERT INTO team_member (${MEMBERS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (organization_id, email) DO NOTHING`,
-    [m.id, m.organizationId, m.email, m.name, m.role, m.addedBy, ts(sql, new Date(m.createdAt)), m.joinedAt && ts(sql, new Date(m.joinedAt))],
+    [
+      m.id,
+      m.organizationId,
+      m.email,
+      m.name,
+      m.role,
+      m.addedBy,
+      ts(sql, new Date(m.createdAt)),
+      m.joinedAt && ts(sql, new Date(m.joinedAt)),
+    ],
   );
   return changed > 0;
 }
@@ -71,7 +80,10 @@ export async function list(sql: Sql, organizationId: string): Promise<MemberRow[
 }
 
 export async function find(sql: Sql, organizationId: string, email: string): Promise<MemberRow | undefined> {
-  const row = await sql.one(`SELECT ${MEMBERS.columns} FROM team_member m WHERE m.organization_id = ? AND m.email = ?`, [organizationId, email]);
+  const row = await sql.one(
+    `SELECT ${MEMBERS.columns} FROM team_member m WHERE m.organization_id = ? AND m.email = ?`,
+    [organizationId, email],
+  );
   return row && MEMBERS.read(row);
 }
 
@@ -100,7 +112,12 @@ const TEAMS_FOR = statement(
  * Every team this address is on, by workspace name, with its single sign-on (provider, and whether it is required for
  * the address's `domain`) and the session's proof by single sign-on there: what a console request reads, in one query.
  */
-export async function teamsFor(sql: Sql, email: string, domain: string, sessionId: string | null): Promise<TeamSignInFacts[]> {
+export async function teamsFor(
+  sql: Sql,
+  email: string,
+  domain: string,
+  sessionId: string | null,
+): Promise<TeamSignInFacts[]> {
   const rows = await sql.all(TEAMS_FOR, [domain, sessionId ?? '', email]);
   return rows.map((r) => ({
     ...MEMBERS.read(r),
@@ -127,41 +144,65 @@ export async function teamsOf(sql: Sql, email: string): Promise<Array<MemberRow 
  * owner's).
  */
 export async function lockOwners(sql: Sql, organizationId: string): Promise<string[]> {
-  const rows = await sql.all<{ email: string }>(`SELECT email FROM team_member WHERE organization_id = ? AND role = 'owner' ORDER BY email${sql.dialect.forUpdate}`, [organizationId]);
+  const rows = await sql.all<{ email: string }>(
+    `SELECT email FROM team_member WHERE organization_id = ? AND role = 'owner' ORDER BY email${sql.dialect.forUpdate}`,
+    [organizationId],
+  );
   return rows.map((r) => r.email);
 }
 
 export async function setRole(sql: Sql, organizationId: string, email: string, role: string): Promise<boolean> {
-  return (await sql.run('UPDATE team_member SET role = ? WHERE organization_id = ? AND email = ?', [role, organizationId, email])) > 0;
+  return (
+    (await sql.run('UPDATE team_member SET role = ? WHERE organization_id = ? AND email = ?', [
+      role,
+      organizationId,
+      email,
+    ])) > 0
+  );
 }
 
 /** The first sign-in of every team this address is on and has not joined yet (or of the one in `organizationId`). */
 export async function markJoined(sql: Sql, email: string, now: Date, organizationId?: string): Promise<void> {
-  if (organizationId) await sql.run('UPDATE team_member SET joined_at = ? WHERE email = ? AND organization_id = ? AND joined_at IS NULL', [ts(sql, now), email, organizationId]);
-  else await sql.run('UPDATE team_member SET joined_at = ? WHERE email = ? AND joined_at IS NULL', [ts(sql, now), email]);
+  if (organizationId)
+    await sql.run(
+      'UPDATE team_member SET joined_at = ? WHERE email = ? AND organization_id = ? AND joined_at IS NULL',
+      [ts(sql, now), email, organizationId],
+    );
+  else
+    await sql.run('UPDATE team_member SET joined_at = ? WHERE email = ? AND joined_at IS NULL', [ts(sql, now), email]);
 }
 
 export async function remove(sql: Sql, organizationId: string, email: string): Promise<boolean> {
-  return (await sql.run('DELETE FROM team_member WHERE organization_id = ? AND email = ?', [organizationId, email])) > 0;
+  return (
+    (await sql.run('DELETE FROM team_member WHERE organization_id = ? AND email = ?', [organizationId, email])) > 0
+  );
 }
 
 /** When the member last looked at the posts page, and the look before that. */
-export async function postsSeen(sql: Sql, organizationId: string, email: string): Promise<{ seenAt: Date | null; before: Date | null } | undefined> {
-  const row = await sql.one<{ posts_seen_at: unknown; posts_seen_before: unknown }>('SELECT posts_seen_at, posts_seen_before FROM team_member WHERE organization_id = ? AND email = ?', [
-    organizationId,
-    email,
-  ]);
+export async function postsSeen(
+  sql: Sql,
+  organizationId: string,
+  email: string,
+): Promise<{ seenAt: Date | null; before: Date | null } | undefined> {
+  const row = await sql.one<{ posts_seen_at: unknown; posts_seen_before: unknown }>(
+    'SELECT posts_seen_at, posts_seen_before FROM team_member WHERE organization_id = ? AND email = ?',
+    [organizationId, email],
+  );
   const at = (v: unknown) => (v === null || v === undefined ? null : toDate(v));
   return row && { seenAt: at(row.posts_seen_at), before: at(row.posts_seen_before) };
 }
 
-export async function setPostsSeen(sql: Sql, organizationId: string, email: string, seenAt: Date, before: Date | null): Promise<void> {
-  await sql.run('UPDATE team_member SET posts_seen_at = ?, posts_seen_before = ? WHERE organization_id = ? AND email = ?', [
-    ts(sql, seenAt),
-    before && ts(sql, before),
-    organizationId,
-    email,
-  ]);
+export async function setPostsSeen(
+  sql: Sql,
+  organizationId: string,
+  email: string,
+  seenAt: Date,
+  before: Date | null,
+): Promise<void> {
+  await sql.run(
+    'UPDATE team_member SET posts_seen_at = ?, posts_seen_before = ? WHERE organization_id = ? AND email = ?',
+    [ts(sql, seenAt), before && ts(sql, before), organizationId, email],
+  );
 }
 
 /** Take the address off every team. */

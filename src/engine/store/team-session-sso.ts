@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
+import { type Sql, toDate, ts } from './sql.js';
 import { TeamSession } from './team-sessions.js';
-import { toDate, ts, type Sql } from './sql.js';
 
 /**
  * A workspace whose single sign-on proved a session's address: it opens that workspace, and no other. Kept with the
@@ -25,12 +25,20 @@ export interface SsoProof {
 }
 
 export async function insert(sql: Sql, sessionId: string, proof: SsoProof): Promise<void> {
-  await sql.run('INSERT INTO team_session_sso (session_id, organization_id, issuer, proven_at) VALUES (?, ?, ?, ?)', [sessionId, proof.organizationId, proof.issuer, ts(sql, proof.provenAt)]);
+  await sql.run('INSERT INTO team_session_sso (session_id, organization_id, issuer, proven_at) VALUES (?, ?, ?, ?)', [
+    sessionId,
+    proof.organizationId,
+    proof.issuer,
+    ts(sql, proof.provenAt),
+  ]);
 }
 
 /** A session's proofs by single sign-on. */
 export async function of(sql: Sql, sessionId: string): Promise<SsoProof[]> {
-  const rows = await sql.all<{ organization_id: string; issuer: string; proven_at: unknown }>('SELECT organization_id, issuer, proven_at FROM team_session_sso WHERE session_id = ?', [sessionId]);
+  const rows = await sql.all<{ organization_id: string; issuer: string; proven_at: unknown }>(
+    'SELECT organization_id, issuer, proven_at FROM team_session_sso WHERE session_id = ?',
+    [sessionId],
+  );
   return rows.map((r) => ({ organizationId: r.organization_id, issuer: r.issuer, provenAt: toDate(r.proven_at) }));
 }
 

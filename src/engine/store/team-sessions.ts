@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { asIs, defineRows } from './rows.js';
-import { toDate, ts, type Sql } from './sql.js';
+import { type Sql, toDate, ts } from './sql.js';
 
 /**
  * A team member's signed-in browser: one person (an address) across every team they are on. The browser holds the
@@ -67,7 +67,10 @@ export async function insert(sql: Sql, s: TeamSessionRow): Promise<void> {
 
 /** The session with this id while it lasts: before its end, and used since `idleSince`. */
 export async function find(sql: Sql, id: string, now: Date, idleSince: Date): Promise<TeamSessionRow | undefined> {
-  const row = await sql.one(`SELECT ${SESSIONS.columns} FROM team_session s WHERE s.id = ? AND s.expires_at > ? AND s.seen_at > ?`, [id, ts(sql, now), ts(sql, idleSince)]);
+  const row = await sql.one(
+    `SELECT ${SESSIONS.columns} FROM team_session s WHERE s.id = ? AND s.expires_at > ? AND s.seen_at > ?`,
+    [id, ts(sql, now), ts(sql, idleSince)],
+  );
   return row && SESSIONS.read(row);
 }
 

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { asIs, defineRows } from './rows.js';
-import { toDate, toInt, ts, type Sql } from './sql.js';
+import { type Sql, toDate, toInt, ts } from './sql.js';
 
 /**
  * A one-time way into the console for a team member's address: a link (its token) and a code (typed on the page that
@@ -59,7 +59,10 @@ export async function insert(sql: Sql, s: SignInRow): Promise<void> {
 /** The sign-in with this id, or this link token's digest; locked for the transaction where rows lock. */
 export async function find(sql: Sql, by: { id: string } | { tokenHash: string }): Promise<SignInRow | undefined> {
   const [column, value] = 'id' in by ? ['id', by.id] : ['token_hash', by.tokenHash];
-  const row = await sql.one(`SELECT ${SIGN_INS.columns} FROM team_sign_in s WHERE s.${column} = ?${sql.dialect.forUpdate}`, [value]);
+  const row = await sql.one(
+    `SELECT ${SIGN_INS.columns} FROM team_sign_in s WHERE s.${column} = ?${sql.dialect.forUpdate}`,
+    [value],
+  );
   return row && SIGN_INS.read(row);
 }
 
@@ -68,7 +71,10 @@ export async function countAttempt(sql: Sql, id: string): Promise<void> {
 }
 
 /** The sign-in's one-time use in the transaction `sql` (shared/one-time.ts `useOnce`). */
-export const oneTime = (sql: Sql) => ({ remove: (id: string) => remove(sql, id), countAttempt: (id: string) => countAttempt(sql, id) });
+export const oneTime = (sql: Sql) => ({
+  remove: (id: string) => remove(sql, id),
+  countAttempt: (id: string) => countAttempt(sql, id),
+});
 
 /** Remove a sign-in once used, expired or tried too often; whether it was still there (so it works once). */
 export async function remove(sql: Sql, id: string): Promise<boolean> {

@@ -3,7 +3,7 @@ import type { SearchTerm } from '../shared/index.js';
 import * as postRows from './posts.js';
 import { asIs, defineRows } from './rows.js';
 import * as search from './search.js';
-import { toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts, type Sql } from './sql.js';
+import { type Sql, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts } from './sql.js';
 
 // What the console's posts page reads: every live post of every board of the workspace that was not merged into
 // another, held ones included, in keyset pages.
@@ -62,7 +62,11 @@ function conditions(sql: Sql, filter: TriageFilter): { where: string[]; params: 
   if (filter.held) add('p.moderation_status = ?', 'pending');
   if (filter.since) add('p.created_at > ?', ts(sql, filter.since));
   if (filter.tagId) add('EXISTS (SELECT 1 FROM post_tag t WHERE t.post_id = p.id AND t.tag_id = ?)', filter.tagId);
-  if (filter.voterPlan) add('EXISTS (SELECT 1 FROM vote v JOIN contact c ON c.id = v.contact_id WHERE v.post_id = p.id AND c.plan = ?)', filter.voterPlan);
+  if (filter.voterPlan)
+    add(
+      'EXISTS (SELECT 1 FROM vote v JOIN contact c ON c.id = v.contact_id WHERE v.post_id = p.id AND c.plan = ?)',
+      filter.voterPlan,
+    );
   return { where, params };
 }
 
@@ -73,7 +77,10 @@ export type Position = ReadonlyArray<number | string>;
 
 /** Each order's key, largest first: its columns, and how a position's values bind. */
 const ORDERS: Record<TriageOrder, { key: string[]; bind: (sql: Sql, at: Position) => unknown[] }> = {
-  votes: { key: ['p.vote_count', 'p.created_at', 'p.id'], bind: (sql, at) => [at[0], ts(sql, new Date(at[1] as number)), at[2]] },
+  votes: {
+    key: ['p.vote_count', 'p.created_at', 'p.id'],
+    bind: (sql, at) => [at[0], ts(sql, new Date(at[1] as number)), at[2]],
+  },
   newest: { key: ['p.created_at', 'p.id'], bind: (sql, at) => [ts(sql, new Date(at[0] as number)), at[1]] },
   impact: { key: ['i.mrr_cents', 'i.post_id'], bind: (_sql, at) => [at[0], at[1]] },
 };
@@ -107,11 +114,19 @@ export async function posts(
     where.push(`(${key.join(', ')}) < (${key.map(() => '?').join(', ')})`);
     params.push(...bind(sql, after));
   }
-  const rows = await sql.all(`${from} WHERE ${where.join(' AND ')} ORDER BY ${key.map((k) => `${k} DESC`).join(', ')} LIMIT ?`, [...params, limit]);
+  const rows = await sql.all(
+    `${from} WHERE ${where.join(' AND ')} ORDER BY ${key.map((k) => `${k} DESC`).join(', ')} LIMIT ?`,
+    [...params, limit],
+  );
   return rows.map((row) => {
     const post = POSTS.read(row);
     const at = Date.parse(post.createdAt);
-    const position = order === 'votes' ? [post.voteCount, at, post.id] : order === 'newest' ? [at, post.id] : [toInt(row.impact_cents), post.id];
+    const position =
+      order === 'votes'
+        ? [post.voteCount, at, post.id]
+        : order === 'newest'
+          ? [at, post.id]
+          : [toInt(row.impact_cents), post.id];
     return { ...post, position };
   });
 }
@@ -124,14 +139,27 @@ export const TRENDING_DAYS = 7;
  * all their votes then newest, after `after` (recent votes, votes, id). The recent votes come from one index range of
  * the workspace's votes by time.
  */
-export async function trending(sql: Sql, organizationId: string, since: Date, filter: TriageFilter, limit: number, after?: Position): Promise<Array<TriagePost & { position: Position }>> {
+export async function trending(
+  sql: Sql,
+  organizationId: string,
+  since: Date,
+  filter: TriageFilter,
+  limit: number,
+  after?: Position,
+): Promise<Array<TriagePost & { position: Position }>> {
   const { where, params } = conditions(sql, filter);
   if (after) {
     where.push('(r.recent, p.vote_count, p.id) < (?, ?, ?)');
     params.push(after[0], after[1], after[2]);
   }
-  const from = SELECT.replace(' FROM post p', ', r.recent FROM (SELECT v.post_id, COUNT(*) AS recent FROM vote v WHERE v.organization_id = ? AND v.created_at > ? GROUP BY v.post_id) r JOIN post p ON p.id = r.post_id');
-  const rows = await sql.all(`${from} WHERE ${where.join(' AND ')} ORDER BY r.recent DESC, p.vote_count DESC, p.id DESC LIMIT ?`, [organizationId, ts(sql, since), ...params, limit]);
+  const from = SELECT.replace(
+    ' FROM post p',
+    ', r.recent FROM (SELECT v.post_id, COUNT(*) AS recent FROM vote v WHERE v.organization_id = ? AND v.created_at > ? GROUP BY v.post_id) r JOIN post p ON p.id = r.post_id',
+  );
+  const rows = await sql.all(
+    `${from} WHERE ${where.join(' AND ')} ORDER BY r.recent DESC, p.vote_count DESC, p.id DESC LIMIT ?`,
+    [organizationId, ts(sql, since), ...params, limit],
+  );
   return rows.map((row) => {
     const post = POSTS.read(row);
     return { ...post, position: [toInt(row.recent), post.voteCount, post.id] };
@@ -155,10 +183,19 @@ export async function searchPosts(
   const rows = await search.searchPage(sql, scope, terms, limit, cursor, async (matches) => {
     const relevance = new Map(matches.map((m) => [m.postId, m.relevance]));
     const { where, params } = conditions(sql, filter);
-    const found = await sql.all(`${SELECT} WHERE p.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND ${where.join(' AND ')}`, [JSON.stringify([...relevance.keys()]), ...params]);
+    const found = await sql.all(
+      `${SELECT} WHERE p.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND ${where.join(' AND ')}`,
+      [JSON.stringify([...relevance.keys()]), ...params],
+    );
     return found.map((row) => {
       const post = POSTS.read(row);
-      return { id: post.id, voteCount: post.voteCount, createdAt: Date.parse(post.createdAt), relevance: relevance.get(post.id)!, post };
+      return {
+        id: post.id,
+        voteCount: post.voteCount,
+        createdAt: Date.parse(post.createdAt),
+        relevance: relevance.get(post.id)!,
+        post,
+      };
     });
   });
   return rows.map((r) => ({ ...r.post, position: [r.relevance, r.voteCount, r.createdAt, r.id] as const }));
@@ -194,7 +231,12 @@ const voter = (r: Record<string, unknown>): TriageVoter => ({
  * revenue, each checked for a vote on it (an index probe): the top payers of a post a twentieth of the workspace voted
  * on are then a few thousand probes away instead of every vote's contact. Only paying voters are listed then.
  */
-export async function voters(sql: Sql, organizationId: string, post: { id: string; voteCount: number }, limit: number): Promise<TriageVoter[]> {
+export async function voters(
+  sql: Sql,
+  organizationId: string,
+  post: { id: string; voteCount: number },
+  limit: number,
+): Promise<TriageVoter[]> {
   if (post.voteCount <= MANY_VOTES) {
     const rows = await sql.all(
       `SELECT v.contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency, v.created_at FROM vote v LEFT JOIN contact c ON c.id = v.contact_id
@@ -237,16 +279,21 @@ const COMMENTS = defineRows<TriageComment>('comment', 'c', {
 
 /** Up to `limit` comments of a post, oldest first. */
 export async function comments(sql: Sql, postId: string, limit: number): Promise<TriageComment[]> {
-  return (await sql.all(`SELECT ${COMMENTS.columns} FROM comment c WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`, [postId, limit])).map((r) => COMMENTS.read(r));
+  return (
+    await sql.all(`SELECT ${COMMENTS.columns} FROM comment c WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`, [
+      postId,
+      limit,
+    ])
+  ).map((r) => COMMENTS.read(r));
 }
 
 /** The titles of these posts of the workspace (those that exist), by id. */
 export async function titles(sql: Sql, organizationId: string, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await sql.all<{ id: string; title: string }>(`SELECT id, title FROM post WHERE organization_id = ? AND id IN (SELECT value FROM ${sql.dialect.jsonStrings})`, [
-    organizationId,
-    JSON.stringify(ids),
-  ]);
+  const rows = await sql.all<{ id: string; title: string }>(
+    `SELECT id, title FROM post WHERE organization_id = ? AND id IN (SELECT value FROM ${sql.dialect.jsonStrings})`,
+    [organizationId, JSON.stringify(ids)],
+  );
   return new Map(rows.map((r) => [r.id, r.title]));
 }
 
@@ -257,11 +304,24 @@ export const ROADMAP_LIMIT = 100;
  * A roadmap column: the workspace's live, unmerged posts of `status` on every board that are not hidden from the
  * roadmap, in roadmap order (unordered ones after, most votes first), as the portal shows them.
  */
-export function roadmapColumn(sql: Sql, organizationId: string, status: PostStatus, limit: number): Promise<Array<TriagePost & { roadmapOrder: number | null }>> {
-  const live = 'p.organization_id = ? AND p.status = ? AND p.hide_from_roadmap = ? AND p.deleted_at IS NULL AND p.merged_into_id IS NULL';
+export function roadmapColumn(
+  sql: Sql,
+  organizationId: string,
+  status: PostStatus,
+  limit: number,
+): Promise<Array<TriagePost & { roadmapOrder: number | null }>> {
+  const live =
+    'p.organization_id = ? AND p.status = ? AND p.hide_from_roadmap = ? AND p.deleted_at IS NULL AND p.merged_into_id IS NULL';
   const select = SELECT.replace(' FROM post p', ', p.roadmap_order FROM post p');
   return postRows.inRoadmapOrder(limit, async ({ where, orderBy }, n) =>
-    (await sql.all(`${select} WHERE ${live} AND ${where} ORDER BY ${orderBy} LIMIT ?`, [organizationId, status, false, n])).map((r) => ({
+    (
+      await sql.all(`${select} WHERE ${live} AND ${where} ORDER BY ${orderBy} LIMIT ?`, [
+        organizationId,
+        status,
+        false,
+        n,
+      ])
+    ).map((r) => ({
       ...POSTS.read(r),
       roadmapOrder: toIntOrNull(r.roadmap_order),
     })),

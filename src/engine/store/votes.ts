@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
 import { Post } from './posts.js';
-import { placeholders, toInt, toIso, toStringOrNull, ts, type Sql } from './sql.js';
+import { placeholders, type Sql, toInt, toIso, toStringOrNull, ts } from './sql.js';
 import { inList, linkedBy, type Subject } from './subjects.js';
 
 /** One vote per voter and post; the email hash feeds a contact's approximate voteCount. */
@@ -43,7 +43,8 @@ export interface VoteRow {
 }
 
 /** What makes a voter unique on a post: their user id when the workspace vouched for them, else their email's hash. */
-export const voterKey = (userId: string | null | undefined, emailHash: string): string => (userId ? `u:${userId}` : `e:${emailHash}`);
+export const voterKey = (userId: string | null | undefined, emailHash: string): string =>
+  userId ? `u:${userId}` : `e:${emailHash}`;
 
 /**
  * Insert a vote unless this voter has one on the post, and count it on the post: the post's vote count now, or null
@@ -53,10 +54,22 @@ export async function insert(sql: Sql, vote: VoteRow): Promise<number | null> {
   const changed = await sql.run(
     `INSERT INTO vote (id, organization_id, post_id, user_id, email_hash, voter_key, contact_id, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (post_id, voter_key) DO NOTHING`,
-    [vote.id, vote.organizationId, vote.postId, vote.userId, vote.emailHash, vote.voterKey, vote.contactId, ts(sql, vote.createdAt)],
+    [
+      vote.id,
+      vote.organizationId,
+      vote.postId,
+      vote.userId,
+      vote.emailHash,
+      vote.voterKey,
+      vote.contactId,
+      ts(sql, vote.createdAt),
+    ],
   );
   if (changed === 0) return null;
-  const row = await sql.one<{ vote_count: unknown }>('UPDATE post SET vote_count = vote_count + 1 WHERE id = ? RETURNING vote_count', [vote.postId]);
+  const row = await sql.one<{ vote_count: unknown }>(
+    'UPDATE post SET vote_count = vote_count + 1 WHERE id = ? RETURNING vote_count',
+    [vote.postId],
+  );
   return toInt(row!.vote_count);
 }
 
@@ -85,14 +98,19 @@ export async function anonymize(sql: Sql, ids: readonly string[]): Promise<numbe
   let changed = 0;
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    changed += await sql.run(`UPDATE vote SET email_hash = NULL, user_id = NULL, contact_id = NULL, voter_key = 'x:' || id WHERE id IN (${placeholders(chunk)})`, chunk);
+    changed += await sql.run(
+      `UPDATE vote SET email_hash = NULL, user_id = NULL, contact_id = NULL, voter_key = 'x:' || id WHERE id IN (${placeholders(chunk)})`,
+      chunk,
+    );
   }
   return changed;
 }
 
 /** Whether this voter (`u:<userId>` or `e:<emailHash>`) has voted on the post. */
 export async function hasVoted(sql: Sql, postId: string, voterKey: string): Promise<boolean> {
-  return (await sql.one('SELECT 1 AS x FROM vote WHERE post_id = ? AND voter_key = ?', [postId, voterKey])) !== undefined;
+  return (
+    (await sql.one('SELECT 1 AS x FROM vote WHERE post_id = ? AND voter_key = ?', [postId, voterKey])) !== undefined
+  );
 }
 
 /**
@@ -100,12 +118,14 @@ export async function hasVoted(sql: Sql, postId: string, voterKey: string): Prom
  * stays behind, on the merged post). Both posts' counts are counted again. How many votes moved.
  */
 export async function moveToPost(sql: Sql, fromPostId: string, toPostId: string): Promise<number> {
-  const moved = await sql.run('UPDATE vote SET post_id = ? WHERE post_id = ? AND voter_key NOT IN (SELECT voter_key FROM vote WHERE post_id = ?)', [
-    toPostId,
-    fromPostId,
-    toPostId,
-  ]);
-  await sql.run('UPDATE post SET vote_count = (SELECT COUNT(*) FROM vote v WHERE v.post_id = post.id) WHERE id IN (?, ?)', [fromPostId, toPostId]);
+  const moved = await sql.run(
+    'UPDATE vote SET post_id = ? WHERE post_id = ? AND voter_key NOT IN (SELECT voter_key FROM vote WHERE post_id = ?)',
+    [toPostId, fromPostId, toPostId],
+  );
+  await sql.run(
+    'UPDATE post SET vote_count = (SELECT COUNT(*) FROM vote v WHERE v.post_id = post.id) WHERE id IN (?, ?)',
+    [fromPostId, toPostId],
+  );
   return moved;
 }
 
@@ -113,12 +133,22 @@ export async function moveToPost(sql: Sql, fromPostId: string, toPostId: string)
  * A contact's newest votes (by the contact, or by their address's hash), with their post's title: each side an index
  * lookup (vote_contact_post_idx, vote_org_email_hash_idx), never a scan of the workspace's votes.
  */
-export async function recentOf(sql: Sql, organizationId: string, who: { contactId: string; emailHash: string | null }, limit: number) {
+export async function recentOf(
+  sql: Sql,
+  organizationId: string,
+  who: { contactId: string; emailHash: string | null },
+  limit: number,
+) {
   const rows = await sql.all<Record<string, unknown>>(
     `SELECT v.id, v.post_id, p.title, v.created_at FROM vote v JOIN post p ON p.id = v.post_id
      WHERE v.id IN (SELECT id FROM vote WHERE contact_id = ? UNION SELECT id FROM vote WHERE organization_id = ? AND email_hash = ?)
      ORDER BY v.created_at DESC, v.id DESC LIMIT ?`,
     [who.contactId, organizationId, who.emailHash, limit],
   );
-  return rows.map((r) => ({ id: r.id as string, postId: r.post_id as string, postTitle: r.title as string, createdAt: toIso(r.created_at) }));
+  return rows.map((r) => ({
+    id: r.id as string,
+    postId: r.post_id as string,
+    postTitle: r.title as string,
+    createdAt: toIso(r.created_at),
+  }));
 }

@@ -1,9 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { Organization } from './organizations.js';
 import type { EventKind } from '../../schemas/events.js';
 import type { Webhook as WebhookRecord } from '../../schemas/webhooks.js';
-import { asIs, defineRows, pageOf, type After } from './rows.js';
-import { toBool, toInt, toIso, toIsoOrNull, toJson, toStringOrNull, ts, type Sql } from './sql.js';
+import { Organization } from './organizations.js';
+import { type After, asIs, defineRows, pageOf } from './rows.js';
+import { type Sql, toBool, toInt, toIso, toIsoOrNull, toJson, toStringOrNull, ts } from './sql.js';
 
 /**
  * A receiver registered by a workspace. `events` holds the subscribed kinds as `,kind,kind,` so the
@@ -56,19 +56,36 @@ export async function insert(sql: Sql, organizationId: string, webhook: WebhookR
     `INSERT INTO webhook (id, organization_id, url, events, description, secret, enabled, consecutive_failures, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
     [
-      webhook.id, organizationId, webhook.url, encodeEventKinds(webhook.events), webhook.description, secret, webhook.enabled,
-      ts(sql, new Date(webhook.createdAt)), ts(sql, new Date(webhook.updatedAt)),
+      webhook.id,
+      organizationId,
+      webhook.url,
+      encodeEventKinds(webhook.events),
+      webhook.description,
+      secret,
+      webhook.enabled,
+      ts(sql, new Date(webhook.createdAt)),
+      ts(sql, new Date(webhook.updatedAt)),
     ],
   );
 }
 
 export async function count(sql: Sql, organizationId: string): Promise<number> {
-  return toInt((await sql.one<{ n: unknown }>('SELECT count(*) AS n FROM webhook WHERE organization_id = ?', [organizationId]))!.n);
+  return toInt(
+    (await sql.one<{ n: unknown }>('SELECT count(*) AS n FROM webhook WHERE organization_id = ?', [organizationId]))!.n,
+  );
 }
 
 /** A webhook of the workspace (never its secret), locked for the transaction with `lock` (PostgreSQL). */
-export async function find(sql: Sql, organizationId: string, id: string, lock = false): Promise<WebhookRecord | undefined> {
-  const row = await sql.one(`SELECT ${WEBHOOKS.columns} FROM webhook w WHERE w.id = ? AND w.organization_id = ?${lock ? sql.dialect.forUpdate : ''}`, [id, organizationId]);
+export async function find(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+  lock = false,
+): Promise<WebhookRecord | undefined> {
+  const row = await sql.one(
+    `SELECT ${WEBHOOKS.columns} FROM webhook w WHERE w.id = ? AND w.organization_id = ?${lock ? sql.dialect.forUpdate : ''}`,
+    [id, organizationId],
+  );
   return row && WEBHOOKS.read(row);
 }
 
@@ -79,7 +96,10 @@ export function list(sql: Sql, organizationId: string, limit: number, after?: Af
 
 /** Each webhook's count of consecutive failed attempts (what disables it at WEBHOOK_LIMITS.consecutiveFailures). */
 export async function failureCounts(sql: Sql, organizationId: string): Promise<Map<string, number>> {
-  const rows = await sql.all<{ id: string; consecutive_failures: unknown }>('SELECT id, consecutive_failures FROM webhook WHERE organization_id = ?', [organizationId]);
+  const rows = await sql.all<{ id: string; consecutive_failures: unknown }>(
+    'SELECT id, consecutive_failures FROM webhook WHERE organization_id = ?',
+    [organizationId],
+  );
   return new Map(rows.map((r) => [r.id, toInt(r.consecutive_failures)]));
 }
 
@@ -102,7 +122,10 @@ export async function update(sql: Sql, id: string, changes: WebhookChanges, now:
   if (changes.enable) sets.push(['enabled', true], ['disabled_at', null]);
   if (sets.length === 0) return;
   sets.push(['updated_at', ts(sql, now)]);
-  await sql.run(`UPDATE webhook SET ${sets.map(([column]) => `${column} = ?`).join(', ')} WHERE id = ?`, [...sets.map(([, value]) => value), id]);
+  await sql.run(`UPDATE webhook SET ${sets.map(([column]) => `${column} = ?`).join(', ')} WHERE id = ?`, [
+    ...sets.map(([, value]) => value),
+    id,
+  ]);
 }
 
 /** Delete a webhook with its deliveries and their log; whether it existed. */
@@ -116,27 +139,39 @@ export async function remove(sql: Sql, organizationId: string, id: string): Prom
  * disabled it.
  */
 export async function disable(sql: Sql, id: string, now: Date, minFailures = 0): Promise<boolean> {
-  const changed = await sql.run('UPDATE webhook SET enabled = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND enabled = ? AND consecutive_failures >= ?', [
-    false,
-    ts(sql, now),
-    ts(sql, now),
-    id,
-    true,
-    minFailures,
-  ]);
+  const changed = await sql.run(
+    'UPDATE webhook SET enabled = ?, disabled_at = ?, updated_at = ? WHERE id = ? AND enabled = ? AND consecutive_failures >= ?',
+    [false, ts(sql, now), ts(sql, now), id, true, minFailures],
+  );
   return changed > 0;
 }
 
 /** A webhook with its workspace's name and admins, for the notice that it was disabled. */
-export async function findWithAdmins(sql: Sql, id: string): Promise<{ url: string; organizationId: string; name: string; adminEmails: string[] } | undefined> {
-  const row = await sql.one('SELECT w.url, o.id AS org_id, o.name, o.admin_emails FROM webhook w JOIN organization o ON o.id = w.organization_id WHERE w.id = ?', [
-    id,
-  ]);
-  return row && { url: row.url as string, organizationId: row.org_id as string, name: row.name as string, adminEmails: toJson<string[]>(row.admin_emails) };
+export async function findWithAdmins(
+  sql: Sql,
+  id: string,
+): Promise<{ url: string; organizationId: string; name: string; adminEmails: string[] } | undefined> {
+  const row = await sql.one(
+    'SELECT w.url, o.id AS org_id, o.name, o.admin_emails FROM webhook w JOIN organization o ON o.id = w.organization_id WHERE w.id = ?',
+    [id],
+  );
+  return (
+    row && {
+      url: row.url as string,
+      organizationId: row.org_id as string,
+      name: row.name as string,
+      adminEmails: toJson<string[]>(row.admin_emails),
+    }
+  );
 }
 
 /** Up to `limit` stored signing secrets not sealed under key `keyId` (never sealed, or under another key), by id after `after`. */
-export async function secretsNotSealedWith(sql: Sql, keyId: string, after: string, limit: number): Promise<{ id: string; secret: string }[]> {
+export async function secretsNotSealedWith(
+  sql: Sql,
+  keyId: string,
+  after: string,
+  limit: number,
+): Promise<{ id: string; secret: string }[]> {
   const rows = await sql.all<{ id: string; secret: string }>(
     'SELECT id, secret FROM webhook WHERE id > ? AND secret NOT LIKE ? ORDER BY id LIMIT ?',
     [after, `fs1:${keyId}:%`, limit],

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Organization } from './organizations.js';
-import { toBool, ts, type Sql } from './sql.js';
+import { type Sql, toBool, ts } from './sql.js';
 
 /**
  * A workspace's single sign-on to the console with an OpenID Connect provider: its issuer, the client registered there
@@ -65,5 +65,9 @@ export async function remove(sql: Sql, organizationId: string): Promise<boolean>
 
 /** Write a secret sealed again (key rotation), if it is still the one read. */
 export async function replaceSecret(sql: Sql, organizationId: string, was: string, sealed: string): Promise<void> {
-  await sql.run('UPDATE workspace_sso SET client_secret = ? WHERE organization_id = ? AND client_secret = ?', [sealed, organizationId, was]);
+  await sql.run('UPDATE workspace_sso SET client_secret = ? WHERE organization_id = ? AND client_secret = ?', [
+    sealed,
+    organizationId,
+    was,
+  ]);
 }

@@ -2,15 +2,20 @@
 // services (so it emits what the same change through REST emits), and recorded in the audit log in the same
 // transaction (docs/console.md).
 import { FeedbackError } from '../shared/index.js';
-import { inTransaction, teamMembers, type Sql, type WorkspaceContext } from '../store/index.js';
-import { record, type Actor, type AuditInput } from './audit.js';
+import { inTransaction, type Sql, teamMembers, type WorkspaceContext } from '../store/index.js';
+import { type Actor, type AuditInput, record } from './audit.js';
 import { allows, isTeamRole, type TeamPermission, type TeamRole } from './roles.js';
 
 /** The actor here: their role (`cli` for the command line, which may do anything) and name; 403 for anyone not on the team. */
-async function actorHere(sql: Sql, organizationId: string, actor: Actor): Promise<{ role: TeamRole | 'cli'; name: string | null }> {
+async function actorHere(
+  sql: Sql,
+  organizationId: string,
+  actor: Actor,
+): Promise<{ role: TeamRole | 'cli'; name: string | null }> {
   if (actor.email === 'cli') return { role: 'cli', name: null };
   if (actor.vouched) {
-    if (!isTeamRole(actor.vouched.role)) throw new FeedbackError('ERR_FORBIDDEN', 'The host gave no known role for this person.');
+    if (!isTeamRole(actor.vouched.role))
+      throw new FeedbackError('ERR_FORBIDDEN', 'The host gave no known role for this person.');
     return { role: actor.vouched.role, name: actor.vouched.name ?? null };
   }
   const row = await teamMembers.find(sql, organizationId, actor.email);
@@ -19,7 +24,8 @@ async function actorHere(sql: Sql, organizationId: string, actor: Actor): Promis
 }
 
 /** The actor's role here, or 403. */
-export const roleOf = async (sql: Sql, organizationId: string, actor: Actor): Promise<TeamRole | 'cli'> => (await actorHere(sql, organizationId, actor)).role;
+export const roleOf = async (sql: Sql, organizationId: string, actor: Actor): Promise<TeamRole | 'cli'> =>
+  (await actorHere(sql, organizationId, actor)).role;
 
 /** Who acts, as a change sees them: their address and name (the name an official reply is signed with). */
 export interface Acting {
@@ -48,7 +54,8 @@ export async function actAs<T, C extends WorkspaceContext = WorkspaceContext>(
     const { role, name } = await actorHere(tx, ctx.organizationId, actor);
     if (role !== 'cli' && !allows(role, permission)) throw new FeedbackError('ERR_FORBIDDEN', REFUSALS[permission]);
     const { result, audit } = await change({ ...ctx, db: inTransaction(tx) }, tx, { email: actor.email, name });
-    for (const entry of audit === null ? [] : Array.isArray(audit) ? audit : [audit]) await record(tx, ctx, actor, entry);
+    for (const entry of audit === null ? [] : Array.isArray(audit) ? audit : [audit])
+      await record(tx, ctx, actor, entry);
     return result;
   });
 }

@@ -1,5 +1,5 @@
-import { auditEntries, type Sql, type WorkspaceContext } from '../store/index.js';
 import { newId } from '../shared/index.js';
+import { auditEntries, type Sql, type WorkspaceContext } from '../store/index.js';
 import type { TeamRole } from './roles.js';
 
 /** Who did something, and from where: a team member's address (or `cli`) and the client's address over HTTP. */
@@ -24,7 +24,12 @@ export interface AuditInput {
 }
 
 /** Record what an actor did, in the caller's transaction (`sql`), so the record commits with the change. */
-export async function record(sql: Sql, ctx: Pick<WorkspaceContext, 'organizationId' | 'clock'>, actor: Actor, entry: AuditInput): Promise<void> {
+export async function record(
+  sql: Sql,
+  ctx: Pick<WorkspaceContext, 'organizationId' | 'clock'>,
+  actor: Actor,
+  entry: AuditInput,
+): Promise<void> {
   const now = ctx.clock();
   await auditEntries.insert(sql, {
     id: newId('aud', now.getTime()),

@@ -2,20 +2,38 @@
 // what proved them, and the audit log.
 import type { WorkspaceContext } from '../store/index.js';
 import type { Actor } from './audit.js';
-import { attestDomains, verifyDomain, type SsoContext } from './domains.js';
-import { addMember, auditLog, changeRole, listMembers, lookAtPosts, removeMember, type AddMemberInput } from './members.js';
-import type { TeamRole } from './roles.js';
+import { attestDomains, type SsoContext, verifyDomain } from './domains.js';
+import {
+  type AddMemberInput,
+  addMember,
+  auditLog,
+  changeRole,
+  listMembers,
+  lookAtPosts,
+  removeMember,
+} from './members.js';
 import { eraseTeamPerson, exportTeamPerson } from './person.js';
-import { sessionOf, signOut, type SignInFacts } from './sessions.js';
+import type { TeamRole } from './roles.js';
+import { type SignInFacts, sessionOf, signOut } from './sessions.js';
 import { redeemSignIn, requestSignIn } from './sign-in.js';
-import { configureSso, finishSso, removeSso, requireSso, ssoCallbackUrl, ssoSettings, startSso, type SsoInput, type SsoStart } from './sso.js';
+import {
+  configureSso,
+  finishSso,
+  removeSso,
+  requireSso,
+  type SsoInput,
+  type SsoStart,
+  ssoCallbackUrl,
+  ssoSettings,
+  startSso,
+} from './sso.js';
 
-export { actAs, type Acting } from './acting.js';
-export { CLI_ACTOR, type Actor } from './audit.js';
+export { type Acting, actAs } from './acting.js';
+export { type Actor, CLI_ACTOR } from './audit.js';
 export { DOMAIN_RECORD_LABEL, type ResolveTxt, type SsoContext, type SsoDomainState } from './domains.js';
 export { TEAM_LIFETIMES } from './lifetimes.js';
 export type { TeamMemberInfo } from './members.js';
-export { TEAM_ROLES, allows, isTeamRole, type TeamPermission, type TeamRole } from './roles.js';
+export { allows, isTeamRole, TEAM_ROLES, type TeamPermission, type TeamRole } from './roles.js';
 export type { Proof, SignInFacts, Team, TeamIdentity, TeamSession } from './sessions.js';
 export { CONSOLE_PATH, TEAM_CODE_ATTEMPTS, type TeamContext } from './sign-in.js';
 export { SSO_CALLBACK_PATH, SSO_PENDING_SECONDS, type SsoInput, type SsoSettings, type SsoStart } from './sso.js';
@@ -36,7 +54,8 @@ export function createTeamService(ctx: WorkspaceContext & SsoContext) {
     attestDomains: (actor: Actor, domains: readonly string[]) => attestDomains(ctx, actor, domains),
     list: () => listMembers(ctx),
     /** Add someone (an invitation mailed with `invite`); returns the member and their one-time sign-in link. */
-    add: (actor: Actor, input: AddMemberInput, options: { invite: boolean; workspace: string }) => addMember(ctx, actor, input, options),
+    add: (actor: Actor, input: AddMemberInput, options: { invite: boolean; workspace: string }) =>
+      addMember(ctx, actor, input, options),
     changeRole: (actor: Actor, email: string, role: TeamRole) => changeRole(ctx, actor, email, role),
     remove: (actor: Actor, email: string) => removeMember(ctx, actor, email),
     /** Note a look at the posts page; when the member looked before it (null at their first look). */
@@ -58,11 +77,13 @@ export function createTeamAccess(ctx: SsoContext) {
     /** The redirect URI a provider must have registered (the public address's, else the request's origin's). */
     ssoCallbackUrl: (requestOrigin: string) => ssoCallbackUrl(ctx, requestOrigin),
     /** Finish it with the provider's answer and what the browser kept: a new session that opens that workspace. */
-    finishSso: (pending: string | undefined, callbackUrl: URL, facts?: SignInFacts) => finishSso(ctx, pending, callbackUrl, facts),
+    finishSso: (pending: string | undefined, callbackUrl: URL, facts?: SignInFacts) =>
+      finishSso(ctx, pending, callbackUrl, facts),
     /** Mail a one-time link and code to the address if it is on a team (the answer is the same if not). */
     requestSignIn: (email: string) => requestSignIn(ctx, email),
     /** Use a sign-in's link token, or its id and code: a new session that proves the address. */
-    redeem: (by: { token: string } | { signInId: string; code: string }, facts?: SignInFacts) => redeemSignIn(ctx, by, facts),
+    redeem: (by: { token: string } | { signInId: string; code: string }, facts?: SignInFacts) =>
+      redeemSignIn(ctx, by, facts),
     session: (token: string | undefined) => sessionOf(ctx, token),
     /** A team member's data request: everything the console keeps that names the address, in every workspace. */
     exportPerson: (email: string) => exportTeamPerson(ctx, email),

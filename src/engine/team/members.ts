@@ -1,13 +1,21 @@
 // A workspace's team: who is on it with which role, invitations, role changes and removal, each recorded in the audit
 // log in the transaction that makes it (docs/console.md).
-import { FeedbackError, newId, readCursor, toPage } from '../shared/index.js';
-import { auditEntries, teamMembers, teamSessions, teamSignIns, type Sql, type WorkspaceContext } from '../store/index.js';
-import { roleOf as actorRole } from './acting.js';
-import { CLI_ACTOR, record, type Actor } from './audit.js';
-import { allows, isTeamRole, teamEmail, type TeamRole } from './roles.js';
-import { TEAM_LIFETIMES } from './lifetimes.js';
-import { CONSOLE_PATH, issueSignIn, signInLink, type TeamContext } from './sign-in.js';
+
 import { queueAccountMail } from '../notifications/index.js';
+import { FeedbackError, newId, readCursor, toPage } from '../shared/index.js';
+import {
+  auditEntries,
+  type Sql,
+  teamMembers,
+  teamSessions,
+  teamSignIns,
+  type WorkspaceContext,
+} from '../store/index.js';
+import { roleOf as actorRole } from './acting.js';
+import { type Actor, CLI_ACTOR, record } from './audit.js';
+import { TEAM_LIFETIMES } from './lifetimes.js';
+import { allows, isTeamRole, type TeamRole, teamEmail } from './roles.js';
+import { CONSOLE_PATH, issueSignIn, signInLink, type TeamContext } from './sign-in.js';
 
 export interface TeamMemberInfo {
   email: string;
@@ -52,14 +60,23 @@ export interface AddMemberInput {
  * `invite` is set (the console), the invitation's mail in the outbox, all in one transaction. The sign-in is returned
  * either way (the command line prints the link). 409 when they are on the team already.
  */
-export async function addMember(ctx: MemberContext, actor: Actor, input: AddMemberInput, options: { invite: boolean; workspace: string }) {
+export async function addMember(
+  ctx: MemberContext,
+  actor: Actor,
+  input: AddMemberInput,
+  options: { invite: boolean; workspace: string },
+) {
   const email = teamEmail(input.email);
-  if (!isTeamRole(input.role)) throw new FeedbackError('ERR_VALIDATION', `The role must be one of owner, admin, member, viewer.`);
+  if (!isTeamRole(input.role))
+    throw new FeedbackError('ERR_VALIDATION', `The role must be one of owner, admin, member, viewer.`);
   const name = input.name?.trim() || null;
   if (name && name.length > 200) throw new FeedbackError('ERR_VALIDATION', 'The name must be at most 200 characters.');
   const now = ctx.clock();
   const signIn = await ctx.db.transaction(async (tx) => {
-    refuseUnless(mayManage(await actorRole(tx, ctx.organizationId, actor), input.role), `Your role does not allow adding ${input.role === 'owner' ? 'an owner' : 'team members'}.`);
+    refuseUnless(
+      mayManage(await actorRole(tx, ctx.organizationId, actor), input.role),
+      `Your role does not allow adding ${input.role === 'owner' ? 'an owner' : 'team members'}.`,
+    );
     const added = await teamMembers.insert(tx, {
       id: newId('tm', now.getTime()),
       organizationId: ctx.organizationId,
@@ -71,7 +88,12 @@ export async function addMember(ctx: MemberContext, actor: Actor, input: AddMemb
       joinedAt: null,
     });
     if (!added) throw new FeedbackError('ERR_CONFLICT', `${email} is on the team already.`);
-    await record(tx, ctx, actor, { action: 'team.member_added', resourceType: 'team_member', resourceId: email, detail: { role: input.role } });
+    await record(tx, ctx, actor, {
+      action: 'team.member_added',
+      resourceType: 'team_member',
+      resourceId: email,
+      detail: { role: input.role },
+    });
     const issued = await issueSignIn(tx, now, email, TEAM_LIFETIMES.issuedSignIn);
     const link = signInLink(ctx, issued.token);
     if (options.invite) {
@@ -84,7 +106,7 @@ export async function addMember(ctx: MemberContext, actor: Actor, input: AddMemb
         payload: {
           kind: 'team_invitation',
           workspace: options.workspace,
-          invitedBy: actor.email === CLI_ACTOR.email ? 'The server\'s operator' : actor.email,
+          invitedBy: actor.email === CLI_ACTOR.email ? "The server's operator" : actor.email,
           role: input.role,
           link,
           consoleUrl: base ? `${base}${CONSOLE_PATH}/sign-in` : null,
@@ -128,13 +150,27 @@ function keepAnOwner(row: teamMembers.MemberRow, owners: string[]): void {
     throw new FeedbackError('ERR_CONFLICT', 'A workspace keeps at least one owner: make someone else owner first.');
 }
 
-export async function changeRole(ctx: MemberContext, actor: Actor, email: string, role: TeamRole): Promise<TeamMemberInfo> {
-  if (!isTeamRole(role)) throw new FeedbackError('ERR_VALIDATION', 'The role must be one of owner, admin, member, viewer.');
+export async function changeRole(
+  ctx: MemberContext,
+  actor: Actor,
+  email: string,
+  role: TeamRole,
+): Promise<TeamMemberInfo> {
+  if (!isTeamRole(role))
+    throw new FeedbackError('ERR_VALIDATION', 'The role must be one of owner, admin, member, viewer.');
   const row = await changeMember(ctx, actor, email, async (tx, row, actorRole, owners) => {
-    refuseUnless(mayManage(actorRole, isTeamRole(row.role) ? row.role : 'viewer') && mayManage(actorRole, role), 'Your role does not allow this change.');
+    refuseUnless(
+      mayManage(actorRole, isTeamRole(row.role) ? row.role : 'viewer') && mayManage(actorRole, role),
+      'Your role does not allow this change.',
+    );
     if (role !== 'owner') keepAnOwner(row, owners);
     await teamMembers.setRole(tx, ctx.organizationId, row.email, role);
-    await record(tx, ctx, actor, { action: 'team.role_changed', resourceType: 'team_member', resourceId: row.email, detail: { from: row.role, to: role } });
+    await record(tx, ctx, actor, {
+      action: 'team.role_changed',
+      resourceType: 'team_member',
+      resourceId: row.email,
+      detail: { from: row.role, to: role },
+    });
   });
   return info({ ...row, role });
 }
@@ -145,14 +181,22 @@ export async function changeRole(ctx: MemberContext, actor: Actor, email: string
  */
 export async function removeMember(ctx: MemberContext, actor: Actor, email: string): Promise<void> {
   await changeMember(ctx, actor, email, async (tx, row, actorRole, owners) => {
-    refuseUnless(mayManage(actorRole, isTeamRole(row.role) ? row.role : 'viewer'), 'Your role does not allow removing this member.');
+    refuseUnless(
+      mayManage(actorRole, isTeamRole(row.role) ? row.role : 'viewer'),
+      'Your role does not allow removing this member.',
+    );
     keepAnOwner(row, owners);
     await teamMembers.remove(tx, ctx.organizationId, row.email);
     if ((await teamMembers.teamsOf(tx, row.email)).length === 0) {
       await teamSessions.removeFor(tx, row.email);
       await teamSignIns.removeFor(tx, row.email);
     }
-    await record(tx, ctx, actor, { action: 'team.member_removed', resourceType: 'team_member', resourceId: row.email, detail: { role: row.role } });
+    await record(tx, ctx, actor, {
+      action: 'team.member_removed',
+      resourceType: 'team_member',
+      resourceId: row.email,
+      detail: { role: row.role },
+    });
   });
 }
 
@@ -162,7 +206,12 @@ export async function auditLog(ctx: MemberContext, actor: Actor, options: { limi
   refuseUnless(role === 'cli' || allows(role, 'manage'), 'Your role does not allow reading the audit log.');
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 100);
   const key = readCursor(options.cursor, 'audit');
-  const rows = await auditEntries.page(ctx.db, ctx.organizationId, limit + 1, key && { at: key[0] as number, id: key[1] as string });
+  const rows = await auditEntries.page(
+    ctx.db,
+    ctx.organizationId,
+    limit + 1,
+    key && { at: key[0] as number, id: key[1] as string },
+  );
   return toPage(rows, limit, 'audit', (last) => [Date.parse(last.createdAt), last.id]);
 }
 

@@ -20,11 +20,23 @@ export const erasedAlias = (email: string) => `erased-member:${sha256(`team-memb
 /** Every team they are on, every audit entry that names them, their internal notes and their official replies. */
 export async function exportTeamPerson(ctx: Pick<TeamContext, 'db'>, rawEmail: string) {
   const email = teamEmail(rawEmail);
-  const [teams, audit, notes] = await Promise.all([teamMembers.teamsOf(ctx.db, email), auditEntries.naming(ctx.db, email), postNotes.byAuthor(ctx.db, email)]);
+  const [teams, audit, notes] = await Promise.all([
+    teamMembers.teamsOf(ctx.db, email),
+    auditEntries.naming(ctx.db, email),
+    postNotes.byAuthor(ctx.db, email),
+  ]);
   const replyIds = signedReplies(email, audit);
   return {
     email,
-    teams: teams.map((t) => ({ organizationId: t.organizationId, workspace: t.workspace, role: t.role, name: t.name, addedBy: t.addedBy, createdAt: t.createdAt, joinedAt: t.joinedAt })),
+    teams: teams.map((t) => ({
+      organizationId: t.organizationId,
+      workspace: t.workspace,
+      role: t.role,
+      name: t.name,
+      addedBy: t.addedBy,
+      createdAt: t.createdAt,
+      joinedAt: t.joinedAt,
+    })),
     auditEntries: audit,
     internalNotes: notes,
     officialReplies: await comments.official(ctx.db, replyIds),
@@ -42,7 +54,10 @@ export async function eraseTeamPerson(ctx: Pick<TeamContext, 'db'>, rawEmail: st
   return ctx.db.transaction(async (tx) => {
     for (const team of await teamMembers.teamsOf(tx, email)) {
       if (team.role === 'owner' && (await teamMembers.lockOwners(tx, team.organizationId)).length <= 1)
-        throw new FeedbackError('ERR_CONFLICT', `${email} is the last owner of ${team.workspace} (${team.organizationId}): make someone else owner first.`);
+        throw new FeedbackError(
+          'ERR_CONFLICT',
+          `${email} is the last owner of ${team.workspace} (${team.organizationId}): make someone else owner first.`,
+        );
     }
     const replyIds = signedReplies(email, await auditEntries.naming(tx, email));
     const report = {

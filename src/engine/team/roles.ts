@@ -32,6 +32,7 @@ export const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 
 /** An address as the team tables keep it: trimmed and lower-cased; refused (422) when it is not one. */
 export function teamEmail(value: string): string {
   const email = value.trim().toLowerCase();
-  if (!emailSchema.safeParse(email).success) throw new FeedbackError('ERR_VALIDATION', `${JSON.stringify(value)} is not an email address.`);
+  if (!emailSchema.safeParse(email).success)
+    throw new FeedbackError('ERR_VALIDATION', `${JSON.stringify(value)} is not an email address.`);
   return email;
 }

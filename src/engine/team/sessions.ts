@@ -3,10 +3,10 @@
 // whose provider vouched, and opens that workspace only. A sign-in in a browser that has a session of the same person
 // makes a new session with the old one's proofs and the new one.
 import { newToken, sha256 } from '../shared/index.js';
-import { teamMembers, teamSessionSso, teamSessions, type Database, type Sql } from '../store/index.js';
+import { type Database, type Sql, teamMembers, teamSessionSso, teamSessions } from '../store/index.js';
 import { record } from './audit.js';
-import { domainOf, isTeamRole, type TeamRole } from './roles.js';
 import { TEAM_LIFETIMES } from './lifetimes.js';
+import { domainOf, isTeamRole, type TeamRole } from './roles.js';
 
 /** What proved a sign-in: a mailed code or link (the address), or a workspace's single sign-on (the address there). */
 export type Proof = { method: 'code' | 'link' } | { method: 'sso'; organizationId: string; issuer: string };
@@ -58,10 +58,16 @@ function opens(team: teamMembers.TeamSignInFacts, addressProven: boolean): boole
   return addressProven && !team.ssoRequired;
 }
 
-const asTeam = (m: teamMembers.TeamSignInFacts): Team[] => (isTeamRole(m.role) ? [{ organizationId: m.organizationId, workspace: m.workspace, role: m.role, name: m.name }] : []);
+const asTeam = (m: teamMembers.TeamSignInFacts): Team[] =>
+  isTeamRole(m.role) ? [{ organizationId: m.organizationId, workspace: m.workspace, role: m.role, name: m.name }] : [];
 
 /** The teams of a session's address, split into those it opens and the others it may know of. */
-async function teamsOf(sql: Sql, email: string, sessionId: string, addressProven: boolean): Promise<{ teams: Team[]; elsewhere: Team[] }> {
+async function teamsOf(
+  sql: Sql,
+  email: string,
+  sessionId: string,
+  addressProven: boolean,
+): Promise<{ teams: Team[]; elsewhere: Team[] }> {
   const all = await teamMembers.teamsFor(sql, email, domainOf(email), sessionId);
   return {
     teams: all.filter((t) => opens(t, addressProven)).flatMap(asTeam),
@@ -70,7 +76,11 @@ async function teamsOf(sql: Sql, email: string, sessionId: string, addressProven
 }
 
 /** The session with this token while it lasts, or undefined. */
-async function live(sql: Sql, token: string | null | undefined, now: Date): Promise<teamSessions.TeamSessionRow | undefined> {
+async function live(
+  sql: Sql,
+  token: string | null | undefined,
+  now: Date,
+): Promise<teamSessions.TeamSessionRow | undefined> {
   if (!token || token.length > 100) return undefined;
   return teamSessions.find(sql, sha256(token), now, idleSince(now));
 }
@@ -80,30 +90,54 @@ async function live(sql: Sql, token: string | null | undefined, now: Date): Prom
  * address hands over its proofs and ends; the new proof is added. Each workspace the new proof opens gets `team.signed_in`
  * in its audit log, with the method and the client's address.
  */
-export async function startSession(ctx: { db: Sql; clock: () => Date }, email: string, proof: Proof, facts: SignInFacts = {}): Promise<TeamSession> {
+export async function startSession(
+  ctx: { db: Sql; clock: () => Date },
+  email: string,
+  proof: Proof,
+  facts: SignInFacts = {},
+): Promise<TeamSession> {
   const sql = ctx.db;
   const now = ctx.clock();
   const previous = await live(sql, facts.previous, now);
   const carried = previous?.email === email ? previous : undefined;
-  const ssoProofs = carried ? (await teamSessionSso.of(sql, carried.id)).filter((p) => proof.method !== 'sso' || p.organizationId !== proof.organizationId) : [];
+  const ssoProofs = carried
+    ? (await teamSessionSso.of(sql, carried.id)).filter(
+        (p) => proof.method !== 'sso' || p.organizationId !== proof.organizationId,
+      )
+    : [];
   if (previous) await teamSessions.remove(sql, previous.id);
   await teamSessions.removeExpired(sql, now, idleSince(now));
   const token = newToken();
   const id = sha256(token);
   const expiresAt = new Date(now.getTime() + TEAM_LIFETIMES.session * 1000);
   const addressProvenAt = proof.method === 'sso' ? (carried?.addressProvenAt ?? null) : now;
-  await teamSessions.insert(sql, { id, email, method: proof.method, addressProvenAt, createdAt: now, seenAt: now, expiresAt });
+  await teamSessions.insert(sql, {
+    id,
+    email,
+    method: proof.method,
+    addressProvenAt,
+    createdAt: now,
+    seenAt: now,
+    expiresAt,
+  });
   for (const p of ssoProofs) await teamSessionSso.insert(sql, id, p);
-  if (proof.method === 'sso') await teamSessionSso.insert(sql, id, { organizationId: proof.organizationId, issuer: proof.issuer, provenAt: now });
+  if (proof.method === 'sso')
+    await teamSessionSso.insert(sql, id, { organizationId: proof.organizationId, issuer: proof.issuer, provenAt: now });
   // What this sign-in opened: the one workspace of its provider, or every team the address opens.
-  const opened = proof.method === 'sso' ? (await teamsOf(sql, email, id, false)).teams.filter((t) => t.organizationId === proof.organizationId) : (await teamsOf(sql, email, '', true)).teams;
+  const opened =
+    proof.method === 'sso'
+      ? (await teamsOf(sql, email, id, false)).teams.filter((t) => t.organizationId === proof.organizationId)
+      : (await teamsOf(sql, email, '', true)).teams;
   const detail = proof.method === 'sso' ? { method: 'sso', issuer: proof.issuer } : { method: proof.method };
   for (const team of opened) await audit(sql, team.organizationId, email, 'team.signed_in', detail, facts, now);
   return { token, email, expiresAt };
 }
 
 /** Who a session token stands for while the session lasts, with the teams it opens now (a removal shows at once). */
-export async function sessionOf(ctx: { db: Sql; clock: () => Date }, token: string | undefined): Promise<TeamIdentity | null> {
+export async function sessionOf(
+  ctx: { db: Sql; clock: () => Date },
+  token: string | undefined,
+): Promise<TeamIdentity | null> {
   const now = ctx.clock();
   const row = await live(ctx.db, token, now);
   if (!row) return null;
@@ -113,7 +147,11 @@ export async function sessionOf(ctx: { db: Sql; clock: () => Date }, token: stri
 }
 
 /** End a session: `team.signed_out` in the audit log of each workspace it opened, in one transaction. */
-export async function signOut(ctx: { db: Database; clock: () => Date }, token: string, facts: SignInFacts = {}): Promise<void> {
+export async function signOut(
+  ctx: { db: Database; clock: () => Date },
+  token: string,
+  facts: SignInFacts = {},
+): Promise<void> {
   const now = ctx.clock();
   await ctx.db.transaction(async (tx) => {
     const row = await live(tx, token, now);
@@ -125,5 +163,18 @@ export async function signOut(ctx: { db: Database; clock: () => Date }, token: s
 }
 
 /** A sign-in's or sign-out's entry in a workspace's audit log: the address acting on itself, from the client's address. */
-const audit = (sql: Sql, organizationId: string, email: string, action: string, detail: Record<string, unknown>, facts: SignInFacts, now: Date) =>
-  record(sql, { organizationId, clock: () => now }, { email, ip: facts.ip ?? null }, { action, resourceType: 'team_member', resourceId: email, detail });
+const audit = (
+  sql: Sql,
+  organizationId: string,
+  email: string,
+  action: string,
+  detail: Record<string, unknown>,
+  facts: SignInFacts,
+  now: Date,
+) =>
+  record(
+    sql,
+    { organizationId, clock: () => now },
+    { email, ip: facts.ip ?? null },
+    { action, resourceType: 'team_member', resourceId: email, detail },
+  );

@@ -3,10 +3,10 @@
 import { queueAccountMail } from '../notifications/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { FeedbackError, hashEmail, newCode, newId, newToken, sha256 } from '../shared/index.js';
-import { auditEntries, codeFailures, teamMembers, teamSignIns, type Database, type Sql } from '../store/index.js';
-import { teamEmail } from './roles.js';
+import { auditEntries, codeFailures, type Database, type Sql, teamMembers, teamSignIns } from '../store/index.js';
 import { TEAM_LIFETIMES } from './lifetimes.js';
-import { startSession, type SignInFacts, type TeamSession } from './sessions.js';
+import { teamEmail } from './roles.js';
+import { type SignInFacts, startSession, type TeamSession } from './sessions.js';
 
 /** Wrong codes a sign-in takes before it is gone. */
 export const TEAM_CODE_ATTEMPTS = 5;
@@ -27,13 +27,26 @@ export interface TeamContext {
 }
 
 /** A new sign-in for an address, in `sql`: its id, the link's token and the code, lasting `seconds`. */
-export async function issueSignIn(sql: Sql, now: Date, email: string, seconds: number): Promise<{ id: string; token: string; code: string; expiresAt: Date }> {
+export async function issueSignIn(
+  sql: Sql,
+  now: Date,
+  email: string,
+  seconds: number,
+): Promise<{ id: string; token: string; code: string; expiresAt: Date }> {
   const id = newId('tsi', now.getTime());
   const token = newToken();
   const { code, codeHash } = newCode(id);
   const expiresAt = new Date(now.getTime() + seconds * 1000);
   await teamSignIns.removeExpired(sql, now);
-  await teamSignIns.insert(sql, { id, email, tokenHash: sha256(token), codeHash, attempts: 0, createdAt: now, expiresAt });
+  await teamSignIns.insert(sql, {
+    id,
+    email,
+    tokenHash: sha256(token),
+    codeHash,
+    attempts: 0,
+    createdAt: now,
+    expiresAt,
+  });
   return { id, token, code, expiresAt };
 }
 
@@ -50,7 +63,10 @@ export function signInLink(ctx: Pick<TeamContext, 'publicUrl'>, token: string): 
  * is on a team when it goes out. While codes for the address are paused (too many wrong ones), the mail carries the
  * link alone, and the answer says until when.
  */
-export async function requestSignIn(ctx: TeamContext, rawEmail: string): Promise<{ signInId: string; codesPausedUntil: Date | null }> {
+export async function requestSignIn(
+  ctx: TeamContext,
+  rawEmail: string,
+): Promise<{ signInId: string; codesPausedUntil: Date | null }> {
   const email = teamEmail(rawEmail);
   const now = ctx.clock();
   return ctx.db.transaction(async (tx) => {
@@ -61,7 +77,13 @@ export async function requestSignIn(ctx: TeamContext, rawEmail: string): Promise
       about: s.id,
       email,
       now,
-      payload: { kind: 'team_sign_in', code: paused ? null : s.code, link: signInLink(ctx, s.token), requestedAt: now.toISOString(), expiresAt: s.expiresAt.toISOString() },
+      payload: {
+        kind: 'team_sign_in',
+        code: paused ? null : s.code,
+        link: signInLink(ctx, s.token),
+        requestedAt: now.toISOString(),
+        expiresAt: s.expiresAt.toISOString(),
+      },
     });
     return { signInId: s.id, codesPausedUntil: paused };
   });
@@ -73,13 +95,26 @@ export async function requestSignIn(ctx: TeamContext, rawEmail: string): Promise
  * past them, codes for the address are refused, right or wrong, until the window passes), and is in the audit log of
  * every workspace whose team has the address (one statement, whether or not any has it).
  */
-export async function redeemSignIn(ctx: TeamContext, by: { token: string } | { signInId: string; code: string }, facts: SignInFacts = {}): Promise<TeamSession> {
+export async function redeemSignIn(
+  ctx: TeamContext,
+  by: { token: string } | { signInId: string; code: string },
+  facts: SignInFacts = {},
+): Promise<TeamSession> {
   const now = ctx.clock();
   const code = 'token' in by ? null : by.code;
   const outcome = await ctx.db.transaction(async (tx) => {
     // An id that cannot be one (any text a form may carry, U+0000 included) is looked up as nothing.
-    const row = 'token' in by ? await teamSignIns.find(tx, { tokenHash: sha256(by.token) }) : SIGN_IN_ID.test(by.signInId) ? await teamSignIns.find(tx, { id: by.signInId }) : undefined;
-    const used = await codeFailures.useCode(tx, CONSOLE_SCOPE, row, code, now, teamSignIns.oneTime(tx), { noun: 'sign-in', askAfterLastTry: 'a new one', attempts: TEAM_CODE_ATTEMPTS });
+    const row =
+      'token' in by
+        ? await teamSignIns.find(tx, { tokenHash: sha256(by.token) })
+        : SIGN_IN_ID.test(by.signInId)
+          ? await teamSignIns.find(tx, { id: by.signInId })
+          : undefined;
+    const used = await codeFailures.useCode(tx, CONSOLE_SCOPE, row, code, now, teamSignIns.oneTime(tx), {
+      noun: 'sign-in',
+      askAfterLastTry: 'a new one',
+      attempts: TEAM_CODE_ATTEMPTS,
+    });
     if ('refusal' in used) {
       if (!used.wrongCode || !row) return used;
       const paused = used.codesPausedUntil;
@@ -96,8 +131,16 @@ export async function redeemSignIn(ctx: TeamContext, by: { token: string } | { s
       return used;
     }
     await teamMembers.markJoined(tx, used.row.email, now);
-    return { session: await startSession({ ...ctx, db: tx }, used.row.email, { method: code === null ? 'link' : 'code' }, facts) };
+    return {
+      session: await startSession(
+        { ...ctx, db: tx },
+        used.row.email,
+        { method: code === null ? 'link' : 'code' },
+        facts,
+      ),
+    };
   });
-  if ('refusal' in outcome) throw new FeedbackError('ERR_VALIDATION', outcome.refusal, { retry: 'retry' in outcome && outcome.retry === true });
+  if ('refusal' in outcome)
+    throw new FeedbackError('ERR_VALIDATION', outcome.refusal, { retry: 'retry' in outcome && outcome.retry === true });
   return outcome.session;
 }

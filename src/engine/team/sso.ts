@@ -3,14 +3,21 @@
 // provider vouches for opens its own workspace only; the domains it is for are verified before the shared sign-in page
 // sends anyone to it (domains.ts, docs/security.md).
 import * as oidc from 'openid-client';
-import { FeedbackError } from '../shared/index.js';
 import { sealedAt } from '../secrets/index.js';
-import { ssoDomains, teamMembers, teamSessionSso, workspaceSso, type Sql, type WorkspaceContext } from '../store/index.js';
+import { FeedbackError } from '../shared/index.js';
+import {
+  type Sql,
+  ssoDomains,
+  teamMembers,
+  teamSessionSso,
+  type WorkspaceContext,
+  workspaceSso,
+} from '../store/index.js';
 import { actAs } from './acting.js';
-import { record, type Actor } from './audit.js';
+import { type Actor, record } from './audit.js';
 import { domainStates, newDomainToken, normalDomains, type SsoContext, type SsoDomainState } from './domains.js';
 import { domainOf, teamEmail } from './roles.js';
-import { startSession, type SignInFacts, type TeamSession } from './sessions.js';
+import { type SignInFacts, startSession, type TeamSession } from './sessions.js';
 import { CONSOLE_PATH } from './sign-in.js';
 
 /** How long a sign-in may take at the provider, in seconds. */
@@ -35,7 +42,6 @@ export interface SsoInput {
   allowedDomains: string[];
 }
 
-
 /** An issuer URL: https, or http on this machine only (a provider in development or in a test). */
 function issuerUrl(value: string): URL {
   let url: URL;
@@ -45,7 +51,8 @@ function issuerUrl(value: string): URL {
     throw new FeedbackError('ERR_VALIDATION', 'The issuer must be a URL, like https://accounts.google.com.');
   }
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) throw new FeedbackError('ERR_VALIDATION', 'The issuer must be an https URL.');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+    throw new FeedbackError('ERR_VALIDATION', 'The issuer must be an https URL.');
   return url;
 }
 
@@ -53,19 +60,48 @@ function issuerUrl(value: string): URL {
  * Set up (or replace) a workspace's single sign-on: owners and admins; audited. The secret is sealed at rest. Domains
  * kept from before keep their verification; new ones start unverified, each with its own token.
  */
-export async function configureSso(ctx: WorkspaceContext & SsoContext, actor: Actor, input: SsoInput): Promise<SsoSettings> {
+export async function configureSso(
+  ctx: WorkspaceContext & SsoContext,
+  actor: Actor,
+  input: SsoInput,
+): Promise<SsoSettings> {
   const issuer = issuerUrl(input.issuer).href.replace(/\/$/, '');
   const allowedDomains = normalDomains(input.allowedDomains);
   const clientId = input.clientId?.trim();
-  if (!clientId || !input.clientSecret) throw new FeedbackError('ERR_VALIDATION', 'Give the client id and secret the provider issued.');
+  if (!clientId || !input.clientSecret)
+    throw new FeedbackError('ERR_VALIDATION', 'Give the client id and secret the provider issued.');
   return actAs(ctx, actor, 'manage', async (_inner, tx) => {
     const sealed = ctx.secrets.seal(input.clientSecret, sealedAt.ssoClientSecret(ctx.organizationId));
     const before = await workspaceSso.find(tx, ctx.organizationId);
-    await workspaceSso.upsert(tx, { organizationId: ctx.organizationId, issuer, clientId, clientSecret: sealed, enforced: before?.enforced ?? false }, ctx.clock());
+    await workspaceSso.upsert(
+      tx,
+      {
+        organizationId: ctx.organizationId,
+        issuer,
+        clientId,
+        clientSecret: sealed,
+        enforced: before?.enforced ?? false,
+      },
+      ctx.clock(),
+    );
     await ssoDomains.removeAllBut(tx, ctx.organizationId, allowedDomains);
-    for (const domain of allowedDomains) await ssoDomains.add(tx, { organizationId: ctx.organizationId, domain, token: newDomainToken(), createdAt: ctx.clock() });
+    for (const domain of allowedDomains)
+      await ssoDomains.add(tx, {
+        organizationId: ctx.organizationId,
+        domain,
+        token: newDomainToken(),
+        createdAt: ctx.clock(),
+      });
     const settings = await settingsIn(tx, ctx.organizationId);
-    return { result: settings!, audit: { action: 'team.sso_configured', resourceType: 'workspace', resourceId: ctx.organizationId, detail: { issuer, clientId, allowedDomains } } };
+    return {
+      result: settings!,
+      audit: {
+        action: 'team.sso_configured',
+        resourceType: 'workspace',
+        resourceId: ctx.organizationId,
+        detail: { issuer, clientId, allowedDomains },
+      },
+    };
   });
 }
 
@@ -75,7 +111,10 @@ export function removeSso(ctx: WorkspaceContext & SsoContext, actor: Actor): Pro
     const removed = await workspaceSso.remove(tx, ctx.organizationId);
     await ssoDomains.removeAll(tx, ctx.organizationId);
     await teamSessionSso.removeFor(tx, ctx.organizationId);
-    return { result: removed, audit: removed ? { action: 'team.sso_removed', resourceType: 'workspace', resourceId: ctx.organizationId } : null };
+    return {
+      result: removed,
+      audit: removed ? { action: 'team.sso_removed', resourceType: 'workspace', resourceId: ctx.organizationId } : null,
+    };
   });
 }
 
@@ -88,18 +127,31 @@ export function requireSso(ctx: WorkspaceContext & SsoContext, actor: Actor, req
     const row = await workspaceSso.find(tx, ctx.organizationId);
     if (!row) throw new FeedbackError('ERR_CONFLICT', 'Set up single sign-on first.');
     await workspaceSso.upsert(tx, { ...row, enforced: required }, ctx.clock());
-    return { result: (await settingsIn(tx, ctx.organizationId))!, audit: { action: required ? 'team.sso_required' : 'team.sso_not_required', resourceType: 'workspace', resourceId: ctx.organizationId } };
+    return {
+      result: (await settingsIn(tx, ctx.organizationId))!,
+      audit: {
+        action: required ? 'team.sso_required' : 'team.sso_not_required',
+        resourceType: 'workspace',
+        resourceId: ctx.organizationId,
+      },
+    };
   });
 }
 
 async function settingsIn(sql: Sql, organizationId: string): Promise<SsoSettings | null> {
   const row = await workspaceSso.find(sql, organizationId);
   if (!row) return null;
-  return { issuer: row.issuer, clientId: row.clientId, domains: domainStates(await ssoDomains.of(sql, organizationId)), required: row.enforced };
+  return {
+    issuer: row.issuer,
+    clientId: row.clientId,
+    domains: domainStates(await ssoDomains.of(sql, organizationId)),
+    required: row.enforced,
+  };
 }
 
 /** The workspace's single sign-on (never its secret), or null. */
-export const ssoSettings = (ctx: WorkspaceContext): Promise<SsoSettings | null> => settingsIn(ctx.db, ctx.organizationId);
+export const ssoSettings = (ctx: WorkspaceContext): Promise<SsoSettings | null> =>
+  settingsIn(ctx.db, ctx.organizationId);
 
 /**
  * Each workspace's provider configuration, discovered once (its metadata and keys) and kept for ten minutes, keyed by
@@ -114,10 +166,19 @@ function configFor(ctx: SsoContext, row: workspaceSso.SsoRow): Promise<oidc.Conf
   const url = issuerUrl(row.issuer);
   const secret = ctx.secrets.open(row.clientSecret, sealedAt.ssoClientSecret(row.organizationId));
   const config = oidc
-    .discovery(url, row.clientId, secret, undefined, url.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : undefined)
+    .discovery(
+      url,
+      row.clientId,
+      secret,
+      undefined,
+      url.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : undefined,
+    )
     .catch((err: unknown) => {
       discovered.delete(key);
-      throw new FeedbackError('ERR_UNAVAILABLE', `The sign-in provider ${row.issuer} could not be reached (${(err as Error).message}).`);
+      throw new FeedbackError(
+        'ERR_UNAVAILABLE',
+        `The sign-in provider ${row.issuer} could not be reached (${(err as Error).message}).`,
+      );
     });
   if (discovered.size > 1000) discovered.clear();
   discovered.set(key, { at: Date.now(), config });
@@ -125,7 +186,8 @@ function configFor(ctx: SsoContext, row: workspaceSso.SsoRow): Promise<oidc.Conf
 }
 
 /** The redirect URI to register at the provider: the public address's callback (the request's origin without one). */
-export const ssoCallbackUrl = (ctx: Pick<SsoContext, 'publicUrl'>, requestOrigin: string) => `${(ctx.publicUrl() ?? requestOrigin).replace(/\/$/, '')}${SSO_CALLBACK_PATH}`;
+export const ssoCallbackUrl = (ctx: Pick<SsoContext, 'publicUrl'>, requestOrigin: string) =>
+  `${(ctx.publicUrl() ?? requestOrigin).replace(/\/$/, '')}${SSO_CALLBACK_PATH}`;
 
 /** What the browser keeps between the redirect to the provider and its return (sealed: it cannot be read or altered). */
 interface Pending {
@@ -149,18 +211,29 @@ export interface SsoStart {
  * from the shared page, the provider of the workspace the address's domain is verified for, and no other: a workspace
  * that merely names a domain never receives that domain's sign-ins (nor their addresses as `login_hint`).
  */
-export async function startSso(ctx: SsoContext, from: SsoStart, requestOrigin: string): Promise<{ url: string; pending: string; expiresAt: Date }> {
+export async function startSso(
+  ctx: SsoContext,
+  from: SsoStart,
+  requestOrigin: string,
+): Promise<{ url: string; pending: string; expiresAt: Date }> {
   const email = from.email?.trim() ? teamEmail(from.email) : null;
   let row: workspaceSso.SsoRow | undefined;
   if (from.organizationId) {
     row = await workspaceSso.find(ctx.db, from.organizationId);
-    if (!row) throw new FeedbackError('ERR_NOT_FOUND', 'This workspace does not sign in with single sign-on: use the emailed code.');
+    if (!row)
+      throw new FeedbackError(
+        'ERR_NOT_FOUND',
+        'This workspace does not sign in with single sign-on: use the emailed code.',
+      );
   } else {
     if (!email) throw new FeedbackError('ERR_VALIDATION', 'Enter your work email: its domain says where you sign in.');
     const verified = await ssoDomains.verifiedFor(ctx.db, domainOf(email));
     row = verified && (await workspaceSso.find(ctx.db, verified.organizationId));
     if (!row)
-      throw new FeedbackError('ERR_NOT_FOUND', `No workspace signs in with single sign-on for ${domainOf(email)} from this page: use the emailed code, or your workspace's own sign-in page.`);
+      throw new FeedbackError(
+        'ERR_NOT_FOUND',
+        `No workspace signs in with single sign-on for ${domainOf(email)} from this page: use the emailed code, or your workspace's own sign-in page.`,
+      );
   }
   const domains = (await ssoDomains.of(ctx.db, row.organizationId)).map((d) => d.domain);
   const config = await configFor(ctx, row);
@@ -179,7 +252,14 @@ export async function startSso(ctx: SsoContext, from: SsoStart, requestOrigin: s
     ...(email && domains.includes(domainOf(email)) ? { login_hint: email } : {}),
   });
   const expiresAt = new Date(ctx.clock().getTime() + SSO_PENDING_SECONDS * 1000);
-  const pending: Pending = { organizationId: row.organizationId, state, nonce, verifier, redirectUri, expiresAt: expiresAt.getTime() };
+  const pending: Pending = {
+    organizationId: row.organizationId,
+    state,
+    nonce,
+    verifier,
+    redirectUri,
+    expiresAt: expiresAt.getTime(),
+  };
   return { url: url.href, pending: ctx.secrets.seal(JSON.stringify(pending), sealedAt.ssoPending()), expiresAt };
 }
 
@@ -192,50 +272,85 @@ const refused = (why: string) => new FeedbackError('ERR_VALIDATION', why);
  * and on the workspace's team. The session it makes opens that workspace only. Every callback that reaches a workspace
  * is in its audit log: the sign-in (`team.signed_in`), or the refusal and why (`team.sso_refused`).
  */
-export async function finishSso(ctx: SsoContext, sealedPending: string | undefined, callbackUrl: URL, facts: SignInFacts = {}): Promise<{ session: TeamSession; organizationId: string }> {
+export async function finishSso(
+  ctx: SsoContext,
+  sealedPending: string | undefined,
+  callbackUrl: URL,
+  facts: SignInFacts = {},
+): Promise<{ session: TeamSession; organizationId: string }> {
   let pending: Pending;
   try {
     pending = JSON.parse(ctx.secrets.open(sealedPending ?? '', sealedAt.ssoPending())) as Pending;
   } catch {
     throw refused('This single sign-on has no sign-in started in this browser; start again.');
   }
-  if (!sealedPending?.startsWith('fs1:') || pending.expiresAt <= ctx.clock().getTime()) throw refused('This single sign-on took too long; start again.');
+  if (!sealedPending?.startsWith('fs1:') || pending.expiresAt <= ctx.clock().getTime())
+    throw refused('This single sign-on took too long; start again.');
   const row = await workspaceSso.find(ctx.db, pending.organizationId);
   if (!row) throw refused('Single sign-on is no longer set up for this workspace.');
   let email = '';
   const refuse = async (why: string, reason: string): Promise<never> => {
-    await record(ctx.db, { organizationId: row.organizationId, clock: ctx.clock }, { email: email || 'unknown', ip: facts.ip ?? null }, {
-      action: 'team.sso_refused',
-      resourceType: 'team_member',
-      resourceId: email || null,
-      detail: { method: 'sso', issuer: row.issuer, reason },
-    });
+    await record(
+      ctx.db,
+      { organizationId: row.organizationId, clock: ctx.clock },
+      { email: email || 'unknown', ip: facts.ip ?? null },
+      {
+        action: 'team.sso_refused',
+        resourceType: 'team_member',
+        resourceId: email || null,
+        detail: { method: 'sso', issuer: row.issuer, reason },
+      },
+    );
     throw refused(why);
   };
   // The provider's own refusal (the person cancelled, or is not allowed there) comes back as `error`.
   const providerError = callbackUrl.searchParams.get('error');
-  if (providerError) return refuse(`The sign-in provider did not sign you in (${providerError.slice(0, 100)}).`, `the provider answered ${providerError.slice(0, 100)}`);
+  if (providerError)
+    return refuse(
+      `The sign-in provider did not sign you in (${providerError.slice(0, 100)}).`,
+      `the provider answered ${providerError.slice(0, 100)}`,
+    );
   const config = await configFor(ctx, row);
   let claims: Record<string, unknown> | undefined;
   try {
-    const checks = { pkceCodeVerifier: pending.verifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true };
+    const checks = {
+      pkceCodeVerifier: pending.verifier,
+      expectedState: pending.state,
+      expectedNonce: pending.nonce,
+      idTokenExpected: true,
+    };
     // The redirect_uri the browser was sent with (a proxy may have changed the address this request came to).
-    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, checks, { redirect_uri: pending.redirectUri });
+    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, checks, {
+      redirect_uri: pending.redirectUri,
+    });
     const idToken = tokens.claims()!;
     // Providers that keep claims out of the ID token (as the OpenID Connect core profile allows) give them at userinfo.
-    claims = typeof idToken.email === 'string' ? idToken : await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub);
+    claims =
+      typeof idToken.email === 'string' ? idToken : await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub);
   } catch (err) {
-    return refuse(`The sign-in provider's answer was refused: ${(err as Error).message}`, 'the provider answer was refused');
+    return refuse(
+      `The sign-in provider's answer was refused: ${(err as Error).message}`,
+      'the provider answer was refused',
+    );
   }
   email = typeof claims?.email === 'string' ? claims.email.trim().toLowerCase() : '';
-  if (!email) return refuse('The sign-in provider did not give an email address (ask for the email scope).', 'no email address');
-  if (claims?.email_verified === false) return refuse(`The sign-in provider has not verified ${email}.`, 'email not verified by the provider');
+  if (!email)
+    return refuse('The sign-in provider did not give an email address (ask for the email scope).', 'no email address');
+  if (claims?.email_verified === false)
+    return refuse(`The sign-in provider has not verified ${email}.`, 'email not verified by the provider');
   const domains = (await ssoDomains.of(ctx.db, row.organizationId)).map((d) => d.domain);
-  if (!domains.includes(domainOf(email))) return refuse(`${email} is not in a domain this workspace signs in with.`, 'domain not allowed');
-  if (!(await teamMembers.find(ctx.db, row.organizationId, email))) return refuse(`${email} is not on this workspace’s team: ask an owner to invite you.`, 'not on the team');
+  if (!domains.includes(domainOf(email)))
+    return refuse(`${email} is not in a domain this workspace signs in with.`, 'domain not allowed');
+  if (!(await teamMembers.find(ctx.db, row.organizationId, email)))
+    return refuse(`${email} is not on this workspace’s team: ask an owner to invite you.`, 'not on the team');
   const session = await ctx.db.transaction(async (tx) => {
     await teamMembers.markJoined(tx, email, ctx.clock(), row.organizationId);
-    return startSession({ db: tx, clock: ctx.clock }, email, { method: 'sso', organizationId: row.organizationId, issuer: row.issuer }, facts);
+    return startSession(
+      { db: tx, clock: ctx.clock },
+      email,
+      { method: 'sso', organizationId: row.organizationId, issuer: row.issuer },
+      facts,
+    );
   });
   return { session, organizationId: row.organizationId };
 }

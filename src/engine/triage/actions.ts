@@ -6,14 +6,18 @@ import type { Post, PostStatus } from '../../schemas/posts.js';
 import { notifyReply } from '../notifications/index.js';
 import { createPostsService, requireLivePost } from '../posts/index.js';
 import { FeedbackError, newId, plainBody } from '../shared/index.js';
-import { comments, emit, postNotes, postTags, posts, triage, type Sql, type WorkspaceContext } from '../store/index.js';
-import { actAs, type Actor } from '../team/index.js';
+import { comments, emit, postNotes, posts, postTags, type Sql, triage, type WorkspaceContext } from '../store/index.js';
+import { type Actor, actAs } from '../team/index.js';
 
 /** A team text (an official reply, an internal note, a status note): trimmed, not empty, at most 10,000 characters. */
 function teamText(field: string, value: string): string {
   const text = value.trim();
   if (!text) throw new FeedbackError('ERR_VALIDATION', `Write the ${field} first.`);
-  if (text.length > COMMENT_BODY_TEXT_MAX) throw new FeedbackError('ERR_VALIDATION', `The ${field} must be at most ${COMMENT_BODY_TEXT_MAX.toLocaleString('en')} characters.`);
+  if (text.length > COMMENT_BODY_TEXT_MAX)
+    throw new FeedbackError(
+      'ERR_VALIDATION',
+      `The ${field} must be at most ${COMMENT_BODY_TEXT_MAX.toLocaleString('en')} characters.`,
+    );
   return text;
 }
 
@@ -22,18 +26,56 @@ function teamText(field: string, value: string): string {
  * `comment.created` as any comment. The post's author hears of it, unless the reply goes with a status change, whose
  * mail already carries it.
  */
-async function officialReply(tx: Sql, ctx: WorkspaceContext, post: Post, authorName: string | null, text: string, notify: boolean): Promise<string> {
+async function officialReply(
+  tx: Sql,
+  ctx: WorkspaceContext,
+  post: Post,
+  authorName: string | null,
+  text: string,
+  notify: boolean,
+): Promise<string> {
   const now = ctx.clock();
   const id = newId('cmt', now.getTime());
-  const written = { id, postId: post.id, parentId: null, authorUserId: null, bodyText: text, createdAt: now.toISOString() };
-  await comments.insert(tx, { ...written, organizationId: ctx.organizationId, authorName, emailHash: null, contactId: null, official: true, createdAt: now });
-  const changeId = await emit(tx, { event: 'comment.created', organizationId: ctx.organizationId, boardId: post.boardId, comment: written }, now);
-  if (notify) await notifyReply(tx, { organizationId: ctx.organizationId, changeId, now }, post, { id, bodyText: text, authorName, email: null }, null);
+  const written = {
+    id,
+    postId: post.id,
+    parentId: null,
+    authorUserId: null,
+    bodyText: text,
+    createdAt: now.toISOString(),
+  };
+  await comments.insert(tx, {
+    ...written,
+    organizationId: ctx.organizationId,
+    authorName,
+    emailHash: null,
+    contactId: null,
+    official: true,
+    createdAt: now,
+  });
+  const changeId = await emit(
+    tx,
+    { event: 'comment.created', organizationId: ctx.organizationId, boardId: post.boardId, comment: written },
+    now,
+  );
+  if (notify)
+    await notifyReply(
+      tx,
+      { organizationId: ctx.organizationId, changeId, now },
+      post,
+      { id, bodyText: text, authorName, email: null },
+      null,
+    );
   return id;
 }
 
 /** What a bulk action does to each post chosen. */
-export type BulkAction = { kind: 'status'; status: PostStatus } | { kind: 'tag'; tagId: string } | { kind: 'move'; boardId: string } | { kind: 'approve' } | { kind: 'reject' };
+export type BulkAction =
+  | { kind: 'status'; status: PostStatus }
+  | { kind: 'tag'; tagId: string }
+  | { kind: 'move'; boardId: string }
+  | { kind: 'approve' }
+  | { kind: 'reject' };
 
 /** At most this many posts in one bulk action. */
 export const BULK_LIMIT = 100;
@@ -52,13 +94,26 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
    */
   const ordered = (status: PostStatus, order: (column: string[]) => string[]) =>
     actAs(ctx, actor, 'triage', async (_inner, tx) => {
-      const column = (await triage.roadmapColumn(tx, ctx.organizationId, status, triage.ROADMAP_LIMIT)).map((p) => p.id);
+      const column = (await triage.roadmapColumn(tx, ctx.organizationId, status, triage.ROADMAP_LIMIT)).map(
+        (p) => p.id,
+      );
       const ids = order(column);
-      if (ids.length === 0 || ids.length > triage.ROADMAP_LIMIT) throw new FeedbackError('ERR_VALIDATION', `Name 1 to ${triage.ROADMAP_LIMIT} posts of the column, in their new order.`);
+      if (ids.length === 0 || ids.length > triage.ROADMAP_LIMIT)
+        throw new FeedbackError(
+          'ERR_VALIDATION',
+          `Name 1 to ${triage.ROADMAP_LIMIT} posts of the column, in their new order.`,
+        );
       const stranger = ids.find((id) => !column.includes(id));
-      if (stranger) throw new FeedbackError('ERR_CONFLICT', `The post ${stranger} is not in the roadmap’s column; reload the roadmap and try again.`);
+      if (stranger)
+        throw new FeedbackError(
+          'ERR_CONFLICT',
+          `The post ${stranger} is not in the roadmap’s column; reload the roadmap and try again.`,
+        );
       await posts.setRoadmapOrder(tx, ctx.organizationId, ids);
-      return { result: ids, audit: { action: 'roadmap.ordered', resourceType: 'roadmap', resourceId: status, detail: { posts: ids } } };
+      return {
+        result: ids,
+        audit: { action: 'roadmap.ordered', resourceType: 'roadmap', resourceId: status, detail: { posts: ids } },
+      };
     });
   return {
     /**
@@ -79,9 +134,20 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
     /** Change the title and the text of the body (the body becomes plain paragraphs). */
     edit: (postId: string, change: { title?: string; bodyText?: string }) =>
       actAs(ctx, actor, 'triage', async (inner) => {
-        const body = { ...(change.title !== undefined ? { title: change.title.trim() } : {}), ...(change.bodyText !== undefined ? { body: plainBody(change.bodyText.trim()) } : {}) };
+        const body = {
+          ...(change.title !== undefined ? { title: change.title.trim() } : {}),
+          ...(change.bodyText !== undefined ? { body: plainBody(change.bodyText.trim()) } : {}),
+        };
         const post = await createPostsService(inner).update(postId, body);
-        return { result: post, audit: { action: 'post.edited', resourceType: 'post', resourceId: postId, detail: { fields: Object.keys(body) } } };
+        return {
+          result: post,
+          audit: {
+            action: 'post.edited',
+            resourceType: 'post',
+            resourceId: postId,
+            detail: { fields: Object.keys(body) },
+          },
+        };
       }),
 
     /**
@@ -96,17 +162,38 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
         const changed = post.status !== before.status;
         const replyId = text ? await officialReply(tx, ctx, post, acting.name, text, !changed) : null;
         if (!changed && !replyId) return { result: post, audit: null };
-        if (!changed) return { result: post, audit: { action: 'comment.official_reply', resourceType: 'comment', resourceId: replyId, detail: { postId } } };
+        if (!changed)
+          return {
+            result: post,
+            audit: {
+              action: 'comment.official_reply',
+              resourceType: 'comment',
+              resourceId: replyId,
+              detail: { postId },
+            },
+          };
         // The note's reply is named, so the member's data request finds what they signed.
-        const detail = { from: before.status, to: post.status, note: replyId !== null, ...(replyId ? { replyId } : {}) };
-        return { result: post, audit: { action: 'post.status_changed', resourceType: 'post', resourceId: postId, detail } };
+        const detail = {
+          from: before.status,
+          to: post.status,
+          note: replyId !== null,
+          ...(replyId ? { replyId } : {}),
+        };
+        return {
+          result: post,
+          audit: { action: 'post.status_changed', resourceType: 'post', resourceId: postId, detail },
+        };
       }),
 
     /** Approve (it goes on the portal, with `post.created`) or mark as spam a post held for moderation. */
     moderate: (postId: string, decision: 'approved' | 'spam') =>
       actAs(ctx, actor, 'triage', async (inner) => ({
         result: await createPostsService(inner).moderate(postId, decision),
-        audit: { action: decision === 'approved' ? 'post.approved' : 'post.rejected', resourceType: 'post', resourceId: postId },
+        audit: {
+          action: decision === 'approved' ? 'post.approved' : 'post.rejected',
+          resourceType: 'post',
+          resourceId: postId,
+        },
       })),
 
     /** Merge the post into another: its votes, subscribers and notes move there, its page sends there. */
@@ -121,7 +208,15 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
       actAs(ctx, actor, 'triage', async (inner, tx) => {
         const before = await requireLivePost(tx, ctx.organizationId, postId, true);
         const post = await createPostsService(inner).move(postId, boardId);
-        const audit = before.boardId === boardId ? null : { action: 'post.moved', resourceType: 'post', resourceId: postId, detail: { from: before.boardId, to: boardId } };
+        const audit =
+          before.boardId === boardId
+            ? null
+            : {
+                action: 'post.moved',
+                resourceType: 'post',
+                resourceId: postId,
+                detail: { from: before.boardId, to: boardId },
+              };
         return { result: post, audit };
       }),
 
@@ -129,7 +224,12 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
     setTags: (postId: string, tagIds: string[]) =>
       actAs(ctx, actor, 'triage', async (inner) => ({
         result: await createPostsService(inner).update(postId, { tagIds: [...new Set(tagIds)] }),
-        audit: { action: 'post.tagged', resourceType: 'post', resourceId: postId, detail: { tagIds: [...new Set(tagIds)] } },
+        audit: {
+          action: 'post.tagged',
+          resourceType: 'post',
+          resourceId: postId,
+          detail: { tagIds: [...new Set(tagIds)] },
+        },
       })),
 
     /**
@@ -141,7 +241,8 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
       actAs(ctx, actor, 'triage', async (inner, tx) => {
         const ids = [...new Set(postIds)];
         if (ids.length === 0) throw new FeedbackError('ERR_VALIDATION', 'Choose at least one post.');
-        if (ids.length > BULK_LIMIT) throw new FeedbackError('ERR_VALIDATION', `Choose at most ${BULK_LIMIT} posts at a time.`);
+        if (ids.length > BULK_LIMIT)
+          throw new FeedbackError('ERR_VALIDATION', `Choose at most ${BULK_LIMIT} posts at a time.`);
         const service = createPostsService(inner);
         const audit = [];
         for (const id of ids) {
@@ -149,17 +250,39 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
             if (action.kind === 'status') {
               const before = await requireLivePost(tx, ctx.organizationId, id, true);
               await service.update(id, { status: action.status });
-              if (before.status !== action.status) audit.push({ action: 'post.status_changed', resourceType: 'post', resourceId: id, detail: { from: before.status, to: action.status, bulk: true } });
+              if (before.status !== action.status)
+                audit.push({
+                  action: 'post.status_changed',
+                  resourceType: 'post',
+                  resourceId: id,
+                  detail: { from: before.status, to: action.status, bulk: true },
+                });
             } else if (action.kind === 'move') {
               const before = await requireLivePost(tx, ctx.organizationId, id, true);
               await service.move(id, action.boardId);
-              if (before.boardId !== action.boardId) audit.push({ action: 'post.moved', resourceType: 'post', resourceId: id, detail: { from: before.boardId, to: action.boardId, bulk: true } });
+              if (before.boardId !== action.boardId)
+                audit.push({
+                  action: 'post.moved',
+                  resourceType: 'post',
+                  resourceId: id,
+                  detail: { from: before.boardId, to: action.boardId, bulk: true },
+                });
             } else if (action.kind === 'tag') {
               await service.update(id, { tagIds: await withTag(tx, id, action.tagId) });
-              audit.push({ action: 'post.tagged', resourceType: 'post', resourceId: id, detail: { added: action.tagId, bulk: true } });
+              audit.push({
+                action: 'post.tagged',
+                resourceType: 'post',
+                resourceId: id,
+                detail: { added: action.tagId, bulk: true },
+              });
             } else {
               await service.moderate(id, action.kind === 'approve' ? 'approved' : 'spam');
-              audit.push({ action: action.kind === 'approve' ? 'post.approved' : 'post.rejected', resourceType: 'post', resourceId: id, detail: { bulk: true } });
+              audit.push({
+                action: action.kind === 'approve' ? 'post.approved' : 'post.rejected',
+                resourceType: 'post',
+                resourceId: id,
+                detail: { bulk: true },
+              });
             }
           } catch (err) {
             if (!(err instanceof FeedbackError)) throw err;
@@ -174,8 +297,18 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
     reply: (postId: string, text: string) =>
       actAs(ctx, actor, 'triage', async (_inner, tx, acting) => {
         const body = teamText('reply', text);
-        const id = await officialReply(tx, ctx, await requireLivePost(tx, ctx.organizationId, postId, true), acting.name, body, true);
-        return { result: { id }, audit: { action: 'comment.official_reply', resourceType: 'comment', resourceId: id, detail: { postId } } };
+        const id = await officialReply(
+          tx,
+          ctx,
+          await requireLivePost(tx, ctx.organizationId, postId, true),
+          acting.name,
+          body,
+          true,
+        );
+        return {
+          result: { id },
+          audit: { action: 'comment.official_reply', resourceType: 'comment', resourceId: id, detail: { postId } },
+        };
       }),
 
     /** An internal note: read by the team in the console only, never on the portal, in an event or in a mail. */
@@ -185,8 +318,18 @@ export function createTriageActions(ctx: WorkspaceContext, actor: Actor) {
         const post = await requireLivePost(tx, ctx.organizationId, postId, true);
         const now = ctx.clock();
         const id = newId('note', now.getTime());
-        await postNotes.insert(tx, { id, organizationId: ctx.organizationId, postId: post.id, authorEmail: acting.email, bodyText: body, createdAt: now.toISOString() });
-        return { result: { id }, audit: { action: 'post.note_added', resourceType: 'post', resourceId: postId, detail: { noteId: id } } };
+        await postNotes.insert(tx, {
+          id,
+          organizationId: ctx.organizationId,
+          postId: post.id,
+          authorEmail: acting.email,
+          bodyText: body,
+          createdAt: now.toISOString(),
+        });
+        return {
+          result: { id },
+          audit: { action: 'post.note_added', resourceType: 'post', resourceId: postId, detail: { noteId: id } },
+        };
       }),
   };
 }

@@ -1,12 +1,28 @@
 // The console's triage: every post of a workspace in one list, filtered and sorted as the team works (docs/console.md).
-import type { PostStatus } from '../../schemas/posts.js';
-import { isId, isIntegerIn, isRelevancePosition, isTime, parseSearch, readCursor, toPage, type CursorKey } from '../shared/index.js';
-import { boards, postImpacts, postNotes, postTags, posts, search, type WorkspaceContext } from '../store/index.js';
-import type { Actor } from '../team/index.js';
-import type { Post } from '../../schemas/posts.js';
-import { createTriageActions } from './actions.js';
-import { triage } from '../store/index.js';
+import type { Post, PostStatus } from '../../schemas/posts.js';
 import { ROADMAP_STATUSES } from '../portal/index.js';
+import {
+  type CursorKey,
+  isId,
+  isIntegerIn,
+  isRelevancePosition,
+  isTime,
+  parseSearch,
+  readCursor,
+  toPage,
+} from '../shared/index.js';
+import {
+  boards,
+  postImpacts,
+  postNotes,
+  posts,
+  postTags,
+  search,
+  triage,
+  type WorkspaceContext,
+} from '../store/index.js';
+import type { Actor } from '../team/index.js';
+import { createTriageActions } from './actions.js';
 
 export { BULK_LIMIT, type BulkAction, type TriageActions } from './actions.js';
 export const ROADMAP_LIMIT = triage.ROADMAP_LIMIT;
@@ -67,7 +83,9 @@ const POSITIONS: Record<TriageSort, (k: CursorKey) => boolean> = {
 /** What the console reads of a workspace (built once per workspace), and its actions as a team member. */
 export function createTriageReader(ctx: WorkspaceContext) {
   /** The posts with their impact per currency (one statement for the page). */
-  const withImpact = async <T extends { id: string }>(list: T[]): Promise<Array<T & { impact: Impact[]; tagIds: string[] }>> => {
+  const withImpact = async <T extends { id: string }>(
+    list: T[],
+  ): Promise<Array<T & { impact: Impact[]; tagIds: string[] }>> => {
     const ids = list.map((p) => p.id);
     const [impact, tags] = await Promise.all([postImpacts.forPosts(ctx.db, ids), postTags.forPosts(ctx.db, ids)]);
     return list.map((p) => ({ ...p, impact: impact.get(p.id) ?? [], tagIds: tags.get(p.id) ?? [] }));
@@ -92,12 +110,23 @@ export function createTriageReader(ctx: WorkspaceContext) {
         triage.comments(ctx.db, post.id, TRIAGE_POST_LIMITS.comments),
         postNotes.listForPost(ctx.db, post.id, TRIAGE_POST_LIMITS.notes),
       ]);
-      return { post, boardName: board?.name ?? '', mergedInto: target ? { id: target.id, title: target.title } : null, impact, tagIds, voters, comments, notes };
+      return {
+        post,
+        boardName: board?.name ?? '',
+        mergedInto: target ? { id: target.id, title: target.title } : null,
+        impact,
+        tagIds,
+        voters,
+        comments,
+        notes,
+      };
     },
 
     /** The roadmap's columns (planned, in progress, shipped; or those asked for), each its first ROADMAP_LIMIT posts in order. */
     async roadmap(statuses: readonly (typeof ROADMAP_STATUSES)[number][] = ROADMAP_STATUSES) {
-      const columns = await Promise.all(statuses.map((status) => triage.roadmapColumn(ctx.db, ctx.organizationId, status, triage.ROADMAP_LIMIT)));
+      const columns = await Promise.all(
+        statuses.map((status) => triage.roadmapColumn(ctx.db, ctx.organizationId, status, triage.ROADMAP_LIMIT)),
+      );
       return statuses.map((status, i) => ({ status, posts: columns[i]! }));
     },
 
@@ -113,15 +142,32 @@ export function createTriageReader(ctx: WorkspaceContext) {
      */
     async posts(query: TriageQuery = {}) {
       const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
-      const filter = { boardId: query.boardId, status: query.status, held: query.held, since: query.since, tagId: query.tagId, voterPlan: query.voterPlan };
+      const filter = {
+        boardId: query.boardId,
+        status: query.status,
+        held: query.held,
+        since: query.since,
+        tagId: query.tagId,
+        voterPlan: query.voterPlan,
+      };
       const terms = query.q ? parseSearch(query.q) : [];
       const currencies = await postImpacts.currencies(ctx.db, ctx.organizationId);
       if (query.q !== undefined && query.q.trim() !== '') {
-        const position = readCursor(query.cursor, 'triage:relevance', isRelevancePosition) as triage.RelevancePosition | undefined;
+        const position = readCursor(query.cursor, 'triage:relevance', isRelevancePosition) as
+          | triage.RelevancePosition
+          | undefined;
         await search.indexPending(ctx.db);
-        const rows = terms.length ? await triage.searchPosts(ctx.db, ctx.organizationId, terms, filter, limit + 1, position) : [];
+        const rows = terms.length
+          ? await triage.searchPosts(ctx.db, ctx.organizationId, terms, filter, limit + 1, position)
+          : [];
         const page = toPage(rows, limit, 'triage:relevance', (last) => [...last.position]);
-        return { data: await withImpact(page.data.map(({ position: _p, ...post }) => post)), nextCursor: page.nextCursor, sort: 'relevance' as const, currencies, currency: null };
+        return {
+          data: await withImpact(page.data.map(({ position: _p, ...post }) => post)),
+          nextCursor: page.nextCursor,
+          sort: 'relevance' as const,
+          currencies,
+          currency: null,
+        };
       }
       const sort = query.sort ?? 'votes';
       const currency = sort === 'impact' ? impactCurrency(currencies, query.currency) : undefined;
@@ -130,12 +176,25 @@ export function createTriageReader(ctx: WorkspaceContext) {
       const position = readCursor(query.cursor, kind, POSITIONS[sort]) as triage.Position | undefined;
       const rows =
         sort === 'trending'
-          ? await triage.trending(ctx.db, ctx.organizationId, new Date(ctx.clock().getTime() - triage.TRENDING_DAYS * 86_400_000), filter, limit + 1, position)
+          ? await triage.trending(
+              ctx.db,
+              ctx.organizationId,
+              new Date(ctx.clock().getTime() - triage.TRENDING_DAYS * 86_400_000),
+              filter,
+              limit + 1,
+              position,
+            )
           : currency === null
             ? []
             : await triage.posts(ctx.db, ctx.organizationId, sort, { ...filter, currency }, limit + 1, position);
       const page = toPage(rows, limit, kind, (last) => [...last.position]);
-      return { data: await withImpact(page.data.map(({ position: _p, ...post }) => post)), nextCursor: page.nextCursor, sort, currencies, currency: currency ?? null };
+      return {
+        data: await withImpact(page.data.map(({ position: _p, ...post }) => post)),
+        nextCursor: page.nextCursor,
+        sort,
+        currencies,
+        currency: currency ?? null,
+      };
     },
   };
 }

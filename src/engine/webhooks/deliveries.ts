@@ -1,8 +1,8 @@
-import { FeedbackError, parseInput, newId, isId, isTime, readCursor, toPage } from '../shared/index.js';
-import { deliveries, type Sql, webhooks, type WorkspaceContext } from '../store/index.js';
 import type { Page } from '../../schemas/common.js';
-import { pageQuerySchema, type PageQueryInput } from '../../schemas/posts.js';
+import { type PageQueryInput, pageQuerySchema } from '../../schemas/posts.js';
 import type { Delivery } from '../../schemas/webhooks.js';
+import { FeedbackError, isId, isTime, newId, parseInput, readCursor, toPage } from '../shared/index.js';
+import { deliveries, type Sql, type WorkspaceContext, webhooks } from '../store/index.js';
 
 /** A webhook of the workspace, or 404; locked for the transaction with `lock`. */
 export async function requireWebhook(sql: Sql, organizationId: string, id: string, lock = false) {
@@ -19,11 +19,20 @@ export async function retrieveDelivery({ db, organizationId }: WorkspaceContext,
 }
 
 /** `GET /v1/webhooks/{id}/deliveries`: newest first, keyset pages on (createdAt, eventId, id), each with every attempt. */
-export async function listDeliveries({ db, organizationId }: WorkspaceContext, webhookId: string, query: PageQueryInput = {}): Promise<Page<Delivery>> {
+export async function listDeliveries(
+  { db, organizationId }: WorkspaceContext,
+  webhookId: string,
+  query: PageQueryInput = {},
+): Promise<Page<Delivery>> {
   const q = parseInput(pageQuerySchema, query);
   const key = readCursor(q.cursor, 'deliveries', (k) => k.length === 3 && isTime(k[0]) && isId(k[1]) && isId(k[2]));
   await requireWebhook(db, organizationId, webhookId);
-  const rows = await deliveries.listForWebhook(db, webhookId, q.limit + 1, key && { at: key[0] as number, eventId: key[1] as string, id: key[2] as string });
+  const rows = await deliveries.listForWebhook(
+    db,
+    webhookId,
+    q.limit + 1,
+    key && { at: key[0] as number, eventId: key[1] as string, id: key[2] as string },
+  );
   return toPage(rows, q.limit, 'deliveries', (last) => [Date.parse(last.createdAt), last.eventId, last.id]);
 }
 
@@ -36,9 +45,14 @@ export async function replayDelivery(ctx: WorkspaceContext, webhookId: string, d
   const id = await db.transaction(async (tx) => {
     const webhook = await requireWebhook(tx, organizationId, webhookId, true);
     const original = await deliveries.findEvent(tx, webhookId, deliveryId);
-    if (!original) throw new FeedbackError('ERR_NOT_FOUND', `No delivery with id ${deliveryId} for webhook ${webhookId}.`);
+    if (!original)
+      throw new FeedbackError('ERR_NOT_FOUND', `No delivery with id ${deliveryId} for webhook ${webhookId}.`);
     if (!webhook.enabled)
-      throw new FeedbackError('ERR_CONFLICT', 'The webhook is disabled: enable it (PATCH enabled: true) before replaying.', { reason: 'webhook_disabled' });
+      throw new FeedbackError(
+        'ERR_CONFLICT',
+        'The webhook is disabled: enable it (PATCH enabled: true) before replaying.',
+        { reason: 'webhook_disabled' },
+      );
     if (!webhook.events.includes(original.eventType))
       throw new FeedbackError('ERR_CONFLICT', `The webhook no longer subscribes to ${original.eventType}.`, {
         reason: 'event_not_subscribed',
@@ -46,9 +60,19 @@ export async function replayDelivery(ctx: WorkspaceContext, webhookId: string, d
       });
     const now = clock();
     const replay = newId('dlv', now.getTime());
-    await deliveries.insertReplay(tx, { id: replay, organizationId, webhookId, eventId: original.eventId, eventType: original.eventType, replayOf: deliveryId }, now);
+    await deliveries.insertReplay(
+      tx,
+      {
+        id: replay,
+        organizationId,
+        webhookId,
+        eventId: original.eventId,
+        eventType: original.eventType,
+        replayOf: deliveryId,
+      },
+      now,
+    );
     return replay;
   });
   return retrieveDelivery(ctx, id);
 }
-

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import {
-  WEBHOOK_LIMITS,
-  createWebhookBodySchema,
-  updateWebhookBodySchema,
-  type CreateWebhookBody,
   type CreatedWebhook,
+  type CreateWebhookBody,
+  createWebhookBodySchema,
   type UpdateWebhookBody,
+  updateWebhookBodySchema,
+  WEBHOOK_LIMITS,
   type Webhook,
 } from '../../schemas/webhooks.js';
-import { sealedAt, type SecretBox } from '../secrets/index.js';
-import { FeedbackError, changeTime, checkReceiverUrl, newId, parseInput, validationError } from '../shared/index.js';
-import { organizations, webhooks, type Sql, type WorkspaceContext } from '../store/index.js';
+import { type SecretBox, sealedAt } from '../secrets/index.js';
+import { changeTime, checkReceiverUrl, FeedbackError, newId, parseInput, validationError } from '../shared/index.js';
+import { organizations, type Sql, type WorkspaceContext, webhooks } from '../store/index.js';
 import { requireWebhook } from './deliveries.js';
 import { disableWebhook } from './disable.js';
 
@@ -36,7 +36,12 @@ async function assertReachable(config: WebhookConfig, url: string): Promise<void
 async function assertRoom(tx: Sql, organizationId: string): Promise<void> {
   const org = await organizations.lockForLimits(tx, organizationId);
   if (!org) throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
-  if (org.plan !== 'paid') throw new FeedbackError('ERR_PLAN_LIMIT', 'Webhooks need a paid plan.', { resource: 'webhook', limit: 0, current: 0 });
+  if (org.plan !== 'paid')
+    throw new FeedbackError('ERR_PLAN_LIMIT', 'Webhooks need a paid plan.', {
+      resource: 'webhook',
+      limit: 0,
+      current: 0,
+    });
   const count = await webhooks.count(tx, organizationId);
   if (count >= WEBHOOK_LIMITS.perWorkspace)
     throw new FeedbackError('ERR_PLAN_LIMIT', `A workspace can have at most ${WEBHOOK_LIMITS.perWorkspace} webhooks.`, {
@@ -64,7 +69,12 @@ export async function create(ctx: WebhooksContext, body: CreateWebhookBody): Pro
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
   await ctx.db.transaction(async (tx) => {
     await assertRoom(tx, ctx.organizationId);
-    await webhooks.insert(tx, ctx.organizationId, webhook, ctx.webhooks.secrets.seal(secret, sealedAt.webhookSecret(webhook.id)));
+    await webhooks.insert(
+      tx,
+      ctx.organizationId,
+      webhook,
+      ctx.webhooks.secrets.seal(secret, sealedAt.webhookSecret(webhook.id)),
+    );
   });
   return { ...webhook, secret };
 }
@@ -80,7 +90,13 @@ export async function update(ctx: WebhooksContext, id: string, body: UpdateWebho
   return ctx.db.transaction(async (tx) => {
     const current = await requireWebhook(tx, ctx.organizationId, id, true);
     const now = changeTime(ctx.clock, current.updatedAt);
-    const changes = { url: input.url, events: input.events, description: input.description, resetFailures: input.enabled === true, enable: input.enabled === true && !current.enabled };
+    const changes = {
+      url: input.url,
+      events: input.events,
+      description: input.description,
+      resetFailures: input.enabled === true,
+      enable: input.enabled === true && !current.enabled,
+    };
     await webhooks.update(tx, id, changes, now);
     if (input.enabled === false) await disableWebhook(tx, id, now);
     return requireWebhook(tx, ctx.organizationId, id);
@@ -88,7 +104,11 @@ export async function update(ctx: WebhooksContext, id: string, body: UpdateWebho
 }
 
 /** `DELETE /v1/webhooks/{id}`: the webhook, its deliveries and their log; in-flight attempts are not recorded. */
-export async function remove({ db, organizationId }: WorkspaceContext, id: string): Promise<{ id: string; deleted: true }> {
-  if (!(await webhooks.remove(db, organizationId, id))) throw new FeedbackError('ERR_NOT_FOUND', `No webhook with id ${id}.`);
+export async function remove(
+  { db, organizationId }: WorkspaceContext,
+  id: string,
+): Promise<{ id: string; deleted: true }> {
+  if (!(await webhooks.remove(db, organizationId, id)))
+    throw new FeedbackError('ERR_NOT_FOUND', `No webhook with id ${id}.`);
   return { id, deleted: true };
 }

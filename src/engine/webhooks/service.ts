@@ -1,16 +1,24 @@
 import type { Page } from '../../schemas/common.js';
-import { pageQuerySchema, type PageQueryInput } from '../../schemas/posts.js';
+import { type PageQueryInput, pageQuerySchema } from '../../schemas/posts.js';
 import type { CreateWebhookBody, UpdateWebhookBody, Webhook } from '../../schemas/webhooks.js';
 import { parseInput, readCursor, toPage } from '../shared/index.js';
-import { webhooks, type WorkspaceContext } from '../store/index.js';
+import { type WorkspaceContext, webhooks } from '../store/index.js';
 import { listDeliveries, replayDelivery, requireWebhook, retrieveDelivery } from './deliveries.js';
 import { create, remove, update, type WebhooksContext } from './registration.js';
 
 /** `GET /v1/webhooks`: oldest first, keyset pages on (createdAt, id). */
-export async function list({ db, organizationId }: WorkspaceContext, query: PageQueryInput = {}): Promise<Page<Webhook>> {
+export async function list(
+  { db, organizationId }: WorkspaceContext,
+  query: PageQueryInput = {},
+): Promise<Page<Webhook>> {
   const q = parseInput(pageQuerySchema, query);
   const key = readCursor(q.cursor, 'webhooks');
-  const rows = await webhooks.list(db, organizationId, q.limit + 1, key && { at: key[0] as number, id: key[1] as string });
+  const rows = await webhooks.list(
+    db,
+    organizationId,
+    q.limit + 1,
+    key && { at: key[0] as number, id: key[1] as string },
+  );
   return toPage(rows, q.limit, 'webhooks', (last) => [Date.parse(last.createdAt), last.id]);
 }
 

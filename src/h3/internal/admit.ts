@@ -1,4 +1,10 @@
-import { rateLimited, type AuthenticatedKey, type Caller, type Engine, type RateLimitState } from '../../engine/index.js';
+import {
+  type AuthenticatedKey,
+  type Caller,
+  type Engine,
+  type RateLimitState,
+  rateLimited,
+} from '../../engine/index.js';
 import { errorResponse, type ResponseHeaders } from './respond.js';
 
 /** A request that passed the key (401) and rate-limit (429) checks. */
@@ -18,7 +24,11 @@ export function bearerToken(request: Request): string | null {
 }
 
 /** The request's key, or its 401: what every authenticated request goes through first. */
-export async function authenticate(engine: Engine, request: Request, headers: ResponseHeaders): Promise<AuthenticatedKey | Response> {
+export async function authenticate(
+  engine: Engine,
+  request: Request,
+  headers: ResponseHeaders,
+): Promise<AuthenticatedKey | Response> {
   const token = bearerToken(request);
   const key = token ? await engine.keys.authenticate(token) : null;
   if (key) return key;
@@ -35,7 +45,12 @@ export async function authenticate(engine: Engine, request: Request, headers: Re
  * The request's answer to its rate-limit count: the `RateLimit-*` headers every answer carries, and the 429 of a
  * request over its key's budget, or the admitted request.
  */
-export function admission(engine: Engine, key: AuthenticatedKey, rateLimit: RateLimitState, headers: ResponseHeaders): Admitted | Response {
+export function admission(
+  engine: Engine,
+  key: AuthenticatedKey,
+  rateLimit: RateLimitState,
+  headers: ResponseHeaders,
+): Admitted | Response {
   const now = engine.clock().getTime();
   headers['ratelimit-limit'] = String(rateLimit.limit);
   headers['ratelimit-remaining'] = String(rateLimit.remaining);
@@ -56,7 +71,11 @@ export function callerOf(key: AuthenticatedKey, rateLimit: RateLimitState): Call
       keyId: key.keyId,
       organizationId: key.organizationId,
       scope: key.scope,
-      rateLimit: { limit: rateLimit.limit, remaining: rateLimit.remaining, resetAt: new Date(rateLimit.resetAt).toISOString() },
+      rateLimit: {
+        limit: rateLimit.limit,
+        remaining: rateLimit.remaining,
+        resetAt: new Date(rateLimit.resetAt).toISOString(),
+      },
     }),
   };
 }

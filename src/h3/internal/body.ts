@@ -8,8 +8,14 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * decode to U+FFFD, as common body parsers do. `optional`: no body (or an empty one) is undefined instead of 400.
  */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>>;
-export async function readJsonObject(request: Request, options: { optional: true }): Promise<Record<string, unknown> | undefined>;
-export async function readJsonObject(request: Request, options: { optional?: boolean } = {}): Promise<Record<string, unknown> | undefined> {
+export async function readJsonObject(
+  request: Request,
+  options: { optional: true },
+): Promise<Record<string, unknown> | undefined>;
+export async function readJsonObject(
+  request: Request,
+  options: { optional?: boolean } = {},
+): Promise<Record<string, unknown> | undefined> {
   const text = await readBodyText(request, MAX_BODY_BYTES);
   if (options.optional && text.trim() === '') return undefined;
   const value = parseJson(text);
@@ -41,7 +47,10 @@ const CLIENT_GONE = Symbol('client gone');
  * abort, never as an error.
  */
 function clientGone(cause: unknown): never {
-  throw Object.assign(new FeedbackError('ERR_BAD_REQUEST', 'The client closed the connection before the request body arrived.'), { cause, [CLIENT_GONE]: true });
+  throw Object.assign(
+    new FeedbackError('ERR_BAD_REQUEST', 'The client closed the connection before the request body arrived.'),
+    { cause, [CLIENT_GONE]: true },
+  );
 }
 
 /** Whether `err` is a client that went away while its body was read (reported at debug, answered 400). */

@@ -1,4 +1,4 @@
-import { FeedbackError, UNAVAILABLE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../engine/index.js';
+import { FeedbackError, isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../engine/index.js';
 import { isClientAbort } from './body.js';
 import { errorResponse, type ResponseHeaders } from './respond.js';
 
@@ -13,7 +13,13 @@ export interface FailureLog {
  * restart, a failover) as `503 ERR_UNAVAILABLE` with Retry-After, since it recovers by itself; a client that went
  * away as 400; anything else `500 ERR_INTERNAL` with the request id, reported once.
  */
-export function failureResponse(err: unknown, headers: ResponseHeaders, requestId: string, log: FailureLog, request?: Request): Response {
+export function failureResponse(
+  err: unknown,
+  headers: ResponseHeaders,
+  requestId: string,
+  log: FailureLog,
+  request?: Request,
+): Response {
   const clientAbort = () => {
     log.debug(`[feedback-service] ${requestId} client abort: the client closed the connection mid-request`);
     return errorResponse('ERR_BAD_REQUEST', 'The client closed the request.', undefined, headers);

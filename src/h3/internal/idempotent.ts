@@ -1,4 +1,4 @@
-import { FeedbackError, type Engine } from '../../engine/index.js';
+import { type Engine, FeedbackError } from '../../engine/index.js';
 import { errorResponse, jsonText, type ResponseHeaders } from './respond.js';
 
 /**
@@ -16,9 +16,15 @@ export async function idempotent(
   headers: ResponseHeaders,
 ): Promise<Response> {
   if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey))
-    return errorResponse('ERR_BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', undefined, headers);
+    return errorResponse(
+      'ERR_BAD_REQUEST',
+      'Idempotency-Key must be 1 to 255 visible ASCII characters.',
+      undefined,
+      headers,
+    );
   const decision = await engine.idempotency.begin(organizationId, idempotencyKey, fingerprint);
-  if (decision.kind === 'conflict') return errorResponse('ERR_CONFLICT', decision.message, { reason: 'idempotency_key_reused' }, headers);
+  if (decision.kind === 'conflict')
+    return errorResponse('ERR_CONFLICT', decision.message, { reason: 'idempotency_key_reused' }, headers);
   if (decision.kind === 'replay') {
     headers['idempotent-replayed'] = 'true';
     return jsonText(decision.status, decision.body, headers);

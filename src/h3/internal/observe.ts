@@ -1,7 +1,7 @@
 import type { H3Event, Middleware } from 'h3';
-import { FeedbackError, newId, type Logger } from '../../engine/index.js';
+import { FeedbackError, type Logger, newId } from '../../engine/index.js';
 import type { Metrics } from '../metrics.js';
-import { failureResponse, type FailureLog } from './failures.js';
+import { type FailureLog, failureResponse } from './failures.js';
 import type { RequestScope } from './scope.js';
 
 /** The label a route's requests are logged and measured under: its pattern (or `meta.label`), never the raw path. */
@@ -11,11 +11,26 @@ export const routeLabel = (event: H3Event): string => {
 };
 
 /** The access log line and the request metrics of one answer. */
-export function record(options: { logger?: Logger; metrics?: Metrics }, route: string, method: string, status: number, started: number, scope: RequestScope): void {
+export function record(
+  options: { logger?: Logger; metrics?: Metrics },
+  route: string,
+  method: string,
+  status: number,
+  started: number,
+  scope: RequestScope,
+): void {
   const ms = performance.now() - started;
   options.metrics?.request(route, method, status, ms / 1000);
   options.logger?.info(
-    { reqId: scope.requestId, method, route, status, durationMs: Math.round(ms * 10) / 10, keyId: scope.keyId, organizationId: scope.organizationId },
+    {
+      reqId: scope.requestId,
+      method,
+      route,
+      status,
+      durationMs: Math.round(ms * 10) / 10,
+      keyId: scope.keyId,
+      organizationId: scope.organizationId,
+    },
     'request',
   );
 }
@@ -37,7 +52,8 @@ export function observe(options: { logger?: Logger; metrics?: Metrics; log: Fail
     } catch (err) {
       response = failureResponse(err, scope.headers, requestId, options.log, event.req as Request);
     }
-    if (options.logger || options.metrics) record(options, routeLabel(event), event.req.method, response.status, started, scope);
+    if (options.logger || options.metrics)
+      record(options, routeLabel(event), event.req.method, response.status, started, scope);
     return response;
   };
 }
@@ -51,7 +67,8 @@ export function identifyOutcomes(metrics: Metrics): Middleware {
     try {
       const response = (await next()) as Response;
       if (response.headers.get('idempotent-replayed') === 'true') return response;
-      if (response.status === 200 || response.status === 201) metrics.identify(response.status === 201 ? 'created' : 'updated');
+      if (response.status === 200 || response.status === 201)
+        metrics.identify(response.status === 201 ? 'created' : 'updated');
       else if (REFUSED.has(response.status)) metrics.identify('refused');
       return response;
     } catch (err) {

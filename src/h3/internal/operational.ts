@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { H3 } from 'h3';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS, type Engine } from '../../engine/index.js';
+import { type Engine, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../engine/index.js';
 import { DOCS_PATH, DOCS_SCRIPT_PATH, docsPage, referenceBundle } from '../docs.js';
 import { METRICS_PATH, type Metrics } from '../metrics.js';
-import { OPENAPI_PATH, errorResponseDoc, type DocumentedEndpoint } from '../openapi.js';
+import { type DocumentedEndpoint, errorResponseDoc, OPENAPI_PATH } from '../openapi.js';
 import { bearerToken } from './admit.js';
 import { errorResponse, json, jsonText } from './respond.js';
 import { scopeOf } from './scope.js';
@@ -23,7 +23,9 @@ function sameSecret(presented: string | null, expected: string): boolean {
 
 /** Health for load balancers and probes, no key: the process is up; the process can serve. */
 export function mountHealth(app: H3, engine: Engine, requireScheduler: boolean | undefined): void {
-  app.get(HEALTH_PATH, (event) => json(200, { status: 'ok' }, { ...scopeOf(event).headers, 'cache-control': 'no-store' }));
+  app.get(HEALTH_PATH, (event) =>
+    json(200, { status: 'ok' }, { ...scopeOf(event).headers, 'cache-control': 'no-store' }),
+  );
   app.get(READY_PATH, async (event) => {
     const { headers } = scopeOf(event);
     headers['cache-control'] = 'no-store';
@@ -39,7 +41,12 @@ export function mountMetrics(app: H3, metrics: Metrics, metricsToken: string | u
     const { headers } = scopeOf(event);
     if (metricsToken !== undefined && !sameSecret(bearerToken(event.req as Request), metricsToken)) {
       headers['www-authenticate'] = 'Bearer';
-      return errorResponse('ERR_UNAUTHORIZED', 'Scrapes need Authorization: Bearer <metrics token>.', undefined, headers);
+      return errorResponse(
+        'ERR_UNAUTHORIZED',
+        'Scrapes need Authorization: Bearer <metrics token>.',
+        undefined,
+        headers,
+      );
     }
     headers['content-type'] = metrics.registry.contentType;
     return new Response(await metrics.registry.metrics(), { status: 200, headers });
@@ -69,12 +76,23 @@ export function mountReference(app: H3, document: () => string): void {
 
 /** The operational routes, as the OpenAPI document lists them beside the operations. */
 export function operational(withMetrics: boolean): DocumentedEndpoint[] {
-  const jsonBody = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
+  const jsonBody = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: { type: 'object' } } },
+  });
   // Every one needs no key, and answers 400 to a malformed URL and 405 to another method.
-  const get = (path: string, openapi: { operationId: string; summary: string; description: string; responses: Record<string, unknown> }): DocumentedEndpoint => ({
+  const get = (
+    path: string,
+    openapi: { operationId: string; summary: string; description: string; responses: Record<string, unknown> },
+  ): DocumentedEndpoint => ({
     method: 'GET',
     path,
-    openapi: { ...openapi, tags: ['Operations'], security: [], responses: { ...openapi.responses, '400': errorResponseDoc(400), '405': errorResponseDoc(405) } },
+    openapi: {
+      ...openapi,
+      tags: ['Operations'],
+      security: [],
+      responses: { ...openapi.responses, '400': errorResponseDoc(400), '405': errorResponseDoc(405) },
+    },
   });
   return [
     get(HEALTH_PATH, {
@@ -86,13 +104,18 @@ export function operational(withMetrics: boolean): DocumentedEndpoint[] {
     get(READY_PATH, {
       operationId: 'ready',
       summary: 'Readiness: the database answers, migrations are current, the scheduler runs',
-      description: 'Answers 200 when this instance can serve requests, 503 with Retry-After and the failing checks when not: for a readiness probe.',
-      responses: { '200': jsonBody('{ status: "ready", checks }'), '503': jsonBody('{ status: "not_ready", checks }, with Retry-After') },
+      description:
+        'Answers 200 when this instance can serve requests, 503 with Retry-After and the failing checks when not: for a readiness probe.',
+      responses: {
+        '200': jsonBody('{ status: "ready", checks }'),
+        '503': jsonBody('{ status: "not_ready", checks }, with Retry-After'),
+      },
     }),
     get(DOCS_PATH, {
       operationId: 'docs',
       summary: 'This document, rendered (Scalar)',
-      description: 'The API reference as a page for people, rendered from this document in the browser; served by this server, no CDN.',
+      description:
+        'The API reference as a page for people, rendered from this document in the browser; served by this server, no CDN.',
       responses: { '200': { description: 'An HTML page' } },
     }),
     get(DOCS_SCRIPT_PATH, {
@@ -106,8 +129,15 @@ export function operational(withMetrics: boolean): DocumentedEndpoint[] {
           get(METRICS_PATH, {
             operationId: 'metrics',
             summary: 'Prometheus metrics (text exposition format), behind the metrics token when one is set',
-            description: 'Requests, delivery attempts, backlogs and mail, in the Prometheus text format; with a metrics token, send it as a bearer token.',
-            responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } }, '401': errorResponseDoc(401) },
+            description:
+              'Requests, delivery attempts, backlogs and mail, in the Prometheus text format; with a metrics token, send it as a bearer token.',
+            responses: {
+              '200': {
+                description: 'Prometheus text format',
+                content: { 'text/plain': { schema: { type: 'string' } } },
+              },
+              '401': errorResponseDoc(401),
+            },
           }),
         ]
       : []),

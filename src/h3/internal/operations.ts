@@ -1,22 +1,29 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
-import { OPERATIONS, OPERATION_IDS, OPERATION_SCHEMAS, answersPage, type OperationId, type OperationSchemas } from '../../contract/index.js';
 import {
-  READ_WHILE_COUNTING,
-  operationRefusal,
-  requestFingerprint,
-  runOperation,
+  answersPage,
+  OPERATION_IDS,
+  OPERATION_SCHEMAS,
+  OPERATIONS,
+  type OperationId,
+  type OperationSchemas,
+} from '../../contract/index.js';
+import {
   type AuthenticatedKey,
   type Caller,
   type Engine,
+  operationRefusal,
   type RateLimitState,
+  READ_WHILE_COUNTING,
+  requestFingerprint,
+  runOperation,
 } from '../../engine/index.js';
 import type { Metrics } from '../metrics.js';
-import { admission, authenticate, callerOf, type Admitted } from './admit.js';
+import { type Admitted, admission, authenticate, callerOf } from './admit.js';
 import { readJsonObject, readQuery } from './body.js';
 import { idempotent } from './idempotent.js';
 import { identifyOutcomes } from './observe.js';
 import { errorResponse, json } from './respond.js';
-import { scopeOf, type RequestScope } from './scope.js';
+import { type RequestScope, scopeOf } from './scope.js';
 
 /** Key (401) and rate limit (429), noting who the request is for (the access log's keyId and organizationId). */
 export async function admitted(engine: Engine, request: Request, scope: RequestScope): Promise<Admitted | Response> {
@@ -27,7 +34,11 @@ export async function admitted(engine: Engine, request: Request, scope: RequestS
 }
 
 /** The request's key, or its 401, noting who the request is for (the access log's keyId and organizationId). */
-async function authenticated(engine: Engine, request: Request, scope: RequestScope): Promise<AuthenticatedKey | Response> {
+async function authenticated(
+  engine: Engine,
+  request: Request,
+  scope: RequestScope,
+): Promise<AuthenticatedKey | Response> {
   const key = await authenticate(engine, request, scope.headers);
   if (!(key instanceof Response)) {
     scope.keyId = key.keyId;
@@ -43,7 +54,13 @@ function bodyOf(request: Request, schemas: OperationSchemas): Promise<Record<str
 }
 
 /** The engine's run of an operation, as the status and body of its answer. */
-async function operate(engine: Engine, id: OperationId, event: H3Event, caller: Caller, body: Record<string, unknown> | undefined) {
+async function operate(
+  engine: Engine,
+  id: OperationId,
+  event: H3Event,
+  caller: Caller,
+  body: Record<string, unknown> | undefined,
+) {
   const schemas: OperationSchemas = OPERATION_SCHEMAS[id];
   const params = getRouterParams(event, { decode: true }) as Record<string, string>;
   const { value, created } = await runOperation(engine, caller, id, { params, query: readQuery(event.url), body });
@@ -62,7 +79,8 @@ async function handle(engine: Engine, id: OperationId, event: H3Event): Promise<
   const refusal = operationRefusal(key, id);
   const idempotencyKey = OPERATIONS[id].method === 'POST' ? request.headers.get('idempotency-key') : null;
   const counting = engine.limits.consume(key.keyId, key.rateLimit);
-  if (counting instanceof Promise && refusal === null && idempotencyKey === null && READ_WHILE_COUNTING.has(id)) return whileCounting(engine, id, event, key, counting);
+  if (counting instanceof Promise && refusal === null && idempotencyKey === null && READ_WHILE_COUNTING.has(id))
+    return whileCounting(engine, id, event, key, counting);
   const admitted = admission(engine, key, counting instanceof Promise ? await counting : counting, headers);
   if (admitted instanceof Response) return admitted;
   if (refusal) return errorResponse(refusal.code, refusal.message, refusal.details, headers);
@@ -72,7 +90,14 @@ async function handle(engine: Engine, id: OperationId, event: H3Event): Promise<
     const result = await run();
     return json(result.status, result.body, headers);
   }
-  return idempotent(engine, key.organizationId, idempotencyKey, requestFingerprint(id, event.url.pathname, body ?? {}), run, headers);
+  return idempotent(
+    engine,
+    key.organizationId,
+    idempotencyKey,
+    requestFingerprint(id, event.url.pathname, body ?? {}),
+    run,
+    headers,
+  );
 }
 
 /**
@@ -81,10 +106,20 @@ async function handle(engine: Engine, id: OperationId, event: H3Event): Promise<
  * waits for the count, so a request over its budget is answered 429 whatever else it would have been (a refused
  * body, a missing contact), as when the count comes first.
  */
-async function whileCounting(engine: Engine, id: OperationId, event: H3Event, key: AuthenticatedKey, counting: Promise<RateLimitState>): Promise<Response> {
+async function whileCounting(
+  engine: Engine,
+  id: OperationId,
+  event: H3Event,
+  key: AuthenticatedKey,
+  counting: Promise<RateLimitState>,
+): Promise<Response> {
   counting.catch(() => {}); // awaited below, once the operation is done: its failure must not go unhandled meanwhile
   const { headers } = scopeOf(event);
-  const caller: Caller = { organizationId: key.organizationId, whoami: async () => callerOf(key, await counting).whoami(), counting };
+  const caller: Caller = {
+    organizationId: key.organizationId,
+    whoami: async () => callerOf(key, await counting).whoami(),
+    counting,
+  };
   let result: Awaited<ReturnType<typeof operate>> | undefined;
   let failure: { error: unknown } | undefined;
   try {

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
-import { PORTAL_PATH, type Paths } from '../../engine/index.js';
+import { type Paths, PORTAL_PATH } from '../../engine/index.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
 
 /** A date as people read it (UTC), with the machine-readable instant. */
@@ -39,10 +39,18 @@ export interface Brand {
 }
 
 /** The hidden field every form carries: the anti-forgery token. */
-export const csrfField = (frame: Pick<PageFrame, 'csrf'>): SafeHtml => html`<input type="hidden" name="csrf" value="${frame.csrf ?? ''}">`;
+export const csrfField = (frame: Pick<PageFrame, 'csrf'>): SafeHtml =>
+  html`<input type="hidden" name="csrf" value="${frame.csrf ?? ''}">`;
 
 /** The document every portal page is: its head, a skip link, the header bar, the main content and the footer. */
-function shell(title: string, workspace: string, bar: SafeHtml, notice: string | null | undefined, main: SafeHtml, brand?: Brand): string {
+function shell(
+  title: string,
+  workspace: string,
+  bar: SafeHtml,
+  notice: string | null | undefined,
+  main: SafeHtml,
+  brand?: Brand,
+): string {
   return String(html`<!doctype html>
 <html lang="en">
 <head>

@@ -23,7 +23,10 @@ export function invalidLinkPage(workspace: string | null, message: string): stri
 
 /** A request to a mail page that was not carried out (too large, from another site, not valid): what happened. */
 export function refusedPage(workspace: string, heading: string, message: string): string {
-  return mailPage({ workspace, title: heading }, html`<h1>${heading}</h1><p>${message}</p><p>Go back, reload the page and try again.</p>`);
+  return mailPage(
+    { workspace, title: heading },
+    html`<h1>${heading}</h1><p>${message}</p><p>Go back, reload the page and try again.</p>`,
+  );
 }
 
 /**
@@ -50,7 +53,8 @@ const checked = (on: boolean) => (on ? html.raw` checked` : '');
 /** What an address gets from the workspace, as a form: everything off, post updates, the changelog, the digest, and each post followed. */
 export function preferencesPage(frame: MailFrame, prefs: MailPreferences): string {
   const posts = prefs.subscriptions.map(
-    (s) => html`<li><label class="check"><input type="checkbox" name="post" value="${s.postId}"${checked(s.on)}> ${s.title}</label><input type="hidden" name="listed" value="${s.postId}"></li>`,
+    (s) =>
+      html`<li><label class="check"><input type="checkbox" name="post" value="${s.postId}"${checked(s.on)}> ${s.title}</label><input type="hidden" name="listed" value="${s.postId}"></li>`,
   );
   return mailPage(
     { workspace: frame.workspace, title: 'Email settings', notice: frame.notice },
@@ -66,11 +70,7 @@ ${csrfField(frame)}
 <label class="check"><input type="radio" name="digest" value="instant"${checked(prefs.digest === 'instant')}> As it happens (bundled into one email when there is a lot)</label>
 <label class="check"><input type="radio" name="digest" value="hourly"${checked(prefs.digest === 'hourly')}> At most one email an hour</label>
 </fieldset>
-${
-  posts.length
-    ? html`<fieldset><legend>Posts you follow</legend><ul class="follows">${posts}</ul></fieldset>`
-    : ''
-}
+${posts.length ? html`<fieldset><legend>Posts you follow</legend><ul class="follows">${posts}</ul></fieldset>` : ''}
 <fieldset><legend>Everything</legend>
 <label class="check"><input type="checkbox" name="all" value="off"${checked(prefs.all)}> Send me no email at all</label>
 </fieldset>

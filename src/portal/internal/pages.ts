@@ -1,15 +1,22 @@
-import type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost, PortalSort } from '../../engine/index.js';
-import { POST_STATUSES, POST_STATUS_LABELS as STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { html, type SafeHtml } from '@remix-run/html-template';
-import type { Paths } from '../../engine/index.js';
+import type {
+  Paths,
+  PortalBoard,
+  PortalChangelogEntry,
+  PortalComment,
+  PortalPost,
+  PortalSort,
+} from '../../engine/index.js';
 import { markdown } from '../../h3/index.js';
-import { count, csrfField, mailPage, page, when, type PageFrame } from './layout.js';
+import { POST_STATUSES, type PostStatus, POST_STATUS_LABELS as STATUS_LABELS } from '../../schemas/posts.js';
+import { count, csrfField, mailPage, type PageFrame, page, when } from './layout.js';
 
 const status = (s: PostStatus) => html`<span class="status">${STATUS_LABELS[s]}</span>`;
 
 export function boardsPage(frame: PageFrame, boards: PortalBoard[]): string {
   const items = boards.map(
-    (b) => html`<li><a class="post-title" href="${frame.paths.board(b.slug)}">${b.name}</a> <span class="muted">${count(b.postCount, 'post')}</span></li>`,
+    (b) =>
+      html`<li><a class="post-title" href="${frame.paths.board(b.slug)}">${b.name}</a> <span class="muted">${count(b.postCount, 'post')}</span></li>`,
   );
   return page(
     frame,
@@ -32,7 +39,12 @@ export interface BoardView {
 const SORT_LABELS: Record<PortalSort, string> = { top: 'Top', new: 'New', trending: 'Trending' };
 
 /** The query string of a board page: what is set, in a fixed order. */
-function boardQuery(v: { sort?: PortalSort; q?: string | null; status?: PostStatus | null; cursor?: string | null }): string {
+function boardQuery(v: {
+  sort?: PortalSort;
+  q?: string | null;
+  status?: PostStatus | null;
+  cursor?: string | null;
+}): string {
   const params = new URLSearchParams();
   if (v.sort && v.sort !== 'top') params.set('sort', v.sort);
   if (v.q) params.set('q', v.q);
@@ -53,7 +65,8 @@ function postItem(paths: Paths, boardSlug: string, p: PortalPost): SafeHtml {
 export function boardPage(frame: PageFrame, v: BoardView): string {
   const base = frame.paths.board(v.board.slug);
   const sorts = (['top', 'new', 'trending'] as const).map(
-    (sort) => html`<li><a href="${base}${boardQuery({ sort, q: v.q, status: v.status })}"${sort === v.sort ? html.raw` aria-current="true"` : ''}>${SORT_LABELS[sort]}</a></li>`,
+    (sort) =>
+      html`<li><a href="${base}${boardQuery({ sort, q: v.q, status: v.status })}"${sort === v.sort ? html.raw` aria-current="true"` : ''}>${SORT_LABELS[sort]}</a></li>`,
   );
   const options = POST_STATUSES.filter((s) => s !== 'duplicate').map(
     (s) => html`<option value="${s}"${s === v.status ? html.raw` selected` : ''}>${STATUS_LABELS[s]}</option>`,
@@ -88,15 +101,22 @@ export interface PostView {
 
 /** The notify-me opt-in: shown to people who are not signed in with the workspace's token; never ticked for them. */
 const notifyMe = (frame: PageFrame, what: string) =>
-  frame.viewer?.verified ? '' : html`<label class="check"><input type="checkbox" name="notify_me" value="on"> Email me about ${what}</label>`;
+  frame.viewer?.verified
+    ? ''
+    : html`<label class="check"><input type="checkbox" name="notify_me" value="on"> Email me about ${what}</label>`;
 
 /** A field no person fills in (it is off-screen and skipped by keyboard and screen readers); bots that do are ignored. */
 const honeypot = html`<div class="hp" aria-hidden="true"><label>Leave this empty <input type="text" name="website" tabindex="-1" autocomplete="off"></label></div>`;
 
-const signInOnly = (frame: PageFrame) => html`<p class="notice">${frame.workspace} takes feedback from signed-in users: sign in on ${frame.workspace}'s site to vote, comment and post.</p>`;
+const signInOnly = (frame: PageFrame) =>
+  html`<p class="notice">${frame.workspace} takes feedback from signed-in users: sign in on ${frame.workspace}'s site to vote, comment and post.</p>`;
 
 /** Comments as a tree: replies under their parent, oldest first; a reply whose parent is not shown stands at the top. */
-function thread(comments: PortalComment[], replyHref: ((c: PortalComment) => string) | null, workspace: string): SafeHtml {
+function thread(
+  comments: PortalComment[],
+  replyHref: ((c: PortalComment) => string) | null,
+  workspace: string,
+): SafeHtml {
   const shown = new Set(comments.map((c) => c.id));
   const children = new Map<string | null, PortalComment[]>();
   for (const c of comments) {
@@ -163,7 +183,10 @@ ${v.canTakePart ? html`<h2>${reply ? 'Reply' : 'Add a comment'}</h2>${commentFor
 }
 
 /** The form for a new post on a board. */
-export function newPostPage(frame: PageFrame, v: { board: { name: string; slug: string }; canTakePart: boolean }): string {
+export function newPostPage(
+  frame: PageFrame,
+  v: { board: { name: string; slug: string }; canTakePart: boolean },
+): string {
   return page(
     frame,
     html`<p><a href="${frame.paths.board(v.board.slug)}">${v.board.name}</a></p>
@@ -184,7 +207,10 @@ ${frame.viewer ? notifyMe(frame, 'this post') : ''}
 }
 
 /** What an anonymous person is asked before their action counts: their name and email, and the opt-in. */
-export function identifyPage(frame: PageFrame, v: { action: string; heading: string; hidden: Record<string, string>; name?: string; email?: string; error?: string }): string {
+export function identifyPage(
+  frame: PageFrame,
+  v: { action: string; heading: string; hidden: Record<string, string>; name?: string; email?: string; error?: string },
+): string {
   return page(
     frame,
     html`<h1>${v.heading}</h1>
@@ -216,7 +242,10 @@ ${csrfField(frame)}
   );
 }
 
-export function mergedPage(frame: PageFrame, v: { post: PortalPost; target: (PortalPost & { boardSlug: string }) | null }): string {
+export function mergedPage(
+  frame: PageFrame,
+  v: { post: PortalPost; target: (PortalPost & { boardSlug: string }) | null },
+): string {
   return page(
     frame,
     html`<h1>${v.post.title}</h1>
@@ -224,7 +253,10 @@ export function mergedPage(frame: PageFrame, v: { post: PortalPost; target: (Por
   );
 }
 
-export function roadmapPage(frame: PageFrame, columns: Array<{ status: PostStatus; posts: Array<PortalPost & { boardSlug: string }> }>): string {
+export function roadmapPage(
+  frame: PageFrame,
+  columns: Array<{ status: PostStatus; posts: Array<PortalPost & { boardSlug: string }> }>,
+): string {
   const column = (c: (typeof columns)[number]) => html`<section aria-labelledby="col-${c.status}">
 <h2 id="col-${c.status}">${STATUS_LABELS[c.status]}</h2>
 ${c.posts.length ? html`<ol>${c.posts.map((p) => html`<li><a href="${frame.paths.post(p.boardSlug, p.slug)}">${p.title}</a> <span class="muted">${count(p.voteCount, 'vote')}</span></li>`)}</ol>` : html`<p class="muted">Nothing here yet.</p>`}
@@ -232,8 +264,12 @@ ${c.posts.length ? html`<ol>${c.posts.map((p) => html`<li><a href="${frame.paths
   return page(frame, html`<h1>Roadmap</h1><div class="roadmap">${columns.map(column)}</div>`);
 }
 
-export function changelogPage(frame: PageFrame, v: { data: PortalChangelogEntry[]; nextCursor: string | null }): string {
-  const entry = (e: PortalChangelogEntry) => html`<article id="${e.slug}"><h2>${e.title}</h2><p class="muted">${when(e.publishedAt)}</p>${e.body ? html`<div class="markdown">${markdown(e.body)}</div>` : ''}</article>`;
+export function changelogPage(
+  frame: PageFrame,
+  v: { data: PortalChangelogEntry[]; nextCursor: string | null },
+): string {
+  const entry = (e: PortalChangelogEntry) =>
+    html`<article id="${e.slug}"><h2>${e.title}</h2><p class="muted">${when(e.publishedAt)}</p>${e.body ? html`<div class="markdown">${markdown(e.body)}</div>` : ''}</article>`;
   return page(
     frame,
     html`<h1>Changelog</h1>
@@ -256,11 +292,22 @@ export function unavailablePage(): string {
 
 /** The page for a failure nobody expected; the log has the details under the request's id. */
 export function errorPage(): string {
-  return mailPage({ workspace: 'Feedback', title: 'Error' }, html`<h1>Something went wrong</h1><p>Please try again.</p>`);
+  return mailPage(
+    { workspace: 'Feedback', title: 'Error' },
+    html`<h1>Something went wrong</h1><p>Please try again.</p>`,
+  );
 }
 
-export function messagePage(frame: Omit<PageFrame, 'title'> | null, heading: string, text: string, back?: { href: string; label: string }): string {
-  if (!frame) return String(html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${heading}</title></head><body><main><h1>${heading}</h1><p>${text}</p></main></body></html>`);
+export function messagePage(
+  frame: Omit<PageFrame, 'title'> | null,
+  heading: string,
+  text: string,
+  back?: { href: string; label: string },
+): string {
+  if (!frame)
+    return String(
+      html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${heading}</title></head><body><main><h1>${heading}</h1><p>${text}</p></main></body></html>`,
+    );
   return page(
     { ...frame, title: heading },
     html`<h1>${heading}</h1><p>${text}</p><p>${back ? html`<a href="${back.href}">${back.label}</a> · ` : ''}<a href="${frame.paths.home}">All boards</a></p>`,

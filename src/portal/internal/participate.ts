@@ -4,18 +4,25 @@ import { textFault } from '../../schemas/input.js';
 import { COMMENT_BODY_TEXT_MAX } from '../../schemas/interactions.js';
 import { POST_BODY_TEXT_MAX, POST_TITLE_MAX, SLUG_PATTERN as SLUG } from '../../schemas/posts.js';
 import { codePage, messagePage, newPostPage } from './pages.js';
-import { SESSION_COOKIE, field, readCookie, type Visit } from './requests.js';
+import { field, readCookie, SESSION_COOKIE, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, respond, seeOther } from './responses.js';
 import type { PortalSite } from './site.js';
-import { perform, postedForm, sessionCookie, takePart, type Built } from './taking-part.js';
+import { type Built, perform, postedForm, sessionCookie, takePart } from './taking-part.js';
 
 const CODE_ID = /^pcode_[0-9a-z]{26}$/;
 const COMMENT_ID = /^cmt_[0-9a-z]{26}$/;
 
 /** The post a form on a post page is for, from the page's address (one statement); the 404 page when it is not on the portal. */
-async function postOf(site: PortalSite, event: H3Event, v: Visit): Promise<{ postId: string; path: string } | Response> {
+async function postOf(
+  site: PortalSite,
+  event: H3Event,
+  v: Visit,
+): Promise<{ postId: string; path: string } | Response> {
   const { board: boardSlug, post: postSlug } = getRouterParams(event);
-  const ref = SLUG.test(boardSlug ?? '') && SLUG.test(postSlug ?? '') ? await site.engine.workspace(v.org.id).portal.postRef(boardSlug!, postSlug!) : undefined;
+  const ref =
+    SLUG.test(boardSlug ?? '') && SLUG.test(postSlug ?? '')
+      ? await site.engine.workspace(v.org.id).portal.postRef(boardSlug!, postSlug!)
+      : undefined;
   if (!ref) return site.notFound(v.frame, 'There is no such post.');
   return { postId: ref.postId, path: v.paths.post(boardSlug!, postSlug!) };
 }
@@ -28,24 +35,56 @@ async function newPost(site: PortalSite, event: H3Event, form: URLSearchParams, 
   const title = field(form, 'title', 'The title', POST_TITLE_MAX, true);
   const details = field(form, 'details', 'The details', POST_BODY_TEXT_MAX, false);
   const error = title.error ?? details.error;
-  if (error) return htmlResponse(422, messagePage(v.frame, 'Could not send that', error, { href: v.paths.newPost(board.slug), label: 'Back to the form' }), v.cookies);
+  if (error)
+    return htmlResponse(
+      422,
+      messagePage(v.frame, 'Could not send that', error, {
+        href: v.paths.newPost(board.slug),
+        label: 'Back to the form',
+      }),
+      v.cookies,
+    );
   return {
-    action: { kind: 'post', boardId: board.id, title: title.value!, ...(details.value ? { bodyText: details.value } : {}), notifyMe: false, returnTo: v.paths.board(board.slug) },
+    action: {
+      kind: 'post',
+      boardId: board.id,
+      title: title.value!,
+      ...(details.value ? { bodyText: details.value } : {}),
+      notifyMe: false,
+      returnTo: v.paths.board(board.slug),
+    },
     heading: 'Confirm your email to post',
     hidden: { title: title.value!, ...(details.value ? { details: details.value } : {}) },
   };
 }
 
 /** A comment (or a reply) on a post, sent. */
-async function newComment(site: PortalSite, event: H3Event, form: URLSearchParams, v: Visit): Promise<Built | Response> {
+async function newComment(
+  site: PortalSite,
+  event: H3Event,
+  form: URLSearchParams,
+  v: Visit,
+): Promise<Built | Response> {
   const target = await postOf(site, event, v);
   if (target instanceof Response) return target;
   const body = field(form, 'body_text', 'The comment', COMMENT_BODY_TEXT_MAX, true);
   const parentId = form.get('parent_id') || undefined;
-  if (body.error) return htmlResponse(422, messagePage(v.frame, 'Could not send that', body.error, { href: target.path, label: 'Back to the post' }), v.cookies);
+  if (body.error)
+    return htmlResponse(
+      422,
+      messagePage(v.frame, 'Could not send that', body.error, { href: target.path, label: 'Back to the post' }),
+      v.cookies,
+    );
   if (parentId !== undefined && !COMMENT_ID.test(parentId)) return site.notFound(v.frame, 'There is no such comment.');
   return {
-    action: { kind: 'comment', postId: target.postId, bodyText: body.value!, ...(parentId ? { parentId } : {}), notifyMe: false, returnTo: target.path },
+    action: {
+      kind: 'comment',
+      postId: target.postId,
+      bodyText: body.value!,
+      ...(parentId ? { parentId } : {}),
+      notifyMe: false,
+      returnTo: target.path,
+    },
     heading: 'Confirm your email to comment',
     hidden: { body_text: body.value!, ...(parentId ? { parent_id: parentId } : {}) },
   };
@@ -59,14 +98,31 @@ async function similar(site: PortalSite, event: H3Event): Promise<Response> {
   const { board: slug } = getRouterParams(event);
   const board = SLUG.test(slug ?? '') ? await reader.boardBySlug(slug!) : undefined;
   if (!board) return jsonResponse(404, { data: [] });
-  if (await site.overLimit(v, `similar:${v.facts.ip}`, site.limits.actionsPerIp * 2)) return jsonResponse(429, { data: [] });
+  if (await site.overLimit(v, `similar:${v.facts.ip}`, site.limits.actionsPerIp * 2))
+    return jsonResponse(429, { data: [] });
   const q = (event.url.searchParams.get('q') ?? '').slice(0, 200);
   // The title's three longest words (of three letters or more); posts matching more of them first, then by votes.
-  const words = textFault(q) ? [] : [...new Set(q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3))].sort((a, b) => b.length - a.length).slice(0, 3);
+  const words = textFault(q)
+    ? []
+    : [
+        ...new Set(
+          q
+            .toLowerCase()
+            .split(/[^\p{L}\p{N}]+/u)
+            .filter((w) => w.length >= 3),
+        ),
+      ]
+        .sort((a, b) => b.length - a.length)
+        .slice(0, 3);
   const found = new Map<string, { title: string; href: string; voteCount: number; hits: number }>();
   for (const word of words) {
     for (const p of (await reader.posts(board.id, { q: word, limit: 5 })).data) {
-      const seen = found.get(p.id) ?? { title: p.title, href: v.paths.post(board.slug, p.slug), voteCount: p.voteCount, hits: 0 };
+      const seen = found.get(p.id) ?? {
+        title: p.title,
+        href: v.paths.post(board.slug, p.slug),
+        voteCount: p.voteCount,
+        hits: 0,
+      };
       seen.hits++;
       found.set(p.id, seen);
     }
@@ -90,10 +146,18 @@ async function confirmCode(site: PortalSite, event: H3Event): Promise<Response> 
     confirmed = await v.participation.confirmCode(codeId, form.get('code') ?? '');
   } catch (err) {
     if (!(err instanceof FeedbackError && err.code === 'ERR_VALIDATION')) throw err;
-    if (err.details?.retry) return htmlResponse(422, codePage({ ...v.frame, title: 'Check your email' }, { action: v.paths.confirm(codeId), error: err.message }), v.cookies);
+    if (err.details?.retry)
+      return htmlResponse(
+        422,
+        codePage({ ...v.frame, title: 'Check your email' }, { action: v.paths.confirm(codeId), error: err.message }),
+        v.cookies,
+      );
     return htmlResponse(422, messagePage(v.frame, 'Code not accepted', err.message), v.cookies);
   }
-  return perform(site, v, confirmed.session.identity, confirmed.action, [...v.cookies, sessionCookie(v, confirmed.session)]);
+  return perform(site, v, confirmed.session.identity, confirmed.action, [
+    ...v.cookies,
+    sessionCookie(v, confirmed.session),
+  ]);
 }
 
 /**
@@ -105,7 +169,12 @@ async function signIn(site: PortalSite, event: H3Event): Promise<Response> {
   if (!v) return site.notFound(null, 'No such portal.');
   const query = event.url.searchParams;
   const token = query.get('token');
-  if (!token) return htmlResponse(400, messagePage(v.frame, 'Could not sign you in', 'The sign-in link has no token.'), v.cookies);
+  if (!token)
+    return htmlResponse(
+      400,
+      messagePage(v.frame, 'Could not sign you in', 'The sign-in link has no token.'),
+      v.cookies,
+    );
   const limited = await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.actionsPerIp);
   if (limited) return limited;
   let session;
@@ -113,11 +182,17 @@ async function signIn(site: PortalSite, event: H3Event): Promise<Response> {
     session = await v.participation.signIn(token);
   } catch (err) {
     if (!(err instanceof FeedbackError && (err.code === 'ERR_UNAUTHORIZED' || err.code === 'ERR_FORBIDDEN'))) throw err;
-    return respond(err.status, messagePage(v.frame, 'Could not sign you in', err.message), v.cookies, { 'referrer-policy': 'no-referrer' });
+    return respond(err.status, messagePage(v.frame, 'Could not sign you in', err.message), v.cookies, {
+      'referrer-policy': 'no-referrer',
+    });
   }
   const wanted = query.get('return') ?? '';
   const landing = wanted.startsWith(v.paths.home) && !/[\\]|\/\/|\.\./.test(wanted) ? wanted : v.paths.home;
-  return respond(303, null, [...v.cookies, sessionCookie(v, session)], { location: landing, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+  return respond(303, null, [...v.cookies, sessionCookie(v, session)], {
+    location: landing,
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+  });
 }
 
 /**
@@ -133,23 +208,42 @@ export function mountParticipation(router: H3, site: PortalSite): void {
     const { board: slug } = getRouterParams(event);
     const board = SLUG.test(slug ?? '') ? await site.engine.workspace(v.org.id).portal.boardBySlug(slug!) : undefined;
     if (!board) return site.notFound(v.frame, 'There is no such board.');
-    return htmlResponse(200, newPostPage({ ...v.frame, title: `New post · ${board.name}`, section: 'boards' }, { board, canTakePart: v.canTakePart }), v.cookies);
+    return htmlResponse(
+      200,
+      newPostPage(
+        { ...v.frame, title: `New post · ${board.name}`, section: 'boards' },
+        { board, canTakePart: v.canTakePart },
+      ),
+      v.cookies,
+    );
   });
-  router.post(`${PORTAL_PATH}/:handle/b/:board/new`, (event) => takePart(site, event, (form, v) => newPost(site, event, form, v)));
+  router.post(`${PORTAL_PATH}/:handle/b/:board/new`, (event) =>
+    takePart(site, event, (form, v) => newPost(site, event, form, v)),
+  );
   router.post(`${PORTAL_PATH}/:handle/b/:board/p/:post/vote`, (event) =>
     takePart(site, event, async (_form, v) => {
       const target = await postOf(site, event, v);
       if (target instanceof Response) return target;
-      return { action: { kind: 'vote', postId: target.postId, notifyMe: false, returnTo: target.path }, heading: 'Confirm your email to vote', hidden: {} };
+      return {
+        action: { kind: 'vote', postId: target.postId, notifyMe: false, returnTo: target.path },
+        heading: 'Confirm your email to vote',
+        hidden: {},
+      };
     }),
   );
-  router.post(`${PORTAL_PATH}/:handle/b/:board/p/:post/comment`, (event) => takePart(site, event, (form, v) => newComment(site, event, form, v)));
+  router.post(`${PORTAL_PATH}/:handle/b/:board/p/:post/comment`, (event) =>
+    takePart(site, event, (form, v) => newComment(site, event, form, v)),
+  );
   router.get(`${PORTAL_PATH}/:handle/confirm/:code`, async (event) => {
     const v = await site.visit(event);
     if (!v) return site.notFound(null, 'No such portal.');
     const codeId = getRouterParams(event).code ?? '';
     if (!CODE_ID.test(codeId)) return site.notFound(v.frame, 'There is no such code.');
-    return htmlResponse(200, codePage({ ...v.frame, title: 'Check your email' }, { action: v.paths.confirm(codeId) }), v.cookies);
+    return htmlResponse(
+      200,
+      codePage({ ...v.frame, title: 'Check your email' }, { action: v.paths.confirm(codeId) }),
+      v.cookies,
+    );
   });
   router.post(`${PORTAL_PATH}/:handle/confirm/:code`, (event) => confirmCode(site, event));
   router.get(`${PORTAL_PATH}/:handle/sign-in`, (event) => signIn(site, event));

@@ -1,7 +1,7 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
 import { FeedbackError, PORTAL_PATH, type PortalSort } from '../../engine/index.js';
 import { textFault } from '../../schemas/input.js';
-import { SLUG_PATTERN as SLUG, type PostStatus } from '../../schemas/posts.js';
+import { type PostStatus, SLUG_PATTERN as SLUG } from '../../schemas/posts.js';
 import { boardPage, boardsPage, changelogPage, mergedPage, messagePage, postPage, roadmapPage } from './pages.js';
 import { htmlResponse } from './responses.js';
 import type { PortalSite } from './site.js';
@@ -17,17 +17,35 @@ async function boardRoute(site: PortalSite, event: H3Event): Promise<Response> {
   const query = event.url.searchParams;
   // The input rule of every request (U+0000, unpaired surrogates) holds for the search text too.
   const q = query.get('q')?.slice(0, 200);
-  if (q !== undefined && textFault(q)) return htmlResponse(400, messagePage(v.frame, 'Cannot search for that', 'The search text holds characters that cannot be searched for.'), v.cookies);
+  if (q !== undefined && textFault(q))
+    return htmlResponse(
+      400,
+      messagePage(v.frame, 'Cannot search for that', 'The search text holds characters that cannot be searched for.'),
+      v.cookies,
+    );
   const sort = (query.get('sort') ?? undefined) as PortalSort | undefined;
   let page;
   try {
-    page = await reader.posts(board.id, { sort, q, status: (query.get('status') || undefined) as PostStatus | undefined, cursor: query.get('cursor') ?? undefined });
+    page = await reader.posts(board.id, {
+      sort,
+      q,
+      status: (query.get('status') || undefined) as PostStatus | undefined,
+      cursor: query.get('cursor') ?? undefined,
+    });
   } catch (err) {
     // A cursor that is not one of ours (edited, or from another sort): the first page, not an error page.
     if (!(err instanceof FeedbackError && err.code === 'ERR_VALIDATION')) throw err;
     page = await reader.posts(board.id, { sort });
   }
-  const shown = { board, posts: page.data, sort: page.sort, q: page.q, status: page.status, nextCursor: page.nextCursor, relevance: page.relevance };
+  const shown = {
+    board,
+    posts: page.data,
+    sort: page.sort,
+    q: page.q,
+    status: page.status,
+    nextCursor: page.nextCursor,
+    relevance: page.relevance,
+  };
   return htmlResponse(200, boardPage({ ...v.frame, title: board.name, section: 'boards' }, shown), v.cookies);
 }
 
@@ -42,36 +60,71 @@ async function postRoute(site: PortalSite, event: H3Event): Promise<Response> {
   if (board && !found && SLUG.test(postSlug ?? '')) {
     // A post that moved to another board: its old address sends to the new one, for good.
     const moved = await reader.movedFrom(board.id, postSlug!);
-    if (moved) return new Response(null, { status: 301, headers: { location: v.frame.paths.post(moved.boardSlug, moved.slug) } });
+    if (moved)
+      return new Response(null, {
+        status: 301,
+        headers: { location: v.frame.paths.post(moved.boardSlug, moved.slug) },
+      });
   }
   if (!board || !found) return site.notFound(v.frame, 'There is no such post.');
   const frame = { ...v.frame, title: found.post.title, section: 'boards' as const };
   if (found.post.mergedIntoId) {
     // A merged post's address sends its visitors (and search engines) to the post it was merged into, for good.
-    if (found.mergedInto) return new Response(null, { status: 301, headers: { location: v.frame.paths.post(found.mergedInto.boardSlug, found.mergedInto.slug) } });
+    if (found.mergedInto)
+      return new Response(null, {
+        status: 301,
+        headers: { location: v.frame.paths.post(found.mergedInto.boardSlug, found.mergedInto.slug) },
+      });
     return htmlResponse(200, mergedPage(frame, { post: found.post, target: null }), v.cookies);
   }
   const replyId = event.url.searchParams.get('reply');
   const replyTo = (replyId && found.comments.find((c) => c.id === replyId)) || null;
   const voted = v.viewer ? await v.participation.hasVoted(v.viewer, found.post.id) : false;
-  return htmlResponse(200, postPage(frame, { board, post: found.post, comments: found.comments, merged: found.merged, voted, replyTo, canTakePart: v.canTakePart }), v.cookies);
+  return htmlResponse(
+    200,
+    postPage(frame, {
+      board,
+      post: found.post,
+      comments: found.comments,
+      merged: found.merged,
+      voted,
+      replyTo,
+      canTakePart: v.canTakePart,
+    }),
+    v.cookies,
+  );
 }
 
 /** The pages people read: the boards, a board, a post, the roadmap, the changelog. */
 export function mountReading(router: H3, site: PortalSite): void {
   router.get(`${PORTAL_PATH}/:handle`, async (event) => {
     // The home page's address ends with a slash: `/portal/acme` goes there (the router matches both).
-    if (!event.url.pathname.endsWith('/')) return new Response(null, { status: 308, headers: { location: `${event.url.pathname}/` } });
+    if (!event.url.pathname.endsWith('/'))
+      return new Response(null, { status: 308, headers: { location: `${event.url.pathname}/` } });
     const v = await site.visit(event);
     if (!v) return site.notFound(null, 'No such portal.');
-    return htmlResponse(200, boardsPage({ ...v.frame, title: 'Boards', section: 'boards' }, await site.engine.workspace(v.org.id).portal.boards()), v.cookies);
+    return htmlResponse(
+      200,
+      boardsPage(
+        { ...v.frame, title: 'Boards', section: 'boards' },
+        await site.engine.workspace(v.org.id).portal.boards(),
+      ),
+      v.cookies,
+    );
   });
   router.get(`${PORTAL_PATH}/:handle/b/:board`, (event) => boardRoute(site, event));
   router.get(`${PORTAL_PATH}/:handle/b/:board/p/:post`, (event) => postRoute(site, event));
   router.get(`${PORTAL_PATH}/:handle/roadmap`, async (event) => {
     const v = await site.visit(event);
     if (!v) return site.notFound(null, 'No such portal.');
-    return htmlResponse(200, roadmapPage({ ...v.frame, title: 'Roadmap', section: 'roadmap' }, await site.engine.workspace(v.org.id).portal.roadmap()), v.cookies);
+    return htmlResponse(
+      200,
+      roadmapPage(
+        { ...v.frame, title: 'Roadmap', section: 'roadmap' },
+        await site.engine.workspace(v.org.id).portal.roadmap(),
+      ),
+      v.cookies,
+    );
   });
   router.get(`${PORTAL_PATH}/:handle/changelog`, async (event) => {
     const v = await site.visit(event);
@@ -82,6 +135,10 @@ export function mountReading(router: H3, site: PortalSite): void {
       if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION') return reader.changelog();
       throw err;
     });
-    return htmlResponse(200, changelogPage({ ...v.frame, title: 'Changelog', section: 'changelog' }, entries), v.cookies);
+    return htmlResponse(
+      200,
+      changelogPage({ ...v.frame, title: 'Changelog', section: 'changelog' }, entries),
+      v.cookies,
+    );
   });
 }

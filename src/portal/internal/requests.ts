@@ -1,9 +1,23 @@
 import type { H3Event } from 'h3';
-import { PORTAL_PATH, type OrganizationInfo, type Participation, type Paths, type PortalIdentity } from '../../engine/index.js';
-import { csrfOf as siteCsrfOf, type RequestFacts } from '../../h3/index.js';
+import {
+  type OrganizationInfo,
+  type Participation,
+  type Paths,
+  PORTAL_PATH,
+  type PortalIdentity,
+} from '../../engine/index.js';
+import { type RequestFacts, csrfOf as siteCsrfOf } from '../../h3/index.js';
 import type { PageFrame } from './layout.js';
 
-export { factsOf, field, forgeryRefusal, readCookie, readForm, readFormText, type RequestFacts } from '../../h3/index.js';
+export {
+  factsOf,
+  field,
+  forgeryRefusal,
+  type RequestFacts,
+  readCookie,
+  readForm,
+  readFormText,
+} from '../../h3/index.js';
 
 /** The cookie that holds a signed-in end-user's session token, one per workspace (its path is the workspace's). */
 export const SESSION_COOKIE = 'fs_session';

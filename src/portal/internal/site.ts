@@ -1,9 +1,9 @@
 import { getRouterParams, type H3Event } from 'h3';
-import { HANDLE_PATTERN, pathsOf, type Engine, type OrganizationInfo } from '../../engine/index.js';
+import { type Engine, HANDLE_PATTERN, type OrganizationInfo, pathsOf } from '../../engine/index.js';
+import { spentBudget } from '../../h3/index.js';
 import type { PageFrame } from './layout.js';
 import { messagePage } from './pages.js';
-import { SESSION_COOKIE, csrfOf, factsOf, readCookie, type Visit } from './requests.js';
-import { spentBudget } from '../../h3/index.js';
+import { csrfOf, factsOf, readCookie, SESSION_COOKIE, type Visit } from './requests.js';
 import { htmlResponse, respond } from './responses.js';
 
 /**
@@ -39,8 +39,15 @@ export class PortalSite {
     const handle = getRouterParams(event).handle ?? '';
     if (!HANDLE_PATTERN.test(handle)) return null;
     const org = await this.engine.organizations.byHandle(handle);
-    if (!org || !org.portalEnabled) return null;
-    return { org, frame: { workspace: org.name, paths: pathsOf(handle), brand: { logoUrl: org.portalLogoUrl, accent: org.portalAccent } } };
+    if (!org?.portalEnabled) return null;
+    return {
+      org,
+      frame: {
+        workspace: org.name,
+        paths: pathsOf(handle),
+        brand: { logoUrl: org.portalLogoUrl, accent: org.portalAccent },
+      },
+    };
   }
 
   /**
@@ -78,6 +85,11 @@ export class PortalSite {
   async overLimit(v: Visit, key: string, limit: number): Promise<Response | null> {
     const seconds = await spentBudget(this.engine, 'portal', `${v.org.id}:${key}`, limit);
     if (seconds === null) return null;
-    return respond(429, messagePage(v.frame, 'Too many requests', `Please wait ${seconds} seconds and try again.`), v.cookies, { 'retry-after': String(seconds) });
+    return respond(
+      429,
+      messagePage(v.frame, 'Too many requests', `Please wait ${seconds} seconds and try again.`),
+      v.cookies,
+      { 'retry-after': String(seconds) },
+    );
   }
 }

@@ -1,9 +1,15 @@
 import type { H3Event } from 'h3';
-import { FeedbackError, hashEmail, type PortalAction, type PortalIdentity, type PortalSession } from '../../engine/index.js';
+import {
+  FeedbackError,
+  hashEmail,
+  type PortalAction,
+  type PortalIdentity,
+  type PortalSession,
+} from '../../engine/index.js';
+import { sessionCookie as siteSessionCookie } from '../../h3/index.js';
 import { emailSchema } from '../../schemas/contacts.js';
 import { identifyPage, messagePage } from './pages.js';
-import { sessionCookie as siteSessionCookie } from '../../h3/index.js';
-import { SESSION_COOKIE, field, forgeryRefusal, readForm, type Visit } from './requests.js';
+import { field, forgeryRefusal, readForm, SESSION_COOKIE, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, seeOther } from './responses.js';
 import type { PortalSite } from './site.js';
 
@@ -13,7 +19,8 @@ export type Built = { action: PortalAction; heading: string; hidden: Record<stri
 /** A form sent to this portal by one of its own pages; otherwise the page that says why it was not taken. */
 export async function postedForm(site: PortalSite, event: H3Event, v: Visit): Promise<URLSearchParams | Response> {
   const form = await readForm(event);
-  if (!(form instanceof URLSearchParams)) return htmlResponse(form.status, messagePage(v.frame, 'Could not send that', form.message), v.cookies);
+  if (!(form instanceof URLSearchParams))
+    return htmlResponse(form.status, messagePage(v.frame, 'Could not send that', form.message), v.cookies);
   const forged = forgeryRefusal(event, form, site.trustProxy);
   return forged ? htmlResponse(403, messagePage(v.frame, 'Not accepted', forged), v.cookies) : form;
 }
@@ -30,44 +37,83 @@ async function voteAnswer(site: PortalSite, v: Visit, postId: string, voteCount?
 }
 
 /** Do what was asked as this person, then show where it landed (or, for the script's vote, say so in JSON). */
-export async function perform(site: PortalSite, v: Visit, identity: PortalIdentity, action: PortalAction, cookies: string[], json = false): Promise<Response> {
+export async function perform(
+  site: PortalSite,
+  v: Visit,
+  identity: PortalIdentity,
+  action: PortalAction,
+  cookies: string[],
+  json = false,
+): Promise<Response> {
   const back = action.returnTo ?? v.paths.home;
   let result;
   try {
     result = await v.participation.act(identity, action);
   } catch (err) {
     if (!(err instanceof FeedbackError)) throw err;
-    if (err.code === 'ERR_CONFLICT' && action.kind === 'vote') return json ? voteAnswer(site, v, action.postId) : seeOther(`${back}?done=voted`, cookies);
+    if (err.code === 'ERR_CONFLICT' && action.kind === 'vote')
+      return json ? voteAnswer(site, v, action.postId) : seeOther(`${back}?done=voted`, cookies);
     if (json) return jsonResponse(err.status, { error: err.toJSON() });
     const heading = err.code === 'ERR_NOT_FOUND' ? 'Not found' : 'Could not send that';
     return htmlResponse(err.status, messagePage(v.frame, heading, err.message, { href: back, label: 'Back' }), cookies);
   }
   if (json && result.kind === 'vote') return voteAnswer(site, v, result.vote.postId, result.voteCount);
-  if (result.kind === 'post') return seeOther(result.held ? `${back}?done=held` : `${back}/p/${result.post.slug}?done=post`, cookies);
+  if (result.kind === 'post')
+    return seeOther(result.held ? `${back}?done=held` : `${back}/p/${result.post.slug}?done=post`, cookies);
   return seeOther(`${back}?done=${result.kind}${result.kind === 'comment' ? `#${result.comment.id}` : ''}`, cookies);
 }
 
 /** Someone not signed in: the page that asks who they are, then a mailed code (its form comes back with the same fields). */
-async function emailStep(site: PortalSite, event: H3Event, v: Visit, form: URLSearchParams, built: Built): Promise<Response> {
+async function emailStep(
+  site: PortalSite,
+  event: H3Event,
+  v: Visit,
+  form: URLSearchParams,
+  built: Built,
+): Promise<Response> {
   const identify = (status: number, error?: string, values: { name?: string; email?: string } = {}) =>
-    htmlResponse(status, identifyPage({ ...v.frame, title: built.heading }, { action: event.url.pathname, heading: built.heading, hidden: built.hidden, error, ...values }), v.cookies);
+    htmlResponse(
+      status,
+      identifyPage(
+        { ...v.frame, title: built.heading },
+        { action: event.url.pathname, heading: built.heading, hidden: built.hidden, error, ...values },
+      ),
+      v.cookies,
+    );
   if (!form.has('email')) return identify(200);
   const name = field(form, 'name', 'Your name', 200, false);
   const email = (form.get('email') ?? '').trim();
   const values = { name: form.get('name') ?? '', email };
   if (name.error) return identify(422, name.error, values);
-  if (!emailSchema.safeParse(email).success) return identify(422, 'Enter an email address like name@example.com.', values);
-  const limited = (await site.overLimit(v, `code-ip:${v.facts.ip}`, site.limits.codesPerIp)) ?? (await site.overLimit(v, `code-email:${hashEmail(email)}`, site.limits.codesPerEmail));
+  if (!emailSchema.safeParse(email).success)
+    return identify(422, 'Enter an email address like name@example.com.', values);
+  const limited =
+    (await site.overLimit(v, `code-ip:${v.facts.ip}`, site.limits.codesPerIp)) ??
+    (await site.overLimit(v, `code-email:${hashEmail(email)}`, site.limits.codesPerEmail));
   if (limited) return limited;
   const notifyMe = form.get('notify_me') === 'on';
   try {
-    const { codeId } = await v.participation.requestCode({ email, name: name.value ?? null }, { ...built.action, notifyMe }, { workspace: v.org.name });
+    const { codeId } = await v.participation.requestCode(
+      { email, name: name.value ?? null },
+      { ...built.action, notifyMe },
+      { workspace: v.org.name },
+    );
     return seeOther(v.paths.confirm(codeId), v.cookies);
   } catch (err) {
     // Codes for the address are paused here (too many wrong ones): the page says until when.
     if (!(err instanceof FeedbackError && err.code === 'ERR_RATE_LIMITED')) throw err;
-    const seconds = Math.max(1, Math.ceil((Date.parse(String(err.details?.resetAt)) - site.engine.clock().getTime()) / 1000));
-    const page = htmlResponse(429, messagePage(v.frame, 'Codes are paused for this address', err.message, { href: built.action.returnTo ?? v.paths.home, label: 'Back' }), v.cookies);
+    const seconds = Math.max(
+      1,
+      Math.ceil((Date.parse(String(err.details?.resetAt)) - site.engine.clock().getTime()) / 1000),
+    );
+    const page = htmlResponse(
+      429,
+      messagePage(v.frame, 'Codes are paused for this address', err.message, {
+        href: built.action.returnTo ?? v.paths.home,
+        label: 'Back',
+      }),
+      v.cookies,
+    );
     page.headers.set('retry-after', String(seconds));
     return page;
   }
@@ -78,7 +124,11 @@ async function emailStep(site: PortalSite, event: H3Event, v: Visit, form: URLSe
  * (honeypot), within the address's budget, its fields. Then: a signed-in person acts at once; anyone else gives their
  * name and email and confirms a mailed code first.
  */
-export async function takePart(site: PortalSite, event: H3Event, build: (form: URLSearchParams, v: Visit) => Promise<Built | Response>): Promise<Response> {
+export async function takePart(
+  site: PortalSite,
+  event: H3Event,
+  build: (form: URLSearchParams, v: Visit) => Promise<Built | Response>,
+): Promise<Response> {
   const v = await site.visit(event);
   if (!v) return site.notFound(null, 'No such portal.');
   const form = await postedForm(site, event, v);
@@ -90,13 +140,25 @@ export async function takePart(site: PortalSite, event: H3Event, build: (form: U
   if (form.get('website')) return seeOther(back, v.cookies);
   const limited = await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.actionsPerIp);
   if (limited) return limited;
-  if (!v.canTakePart) return htmlResponse(403, messagePage(v.frame, 'Sign in to take part', `${v.org.name} takes feedback only from signed-in users.`, { href: back, label: 'Back' }), v.cookies);
+  if (!v.canTakePart)
+    return htmlResponse(
+      403,
+      messagePage(v.frame, 'Sign in to take part', `${v.org.name} takes feedback only from signed-in users.`, {
+        href: back,
+        label: 'Back',
+      }),
+      v.cookies,
+    );
   // The script's vote (docs/portal.md): JSON for someone signed in; anyone else is sent on to the pages.
   const json = built.action.kind === 'vote' && (event.req.headers.get('accept') ?? '').includes('application/json');
   if (v.viewer) {
     const byEmail = await site.overLimit(v, `email:${hashEmail(v.viewer.email)}`, site.limits.actionsPerEmail);
-    return byEmail ?? perform(site, v, v.viewer, { ...built.action, notifyMe: form.get('notify_me') === 'on' }, v.cookies, json);
+    return (
+      byEmail ??
+      perform(site, v, v.viewer, { ...built.action, notifyMe: form.get('notify_me') === 'on' }, v.cookies, json)
+    );
   }
-  if (json) return jsonResponse(401, { error: { code: 'ERR_UNAUTHORIZED', message: 'Confirm your email address first.' } });
+  if (json)
+    return jsonResponse(401, { error: { code: 'ERR_UNAUTHORIZED', message: 'Confirm your email address first.' } });
   return emailStep(site, event, v, form, built);
 }

@@ -1,5 +1,12 @@
+import {
+  type HeadersLike,
+  type RawBody,
+  signPayloadWith,
+  type VerifiedWebhook,
+  type VerifyOptions,
+  verifyWith,
+} from './core.js';
 import type { HmacBackend } from './crypto.js';
-import { signPayloadWith, verifyWith, type HeadersLike, type RawBody, type VerifiedWebhook, type VerifyOptions } from './core.js';
 
 const encoder = new TextEncoder();
 
@@ -36,7 +43,10 @@ export function createVerifyApi(backend: HmacBackend) {
    * @example
    * createServer(async (req, res) => { const { event } = await verifyNodeRequest(req, { secret }); ... })
    */
-  async function verifyNodeRequest(req: NodeRequestLike, options: VerifyOptions & { maxBytes?: number }): Promise<VerifiedWebhook> {
+  async function verifyNodeRequest(
+    req: NodeRequestLike,
+    options: VerifyOptions & { maxBytes?: number },
+  ): Promise<VerifiedWebhook> {
     const max = options.maxBytes ?? 1024 * 1024;
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -56,7 +66,11 @@ export function createVerifyApi(backend: HmacBackend) {
   }
 
   /** The `X-Service-Signature` value for a body at a timestamp (unix seconds): what the server sends. */
-  function signPayload(secret: string, body: RawBody, timestamp: number = Math.floor(Date.now() / 1000)): Promise<string> {
+  function signPayload(
+    secret: string,
+    body: RawBody,
+    timestamp: number = Math.floor(Date.now() / 1000),
+  ): Promise<string> {
     return signPayloadWith(backend, secret, body, timestamp);
   }
 

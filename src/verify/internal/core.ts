@@ -1,7 +1,7 @@
-import type { EventKind, WebhookEvent } from './events.js';
 import type { HmacBackend } from './crypto.js';
 import type { DedupeStore } from './dedupe.js';
 import { WebhookVerificationError } from './errors.js';
+import type { EventKind, WebhookEvent } from './events.js';
 
 /** The delivery headers, named as the server sends them. Header names are case-insensitive; the constants below are the lower-case forms receivers look up. */
 export const WEBHOOK_HEADERS = Object.freeze({
@@ -84,12 +84,16 @@ function computeSignature(backend: HmacBackend, secret: string, timestamp: numbe
 }
 
 /** Build the header value for a body: what our server sends, and what tests use to sign. */
-export async function signPayloadWith(backend: HmacBackend, secret: string, body: RawBody, timestamp: number): Promise<string> {
+export async function signPayloadWith(
+  backend: HmacBackend,
+  secret: string,
+  body: RawBody,
+  timestamp: number,
+): Promise<string> {
   return `t=${timestamp},v1=${await computeSignature(backend, secret, timestamp, toRaw(body))}`;
 }
 
 const decoder = new TextDecoder();
-
 
 /**
  * Verify one delivery: header shape, freshness, signature over the exact bytes, then dedupe.
@@ -101,7 +105,8 @@ export async function verifyWith(
   headers: HeadersLike,
   options: VerifyOptions,
 ): Promise<VerifiedWebhook> {
-  if (typeof options.secret !== 'string' || options.secret.length === 0) throw new TypeError('verify needs the webhook secret');
+  if (typeof options.secret !== 'string' || options.secret.length === 0)
+    throw new TypeError('verify needs the webhook secret');
   const signatureHeader = header(headers, SIGNATURE_HEADER);
   if (signatureHeader === undefined || signatureHeader === '') {
     throw new WebhookVerificationError('missing_header', 'The X-Service-Signature header is missing.');
@@ -115,7 +120,8 @@ export async function verifyWith(
       `The signature timestamp is ${nowSeconds - timestamp} s from now; at most ${tolerance} s is accepted (check the clock or a replay).`,
     );
   }
-  const raw = typeof Request !== 'undefined' && body instanceof Request ? new Uint8Array(await body.arrayBuffer()) : toRaw(body);
+  const raw =
+    typeof Request !== 'undefined' && body instanceof Request ? new Uint8Array(await body.arrayBuffer()) : toRaw(body);
   const computed = computeSignature(backend, options.secret, timestamp, raw);
   const expected = typeof computed === 'string' ? computed : await computed;
   if (!backend.timingSafeEqualHex(expected, signature)) {
@@ -152,7 +158,10 @@ export async function verifyWith(
     // the id check. Its signature is the same bytes, though, and within the window it must be unique.
     const bySignature = options.dedupe.claim(`signature:${signature}`, 2 * tolerance);
     if (!(typeof bySignature === 'boolean' ? bySignature : await bySignature)) {
-      throw new WebhookVerificationError('duplicate', 'This signature was already received under another delivery id (a replayed request).');
+      throw new WebhookVerificationError(
+        'duplicate',
+        'This signature was already received under another delivery id (a replayed request).',
+      );
     }
   }
   return { event, deliveryId, eventKind: event.event, timestamp };

@@ -19,7 +19,9 @@ export interface MemoryDedupeStoreOptions {
  * An in-process store with expiry and a size bound. Claims are atomic because JavaScript runs one
  * claim at a time. For several receiver processes use a shared store (examples/dedupe-postgres.ts, examples/dedupe-redis.ts).
  */
-export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}): DedupeStore & { readonly size: number } {
+export function createMemoryDedupeStore(
+  options: MemoryDedupeStoreOptions = {},
+): DedupeStore & { readonly size: number } {
   const maxEntries = options.maxEntries ?? 100_000;
   const now = options.now ?? Date.now;
   // Insertion order = claim order, so the first entries are the oldest.

@@ -66,7 +66,14 @@ export interface CommentCreatedEvent {
   event: 'comment.created';
   organizationId: string;
   boardId: string;
-  comment: { id: string; postId: string; parentId: string | null; authorUserId: string | null; bodyText: string; createdAt: Timestamp };
+  comment: {
+    id: string;
+    postId: string;
+    parentId: string | null;
+    authorUserId: string | null;
+    bodyText: string;
+    createdAt: Timestamp;
+  };
 }
 export interface ChangelogPublishedEvent {
   event: 'changelog.published';

@@ -1,4 +1,4 @@
-import { constantTimeEqual, toHex, type HmacBackend } from './crypto.js';
+import { constantTimeEqual, type HmacBackend, toHex } from './crypto.js';
 
 const encoder = new TextEncoder();
 const MAX_CACHED_KEYS = 100;
@@ -9,7 +9,13 @@ export function createWebCryptoBackend(): HmacBackend {
   function keyFor(secret: string): Promise<CryptoKey> {
     let key = keys.get(secret);
     if (!key) {
-      key = globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+      key = globalThis.crypto.subtle.importKey(
+        'raw',
+        encoder.encode(secret),
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign'],
+      );
       if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value!);
       keys.set(secret, key);
     }

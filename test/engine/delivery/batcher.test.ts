@@ -71,7 +71,10 @@ describe('Batcher', () => {
     void b.add(3);
     void b.add(4);
     await tick();
-    expect(batches).toEqual([[1, 2], [3, 4]]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
   });
 
   it('a failed write rejects the items of its batch only', async () => {

@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { ClaimPolicy, type ClaimFn } from '../../../src/engine/delivery/claims.js';
+import { type ClaimFn, ClaimPolicy } from '../../../src/engine/delivery/claims.js';
 import type { ClaimRequest, Held } from '../../../src/engine/store/delivery-claims.js';
 
 // The claim policy alone, on a claim function that records what it was asked and answers from a list: which classes
 // are claimed for, with which limits and cursors, as outcomes move webhooks between them.
 
 const held = (webhookId: string, id: string, nextAttemptAt: unknown = id): Held => ({
-  id, webhookId, eventType: 'contact.created', attemptCount: 0, nextAttemptAt, url: 'https://example.com', secret: 's', enabled: true, payload: '{}', token: 't',
+  id,
+  webhookId,
+  eventType: 'contact.created',
+  attemptCount: 0,
+  nextAttemptAt,
+  url: 'https://example.com',
+  secret: 's',
+  enabled: true,
+  payload: '{}',
+  token: 't',
 });
 
 function policy(answers: (request: ClaimRequest) => Held[] = () => []) {
@@ -15,7 +24,13 @@ function policy(answers: (request: ClaimRequest) => Held[] = () => []) {
     requests.push(request);
     return answers(request);
   };
-  const p = new ClaimPolicy({ clock: () => new Date('2026-11-25T00:00:00Z'), leaseMs: 30_000, concurrency: 4, perWebhook: 2, claim });
+  const p = new ClaimPolicy({
+    clock: () => new Date('2026-11-25T00:00:00Z'),
+    leaseMs: 30_000,
+    concurrency: 4,
+    perWebhook: 2,
+    claim,
+  });
   return { p, requests };
 }
 

@@ -43,7 +43,9 @@ describe('the search syntax', () => {
 
   it('reads as FTS5 and as a tsquery, with nothing of the input but letters and digits', () => {
     const terms = parseSearch(`"dark mode" export's OR -x NEAR( {title}:`);
-    expect(fts5Query(terms, ['title', 'body'])).toBe('{title body} : ("dark mode" AND "export s" AND "or"* AND "x" AND "near"* AND "title"*)');
+    expect(fts5Query(terms, ['title', 'body'])).toBe(
+      '{title body} : ("dark mode" AND "export s" AND "or"* AND "x" AND "near"* AND "title"*)',
+    );
     expect(tsQuery(terms)).toBe("('dark' <-> 'mode') & ('export' <-> 's') & 'or':* & 'x' & 'near':* & 'title':*");
   });
 });

@@ -76,7 +76,9 @@ describeEngine('the rate limit under concurrent requests', (h) => {
     expect(states.filter((s) => !s.allowed).every((s) => s.remaining === 0)).toBe(true);
     if (h.database === 'postgresql') {
       // The count kept in the shared table is every request, as one statement each would have left it.
-      const row = await h.engine.db.one<{ count: number }>('SELECT count FROM rate_limit_window WHERE key_id = ?', ['key_gathered']);
+      const row = await h.engine.db.one<{ count: number }>('SELECT count FROM rate_limit_window WHERE key_id = ?', [
+        'key_gathered',
+      ]);
       expect(Number(row!.count)).toBe(60);
     }
   });

@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { createSqliteDatabase } from '../../../src/engine/store/sqlite/connection.js';
 
-const Database = createRequire(import.meta.url)('libsql') as new (path: string) => {
+const Database = createRequire(import.meta.url)('libsql') as new (
+  path: string,
+) => {
   prepare(sql: string): unknown;
   exec(sql: string): void;
 };
@@ -14,7 +16,11 @@ function open() {
   const prepared: string[] = [];
   const counting = new Proxy(conn, {
     get(target, name) {
-      if (name === 'prepare') return (sql: string) => (prepared.push(sql), target.prepare(sql));
+      if (name === 'prepare')
+        return (sql: string) => {
+          prepared.push(sql);
+          return target.prepare(sql);
+        };
       const value = Reflect.get(target, name);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -33,7 +39,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('SQLite statements (libsql)', () => {
   it('binds booleans as 1 and 0, dates as epoch milliseconds, undefined as null, and refuses other objects with a TypeError', async () => {
     const { db } = open();
-    await db.all('INSERT INTO t (id, v) VALUES (?, ?), (?, ?), (?, ?)', [1, true, 2, false, 3, new Date(1_700_000_000_000)]);
+    await db.all('INSERT INTO t (id, v) VALUES (?, ?), (?, ?), (?, ?)', [
+      1,
+      true,
+      2,
+      false,
+      3,
+      new Date(1_700_000_000_000),
+    ]);
     await db.all('INSERT INTO t (id, v) VALUES (?, ?)', [4, undefined]);
     expect(await db.all('SELECT id, v FROM t ORDER BY id')).toEqual([
       { id: 1, v: 1 },
@@ -49,8 +62,10 @@ describe('SQLite statements (libsql)', () => {
   it('prepares each statement text once per connection and reuses it, inside and outside transactions', async () => {
     const { db, prepared } = open();
     for (let i = 0; i < 50; i++) await db.all('INSERT INTO t (v) VALUES (?)', [i]);
-    for (let i = 0; i < 50; i++) await db.transaction(async (tx) => tx.one('SELECT count(*) AS n FROM t WHERE v >= ?', [i]));
-    for (let i = 0; i < 50; i++) expect(await db.one<{ v: number }>('SELECT v FROM t WHERE v = ?', [i])).toEqual({ v: i });
+    for (let i = 0; i < 50; i++)
+      await db.transaction(async (tx) => tx.one('SELECT count(*) AS n FROM t WHERE v >= ?', [i]));
+    for (let i = 0; i < 50; i++)
+      expect(await db.one<{ v: number }>('SELECT v FROM t WHERE v = ?', [i])).toEqual({ v: i });
     expect(prepared.filter((s) => s === 'INSERT INTO t (v) VALUES (?)')).toHaveLength(1);
     expect(prepared.filter((s) => s.startsWith('SELECT count(*)'))).toHaveLength(1);
     expect(prepared.filter((s) => s === 'BEGIN IMMEDIATE')).toHaveLength(1);
@@ -66,7 +81,10 @@ describe('SQLite statements (libsql)', () => {
       await sleep(20);
       order.push('tx done');
     });
-    const outside = db.one<{ n: number }>('SELECT count(*) AS n FROM t').then((row) => (order.push('outside read'), row));
+    const outside = db.one<{ n: number }>('SELECT count(*) AS n FROM t').then((row) => {
+      order.push('outside read');
+      return row;
+    });
     await tx;
     expect(await outside).toEqual({ n: 1 });
     expect(order).toEqual(['tx wrote', 'tx done', 'outside read']);

@@ -3,11 +3,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SyncSql } from '../../../src/engine/store/sql.js';
 import { createSqliteDatabase } from '../../../src/engine/store/sqlite/connection.js';
 import { MAX_GROUP } from '../../../src/engine/store/sqlite/group-commit.js';
-import type { SyncSql } from '../../../src/engine/store/sql.js';
 
-const Database = createRequire(import.meta.url)('libsql') as new (path: string) => {
+const Database = createRequire(import.meta.url)('libsql') as new (
+  path: string,
+) => {
   prepare(sql: string): { all(params: unknown[]): Record<string, unknown>[] };
   exec(sql: string): void;
   close(): void;
@@ -38,7 +40,11 @@ function open() {
   // SQLite's database always has batch (the interface leaves it optional for PostgreSQL).
   const db = Object.assign(database, { batch: database.batch!.bind(database) });
   const other = new Database(file);
-  const committed = () => other.prepare('SELECT v FROM t ORDER BY id').all([]).map((r) => r.v);
+  const committed = () =>
+    other
+      .prepare('SELECT v FROM t ORDER BY id')
+      .all([])
+      .map((r) => r.v);
   return { db, committed, commits: () => commits };
 }
 
@@ -70,7 +76,9 @@ describe('SQLite group commit (Database.batch)', () => {
     await nextTurn();
     // What another connection sees at the moment each caller hears back.
     const seenWhenAnswered: Record<string, unknown[]> = {};
-    const writes = ['a', 'b', 'c', 'd', 'e'].map((v) => db.batch(insert(v)).then(() => (seenWhenAnswered[v] = committed())));
+    const writes = ['a', 'b', 'c', 'd', 'e'].map((v) =>
+      db.batch(insert(v)).then(() => (seenWhenAnswered[v] = committed())),
+    );
     // The first committed at once; the others wait for the end of the turn.
     expect(committed()).toEqual(['warm', 'a']);
     await Promise.all(writes);
@@ -87,7 +95,12 @@ describe('SQLite group commit (Database.batch)', () => {
       tx.run('INSERT INTO t (v) VALUES (?)', ['b']); // taken by the neighbour before it: a constraint error
       return 'never';
     };
-    const results = await Promise.allSettled([db.batch(insert('a')), db.batch(insert('b')), db.batch(failing), db.batch(insert('c'))]);
+    const results = await Promise.allSettled([
+      db.batch(insert('a')),
+      db.batch(insert('b')),
+      db.batch(failing),
+      db.batch(insert('c')),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
     // Its first row went with it: nothing of the failed write is kept.
@@ -103,7 +116,12 @@ describe('SQLite group commit (Database.batch)', () => {
       tx.run('ROLLBACK');
       throw new Error('disk I/O error');
     };
-    const results = await Promise.allSettled([db.batch(insert('a')), db.batch(insert('b')), db.batch(ending), db.batch(insert('c'))]);
+    const results = await Promise.allSettled([
+      db.batch(insert('a')),
+      db.batch(insert('b')),
+      db.batch(ending),
+      db.batch(insert('c')),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(committed()).toEqual(['warm', 'a', 'b', 'c']);
   });
@@ -129,10 +147,17 @@ describe('SQLite group commit (Database.batch)', () => {
     const { db, committed } = open();
     await db.batch(insert('warm'));
     // A deferred foreign key check fails at COMMIT, for the whole transaction.
-    await db.run('CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES t (id) DEFERRABLE INITIALLY DEFERRED)');
+    await db.run(
+      'CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES t (id) DEFERRABLE INITIALLY DEFERRED)',
+    );
     await db.run('PRAGMA foreign_keys = ON');
     const orphan = (tx: SyncSql) => tx.run('INSERT INTO child (parent) VALUES (999)');
-    const results = await Promise.allSettled([db.batch(insert('a')), db.batch(insert('b')), db.batch(orphan), db.batch(insert('c'))]);
+    const results = await Promise.allSettled([
+      db.batch(insert('a')),
+      db.batch(insert('b')),
+      db.batch(orphan),
+      db.batch(insert('c')),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
     expect(committed()).toEqual(['warm', 'a', 'b', 'c']);

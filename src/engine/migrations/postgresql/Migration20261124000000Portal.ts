@@ -6,7 +6,9 @@ import { PostgresqlMigration } from './migration.js';
  */
 export class Migration20261124000000Portal extends PostgresqlMigration {
   override async up(): Promise<void> {
-    this.addSql('alter table "organization" add column "handle" varchar(40) null, add column "portal_enabled" boolean not null default false');
+    this.addSql(
+      'alter table "organization" add column "handle" varchar(40) null, add column "portal_enabled" boolean not null default false',
+    );
     this.addSql('alter table "organization" add constraint "organization_handle_unique" unique ("handle")');
     this.addSql('alter table "post" add column "author_name" varchar(200) null');
     this.addSql('alter table "comment" add column "author_name" varchar(200) null');

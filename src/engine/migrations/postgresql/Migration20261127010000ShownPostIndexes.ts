@@ -9,7 +9,11 @@ import { PostgresqlMigration } from './migration.js';
 export class Migration20261127010000ShownPostIndexes extends PostgresqlMigration {
   override async up(): Promise<void> {
     const shown = `where "deleted_at" is null and "moderation_status" = 'approved' and "merged_into_id" is null`;
-    this.addSql(`create index "post_board_shown_votes_idx" on "post" ("board_id", "vote_count" desc, "id" desc) ${shown}`);
-    this.addSql(`create index "post_board_shown_created_idx" on "post" ("board_id", "created_at" desc, "id" desc) ${shown}`);
+    this.addSql(
+      `create index "post_board_shown_votes_idx" on "post" ("board_id", "vote_count" desc, "id" desc) ${shown}`,
+    );
+    this.addSql(
+      `create index "post_board_shown_created_idx" on "post" ("board_id", "created_at" desc, "id" desc) ${shown}`,
+    );
   }
 }

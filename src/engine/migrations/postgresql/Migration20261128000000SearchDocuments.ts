@@ -30,7 +30,9 @@ export class Migration20261128000000SearchDocuments extends PostgresqlMigration 
         on conflict ("post_id") do update set "organization_id" = excluded."organization_id", "board_id" = excluded."board_id", "document" = excluded."document";
         return null;
       end $$`);
-    this.addSql('create trigger "post_search_insert" after insert on "post" for each row execute function "post_search_write"()');
+    this.addSql(
+      'create trigger "post_search_insert" after insert on "post" for each row execute function "post_search_write"()',
+    );
     this.addSql(
       'create trigger "post_search_update" after update of "title", "body_text", "board_id" on "post" for each row execute function "post_search_write"()',
     );
@@ -39,6 +41,8 @@ export class Migration20261128000000SearchDocuments extends PostgresqlMigration 
        select p."id", p."organization_id", p."board_id", to_tsvector(o."search_language"::regconfig, p."title" || ' ' || p."body_text")
        from "post" p join "organization" o on o."id" = p."organization_id"`,
     );
-    this.addSql('create index "post_search_document_idx" on "post_search" using gin ("organization_id", "board_id", "document")');
+    this.addSql(
+      'create index "post_search_document_idx" on "post_search" using gin ("organization_id", "board_id", "document")',
+    );
   }
 }

@@ -10,16 +10,30 @@ export class Migration20261130000000Triage extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('create index "post_org_votes_idx" on "post" ("organization_id", "vote_count", "created_at", "id")');
     this.addSql('create index "post_org_created_idx" on "post" ("organization_id", "created_at", "id")');
-    this.addSql('create table "post_redirect" ("board_id" varchar(40) not null, "slug" varchar(80) not null, "post_id" varchar(40) not null, constraint "post_redirect_pkey" primary key ("board_id", "slug"))');
+    this.addSql(
+      'create table "post_redirect" ("board_id" varchar(40) not null, "slug" varchar(80) not null, "post_id" varchar(40) not null, constraint "post_redirect_pkey" primary key ("board_id", "slug"))',
+    );
     this.addSql('create index "post_redirect_post_idx" on "post_redirect" ("post_id")');
-    this.addSql('alter table "post_redirect" add constraint "post_redirect_board_id_foreign" foreign key ("board_id") references "board" ("id") on update cascade on delete cascade');
-    this.addSql('alter table "post_redirect" add constraint "post_redirect_post_id_foreign" foreign key ("post_id") references "post" ("id") on update cascade on delete cascade');
+    this.addSql(
+      'alter table "post_redirect" add constraint "post_redirect_board_id_foreign" foreign key ("board_id") references "board" ("id") on update cascade on delete cascade',
+    );
+    this.addSql(
+      'alter table "post_redirect" add constraint "post_redirect_post_id_foreign" foreign key ("post_id") references "post" ("id") on update cascade on delete cascade',
+    );
     this.addSql('create index "vote_org_created_idx" on "vote" ("organization_id", "created_at")');
     this.addSql('create index "vote_contact_post_idx" on "vote" ("contact_id", "post_id")');
-    this.addSql('create table "post_impact" ("post_id" varchar(40) not null, "currency" varchar(3) not null, "organization_id" varchar(40) not null, "mrr_cents" bigint not null, "paying_voters" int not null, constraint "post_impact_pkey" primary key ("post_id", "currency"))');
-    this.addSql('create index "post_impact_org_currency_idx" on "post_impact" ("organization_id", "currency", "mrr_cents", "post_id")');
-    this.addSql('alter table "post_impact" add constraint "post_impact_post_id_foreign" foreign key ("post_id") references "post" ("id") on update cascade on delete cascade');
-    this.addSql('alter table "post_impact" add constraint "post_impact_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade');
+    this.addSql(
+      'create table "post_impact" ("post_id" varchar(40) not null, "currency" varchar(3) not null, "organization_id" varchar(40) not null, "mrr_cents" bigint not null, "paying_voters" int not null, constraint "post_impact_pkey" primary key ("post_id", "currency"))',
+    );
+    this.addSql(
+      'create index "post_impact_org_currency_idx" on "post_impact" ("organization_id", "currency", "mrr_cents", "post_id")',
+    );
+    this.addSql(
+      'alter table "post_impact" add constraint "post_impact_post_id_foreign" foreign key ("post_id") references "post" ("id") on update cascade on delete cascade',
+    );
+    this.addSql(
+      'alter table "post_impact" add constraint "post_impact_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on update cascade on delete cascade',
+    );
     // A vote counts for its contact's first vote on the post, and stops counting with their last one there.
     this.addSql(`create function "post_impact_vote"() returns trigger language plpgsql as $$
 begin
@@ -39,8 +53,12 @@ begin
   end if;
   return null;
 end $$`);
-    this.addSql('create trigger "vote_impact_insert" after insert on "vote" for each row when (new.contact_id is not null) execute function "post_impact_vote"()');
-    this.addSql('create trigger "vote_impact_delete" after delete on "vote" for each row when (old.contact_id is not null) execute function "post_impact_vote"()');
+    this.addSql(
+      'create trigger "vote_impact_insert" after insert on "vote" for each row when (new.contact_id is not null) execute function "post_impact_vote"()',
+    );
+    this.addSql(
+      'create trigger "vote_impact_delete" after delete on "vote" for each row when (old.contact_id is not null) execute function "post_impact_vote"()',
+    );
     this.addSql(
       'create trigger "vote_impact_update" after update of "post_id", "contact_id" on "vote" for each row when (old.post_id is distinct from new.post_id or old.contact_id is distinct from new.contact_id) execute function "post_impact_vote"()',
     );

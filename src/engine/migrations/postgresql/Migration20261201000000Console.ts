@@ -7,11 +7,21 @@ import { PostgresqlMigration } from './migration.js';
 export class Migration20261201000000Console extends PostgresqlMigration {
   override async up(): Promise<void> {
     this.addSql('create index "comment_contact_idx" on "comment" ("contact_id", "created_at")');
-    this.addSql('create index "post_org_status_roadmap_idx" on "post" ("organization_id", "status", "roadmap_order", "vote_count", "id")');
-    this.addSql('alter table "organization" add column "portal_logo_url" varchar(2048) null, add column "portal_accent" varchar(7) null');
-    this.addSql('create table "changelog_entry_post" ("entry_id" varchar(40) not null, "post_id" varchar(40) not null, constraint "changelog_entry_post_pkey" primary key ("entry_id", "post_id"))');
+    this.addSql(
+      'create index "post_org_status_roadmap_idx" on "post" ("organization_id", "status", "roadmap_order", "vote_count", "id")',
+    );
+    this.addSql(
+      'alter table "organization" add column "portal_logo_url" varchar(2048) null, add column "portal_accent" varchar(7) null',
+    );
+    this.addSql(
+      'create table "changelog_entry_post" ("entry_id" varchar(40) not null, "post_id" varchar(40) not null, constraint "changelog_entry_post_pkey" primary key ("entry_id", "post_id"))',
+    );
     this.addSql('create index "changelog_entry_post_post_idx" on "changelog_entry_post" ("post_id")');
-    this.addSql('alter table "changelog_entry_post" add constraint "changelog_entry_post_entry_id_foreign" foreign key ("entry_id") references "changelog_entry" ("id") on update cascade on delete cascade');
-    this.addSql('alter table "changelog_entry_post" add constraint "changelog_entry_post_post_id_foreign" foreign key ("post_id") references "post" ("id") on update cascade on delete cascade');
+    this.addSql(
+      'alter table "changelog_entry_post" add constraint "changelog_entry_post_entry_id_foreign" foreign key ("entry_id") references "changelog_entry" ("id") on update cascade on delete cascade',
+    );
+    this.addSql(
+      'alter table "changelog_entry_post" add constraint "changelog_entry_post_post_id_foreign" foreign key ("post_id") references "post" ("id") on update cascade on delete cascade',
+    );
   }
 }

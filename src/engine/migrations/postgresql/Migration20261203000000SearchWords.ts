@@ -25,7 +25,9 @@ export class Migration20261203000000SearchWords extends PostgresqlMigration {
         on conflict do nothing;
         return null;
       end $$`);
-    this.addSql('create trigger "post_search_word_insert" after insert on "post_search" for each row execute function "post_search_word_write"()');
+    this.addSql(
+      'create trigger "post_search_word_insert" after insert on "post_search" for each row execute function "post_search_word_write"()',
+    );
     this.addSql(
       'create trigger "post_search_word_update" after update of "organization_id", "document" on "post_search" for each row execute function "post_search_word_write"()',
     );

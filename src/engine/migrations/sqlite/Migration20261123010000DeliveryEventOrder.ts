@@ -7,6 +7,8 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261123010000DeliveryEventOrder extends Migration {
   override async up(): Promise<void> {
     this.addSql('drop index if exists `delivery_webhook_created_idx`');
-    this.addSql('create index `delivery_webhook_created_idx` on `delivery` (`webhook_id`, `created_at`, `event_id`, `id`)');
+    this.addSql(
+      'create index `delivery_webhook_created_idx` on `delivery` (`webhook_id`, `created_at`, `event_id`, `id`)',
+    );
   }
 }

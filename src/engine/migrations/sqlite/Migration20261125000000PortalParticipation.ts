@@ -12,10 +12,14 @@ export class Migration20261125000000PortalParticipation extends Migration {
     this.addSql('alter table `organization` add column `portal_previous_secret` text null');
     this.addSql('alter table `organization` add column `portal_previous_secret_until` datetime null');
     this.addSql("alter table `organization` add column `portal_frame_origins` json not null default '[]'");
-    this.addSql('create table `portal_session` (`id` text not null primary key, `organization_id` text not null, `external_user_id` text null, `email` text not null, `name` text null, `verified` integer not null, `created_at` datetime not null, `expires_at` datetime not null, constraint `portal_session_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade)');
+    this.addSql(
+      'create table `portal_session` (`id` text not null primary key, `organization_id` text not null, `external_user_id` text null, `email` text not null, `name` text null, `verified` integer not null, `created_at` datetime not null, `expires_at` datetime not null, constraint `portal_session_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade)',
+    );
     this.addSql('create index `portal_session_expires_idx` on `portal_session` (`expires_at`)');
     this.addSql('create index `portal_session_organization_idx` on `portal_session` (`organization_id`)');
-    this.addSql('create table `portal_code` (`id` text not null primary key, `organization_id` text not null, `email` text not null, `name` text null, `code_hash` text not null, `action` text not null, `attempts` integer not null default 0, `created_at` datetime not null, `expires_at` datetime not null, constraint `portal_code_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade)');
+    this.addSql(
+      'create table `portal_code` (`id` text not null primary key, `organization_id` text not null, `email` text not null, `name` text null, `code_hash` text not null, `action` text not null, `attempts` integer not null default 0, `created_at` datetime not null, `expires_at` datetime not null, constraint `portal_code_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade)',
+    );
     this.addSql('create index `portal_code_expires_idx` on `portal_code` (`expires_at`)');
     this.addSql('create index `portal_code_organization_idx` on `portal_code` (`organization_id`)');
     // A post page lists the posts merged into it: without this, a scan of every post. Partial: nearly every post is

@@ -22,10 +22,18 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261127000000Search extends Migration {
   override async up(): Promise<void> {
     this.addSql('create table `post_search_key` (`rowid` integer primary key, `post_id` text not null unique)');
-    this.addSql("create virtual table `post_search` using fts5(`scope`, `title`, `body`, tokenize = 'unicode61 remove_diacritics 2')");
-    this.addSql('create table `search_pending` (`kind` text not null, `id` text not null, primary key (`kind`, `id`)) without rowid');
-    this.addSql("create trigger `post_search_insert` after insert on `post` begin insert or ignore into `search_pending` values ('post', new.`id`); end");
-    this.addSql("create trigger `post_search_update` after update of `title`, `body_text`, `board_id` on `post` begin insert or ignore into `search_pending` values ('post', new.`id`); end");
+    this.addSql(
+      "create virtual table `post_search` using fts5(`scope`, `title`, `body`, tokenize = 'unicode61 remove_diacritics 2')",
+    );
+    this.addSql(
+      'create table `search_pending` (`kind` text not null, `id` text not null, primary key (`kind`, `id`)) without rowid',
+    );
+    this.addSql(
+      "create trigger `post_search_insert` after insert on `post` begin insert or ignore into `search_pending` values ('post', new.`id`); end",
+    );
+    this.addSql(
+      "create trigger `post_search_update` after update of `title`, `body_text`, `board_id` on `post` begin insert or ignore into `search_pending` values ('post', new.`id`); end",
+    );
     this.addSql(
       `create trigger \`post_search_delete\` after delete on \`post\` begin
         delete from \`post_search\` where \`rowid\` = (select \`rowid\` from \`post_search_key\` where \`post_id\` = old.\`id\`);
@@ -42,8 +50,12 @@ export class Migration20261127000000Search extends Migration {
     this.addSql("create virtual table `contact_search` using fts5(`email`, `name`, tokenize = 'trigram')");
     // A deleted contact's trigrams are removed from the index's pages, not only marked deleted (erasure).
     this.addSql("insert into `contact_search` (`contact_search`, `rank`) values ('secure-delete', 1)");
-    this.addSql("create trigger `contact_search_insert` after insert on `contact` begin insert or ignore into `search_pending` values ('contact', new.`id`); end");
-    this.addSql("create trigger `contact_search_update` after update of `email`, `name` on `contact` begin insert or ignore into `search_pending` values ('contact', new.`id`); end");
+    this.addSql(
+      "create trigger `contact_search_insert` after insert on `contact` begin insert or ignore into `search_pending` values ('contact', new.`id`); end",
+    );
+    this.addSql(
+      "create trigger `contact_search_update` after update of `email`, `name` on `contact` begin insert or ignore into `search_pending` values ('contact', new.`id`); end",
+    );
     this.addSql(
       `create trigger \`contact_search_delete\` after delete on \`contact\` begin
         delete from \`contact_search\` where \`rowid\` = (select \`rowid\` from \`contact_search_key\` where \`contact_id\` = old.\`id\`);
@@ -51,7 +63,11 @@ export class Migration20261127000000Search extends Migration {
         delete from \`search_pending\` where \`kind\` = 'contact' and \`id\` = old.\`id\`;
       end`,
     );
-    this.addSql('insert into `contact_search_key` (`contact_id`) select `id` from `contact` order by `created_at`, `id`');
-    this.addSql('insert into `contact_search` (`rowid`, `email`, `name`) select k.`rowid`, c.`email`, c.`name` from `contact` c join `contact_search_key` k on k.`contact_id` = c.`id`');
+    this.addSql(
+      'insert into `contact_search_key` (`contact_id`) select `id` from `contact` order by `created_at`, `id`',
+    );
+    this.addSql(
+      'insert into `contact_search` (`rowid`, `email`, `name`) select k.`rowid`, c.`email`, c.`name` from `contact` c join `contact_search_key` k on k.`contact_id` = c.`id`',
+    );
   }
 }

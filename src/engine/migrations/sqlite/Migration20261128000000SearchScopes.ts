@@ -19,10 +19,16 @@ export class Migration20261128000000SearchScopes extends Migration {
     this.addSql("alter table `organization` add column `search_language` text not null default 'simple'");
     this.addSql('drop table `post_search`');
     this.addSql('drop table `post_search_key`');
-    this.addSql('create table `post_search_workspace` (`n` integer primary key, `organization_id` text not null unique)');
-    this.addSql('create table `post_search_board` (`board_id` text not null primary key, `base` integer not null unique)');
+    this.addSql(
+      'create table `post_search_workspace` (`n` integer primary key, `organization_id` text not null unique)',
+    );
+    this.addSql(
+      'create table `post_search_board` (`board_id` text not null primary key, `base` integer not null unique)',
+    );
     this.addSql('create table `post_search_key` (`rowid` integer primary key, `post_id` text not null unique)');
-    this.addSql("create virtual table `post_search` using fts5(`title`, `body`, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')");
+    this.addSql(
+      "create virtual table `post_search` using fts5(`title`, `body`, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')",
+    );
     // post_search_delete (the first search migration) names these tables by name, so it works on the new ones.
     this.addSql("insert or ignore into `search_pending` (`kind`, `id`) select 'post', `id` from `post`");
     for (const statement of SQLITE_POST_FLUSH) this.addSql(statement);

@@ -1,7 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /** Keeps a post's impact in a currency when a vote of a contact is counted: their first vote on the post. */
-const ADD = (post: string, contact: string) => `insert into \`post_impact\` (\`post_id\`, \`currency\`, \`organization_id\`, \`mrr_cents\`, \`paying_voters\`)
+const ADD = (
+  post: string,
+  contact: string,
+) => `insert into \`post_impact\` (\`post_id\`, \`currency\`, \`organization_id\`, \`mrr_cents\`, \`paying_voters\`)
   select ${post}, c.\`currency\`, c.\`organization_id\`, c.\`mrr_cents\`, 1 from \`contact\` c
   where c.\`id\` = ${contact} and c.\`mrr_cents\` > 0 and c.\`currency\` is not null
     and (select count(*) from \`vote\` o where o.\`contact_id\` = ${contact} and o.\`post_id\` = ${post}) = 1
@@ -27,14 +30,24 @@ export class Migration20261130000000Triage extends Migration {
     this.addSql('create index `post_org_created_idx` on `post` (`organization_id`, `created_at`, `id`)');
     // Led by the two above now.
     this.addSql('drop index `post_organization_id_index`');
-    this.addSql('create table `post_redirect` (`board_id` text not null, `slug` text not null, `post_id` text not null, constraint `post_redirect_board_id_foreign` foreign key(`board_id`) references `board`(`id`) on delete cascade on update cascade, constraint `post_redirect_post_id_foreign` foreign key(`post_id`) references `post`(`id`) on delete cascade on update cascade, primary key (`board_id`, `slug`))');
+    this.addSql(
+      'create table `post_redirect` (`board_id` text not null, `slug` text not null, `post_id` text not null, constraint `post_redirect_board_id_foreign` foreign key(`board_id`) references `board`(`id`) on delete cascade on update cascade, constraint `post_redirect_post_id_foreign` foreign key(`post_id`) references `post`(`id`) on delete cascade on update cascade, primary key (`board_id`, `slug`))',
+    );
     this.addSql('create index `post_redirect_post_idx` on `post_redirect` (`post_id`)');
     this.addSql('create index `vote_org_created_idx` on `vote` (`organization_id`, `created_at`)');
     this.addSql('create index `vote_contact_post_idx` on `vote` (`contact_id`, `post_id`)');
-    this.addSql('create table `post_impact` (`post_id` text not null, `currency` text not null, `organization_id` text not null, `mrr_cents` bigint not null, `paying_voters` integer not null, constraint `post_impact_post_id_foreign` foreign key(`post_id`) references `post`(`id`) on delete cascade on update cascade, constraint `post_impact_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade, primary key (`post_id`, `currency`))');
-    this.addSql('create index `post_impact_org_currency_idx` on `post_impact` (`organization_id`, `currency`, `mrr_cents`, `post_id`)');
-    this.addSql(`create trigger \`vote_impact_insert\` after insert on \`vote\` when new.\`contact_id\` is not null begin ${ADD('new.`post_id`', 'new.`contact_id`')} end`);
-    this.addSql(`create trigger \`vote_impact_delete\` after delete on \`vote\` when old.\`contact_id\` is not null begin ${REMOVE('old.`post_id`', 'old.`contact_id`')} end`);
+    this.addSql(
+      'create table `post_impact` (`post_id` text not null, `currency` text not null, `organization_id` text not null, `mrr_cents` bigint not null, `paying_voters` integer not null, constraint `post_impact_post_id_foreign` foreign key(`post_id`) references `post`(`id`) on delete cascade on update cascade, constraint `post_impact_organization_id_foreign` foreign key(`organization_id`) references `organization`(`id`) on delete cascade on update cascade, primary key (`post_id`, `currency`))',
+    );
+    this.addSql(
+      'create index `post_impact_org_currency_idx` on `post_impact` (`organization_id`, `currency`, `mrr_cents`, `post_id`)',
+    );
+    this.addSql(
+      `create trigger \`vote_impact_insert\` after insert on \`vote\` when new.\`contact_id\` is not null begin ${ADD('new.`post_id`', 'new.`contact_id`')} end`,
+    );
+    this.addSql(
+      `create trigger \`vote_impact_delete\` after delete on \`vote\` when old.\`contact_id\` is not null begin ${REMOVE('old.`post_id`', 'old.`contact_id`')} end`,
+    );
     this.addSql(
       `create trigger \`vote_impact_update\` after update of \`post_id\`, \`contact_id\` on \`vote\`
        when old.\`post_id\` is not new.\`post_id\` or old.\`contact_id\` is not new.\`contact_id\` begin

@@ -16,9 +16,13 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261204000000SearchWatermark extends Migration {
   override async up(): Promise<void> {
-    this.addSql('create table `search_watermark` (`kind` text not null primary key, `through` integer not null, `id` text null) without rowid');
+    this.addSql(
+      'create table `search_watermark` (`kind` text not null primary key, `through` integer not null, `id` text null) without rowid',
+    );
     for (const kind of ['post', 'contact']) {
-      this.addSql(`insert into \`search_watermark\` (\`kind\`, \`through\`, \`id\`) select '${kind}', coalesce(max(\`rowid\`), 0), \`id\` from \`${kind}\``);
+      this.addSql(
+        `insert into \`search_watermark\` (\`kind\`, \`through\`, \`id\`) select '${kind}', coalesce(max(\`rowid\`), 0), \`id\` from \`${kind}\``,
+      );
       this.addSql(`drop trigger \`${kind}_search_insert\``);
       this.addSql(
         `create trigger \`${kind}_search_watermark_delete\` after delete on \`${kind}\`

@@ -1,6 +1,13 @@
-import { createGather } from '../gather.js';
-import { textOf, type CommitListeners, type DeliveryKind, type EngineDatabase, type Sql, type Statement } from '../sql.js';
 import { isDatabaseUnavailable } from '../../shared/faults.js';
+import { createGather } from '../gather.js';
+import {
+  type CommitListeners,
+  type DeliveryKind,
+  type EngineDatabase,
+  type Sql,
+  type Statement,
+  textOf,
+} from '../sql.js';
 import { postgresqlDialect } from './dialect.js';
 
 /** A connection as the ORM's knex pool hands it out (pg's Client). */
@@ -31,20 +38,31 @@ function toPgPlaceholders(sql: string): string {
  * One statement, waiting at most `answerMs` for its answer (pg's per-query `query_timeout`): a server that went silent
  * fails the statement as a server that answers cancels it after `statement_timeout`.
  */
-function query(conn: Connection, sql: string | Statement, params: readonly unknown[], answerMs: number): Promise<PgResult> {
+function query(
+  conn: Connection,
+  sql: string | Statement,
+  params: readonly unknown[],
+  answerMs: number,
+): Promise<PgResult> {
   const pg = conn as PgConnection;
   const text = toPgPlaceholders(textOf(sql));
-  return pg.query(typeof sql === 'string' ? { text, values: params, query_timeout: answerMs } : { name: sql.name, text, values: params, query_timeout: answerMs });
+  return pg.query(
+    typeof sql === 'string'
+      ? { text, values: params, query_timeout: answerMs }
+      : { name: sql.name, text, values: params, query_timeout: answerMs },
+  );
 }
 
 /** The statements of one connection; `wrote` notes deliveries written. */
 function on(conn: Connection, wrote: (kind?: DeliveryKind) => void, answerMs: number): Sql {
-  const all = async <T>(sql: string | Statement, params: readonly unknown[] = []) => (await query(conn, sql, params, answerMs)).rows as T[];
+  const all = async <T>(sql: string | Statement, params: readonly unknown[] = []) =>
+    (await query(conn, sql, params, answerMs)).rows as T[];
   return {
     dialect: postgresqlDialect,
     all,
     one: async <T>(sql: string | Statement, params: readonly unknown[] = []) => (await all<T>(sql, params))[0],
-    run: async (sql: string | Statement, params: readonly unknown[] = []) => (await query(conn, sql, params, answerMs)).rowCount ?? 0,
+    run: async (sql: string | Statement, params: readonly unknown[] = []) =>
+      (await query(conn, sql, params, answerMs)).rowCount ?? 0,
     wroteDeliveries: wrote,
   };
 }
@@ -55,8 +73,15 @@ function on(conn: Connection, wrote: (kind?: DeliveryKind) => void, answerMs: nu
  * once per connection. A statement whose answer does not come within `answerMs` fails, and its connection is closed
  * (the pool makes a new one when the database answers again) instead of being handed to the next request.
  */
-export function createPostgresqlDatabase(client: KnexClient, committed: CommitListeners, options: { answerMs: number }): EngineDatabase {
-  async function withConnection<T>(fn: (sql: Sql) => Promise<T>, wrote: (kind?: DeliveryKind) => void = committed.notify): Promise<T> {
+export function createPostgresqlDatabase(
+  client: KnexClient,
+  committed: CommitListeners,
+  options: { answerMs: number },
+): EngineDatabase {
+  async function withConnection<T>(
+    fn: (sql: Sql) => Promise<T>,
+    wrote: (kind?: DeliveryKind) => void = committed.notify,
+  ): Promise<T> {
     const conn = await client.acquireConnection();
     try {
       return await fn(on(conn, wrote, options.answerMs));
@@ -64,7 +89,8 @@ export function createPostgresqlDatabase(client: KnexClient, committed: CommitLi
       // A connection whose statement got no answer may still be waiting for it, and one that broke is of no use: end it
       // before it goes back (pg destroys its socket; knex's pool then drops it instead of handing it out). A statement
       // the server cancelled (its timeout) leaves a good connection.
-      if (isDatabaseUnavailable(err) && (err as { code?: unknown }).code !== STATEMENT_CANCELLED) await (conn as PgConnection).end().catch(() => {});
+      if (isDatabaseUnavailable(err) && (err as { code?: unknown }).code !== STATEMENT_CANCELLED)
+        await (conn as PgConnection).end().catch(() => {});
       throw err;
     } finally {
       await client.releaseConnection(conn);

@@ -1,5 +1,5 @@
-import type { Database, InsertStatement, Sql, SqlDialect, WriteStatement } from '../sql.js';
 import { Failed, gathered } from '../gather.js';
+import type { Database, InsertStatement, Sql, SqlDialect, WriteStatement } from '../sql.js';
 import { placeholders, statement } from '../sql.js';
 
 /** PostgreSQL's side of what differs (dialect.ts). */
@@ -12,7 +12,8 @@ export const postgresqlDialect: SqlDialect = {
   forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED',
   hoursUntil: (column) => `(extract(epoch from (?::timestamptz - ${column}))::float8 / 3600.0)`,
   minTime: "'-infinity'",
-  jsonRows: (columns, alias) => `json_to_recordset(?::json) AS ${alias} (${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`,
+  jsonRows: (columns, alias) =>
+    `json_to_recordset(?::json) AS ${alias} (${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`,
   jsonStrings: 'json_array_elements_text(?::json)',
   modifyingCtes: true,
   claims: {
@@ -56,7 +57,10 @@ const preparedIfUniform = (part: ReadonlyArray<{ write: WriteStatement }>, text:
  * in arrival order (one statement cannot change a row twice). If the statement fails (one write broke a unique index,
  * a deadlock), none of it is kept and each write runs again alone, so only the one at fault fails.
  */
-async function writeMany(db: Sql | Database, batch: Array<{ write: WriteStatement; event: InsertStatement }>): Promise<Array<boolean | Failed>> {
+async function writeMany(
+  db: Sql | Database,
+  batch: Array<{ write: WriteStatement; event: InsertStatement }>,
+): Promise<Array<boolean | Failed>> {
   if (batch.length === 1) return [await writeOne(db, batch[0]!.write, batch[0]!.event)];
   const outcomes: Array<boolean | Failed> = [];
   for (let start = 0; start < batch.length; ) {
@@ -65,15 +69,22 @@ async function writeMany(db: Sql | Database, batch: Array<{ write: WriteStatemen
     let end = start;
     while (end < batch.length && !rows.has(batch[end]!.write.row!)) rows.add(batch[end++]!.write.row!);
     const part = batch.slice(start, end);
-    const ctes = part.map(({ write, event }, i) => `w${i} AS (${write.sql} RETURNING 1), e${i} AS (${event.into} SELECT ${placeholders(event.params)} FROM w${i} LIMIT 1 RETURNING 1)`);
+    const ctes = part.map(
+      ({ write, event }, i) =>
+        `w${i} AS (${write.sql} RETURNING 1), e${i} AS (${event.into} SELECT ${placeholders(event.params)} FROM w${i} LIMIT 1 RETURNING 1)`,
+    );
     const text = `WITH ${ctes.join(', ')} SELECT ${part.map((_, i) => `(SELECT count(*) FROM e${i})::int AS r${i}`).join(', ')}`;
     try {
-      const row = (await db.one<Record<string, number>>(preparedIfUniform(part, text), part.flatMap(({ write, event }) => [...write.params, ...event.params])))!;
+      const row = (await db.one<Record<string, number>>(
+        preparedIfUniform(part, text),
+        part.flatMap(({ write, event }) => [...write.params, ...event.params]),
+      ))!;
       const written = part.map((_, i) => Number(row[`r${i}`]) > 0);
       if (written.includes(true)) db.wroteDeliveries();
       outcomes.push(...written);
     } catch {
-      for (const { write, event } of part) outcomes.push(await writeOne(db, write, event).catch((error) => new Failed(error)));
+      for (const { write, event } of part)
+        outcomes.push(await writeOne(db, write, event).catch((error) => new Failed(error)));
     }
     start = end;
   }

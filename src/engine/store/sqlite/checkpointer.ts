@@ -50,13 +50,19 @@ export interface Checkpointer {
 export function startCheckpointer(file: string, log: (message: string) => void): Checkpointer {
   const libsql = createRequire(import.meta.url).resolve('libsql');
   // No inherited flags: `node --input-type=module -e ...` would otherwise make the worker's CommonJS an ES module.
-  const worker = new Worker(WORKER, { eval: true, execArgv: [], workerData: { file, libsql, intervalMs: INTERVAL_MS } });
+  const worker = new Worker(WORKER, {
+    eval: true,
+    execArgv: [],
+    workerData: { file, libsql, intervalMs: INTERVAL_MS },
+  });
   worker.unref();
   let reported = false;
   worker.on('message', (message: { error?: string }) => {
     if (message.error && !reported) {
       reported = true;
-      log(`[feedback-service] background WAL checkpoint failed (the writing connection checkpoints by itself): ${message.error}`);
+      log(
+        `[feedback-service] background WAL checkpoint failed (the writing connection checkpoints by itself): ${message.error}`,
+      );
     }
   });
   worker.on('error', (err) => log(`[feedback-service] the WAL checkpoint worker stopped: ${err.message}`));

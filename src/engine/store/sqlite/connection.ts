@@ -1,5 +1,13 @@
-import { textOf, type CommitListeners, type DeliveryKind, type EngineDatabase, type Sql, type Statement, type SyncSql } from '../sql.js';
-import { SAFETY_NET_PAGES, WAL_SIZE_LIMIT, startCheckpointer, type Checkpointer } from './checkpointer.js';
+import {
+  type CommitListeners,
+  type DeliveryKind,
+  type EngineDatabase,
+  type Sql,
+  type Statement,
+  type SyncSql,
+  textOf,
+} from '../sql.js';
+import { type Checkpointer, SAFETY_NET_PAGES, startCheckpointer, WAL_SIZE_LIMIT } from './checkpointer.js';
 import { sqliteDialect } from './dialect.js';
 import { GroupCommit } from './group-commit.js';
 import { Turnstile } from './turnstile.js';
@@ -65,7 +73,15 @@ class Statements {
     let entry = this.#prepared.get(text);
     if (entry === undefined) {
       const stmt = this.connection.prepare(text);
-      entry = { stmt, columns: stmt.reader ? stmt.raw(true).columns().map((c) => c.name) : null };
+      entry = {
+        stmt,
+        columns: stmt.reader
+          ? stmt
+              .raw(true)
+              .columns()
+              .map((c) => c.name)
+          : null,
+      };
       if (this.#prepared.size >= MAX_PREPARED) this.#prepared.delete(this.#prepared.keys().next().value!);
       this.#prepared.set(text, entry);
     }
@@ -125,7 +141,6 @@ class Statements {
       },
     };
   }
-
 }
 
 /**
@@ -174,7 +189,11 @@ class SqliteDatabase implements EngineDatabase {
   #acquiring: Promise<Statements> | undefined;
   #checkpointer: Checkpointer | undefined;
 
-  constructor(client: KnexClient, committed: CommitListeners, options: { file: string; log: (message: string) => void }) {
+  constructor(
+    client: KnexClient,
+    committed: CommitListeners,
+    options: { file: string; log: (message: string) => void },
+  ) {
     this.#client = client;
     this.#committed = committed;
     this.#options = options;
@@ -264,6 +283,10 @@ class SqliteDatabase implements EngineDatabase {
 }
 
 /** The engine's statements on SQLite (see SqliteDatabase). */
-export function createSqliteDatabase(client: KnexClient, committed: CommitListeners, options: { file: string; log: (message: string) => void }): EngineDatabase {
+export function createSqliteDatabase(
+  client: KnexClient,
+  committed: CommitListeners,
+  options: { file: string; log: (message: string) => void },
+): EngineDatabase {
   return new SqliteDatabase(client, committed, options);
 }

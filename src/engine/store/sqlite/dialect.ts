@@ -11,12 +11,14 @@ export const sqliteDialect: SqlDialect = {
   forUpdateSkipLocked: '',
   hoursUntil: (column) => `((? - ${column}) / 3600000.0)`,
   minTime: '-1',
-  jsonRows: (columns, alias) => `(SELECT ${columns.map(([name]) => `value ->> '${name}' AS ${name}`).join(', ')} FROM json_each(?)) ${alias}`,
+  jsonRows: (columns, alias) =>
+    `(SELECT ${columns.map(([name]) => `value ->> '${name}' AS ${name}`).join(', ')} FROM json_each(?)) ${alias}`,
   jsonStrings: 'json_each(?)',
   modifyingCtes: false,
   claims: {
     rowRef: 'rowid',
-    pick: (due) => `SELECT d.rowid AS ref, d.id, d.next_attempt_at FROM h CROSS JOIN delivery d ON d.rowid IN (SELECT ref FROM (${due}))`,
+    pick: (due) =>
+      `SELECT d.rowid AS ref, d.id, d.next_attempt_at FROM h CROSS JOIN delivery d ON d.rowid IN (SELECT ref FROM (${due}))`,
     whereRef: (refs) => `rowid IN (${refs})`,
   },
   async writeWithEvent(db, write, insert) {
