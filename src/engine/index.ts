@@ -16,7 +16,6 @@ export {
   rateLimited,
   requestFingerprint,
 } from './access/index.js';
-export type { Administration, WorkspaceSettings } from './administration/index.js';
 export type { BoardsService, CreateBoardInput } from './boards/index.js';
 export { CHANGELOG_POSTS_MAX, type ChangelogEdit, type ChangelogService } from './changelog/index.js';
 export type { ContactsService } from './contacts/index.js';
@@ -65,6 +64,7 @@ export {
   READ_WHILE_COUNTING,
   runOperation,
 } from './operations.js';
+export type { WorkspaceSettings } from './organizations/index.js';
 export {
   type CreateOrganizationInput,
   contrastOnWhite,
@@ -96,6 +96,7 @@ export {
   ROADMAP_STATUSES,
 } from './portal/index.js';
 export type { PostsService, Tag, TagsService } from './posts/index.js';
+export { BULK_LIMIT, type BulkAction, type PostActions } from './posts/index.js';
 export type { PrivacyService } from './privacy/index.js';
 export {
   generateSecretKey,
@@ -157,13 +158,10 @@ export {
   type TeamSession,
 } from './team/index.js';
 export {
-  BULK_LIMIT,
-  type BulkAction,
   type Impact,
   ROADMAP_LIMIT,
   TRIAGE_POST_LIMITS,
   TRIAGE_SORTS,
-  type TriageActions,
   type TriageComment,
   type TriagePost,
   type TriagePostDetail,

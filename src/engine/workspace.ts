@@ -1,20 +1,37 @@
-import type { KeyCache } from './access/index.js';
-import { type Administration, createAdministration } from './administration/index.js';
+import { createKeyActions, type KeyCache } from './access/index.js';
 import { type BoardsService, createBoardsService } from './boards/index.js';
-import { type ChangelogService, createChangelogService } from './changelog/index.js';
-import { type ContactsService, createContactsService } from './contacts/index.js';
+import { type ChangelogService, createChangelogActions, createChangelogService } from './changelog/index.js';
+import { type ContactsService, createContactActions, createContactsService } from './contacts/index.js';
 import { createEventsService, type EventsService } from './events/index.js';
 import { createInteractionsService, type InteractionsService } from './interactions/index.js';
 import { createNotificationsService, type NotificationsService } from './notifications/index.js';
-import { createParticipation, createPortalReader, type Participation, type PortalReader } from './portal/index.js';
-import { createPostsService, createTagsService, type PostsService, type TagsService } from './posts/index.js';
-import { createPrivacyService, type PrivacyService } from './privacy/index.js';
+import { updateSettings, type WorkspaceSettings } from './organizations/index.js';
+import {
+  createParticipation,
+  createPortalReader,
+  createPortalSecretActions,
+  type Participation,
+  type PortalReader,
+} from './portal/index.js';
+import {
+  createPostActions,
+  createPostsService,
+  createTagsService,
+  type PostsService,
+  type TagsService,
+} from './posts/index.js';
+import { createPrivacyActions, createPrivacyService, type PrivacyService } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
 import type { Database } from './store/index.js';
 import type { Actor } from './team/index.js';
 import { createTeamService, type ResolveTxt, type TeamService } from './team/index.js';
 import { createTriageReader, type TriageReader } from './triage/index.js';
-import { createWebhooksService, type WebhookConfig, type WebhooksService } from './webhooks/index.js';
+import {
+  createWebhookActions,
+  createWebhooksService,
+  type WebhookConfig,
+  type WebhooksService,
+} from './webhooks/index.js';
 
 /** Everything one workspace can do; every statement behind it names the workspace. */
 export interface Workspace {
@@ -40,8 +57,23 @@ export interface Workspace {
   readonly team: TeamService;
   /** The console's posts page: every post of the workspace, filtered and sorted as the team works. */
   readonly triage: TriageReader;
-  /** What one team member (or the command line) does beyond triage: settings, keys, webhooks, contacts, the changelog. */
-  as(actor: Actor): Administration;
+  /**
+   * What one team member (or the command line) does: each action is its concept's (settings, keys, the portal secret,
+   * webhooks, contacts by hand and their data requests, the changelog, posts), checked against the actor's role and
+   * audited in its transaction.
+   */
+  as(actor: Actor): WorkspaceActions;
+}
+
+/** A workspace's actions as one team member: each concept's own, put together. */
+export interface WorkspaceActions {
+  updateSettings(change: WorkspaceSettings): ReturnType<typeof updateSettings>;
+  keys: ReturnType<typeof createKeyActions>;
+  portalSecret: ReturnType<typeof createPortalSecretActions>;
+  webhooks: ReturnType<typeof createWebhookActions>;
+  contacts: ReturnType<typeof createContactActions> & ReturnType<typeof createPrivacyActions>;
+  changelog: ReturnType<typeof createChangelogActions>;
+  posts: ReturnType<typeof createPostActions>;
 }
 
 /** What every workspace's services run with: the engine's database, clock and the parts some of them need. */
@@ -118,8 +150,17 @@ class LazyWorkspace implements Workspace {
   get triage() {
     return this.#once('triage', () => createTriageReader(this.#ctx));
   }
-  as(actor: Actor): Administration {
-    return createAdministration(this.#ctx, actor);
+  as(actor: Actor): WorkspaceActions {
+    const ctx = this.#ctx;
+    return {
+      updateSettings: (change) => updateSettings(ctx, actor, change),
+      keys: createKeyActions(ctx, actor),
+      portalSecret: createPortalSecretActions(ctx, actor),
+      webhooks: createWebhookActions(ctx, actor),
+      contacts: { ...createContactActions(ctx, actor), ...createPrivacyActions(ctx, actor) },
+      changelog: createChangelogActions(ctx, actor),
+      posts: createPostActions(ctx, actor),
+    };
   }
 }
 

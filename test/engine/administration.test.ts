@@ -35,7 +35,7 @@ describeEngine(
         (await w.ws.portal.roadmap()).find((c) => c.status === 'planned')!.posts.map((p) => p.title);
       expect(await column()).toEqual(['Dark mode', 'SSO', 'Export to CSV']);
 
-      await w.ws.triage.as(w.as(w.a.member)).reorder('planned', [third.id, second.id, w.post.id]);
+      await w.ws.as(w.as(w.a.member)).posts.reorder('planned', [third.id, second.id, w.post.id]);
       expect(await column()).toEqual(['SSO', 'Export to CSV', 'Dark mode']);
       expect(
         (await w.ws.triage.roadmap()).find((c) => c.status === 'planned')!.posts.map((p) => p.roadmapOrder),
@@ -47,10 +47,10 @@ describeEngine(
         detail: { posts: [third.id, second.id, w.post.id] },
       });
 
-      expect(await refusal(w.ws.triage.as(w.as(w.a.viewer)).reorder('planned', [w.post.id]))).toMatchObject({
+      expect(await refusal(w.ws.as(w.as(w.a.viewer)).posts.reorder('planned', [w.post.id]))).toMatchObject({
         code: 'ERR_FORBIDDEN',
       });
-      expect(await refusal(w.ws.triage.as(w.as(w.a.member)).reorder('planned', [other.id, w.post.id]))).toMatchObject({
+      expect(await refusal(w.ws.as(w.as(w.a.member)).posts.reorder('planned', [other.id, w.post.id]))).toMatchObject({
         code: 'ERR_CONFLICT',
       });
       expect(await column()).toEqual(['SSO', 'Export to CSV', 'Dark mode']);

@@ -41,7 +41,7 @@ describeEngine(
       await w.ws.public.vote({ postId: w.post.id, email: v.quiet, notifyMe: false });
       const from = smtp.mails.length;
 
-      const post = await w.ws.triage.as(w.as(w.a.member)).setStatus(w.post.id, 'planned', '  We start in March.  ');
+      const post = await w.ws.as(w.as(w.a.member)).posts.setStatus(w.post.id, 'planned', '  We start in March.  ');
       expect(post.status).toBe('planned');
       const events = (await w.ws.events.list()).map((e) => e.payload as Record<string, any>);
       expect(events.filter((e) => e.event === 'post.status_changed')).toHaveLength(1);
@@ -80,7 +80,7 @@ describeEngine(
     it('a viewer, and anyone not on the team, may change nothing: 403, and nothing is written', async () => {
       const w = await triageWorkspace();
       const before = { events: (await w.ws.events.list()).length, audit: (await audit(w)).length };
-      const viewer = w.ws.triage.as(w.as(w.a.viewer));
+      const viewer = w.ws.as(w.as(w.a.viewer)).posts;
       const viewerRefusal = { code: 'ERR_FORBIDDEN', message: 'Your role (viewer) may read but not change anything.' };
       expect(await refusal(viewer.setStatus(w.post.id, 'planned'))).toEqual(viewerRefusal);
       expect(await refusal(viewer.edit(w.post.id, { title: 'Hacked' }))).toEqual(viewerRefusal);
@@ -90,12 +90,12 @@ describeEngine(
       expect(await refusal(viewer.moderate(w.post.id, 'approved'))).toEqual(viewerRefusal);
       // A member of another workspace is nobody here, whatever post id they send.
       const other = await triageWorkspace();
-      expect(await refusal(w.ws.triage.as(other.as(other.a.owner)).setStatus(w.post.id, 'planned'))).toEqual({
+      expect(await refusal(w.ws.as(other.as(other.a.owner)).posts.setStatus(w.post.id, 'planned'))).toEqual({
         code: 'ERR_FORBIDDEN',
         message: 'You are not on this workspace’s team.',
       });
       // A team member naming another workspace's post: 404.
-      expect(await refusal(w.ws.triage.as(w.as(w.a.member)).setStatus(other.post.id, 'planned'))).toMatchObject({
+      expect(await refusal(w.ws.as(w.as(w.a.member)).posts.setStatus(other.post.id, 'planned'))).toMatchObject({
         code: 'ERR_NOT_FOUND',
       });
       expect((await w.ws.posts.retrieve(w.post.id)).status).toBe('open');
@@ -115,7 +115,7 @@ describeEngine(
       });
       const events = (await w.ws.events.list()).length;
       const from = smtp.mails.length;
-      const { id } = await w.ws.triage.as(w.as(w.a.member)).addNote(mine.id, 'Acme Corp asked too; see ticket 4411.');
+      const { id } = await w.ws.as(w.as(w.a.member)).posts.addNote(mine.id, 'Acme Corp asked too; see ticket 4411.');
       const detail = await w.ws.triage.post(mine.id);
       expect(detail!.notes).toEqual([
         expect.objectContaining({ id, authorEmail: w.a.member, bodyText: 'Acme Corp asked too; see ticket 4411.' }),
@@ -127,7 +127,7 @@ describeEngine(
       await h.engine.scheduler.runDue();
       expect(smtp.mails.length).toBe(from);
       expect((await audit(w))[0]).toMatchObject({ action: 'post.note_added', resourceId: mine.id });
-      expect(await refusal(w.ws.triage.as(w.as(w.a.member)).addNote(mine.id, '   '))).toEqual({
+      expect(await refusal(w.ws.as(w.as(w.a.member)).posts.addNote(mine.id, '   '))).toEqual({
         code: 'ERR_VALIDATION',
         message: 'Write the note first.',
       });
@@ -144,7 +144,7 @@ describeEngine(
         notifyMe: true,
       });
       const from = smtp.mails.length;
-      const { id } = await w.ws.triage.as(w.as(w.a.owner)).reply(mine.id, 'Thanks! We are looking at it.');
+      const { id } = await w.ws.as(w.as(w.a.owner)).posts.reply(mine.id, 'Thanks! We are looking at it.');
       const comment = (await w.ws.events.list({ type: 'comment.created' }))
         .map((e) => (e.payload as any).comment)
         .find((c: any) => c.id === id);
@@ -170,7 +170,7 @@ describeEngine(
       await w.ws.public.vote({ postId: target.id, email: v.both, notifyMe: false });
       await w.ws.public.vote({ postId: w.post.id, email: v.dupeonly, notifyMe: false });
       await w.ws.public.vote({ postId: w.post.id, email: v.follower, notifyMe: true });
-      const actions = w.ws.triage.as(w.as(w.a.member));
+      const actions = w.ws.as(w.as(w.a.member)).posts;
       await actions.addNote(w.post.id, 'Same as Night theme');
 
       const merged = await actions.merge(w.post.id, target.id);
@@ -201,7 +201,7 @@ describeEngine(
         { held: true },
       );
       expect(held.moderationStatus).toBe('pending');
-      const actions = w.ws.triage.as(w.as(w.a.member));
+      const actions = w.ws.as(w.as(w.a.member)).posts;
       await actions.moderate(held.id, 'approved');
       const created = (await w.ws.events.list({ type: 'post.created' })).map((e) => (e.payload as any).post.id);
       expect(created).toContain(held.id);
@@ -226,7 +226,7 @@ describeEngine(
       const events = (await w.ws.events.list()).length;
       await h.engine.db.run('ALTER TABLE audit_entry RENAME TO audit_entry_moved');
       try {
-        await expect(w.ws.triage.as(w.as(w.a.member)).setStatus(w.post.id, 'planned', 'Soon')).rejects.toThrow();
+        await expect(w.ws.as(w.as(w.a.member)).posts.setStatus(w.post.id, 'planned', 'Soon')).rejects.toThrow();
       } finally {
         await h.engine.db.run('ALTER TABLE audit_entry_moved RENAME TO audit_entry');
       }
@@ -291,7 +291,7 @@ describeEngine(
         await w.ws.posts.create(w.board.id, { title: 'Export to CSV' }),
       ];
       const ids = [w.post.id, ...more.map((p) => p.id)];
-      const actions = w.ws.triage.as(w.as(w.a.member));
+      const actions = w.ws.as(w.as(w.a.member)).posts;
       const events = (await w.ws.events.list({ type: 'post.status_changed' })).length;
       expect(await actions.bulk(ids, { kind: 'status', status: 'planned' })).toEqual({ changed: 3 });
       expect((await w.ws.events.list({ type: 'post.status_changed' })).length).toBe(events + 3);
@@ -342,7 +342,7 @@ describeEngine(
       ).toBe('ERR_NOT_FOUND');
       expect((await w.ws.posts.retrieve(w.post.id)).status).toBe('planned');
       expect(
-        (await refusal(w.ws.triage.as(w.as(w.a.viewer)).bulk(ids, { kind: 'status', status: 'shipped' }))).code,
+        (await refusal(w.ws.as(w.as(w.a.viewer)).posts.bulk(ids, { kind: 'status', status: 'shipped' }))).code,
       ).toBe('ERR_FORBIDDEN');
       expect((await refusal(actions.bulk([], { kind: 'approve' }))).message).toBe('Choose at least one post.');
     });
@@ -355,7 +355,7 @@ describeEngine(
         { email: w.a.member, role: 'admin', name: 'Mia' },
         { invite: false, workspace: other.org.name },
       );
-      const actions = w.ws.triage.as(w.as(w.a.member));
+      const actions = w.ws.as(w.as(w.a.member)).posts;
       await actions.setStatus(w.post.id, 'planned', 'Soon.');
       const { id: replyId } = await actions.reply(w.post.id, 'Thanks!');
       await actions.addNote(w.post.id, 'Ask the sales team.');
@@ -412,7 +412,7 @@ describeEngine(
       await w.ws.posts.create(bugs.id, { title: 'Dark mode' }); // takes the slug dark-mode there
       await w.ws.public.vote({ postId: w.post.id, email: addresses('v').v, notifyMe: false });
       const events = (await w.ws.events.list()).length;
-      const actions = w.ws.triage.as(w.as(w.a.member));
+      const actions = w.ws.as(w.as(w.a.member)).posts;
       const moved = await actions.move(w.post.id, bugs.id);
       expect(moved).toMatchObject({ boardId: bugs.id, slug: 'dark-mode-2', voteCount: 1 });
       expect((await w.ws.events.list()).length).toBe(events);

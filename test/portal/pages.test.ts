@@ -218,7 +218,7 @@ describeEngine('the public portal pages', (e) => {
     const popular = await make('Popular planned', 'planned');
     await w.public.vote({ postId: popular.id, email: 'fan@example.com', notifyMe: false });
     // The console's roadmap page sets the order (docs/console.md).
-    await w.triage.as(CLI_ACTOR).reorder('planned', [first.id, second.id]);
+    await w.as(CLI_ACTOR).posts.reorder('planned', [first.id, second.id]);
     const html = (await get(app, `${base}/roadmap`)).text;
     const column = (id: string) =>
       html

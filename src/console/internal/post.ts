@@ -5,8 +5,8 @@ import {
   CONSOLE_PATH,
   FeedbackError,
   type Impact,
+  type PostActions,
   type Team,
-  type TriageActions,
   type TriagePost,
   type TriagePostDetail,
 } from '../../engine/index.js';
@@ -229,7 +229,7 @@ ${mayTriage && !d.mergedInto ? mergeForm(base, frame, options.merge.q, options.m
  */
 interface PostForm {
   section: Refused['section'];
-  run: (form: URLSearchParams, actions: TriageActions, postId: string) => Promise<string>;
+  run: (form: URLSearchParams, actions: PostActions, postId: string) => Promise<string>;
   drafts?: Record<string, string>;
 }
 
@@ -242,8 +242,7 @@ function act(site: ConsoleSite, event: H3Event, form: PostForm) {
   return site.act(
     event,
     (team) => `${CONSOLE_PATH}/${team.organizationId}/posts/${postId}`,
-    ({ form: sent, team, actor }) =>
-      form.run(sent, site.engine.workspace(team.organizationId).triage.as(actor), postId),
+    ({ form: sent, team, actor }) => form.run(sent, site.engine.workspace(team.organizationId).as(actor).posts, postId),
     async (m, err) => {
       if (err.code === 'ERR_NOT_FOUND') return site.notFound(m.v, 'There is no such post in this workspace.');
       const drafts = Object.fromEntries(

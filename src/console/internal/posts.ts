@@ -133,8 +133,8 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
         if (!action) throw new FeedbackError('ERR_VALIDATION', 'Choose what to do with the chosen posts.');
         const { changed } = await site.engine
           .workspace(team.organizationId)
-          .triage.as(actor)
-          .bulk(form.getAll('post'), action);
+          .as(actor)
+          .posts.bulk(form.getAll('post'), action);
         return String(changed);
       },
     ),

@@ -77,8 +77,8 @@ export function mountRoadmap(router: H3, site: ConsoleSite): void {
       if (!isColumn(status)) throw new FeedbackError('ERR_VALIDATION', 'Choose a column of the roadmap.');
       await site.engine
         .workspace(team.organizationId)
-        .triage.as(actor)
-        .place(status, form.get('post') ?? '', Number.parseInt(form.get('to') ?? '', 10));
+        .as(actor)
+        .posts.place(status, form.get('post') ?? '', Number.parseInt(form.get('to') ?? '', 10));
       return 'moved';
     }),
   );
@@ -87,7 +87,7 @@ export function mountRoadmap(router: H3, site: ConsoleSite): void {
     site.act(event, back, async ({ form, team, actor }) => {
       const status = form.get('status');
       if (!isColumn(status)) throw new FeedbackError('ERR_VALIDATION', 'Choose a column of the roadmap.');
-      await site.engine.workspace(team.organizationId).triage.as(actor).reorder(status, form.getAll('post'));
+      await site.engine.workspace(team.organizationId).as(actor).posts.reorder(status, form.getAll('post'));
       return 'ordered';
     }),
   );

@@ -1,5 +1,6 @@
 // Access: API keys (and the in-process cache of authenticated ones), per-key rate limits, and Idempotency-Key records.
 
+export { createKeyActions } from './actions.js';
 export {
   createIdempotencyStore,
   IDEMPOTENCY_TTL_MS,

@@ -1,2 +1,3 @@
 // The changelog: entries per board, drafts published once (with their event and mail).
+export { createChangelogActions } from './actions.js';
 export { CHANGELOG_POSTS_MAX, type ChangelogEdit, type ChangelogService, createChangelogService } from './service.js';

@@ -1,5 +1,6 @@
 // Contacts: one end-user of the workspace's customer each (identify, create, read, change, delete, list, backfill).
 
+export { createContactActions } from './actions.js';
 export { CONTACT_ACTIVITY_LIMIT, type ContactActivity } from './activity.js';
 export { readContactCap } from './caps.js';
 export { identify } from './identify.js';

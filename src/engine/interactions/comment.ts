@@ -1,7 +1,7 @@
 import { type Comment, type PublicCommentInput, publicCommentInputSchema } from '../../schemas/interactions.js';
-import { notifyReply } from '../notifications/index.js';
-import { hashEmail, newId, parseInput, validationError } from '../shared/index.js';
-import { comments, emit, type WorkspaceContext } from '../store/index.js';
+import { writeComment } from '../posts/index.js';
+import { parseInput, validationError } from '../shared/index.js';
+import { comments, type WorkspaceContext } from '../store/index.js';
 import { interactionContact, publicPost, subscribeOptIn } from './contact.js';
 
 /** Comment on a post, or reply to one of its comments; the post's author (and a reply's addressee) may hear of it. */
@@ -19,31 +19,16 @@ export async function comment(
       ]);
     const now = clock();
     const contactId = await interactionContact(tx, organizationId, i, 'public_comment', now);
-    const written: Comment = {
-      id: newId('cmt', now.getTime()),
-      postId: post.id,
-      parentId: i.parentId ?? null,
-      authorUserId: i.authorUserId ?? null,
-      contactId,
-      bodyText: i.bodyText,
-      createdAt: now.toISOString(),
-    };
-    await comments.insert(tx, {
-      ...written,
-      organizationId,
-      authorName: i.name ?? null,
-      emailHash: hashEmail(i.email),
-      createdAt: now,
-    });
-    await subscribeOptIn(tx, organizationId, contactId, i.notifyMe, post.id, now);
-    const { contactId: _contactId, ...payload } = written;
-    const changeId = await emit(
+    const author = { authorUserId: i.authorUserId ?? null, authorName: i.name ?? null, email: i.email ?? null };
+    const written = await writeComment(
       tx,
-      { event: 'comment.created', organizationId, boardId: post.boardId, comment: payload },
+      organizationId,
+      post,
+      { ...author, parentId: i.parentId ?? null, contactId, official: false, bodyText: i.bodyText },
       now,
+      { parent: parent ?? null },
     );
-    const about = { id: written.id, bodyText: written.bodyText, authorName: i.name ?? null, email: i.email };
-    await notifyReply(tx, { organizationId, changeId, now }, post, about, parent ?? null);
+    await subscribeOptIn(tx, organizationId, contactId, i.notifyMe, post.id, now);
     return written;
   });
 }

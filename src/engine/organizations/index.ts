@@ -1,5 +1,6 @@
 // Workspaces: what an operator creates and changes (plans, caps, limits, the portal's settings).
 
+export { updateSettings, type WorkspaceSettings } from './actions.js';
 export {
   type CreateOrganizationInput,
   contrastOnWhite,

@@ -1,6 +1,7 @@
 // The portal's side in the engine: what its pages read (public boards and only what they show), and taking part:
 // the workspace's token secret, sign-in, email codes, sessions, and acting as the public interactions.
 
+export { createPortalSecretActions } from './actions.js';
 export {
   DEFAULT_ROTATION_GRACE_SECONDS,
   PORTAL_CODE,

@@ -1,5 +1,7 @@
 // Posts: feedback filed on a board (create, change, merge, moderate, delete), and the tags they carry.
 
+export { BULK_LIMIT, type BulkAction, createPostActions, type PostActions } from './actions.js';
+export { type NewComment, writeComment } from './comments.js';
 export { requireLivePost } from './references.js';
 export { createPostsService, type PostsService } from './service.js';
 export { createTagsService, type Tag, type TagsService } from './tags.js';

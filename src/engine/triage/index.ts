@@ -21,10 +21,7 @@ import {
   triage,
   type WorkspaceContext,
 } from '../store/index.js';
-import type { Actor } from '../team/index.js';
-import { createTriageActions } from './actions.js';
 
-export { BULK_LIMIT, type BulkAction, type TriageActions } from './actions.js';
 export const ROADMAP_LIMIT = triage.ROADMAP_LIMIT;
 export type TriageComment = triage.TriageComment;
 export type TriagePost = triage.TriagePost;
@@ -94,9 +91,6 @@ export function createTriageReader(ctx: WorkspaceContext) {
   const impactCurrency = (known: string[], asked?: string): string | null =>
     asked && known.includes(asked) ? asked : known.includes('USD') ? 'USD' : (known[0] ?? null);
   return {
-    /** The actions of one team member (or the command line), each checked against their role and audited. */
-    as: (actor: Actor) => createTriageActions(ctx, actor),
-
     /** A live post of the workspace with what the team sees of it; undefined for any other id. */
     async post(postId: string): Promise<TriagePostDetail | undefined> {
       const post = await posts.findLive(ctx.db, ctx.organizationId, postId);
