@@ -3,7 +3,7 @@ import { MIGRATIONS } from './migrations/index.js';
 import { entities, modelFor, type SqlDialect } from './store/index.js';
 
 const { RateLimitWindow } = entities;
-/** The full-text search tables (the search migrations of each database), which no entity describes: store/search.ts reads them. */
+/** The full-text search tables (the search migrations of each database), which no entity describes: store/tables/search.ts reads them. */
 const SEARCH_TABLES = /^((post|contact)_search(_\w+)?|search_(pending|watermark))$/;
 
 /** Every table both databases have: each entity of store/entities.ts (in its order), but the one-database ones below. */

@@ -2,7 +2,7 @@ import type { H3 } from 'h3';
 import { beforeAll, expect, it } from 'vitest';
 import { CLI_ACTOR, FeedbackError } from '../../src/engine/index.js';
 import { newId } from '../../src/engine/shared/ids.js';
-import * as postsStore from '../../src/engine/store/posts.js';
+import * as postsStore from '../../src/engine/store/tables/posts.js';
 import { createApp } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { describeEngine } from '../helpers/harness.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { disableAfterFailures } from '../../src/engine/delivery/disable.js';
-import { emit as emitEvent } from '../../src/engine/store/events.js';
+import { emit as emitEvent } from '../../src/engine/store/tables/events.js';
 import { EVENT_KINDS, RETRY_SCHEDULE_MS } from '../../src/schemas/index.js';
 import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';

@@ -7,7 +7,7 @@ type ClaimRequest = deliveryClaims.ClaimRequest;
 /** A receiver that answered 2xx within this is claimed for deep. */
 const FAST_MS = 1000;
 
-/** How one claim statement takes due deliveries (the SQL in store/delivery-claims.ts; a test gives its own). */
+/** How one claim statement takes due deliveries (the SQL in store/queries/delivery-claims.ts; a test gives its own). */
 export type ClaimFn = (request: ClaimRequest) => Promise<Held[]>;
 
 export interface ClaimPolicyOptions {

@@ -196,7 +196,7 @@ export interface SqlDialect {
    * order, and a batch of outcomes is recorded in one statement instead of a transaction of three.
    */
   readonly modifyingCtes: boolean;
-  /** How the scheduler's claim (store/delivery-claims.ts) finds and takes due deliveries. */
+  /** How the scheduler's claim (store/queries/delivery-claims.ts) finds and takes due deliveries. */
   readonly claims: {
     /** A row's own address: its tuple id (PostgreSQL) or rowid (SQLite), so that taking it needs no second index lookup. */
     readonly rowRef: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ClaimFn, ClaimPolicy } from '../../../src/engine/delivery/claims.js';
-import type { ClaimRequest, Held } from '../../../src/engine/store/delivery-claims.js';
+import type { ClaimRequest, Held } from '../../../src/engine/store/queries/delivery-claims.js';
 
 // The claim policy alone, on a claim function that records what it was asked and answers from a list: which classes
 // are claimed for, with which limits and cursors, as outcomes move webhooks between them.

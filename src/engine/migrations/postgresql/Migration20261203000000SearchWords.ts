@@ -7,7 +7,7 @@ import { PostgresqlMigration } from './migration.js';
  * At a million posts a common word typed whole took a board's search to 25 ms, 21 of them in that gathering.
  *
  * `post_search_word` lists the words (lexemes) of each workspace's posts, so that a search can name the few words a
- * prefix stands for and ask the index for them whole (store/search.ts): the same posts, found by a skipping scan. A
+ * prefix stands for and ask the index for them whole (store/tables/search.ts): the same posts, found by a skipping scan. A
  * trigger on `post_search` adds a document's new words in the transaction of every write; the words of the posts the
  * workspace already holds are added here. Words stay when their last post goes: the list says which words were ever
  * written in a workspace, not where, and a word no post holds only finds nothing. It goes with its workspace.

@@ -7,7 +7,7 @@ import { PostgresqlMigration } from './migration.js';
  * server CPU per post creation (perf, 2026-11-27), two fifths of what keeping the search in step cost it.
  *
  * A search stays exact meanwhile: it reads the words a prefix stands for from the list and from the documents of the
- * posts still named (store/search.ts), so a word written a moment ago is found as before.
+ * posts still named (store/tables/search.ts), so a word written a moment ago is found as before.
  *
  * No foreign key: one would cost each write a lookup of its workspace. The rows of a deleted workspace's posts are
  * dropped by the next chore, which finds no document for them.

@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { SQLITE_POST_FLUSH } from '../../store/search.js';
+import { SQLITE_POST_FLUSH } from '../../store/tables/search.js';
 
 /**
  * Post search by rowid range (docs/search.md): the FTS5 table of the first search migration held a `scope` column,

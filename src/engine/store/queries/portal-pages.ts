@@ -1,0 +1,325 @@
+import type { PostStatus } from '../../../schemas/posts.js';
+import type { SearchTerm } from '../../shared/index.js';
+import { asIs, defineRows } from '../rows.js';
+import { type Sql, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts } from '../sql.js';
+import * as postRows from '../tables/posts.js';
+import * as search from '../tables/search.js';
+
+// What the public portal reads: only public boards, and on them only live, approved posts that were not merged into
+// another. Every list is a keyset page.
+
+/** A public board with how many posts it shows. */
+export interface PortalBoard {
+  id: string;
+  name: string;
+  slug: string;
+  postCount: number;
+}
+
+/** A post as the portal lists and shows it. */
+export interface PortalPost {
+  id: string;
+  boardId: string;
+  title: string;
+  slug: string;
+  bodyText: string;
+  status: PostStatus;
+  authorName: string | null;
+  voteCount: number;
+  commentCount: number;
+  roadmapOrder: number | null;
+  mergedIntoId: string | null;
+  createdAt: string;
+}
+
+export interface PortalComment {
+  id: string;
+  parentId: string | null;
+  authorName: string | null;
+  /** The team's official reply (written in the console): shown as the team's. */
+  official: boolean;
+  bodyText: string;
+  createdAt: string;
+}
+
+export interface PortalChangelogEntry {
+  id: string;
+  boardId: string;
+  title: string;
+  slug: string;
+  body: string;
+  publishedAt: string;
+}
+
+const POSTS = defineRows<PortalPost>('post', 'p', {
+  id: asIs,
+  boardId: asIs,
+  title: asIs,
+  slug: asIs,
+  bodyText: asIs,
+  status: asIs,
+  authorName: toStringOrNull,
+  voteCount: toInt,
+  commentCount: toInt,
+  roadmapOrder: toIntOrNull,
+  mergedIntoId: toStringOrNull,
+  createdAt: toIso,
+});
+
+const COMMENTS = defineRows<PortalComment>('comment', 'c', {
+  id: asIs,
+  parentId: toStringOrNull,
+  authorName: toStringOrNull,
+  official: toBool,
+  bodyText: asIs,
+  createdAt: toIso,
+});
+
+const ENTRIES = defineRows<PortalChangelogEntry>('changelog_entry', 'ce', {
+  id: asIs,
+  boardId: asIs,
+  title: asIs,
+  slug: asIs,
+  body: asIs,
+  publishedAt: toIso,
+});
+
+/** A post the public sees: live, approved, not merged. */
+const SHOWN = "p.deleted_at IS NULL AND p.moderation_status = 'approved'";
+
+export async function boards(sql: Sql, organizationId: string): Promise<PortalBoard[]> {
+  const rows = await sql.all(
+    `SELECT b.id, b.name, b.slug,
+       (SELECT count(*) FROM post p WHERE p.board_id = b.id AND ${SHOWN} AND p.merged_into_id IS NULL) AS post_count
+     FROM board b WHERE b.organization_id = ? AND b.is_public = ? ORDER BY b.created_at, b.id`,
+    [organizationId, true],
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    name: r.name as string,
+    slug: r.slug as string,
+    postCount: toInt(r.post_count),
+  }));
+}
+
+export async function boardBySlug(
+  sql: Sql,
+  organizationId: string,
+  slug: string,
+): Promise<Omit<PortalBoard, 'postCount'> | undefined> {
+  const row = await sql.one<{ id: string; name: string; slug: string }>(
+    'SELECT id, name, slug FROM board WHERE organization_id = ? AND slug = ? AND is_public = ?',
+    [organizationId, slug, true],
+  );
+  return row && { id: row.id, name: row.name, slug: row.slug };
+}
+
+/** How a board's posts are ordered: most votes, newest, or trending (votes weighed down by age, at a fixed `now`). */
+export type PostOrder = { by: 'top' } | { by: 'new' } | { by: 'trending'; now: Date };
+
+export interface PostFilter {
+  status?: PostStatus;
+  /** Only posts created at or after this time (a Trending window). */
+  since?: Date;
+}
+
+/**
+ * Up to `limit` posts of the board in `order`, after `after` (the previous page's last sort key and id). Top seeks on
+ * (board_id, vote_count, id), New on (board_id, created_at, id).
+ */
+export async function posts(
+  sql: Sql,
+  boardId: string,
+  order: PostOrder,
+  filter: PostFilter,
+  limit: number,
+  after?: readonly [number, string],
+): Promise<Array<PortalPost & { sortKey: number }>> {
+  const where = [`p.board_id = ?`, SHOWN, 'p.merged_into_id IS NULL'];
+  const params: unknown[] = [boardId];
+  if (filter.status) {
+    where.push('p.status = ?');
+    params.push(filter.status);
+  }
+  if (filter.since) {
+    where.push('p.created_at >= ?');
+    params.push(ts(sql, filter.since));
+  }
+  const key =
+    order.by === 'top'
+      ? 'p.vote_count'
+      : order.by === 'new'
+        ? 'p.created_at'
+        : `((p.vote_count + 1) / ((${sql.dialect.hoursUntil('p.created_at')} + 2) * (${sql.dialect.hoursUntil('p.created_at')} + 2)))`;
+  const keyParams = order.by === 'trending' ? [ts(sql, order.now), ts(sql, order.now)] : [];
+  if (after) {
+    where.push(`(${key}, p.id) < (?, ?)`);
+    params.push(...keyParams, order.by === 'new' ? ts(sql, new Date(after[0])) : after[0], after[1]);
+  }
+  const rows = await sql.all(
+    `SELECT ${POSTS.columns}, ${key} AS sort_key FROM post p WHERE ${where.join(' AND ')} ORDER BY sort_key DESC, p.id DESC LIMIT ?`,
+    [...keyParams, ...params, limit],
+  );
+  return rows.map((row) => ({
+    ...POSTS.read(row),
+    sortKey: order.by === 'new' ? new Date(toIso(row.sort_key)).getTime() : Number(row.sort_key),
+  }));
+}
+
+/** A relevance page's position: the last post's relevance, votes, creation time (ms) and id. */
+export type RelevancePosition = readonly [number, number, number, string];
+
+/**
+ * Up to `limit` shown posts of the board matching `terms` (title or body; docs/search.md), most relevant first, ties
+ * by votes then newest, after `after`. The search index ranks the matches; only the best few posts are read.
+ */
+export async function searchPosts(
+  sql: Sql,
+  scope: { organizationId: string; boardId: string },
+  terms: readonly SearchTerm[],
+  filter: Pick<PostFilter, 'status'>,
+  limit: number,
+  after?: RelevancePosition,
+): Promise<Array<PortalPost & { position: RelevancePosition }>> {
+  const cursor = after && { relevance: after[0], voteCount: after[1], createdAt: after[2], id: after[3] };
+  const rows = await search.searchPage(sql, scope, terms, limit, cursor, async (matches) => {
+    const relevance = new Map(matches.map((m) => [m.postId, m.relevance]));
+    // By id alone: the matches are the board's (a condition on the board would lead the planner to its index).
+    const where = [`p.id IN (SELECT value FROM ${sql.dialect.jsonStrings})`, SHOWN, 'p.merged_into_id IS NULL'];
+    const params: unknown[] = [JSON.stringify([...relevance.keys()])];
+    if (filter.status) {
+      where.push('p.status = ?');
+      params.push(filter.status);
+    }
+    const posts = (await sql.all(`SELECT ${POSTS.columns} FROM post p WHERE ${where.join(' AND ')}`, params)).map(
+      (row) => POSTS.read(row),
+    );
+    return posts.map((post) => ({
+      id: post.id,
+      voteCount: post.voteCount,
+      createdAt: Date.parse(post.createdAt),
+      relevance: relevance.get(post.id)!,
+      post,
+    }));
+  });
+  return rows.map((r) => ({ ...r.post, position: [r.relevance, r.voteCount, r.createdAt, r.id] as const }));
+}
+
+/** The most votes a shown post of the board has (0 without posts): the bound Trending's windows are checked with. */
+export async function maxVotes(sql: Sql, boardId: string): Promise<number> {
+  const row = await sql.one<{ vote_count: unknown }>(
+    `SELECT p.vote_count FROM post p WHERE p.board_id = ? AND ${SHOWN} AND p.merged_into_id IS NULL ORDER BY p.vote_count DESC, p.id DESC LIMIT 1`,
+    [boardId],
+  );
+  return row ? toInt(row.vote_count) : 0;
+}
+
+/**
+ * The ids a form on a post page is for, from the page's address: the public board by its slug and the shown, not merged
+ * post by its slug on it, in one statement (nothing else of the post, none of its comments).
+ */
+export async function postRef(
+  sql: Sql,
+  organizationId: string,
+  boardSlug: string,
+  postSlug: string,
+): Promise<{ boardId: string; postId: string } | undefined> {
+  const row = await sql.one<{ board_id: string; post_id: string }>(
+    `SELECT b.id AS board_id, p.id AS post_id FROM board b JOIN post p ON p.board_id = b.id
+     WHERE b.organization_id = ? AND b.slug = ? AND b.is_public = ? AND p.slug = ? AND ${SHOWN} AND p.merged_into_id IS NULL`,
+    [organizationId, boardSlug, true, postSlug],
+  );
+  return row && { boardId: row.board_id, postId: row.post_id };
+}
+
+/** A shown post of the board by its slug, or a merged one (which the page sends on to its target). */
+export async function postBySlug(sql: Sql, boardId: string, slug: string): Promise<PortalPost | undefined> {
+  const row = await sql.one(`SELECT ${POSTS.columns} FROM post p WHERE p.board_id = ? AND p.slug = ? AND ${SHOWN}`, [
+    boardId,
+    slug,
+  ]);
+  return row && POSTS.read(row);
+}
+
+/** The shown post that moved away from this place, with its board's slug now (where its old address sends). */
+export async function movedFrom(
+  sql: Sql,
+  organizationId: string,
+  boardId: string,
+  slug: string,
+): Promise<(PortalPost & { boardSlug: string }) | undefined> {
+  const row = await sql.one<{ post_id: string }>('SELECT post_id FROM post_redirect WHERE board_id = ? AND slug = ?', [
+    boardId,
+    slug,
+  ]);
+  return row ? postById(sql, organizationId, row.post_id) : undefined;
+}
+
+/** A shown post of the workspace by id, with its board's slug (where a merged post points). */
+export async function postById(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+): Promise<(PortalPost & { boardSlug: string }) | undefined> {
+  const row = await sql.one(
+    `SELECT ${POSTS.columns}, b.slug AS board_slug FROM post p JOIN board b ON b.id = p.board_id
+     WHERE p.organization_id = ? AND p.id = ? AND b.is_public = ? AND ${SHOWN}`,
+    [organizationId, id, true],
+  );
+  return row && { ...POSTS.read(row), boardSlug: row.board_slug as string };
+}
+
+/** The shown posts merged into this one. */
+export async function mergedInto(sql: Sql, postId: string): Promise<PortalPost[]> {
+  return (
+    await sql.all(
+      `SELECT ${POSTS.columns} FROM post p WHERE p.merged_into_id = ? AND ${SHOWN} ORDER BY p.created_at, p.id`,
+      [postId],
+    )
+  ).map((r) => POSTS.read(r));
+}
+
+/** Up to `limit` comments of the post, oldest first (replies are threaded by the page). */
+export async function comments(sql: Sql, postId: string, limit: number): Promise<PortalComment[]> {
+  return (
+    await sql.all(`SELECT ${COMMENTS.columns} FROM comment c WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`, [
+      postId,
+      limit,
+    ])
+  ).map((r) => COMMENTS.read(r));
+}
+
+/** The roadmap's column for `status`: shown posts of public boards not hidden from it, in roadmap order, then by votes. */
+export function roadmap(
+  sql: Sql,
+  organizationId: string,
+  status: PostStatus,
+  limit: number,
+): Promise<Array<PortalPost & { boardSlug: string }>> {
+  return postRows.inRoadmapOrder(limit, async ({ where, orderBy }, n) =>
+    (
+      await sql.all(
+        `SELECT ${POSTS.columns}, b.slug AS board_slug FROM post p JOIN board b ON b.id = p.board_id
+         WHERE p.organization_id = ? AND b.is_public = ? AND p.status = ? AND p.hide_from_roadmap = ? AND p.merged_into_id IS NULL AND ${SHOWN} AND ${where}
+         ORDER BY ${orderBy} LIMIT ?`,
+        [organizationId, true, status, false, n],
+      )
+    ).map((row) => ({ ...POSTS.read(row), boardSlug: row.board_slug as string })),
+  );
+}
+
+/** Published entries of public boards, newest first, after (publishedAt, id). */
+export async function changelog(
+  sql: Sql,
+  organizationId: string,
+  limit: number,
+  after?: readonly [number, string],
+): Promise<PortalChangelogEntry[]> {
+  const rows = await sql.all(
+    `SELECT ${ENTRIES.columns} FROM changelog_entry ce JOIN board b ON b.id = ce.board_id
+     WHERE ce.organization_id = ? AND b.is_public = ? AND ce.status = 'published'${after ? ' AND (ce.published_at, ce.id) < (?, ?)' : ''}
+     ORDER BY ce.published_at DESC, ce.id DESC LIMIT ?`,
+    [organizationId, true, ...(after ? [ts(sql, new Date(after[0])), after[1]] : []), limit],
+  );
+  return rows.map((row) => ENTRIES.read(row));
+}

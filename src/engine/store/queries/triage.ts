@@ -1,0 +1,329 @@
+import type { PostStatus } from '../../../schemas/posts.js';
+import type { SearchTerm } from '../../shared/index.js';
+import { asIs, defineRows } from '../rows.js';
+import { type Sql, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts } from '../sql.js';
+import * as postRows from '../tables/posts.js';
+import * as search from '../tables/search.js';
+
+// What the console's posts page reads: every live post of every board of the workspace that was not merged into
+// another, held ones included, in keyset pages.
+
+/** A post as the team's list shows it. */
+export interface TriagePost {
+  id: string;
+  boardId: string;
+  boardName: string;
+  title: string;
+  slug: string;
+  status: PostStatus;
+  moderationStatus: string;
+  voteCount: number;
+  commentCount: number;
+  createdAt: string;
+}
+
+const POSTS = defineRows<TriagePost>('post', 'p', {
+  id: asIs,
+  boardId: asIs,
+  boardName: ['board_name', asIs],
+  title: asIs,
+  slug: asIs,
+  status: asIs,
+  moderationStatus: asIs,
+  voteCount: toInt,
+  commentCount: toInt,
+  createdAt: toIso,
+});
+const SELECT = `SELECT ${POSTS.columns.replace('p.board_name', 'b.name AS board_name')} FROM post p JOIN board b ON b.id = p.board_id`;
+
+export interface TriageFilter {
+  boardId?: string;
+  status?: PostStatus;
+  /** Only posts waiting for moderation. */
+  held?: boolean;
+  /** Only posts created after this time ("new since I last looked"). */
+  since?: Date;
+  /** Only posts carrying this tag. */
+  tagId?: string;
+  /** Only posts someone on this plan voted for (the contact's `plan`, as identify sets it). */
+  voterPlan?: string;
+}
+
+/** The filter's conditions on `p`, and their parameters. */
+function conditions(sql: Sql, filter: TriageFilter): { where: string[]; params: unknown[] } {
+  const where = ['p.deleted_at IS NULL', 'p.merged_into_id IS NULL'];
+  const params: unknown[] = [];
+  const add = (condition: string, value: unknown) => {
+    where.push(condition);
+    params.push(value);
+  };
+  if (filter.boardId) add('p.board_id = ?', filter.boardId);
+  if (filter.status) add('p.status = ?', filter.status);
+  if (filter.held) add('p.moderation_status = ?', 'pending');
+  if (filter.since) add('p.created_at > ?', ts(sql, filter.since));
+  if (filter.tagId) add('EXISTS (SELECT 1 FROM post_tag t WHERE t.post_id = p.id AND t.tag_id = ?)', filter.tagId);
+  if (filter.voterPlan)
+    add(
+      'EXISTS (SELECT 1 FROM vote v JOIN contact c ON c.id = v.contact_id WHERE v.post_id = p.id AND c.plan = ?)',
+      filter.voterPlan,
+    );
+  return { where, params };
+}
+
+export type TriageOrder = 'votes' | 'newest' | 'impact';
+
+/** A page's position: the last post's sort key, ending with its id (votes: count, ms, id; newest: ms, id; impact: cents, id). */
+export type Position = ReadonlyArray<number | string>;
+
+/** Each order's key, largest first: its columns, and how a position's values bind. */
+const ORDERS: Record<TriageOrder, { key: string[]; bind: (sql: Sql, at: Position) => unknown[] }> = {
+  votes: {
+    key: ['p.vote_count', 'p.created_at', 'p.id'],
+    bind: (sql, at) => [at[0], ts(sql, new Date(at[1] as number)), at[2]],
+  },
+  newest: { key: ['p.created_at', 'p.id'], bind: (sql, at) => [ts(sql, new Date(at[0] as number)), at[1]] },
+  impact: { key: ['i.mrr_cents', 'i.post_id'], bind: (_sql, at) => [at[0], at[1]] },
+};
+
+/**
+ * Up to `limit` posts of the workspace in `order` after `after`: by votes (ties newest first), newest, or impact in
+ * `currency` (the posts with paying voters in it, the most revenue first: an index range of post_impact).
+ */
+export async function posts(
+  sql: Sql,
+  organizationId: string,
+  order: TriageOrder,
+  filter: TriageFilter & { currency?: string },
+  limit: number,
+  after?: Position,
+): Promise<Array<TriagePost & { position: Position }>> {
+  const { where, params } = conditions(sql, filter);
+  const { key, bind } = ORDERS[order];
+  let from = SELECT;
+  if (order === 'impact') {
+    // CROSS JOIN keeps SQLite walking post_impact's index in the page's order (a board filter otherwise makes it read
+    // the board's every post and sort them: 44 ms against 0.7 at 100,000 posts); PostgreSQL plans it as any join.
+    from = `${SELECT.replace(' FROM post p', ', i.mrr_cents AS impact_cents FROM post_impact i CROSS JOIN post p')}`;
+    where.unshift('i.organization_id = ?', 'i.currency = ?', 'p.id = i.post_id');
+    params.unshift(organizationId, filter.currency ?? '');
+  } else {
+    where.unshift('p.organization_id = ?');
+    params.unshift(organizationId);
+  }
+  if (after) {
+    where.push(`(${key.join(', ')}) < (${key.map(() => '?').join(', ')})`);
+    params.push(...bind(sql, after));
+  }
+  const rows = await sql.all(
+    `${from} WHERE ${where.join(' AND ')} ORDER BY ${key.map((k) => `${k} DESC`).join(', ')} LIMIT ?`,
+    [...params, limit],
+  );
+  return rows.map((row) => {
+    const post = POSTS.read(row);
+    const at = Date.parse(post.createdAt);
+    const position =
+      order === 'votes'
+        ? [post.voteCount, at, post.id]
+        : order === 'newest'
+          ? [at, post.id]
+          : [toInt(row.impact_cents), post.id];
+    return { ...post, position };
+  });
+}
+
+/** Trending: the votes of the last this many days. */
+export const TRENDING_DAYS = 7;
+
+/**
+ * Up to `limit` posts of the workspace by their votes since `since` (trending; the posts with such votes), ties by
+ * all their votes then newest, after `after` (recent votes, votes, id). The recent votes come from one index range of
+ * the workspace's votes by time.
+ */
+export async function trending(
+  sql: Sql,
+  organizationId: string,
+  since: Date,
+  filter: TriageFilter,
+  limit: number,
+  after?: Position,
+): Promise<Array<TriagePost & { position: Position }>> {
+  const { where, params } = conditions(sql, filter);
+  if (after) {
+    where.push('(r.recent, p.vote_count, p.id) < (?, ?, ?)');
+    params.push(after[0], after[1], after[2]);
+  }
+  const from = SELECT.replace(
+    ' FROM post p',
+    ', r.recent FROM (SELECT v.post_id, COUNT(*) AS recent FROM vote v WHERE v.organization_id = ? AND v.created_at > ? GROUP BY v.post_id) r JOIN post p ON p.id = r.post_id',
+  );
+  const rows = await sql.all(
+    `${from} WHERE ${where.join(' AND ')} ORDER BY r.recent DESC, p.vote_count DESC, p.id DESC LIMIT ?`,
+    [organizationId, ts(sql, since), ...params, limit],
+  );
+  return rows.map((row) => {
+    const post = POSTS.read(row);
+    return { ...post, position: [toInt(row.recent), post.voteCount, post.id] };
+  });
+}
+
+/** A relevance page's position: the last post's relevance, votes, creation time (ms) and id. */
+export type RelevancePosition = readonly [number, number, number, string];
+
+/** Up to `limit` posts of the workspace matching `terms`, most relevant first (docs/search.md), after `after`. */
+export async function searchPosts(
+  sql: Sql,
+  organizationId: string,
+  terms: readonly SearchTerm[],
+  filter: TriageFilter,
+  limit: number,
+  after?: RelevancePosition,
+): Promise<Array<TriagePost & { position: RelevancePosition }>> {
+  const cursor = after && { relevance: after[0], voteCount: after[1], createdAt: after[2], id: after[3] };
+  const scope = { organizationId, ...(filter.boardId ? { boardId: filter.boardId } : {}) };
+  const rows = await search.searchPage(sql, scope, terms, limit, cursor, async (matches) => {
+    const relevance = new Map(matches.map((m) => [m.postId, m.relevance]));
+    const { where, params } = conditions(sql, filter);
+    const found = await sql.all(
+      `${SELECT} WHERE p.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND ${where.join(' AND ')}`,
+      [JSON.stringify([...relevance.keys()]), ...params],
+    );
+    return found.map((row) => {
+      const post = POSTS.read(row);
+      return {
+        id: post.id,
+        voteCount: post.voteCount,
+        createdAt: Date.parse(post.createdAt),
+        relevance: relevance.get(post.id)!,
+        post,
+      };
+    });
+  });
+  return rows.map((r) => ({ ...r.post, position: [r.relevance, r.voteCount, r.createdAt, r.id] as const }));
+}
+
+/** A voter as the post page lists them: their contact's name, address, plan and revenue (null for an unlinked vote). */
+export interface TriageVoter {
+  contactId: string | null;
+  name: string | null;
+  email: string | null;
+  plan: string | null;
+  mrrCents: number | null;
+  currency: string | null;
+  votedAt: string;
+}
+
+/** Above this many votes, a post's top voters are found from the paying contacts down (see `voters`). */
+export const MANY_VOTES = 2000;
+
+const voter = (r: Record<string, unknown>): TriageVoter => ({
+  contactId: toStringOrNull(r.contact_id),
+  name: toStringOrNull(r.name),
+  email: toStringOrNull(r.email),
+  plan: toStringOrNull(r.plan),
+  mrrCents: toIntOrNull(r.mrr_cents),
+  currency: toStringOrNull(r.currency),
+  votedAt: toIso(r.created_at),
+});
+
+/**
+ * Up to `limit` voters of a post, those paying most first (then the earliest). A post with up to MANY_VOTES votes is
+ * read from its votes (every voter, paying or not); a post with more, from the workspace's paying contacts down, by
+ * revenue, each checked for a vote on it (an index probe): the top payers of a post a twentieth of the workspace voted
+ * on are then a few thousand probes away instead of every vote's contact. Only paying voters are listed then.
+ */
+export async function voters(
+  sql: Sql,
+  organizationId: string,
+  post: { id: string; voteCount: number },
+  limit: number,
+): Promise<TriageVoter[]> {
+  if (post.voteCount <= MANY_VOTES) {
+    const rows = await sql.all(
+      `SELECT v.contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency, v.created_at FROM vote v LEFT JOIN contact c ON c.id = v.contact_id
+       WHERE v.post_id = ? ORDER BY (c.mrr_cents IS NULL), c.mrr_cents DESC, v.created_at, v.id LIMIT ?`,
+      [post.id, limit],
+    );
+    return rows.map(voter);
+  }
+  const rows = await sql.all(
+    `SELECT c.id AS contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency,
+       (SELECT MIN(v.created_at) FROM vote v WHERE v.contact_id = c.id AND v.post_id = ?) AS created_at
+     FROM contact c WHERE c.organization_id = ? AND c.mrr_cents > 0
+       AND EXISTS (SELECT 1 FROM vote v WHERE v.contact_id = c.id AND v.post_id = ?)
+     ORDER BY c.mrr_cents DESC, c.id DESC LIMIT ?`,
+    [post.id, organizationId, post.id, limit],
+  );
+  return rows.map(voter);
+}
+
+/** A comment as the team sees it: whether it is the team's official reply, and the contact it is linked to. */
+export interface TriageComment {
+  id: string;
+  parentId: string | null;
+  authorName: string | null;
+  official: boolean;
+  contactId: string | null;
+  bodyText: string;
+  createdAt: string;
+}
+
+const COMMENTS = defineRows<TriageComment>('comment', 'c', {
+  id: asIs,
+  parentId: toStringOrNull,
+  authorName: toStringOrNull,
+  official: toBool,
+  contactId: toStringOrNull,
+  bodyText: asIs,
+  createdAt: toIso,
+});
+
+/** Up to `limit` comments of a post, oldest first. */
+export async function comments(sql: Sql, postId: string, limit: number): Promise<TriageComment[]> {
+  return (
+    await sql.all(`SELECT ${COMMENTS.columns} FROM comment c WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`, [
+      postId,
+      limit,
+    ])
+  ).map((r) => COMMENTS.read(r));
+}
+
+/** The titles of these posts of the workspace (those that exist), by id. */
+export async function titles(sql: Sql, organizationId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sql.all<{ id: string; title: string }>(
+    `SELECT id, title FROM post WHERE organization_id = ? AND id IN (SELECT value FROM ${sql.dialect.jsonStrings})`,
+    [organizationId, JSON.stringify(ids)],
+  );
+  return new Map(rows.map((r) => [r.id, r.title]));
+}
+
+/** The posts a roadmap column shows and orders, at most. */
+export const ROADMAP_LIMIT = 100;
+
+/**
+ * A roadmap column: the workspace's live, unmerged posts of `status` on every board that are not hidden from the
+ * roadmap, in roadmap order (unordered ones after, most votes first), as the portal shows them.
+ */
+export function roadmapColumn(
+  sql: Sql,
+  organizationId: string,
+  status: PostStatus,
+  limit: number,
+): Promise<Array<TriagePost & { roadmapOrder: number | null }>> {
+  const live =
+    'p.organization_id = ? AND p.status = ? AND p.hide_from_roadmap = ? AND p.deleted_at IS NULL AND p.merged_into_id IS NULL';
+  const select = SELECT.replace(' FROM post p', ', p.roadmap_order FROM post p');
+  return postRows.inRoadmapOrder(limit, async ({ where, orderBy }, n) =>
+    (
+      await sql.all(`${select} WHERE ${live} AND ${where} ORDER BY ${orderBy} LIMIT ?`, [
+        organizationId,
+        status,
+        false,
+        n,
+      ])
+    ).map((r) => ({
+      ...POSTS.read(r),
+      roadmapOrder: toIntOrNull(r.roadmap_order),
+    })),
+  );
+}

@@ -1,0 +1,74 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { type After, asIs, defineRows, pageOf } from '../rows.js';
+import { type Sql, toBool, toIso, ts } from '../sql.js';
+import { Organization } from './organizations.js';
+
+/** A board: where posts are filed. */
+export const Board = defineEntity({
+  name: 'Board',
+  tableName: 'board',
+  uniques: [{ name: 'board_org_slug_unique', properties: ['organization', 'slug'] }],
+  properties: {
+    id: p.string().primary().length(40),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    name: p.string().length(200),
+    slug: p.string().length(80),
+    isPublic: p.boolean().default(true),
+    createdAt: p.datetime().length(3),
+    updatedAt: p.datetime().length(3),
+  },
+});
+
+export interface BoardRow {
+  id: string;
+  organizationId: string;
+  name: string;
+  slug: string;
+  isPublic: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const BOARDS = defineRows<BoardRow>('board', 'b', {
+  id: asIs,
+  organizationId: asIs,
+  name: asIs,
+  slug: asIs,
+  isPublic: toBool,
+  createdAt: toIso,
+  updatedAt: toIso,
+});
+
+export async function insert(sql: Sql, board: BoardRow): Promise<void> {
+  await sql.run(`INSERT INTO board (${BOARDS.names}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
+    board.id,
+    board.organizationId,
+    board.name,
+    board.slug,
+    board.isPublic,
+    ts(sql, new Date(board.createdAt)),
+    ts(sql, new Date(board.updatedAt)),
+  ]);
+}
+
+export async function find(sql: Sql, organizationId: string, id: string): Promise<BoardRow | undefined> {
+  const row = await sql.one(`SELECT ${BOARDS.columns} FROM board b WHERE b.organization_id = ? AND b.id = ?`, [
+    organizationId,
+    id,
+  ]);
+  return row && BOARDS.read(row);
+}
+
+/** Up to `limit` boards of the workspace after (createdAt, id), oldest first. */
+export function list(sql: Sql, organizationId: string, limit: number, after?: After): Promise<BoardRow[]> {
+  return pageOf(sql, BOARDS, { where: 'b.organization_id = ?', params: [organizationId] }, limit, after);
+}
+
+/** The slugs of the workspace's boards that are `base` or `base-...`. */
+export async function slugsLike(sql: Sql, organizationId: string, base: string): Promise<string[]> {
+  const rows = await sql.all<{ slug: string }>(
+    'SELECT slug FROM board WHERE organization_id = ? AND (slug = ? OR slug LIKE ?)',
+    [organizationId, base, `${base}-%`],
+  );
+  return rows.map((r) => r.slug);
+}

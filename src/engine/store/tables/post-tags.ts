@@ -1,0 +1,34 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { placeholders, type Sql } from '../sql.js';
+import { Post } from './posts.js';
+import { Tag } from './tags.js';
+
+/** Which tags a post carries. */
+export const PostTag = defineEntity({
+  name: 'PostTag',
+  tableName: 'post_tag',
+  // The posts of a tag (and a tag's deletion): the primary key leads with the post.
+  indexes: [{ name: 'post_tag_tag_id_index', properties: ['tag'] }],
+  properties: {
+    post: () => p.manyToOne(Post).primary().deleteRule('cascade'),
+    tag: () => p.manyToOne(Tag).primary().deleteRule('cascade'),
+  },
+});
+
+/** Replace the tags a post carries. */
+export async function setForPost(sql: Sql, postId: string, tagIds: Iterable<string>): Promise<void> {
+  await sql.run('DELETE FROM post_tag WHERE post_id = ?', [postId]);
+  for (const tagId of tagIds) await sql.run('INSERT INTO post_tag (post_id, tag_id) VALUES (?, ?)', [postId, tagId]);
+}
+
+/** The tags each of these posts carries (tag ids, by post). */
+export async function forPosts(sql: Sql, postIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (postIds.length === 0) return out;
+  const rows = await sql.all<{ post_id: string; tag_id: string }>(
+    `SELECT post_id, tag_id FROM post_tag WHERE post_id IN (${placeholders(postIds)}) ORDER BY post_id, tag_id`,
+    postIds,
+  );
+  for (const r of rows) out.set(r.post_id, [...(out.get(r.post_id) ?? []), r.tag_id]);
+  return out;
+}
