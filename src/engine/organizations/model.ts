@@ -1,3 +1,4 @@
+import { SEARCH_LANGUAGES, type SearchLanguage } from '../search/index.js';
 import {
   BILLING_STATES,
   type BillingState,
@@ -7,8 +8,6 @@ import {
   PLANS,
   type Plan,
   RESERVED_HANDLES,
-  SEARCH_LANGUAGES,
-  type SearchLanguage,
 } from '../shared/index.js';
 import type { organizations } from '../store/index.js';
 

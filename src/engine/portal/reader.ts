@@ -1,16 +1,15 @@
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
+import { parseSearch, type RelevancePosition, searchPosts } from '../search/index.js';
 import {
   type CursorKey,
   isFiniteNumber,
   isId,
   isRelevancePosition,
   isTime,
-  parseSearch,
   readCursor,
-  type SearchTerm,
   toPage,
 } from '../shared/index.js';
-import { type Database, portalPages as portal, search, type WorkspaceContext } from '../store/index.js';
+import { type Database, portalPages as portal, type SearchTerm, type WorkspaceContext } from '../store/index.js';
 
 export type PortalBoard = portal.PortalBoard;
 export type PortalChangelogEntry = portal.PortalChangelogEntry;
@@ -48,9 +47,10 @@ async function searchPage(
   limit: number,
   cursor: string | undefined,
 ) {
-  const position = readCursor(cursor, 'portal:relevance', isRelevancePosition) as portal.RelevancePosition | undefined;
-  await search.indexPending(db);
-  const rows = await portal.searchPosts(db, scope, terms, { status }, limit + 1, position);
+  const position = readCursor(cursor, 'portal:relevance', isRelevancePosition) as RelevancePosition | undefined;
+  const rows = await searchPosts(db, scope, terms, limit + 1, position, (ids) =>
+    portal.shownByIds(db, ids, { status }),
+  );
   const page = toPage(rows, limit, 'portal:relevance', (last) => [...last.position]);
   return { data: page.data.map(({ position: _position, ...post }) => post), nextCursor: page.nextCursor };
 }

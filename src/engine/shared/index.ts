@@ -11,6 +11,5 @@ export * from './pages.js';
 export * from './plain-body.js';
 export * from './plans.js';
 export * from './portal-paths.js';
-export * from './search.js';
 export * from './slugs.js';
 export * from './time.js';

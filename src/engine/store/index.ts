@@ -41,6 +41,7 @@ export * as postRedirects from './tables/post-redirects.js';
 export * as postTags from './tables/post-tags.js';
 export * as posts from './tables/posts.js';
 export * as rateLimits from './tables/rate-limits.js';
+export type { PostSearchScope, SearchTerm } from './tables/search.js';
 /** Full-text search over posts and contacts (SQLite's FTS5 tables, PostgreSQL's GIN and trigram indexes). */
 export * as search from './tables/search.js';
 export * as ssoDomains from './tables/sso-domains.js';

@@ -20,6 +20,10 @@ export interface Rows<T> {
   read(row: Record<string, unknown>): T;
   /** A field's column, unqualified (for an UPDATE's SET). */
   column(field: keyof T & string): string;
+  /** The same table's rows as a view of some of its fields: the same columns and readers, fewer of them. */
+  pick<K extends keyof T & string>(...fields: K[]): Rows<Pick<T, K>>;
+  /** The view of every field but these. */
+  omit<K extends keyof T & string>(...fields: K[]): Rows<Omit<T, K>>;
 }
 
 const snakeCase = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -37,6 +41,17 @@ export function defineRows<T>(table: string, alias: string, spec: { [K in keyof 
       ? { field, column: snakeCase(field), read: column }
       : { field, column: column[0], read: column[1] },
   );
+  return rowsOf<T>(table, alias, fields);
+}
+
+interface Field {
+  field: string;
+  column: string;
+  read: Read<unknown>;
+}
+
+function rowsOf<T>(table: string, alias: string, fields: readonly Field[]): Rows<T> {
+  const view = <V>(keep: (f: Field) => boolean) => rowsOf<V>(table, alias, fields.filter(keep));
   return {
     table,
     alias,
@@ -50,6 +65,8 @@ export function defineRows<T>(table: string, alias: string, spec: { [K in keyof 
       for (const f of fields) out[f.field] = f.read(row[f.column]);
       return out as T;
     },
+    pick: (...names) => view((f) => (names as string[]).includes(f.field)),
+    omit: (...names) => view((f) => !(names as string[]).includes(f.field)),
   };
 }
 

@@ -1,26 +1,9 @@
 // The console's triage: every post of a workspace in one list, filtered and sorted as the team works (docs/console.md).
-import type { Post, PostStatus } from '../../schemas/posts.js';
+import type { Post } from '../../schemas/posts.js';
 import { ROADMAP_STATUSES } from '../portal/index.js';
-import {
-  type CursorKey,
-  isId,
-  isIntegerIn,
-  isRelevancePosition,
-  isTime,
-  parseSearch,
-  readCursor,
-  toPage,
-} from '../shared/index.js';
-import {
-  boards,
-  postImpacts,
-  postNotes,
-  posts,
-  postTags,
-  search,
-  triage,
-  type WorkspaceContext,
-} from '../store/index.js';
+import { parseSearch, type RelevancePosition, searchPosts } from '../search/index.js';
+import { type CursorKey, isId, isIntegerIn, isRelevancePosition, isTime, readCursor, toPage } from '../shared/index.js';
+import { boards, postImpacts, postNotes, posts, postTags, triage, type WorkspaceContext } from '../store/index.js';
 
 export const ROADMAP_LIMIT = triage.ROADMAP_LIMIT;
 export type TriageComment = triage.TriageComment;
@@ -49,17 +32,8 @@ export interface TriagePostDetail {
 export const TRIAGE_SORTS = ['votes', 'newest', 'trending', 'impact'] as const;
 export type TriageSort = (typeof TRIAGE_SORTS)[number];
 
-export interface TriageQuery {
-  boardId?: string;
-  status?: PostStatus;
-  /** Only posts waiting for moderation. */
-  held?: boolean;
-  /** Only posts created after this time ("new since I last looked"). */
-  since?: Date;
-  /** Only posts carrying this tag. */
-  tagId?: string;
-  /** Only posts someone on this plan voted for. */
-  voterPlan?: string;
+/** The posts page's query: its filter (the store's, one definition), and the search, order and page. */
+export interface TriageQuery extends triage.TriageFilter {
   /** Words to search titles and bodies for (docs/search.md): then the order is relevance. */
   q?: string;
   sort?: TriageSort;
@@ -135,25 +109,18 @@ export function createTriageReader(ctx: WorkspaceContext) {
      * its impact is in (what the page offers to rank by) and the one this page ranks by.
      */
     async posts(query: TriageQuery = {}) {
-      const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
-      const filter = {
-        boardId: query.boardId,
-        status: query.status,
-        held: query.held,
-        since: query.since,
-        tagId: query.tagId,
-        voterPlan: query.voterPlan,
-      };
+      const { q: _q, sort: _sort, currency: _currency, cursor: _cursor, limit: asked, ...filter } = query;
+      const limit = Math.min(Math.max(asked ?? 50, 1), 100);
       const terms = query.q ? parseSearch(query.q) : [];
       const currencies = await postImpacts.currencies(ctx.db, ctx.organizationId);
       if (query.q !== undefined && query.q.trim() !== '') {
         const position = readCursor(query.cursor, 'triage:relevance', isRelevancePosition) as
-          | triage.RelevancePosition
+          | RelevancePosition
           | undefined;
-        await search.indexPending(ctx.db);
-        const rows = terms.length
-          ? await triage.searchPosts(ctx.db, ctx.organizationId, terms, filter, limit + 1, position)
-          : [];
+        const scope = { organizationId: ctx.organizationId, ...(filter.boardId ? { boardId: filter.boardId } : {}) };
+        const rows = await searchPosts(ctx.db, scope, terms, limit + 1, position, (ids) =>
+          triage.byIds(ctx.db, ids, filter),
+        );
         const page = toPage(rows, limit, 'triage:relevance', (last) => [...last.position]);
         return {
           data: await withImpact(page.data.map(({ position: _p, ...post }) => post)),

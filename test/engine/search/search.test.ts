@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/engine/index.js';
-import { parseSearch } from '../../../src/engine/shared/search.js';
+import { parseSearch } from '../../../src/engine/search/index.js';
 import { search as searchStore } from '../../../src/engine/store/index.js';
 import { createTestDatabase, postgresReachable } from '../../helpers/databases.js';
 import { describeEngine } from '../../helpers/harness.js';

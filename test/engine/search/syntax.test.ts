@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fts5Query, parseSearch, tsQuery } from '../../../src/engine/shared/index.js';
+import { parseSearch } from '../../../src/engine/search/index.js';
+import { fts5Query, tsQuery } from '../../../src/engine/store/tables/search.js';
 
 describe('the search syntax', () => {
   it('words are ANDed, each also as a prefix; quoted phrases match word for word', () => {

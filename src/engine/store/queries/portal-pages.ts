@@ -1,9 +1,8 @@
 import type { PostStatus } from '../../../schemas/posts.js';
-import type { SearchTerm } from '../../shared/index.js';
-import { asIs, defineRows } from '../rows.js';
-import { type Sql, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts } from '../sql.js';
+import { type Sql, toInt, toIso, ts } from '../sql.js';
+import * as changelogEntries from '../tables/changelog-entries.js';
+import * as commentRows from '../tables/comments.js';
 import * as postRows from '../tables/posts.js';
-import * as search from '../tables/search.js';
 
 // What the public portal reads: only public boards, and on them only live, approved posts that were not merged into
 // another. Every list is a keyset page.
@@ -17,72 +16,53 @@ export interface PortalBoard {
 }
 
 /** A post as the portal lists and shows it. */
-export interface PortalPost {
-  id: string;
-  boardId: string;
-  title: string;
-  slug: string;
-  bodyText: string;
-  status: PostStatus;
-  authorName: string | null;
-  voteCount: number;
-  commentCount: number;
-  roadmapOrder: number | null;
-  mergedIntoId: string | null;
-  createdAt: string;
-}
+export type PortalPost = Pick<
+  postRows.PostRow,
+  | 'id'
+  | 'boardId'
+  | 'title'
+  | 'slug'
+  | 'bodyText'
+  | 'status'
+  | 'authorName'
+  | 'voteCount'
+  | 'commentCount'
+  | 'roadmapOrder'
+  | 'mergedIntoId'
+  | 'createdAt'
+>;
+const POSTS = postRows.ROWS.pick(
+  'id',
+  'boardId',
+  'title',
+  'slug',
+  'bodyText',
+  'status',
+  'authorName',
+  'voteCount',
+  'commentCount',
+  'roadmapOrder',
+  'mergedIntoId',
+  'createdAt',
+);
 
-export interface PortalComment {
-  id: string;
-  parentId: string | null;
-  authorName: string | null;
-  /** The team's official reply (written in the console): shown as the team's. */
-  official: boolean;
-  bodyText: string;
-  createdAt: string;
-}
+/** A comment as the portal shows it: `official` is the team's reply (written in the console), shown as the team's. */
+export type PortalComment = Pick<
+  commentRows.CommentRecord,
+  'id' | 'parentId' | 'authorName' | 'official' | 'bodyText' | 'createdAt'
+>;
+const COMMENTS = commentRows.ROWS.pick('id', 'parentId', 'authorName', 'official', 'bodyText', 'createdAt');
 
-export interface PortalChangelogEntry {
-  id: string;
-  boardId: string;
-  title: string;
-  slug: string;
-  body: string;
+/** A published changelog entry, as the portal shows it. */
+export type PortalChangelogEntry = Pick<
+  changelogEntries.ChangelogEntryRecord,
+  'id' | 'boardId' | 'title' | 'slug' | 'body'
+> & {
   publishedAt: string;
-}
-
-const POSTS = defineRows<PortalPost>('post', 'p', {
-  id: asIs,
-  boardId: asIs,
-  title: asIs,
-  slug: asIs,
-  bodyText: asIs,
-  status: asIs,
-  authorName: toStringOrNull,
-  voteCount: toInt,
-  commentCount: toInt,
-  roadmapOrder: toIntOrNull,
-  mergedIntoId: toStringOrNull,
-  createdAt: toIso,
-});
-
-const COMMENTS = defineRows<PortalComment>('comment', 'c', {
-  id: asIs,
-  parentId: toStringOrNull,
-  authorName: toStringOrNull,
-  official: toBool,
-  bodyText: asIs,
-  createdAt: toIso,
-});
-
-const ENTRIES = defineRows<PortalChangelogEntry>('changelog_entry', 'ce', {
-  id: asIs,
-  boardId: asIs,
-  title: asIs,
-  slug: asIs,
-  body: asIs,
-  publishedAt: toIso,
-});
+};
+const ENTRIES = changelogEntries.ROWS.pick('id', 'boardId', 'title', 'slug', 'body', 'publishedAt');
+/** A published entry (the only kind the portal reads) has its time. */
+const readEntry = (row: Record<string, unknown>) => ENTRIES.read(row) as PortalChangelogEntry;
 
 /** A post the public sees: live, approved, not merged. */
 const SHOWN = "p.deleted_at IS NULL AND p.moderation_status = 'approved'";
@@ -166,43 +146,24 @@ export async function posts(
   }));
 }
 
-/** A relevance page's position: the last post's relevance, votes, creation time (ms) and id. */
-export type RelevancePosition = readonly [number, number, number, string];
-
 /**
- * Up to `limit` shown posts of the board matching `terms` (title or body; docs/search.md), most relevant first, ties
- * by votes then newest, after `after`. The search index ranks the matches; only the best few posts are read.
+ * The shown posts of these ids (a search's best matches, read by `searchPosts`), of `status` if given. By id alone:
+ * the matches are the board's (a condition on the board would lead the planner to its index).
  */
-export async function searchPosts(
+export async function shownByIds(
   sql: Sql,
-  scope: { organizationId: string; boardId: string },
-  terms: readonly SearchTerm[],
+  ids: readonly string[],
   filter: Pick<PostFilter, 'status'>,
-  limit: number,
-  after?: RelevancePosition,
-): Promise<Array<PortalPost & { position: RelevancePosition }>> {
-  const cursor = after && { relevance: after[0], voteCount: after[1], createdAt: after[2], id: after[3] };
-  const rows = await search.searchPage(sql, scope, terms, limit, cursor, async (matches) => {
-    const relevance = new Map(matches.map((m) => [m.postId, m.relevance]));
-    // By id alone: the matches are the board's (a condition on the board would lead the planner to its index).
-    const where = [`p.id IN (SELECT value FROM ${sql.dialect.jsonStrings})`, SHOWN, 'p.merged_into_id IS NULL'];
-    const params: unknown[] = [JSON.stringify([...relevance.keys()])];
-    if (filter.status) {
-      where.push('p.status = ?');
-      params.push(filter.status);
-    }
-    const posts = (await sql.all(`SELECT ${POSTS.columns} FROM post p WHERE ${where.join(' AND ')}`, params)).map(
-      (row) => POSTS.read(row),
-    );
-    return posts.map((post) => ({
-      id: post.id,
-      voteCount: post.voteCount,
-      createdAt: Date.parse(post.createdAt),
-      relevance: relevance.get(post.id)!,
-      post,
-    }));
-  });
-  return rows.map((r) => ({ ...r.post, position: [r.relevance, r.voteCount, r.createdAt, r.id] as const }));
+): Promise<PortalPost[]> {
+  const where = [`p.id IN (SELECT value FROM ${sql.dialect.jsonStrings})`, SHOWN, 'p.merged_into_id IS NULL'];
+  const params: unknown[] = [JSON.stringify(ids)];
+  if (filter.status) {
+    where.push('p.status = ?');
+    params.push(filter.status);
+  }
+  return (await sql.all(`SELECT ${POSTS.columns} FROM post p WHERE ${where.join(' AND ')}`, params)).map((row) =>
+    POSTS.read(row),
+  );
 }
 
 /** The most votes a shown post of the board has (0 without posts): the bound Trending's windows are checked with. */
@@ -321,5 +282,5 @@ export async function changelog(
      ORDER BY ce.published_at DESC, ce.id DESC LIMIT ?`,
     [organizationId, true, ...(after ? [ts(sql, new Date(after[0])), after[1]] : []), limit],
   );
-  return rows.map((row) => ENTRIES.read(row));
+  return rows.map(readEntry);
 }

@@ -1,40 +1,33 @@
 import type { PostStatus } from '../../../schemas/posts.js';
-import type { SearchTerm } from '../../shared/index.js';
-import { asIs, defineRows } from '../rows.js';
-import { type Sql, toBool, toInt, toIntOrNull, toIso, toStringOrNull, ts } from '../sql.js';
+import { type Sql, toInt, toIntOrNull, toIso, toStringOrNull, ts } from '../sql.js';
+import * as commentRows from '../tables/comments.js';
 import * as postRows from '../tables/posts.js';
-import * as search from '../tables/search.js';
 
 // What the console's posts page reads: every live post of every board of the workspace that was not merged into
 // another, held ones included, in keyset pages.
 
-/** A post as the team's list shows it. */
-export interface TriagePost {
-  id: string;
-  boardId: string;
-  boardName: string;
-  title: string;
-  slug: string;
-  status: PostStatus;
-  moderationStatus: string;
-  voteCount: number;
-  commentCount: number;
-  createdAt: string;
-}
+/** A post as the team's list shows it, with its board's name. */
+export type TriagePost = Pick<
+  postRows.PostRow,
+  'id' | 'boardId' | 'title' | 'slug' | 'status' | 'moderationStatus' | 'voteCount' | 'commentCount' | 'createdAt'
+> & { boardName: string };
 
-const POSTS = defineRows<TriagePost>('post', 'p', {
-  id: asIs,
-  boardId: asIs,
-  boardName: ['board_name', asIs],
-  title: asIs,
-  slug: asIs,
-  status: asIs,
-  moderationStatus: asIs,
-  voteCount: toInt,
-  commentCount: toInt,
-  createdAt: toIso,
+const POSTS = postRows.ROWS.pick(
+  'id',
+  'boardId',
+  'title',
+  'slug',
+  'status',
+  'moderationStatus',
+  'voteCount',
+  'commentCount',
+  'createdAt',
+);
+const readPost = (row: Record<string, unknown>): TriagePost => ({
+  ...POSTS.read(row),
+  boardName: row.board_name as string,
 });
-const SELECT = `SELECT ${POSTS.columns.replace('p.board_name', 'b.name AS board_name')} FROM post p JOIN board b ON b.id = p.board_id`;
+const SELECT = `SELECT ${POSTS.columns}, b.name AS board_name FROM post p JOIN board b ON b.id = p.board_id`;
 
 export interface TriageFilter {
   boardId?: string;
@@ -119,7 +112,7 @@ export async function posts(
     [...params, limit],
   );
   return rows.map((row) => {
-    const post = POSTS.read(row);
+    const post = readPost(row);
     const at = Date.parse(post.createdAt);
     const position =
       order === 'votes'
@@ -161,44 +154,19 @@ export async function trending(
     [organizationId, ts(sql, since), ...params, limit],
   );
   return rows.map((row) => {
-    const post = POSTS.read(row);
+    const post = readPost(row);
     return { ...post, position: [toInt(row.recent), post.voteCount, post.id] };
   });
 }
 
-/** A relevance page's position: the last post's relevance, votes, creation time (ms) and id. */
-export type RelevancePosition = readonly [number, number, number, string];
-
-/** Up to `limit` posts of the workspace matching `terms`, most relevant first (docs/search.md), after `after`. */
-export async function searchPosts(
-  sql: Sql,
-  organizationId: string,
-  terms: readonly SearchTerm[],
-  filter: TriageFilter,
-  limit: number,
-  after?: RelevancePosition,
-): Promise<Array<TriagePost & { position: RelevancePosition }>> {
-  const cursor = after && { relevance: after[0], voteCount: after[1], createdAt: after[2], id: after[3] };
-  const scope = { organizationId, ...(filter.boardId ? { boardId: filter.boardId } : {}) };
-  const rows = await search.searchPage(sql, scope, terms, limit, cursor, async (matches) => {
-    const relevance = new Map(matches.map((m) => [m.postId, m.relevance]));
-    const { where, params } = conditions(sql, filter);
-    const found = await sql.all(
-      `${SELECT} WHERE p.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND ${where.join(' AND ')}`,
-      [JSON.stringify([...relevance.keys()]), ...params],
-    );
-    return found.map((row) => {
-      const post = POSTS.read(row);
-      return {
-        id: post.id,
-        voteCount: post.voteCount,
-        createdAt: Date.parse(post.createdAt),
-        relevance: relevance.get(post.id)!,
-        post,
-      };
-    });
-  });
-  return rows.map((r) => ({ ...r.post, position: [r.relevance, r.voteCount, r.createdAt, r.id] as const }));
+/** The posts of these ids that pass the filter (a search's best matches, read by `searchPosts`). */
+export async function byIds(sql: Sql, ids: readonly string[], filter: TriageFilter): Promise<TriagePost[]> {
+  const { where, params } = conditions(sql, filter);
+  const found = await sql.all(
+    `${SELECT} WHERE p.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND ${where.join(' AND ')}`,
+    [JSON.stringify(ids), ...params],
+  );
+  return found.map(readPost);
 }
 
 /** A voter as the post page lists them: their contact's name, address, plan and revenue (null for an unlinked vote). */
@@ -257,25 +225,19 @@ export async function voters(
 }
 
 /** A comment as the team sees it: whether it is the team's official reply, and the contact it is linked to. */
-export interface TriageComment {
-  id: string;
-  parentId: string | null;
-  authorName: string | null;
-  official: boolean;
-  contactId: string | null;
-  bodyText: string;
-  createdAt: string;
-}
-
-const COMMENTS = defineRows<TriageComment>('comment', 'c', {
-  id: asIs,
-  parentId: toStringOrNull,
-  authorName: toStringOrNull,
-  official: toBool,
-  contactId: toStringOrNull,
-  bodyText: asIs,
-  createdAt: toIso,
-});
+export type TriageComment = Pick<
+  commentRows.CommentRecord,
+  'id' | 'parentId' | 'authorName' | 'official' | 'contactId' | 'bodyText' | 'createdAt'
+>;
+const COMMENTS = commentRows.ROWS.pick(
+  'id',
+  'parentId',
+  'authorName',
+  'official',
+  'contactId',
+  'bodyText',
+  'createdAt',
+);
 
 /** Up to `limit` comments of a post, oldest first. */
 export async function comments(sql: Sql, postId: string, limit: number): Promise<TriageComment[]> {
@@ -322,7 +284,7 @@ export function roadmapColumn(
         n,
       ])
     ).map((r) => ({
-      ...POSTS.read(r),
+      ...readPost(r),
       roadmapOrder: toIntOrNull(r.roadmap_order),
     })),
   );

@@ -1,5 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { ChangelogEntry as ChangelogEntryRecord } from '../../../schemas/interactions.js';
+
+export type { ChangelogEntryRecord };
+
 import { onlyOn } from '../model.js';
 import { asIs, defineRows } from '../rows.js';
 import { type Sql, toIso, toIsoOrNull, ts, type WriteStatement } from '../sql.js';
@@ -60,7 +63,8 @@ export async function postsOf(sql: Sql, entryId: string): Promise<string[]> {
   ).map((r) => r.post_id);
 }
 
-const ENTRIES = defineRows<ChangelogEntryRecord>('changelog_entry', 'ce', {
+/** The changelog entry table's one row mapping; the portal's pages take a view of it. */
+export const ROWS = defineRows<ChangelogEntryRecord>('changelog_entry', 'ce', {
   id: asIs,
   organizationId: asIs,
   boardId: asIs,
@@ -74,7 +78,7 @@ const ENTRIES = defineRows<ChangelogEntryRecord>('changelog_entry', 'ce', {
 });
 
 export async function insert(sql: Sql, entry: ChangelogEntryRecord): Promise<void> {
-  await sql.run(`INSERT INTO changelog_entry (${ENTRIES.names}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`, [
+  await sql.run(`INSERT INTO changelog_entry (${ROWS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`, [
     entry.id,
     entry.organizationId,
     entry.boardId,
@@ -89,28 +93,28 @@ export async function insert(sql: Sql, entry: ChangelogEntryRecord): Promise<voi
 
 export async function find(sql: Sql, organizationId: string, id: string): Promise<ChangelogEntryRecord | undefined> {
   const row = await sql.one(
-    `SELECT ${ENTRIES.columns} FROM changelog_entry ce WHERE ce.organization_id = ? AND ce.id = ?`,
+    `SELECT ${ROWS.columns} FROM changelog_entry ce WHERE ce.organization_id = ? AND ce.id = ?`,
     [organizationId, id],
   );
-  return row && ENTRIES.read(row);
+  return row && ROWS.read(row);
 }
 
 /** A board's entries, newest first. */
 export async function listForBoard(sql: Sql, organizationId: string, boardId: string): Promise<ChangelogEntryRecord[]> {
   const rows = await sql.all(
-    `SELECT ${ENTRIES.columns} FROM changelog_entry ce WHERE ce.organization_id = ? AND ce.board_id = ? ORDER BY ce.created_at DESC, ce.id DESC`,
+    `SELECT ${ROWS.columns} FROM changelog_entry ce WHERE ce.organization_id = ? AND ce.board_id = ? ORDER BY ce.created_at DESC, ce.id DESC`,
     [organizationId, boardId],
   );
-  return rows.map((row) => ENTRIES.read(row));
+  return rows.map((row) => ROWS.read(row));
 }
 
 /** Every entry of the workspace, newest first (at most 500: the console's changelog page). */
 export async function listForWorkspace(sql: Sql, organizationId: string): Promise<ChangelogEntryRecord[]> {
   const rows = await sql.all(
-    `SELECT ${ENTRIES.columns} FROM changelog_entry ce WHERE ce.organization_id = ? ORDER BY ce.created_at DESC, ce.id DESC LIMIT 500`,
+    `SELECT ${ROWS.columns} FROM changelog_entry ce WHERE ce.organization_id = ? ORDER BY ce.created_at DESC, ce.id DESC LIMIT 500`,
     [organizationId],
   );
-  return rows.map((row) => ENTRIES.read(row));
+  return rows.map((row) => ROWS.read(row));
 }
 
 /** Write a draft's title, body and update time. */

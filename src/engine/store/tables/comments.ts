@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { placeholders, type Sql, toIso, toStringOrNull, ts } from '../sql.js';
+import { asIs, defineRows } from '../rows.js';
+import { placeholders, type Sql, toBool, toIso, toStringOrNull, ts } from '../sql.js';
 import { inList, linkedBy, type Subject } from '../subjects.js';
 import { Organization } from './organizations.js';
 import { Post } from './posts.js';
@@ -46,6 +47,32 @@ export interface CommentRow {
   bodyText: string;
   createdAt: Date;
 }
+
+/** A comment as read: who wrote it (a contact, an end-user's name, or the team), and what. */
+export interface CommentRecord {
+  id: string;
+  postId: string;
+  parentId: string | null;
+  authorUserId: string | null;
+  authorName: string | null;
+  contactId: string | null;
+  official: boolean;
+  bodyText: string;
+  createdAt: string;
+}
+
+/** The comment table's one row mapping; the reads that show comments take views of it (`ROWS.pick(...)`). */
+export const ROWS = defineRows<CommentRecord>('comment', 'c', {
+  id: asIs,
+  postId: asIs,
+  parentId: toStringOrNull,
+  authorUserId: toStringOrNull,
+  authorName: toStringOrNull,
+  contactId: toStringOrNull,
+  official: toBool,
+  bodyText: asIs,
+  createdAt: toIso,
+});
 
 /** Insert a comment and count it on its post. */
 export async function insert(sql: Sql, c: CommentRow): Promise<void> {

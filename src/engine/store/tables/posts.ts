@@ -75,7 +75,11 @@ export const Post = defineEntity({
   },
 });
 
-const POSTS = defineRows<PostRecord>('post', 'p', {
+/** A post's row: the record the API answers with, and the name an end-user gave on the portal. */
+export type PostRow = PostRecord & { authorName: string | null };
+
+/** The post table's one row mapping; the reads that join several tables take views of it (`ROWS.pick(...)`). */
+export const ROWS = defineRows<PostRow>('post', 'p', {
   id: asIs,
   organizationId: asIs,
   boardId: asIs,
@@ -95,7 +99,9 @@ const POSTS = defineRows<PostRecord>('post', 'p', {
   createdAt: toIso,
   updatedAt: toIso,
   deletedAt: toIsoOrNull,
+  authorName: toStringOrNull,
 });
+const POSTS = ROWS.omit('authorName');
 
 /** Insert a post; `authorName` is the name an end-user gave on the portal. */
 export async function insert(sql: Sql, post: PostRecord, authorName: string | null = null): Promise<void> {
@@ -258,16 +264,12 @@ export function listForContact(
 }
 
 /** The person's posts (attached to their contacts, or written as their user id), soft-deleted ones too, with the name given. */
-export async function listAllFor(
-  sql: Sql,
-  organizationId: string,
-  who: Subject,
-): Promise<Array<PostRecord & { authorName: string | null }>> {
+export async function listAllFor(sql: Sql, organizationId: string, who: Subject): Promise<PostRow[]> {
   const rows = await sql.all(
-    `SELECT ${POSTS.columns}, p.author_name FROM post p WHERE p.organization_id = ? AND (${inList('p.contact_id', who.contactIds)} OR ${inList('p.author_user_id', who.userIds)}) ORDER BY p.created_at, p.id`,
+    `SELECT ${ROWS.columns} FROM post p WHERE p.organization_id = ? AND (${inList('p.contact_id', who.contactIds)} OR ${inList('p.author_user_id', who.userIds)}) ORDER BY p.created_at, p.id`,
     [organizationId, ...who.contactIds, ...who.userIds],
   );
-  return rows.map((row) => ({ ...POSTS.read(row), authorName: toStringOrNull(row.author_name) }));
+  return rows.map((row) => ROWS.read(row));
 }
 
 /** Take the author's name and user id off the person's posts (the contact link goes with the contact). */

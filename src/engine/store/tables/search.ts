@@ -1,8 +1,31 @@
 // Full-text search over posts and contacts, on each database's own engine (docs/search.md): SQLite's FTS5 tables and
 // PostgreSQL's `post_search` table of tsvectors, both kept in step by the triggers of the search migrations, and the
-// contacts' trigram indexes. The syntax is shared/search.ts's; what differs between the databases is here.
-import { fts5Query, type SearchTerm, tsQuery } from '../../shared/index.js';
+// contacts' trigram indexes. The syntax is engine/search/'s; how its terms read on each database, and what else differs, is here.
 import type { Database, Sql } from '../sql.js';
+
+/** One term of a query: a word, or a phrase of words; `prefix` also matches longer words that start with it. */
+export interface SearchTerm {
+  words: string[];
+  prefix: boolean;
+}
+
+/**
+ * The terms as an FTS5 query on the given columns: every term must match (AND), a phrase word for word, a prefix
+ * term as `"word"*`. The words are letters and digits only, so quoting them is all the escaping there is.
+ */
+export function fts5Query(terms: readonly SearchTerm[], columns: readonly string[]): string {
+  const text = terms.map((t) => `"${t.words.join(' ')}"${t.prefix ? '*' : ''}`).join(' AND ');
+  return `{${columns.join(' ')}} : (${text})`;
+}
+
+/** The terms as a PostgreSQL tsquery (for `to_tsquery('simple', ...)`): `'word':*`, `'a' <-> 'b'`, joined by `&`. */
+export function tsQuery(terms: readonly SearchTerm[]): string {
+  return terms
+    .map((t) =>
+      t.words.length > 1 ? `(${t.words.map((w) => `'${w}'`).join(' <-> ')})` : `'${t.words[0]}'${t.prefix ? ':*' : ''}`,
+    )
+    .join(' & ');
+}
 
 /** Where a post search looks: every board of a workspace, or one of them. */
 export interface PostSearchScope {
