@@ -27,6 +27,12 @@ export interface OperationDefinition {
   description: string;
   /** The agent (MCP) tool; its arguments are the path ids and the body or query, in snake_case. */
   tool: { name: string; title: string };
+  /**
+   * The operation reads while its request's rate-limit count is on its way, where the count is a statement of its own
+   * (PostgreSQL): it writes only once the count allows the request. For the hot path (identify), whose read and count
+   * then take one round trip's time instead of two.
+   */
+  readsWhileCounting?: true;
 }
 
 /** Every REST operation, keyed by its OpenAPI operationId. */
@@ -61,6 +67,7 @@ export const OPERATIONS = {
     description:
       'Create or update the contact with this externalUserId (required), and mark it seen now. Safe to repeat.',
     tool: { name: 'identify_contact', title: 'Identify a contact' },
+    readsWhileCounting: true,
   },
   retrieveContact: {
     method: 'GET',

@@ -61,7 +61,6 @@ export {
   type OperationRequest,
   type OperationResult,
   operationRefusal,
-  READ_WHILE_COUNTING,
   runOperation,
 } from './operations.js';
 export type { WorkspaceSettings } from './organizations/index.js';

@@ -1,7 +1,7 @@
 import { OPERATION_SCHEMAS, OPERATIONS, type OperationId, type OperationSchemas, writes } from '../contract/index.js';
 import { textFault } from '../schemas/input.js';
 import type { Whoami } from '../schemas/whoami.js';
-import { type AuthenticatedKey, accessRefusal, type RateLimitState } from './access/index.js';
+import { type AuthenticatedKey, accessRefusal, type RateLimitState, rateLimited } from './access/index.js';
 import type { Engine } from './engine.js';
 import { FeedbackError, unknownKey, validationError } from './shared/index.js';
 import type { Workspace } from './workspace.js';
@@ -11,17 +11,12 @@ export interface Caller {
   organizationId: string;
   whoami(): Whoami | Promise<Whoami>;
   /**
-   * The request's rate-limit count, still on its way (`READ_WHILE_COUNTING`): the operation may read meanwhile, and
-   * writes only once the count allows the request (else it is refused with `rateLimited`).
+   * The request's rate-limit count, still on its way (an operation the contract marks `readsWhileCounting`): the
+   * operation may read meanwhile, and writes only once the count allows the request (else it is refused with
+   * `rateLimited`).
    */
   counting?: Promise<RateLimitState>;
 }
-
-/**
- * The operations that read while their request's rate-limit count is on its way, where the count is a statement of
- * its own (PostgreSQL): identify, the hot path, whose read and count then take one round trip's time instead of two.
- */
-export const READ_WHILE_COUNTING: ReadonlySet<OperationId> = new Set<OperationId>(['identifyContact']);
 
 /**
  * An operation's input: its path ids by name, its query parameters and its body. What the operation does not take (a
@@ -40,6 +35,12 @@ export interface OperationResult {
   created?: boolean;
 }
 
+/** A gate on an operation's writes: open once the request's count allows it, else the 429 (`rateLimited`). */
+const writeGate = (counting: Promise<RateLimitState>) => async () => {
+  const state = await counting;
+  if (!state.allowed) throw rateLimited(state);
+};
+
 const value = async (pending: Promise<unknown> | unknown): Promise<OperationResult> => ({ value: await pending });
 
 /** Each operation of the contract, bound to the workspace services that do it. */
@@ -50,7 +51,7 @@ const BINDINGS: Record<OperationId, Binding> = {
   listContacts: (w, { input }) => value(w.contacts.list(input)),
   createContact: (w, { input }) => value(w.contacts.create(input)),
   identifyContact: async (w, { input }, caller) => {
-    const { contact, created } = await w.contacts.identify(input, caller.counting);
+    const { contact, created } = await w.contacts.identify(input, caller.counting && writeGate(caller.counting));
     return { value: contact, created };
   },
   retrieveContact: (w, { params }) => value(w.contacts.retrieve(params.contactId!)),

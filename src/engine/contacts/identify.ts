@@ -1,5 +1,4 @@
 import { type Contact, identifyContactBodySchema } from '../../schemas/contacts.js';
-import { type RateLimitState, rateLimited } from '../access/index.js';
 import { changeTime, effectiveContactCap, FeedbackError, parseInput } from '../shared/index.js';
 import { contacts, type WorkspaceContext } from '../store/index.js';
 import { KEPT_CHANGING, MAX_ROUNDS, mergeMetadata, newContactOf, toContact, traitPatch } from './records.js';
@@ -8,23 +7,20 @@ import { applyContactPatch, insertContact } from './write.js';
 /**
  * `POST /v1/contacts/identify`: upsert by externalUserId; `created` tells 201 from 200. The hot path: one read (the
  * contact and the workspace's cap together), then one version-conditional write with its event; a concurrent writer
- * makes it read again. With `counting` (REST on PostgreSQL), the read runs while the request's rate-limit count is on
- * its way, and nothing is written before the count allows the request.
+ * makes it read again. With `mayWrite` (REST on PostgreSQL: the request's rate-limit count, on its way while the read
+ * runs), nothing is written before it resolves; it throws to refuse the request.
  */
 export async function identify(
   { db, organizationId, clock }: WorkspaceContext,
   body: unknown,
-  counting?: Promise<RateLimitState>,
+  mayWrite?: () => Promise<void>,
 ): Promise<{ contact: Contact; created: boolean }> {
   const input = parseInput(identifyContactBodySchema, body);
   const patch = traitPatch(input);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const found = await contacts.findForIdentify(db, organizationId, input.externalUserId);
     if (!found) throw new FeedbackError('ERR_NOT_FOUND', 'Workspace not found.');
-    if (counting) {
-      const state = await counting;
-      if (!state.allowed) throw rateLimited(state);
-    }
+    if (mayWrite) await mayWrite();
     // The time is read after the read the write depends on, each attempt anew: a write's timestamps and its event's are
     // those of the attempt that lands, after the version it replaces.
     if (found.contact) {

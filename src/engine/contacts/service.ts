@@ -1,6 +1,5 @@
 import type { ListContactsQueryInput } from '../../schemas/contacts.js';
 import type { BackfillUser } from '../../schemas/interactions.js';
-import type { RateLimitState } from '../access/index.js';
 import type { WorkspaceContext } from '../store/index.js';
 import { activity } from './activity.js';
 import { backfill } from './backfill.js';
@@ -14,8 +13,8 @@ export function createContactsService(ctx: WorkspaceContext) {
   return {
     /** `POST /v1/contacts`: always inserts; source `admin`, consentBasis `admin_created`. */
     create: (body: unknown) => create(ctx, body),
-    /** `POST /v1/contacts/identify`: upsert by externalUserId; `created` tells 201 from 200. `counting`: see `Caller`. */
-    identify: (body: unknown, counting?: Promise<RateLimitState>) => identify(ctx, body, counting),
+    /** `POST /v1/contacts/identify`: upsert by externalUserId; `created` tells 201 from 200; `mayWrite` gates its writes. */
+    identify: (body: unknown, mayWrite?: () => Promise<void>) => identify(ctx, body, mayWrite),
     /** Import historical end-users as `legacy_inferred` contacts. */
     backfill: (users: readonly BackfillUser[]) => backfill(ctx, users),
     /** `GET /v1/contacts/{id}` with its counts. */

@@ -1,4 +1,5 @@
 import type { H3Event, Middleware } from 'h3';
+import type { OperationId } from '../../contract/index.js';
 import { FeedbackError, type Logger, newId } from '../../engine/index.js';
 import type { Metrics } from '../metrics.js';
 import { type FailureLog, failureResponse } from './failures.js';
@@ -62,7 +63,7 @@ export function observe(options: { logger?: Logger; metrics?: Metrics; log: Fail
 const REFUSED = new Set([402, 404, 409, 422]);
 
 /** `feedback_identify_total` by outcome, as middleware on the identify route: created (201), updated (200), refused. */
-export function identifyOutcomes(metrics: Metrics): Middleware {
+function identifyOutcomes(metrics: Metrics): Middleware {
   return async (_event, next) => {
     try {
       const response = (await next()) as Response;
@@ -77,3 +78,8 @@ export function identifyOutcomes(metrics: Metrics): Middleware {
     }
   };
 }
+
+/** The middleware of an operation's own route, given the app's metrics: the per-operation slot of the generic handler. */
+export const ROUTE_MIDDLEWARE: { readonly [id in OperationId]?: (metrics: Metrics) => Middleware } = {
+  identifyContact: identifyOutcomes,
+};

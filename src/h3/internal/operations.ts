@@ -4,6 +4,7 @@ import {
   OPERATION_IDS,
   OPERATION_SCHEMAS,
   OPERATIONS,
+  type OperationDefinition,
   type OperationId,
   type OperationSchemas,
 } from '../../contract/index.js';
@@ -13,7 +14,6 @@ import {
   type Engine,
   operationRefusal,
   type RateLimitState,
-  READ_WHILE_COUNTING,
   requestFingerprint,
   runOperation,
 } from '../../engine/index.js';
@@ -21,7 +21,7 @@ import type { Metrics } from '../metrics.js';
 import { type Admitted, admission, authenticate, callerOf } from './admit.js';
 import { readJsonObject, readQuery } from './body.js';
 import { idempotent } from './idempotent.js';
-import { identifyOutcomes } from './observe.js';
+import { ROUTE_MIDDLEWARE } from './observe.js';
 import { errorResponse, json } from './respond.js';
 import { type RequestScope, scopeOf } from './scope.js';
 
@@ -79,7 +79,8 @@ async function handle(engine: Engine, id: OperationId, event: H3Event): Promise<
   const refusal = operationRefusal(key, id);
   const idempotencyKey = OPERATIONS[id].method === 'POST' ? request.headers.get('idempotency-key') : null;
   const counting = engine.limits.consume(key.keyId, key.rateLimit);
-  if (counting instanceof Promise && refusal === null && idempotencyKey === null && READ_WHILE_COUNTING.has(id))
+  const operation: OperationDefinition = OPERATIONS[id];
+  if (counting instanceof Promise && refusal === null && idempotencyKey === null && operation.readsWhileCounting)
     return whileCounting(engine, id, event, key, counting);
   const admitted = admission(engine, key, counting instanceof Promise ? await counting : counting, headers);
   if (admitted instanceof Response) return admitted;
@@ -133,11 +134,12 @@ async function whileCounting(
   return json(result!.status, result!.body, headers);
 }
 
-/** The contract's operations as routes, each under its own path; identify's outcomes are counted when there are metrics. */
+/** The contract's operations as routes, each under its own path, with its own middleware (`ROUTE_MIDDLEWARE`) when there are metrics. */
 export function mountOperations(app: H3, engine: Engine, metrics: Metrics | undefined): void {
   for (const id of OPERATION_IDS) {
     const { method, path } = OPERATIONS[id];
-    const middleware = id === 'identifyContact' && metrics ? [identifyOutcomes(metrics)] : [];
+    const own = ROUTE_MIDDLEWARE[id];
+    const middleware = own && metrics ? [own(metrics)] : [];
     app.on(method, path, (event) => handle(engine, id, event), { middleware });
   }
 }
