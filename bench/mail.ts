@@ -83,7 +83,7 @@ async function seed(engine: Engine, n: number) {
   for (let done = 0; done < n; done += 500) {
     await Promise.all(
       Array.from({ length: Math.min(500, n - done) }, (_, i) =>
-        w.public.vote({ postId: post.id, email: `voter${done + i}@bench.example.com`, notifyMe: true }),
+        w.participation.vote({ postId: post.id, email: `voter${done + i}@bench.example.com`, notifyMe: true }),
       ),
     );
   }

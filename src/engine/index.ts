@@ -39,7 +39,6 @@ export {
 } from './engine.js';
 export type { EventsService, StoredEvent } from './events/index.js';
 export { type CheckResult, isDatabaseUnavailable, type Readiness, UNAVAILABLE_RETRY_AFTER_SECONDS } from './health.js';
-export type { InteractionsService } from './interactions/index.js';
 export {
   DIGEST_AFTER,
   DIGESTS,
@@ -77,20 +76,22 @@ export {
   DEFAULT_ROTATION_GRACE_SECONDS,
   type Participation,
   PORTAL_CODE,
-  PORTAL_COMMENT_LIMIT,
   PORTAL_SESSION_SECONDS,
-  PORTAL_SORTS,
   PORTAL_TOKEN_MAX_SECONDS,
   type PortalAction,
   type PortalActionResult,
+  type PortalIdentity,
+  type PortalSession,
+} from './participation/index.js';
+export {
+  PORTAL_COMMENT_LIMIT,
+  PORTAL_SORTS,
   type PortalBoard,
   type PortalChangelogEntry,
   type PortalComment,
-  type PortalIdentity,
   type PortalPost,
   type PortalPostsQuery,
   type PortalReader,
-  type PortalSession,
   type PortalSort,
   ROADMAP_STATUSES,
 } from './portal/index.js';

@@ -3,16 +3,10 @@ import { type BoardsService, createBoardsService } from './boards/index.js';
 import { type ChangelogService, createChangelogActions, createChangelogService } from './changelog/index.js';
 import { type ContactsService, createContactActions, createContactsService } from './contacts/index.js';
 import { createEventsService, type EventsService } from './events/index.js';
-import { createInteractionsService, type InteractionsService } from './interactions/index.js';
 import { createNotificationsService, type NotificationsService } from './notifications/index.js';
 import { updateSettings, type WorkspaceSettings } from './organizations/index.js';
-import {
-  createParticipation,
-  createPortalReader,
-  createPortalSecretActions,
-  type Participation,
-  type PortalReader,
-} from './portal/index.js';
+import { createParticipation, createPortalSecretActions, type Participation } from './participation/index.js';
+import { createPortalReader, type PortalReader } from './portal/index.js';
 import {
   createPostActions,
   createPostsService,
@@ -40,12 +34,10 @@ export interface Workspace {
   readonly boards: BoardsService;
   readonly tags: TagsService;
   readonly posts: PostsService;
-  /** What end-users do on public boards: post, vote, comment (with or without the notify-me opt-in). */
-  readonly public: InteractionsService;
   readonly changelog: ChangelogService;
   /** What the public portal reads: public boards, their shown posts and comments, the roadmap, the changelog. */
   readonly portal: PortalReader;
-  /** Taking part on the portal: its token secret, sign-in, email codes, sessions, and end-users' posts, votes and comments. */
+  /** What end-users do on public boards (post, vote, comment), and how they take part on the portal: its token secret, sign-in, codes, sessions. */
   readonly participation: Participation;
   readonly events: EventsService;
   readonly webhooks: WebhooksService;
@@ -119,9 +111,6 @@ class LazyWorkspace implements Workspace {
   }
   get posts() {
     return this.#once('posts', () => createPostsService(this.#ctx));
-  }
-  get public() {
-    return this.#once('public', () => createInteractionsService(this.#ctx));
   }
   get changelog() {
     return this.#once('changelog', () => createChangelogService(this.#ctx));

@@ -4,7 +4,7 @@ import { type AppSite, createSiteRouter } from '../h3/index.js';
 import { ASSETS, assetResponse, WIDGET } from './internal/assets.js';
 import { mountMailPages } from './internal/mail.js';
 import { errorPage, unavailablePage } from './internal/pages.js';
-import { mountParticipation } from './internal/participate.js';
+import { mountParticipation } from './internal/participation.js';
 import { mountReading } from './internal/reading.js';
 import { cspFor } from './internal/responses.js';
 import { PORTAL_LIMITS, type PortalLimits, PortalSite } from './internal/site.js';

@@ -22,7 +22,7 @@ export async function seedConsole(engine: Engine) {
       mrrCents: p.mrrCents,
       currency: 'USD',
     });
-  const dark = await w.public.post({
+  const dark = await w.participation.post({
     boardId: ideas.id,
     email: 'kim@home.example',
     name: 'Kim Roe',
@@ -37,11 +37,17 @@ export async function seedConsole(engine: Engine) {
   const night = await w.posts.create(ideas.id, { title: 'Night theme' });
   await w.posts.create(bugs.id, { title: 'Avatar upload fails on Safari' });
   for (const p of people)
-    await w.public.vote({ postId: dark.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
+    await w.participation.vote({ postId: dark.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
   for (const p of people.slice(0, 2))
-    await w.public.vote({ postId: sso.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
-  await w.public.vote({ postId: csv.id, email: 'kim@home.example', userId: 'u4', vouched: true, notifyMe: false });
-  await w.public.comment({
+    await w.participation.vote({ postId: sso.id, email: p.email, userId: p.id, vouched: true, notifyMe: false });
+  await w.participation.vote({
+    postId: csv.id,
+    email: 'kim@home.example',
+    userId: 'u4',
+    vouched: true,
+    notifyMe: false,
+  });
+  await w.participation.comment({
     postId: dark.id,
     email: 'lee@shop.example',
     name: 'Lee Park',
@@ -50,7 +56,7 @@ export async function seedConsole(engine: Engine) {
     bodyText: 'Please, and for the editor too.',
     notifyMe: false,
   });
-  await w.public.post(
+  await w.participation.post(
     {
       boardId: ideas.id,
       email: 'anon@example.com',

@@ -30,8 +30,8 @@ describe.skipIf(!HAS_CHROMIUM)('the links in notification mail, in chromium', ()
     const board = await w.boards.create({ name: 'Feature requests' });
     const post = await w.posts.create(board.id, { title: 'Dark mode' });
     const other = await w.posts.create(board.id, { title: 'Offline mode' });
-    const vote = await w.public.vote({ postId: post.id, email: 'ivy@example.com', notifyMe: true });
-    await w.public.vote({ postId: other.id, email: 'ivy@example.com', notifyMe: true });
+    const vote = await w.participation.vote({ postId: post.id, email: 'ivy@example.com', notifyMe: true });
+    await w.participation.vote({ postId: other.id, email: 'ivy@example.com', notifyMe: true });
     me = { organizationId: org.id, contactId: vote.contactId!, emailHash: hashEmail('ivy@example.com')! };
     await w.posts.update(post.id, { status: 'planned' });
     await engine.scheduler.runDue();

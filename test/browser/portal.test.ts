@@ -31,7 +31,7 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
     ] as const;
     const posts = [];
     for (const [title, text, status, votes] of ideas) {
-      const p = await w.public.post({
+      const p = await w.participation.post({
         boardId: board.id,
         email: `${votes}@example.com`,
         name: 'Ann',
@@ -41,17 +41,17 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
       });
       if (status !== 'open') await w.posts.update(p.id, { status });
       for (let i = 0; i < votes; i++)
-        await w.public.vote({ postId: p.id, email: `voter${i}@example.com`, notifyMe: false });
+        await w.participation.vote({ postId: p.id, email: `voter${i}@example.com`, notifyMe: false });
       posts.push(p);
     }
-    const first = await w.public.comment({
+    const first = await w.participation.comment({
       postId: posts[0]!.id,
       email: 'bo@example.com',
       name: 'Bo',
       bodyText: 'Please, my eyes.',
       notifyMe: false,
     });
-    await w.public.comment({
+    await w.participation.comment({
       postId: posts[0]!.id,
       email: 'cy@example.com',
       name: 'Cy',

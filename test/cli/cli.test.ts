@@ -360,11 +360,11 @@ describe('feedback-service command line', () => {
     const engine = await createEngine({ database: db, log: () => {} });
     const w = engine.workspace(org.id);
     const board = await w.boards.create({ name: 'Ideas' });
-    const held = await w.public.post(
+    const held = await w.participation.post(
       { boardId: board.id, email: 'eve@example.com', title: 'Held', notifyMe: false },
       { held: true },
     );
-    const spam = await w.public.post(
+    const spam = await w.participation.post(
       { boardId: board.id, email: 'bot@example.com', title: 'Cheap pills', notifyMe: false },
       { held: true },
     );

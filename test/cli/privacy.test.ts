@@ -26,7 +26,13 @@ describe('feedback-service contact export|erase and the notification settings', 
       email: 'grace@example.com',
       name: 'Grace Hopper',
     });
-    await w.public.vote({ postId: post.id, email: 'grace@example.com', userId: 'u-7', vouched: true, notifyMe: false });
+    await w.participation.vote({
+      postId: post.id,
+      email: 'grace@example.com',
+      userId: 'u-7',
+      vouched: true,
+      notifyMe: false,
+    });
     await engine.close();
 
     // Printed as one JSON document, as the export's schema says.

@@ -116,7 +116,7 @@ describe('serve, operated', () => {
     const w = engine.workspace(info.bootstrap.organizationId);
     const board = await w.boards.create({ name: 'Ideas' });
     const post = await w.posts.create(board.id, { title: 'Dark mode' });
-    await w.public.vote({ postId: post.id, email: 'ada.lovelace@example.com', notifyMe: true });
+    await w.participation.vote({ postId: post.id, email: 'ada.lovelace@example.com', notifyMe: true });
     await engine.close();
     expect((await call('PATCH', `/v1/posts/${post.id}`, { status: 'planned' })).status).toBe(200);
     await until("the mail's log line", () => stderr.includes('mail not sent (no SMTP server configured)'), 10_000);

@@ -133,8 +133,9 @@ describeEngine(
       const bugs = await w.boards.create({ name: 'Bugs' });
       const dark = await w.posts.create(ideas.id, { title: 'Dark mode', body: { json: {}, text: 'Please' } });
       await w.posts.create(bugs.id, { title: 'Crash on export', body: { json: {}, text: 'Stack trace attached' } });
-      for (let i = 0; i < 3; i++) await w.public.vote({ postId: dark.id, email: `v${i}@example.com`, notifyMe: false });
-      await w.public.post(
+      for (let i = 0; i < 3; i++)
+        await w.participation.vote({ postId: dark.id, email: `v${i}@example.com`, notifyMe: false });
+      await w.participation.post(
         {
           boardId: ideas.id,
           title: 'Held idea',

@@ -30,7 +30,7 @@ describeEngine(
       const third = await w.ws.posts.create(w.board.id, { title: 'SSO' });
       const other = await w.ws.posts.create(w.board.id, { title: 'Not planned' });
       for (const p of [w.post, second, third]) await w.ws.posts.update(p.id, { status: 'planned' });
-      await w.ws.public.vote({ postId: w.post.id, email: 'v@example.com', notifyMe: false });
+      await w.ws.participation.vote({ postId: w.post.id, email: 'v@example.com', notifyMe: false });
       const column = async () =>
         (await w.ws.portal.roadmap()).find((c) => c.status === 'planned')!.posts.map((p) => p.title);
       expect(await column()).toEqual(['Dark mode', 'SSO', 'Export to CSV']);
@@ -60,13 +60,13 @@ describeEngine(
       const w = await adminWorkspace();
       const second = await w.ws.posts.create(w.board.id, { title: 'Export to CSV' });
       const v = addresses('follower', 'both', 'quiet', 'subscriber', 'gone');
-      await w.ws.public.vote({ postId: w.post.id, email: v.follower, notifyMe: true });
+      await w.ws.participation.vote({ postId: w.post.id, email: v.follower, notifyMe: true });
       // A follower who then unsubscribed from everything: not mailed.
-      await w.ws.public.vote({ postId: w.post.id, email: v.gone, notifyMe: true });
+      await w.ws.participation.vote({ postId: w.post.id, email: v.gone, notifyMe: true });
       await w.ws.notifications.unsubscribe((await w.ws.notifications.recipientFor(v.gone!))!, 'one_click');
-      await w.ws.public.vote({ postId: w.post.id, email: v.both, notifyMe: true });
-      await w.ws.public.vote({ postId: second.id, email: v.both, notifyMe: true });
-      await w.ws.public.vote({ postId: w.post.id, email: v.quiet, notifyMe: false });
+      await w.ws.participation.vote({ postId: w.post.id, email: v.both, notifyMe: true });
+      await w.ws.participation.vote({ postId: second.id, email: v.both, notifyMe: true });
+      await w.ws.participation.vote({ postId: w.post.id, email: v.quiet, notifyMe: false });
       const { contact: subscriber } = await w.ws.contacts.identify({
         externalUserId: `u-${v.subscriber}`,
         email: v.subscriber,

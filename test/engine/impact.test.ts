@@ -49,7 +49,7 @@ describeEngine('post impact', (h) => {
         ...(mrrCents === null ? { mrrCents: null, currency: null } : { mrrCents, currency: currency! }),
       });
     const vote = (postId: string, id: string) =>
-      ws.public.vote({ postId, email: `${id}@impact.example`, userId: id, vouched: true, notifyMe: false });
+      ws.participation.vote({ postId, email: `${id}@impact.example`, userId: id, vouched: true, notifyMe: false });
 
     await person('p1', 10_000, 'USD');
     await person('p2', 2_500, 'USD');
@@ -71,7 +71,7 @@ describeEngine('post impact', (h) => {
     );
 
     // One contact voting twice on a post (as their user, then by address alone): counted once.
-    await ws.public.vote({ postId: c.id, email: 'p2@impact.example', notifyMe: false });
+    await ws.participation.vote({ postId: c.id, email: 'p2@impact.example', notifyMe: false });
     expect(
       Number((await h.engine.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM vote WHERE post_id = ?', [c.id]))!.n),
     ).toBe(2);
@@ -121,7 +121,7 @@ describeEngine('post impact', (h) => {
         mrrCents: (i + 1) * 1000,
         currency: i === 6 ? 'EUR' : 'USD',
       });
-      await ws.public.vote({
+      await ws.participation.vote({
         postId: posts[i]!.id,
         email: `u${i}@sort.example`,
         userId: `u${i}`,
@@ -129,7 +129,7 @@ describeEngine('post impact', (h) => {
         notifyMe: false,
       });
     }
-    await ws.public.vote({
+    await ws.participation.vote({
       postId: posts[0]!.id,
       email: 'u5@sort.example',
       userId: 'u5',

@@ -17,7 +17,7 @@ describeMatrix(
   (h) => {
     it('with the opt-in a public post creates a contact (public_post, public_interaction_opt_in) with contact.created', async () => {
       const { ws, w, board } = await setup(h);
-      const post = await w.public.post({
+      const post = await w.participation.post({
         boardId: board.id,
         email: 'Eve@Example.com',
         name: 'Eve',
@@ -45,14 +45,14 @@ describeMatrix(
     it('without the opt-in no contact is created and the item keeps contactId null', async () => {
       const { ws, w, board, post } = await setup(h);
       const before = (await h.request('GET', '/v1/contacts', { key: ws.key })).body.data.length;
-      const p = await w.public.post({
+      const p = await w.participation.post({
         boardId: board.id,
         email: 'quiet@example.com',
         title: 'Anonymous idea',
         notifyMe: false,
       });
-      const v = await w.public.vote({ postId: post.id, email: 'quiet@example.com', notifyMe: false });
-      const c = await w.public.comment({
+      const v = await w.participation.vote({ postId: post.id, email: 'quiet@example.com', notifyMe: false });
+      const c = await w.participation.comment({
         postId: post.id,
         email: 'quiet@example.com',
         bodyText: 'me too',
@@ -74,7 +74,7 @@ describeMatrix(
         })
       ).body.data;
       h.advance(10_000);
-      const vote = await w.public.vote({ postId: post.id, email: ' BOB@example.com'.trim(), notifyMe: true });
+      const vote = await w.participation.vote({ postId: post.id, email: ' BOB@example.com'.trim(), notifyMe: true });
       h.advance(-10_000);
       expect(vote.contactId).toBe(existing.id);
       const after = await detail(h, ws.key, existing.id);
@@ -85,16 +85,21 @@ describeMatrix(
 
     it('vote.created and comment.created carry the exact payloads; replies have parentId; counts move on the post', async () => {
       const { ws, w, board, post } = await setup(h);
-      const vote = await w.public.vote({ postId: post.id, email: 'v@example.com', userId: 'usr_9', notifyMe: false });
-      const anon = await w.public.vote({ postId: post.id, email: 'anon@example.com', notifyMe: false });
-      const comment = await w.public.comment({
+      const vote = await w.participation.vote({
+        postId: post.id,
+        email: 'v@example.com',
+        userId: 'usr_9',
+        notifyMe: false,
+      });
+      const anon = await w.participation.vote({ postId: post.id, email: 'anon@example.com', notifyMe: false });
+      const comment = await w.participation.comment({
         postId: post.id,
         email: 'c@example.com',
         authorUserId: 'usr_c',
         bodyText: 'Great idea',
         notifyMe: false,
       });
-      const reply = await w.public.comment({
+      const reply = await w.participation.comment({
         postId: post.id,
         email: 'd@example.com',
         parentId: comment.id,
@@ -128,14 +133,14 @@ describeMatrix(
 
     it('one vote per voter and post: the same user, or the same email when anonymous, is 409 and writes nothing', async () => {
       const { ws, w, post } = await setup(h);
-      await w.public.vote({ postId: post.id, email: 'x@example.com', userId: 'usr_1', notifyMe: true });
+      await w.participation.vote({ postId: post.id, email: 'x@example.com', userId: 'usr_1', notifyMe: true });
       const before = (await events(h, ws.org.id)).length;
       await expect(
-        w.public.vote({ postId: post.id, email: 'other@example.com', userId: 'usr_1', notifyMe: true }),
+        w.participation.vote({ postId: post.id, email: 'other@example.com', userId: 'usr_1', notifyMe: true }),
       ).rejects.toMatchObject({ code: 'ERR_CONFLICT' });
-      await w.public.vote({ postId: post.id, email: 'anon@example.com', notifyMe: false });
+      await w.participation.vote({ postId: post.id, email: 'anon@example.com', notifyMe: false });
       await expect(
-        w.public.vote({ postId: post.id, email: 'ANON@example.com', notifyMe: false }),
+        w.participation.vote({ postId: post.id, email: 'ANON@example.com', notifyMe: false }),
       ).rejects.toMatchObject({ code: 'ERR_CONFLICT' });
       // The refused vote created no contact for other@example.com: nothing half-written.
       expect((await events(h, ws.org.id)).length).toBe(before + 1);
@@ -147,10 +152,10 @@ describeMatrix(
       const contact = (await h.request('POST', '/v1/contacts', { key: ws.key, body: { email: 'Fan@Example.com' } }))
         .body.data;
       const second = await w.posts.create(board.id, { title: 'Second' });
-      await w.public.vote({ postId: post.id, email: 'fan@example.com', notifyMe: false });
-      await w.public.vote({ postId: second.id, email: 'FAN@example.COM', notifyMe: false });
-      await w.public.comment({ postId: post.id, email: 'fan@example.com', bodyText: 'one', notifyMe: false });
-      await w.public.vote({ postId: post.id, email: 'someone@example.com', notifyMe: false });
+      await w.participation.vote({ postId: post.id, email: 'fan@example.com', notifyMe: false });
+      await w.participation.vote({ postId: second.id, email: 'FAN@example.COM', notifyMe: false });
+      await w.participation.comment({ postId: post.id, email: 'fan@example.com', bodyText: 'one', notifyMe: false });
+      await w.participation.vote({ postId: post.id, email: 'someone@example.com', notifyMe: false });
       expect(await detail(h, ws.key, contact.id)).toMatchObject({ voteCount: 2, commentCount: 1, postCount: 0 });
       // Changing the contact's email moves the approximate counts with it.
       await h.request('PATCH', `/v1/contacts/${contact.id}`, { key: ws.key, body: { email: 'someone@example.com' } });
@@ -164,9 +169,20 @@ describeMatrix(
     it('a reply to a comment of another post is 422 on parentId; a private board is not found by the public', async () => {
       const { w, board, post } = await setup(h);
       const second = await w.posts.create(board.id, { title: 'Two' });
-      const c = await w.public.comment({ postId: second.id, email: 'a@example.com', bodyText: 'x', notifyMe: false });
+      const c = await w.participation.comment({
+        postId: second.id,
+        email: 'a@example.com',
+        bodyText: 'x',
+        notifyMe: false,
+      });
       await expect(
-        w.public.comment({ postId: post.id, email: 'a@example.com', parentId: c.id, bodyText: 'y', notifyMe: false }),
+        w.participation.comment({
+          postId: post.id,
+          email: 'a@example.com',
+          parentId: c.id,
+          bodyText: 'y',
+          notifyMe: false,
+        }),
       ).rejects.toMatchObject({
         code: 'ERR_VALIDATION',
         details: { issues: [{ path: 'parentId' }] },
@@ -174,22 +190,22 @@ describeMatrix(
       const hidden = await w.boards.create({ name: 'Internal', isPublic: false });
       const internal = await w.posts.create(hidden.id, { title: 'Internal' });
       await expect(
-        w.public.post({ boardId: hidden.id, email: 'a@example.com', title: 'x', notifyMe: false }),
+        w.participation.post({ boardId: hidden.id, email: 'a@example.com', title: 'x', notifyMe: false }),
       ).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' });
       await expect(
-        w.public.vote({ postId: internal.id, email: 'a@example.com', notifyMe: false }),
+        w.participation.vote({ postId: internal.id, email: 'a@example.com', notifyMe: false }),
       ).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' });
       await expect(
-        w.public.comment({ postId: post.id, email: 'not-an-email', bodyText: 'x', notifyMe: false }),
+        w.participation.comment({ postId: post.id, email: 'not-an-email', bodyText: 'x', notifyMe: false }),
       ).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
       await expect(
-        w.public.comment({ postId: post.id, email: 'a@example.com', bodyText: '', notifyMe: false }),
+        w.participation.comment({ postId: post.id, email: 'a@example.com', bodyText: '', notifyMe: false }),
       ).rejects.toMatchObject({ code: 'ERR_VALIDATION' });
     });
 
     it('a workspace at its contact cap keeps the interaction without creating a contact', async () => {
       const { ws, w, post } = await setup(h, { plan: 'free', contactCap: 0 });
-      const vote = await w.public.vote({ postId: post.id, email: 'late@example.com', notifyMe: true });
+      const vote = await w.participation.vote({ postId: post.id, email: 'late@example.com', notifyMe: true });
       expect(vote.contactId).toBeNull();
       expect((await events(h, ws.org.id)).some((e) => e.event === 'contact.created')).toBe(false);
       expect((await events(h, ws.org.id)).some((e) => e.event === 'vote.created')).toBe(true);

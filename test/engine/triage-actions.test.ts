@@ -37,8 +37,8 @@ describeEngine(
     it('a status change with a public note: the status event, the note as an official reply, one mail with the note to each voter who may be mailed, and an audit entry', async () => {
       const w = await triageWorkspace();
       const v = addresses('voter', 'quiet');
-      await w.ws.public.vote({ postId: w.post.id, email: v.voter, notifyMe: true });
-      await w.ws.public.vote({ postId: w.post.id, email: v.quiet, notifyMe: false });
+      await w.ws.participation.vote({ postId: w.post.id, email: v.voter, notifyMe: true });
+      await w.ws.participation.vote({ postId: w.post.id, email: v.quiet, notifyMe: false });
       const from = smtp.mails.length;
 
       const post = await w.ws.as(w.as(w.a.member)).posts.setStatus(w.post.id, 'planned', '  We start in March.  ');
@@ -106,7 +106,7 @@ describeEngine(
     it('an internal note is the team’s alone: on the post page, never on the portal, in an event, a mail or a comment count', async () => {
       const w = await triageWorkspace();
       const v = addresses('author');
-      const mine = await w.ws.public.post({
+      const mine = await w.ws.participation.post({
         boardId: w.board.id,
         email: v.author,
         title: 'Export to CSV',
@@ -136,7 +136,7 @@ describeEngine(
     it('an official reply is a comment of the team: comment.created, the post’s author hears of it, the portal shows it as the team’s', async () => {
       const w = await triageWorkspace();
       const v = addresses('author');
-      const mine = await w.ws.public.post({
+      const mine = await w.ws.participation.post({
         boardId: w.board.id,
         email: v.author,
         title: 'Dark theme for the editor',
@@ -166,10 +166,10 @@ describeEngine(
       const w = await triageWorkspace();
       const v = addresses('both', 'dupeonly', 'follower');
       const target = await w.ws.posts.create(w.board.id, { title: 'Night theme' });
-      await w.ws.public.vote({ postId: w.post.id, email: v.both, notifyMe: false });
-      await w.ws.public.vote({ postId: target.id, email: v.both, notifyMe: false });
-      await w.ws.public.vote({ postId: w.post.id, email: v.dupeonly, notifyMe: false });
-      await w.ws.public.vote({ postId: w.post.id, email: v.follower, notifyMe: true });
+      await w.ws.participation.vote({ postId: w.post.id, email: v.both, notifyMe: false });
+      await w.ws.participation.vote({ postId: target.id, email: v.both, notifyMe: false });
+      await w.ws.participation.vote({ postId: w.post.id, email: v.dupeonly, notifyMe: false });
+      await w.ws.participation.vote({ postId: w.post.id, email: v.follower, notifyMe: true });
       const actions = w.ws.as(w.as(w.a.member)).posts;
       await actions.addNote(w.post.id, 'Same as Night theme');
 
@@ -190,7 +190,7 @@ describeEngine(
 
     it('approving a held post announces it (post.created); editing changes title and text; both audited', async () => {
       const w = await triageWorkspace();
-      const held = await w.ws.public.post(
+      const held = await w.ws.participation.post(
         {
           boardId: w.board.id,
           email: addresses('anon').anon,
@@ -267,8 +267,8 @@ describeEngine(
         currency: 'USD',
       });
       for (const id of ['big', 'small', 'euro', 'free'])
-        await w.ws.public.vote({ postId: w.post.id, email: v[id]!, userId: id, vouched: true, notifyMe: false });
-      await w.ws.public.vote({ postId: w.post.id, email: v.anon, notifyMe: false });
+        await w.ws.participation.vote({ postId: w.post.id, email: v[id]!, userId: id, vouched: true, notifyMe: false });
+      await w.ws.participation.vote({ postId: w.post.id, email: v.anon, notifyMe: false });
       const detail = await w.ws.triage.post(w.post.id);
       expect(detail!.impact).toEqual([
         { currency: 'USD', mrrCents: 52_000, payingVoters: 2 },
@@ -300,7 +300,7 @@ describeEngine(
       );
 
       // Approving posts that are not held: the first refusal names its post, and nothing changes (not even the held one).
-      const held = await w.ws.public.post(
+      const held = await w.ws.participation.post(
         {
           boardId: w.board.id,
           email: addresses('anon').anon,
@@ -410,7 +410,7 @@ describeEngine(
       const w = await triageWorkspace();
       const bugs = await w.ws.boards.create({ name: 'Bugs', isPublic: true });
       await w.ws.posts.create(bugs.id, { title: 'Dark mode' }); // takes the slug dark-mode there
-      await w.ws.public.vote({ postId: w.post.id, email: addresses('v').v, notifyMe: false });
+      await w.ws.participation.vote({ postId: w.post.id, email: addresses('v').v, notifyMe: false });
       const events = (await w.ws.events.list()).length;
       const actions = w.ws.as(w.as(w.a.member)).posts;
       const moved = await actions.move(w.post.id, bugs.id);

@@ -68,7 +68,7 @@ describe('every route that reads a body stops at its limit while streaming, what
     handle = ws.handle;
     boardSlug = ws.board.slug;
     key = (await engine.keys.create(ws.org.id, 'read:write')).key;
-    const vote = await ws.ws.public.vote({ postId: ws.post.id, email: 'limits@example.com', notifyMe: true });
+    const vote = await ws.ws.participation.vote({ postId: ws.post.id, email: 'limits@example.com', notifyMe: true });
     mailToken = encodeURIComponent(
       await engine.mailLinks.sign({
         organizationId: ws.org.id,

@@ -222,8 +222,13 @@ describeMatrix(
       const post = (await call('create_post', { board_id: board.id, title: 'Every kind', contact_id: contact.id }))
         .data;
       await call('update_post', { post_id: post.id, status: 'planned' });
-      await w.public.vote({ postId: post.id, email: 'voter@example.com', notifyMe: false });
-      await w.public.comment({ postId: post.id, email: 'voter@example.com', bodyText: 'Yes please', notifyMe: false });
+      await w.participation.vote({ postId: post.id, email: 'voter@example.com', notifyMe: false });
+      await w.participation.comment({
+        postId: post.id,
+        email: 'voter@example.com',
+        bodyText: 'Yes please',
+        notifyMe: false,
+      });
       await w.changelog.publish((await w.changelog.create({ boardId: board.id, title: 'Shipped' })).id);
       await call('delete_contact', { contact_id: contact.id });
       await h.engine.scheduler.runDue();

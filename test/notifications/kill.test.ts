@@ -31,10 +31,10 @@ async function thousandVoters(ws: Workspace, postId: string) {
   await inBatches(kinds.identified, 25, async (email) => {
     const userId = `u-${email}`;
     await ws.contacts.identify({ externalUserId: userId, email });
-    await ws.public.vote({ postId, email, userId, vouched: true, notifyMe: false });
+    await ws.participation.vote({ postId, email, userId, vouched: true, notifyMe: false });
   });
-  await inBatches(kinds.optedIn, 25, (email) => ws.public.vote({ postId, email, notifyMe: true }));
-  await inBatches(kinds.silent, 25, (email) => ws.public.vote({ postId, email, notifyMe: false }));
+  await inBatches(kinds.optedIn, 25, (email) => ws.participation.vote({ postId, email, notifyMe: true }));
+  await inBatches(kinds.silent, 25, (email) => ws.participation.vote({ postId, email, notifyMe: false }));
   await ws.contacts.backfill(
     kinds.legacy.map((email) => ({
       email,
@@ -42,13 +42,13 @@ async function thousandVoters(ws: Workspace, postId: string) {
       lastSeenAt: '2024-06-01T00:00:00.000Z',
     })),
   );
-  await inBatches(kinds.legacy, 25, (email) => ws.public.vote({ postId, email, notifyMe: true }));
+  await inBatches(kinds.legacy, 25, (email) => ws.participation.vote({ postId, email, notifyMe: true }));
   await inBatches(kinds.adminCreated, 25, async (email) => {
     await ws.contacts.create({ email });
-    await ws.public.vote({ postId, email, notifyMe: true });
+    await ws.participation.vote({ postId, email, notifyMe: true });
   });
   await inBatches(kinds.unsubscribed, 25, async (email) => {
-    const vote = await ws.public.vote({ postId, email, notifyMe: true });
+    const vote = await ws.participation.vote({ postId, email, notifyMe: true });
     await ws.notifications.unsubscribe(
       { organizationId: ws.organizationId, contactId: vote.contactId!, emailHash: hashEmail(email)! },
       'one_click',
@@ -57,7 +57,7 @@ async function thousandVoters(ws: Workspace, postId: string) {
   await inBatches(kinds.noPostUpdates, 25, async (email) => {
     const userId = `u-${email}`;
     const { contact } = await ws.contacts.identify({ externalUserId: userId, email });
-    await ws.public.vote({ postId, email, userId, vouched: true, notifyMe: false });
+    await ws.participation.vote({ postId, email, userId, vouched: true, notifyMe: false });
     await ws.notifications.updatePreferences(
       { organizationId: ws.organizationId, contactId: contact.id, emailHash: hashEmail(email)! },
       { posts: false },

@@ -10,7 +10,7 @@ afterAll(() => smtp.close());
 /** A voter who ticked notify-me, and the recipient their mail links name. */
 async function optedInVoter(engine: Engine, orgId: string, postId: string, email: string) {
   const ws = engine.workspace(orgId);
-  const vote = await ws.public.vote({ postId, email, notifyMe: true });
+  const vote = await ws.participation.vote({ postId, email, notifyMe: true });
   return { organizationId: orgId, contactId: vote.contactId!, emailHash: hashEmail(email)! };
 }
 
@@ -288,7 +288,7 @@ describeEngine(
       const { ws, post } = await portalWorkspace(h.engine);
       const a = addresses('user');
       const { contact } = await ws.contacts.identify({ externalUserId: 'quit', email: a.user, name: 'Quinn' });
-      await ws.public.vote({ postId: post.id, email: a.user, userId: 'quit', vouched: true, notifyMe: false });
+      await ws.participation.vote({ postId: post.id, email: a.user, userId: 'quit', vouched: true, notifyMe: false });
       const me = { organizationId: contact.organizationId, contactId: contact.id, emailHash: hashEmail(a.user)! };
       expect(await ws.notifications.unsubscribe(me, 'one_click')).toEqual({ recorded: true });
       expect(await ws.notifications.unsubscribe(me, 'one_click')).toEqual({ recorded: false });

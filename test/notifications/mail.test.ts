@@ -15,8 +15,8 @@ describeEngine(
       const a = addresses('sdk', 'optin', 'quiet', 'legacy', 'admin', 'shared');
       // identify (sdk_identify): votes and comments as a signed-in user; one person, one mail.
       await ws.contacts.identify({ externalUserId: 'u1', email: a.sdk });
-      await ws.public.vote({ postId: post.id, email: a.sdk, userId: 'u1', vouched: true, notifyMe: false });
-      await ws.public.comment({
+      await ws.participation.vote({ postId: post.id, email: a.sdk, userId: 'u1', vouched: true, notifyMe: false });
+      await ws.participation.comment({
         postId: post.id,
         email: a.sdk,
         authorUserId: 'u1',
@@ -25,20 +25,20 @@ describeEngine(
         notifyMe: false,
       });
       // An anonymous voter who ticked notify-me, and one who did not.
-      await ws.public.vote({ postId: post.id, email: a.optin, notifyMe: true });
-      await ws.public.vote({ postId: post.id, email: a.quiet, notifyMe: false });
+      await ws.participation.vote({ postId: post.id, email: a.optin, notifyMe: true });
+      await ws.participation.vote({ postId: post.id, email: a.quiet, notifyMe: false });
       // Backfilled (legacy_inferred) and admin-created contacts who take part with the box ticked.
       await ws.contacts.backfill([
         { email: a.legacy, firstSeenAt: '2025-01-01T00:00:00.000Z', lastSeenAt: '2025-02-01T00:00:00.000Z' },
       ]);
-      await ws.public.vote({ postId: post.id, email: a.legacy, notifyMe: true });
+      await ws.participation.vote({ postId: post.id, email: a.legacy, notifyMe: true });
       await ws.contacts.create({ email: a.admin });
-      await ws.public.vote({ postId: post.id, email: a.admin, notifyMe: true });
+      await ws.participation.vote({ postId: post.id, email: a.admin, notifyMe: true });
       // Two contacts with one address: one mail.
       await ws.contacts.identify({ externalUserId: 'u2', email: a.shared });
       await ws.contacts.identify({ externalUserId: 'u3', email: a.shared.toUpperCase() });
-      await ws.public.vote({ postId: post.id, email: a.shared, userId: 'u2', vouched: true, notifyMe: false });
-      await ws.public.vote({ postId: post.id, email: a.shared, userId: 'u3', vouched: true, notifyMe: false });
+      await ws.participation.vote({ postId: post.id, email: a.shared, userId: 'u2', vouched: true, notifyMe: false });
+      await ws.participation.vote({ postId: post.id, email: a.shared, userId: 'u3', vouched: true, notifyMe: false });
 
       const from = smtp.mails.length;
       await ws.posts.update(post.id, { status: 'planned' });
@@ -78,7 +78,7 @@ describeEngine(
     it("an update that does not change the status mails nobody; a merge mails the duplicate's participants where it went", async () => {
       const { ws, board, post } = await portalWorkspace(h.engine);
       const a = addresses('voter');
-      await ws.public.vote({ postId: post.id, email: a.voter, notifyMe: true });
+      await ws.participation.vote({ postId: post.id, email: a.voter, notifyMe: true });
       const from = smtp.mails.length;
       await ws.posts.update(post.id, { title: 'Dark mode, please', status: 'open' });
       expect((await h.engine.scheduler.runDue()).mail.sent).toBe(0);
@@ -96,16 +96,16 @@ describeEngine(
       await ws.contacts.backfill([
         { email: a.author, firstSeenAt: '2025-01-01T00:00:00.000Z', lastSeenAt: '2025-01-01T00:00:00.000Z' },
       ]);
-      const post = await ws.public.post({
+      const post = await ws.participation.post({
         boardId: board.id,
         email: a.author,
         name: 'Ada',
         title: 'Export to CSV',
         notifyMe: true,
       });
-      await ws.public.vote({ postId: post.id, email: a.bystander, notifyMe: true });
+      await ws.participation.vote({ postId: post.id, email: a.bystander, notifyMe: true });
       const from = smtp.mails.length;
-      const comment = await ws.public.comment({
+      const comment = await ws.participation.comment({
         postId: post.id,
         email: a.commenter,
         name: 'Cy',
@@ -115,7 +115,7 @@ describeEngine(
       await h.engine.scheduler.runDue();
       expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [a.author]: 1 });
       const second = smtp.mails.length;
-      await ws.public.comment({
+      await ws.participation.comment({
         postId: post.id,
         email: a.replier,
         name: 'Ray',
@@ -132,7 +132,7 @@ describeEngine(
       ]);
       // The author answering on their own post mails the commenter it answers, not the author.
       const third = smtp.mails.length;
-      await ws.public.comment({
+      await ws.participation.comment({
         postId: post.id,
         email: a.author,
         parentId: comment.id,
@@ -149,7 +149,7 @@ describeEngine(
       const a = addresses('sub', 'optin', 'legacy', 'unsubscribed');
       const sub = (await ws.contacts.identify({ externalUserId: 'c1', email: a.sub })).contact;
       const optin = (
-        await ws.public.vote({
+        await ws.participation.vote({
           postId: (await ws.posts.create(board.id, { title: 'x' })).id,
           email: a.optin,
           notifyMe: true,
@@ -179,7 +179,7 @@ describeEngine(
 
     it('the change and its mail commit together: a status change whose mail cannot be written changes nothing', async () => {
       const { ws, post } = await portalWorkspace(h.engine);
-      await ws.public.vote({ postId: post.id, email: addresses('v').v, notifyMe: true });
+      await ws.participation.vote({ postId: post.id, email: addresses('v').v, notifyMe: true });
       const events = (await ws.events.list()).length;
       await h.engine.db.run('ALTER TABLE mail RENAME TO mail_moved');
       try {

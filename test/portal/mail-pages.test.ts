@@ -29,7 +29,7 @@ describeEngine(
     async function mailed() {
       const { ws, post, org } = await portalWorkspace(e.engine);
       const { voter } = addresses('voter');
-      const vote = await ws.public.vote({ postId: post.id, email: voter, notifyMe: true });
+      const vote = await ws.participation.vote({ postId: post.id, email: voter, notifyMe: true });
       const from = smtp.mails.length;
       await ws.posts.update(post.id, { status: 'planned' });
       await e.engine.scheduler.runDue();
@@ -195,7 +195,7 @@ describeEngine(
     it('someone signed in on the portal finds their email settings from its header', async () => {
       const { ws, handle, post } = await portalWorkspace(e.engine);
       const { reader } = addresses('reader');
-      await ws.public.vote({ postId: post.id, email: reader, notifyMe: true });
+      await ws.participation.vote({ postId: post.id, email: reader, notifyMe: true });
       const v = new Visitor(app);
       expect((await v.get(`/portal/${handle}/notifications`)).status).toBe(401);
       // Signed in with an emailed code, as the portal does it.

@@ -23,7 +23,7 @@ describe('the portal while SQLite is held by another process [sqlite]', () => {
 
   it('a write that cannot get the lock within the busy timeout answers 503 with Retry-After and a page, not 500', async () => {
     const { org, ws, post } = await portalWorkspace(engine);
-    const vote = await ws.public.vote({ postId: post.id, email: 'held@example.com', notifyMe: true });
+    const vote = await ws.participation.vote({ postId: post.id, email: 'held@example.com', notifyMe: true });
     const token = await engine.mailLinks.sign({
       organizationId: org.id,
       contactId: vote.contactId!,

@@ -67,8 +67,10 @@ describeEngine('the public portal pages', (e) => {
     e.advance(48 * 3600_000);
     const fresh = await w.posts.create(board.id, { title: 'Fresh 100% idea' });
     const quiet = await w.posts.create(board.id, { title: 'Quiet one' });
-    for (let i = 0; i < 5; i++) await w.public.vote({ postId: old.id, email: `o${i}@example.com`, notifyMe: false });
-    for (let i = 0; i < 3; i++) await w.public.vote({ postId: fresh.id, email: `f${i}@example.com`, notifyMe: false });
+    for (let i = 0; i < 5; i++)
+      await w.participation.vote({ postId: old.id, email: `o${i}@example.com`, notifyMe: false });
+    for (let i = 0; i < 3; i++)
+      await w.participation.vote({ postId: fresh.id, email: `f${i}@example.com`, notifyMe: false });
     await w.posts.update(quiet.id, { status: 'planned' });
     const path = `${base}/b/${board.slug}`;
     expect(titles((await get(app, path)).text)).toEqual(['Old favourite', 'Fresh 100% idea', 'Quiet one']);
@@ -98,7 +100,7 @@ describeEngine('the public portal pages', (e) => {
       const p = await w.posts.create(board.id, { title: `Post ${i}` });
       ids.push(p.id);
       for (let v = 0; v < i % 4; v++)
-        await w.public.vote({ postId: p.id, email: `v${v}@example.com`, notifyMe: false });
+        await w.participation.vote({ postId: p.id, email: `v${v}@example.com`, notifyMe: false });
       e.advance(3600_000);
     }
     const reader = e.engine.workspace(org.id).portal;
@@ -134,7 +136,7 @@ describeEngine('the public portal pages', (e) => {
 
   it('a post shows its body, author, votes and threaded comments; a merged post sends to its target, which lists it', async () => {
     const { w, board, base } = await workspace();
-    const post = await w.public.post({
+    const post = await w.participation.post({
       boardId: board.id,
       email: 'ann@example.com',
       name: 'Ann',
@@ -142,14 +144,14 @@ describeEngine('the public portal pages', (e) => {
       body: { json: {}, text: 'Works on a plane' },
       notifyMe: false,
     });
-    const top = await w.public.comment({
+    const top = await w.participation.comment({
       postId: post.id,
       email: 'bo@example.com',
       name: 'Bo',
       bodyText: 'Yes please',
       notifyMe: false,
     });
-    await w.public.comment({
+    await w.participation.comment({
       postId: post.id,
       email: 'cy@example.com',
       name: 'Cy',
@@ -157,7 +159,7 @@ describeEngine('the public portal pages', (e) => {
       bodyText: 'Agreed',
       notifyMe: false,
     });
-    await w.public.vote({ postId: post.id, email: 'dee@example.com', notifyMe: false });
+    await w.participation.vote({ postId: post.id, email: 'dee@example.com', notifyMe: false });
     const page = await get(app, `${base}/b/${board.slug}/p/${post.slug}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('Works on a plane');
@@ -216,7 +218,7 @@ describeEngine('the public portal pages', (e) => {
     await make('Just an idea', 'open');
     // A post left out of the order follows the ordered ones, however many votes it has.
     const popular = await make('Popular planned', 'planned');
-    await w.public.vote({ postId: popular.id, email: 'fan@example.com', notifyMe: false });
+    await w.participation.vote({ postId: popular.id, email: 'fan@example.com', notifyMe: false });
     // The console's roadmap page sets the order (docs/console.md).
     await w.as(CLI_ACTOR).posts.reorder('planned', [first.id, second.id]);
     const html = (await get(app, `${base}/roadmap`)).text;
@@ -252,14 +254,14 @@ describeEngine('the public portal pages', (e) => {
 
   it('user text is escaped by the template; pages carry a CSP without inline scripts and refuse framing', async () => {
     const { w, board, base } = await workspace();
-    const post = await w.public.post({
+    const post = await w.participation.post({
       boardId: board.id,
       email: 'x@example.com',
       name: '"><script>alert(2)</script>',
       title: '<img src=x onerror=alert(1)>',
       notifyMe: false,
     });
-    await w.public.comment({
+    await w.participation.comment({
       postId: post.id,
       email: 'y@example.com',
       bodyText: '</li><script>alert(3)</script>',

@@ -479,7 +479,7 @@ describeEngine(
 
     it('a reply threads under its comment, posted through the same code flow', async () => {
       const { w, post, postPath } = await workspace();
-      const first = await w.public.comment({
+      const first = await w.participation.comment({
         postId: post.id,
         email: 'a@example.com',
         name: 'Al',

@@ -47,16 +47,16 @@ describeEngine(
         metadata: { company: 'Analytical Engines' },
       });
       await ws.contacts.identify({ externalUserId: 'u-ada', name: 'Ada King' }); // a contact.updated with a name in it
-      await ws.public.vote({ postId: post.id, email: ada, userId: 'u-ada', vouched: true, notifyMe: false });
-      await ws.public.vote({ postId: other.id, email: ada.toUpperCase(), notifyMe: false }); // found by the address only
-      const comment = await ws.public.comment({
+      await ws.participation.vote({ postId: post.id, email: ada, userId: 'u-ada', vouched: true, notifyMe: false });
+      await ws.participation.vote({ postId: other.id, email: ada.toUpperCase(), notifyMe: false }); // found by the address only
+      const comment = await ws.participation.comment({
         postId: post.id,
         email: ada,
         name: 'Ada L.',
         bodyText: 'Please also for the editor',
         notifyMe: true,
       });
-      const own = await ws.public.post({
+      const own = await ws.participation.post({
         boardId: board.id,
         email: ada,
         name: 'Ada L.',
@@ -206,10 +206,15 @@ describeEngine(
     it('after an erasure the address does not come back without a fresh opt-in of its own', async () => {
       const { ws, board, post } = await portalWorkspace(h.engine);
       const { eve } = addresses('eve');
-      const first = await ws.public.vote({ postId: post.id, email: eve, notifyMe: true });
+      const first = await ws.participation.vote({ postId: post.id, email: eve, notifyMe: true });
       await ws.privacy.erase(first.contactId!);
       // Taking part without the box: no contact, as for anyone; a backfill skips the address.
-      const silent = await ws.public.comment({ postId: post.id, email: eve, bodyText: 'again', notifyMe: false });
+      const silent = await ws.participation.comment({
+        postId: post.id,
+        email: eve,
+        bodyText: 'again',
+        notifyMe: false,
+      });
       expect(silent.contactId).toBeNull();
       expect(
         await ws.contacts.backfill([
@@ -218,7 +223,7 @@ describeEngine(
       ).toEqual({ created: [], skipped: 0, suppressed: 1 });
       // The workspace's app identifies the address again: the contact exists, but nothing is mailed to it...
       const back = (await ws.contacts.identify({ externalUserId: 'eve-app', email: eve })).contact;
-      await ws.public.vote({
+      await ws.participation.vote({
         postId: (await ws.posts.create(board.id, { title: 'Second' })).id,
         email: eve,
         userId: 'eve-app',
@@ -227,7 +232,7 @@ describeEngine(
       });
       const from = smtp.mails.length;
       await ws.posts.update(post.id, { status: 'planned' });
-      await ws.public
+      await ws.participation
         .vote({ postId: post.id, email: eve, userId: 'eve-app', vouched: true, notifyMe: false })
         .catch(() => {});
       await ws.posts.update(post.id, { status: 'in_progress' });
@@ -235,7 +240,7 @@ describeEngine(
       expect(countsSince(smtp, from).get(eve)).toBeUndefined();
       // ...until the person ticks notify-me again: a fresh opt-in lifts the suppression.
       const other = await ws.posts.create(board.id, { title: 'Third' });
-      const fresh = await ws.public.vote({ postId: other.id, email: eve, notifyMe: true });
+      const fresh = await ws.participation.vote({ postId: other.id, email: eve, notifyMe: true });
       expect(fresh.contactId).toBe(back.id);
       await ws.posts.update(other.id, { status: 'shipped' });
       await h.engine.scheduler.runDue();
@@ -278,7 +283,7 @@ describeEngine(
       await expect(ws.privacy.export('ctc_nope')).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' });
       await expect(ws.privacy.erase('ctc_nope')).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' });
       const { kay } = addresses('kay');
-      const vote = await ws.public.vote({ postId: post.id, email: kay, notifyMe: true });
+      const vote = await ws.participation.vote({ postId: post.id, email: kay, notifyMe: true });
       await ws.contacts.delete(vote.contactId!);
       await expect(ws.privacy.export(vote.contactId!)).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' });
       expect(await everything(h.engine)).toContain(hashEmail(kay)!);

@@ -79,8 +79,8 @@ describeMatrix(
         })
       ).body.data;
       await h.request('PATCH', `/v1/posts/${post.id}`, { key: ws.key, body: { status: 'planned' } });
-      await w.public.vote({ postId: post.id, email: 'v@example.com', userId: 'usr_v', notifyMe: false });
-      await w.public.comment({
+      await w.participation.vote({ postId: post.id, email: 'v@example.com', userId: 'usr_v', notifyMe: false });
+      await w.participation.comment({
         postId: post.id,
         email: 'c@example.com',
         authorUserId: 'usr_c',

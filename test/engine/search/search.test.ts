@@ -59,7 +59,8 @@ describeEngine('full-text search', (h) => {
     // Equal relevance: votes, then the newest.
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) ids.push((await w.posts.create(board.id, { title: `Webhook retries ${i}` })).id);
-    for (let i = 0; i < 3; i++) await w.public.vote({ postId: ids[2]!, email: `v${i}@example.com`, notifyMe: false });
+    for (let i = 0; i < 3; i++)
+      await w.participation.vote({ postId: ids[2]!, email: `v${i}@example.com`, notifyMe: false });
     const all = (await search('webhook retries')).data.map((p) => p.id);
     expect(all).toEqual([ids[2], ...ids.filter((id) => id !== ids[2]).reverse()]);
     expect(await walkIds((cursor) => search('webhook retries', 2, cursor))).toEqual(all);
@@ -71,7 +72,7 @@ describeEngine('full-text search', (h) => {
     for (let n = 0; n < 130; n++) {
       const held = n % 3 === 0;
       const post = held
-        ? await w.public.post(
+        ? await w.participation.post(
             { boardId: board.id, email: `held${n}@example.com`, title: 'Bulk import', notifyMe: false },
             { held: true },
           )
@@ -79,7 +80,7 @@ describeEngine('full-text search', (h) => {
       made.push({ id: post.id, votes: 0, shown: !held, n });
     }
     for (const m of made.filter((x) => x.shown && x.n % 7 === 1)) {
-      await w.public.vote({ postId: m.id, email: `voter${m.n}@example.com`, notifyMe: false });
+      await w.participation.vote({ postId: m.id, email: `voter${m.n}@example.com`, notifyMe: false });
       m.votes = 1;
     }
     // Every match ties on relevance: votes first, then the newest.
@@ -114,7 +115,7 @@ describeEngine('full-text search', (h) => {
     await w.posts.delete(deleted.id);
     const duplicate = await w.posts.create(board.id, { title: 'Offline sync duplicate' });
     await w.posts.merge(duplicate.id, shown.id);
-    await w.public.post(
+    await w.participation.post(
       { boardId: board.id, email: 'held@example.com', title: 'Offline sync held', notifyMe: false },
       { held: true },
     );

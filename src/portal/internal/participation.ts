@@ -7,7 +7,7 @@ import { codePage, messagePage, newPostPage } from './pages.js';
 import { field, readCookie, SESSION_COOKIE, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, respond, seeOther } from './responses.js';
 import type { PortalSite } from './site.js';
-import { type Built, perform, postedForm, sessionCookie, takePart } from './taking-part.js';
+import { type Built, perform, postedForm, sessionCookie, participationForm } from './participation-steps.js';
 
 const CODE_ID = /^pcode_[0-9a-z]{26}$/;
 const COMMENT_ID = /^cmt_[0-9a-z]{26}$/;
@@ -197,7 +197,7 @@ async function signIn(site: PortalSite, event: H3Event): Promise<Response> {
 
 /**
  * Taking part on the portal: the new-post form, votes, comments, the email step and its code, signing in with a token
- * and out, and the similar-posts lookup of the script. Each form goes through the same checks (`takePart`), then the
+ * and out, and the similar-posts lookup of the script. Each form goes through the same checks (`participationForm`), then the
  * engine's participation service.
  */
 export function mountParticipation(router: H3, site: PortalSite): void {
@@ -218,10 +218,10 @@ export function mountParticipation(router: H3, site: PortalSite): void {
     );
   });
   router.post(`${PORTAL_PATH}/:handle/b/:board/new`, (event) =>
-    takePart(site, event, (form, v) => newPost(site, event, form, v)),
+    participationForm(site, event, (form, v) => newPost(site, event, form, v)),
   );
   router.post(`${PORTAL_PATH}/:handle/b/:board/p/:post/vote`, (event) =>
-    takePart(site, event, async (_form, v) => {
+    participationForm(site, event, async (_form, v) => {
       const target = await postOf(site, event, v);
       if (target instanceof Response) return target;
       return {
@@ -232,7 +232,7 @@ export function mountParticipation(router: H3, site: PortalSite): void {
     }),
   );
   router.post(`${PORTAL_PATH}/:handle/b/:board/p/:post/comment`, (event) =>
-    takePart(site, event, (form, v) => newComment(site, event, form, v)),
+    participationForm(site, event, (form, v) => newComment(site, event, form, v)),
   );
   router.get(`${PORTAL_PATH}/:handle/confirm/:code`, async (event) => {
     const v = await site.visit(event);

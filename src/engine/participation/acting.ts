@@ -1,6 +1,6 @@
-import { castVote, comment, filePost } from '../interactions/index.js';
 import { FeedbackError, hashEmail, plainBody } from '../shared/index.js';
 import { votes } from '../store/index.js';
+import { comment } from './comment.js';
 import {
   type PortalAction,
   type PortalActionResult,
@@ -8,6 +8,8 @@ import {
   type PortalIdentity,
   portalSettings,
 } from './participants.js';
+import { filePost } from './post.js';
+import { castVote } from './vote.js';
 
 /**
  * Do what the person asked, as the engine's public interaction (its change and its events in one transaction). Someone

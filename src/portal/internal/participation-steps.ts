@@ -124,7 +124,7 @@ async function emailStep(
  * (honeypot), within the address's budget, its fields. Then: a signed-in person acts at once; anyone else gives their
  * name and email and confirms a mailed code first.
  */
-export async function takePart(
+export async function participationForm(
   site: PortalSite,
   event: H3Event,
   build: (form: URLSearchParams, v: Visit) => Promise<Built | Response>,

@@ -1,17 +1,28 @@
+import type { PublicCommentInput, PublicPostInput, PublicVoteInput } from '../../schemas/interactions.js';
 import { act, hasVoted } from './acting.js';
 import { confirmCode, requestCode } from './codes.js';
+import { comment } from './comment.js';
 import type { PortalAction, PortalContext, PortalIdentity } from './participants.js';
+import { filePost } from './post.js';
 import { createSecret, rotateSecret, secretState } from './secret.js';
 import { sessionOf, signOut } from './sessions.js';
 import { signIn } from './sign-in.js';
+import { castVote } from './vote.js';
 
 /**
- * Taking part on a workspace's portal: its token secret, signing in with a token the workspace's backend minted, the
- * email codes of anonymous end-users, sessions, and the post, vote and comment they make (each the engine's public
- * interaction, in one transaction with its events). Built once per workspace.
+ * End-users taking part on a workspace's public boards: the post, vote and comment they make (each in one transaction
+ * with its events, the contact's with the opt-in, its subscription with the opt-in, and the mail it causes), and on the
+ * portal, its token secret, signing in with a token the workspace's backend minted, the email codes of anonymous
+ * end-users, and sessions. Built once per workspace.
  */
 export function createParticipation(ctx: PortalContext) {
   return {
+    /** File a post on a public board; `held` keeps it `pending` (and unannounced) until it is approved. */
+    post: (input: PublicPostInput, options?: { held?: boolean }) => filePost(ctx, input, options),
+    /** Vote on a post: one vote per voter (user id, or email for anonymous voters) and post. */
+    vote: async (input: PublicVoteInput) => (await castVote(ctx, input)).vote,
+    /** Comment on a post, or reply to one of its comments. */
+    comment: (input: PublicCommentInput) => comment(ctx, input),
     secret: {
       /** Create the workspace's first portal secret; shown once. */
       create: () => createSecret(ctx),
@@ -30,7 +41,7 @@ export function createParticipation(ctx: PortalContext) {
       requestCode(ctx, who, action, mail),
     /** Confirm a code: the action it waited with, and a session. */
     confirmCode: (codeId: string, code: string) => confirmCode(ctx, codeId, code),
-    /** Do what the person asked, as the engine's public interaction. */
+    /** Do what the person asked on the portal: a post, vote or comment as above, as the person signed in. */
     act: (identity: PortalIdentity, action: PortalAction) => act(ctx, identity, action),
     hasVoted: (identity: PortalIdentity, postId: string) => hasVoted(ctx, identity, postId),
   };
