@@ -11,6 +11,7 @@ import {
 } from './access/index.js';
 import type { DeliveryScheduler } from './delivery/index.js';
 import { createReadiness, type Readiness } from './health.js';
+import { createTeamAccess, type TeamAccess } from './members/index.js';
 import { INITIAL_MIGRATION, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
 import type { MailTokens } from './notifications/index.js';
 import type { EngineOptions } from './options.js';
@@ -19,7 +20,6 @@ import { createEngineScheduler, createMailParts, createWebhookSender, openDataba
 import { createSecretBox, lazySecretBox, type ResealReport, resealStored, resolveSecretKeys } from './secrets/index.js';
 import { logErrorLine, logToLogger } from './shared/index.js';
 import { type Database, deliveries, type EngineDatabase, mail } from './store/index.js';
-import { createTeamAccess, type TeamAccess } from './team/index.js';
 import { createWorkspaces, type Workspace } from './workspace.js';
 
 export { type EngineOptions, MAIL_RETENTION_DAYS, type MailOptions, type WebhookOptions } from './options.js';

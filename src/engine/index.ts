@@ -40,6 +40,31 @@ export {
 export type { EventsService, StoredEvent } from './events/index.js';
 export { type CheckResult, isDatabaseUnavailable, type Readiness, UNAVAILABLE_RETRY_AFTER_SECONDS } from './health.js';
 export {
+  type Actor,
+  allows,
+  CLI_ACTOR,
+  CONSOLE_PATH,
+  DOMAIN_RECORD_LABEL,
+  isTeamRole,
+  type SignInFacts,
+  SSO_CALLBACK_PATH,
+  SSO_PENDING_SECONDS,
+  type SsoDomainState,
+  type SsoInput,
+  type SsoSettings,
+  TEAM_CODE_ATTEMPTS,
+  TEAM_LIFETIMES,
+  TEAM_ROLES,
+  type Team,
+  type TeamAccess,
+  type TeamIdentity,
+  type TeamMemberInfo,
+  type TeamPermission,
+  type TeamRole,
+  type TeamService,
+  type TeamSession,
+} from './members/index.js';
+export {
   DIGEST_AFTER,
   DIGESTS,
   type Digest,
@@ -132,31 +157,6 @@ export {
 } from './shared/index.js';
 export type { ApiKeyInfo } from './store/index.js';
 export { entities } from './store/index.js';
-export {
-  type Actor,
-  allows,
-  CLI_ACTOR,
-  CONSOLE_PATH,
-  DOMAIN_RECORD_LABEL,
-  isTeamRole,
-  type SignInFacts,
-  SSO_CALLBACK_PATH,
-  SSO_PENDING_SECONDS,
-  type SsoDomainState,
-  type SsoInput,
-  type SsoSettings,
-  TEAM_CODE_ATTEMPTS,
-  TEAM_LIFETIMES,
-  TEAM_ROLES,
-  type Team,
-  type TeamAccess,
-  type TeamIdentity,
-  type TeamMemberInfo,
-  type TeamPermission,
-  type TeamRole,
-  type TeamService,
-  type TeamSession,
-} from './team/index.js';
 export {
   type Impact,
   ROADMAP_LIMIT,

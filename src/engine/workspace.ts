@@ -3,6 +3,8 @@ import { type BoardsService, createBoardsService } from './boards/index.js';
 import { type ChangelogService, createChangelogActions, createChangelogService } from './changelog/index.js';
 import { type ContactsService, createContactActions, createContactsService } from './contacts/index.js';
 import { createEventsService, type EventsService } from './events/index.js';
+import type { Actor } from './members/index.js';
+import { createTeamService, type ResolveTxt, type TeamService } from './members/index.js';
 import { createNotificationsService, type NotificationsService } from './notifications/index.js';
 import { updateSettings, type WorkspaceSettings } from './organizations/index.js';
 import { createParticipation, createPortalSecretActions, type Participation } from './participation/index.js';
@@ -17,8 +19,6 @@ import {
 import { createPrivacyActions, createPrivacyService, type PrivacyService } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
 import type { Database } from './store/index.js';
-import type { Actor } from './team/index.js';
-import { createTeamService, type ResolveTxt, type TeamService } from './team/index.js';
 import { createTriageReader, type TriageReader } from './triage/index.js';
 import {
   createWebhookActions,

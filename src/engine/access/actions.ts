@@ -1,6 +1,6 @@
 import type { Scope } from '../../schemas/common.js';
+import { type Actor, actAs } from '../members/index.js';
 import type { WorkspaceContext } from '../store/index.js';
-import { type Actor, actAs } from '../team/index.js';
 import { createKeysService, type KeyCache } from './keys.js';
 
 /** A workspace's API keys, as one team member (or the command line): owners and admins, each change audited. */

@@ -1,5 +1,5 @@
+import { type Actor, actAs } from '../members/index.js';
 import type { WorkspaceContext } from '../store/index.js';
-import { type Actor, actAs } from '../team/index.js';
 import { type ChangelogEdit, createChangelogService } from './service.js';
 
 /** The changelog, as one team member: anyone who may triage, each change audited. */

@@ -1,6 +1,6 @@
+import { type Actor, actAs } from '../members/index.js';
 import { FeedbackError } from '../shared/index.js';
 import type { WorkspaceContext } from '../store/index.js';
-import { type Actor, actAs } from '../team/index.js';
 import { createContactsService } from './service.js';
 
 /** An admin's attestation of the lawful basis for a contact made by hand: a sentence, kept in the audit log. */

@@ -1,5 +1,5 @@
+import { type Actor, actAs } from '../members/index.js';
 import type { WorkspaceContext } from '../store/index.js';
-import { type Actor, actAs } from '../team/index.js';
 import type { UpdateOrganizationInput } from './model.js';
 import { createOrganizationsService, type OrganizationsContext } from './service.js';
 

@@ -1,4 +1,4 @@
-import { type Actor, actAs } from '../team/index.js';
+import { type Actor, actAs } from '../members/index.js';
 import type { PortalContext } from './participants.js';
 import { createParticipation } from './participation.js';
 

@@ -4,9 +4,9 @@
 // in the audit log in its transaction (`actAs`).
 import { COMMENT_BODY_TEXT_MAX } from '../../schemas/interactions.js';
 import type { Post, PostStatus } from '../../schemas/posts.js';
+import { type Actor, type AuditInput, actAs } from '../members/index.js';
 import { FeedbackError, newId, plainBody } from '../shared/index.js';
 import { postNotes, posts, postTags, type Sql, triage, type WorkspaceContext } from '../store/index.js';
-import { type Actor, type AuditInput, actAs } from '../team/index.js';
 import { writeComment } from './comments.js';
 import { requireLivePost } from './references.js';
 import { createPostsService, type PostsService } from './service.js';

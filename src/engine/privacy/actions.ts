@@ -1,4 +1,4 @@
-import { type Actor, actAs } from '../team/index.js';
+import { type Actor, actAs } from '../members/index.js';
 import type { PrivacyContext } from './person.js';
 import { createPrivacyService } from './service.js';
 

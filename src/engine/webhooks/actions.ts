@@ -1,5 +1,5 @@
 import type { CreateWebhookBody, UpdateWebhookBody } from '../../schemas/webhooks.js';
-import { type Actor, actAs } from '../team/index.js';
+import { type Actor, actAs } from '../members/index.js';
 import type { WebhooksContext } from './registration.js';
 import { createWebhooksService } from './service.js';
 

@@ -4,10 +4,10 @@ import { textFault } from '../../schemas/input.js';
 import { COMMENT_BODY_TEXT_MAX } from '../../schemas/interactions.js';
 import { POST_BODY_TEXT_MAX, POST_TITLE_MAX, SLUG_PATTERN as SLUG } from '../../schemas/posts.js';
 import { codePage, messagePage, newPostPage } from './pages.js';
+import { type Built, participationForm, perform, postedForm, sessionCookie } from './participation-steps.js';
 import { field, readCookie, SESSION_COOKIE, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, respond, seeOther } from './responses.js';
 import type { PortalSite } from './site.js';
-import { type Built, perform, postedForm, sessionCookie, participationForm } from './participation-steps.js';
 
 const CODE_ID = /^pcode_[0-9a-z]{26}$/;
 const COMMENT_ID = /^cmt_[0-9a-z]{26}$/;

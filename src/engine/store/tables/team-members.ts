@@ -87,7 +87,7 @@ export async function find(sql: Sql, organizationId: string, email: string): Pro
   return row && MEMBERS.read(row);
 }
 
-/** A team of an address, with what decides whether a session opens it (team/proofs.ts). */
+/** A team of an address, with what decides whether a session opens it (members/sessions.ts). */
 export interface TeamSignInFacts extends MemberRow {
   workspace: string;
   /** The workspace's single sign-on provider now, if it has one. */

@@ -1,4 +1,4 @@
-// The console's team: roles, members and invitations, signing in (mailed codes and links, single sign-on), sessions and
+// The console's team members (the people of a workspace's team, as the console knows them): roles, members and invitations, signing in (mailed codes and links, single sign-on), sessions and
 // what proved them, and the audit log.
 import type { WorkspaceContext } from '../store/index.js';
 import type { Actor } from './audit.js';
