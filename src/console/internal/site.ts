@@ -55,6 +55,14 @@ export function statusOf(err: FeedbackError): number {
 }
 
 /** A request to the console: who is signed in (if anyone), the page frame, and the cookies the answer sets. */
+/** A form posted by a team member: the visit, the workspace, the form's fields and who acts. */
+export interface ActContext {
+  v: ConsoleVisit;
+  team: Team;
+  form: URLSearchParams;
+  actor: Actor;
+}
+
 export interface ConsoleVisit {
   facts: RequestFacts;
   identity: TeamIdentity | null;
@@ -182,11 +190,8 @@ export class ConsoleSite {
   async act(
     event: H3Event,
     back: (team: Team) => string,
-    run: (m: { v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor }) => Promise<string | Response>,
-    refused?: (
-      m: { v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor },
-      err: FeedbackError,
-    ) => Promise<Response>,
+    run: (m: ActContext) => Promise<string | Response>,
+    refused?: (m: ActContext, err: FeedbackError) => Promise<Response>,
   ): Promise<Response> {
     const m = await this.memberForm(event);
     if (m instanceof Response) return m;
