@@ -50,11 +50,11 @@ export function statusOf(err: FeedbackError): number {
     ERR_NOT_FOUND: 404,
     ERR_CONFLICT: 409,
     ERR_PLAN_LIMIT: 402,
+    ERR_UNAVAILABLE: 503,
   };
   return statuses[err.code] ?? 422;
 }
 
-/** A request to the console: who is signed in (if anyone), the page frame, and the cookies the answer sets. */
 /** A form posted by a team member: the visit, the workspace, the form's fields and who acts. */
 export interface ActContext {
   v: ConsoleVisit;
@@ -63,6 +63,7 @@ export interface ActContext {
   actor: Actor;
 }
 
+/** A request to the console: who is signed in (if anyone), the page frame, and the cookies the answer sets. */
 export interface ConsoleVisit {
   facts: RequestFacts;
   identity: TeamIdentity | null;
