@@ -44,6 +44,118 @@ export interface CancelledMail {
   cancelled: string;
 }
 
+/** What composing runs with: the database, the link tokens, the sealing key, the mail settings, and cached reads. */
+interface Composing {
+  db: Sql;
+  tokens: MailTokens;
+  secrets: SecretBox;
+  settings: MailSettings;
+  clock: () => Date;
+  domain: string;
+  workspaceOf(id: string): Promise<organizations.OrganizationRow | undefined>;
+  boardSlugOf(org: string, id: string): Promise<string | null>;
+  /** Said once: notification mail goes without links when the engine has no public address. */
+  warnNoLinks(): void;
+}
+
+const messageIdOf = (c: Composing, m: HeldMail) => `<${m.rows[0]!.id}@${c.domain}>`;
+
+/**
+ * An account message (a sign-in code, an invitation): one row, its payload sealed. Not sent once what it carries no
+ * longer works, nor a console sign-in to an address that is on no team (the page that asked answered the same either
+ * way: whether mail goes is decided here, after the answer).
+ */
+async function composeAccount(c: Composing, m: HeldMail): Promise<ComposedMail | CancelledMail> {
+  const row = m.rows[0]!;
+  const payload = openAccountMail(c.secrets, row.id, row.payload);
+  if (new Date(payload.expiresAt) <= c.clock()) return { cancelled: 'expired before it could be sent' };
+  if (payload.kind === 'team_sign_in' && (await teamMembers.teamsOf(c.db, m.email)).length === 0)
+    return { cancelled: 'not sent: the address is on no team' };
+  const words = renderAccountMail(payload, m.email);
+  const messageId = messageIdOf(c, m);
+  const raw = await mime({
+    from: { name: words.from, address: c.settings.from },
+    to: m.email,
+    subject: words.subject,
+    text: words.text,
+    html: words.html,
+    messageId,
+    headers: { 'Auto-Submitted': 'auto-generated' },
+  });
+  const about = ACCOUNT_MAIL_ABOUT[payload.kind];
+  return {
+    envelope: { from: c.settings.from, to: m.email },
+    raw,
+    subject: words.subject,
+    text: words.text,
+    about,
+    messageId,
+  };
+}
+
+/** The links a notification carries: the portal's pages of its posts (public boards only), and the recipient's own. */
+async function linksOf(c: Composing, m: HeldMail, organizationId: string, payloads: MailPayload[]) {
+  const org = await c.workspaceOf(organizationId);
+  const base = c.settings.publicUrl()?.replace(/\/+$/, '');
+  if (!base) c.warnNoLinks();
+  const portal = base && org?.handle && org.portalEnabled ? pathsOf(org.handle) : null;
+  const boardIds = new Set(
+    payloads.flatMap((p) =>
+      p.kind === 'changelog' ? [p.entry.boardId] : p.kind === 'webhook_disabled' ? [] : [p.post.boardId],
+    ),
+  );
+  const slugs = new Map<string, string>();
+  if (portal)
+    for (const id of boardIds) {
+      const slug = await c.boardSlugOf(organizationId, id);
+      if (slug) slugs.set(id, slug);
+    }
+  const token =
+    base && m.contactId
+      ? await c.tokens.sign({ organizationId, contactId: m.contactId, emailHash: m.emailHash })
+      : null;
+  const link = (path: string) => `${base}${path}?t=${token}`;
+  return {
+    workspace: org?.name ?? 'Feedback',
+    postUrl: (post: PostRef) =>
+      portal && slugs.has(post.boardId) ? `${base}${portal.post(slugs.get(post.boardId)!, post.slug)}` : null,
+    changelogUrl: portal ? `${base}${portal.changelog}` : null,
+    preferencesUrl: token ? link(MAIL_PAGES.preferences) : null,
+    unsubscribeUrl: token ? link(MAIL_PAGES.unsubscribe) : null,
+  };
+}
+
+/** A notification (or a digest of several) to one recipient, with RFC 8058's one-click unsubscribe when it has links. */
+async function composeNotification(c: Composing, m: HeldMail, organizationId: string): Promise<ComposedMail> {
+  const payloads = m.rows.map((r) => JSON.parse(r.payload) as MailPayload);
+  const links = await linksOf(c, m, organizationId, payloads);
+  const words = renderMail(payloads, links);
+  const messageId = messageIdOf(c, m);
+  const unsubscribe = links.unsubscribeUrl
+    ? { 'List-Unsubscribe': `<${links.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+    : {};
+  const raw = await mime({
+    from: { name: links.workspace, address: c.settings.from },
+    to: m.email,
+    subject: words.subject,
+    text: words.text,
+    html: words.html,
+    messageId,
+    // Not a person writing: vacation responders stay quiet.
+    headers: { ...unsubscribe, 'Auto-Submitted': 'auto-generated' },
+  });
+  const kinds = [...new Set(payloads.map((p) => p.kind))].join(', ');
+  const about = payloads.length === 1 ? kinds : `a digest of ${payloads.length} (${kinds})`;
+  return {
+    envelope: { from: c.settings.from, to: m.email },
+    raw,
+    subject: words.subject,
+    text: words.text,
+    about,
+    messageId,
+  };
+}
+
 /**
  * Put one held message into words and MIME: the workspace's name and portal links, the recipient's signed
  * preferences and unsubscribe links, and RFC 8058's one-click headers (`List-Unsubscribe` with the https address and
@@ -56,117 +168,31 @@ export function createComposer(
   settings: MailSettings,
   clock: () => Date,
 ) {
-  const domain = settings.from.includes('@') ? settings.from.slice(settings.from.lastIndexOf('@') + 1) : 'localhost';
   // A status change mails its thousand voters about one workspace and one board: read each once a few seconds, not
   // once a message (a renamed workspace shows in mail within that time).
   const cached = createTtlCache(clock, CONTEXT_TTL_MS);
-  const workspaceOf = (id: string) => cached(`org:${id}`, () => organizations.find(db, id));
-  const boardSlugOf = (org: string, id: string) =>
-    cached(`board:${id}`, async () => ((b) => (b?.isPublic ? b.slug : null))(await boards.find(db, org, id)));
   let warned = false;
-  const messageIdOf = (m: HeldMail) => `<${m.rows[0]!.id}@${domain}>`;
-
-  /**
-   * An account message (a sign-in code, an invitation): one row, its payload sealed. Not sent once what it carries no
-   * longer works, nor a console sign-in to an address that is on no team (the page that asked answered the same either
-   * way: whether mail goes is decided here, after the answer).
-   */
-  async function composeAccount(m: HeldMail): Promise<ComposedMail | CancelledMail> {
-    const row = m.rows[0]!;
-    const payload = openAccountMail(secrets, row.id, row.payload);
-    if (new Date(payload.expiresAt) <= clock()) return { cancelled: 'expired before it could be sent' };
-    if (payload.kind === 'team_sign_in' && (await teamMembers.teamsOf(db, m.email)).length === 0)
-      return { cancelled: 'not sent: the address is on no team' };
-    const words = renderAccountMail(payload, m.email);
-    const messageId = messageIdOf(m);
-    const raw = await mime({
-      from: { name: words.from, address: settings.from },
-      to: m.email,
-      subject: words.subject,
-      text: words.text,
-      html: words.html,
-      messageId,
-      headers: { 'Auto-Submitted': 'auto-generated' },
-    });
-    return {
-      envelope: { from: settings.from, to: m.email },
-      raw,
-      subject: words.subject,
-      text: words.text,
-      about: ACCOUNT_MAIL_ABOUT[payload.kind],
-      messageId,
-    };
-  }
-
-  return async function compose(m: HeldMail): Promise<ComposedMail | CancelledMail> {
-    if (ACCOUNT_MAIL_KINDS.has(m.rows[0]!.kind) || m.organizationId === null) return composeAccount(m);
-    const organizationId = m.organizationId;
-    const org = await workspaceOf(organizationId);
-    const payloads = m.rows.map((r) => JSON.parse(r.payload) as MailPayload);
-    const base = settings.publicUrl()?.replace(/\/+$/, '');
-    if (!base && !warned) {
+  const c: Composing = {
+    db,
+    tokens,
+    secrets,
+    settings,
+    clock,
+    domain: settings.from.includes('@') ? settings.from.slice(settings.from.lastIndexOf('@') + 1) : 'localhost',
+    workspaceOf: (id) => cached(`org:${id}`, () => organizations.find(db, id)),
+    boardSlugOf: (org, id) =>
+      cached(`board:${id}`, async () => ((b) => (b?.isPublic ? b.slug : null))(await boards.find(db, org, id))),
+    warnNoLinks() {
+      if (warned) return;
       warned = true;
       settings.log(
         '[feedback-service] notification mail goes out without links or a one-click unsubscribe: the engine has no mail.publicUrl (serve --public-url)',
       );
-    }
-    const portal = base && org?.handle && org.portalEnabled ? pathsOf(org.handle) : null;
-    const boardIds = [
-      ...new Set(
-        payloads.flatMap((p) =>
-          p.kind === 'changelog' ? [p.entry.boardId] : p.kind === 'webhook_disabled' ? [] : [p.post.boardId],
-        ),
-      ),
-    ];
-    const slugs = new Map<string, string>();
-    if (portal)
-      for (const id of boardIds) {
-        const slug = await boardSlugOf(organizationId, id);
-        if (slug) slugs.set(id, slug);
-      }
-    const token =
-      base && m.contactId
-        ? await tokens.sign({ organizationId, contactId: m.contactId, emailHash: m.emailHash })
-        : null;
-    const link = (path: string) => `${base}${path}?t=${token}`;
-    const workspace = org?.name ?? 'Feedback';
-    const words = renderMail(payloads, {
-      workspace,
-      postUrl: (post: PostRef) =>
-        portal && slugs.has(post.boardId) ? `${base}${portal.post(slugs.get(post.boardId)!, post.slug)}` : null,
-      changelogUrl: portal ? `${base}${portal.changelog}` : null,
-      preferencesUrl: token ? link(MAIL_PAGES.preferences) : null,
-      unsubscribeUrl: token ? link(MAIL_PAGES.unsubscribe) : null,
-    });
-    const messageId = messageIdOf(m);
-    const raw = await mime({
-      from: { name: workspace, address: settings.from },
-      to: m.email,
-      subject: words.subject,
-      text: words.text,
-      html: words.html,
-      messageId,
-      headers: {
-        ...(token
-          ? {
-              'List-Unsubscribe': `<${link(MAIL_PAGES.unsubscribe)}>`,
-              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-            }
-          : {}),
-        // Not a person writing: vacation responders stay quiet.
-        'Auto-Submitted': 'auto-generated',
-      },
-    });
-    const kinds = [...new Set(payloads.map((p) => p.kind))].join(', ');
-    const about = payloads.length === 1 ? kinds : `a digest of ${payloads.length} (${kinds})`;
-    return {
-      envelope: { from: settings.from, to: m.email },
-      raw,
-      subject: words.subject,
-      text: words.text,
-      about,
-      messageId,
-    };
+    },
+  };
+  return function compose(m: HeldMail): Promise<ComposedMail | CancelledMail> {
+    if (ACCOUNT_MAIL_KINDS.has(m.rows[0]!.kind) || m.organizationId === null) return composeAccount(c, m);
+    return composeNotification(c, m, m.organizationId);
   };
 }
 export type Composer = ReturnType<typeof createComposer>;
