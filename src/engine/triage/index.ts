@@ -51,45 +51,106 @@ const POSITIONS: Record<TriageSort, (k: CursorKey) => boolean> = {
   trending: (k) => k.length === 3 && isCount(k[0]) && isCount(k[1]) && isId(k[2]),
 };
 
-/** What the console reads of a workspace (built once per workspace), and its actions as a team member. */
-export function createTriageReader(ctx: WorkspaceContext) {
-  /** The posts with their impact per currency (one statement for the page). */
-  const withImpact = async <T extends { id: string }>(
-    list: T[],
-  ): Promise<Array<T & { impact: Impact[]; tagIds: string[] }>> => {
-    const ids = list.map((p) => p.id);
-    const [impact, tags] = await Promise.all([postImpacts.forPosts(ctx.db, ids), postTags.forPosts(ctx.db, ids)]);
-    return list.map((p) => ({ ...p, impact: impact.get(p.id) ?? [], tagIds: tags.get(p.id) ?? [] }));
-  };
-  /** The currency the impact sort ranks by: the one asked for if the workspace has it, else USD, else its first; null without any. */
-  const impactCurrency = (known: string[], asked?: string): string | null =>
-    asked && known.includes(asked) ? asked : known.includes('USD') ? 'USD' : (known[0] ?? null);
-  return {
-    /** A live post of the workspace with what the team sees of it; undefined for any other id. */
-    async post(postId: string): Promise<TriagePostDetail | undefined> {
-      const post = await posts.findLive(ctx.db, ctx.organizationId, postId);
-      if (!post) return undefined;
-      const [board, target, impact, tagIds, voters, comments, notes] = await Promise.all([
-        boards.find(ctx.db, ctx.organizationId, post.boardId),
-        post.mergedIntoId ? posts.findLive(ctx.db, ctx.organizationId, post.mergedIntoId) : undefined,
-        postImpacts.forPosts(ctx.db, [post.id]).then((m) => m.get(post.id) ?? []),
-        postTags.forPosts(ctx.db, [post.id]).then((m) => m.get(post.id) ?? []),
-        triage.voters(ctx.db, ctx.organizationId, post, TRIAGE_POST_LIMITS.voters),
-        triage.comments(ctx.db, post.id, TRIAGE_POST_LIMITS.comments),
-        postNotes.listForPost(ctx.db, post.id, TRIAGE_POST_LIMITS.notes),
-      ]);
-      return {
-        post,
-        boardName: board?.name ?? '',
-        mergedInto: target ? { id: target.id, title: target.title } : null,
-        impact,
-        tagIds,
-        voters,
-        comments,
-        notes,
-      };
-    },
+/** The posts with their impact per currency and their tags (one statement each for the page). */
+async function withImpact<T extends { id: string }>(
+  ctx: WorkspaceContext,
+  list: T[],
+): Promise<Array<T & { impact: Impact[]; tagIds: string[] }>> {
+  const ids = list.map((p) => p.id);
+  const [impact, tags] = await Promise.all([postImpacts.forPosts(ctx.db, ids), postTags.forPosts(ctx.db, ids)]);
+  return list.map((p) => ({ ...p, impact: impact.get(p.id) ?? [], tagIds: tags.get(p.id) ?? [] }));
+}
 
+/** The currency the impact sort ranks by: the one asked for if the workspace has it, else USD, else its first; null without any. */
+const impactCurrency = (known: string[], asked?: string): string | null =>
+  asked && known.includes(asked) ? asked : known.includes('USD') ? 'USD' : (known[0] ?? null);
+
+/** A live post of the workspace with what the team sees of it; undefined for any other id. */
+async function postDetail(ctx: WorkspaceContext, postId: string): Promise<TriagePostDetail | undefined> {
+  const { db, organizationId } = ctx;
+  const post = await posts.findLive(db, organizationId, postId);
+  if (!post) return undefined;
+  const [board, target, impact, tagIds, voters, comments, notes] = await Promise.all([
+    boards.find(db, organizationId, post.boardId),
+    post.mergedIntoId ? posts.findLive(db, organizationId, post.mergedIntoId) : undefined,
+    postImpacts.forPosts(db, [post.id]).then((m) => m.get(post.id) ?? []),
+    postTags.forPosts(db, [post.id]).then((m) => m.get(post.id) ?? []),
+    triage.voters(db, organizationId, post, TRIAGE_POST_LIMITS.voters),
+    triage.comments(db, post.id, TRIAGE_POST_LIMITS.comments),
+    postNotes.listForPost(db, post.id, TRIAGE_POST_LIMITS.notes),
+  ]);
+  const mergedInto = target ? { id: target.id, title: target.title } : null;
+  return { post, boardName: board?.name ?? '', mergedInto, impact, tagIds, voters, comments, notes };
+}
+
+/** A page of the posts matching the query's words, most relevant first (docs/search.md). */
+async function searchedPage(
+  ctx: WorkspaceContext,
+  q: string,
+  filter: triage.TriageFilter,
+  limit: number,
+  cursor: string | undefined,
+) {
+  const position = readCursor(cursor, 'triage:relevance', isRelevancePosition) as RelevancePosition | undefined;
+  const scope = { organizationId: ctx.organizationId, ...(filter.boardId ? { boardId: filter.boardId } : {}) };
+  const rows = await searchPosts(ctx.db, scope, parseSearch(q), limit + 1, position, (ids) =>
+    triage.byIds(ctx.db, ids, filter),
+  );
+  return toPage(rows, limit, 'triage:relevance', (last) => [...last.position]);
+}
+
+/** A page of the posts in `sort` (impact in `currency`; none without one). */
+async function sortedPage(
+  ctx: WorkspaceContext,
+  sort: TriageSort,
+  currency: string | null | undefined,
+  filter: triage.TriageFilter,
+  limit: number,
+  cursor: string | undefined,
+) {
+  // The currency is part of the cursor's kind: a page of one currency does not continue another's.
+  const kind = sort === 'impact' ? `triage:impact:${currency ?? ''}` : `triage:${sort}`;
+  const position = readCursor(cursor, kind, POSITIONS[sort]) as triage.Position | undefined;
+  const since = new Date(ctx.clock().getTime() - triage.TRENDING_DAYS * 86_400_000);
+  const rows =
+    sort === 'trending'
+      ? await triage.trending(ctx.db, ctx.organizationId, since, filter, limit + 1, position)
+      : currency === null
+        ? []
+        : await triage.posts(ctx.db, ctx.organizationId, sort, { ...filter, currency }, limit + 1, position);
+  return toPage(rows, limit, kind, (last) => [...last.position]);
+}
+
+/**
+ * A page of the workspace's live, unmerged posts (held ones too), most votes first by default; with the currencies
+ * its impact is in (what the page offers to rank by) and the one this page ranks by.
+ */
+async function postsPage(ctx: WorkspaceContext, query: TriageQuery = {}) {
+  const { q, sort: asked, currency: askedCurrency, cursor, limit: askedLimit, ...filter } = query;
+  const limit = Math.min(Math.max(askedLimit ?? 50, 1), 100);
+  const currencies = await postImpacts.currencies(ctx.db, ctx.organizationId);
+  if (q !== undefined && q.trim() !== '') {
+    const page = await searchedPage(ctx, q, filter, limit, cursor);
+    const data = await withImpact(
+      ctx,
+      page.data.map(({ position: _p, ...post }) => post),
+    );
+    return { data, nextCursor: page.nextCursor, sort: 'relevance' as const, currencies, currency: null };
+  }
+  const sort = asked ?? 'votes';
+  const currency = sort === 'impact' ? impactCurrency(currencies, askedCurrency) : undefined;
+  const page = await sortedPage(ctx, sort, currency, filter, limit, cursor);
+  const data = await withImpact(
+    ctx,
+    page.data.map(({ position: _p, ...post }) => post),
+  );
+  return { data, nextCursor: page.nextCursor, sort, currencies, currency: currency ?? null };
+}
+
+/** What the console reads of a workspace (built once per workspace). */
+export function createTriageReader(ctx: WorkspaceContext) {
+  return {
+    post: (postId: string) => postDetail(ctx, postId),
     /** The roadmap's columns (planned, in progress, shipped; or those asked for), each its first ROADMAP_LIMIT posts in order. */
     async roadmap(statuses: readonly (typeof ROADMAP_STATUSES)[number][] = ROADMAP_STATUSES) {
       const columns = await Promise.all(
@@ -97,66 +158,11 @@ export function createTriageReader(ctx: WorkspaceContext) {
       );
       return statuses.map((status, i) => ({ status, posts: columns[i]! }));
     },
-
     /** The titles of these posts of the workspace, by id (what the audit log names). */
     titles: (ids: readonly string[]) => triage.titles(ctx.db, ctx.organizationId, [...new Set(ids)].slice(0, 500)),
-
     /** The currencies the workspace's impact is in (those of its paying voters), alphabetically. */
     currencies: () => postImpacts.currencies(ctx.db, ctx.organizationId),
-
-    /**
-     * A page of the workspace's live, unmerged posts (held ones too), most votes first by default; with the currencies
-     * its impact is in (what the page offers to rank by) and the one this page ranks by.
-     */
-    async posts(query: TriageQuery = {}) {
-      const { q: _q, sort: _sort, currency: _currency, cursor: _cursor, limit: asked, ...filter } = query;
-      const limit = Math.min(Math.max(asked ?? 50, 1), 100);
-      const terms = query.q ? parseSearch(query.q) : [];
-      const currencies = await postImpacts.currencies(ctx.db, ctx.organizationId);
-      if (query.q !== undefined && query.q.trim() !== '') {
-        const position = readCursor(query.cursor, 'triage:relevance', isRelevancePosition) as
-          | RelevancePosition
-          | undefined;
-        const scope = { organizationId: ctx.organizationId, ...(filter.boardId ? { boardId: filter.boardId } : {}) };
-        const rows = await searchPosts(ctx.db, scope, terms, limit + 1, position, (ids) =>
-          triage.byIds(ctx.db, ids, filter),
-        );
-        const page = toPage(rows, limit, 'triage:relevance', (last) => [...last.position]);
-        return {
-          data: await withImpact(page.data.map(({ position: _p, ...post }) => post)),
-          nextCursor: page.nextCursor,
-          sort: 'relevance' as const,
-          currencies,
-          currency: null,
-        };
-      }
-      const sort = query.sort ?? 'votes';
-      const currency = sort === 'impact' ? impactCurrency(currencies, query.currency) : undefined;
-      // The currency is part of the cursor's kind: a page of one currency does not continue another's.
-      const kind = sort === 'impact' ? `triage:impact:${currency ?? ''}` : `triage:${sort}`;
-      const position = readCursor(query.cursor, kind, POSITIONS[sort]) as triage.Position | undefined;
-      const rows =
-        sort === 'trending'
-          ? await triage.trending(
-              ctx.db,
-              ctx.organizationId,
-              new Date(ctx.clock().getTime() - triage.TRENDING_DAYS * 86_400_000),
-              filter,
-              limit + 1,
-              position,
-            )
-          : currency === null
-            ? []
-            : await triage.posts(ctx.db, ctx.organizationId, sort, { ...filter, currency }, limit + 1, position);
-      const page = toPage(rows, limit, kind, (last) => [...last.position]);
-      return {
-        data: await withImpact(page.data.map(({ position: _p, ...post }) => post)),
-        nextCursor: page.nextCursor,
-        sort,
-        currencies,
-        currency: currency ?? null,
-      };
-    },
+    posts: (query: TriageQuery = {}) => postsPage(ctx, query),
   };
 }
 export type TriageReader = ReturnType<typeof createTriageReader>;
