@@ -27,6 +27,101 @@ export interface ResealReport {
 const BATCH = 500;
 
 /**
+ * One kind of stored sealed value: read in batches after a position (`first`, then the last row's `positionOf`), its
+ * values (a row may hold several, bound to one context, or none: null), and how a row is replaced if it did not change
+ * meanwhile.
+ */
+interface SealedKind<R, P> {
+  counted: Exclude<keyof ResealReport, 'unopenable'>;
+  first: P;
+  read(after: P): Promise<R[]>;
+  positionOf(row: R): P;
+  values(row: R): Array<string | null>;
+  context(row: R): string;
+  replace(row: R, sealed: Array<string | null>): Promise<void>;
+}
+
+/** Reseal every value of one kind under the current key; what no configured key opens is counted and left. */
+async function resealKind<R, P>(box: SecretBox, report: ResealReport, kind: SealedKind<R, P>): Promise<void> {
+  for (let after = kind.first; ; ) {
+    const rows = await kind.read(after);
+    for (const row of rows) {
+      const values = kind.values(row);
+      const context = kind.context(row);
+      if (values.some((v) => v !== null && !box.opens(v))) report.unopenable++;
+      else {
+        await kind.replace(
+          row,
+          values.map((v) => (v === null ? null : box.seal(box.open(v, context), context))),
+        );
+        report[kind.counted]++;
+      }
+    }
+    if (rows.length < BATCH) break;
+    after = kind.positionOf(rows[rows.length - 1]!);
+  }
+}
+
+/** Every kind of sealed value the store keeps, each read where it is not sealed under `keyId` yet. */
+function sealedKinds(db: Database, keyId: string) {
+  const byId = { first: '', positionOf: (row: { id: string }) => row.id };
+  const webhookSecrets: SealedKind<{ id: string; secret: string }, string> = {
+    counted: 'webhookSecrets',
+    ...byId,
+    read: (after) => webhooks.secretsNotSealedWith(db, keyId, after, BATCH),
+    values: (row) => [row.secret],
+    context: (row) => sealedAt.webhookSecret(row.id),
+    replace: (row, [sealed]) => webhooks.replaceSecret(db, row.id, row.secret, sealed!),
+  };
+  type Answer = { organizationId: string; key: string; body: string };
+  const idempotentAnswers: SealedKind<Answer, readonly [string, string]> = {
+    counted: 'idempotentAnswers',
+    first: ['', ''],
+    positionOf: (row) => [row.organizationId, row.key],
+    read: (after) => idempotencyKeys.answersNotSealedWith(db, keyId, after, BATCH),
+    values: (row) => [row.body],
+    context: (row) => sealedAt.idempotentAnswer(row.organizationId, row.key),
+    replace: (row, [sealed]) => idempotencyKeys.replaceAnswer(db, row.organizationId, row.key, row.body, sealed!),
+  };
+  type PortalSecrets = Awaited<ReturnType<typeof organizations.portalSecretsNotSealedWith>>[number];
+  // Both secrets of a workspace are bound to the same place; the previous one is the old value of the current.
+  const portalSecrets: SealedKind<PortalSecrets, string> = {
+    counted: 'portalSecrets',
+    ...byId,
+    read: (after) => organizations.portalSecretsNotSealedWith(db, keyId, after, BATCH),
+    values: (row) => [row.current, row.previous],
+    context: (row) => sealedAt.portalSecret(row.id),
+    replace: (row, [current, previous]) =>
+      organizations.replacePortalSecrets(db, row.id, row, {
+        current: current!,
+        previous: previous!,
+        previousUntil: row.previousUntil,
+      }),
+  };
+  type Sso = { organizationId: string; clientSecret: string };
+  // One row per workspace that set up single sign-on: few enough to read at once.
+  const ssoSecrets: SealedKind<Sso, string | null> = {
+    counted: 'ssoSecrets',
+    first: null,
+    positionOf: (row) => row.organizationId,
+    read: async (after) =>
+      after === null ? (await workspaceSso.all(db)).filter((r) => !r.clientSecret.startsWith(`fs1:${keyId}:`)) : [],
+    values: (row) => [row.clientSecret],
+    context: (row) => sealedAt.ssoClientSecret(row.organizationId),
+    replace: (row, [sealed]) => workspaceSso.replaceSecret(db, row.organizationId, row.clientSecret, sealed!),
+  };
+  const accountMail: SealedKind<{ id: string; payload: string }, string> = {
+    counted: 'accountMail',
+    ...byId,
+    read: (after) => mail.sealedPayloadsNotSealedWith(db, keyId, after, BATCH),
+    values: (row) => [row.payload],
+    context: (row) => sealedAt.accountMail(row.id),
+    replace: (row, [sealed]) => mail.replacePayload(db, row.id, row.payload, sealed!),
+  };
+  return [webhookSecrets, idempotentAnswers, portalSecrets, ssoSecrets, accountMail] as const;
+}
+
+/**
  * Seal again under the current key every stored value that is not: values written before sealing existed, and
  * values sealed under a fallback key (the last step of a key rotation). Values sealed under a key that is not
  * configured are counted and left alone. Each row is replaced only if it did not change meanwhile, so running this
@@ -41,98 +136,6 @@ export async function resealStored(db: Database, box: SecretBox): Promise<Reseal
     accountMail: 0,
     unopenable: 0,
   };
-  /** Reseal one value per row, rows read by id in batches; each resealed value counted under `counted`. */
-  async function byId(
-    counted: 'webhookSecrets' | 'accountMail',
-    read: (after: string) => Promise<Array<{ id: string; value: string }>>,
-    contextOf: (id: string) => string,
-    replace: (id: string, was: string, sealed: string) => Promise<void>,
-  ) {
-    for (let after = ''; ; ) {
-      const rows = await read(after);
-      for (const row of rows) {
-        if (!box.opens(row.value)) report.unopenable++;
-        else {
-          const context = contextOf(row.id);
-          await replace(row.id, row.value, box.seal(box.open(row.value, context), context));
-          report[counted]++;
-        }
-      }
-      if (rows.length < BATCH) break;
-      after = rows[rows.length - 1]!.id;
-    }
-  }
-  await byId(
-    'webhookSecrets',
-    async (after) =>
-      (await webhooks.secretsNotSealedWith(db, box.keyId, after, BATCH)).map((r) => ({ id: r.id, value: r.secret })),
-    sealedAt.webhookSecret,
-    (id, was, sealed) => webhooks.replaceSecret(db, id, was, sealed),
-  );
-  for (let after: readonly [string, string] = ['', '']; ; ) {
-    const rows = await idempotencyKeys.answersNotSealedWith(db, box.keyId, after, BATCH);
-    for (const row of rows) {
-      if (!box.opens(row.body)) report.unopenable++;
-      else {
-        const context = sealedAt.idempotentAnswer(row.organizationId, row.key);
-        await idempotencyKeys.replaceAnswer(
-          db,
-          row.organizationId,
-          row.key,
-          row.body,
-          box.seal(box.open(row.body, context), context),
-        );
-        report.idempotentAnswers++;
-      }
-    }
-    if (rows.length < BATCH) break;
-    const last = rows[rows.length - 1]!;
-    after = [last.organizationId, last.key];
-  }
-  for (let after = ''; ; ) {
-    const rows = await organizations.portalSecretsNotSealedWith(db, box.keyId, after, BATCH);
-    for (const row of rows) {
-      // Both secrets of a workspace are bound to the same place; the previous one is the old value of the current.
-      const context = sealedAt.portalSecret(row.id);
-      const values = [row.current, row.previous];
-      if (values.some((v) => v !== null && !box.opens(v))) report.unopenable++;
-      else {
-        const [current, previous] = values.map((v) => (v === null ? null : box.seal(box.open(v, context), context)));
-        await organizations.replacePortalSecrets(db, row.id, row, {
-          current: current!,
-          previous: previous!,
-          previousUntil: row.previousUntil,
-        });
-        report.portalSecrets++;
-      }
-    }
-    if (rows.length < BATCH) break;
-    after = rows[rows.length - 1]!.id;
-  }
-  // One row per workspace that set up single sign-on: few enough to read at once.
-  for (const row of await workspaceSso.all(db)) {
-    if (row.clientSecret.startsWith(`fs1:${box.keyId}:`)) continue;
-    if (!box.opens(row.clientSecret)) report.unopenable++;
-    else {
-      const context = sealedAt.ssoClientSecret(row.organizationId);
-      await workspaceSso.replaceSecret(
-        db,
-        row.organizationId,
-        row.clientSecret,
-        box.seal(box.open(row.clientSecret, context), context),
-      );
-      report.ssoSecrets++;
-    }
-  }
-  await byId(
-    'accountMail',
-    async (after) =>
-      (await mail.sealedPayloadsNotSealedWith(db, box.keyId, after, BATCH)).map((r) => ({
-        id: r.id,
-        value: r.payload,
-      })),
-    sealedAt.accountMail,
-    (id, was, sealed) => mail.replacePayload(db, id, was, sealed),
-  );
+  for (const kind of sealedKinds(db, box.keyId)) await resealKind(box, report, kind as SealedKind<unknown, unknown>);
   return report;
 }
