@@ -85,7 +85,72 @@ const LAST_USED_PRECISION_MS = 60_000;
 /** The longest a rotated key keeps working. */
 const MAX_GRACE_SECONDS = 30 * 24 * 60 * 60;
 
+/** What the keys run with: the database, the clock, and the cache of authenticated keys (cleared on any change). */
+interface KeysContext {
+  db: Database;
+  clock: () => Date;
+  cache: KeyCache;
+}
+
+/** A new key's id and secret (`fsk_` and 256 random bits). */
+const newKey = (now: Date) => ({
+  id: newId('key', now.getTime()),
+  secret: API_KEY_PREFIX + randomBytes(32).toString('base64url'),
+});
+
+/**
+ * Rotate a key of the workspace: a new key of the same scope (shown once), and the old one keeps working for
+ * `graceSeconds` (0 to 30 days; 0 ends it at once) so the backends that use it can switch without a refused request.
+ */
+async function rotate(
+  { db, clock, cache }: KeysContext,
+  organizationId: string,
+  keyId: string,
+  graceSeconds: number,
+): Promise<CreatedApiKey & { replaces: string; previousValidUntil: string }> {
+  if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS)
+    throw new FeedbackError('ERR_VALIDATION', 'The grace period must be 0 to 30 days.');
+  const old = await apiKeys.findOf(db, organizationId, keyId);
+  const now = clock();
+  if (!old) throw new FeedbackError('ERR_NOT_FOUND', `No API key with id ${keyId}.`);
+  if (old.revokedAt && old.revokedAt <= now)
+    throw new FeedbackError('ERR_CONFLICT', 'This key is revoked: create a new one instead.');
+  const until = new Date(now.getTime() + graceSeconds * 1000);
+  const { id, secret } = newKey(now);
+  const previousValidUntil = await db.transaction(async (tx) => {
+    await apiKeys.insert(tx, { id, organizationId, keyHash: hashApiKey(secret), scope: old.scope }, now);
+    return (await apiKeys.revoke(tx, keyId, until, organizationId))!;
+  });
+  cache.clear();
+  const scope = old.scope as Scope;
+  return { id, organizationId, scope, key: secret, createdAt: now.toISOString(), replaces: keyId, previousValidUntil };
+}
+
+/** Resolve a presented secret: the key cache, else one indexed read of the hash, joined to its workspace. */
+async function authenticate({ db, clock, cache }: KeysContext, secret: string): Promise<AuthenticatedKey | null> {
+  if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
+  const hash = hashApiKey(secret);
+  const cached = cache.get(hash);
+  if (cached) return cached;
+  const now = clock();
+  const row = await apiKeys.findLive(db, hash, now);
+  if (!row) return null;
+  const { lastUsedAt, ...found } = row;
+  const key: AuthenticatedKey = {
+    ...found,
+    scope: row.scope as Scope,
+    billingState: row.billingState as BillingState,
+    rateLimit: row.rateLimit ?? DEFAULT_RATE_LIMIT,
+  };
+  // Last use, to the minute: written only on a cache miss and when a minute has passed, never in the way.
+  if (lastUsedAt === null || now.getTime() - lastUsedAt.getTime() >= LAST_USED_PRECISION_MS)
+    void apiKeys.markUsed(db, row.keyId, now).catch(() => {});
+  cache.set(hash, key);
+  return key;
+}
+
 export function createKeysService(db: Database, clock: () => Date, cache: KeyCache) {
+  const ctx: KeysContext = { db, clock, cache };
   return {
     /** The keys of a workspace with when each was made, revoked and last used; never a key itself. */
     async list(organizationId: string): Promise<apiKeys.ApiKeyInfo[]> {
@@ -100,8 +165,7 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
       if (!(await organizations.exists(db, organizationId)))
         throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
       const now = clock();
-      const id = newId('key', now.getTime());
-      const secret = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+      const { id, secret } = newKey(now);
       await apiKeys.insert(db, { id, organizationId, keyHash: hashApiKey(secret), scope }, now);
       return { id, organizationId, scope, key: secret, createdAt: now.toISOString() };
     },
@@ -117,63 +181,9 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
       return { id: keyId, revokedAt };
     },
 
-    /**
-     * Rotate a key of the workspace: a new key of the same scope (shown once), and the old one keeps working for
-     * `graceSeconds` (0 to 30 days; 0 ends it at once) so the backends that use it can switch without a refused request.
-     */
-    async rotate(
-      organizationId: string,
-      keyId: string,
-      graceSeconds: number,
-    ): Promise<CreatedApiKey & { replaces: string; previousValidUntil: string }> {
-      if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS)
-        throw new FeedbackError('ERR_VALIDATION', 'The grace period must be 0 to 30 days.');
-      const old = await apiKeys.findOf(db, organizationId, keyId);
-      const now = clock();
-      if (!old) throw new FeedbackError('ERR_NOT_FOUND', `No API key with id ${keyId}.`);
-      if (old.revokedAt && old.revokedAt <= now)
-        throw new FeedbackError('ERR_CONFLICT', 'This key is revoked: create a new one instead.');
-      const until = new Date(now.getTime() + graceSeconds * 1000);
-      const id = newId('key', now.getTime());
-      const secret = API_KEY_PREFIX + randomBytes(32).toString('base64url');
-      const previousValidUntil = await db.transaction(async (tx) => {
-        await apiKeys.insert(tx, { id, organizationId, keyHash: hashApiKey(secret), scope: old.scope }, now);
-        return (await apiKeys.revoke(tx, keyId, until, organizationId))!;
-      });
-      cache.clear();
-      return {
-        id,
-        organizationId,
-        scope: old.scope as Scope,
-        key: secret,
-        createdAt: now.toISOString(),
-        replaces: keyId,
-        previousValidUntil,
-      };
-    },
-
-    /** Resolve a presented secret: the key cache, else one indexed read of the hash, joined to its workspace. */
-    async authenticate(secret: string): Promise<AuthenticatedKey | null> {
-      if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
-      const hash = hashApiKey(secret);
-      const cached = cache.get(hash);
-      if (cached) return cached;
-      const now = clock();
-      const row = await apiKeys.findLive(db, hash, now);
-      if (!row) return null;
-      const { lastUsedAt, ...found } = row;
-      const key: AuthenticatedKey = {
-        ...found,
-        scope: row.scope as Scope,
-        billingState: row.billingState as BillingState,
-        rateLimit: row.rateLimit ?? DEFAULT_RATE_LIMIT,
-      };
-      // Last use, to the minute: written only on a cache miss and when a minute has passed, never in the way.
-      if (lastUsedAt === null || now.getTime() - lastUsedAt.getTime() >= LAST_USED_PRECISION_MS)
-        void apiKeys.markUsed(db, row.keyId, now).catch(() => {});
-      cache.set(hash, key);
-      return key;
-    },
+    rotate: (organizationId: string, keyId: string, graceSeconds: number) =>
+      rotate(ctx, organizationId, keyId, graceSeconds),
+    authenticate: (secret: string) => authenticate(ctx, secret),
   };
 }
 export type KeysService = ReturnType<typeof createKeysService>;
