@@ -265,6 +265,40 @@ export async function startSso(
 
 const refused = (why: string) => new FeedbackError('ERR_VALIDATION', why);
 
+/** The sign-in the browser kept, opened: refused when there is none, it is not ours, or it took too long. */
+function openPending(ctx: SsoContext, sealedPending: string | undefined): Pending {
+  let pending: Pending;
+  try {
+    pending = JSON.parse(ctx.secrets.open(sealedPending ?? '', sealedAt.ssoPending())) as Pending;
+  } catch {
+    throw refused('This single sign-on has no sign-in started in this browser; start again.');
+  }
+  if (!sealedPending?.startsWith('fs1:') || pending.expiresAt <= ctx.clock().getTime())
+    throw refused('This single sign-on took too long; start again.');
+  return pending;
+}
+
+/**
+ * What the provider vouches for: the code exchanged with the PKCE verifier (state and nonce checked, the ID token's
+ * signature, issuer and audience by openid-client), then the ID token's claims, or userinfo's for providers that keep
+ * them out of the ID token (as the OpenID Connect core profile allows).
+ */
+async function claimsOf(ctx: SsoContext, row: Parameters<typeof configFor>[1], pending: Pending, callbackUrl: URL) {
+  const config = await configFor(ctx, row);
+  const checks = {
+    pkceCodeVerifier: pending.verifier,
+    expectedState: pending.state,
+    expectedNonce: pending.nonce,
+    idTokenExpected: true,
+  };
+  // The redirect_uri the browser was sent with (a proxy may have changed the address this request came to).
+  const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, checks, { redirect_uri: pending.redirectUri });
+  const idToken = tokens.claims()!;
+  return typeof idToken.email === 'string'
+    ? idToken
+    : await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub);
+}
+
 /**
  * Finish signing in: the provider's answer (`callbackUrl`, with its code and state) checked against what the browser
  * kept (state, then the code exchanged with the PKCE verifier, the ID token's signature, issuer, audience and nonce by
@@ -278,14 +312,7 @@ export async function finishSso(
   callbackUrl: URL,
   facts: SignInFacts = {},
 ): Promise<{ session: TeamSession; organizationId: string }> {
-  let pending: Pending;
-  try {
-    pending = JSON.parse(ctx.secrets.open(sealedPending ?? '', sealedAt.ssoPending())) as Pending;
-  } catch {
-    throw refused('This single sign-on has no sign-in started in this browser; start again.');
-  }
-  if (!sealedPending?.startsWith('fs1:') || pending.expiresAt <= ctx.clock().getTime())
-    throw refused('This single sign-on took too long; start again.');
+  const pending = openPending(ctx, sealedPending);
   const row = await workspaceSso.find(ctx.db, pending.organizationId);
   if (!row) throw refused('Single sign-on is no longer set up for this workspace.');
   let email = '';
@@ -310,23 +337,9 @@ export async function finishSso(
       `The sign-in provider did not sign you in (${providerError.slice(0, 100)}).`,
       `the provider answered ${providerError.slice(0, 100)}`,
     );
-  const config = await configFor(ctx, row);
   let claims: Record<string, unknown> | undefined;
   try {
-    const checks = {
-      pkceCodeVerifier: pending.verifier,
-      expectedState: pending.state,
-      expectedNonce: pending.nonce,
-      idTokenExpected: true,
-    };
-    // The redirect_uri the browser was sent with (a proxy may have changed the address this request came to).
-    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, checks, {
-      redirect_uri: pending.redirectUri,
-    });
-    const idToken = tokens.claims()!;
-    // Providers that keep claims out of the ID token (as the OpenID Connect core profile allows) give them at userinfo.
-    claims =
-      typeof idToken.email === 'string' ? idToken : await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub);
+    claims = await claimsOf(ctx, row, pending, callbackUrl);
   } catch (err) {
     return refuse(
       `The sign-in provider's answer was refused: ${(err as Error).message}`,
