@@ -1,14 +1,16 @@
 import { lookup } from 'node:dns/promises';
 import { networkInterfaces } from 'node:os';
 import { createConsole } from '../../console/index.js';
-import { createEngine } from '../../engine/index.js';
-import { createApp, createMetrics, serveNode } from '../../h3/index.js';
+import { createEngine, type Engine } from '../../engine/index.js';
+import { createApp, createMetrics, type Metrics, serveNode } from '../../h3/index.js';
 import { mcpEndpoint } from '../../mcp/http.js';
 import { createPortal } from '../../portal/index.js';
 import { CommandError, type LogLevel } from '../args.js';
 import type { DatabaseOptions } from '../common.js';
 import { type Io, print } from '../io.js';
 import { createServerLogger } from '../logger.js';
+
+type ServerLogger = ReturnType<typeof createServerLogger>;
 
 export interface Options extends DatabaseOptions {
   port: number;
@@ -29,25 +31,16 @@ export interface Options extends DatabaseOptions {
 /** How long requests in flight have to finish once a stop signal came. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/**
- * `serve`: migrate, create a workspace and a read:write key on an empty database (printed once), and serve REST
- * under /v1 and the agent tools under /mcp, with the delivery scheduler running.
- */
-export async function serve(options: Options, io: Io): Promise<void> {
-  await checkHost(options);
-  const logger = createServerLogger(options.logLevel);
-  const metricsToken = process.env.FEEDBACK_METRICS_TOKEN;
-  const metrics =
-    options.metrics === true || process.env.FEEDBACK_METRICS === '1' || metricsToken !== undefined
-      ? createMetrics()
-      : undefined;
-  const allowPrivateNetworks =
-    options.allowPrivateNetworks === true || process.env.FEEDBACK_ALLOW_PRIVATE_NETWORKS === '1';
-  const database = options.db;
-  // The links in mail: the public address, else the one this server listens on (known once it listens).
-  let listening: string | undefined;
-  const engine = await createEngine({
-    database,
+/** The engine `serve` runs, from its options and environment; the links in mail use `publicUrl()`. */
+function engineOf(
+  options: Options,
+  logger: ServerLogger,
+  metrics: Metrics | undefined,
+  allowPrivateNetworks: boolean,
+  publicUrl: () => string | undefined,
+) {
+  return createEngine({
+    database: options.db,
     timeouts: {
       connectMs: options.dbConnectTimeout,
       statementMs: options.dbStatementTimeout,
@@ -56,19 +49,73 @@ export async function serve(options: Options, io: Io): Promise<void> {
     logger,
     onAttempt: metrics?.onAttempt,
     webhooks: { allowPrivateNetworks },
-    mail: {
-      smtpUrl: options.smtpUrl,
-      from: options.mailFrom,
-      publicUrl: () => options.publicUrl ?? listening,
-      logBodies: options.logMailBodies === true,
-    },
+    mail: { smtpUrl: options.smtpUrl, from: options.mailFrom, publicUrl, logBodies: options.logMailBodies === true },
   });
+}
+
+/** On an empty database, the first workspace and a read:write key (printed once, by the caller). */
+async function bootstrapOf(engine: Engine): Promise<{ organizationId: string; apiKey: string } | undefined> {
+  if ((await engine.organizations.count()) > 0) return undefined;
+  const org = await engine.organizations.create({ name: 'Default workspace', plan: 'paid' });
+  const key = await engine.keys.create(org.id, 'read:write');
+  return { organizationId: org.id, apiKey: key.key };
+}
+
+/** What a start prints: where it listens, and the bootstrap key once. */
+function startLines(url: string, database: string, bootstrap: { organizationId: string; apiKey: string } | undefined) {
+  const lines = [`feedback-service listening on ${url} (database: ${database})`];
+  if (bootstrap)
+    lines.push(
+      'Created a workspace and a read:write API key. The key is shown only this once:',
+      `  organization: ${bootstrap.organizationId}`,
+      `  api key:      ${bootstrap.apiKey}`,
+      'Try it:',
+      `  curl -H 'Authorization: Bearer ${bootstrap.apiKey}' ${url}/v1/whoami`,
+    );
+  return lines.join('\n');
+}
+
+/**
+ * Graceful stop on SIGINT or SIGTERM: no new connections, requests in flight answered (up to 10 s), deliveries being
+ * sent recorded and the claimed rest given back to other processes at once, then the database closed.
+ */
+function stopOnSignals(server: { shutdown(graceMs: number): Promise<void> }, engine: Engine, logger: ServerLogger) {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping: finishing requests and deliveries in flight');
+    await server.shutdown(SHUTDOWN_GRACE_MS);
+    await engine.close().catch((err: unknown) => logger.error({ err }, 'closing the engine failed'));
+    logger.info({}, 'stopped');
+    logger.flush(() => process.exit(0));
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/**
+ * `serve`: migrate, create a workspace and a read:write key on an empty database (printed once), and serve REST
+ * under /v1 and the agent tools under /mcp, with the delivery scheduler running.
+ */
+export async function serve(options: Options, io: Io): Promise<void> {
+  await checkHost(options);
+  const logger = createServerLogger(options.logLevel);
+  const metricsToken = process.env.FEEDBACK_METRICS_TOKEN;
+  const metricsOn = options.metrics === true || process.env.FEEDBACK_METRICS === '1' || metricsToken !== undefined;
+  const metrics = metricsOn ? createMetrics() : undefined;
+  const allowPrivateNetworks =
+    options.allowPrivateNetworks === true || process.env.FEEDBACK_ALLOW_PRIVATE_NETWORKS === '1';
+  // The links in mail: the public address, else the one this server listens on (known once it listens).
+  let listening: string | undefined;
+  const engine = await engineOf(options, logger, metrics, allowPrivateNetworks, () => options.publicUrl ?? listening);
   await engine.migrate();
   const trustProxy = options.trustProxy === true || process.env.FEEDBACK_TRUST_PROXY === '1';
+  const sites = [createPortal({ engine, trustProxy }), createConsole({ engine, trustProxy })];
   const app = createApp({
     engine,
     endpoints: [mcpEndpoint(engine)],
-    sites: [createPortal({ engine, trustProxy }), createConsole({ engine, trustProxy })],
+    sites,
     requireScheduler: true,
     logger,
     metrics,
@@ -82,46 +129,13 @@ export async function serve(options: Options, io: Io): Promise<void> {
     },
   );
   listening = server.url;
-  let bootstrap: { organizationId: string; apiKey: string } | undefined;
-  if ((await engine.organizations.count()) === 0) {
-    const org = await engine.organizations.create({ name: 'Default workspace', plan: 'paid' });
-    const key = await engine.keys.create(org.id, 'read:write');
-    bootstrap = { organizationId: org.id, apiKey: key.key };
-  }
+  const bootstrap = await bootstrapOf(engine);
   await engine.scheduler.start();
-  const human = [
-    `feedback-service listening on ${server.url} (database: ${engine.dialect === 'sqlite' ? database : 'postgresql'})`,
-    ...(bootstrap
-      ? [
-          'Created a workspace and a read:write API key. The key is shown only this once:',
-          `  organization: ${bootstrap.organizationId}`,
-          `  api key:      ${bootstrap.apiKey}`,
-          'Try it:',
-          `  curl -H 'Authorization: Bearer ${bootstrap.apiKey}' ${server.url}/v1/whoami`,
-        ]
-      : []),
-  ].join('\n');
-  print(
-    io,
-    options.json,
-    { url: server.url, dialect: engine.dialect, allowPrivateNetworks, ...(bootstrap ? { bootstrap } : {}) },
-    human,
-  );
+  const database = engine.dialect === 'sqlite' ? options.db : 'postgresql';
+  const json = { url: server.url, dialect: engine.dialect, allowPrivateNetworks, ...(bootstrap ? { bootstrap } : {}) };
+  print(io, options.json, json, startLines(server.url, database, bootstrap));
   logger.info({ url: server.url, dialect: engine.dialect, metrics: Boolean(metrics) }, 'listening');
-  // Graceful stop: no new connections, requests in flight answered (up to 10 s), deliveries being sent recorded and
-  // the claimed rest given back to other processes at once, then the database closed.
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping: finishing requests and deliveries in flight');
-    await server.shutdown(SHUTDOWN_GRACE_MS);
-    await engine.close().catch((err: unknown) => logger.error({ err }, 'closing the engine failed'));
-    logger.info({}, 'stopped');
-    logger.flush(() => process.exit(0));
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  stopOnSignals(server, engine, logger);
 }
 
 /**
