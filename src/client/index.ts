@@ -8,6 +8,35 @@ export * from './errors.js';
 export type { Page, PageResult } from './pages.js';
 export type { ClientOptions, RequestOptions } from './transport.js';
 
+/** One operation of the contract: its method and path from the table, the path ids filled in, the input as its body or query. */
+function callOf(id: OperationId, ids: readonly string[], input: unknown, opts?: RequestOptions): Call {
+  const operation = OPERATIONS[id];
+  const sends =
+    operation.method === 'GET' || operation.method === 'DELETE' ? { query: input as Query } : { body: input ?? {} };
+  const idempotent = 'idempotency' in operation && operation.idempotency === 'natural';
+  return { method: operation.method, path: fillPath(operation.path, ids), ...sends, options: opts, idempotent };
+}
+
+/** The two ways an operation answers through `transport`: its `data`, or the pages of a list to walk. */
+function answersOf(transport: Transport) {
+  return {
+    data: async <K extends OperationId>(
+      id: K,
+      ids: readonly string[],
+      input: unknown,
+      opts?: RequestOptions,
+    ): Promise<DataOf<K>> => (await transport.request<{ data: DataOf<K> }>(callOf(id, ids, input, opts))).data.data,
+    page: <K extends OperationId>(id: K, ids: readonly string[], query: Query | undefined, opts?: RequestOptions) =>
+      pageResult<ItemOf<K>>(
+        async (cursor) => {
+          const call = callOf(id, ids, { ...query, cursor }, opts);
+          return (await transport.request<{ data: ItemOf<K>[]; nextCursor: string | null }>(call)).data;
+        },
+        query?.cursor as string | undefined,
+      ),
+  };
+}
+
 /**
  * A typed client for every REST operation, on ky.
  * @example
@@ -17,42 +46,7 @@ export type { ClientOptions, RequestOptions } from './transport.js';
  */
 export function createClient(options: ClientOptions) {
   const transport = new Transport(options);
-
-  /** One operation of the contract: its method and path from the table, the path ids filled in, the input as its body or query. */
-  const callOf = (id: OperationId, ids: readonly string[], input: unknown, opts?: RequestOptions): Call => {
-    const operation = OPERATIONS[id];
-    return {
-      method: operation.method,
-      path: fillPath(operation.path, ids),
-      ...(operation.method === 'GET' || operation.method === 'DELETE'
-        ? { query: input as Query }
-        : { body: input ?? {} }),
-      options: opts,
-      idempotent: 'idempotency' in operation && operation.idempotency === 'natural',
-    };
-  };
-  const data = async <K extends OperationId>(
-    id: K,
-    ids: readonly string[],
-    input: unknown,
-    opts?: RequestOptions,
-  ): Promise<DataOf<K>> => (await transport.request<{ data: DataOf<K> }>(callOf(id, ids, input, opts))).data.data;
-  const page = <K extends OperationId>(
-    id: K,
-    ids: readonly string[],
-    query: Query | undefined,
-    opts?: RequestOptions,
-  ) =>
-    pageResult<ItemOf<K>>(
-      async (cursor) =>
-        (
-          await transport.request<{ data: ItemOf<K>[]; nextCursor: string | null }>(
-            callOf(id, ids, { ...query, cursor }, opts),
-          )
-        ).data,
-      query?.cursor as string | undefined,
-    );
-
+  const { data, page } = answersOf(transport);
   return {
     contacts: {
       list: (query?: QueryOf<'listContacts'>, opts?: RequestOptions) => page('listContacts', [], query as Query, opts),
