@@ -7,7 +7,7 @@ import {
   MAX_MRR_CENTS,
 } from '../../schemas/contacts.js';
 import { type CursorKey, isId, isIntegerIn, parseInput, readCursor, timeAndId, toPage } from '../shared/index.js';
-import { contacts, search, type WorkspaceContext } from '../store/index.js';
+import { contactLists, type contacts, search, type WorkspaceContext } from '../store/index.js';
 import { toContact } from './records.js';
 
 function sortValue(record: contacts.ContactRecord, sort: ContactSort): number | null {
@@ -33,7 +33,7 @@ export async function list(
   const kind = `contacts:${q.sort}`;
   const key = readCursor(q.cursor, kind, CURSOR_KEYS[q.sort]);
   if (q.q !== undefined) await search.indexPending(db);
-  const rows = await contacts.listSorted(db, organizationId, {
+  const rows = await contactLists.listSorted(db, organizationId, {
     q: q.q,
     plan: q.plan,
     sort: q.sort,
@@ -41,7 +41,7 @@ export async function list(
     after: key && { value: key[0] as number | null, id: key[1] as string },
   });
   const page = toPage(rows, q.limit, kind, (last) => [sortValue(last, q.sort), last.id]);
-  const counts = await contacts.postCounts(
+  const counts = await contactLists.postCounts(
     db,
     page.data.map((r) => r.id),
   );

@@ -6,7 +6,6 @@ import { asIs, defineRows } from '../rows.js';
 import {
   type Database,
   json,
-  placeholders,
   type Sql,
   statement,
   toBool,
@@ -82,7 +81,8 @@ export interface ContactRecord {
 /** The fields a trait change may set. */
 export type TraitField = 'externalUserId' | 'email' | 'name' | 'plan' | 'mrrCents' | 'currency' | 'metadata';
 
-const CONTACTS = defineRows<ContactRecord>('contact', 'c', {
+/** The contact table's one row mapping; the contacts list (queries/contact-lists.ts) reads with it too. */
+export const ROWS = defineRows<ContactRecord>('contact', 'c', {
   id: asIs,
   organizationId: asIs,
   externalUserId: toStringOrNull,
@@ -103,7 +103,7 @@ const CONTACTS = defineRows<ContactRecord>('contact', 'c', {
 
 /** Identify's one read: the contact (if any) with its workspace's cap columns. Prepared once per connection on PostgreSQL. */
 const FIND_FOR_IDENTIFY =
-  statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACTS.columns}
+  statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${ROWS.columns}
   FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ?
   WHERE o.id = ?`);
 
@@ -116,7 +116,7 @@ const FIND_FOR_IDENTIFY =
 const FIND_MANY_FOR_IDENTIFY =
   statement(`SELECT q.value AS wanted, o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, c.*
   FROM organization o CROSS JOIN (SELECT DISTINCT value FROM json_array_elements_text(?::json)) q
-  LEFT JOIN LATERAL (SELECT ${CONTACTS.columns} FROM contact c WHERE c.organization_id = o.id AND c.external_user_id = q.value LIMIT 1) c ON true
+  LEFT JOIN LATERAL (SELECT ${ROWS.columns} FROM contact c WHERE c.organization_id = o.id AND c.external_user_id = q.value LIMIT 1) c ON true
   WHERE o.id = ?`);
 
 type FoundForIdentify = { cap: CapColumns; contact?: ContactRecord } | undefined;
@@ -126,7 +126,7 @@ const foundForIdentify = (row: Record<string, unknown>): FoundForIdentify => {
     contactCapOverride: toBool(row.org_cap_override),
     contactCap: toIntOrNull(row.org_cap),
   };
-  return row.id === null || row.id === undefined ? { cap } : { cap, contact: CONTACTS.read(row) };
+  return row.id === null || row.id === undefined ? { cap } : { cap, contact: ROWS.read(row) };
 };
 
 /**
@@ -163,10 +163,10 @@ export async function find(
   lock = false,
 ): Promise<ContactRecord | undefined> {
   const row = await sql.one(
-    `SELECT ${CONTACTS.columns} FROM contact c WHERE c.organization_id = ? AND c.id = ?${lock ? sql.dialect.forUpdate : ''}`,
+    `SELECT ${ROWS.columns} FROM contact c WHERE c.organization_id = ? AND c.id = ?${lock ? sql.dialect.forUpdate : ''}`,
     [organizationId, id],
   );
-  return row && CONTACTS.read(row);
+  return row && ROWS.read(row);
 }
 
 /** A contact with its counts: posts (exact, live ones) and votes and comments (by email hash). */
@@ -176,7 +176,7 @@ export async function findWithCounts(
   id: string,
 ): Promise<{ contact: ContactRecord; postCount: number; voteCount: number; commentCount: number } | undefined> {
   const row = await sql.one(
-    `SELECT ${CONTACTS.columns},
+    `SELECT ${ROWS.columns},
        (SELECT COUNT(*) FROM post p WHERE p.contact_id = c.id AND p.deleted_at IS NULL) AS post_count,
        CASE WHEN c.email_hash IS NULL THEN 0 ELSE
          (SELECT COUNT(*) FROM vote v WHERE v.organization_id = c.organization_id AND v.email_hash = c.email_hash) END AS vote_count,
@@ -187,7 +187,7 @@ export async function findWithCounts(
   );
   return (
     row && {
-      contact: CONTACTS.read(row),
+      contact: ROWS.read(row),
       postCount: toInt(row.post_count),
       voteCount: toInt(row.vote_count),
       commentCount: toInt(row.comment_count),
@@ -217,10 +217,10 @@ export async function findIdByEmailHash(
 /** Every contact of the workspace with this address's hash, oldest first: one person, as far as mail and privacy go. */
 export async function findByEmailHash(sql: Sql, organizationId: string, emailHash: string): Promise<ContactRecord[]> {
   const rows = await sql.all(
-    `SELECT ${CONTACTS.columns} FROM contact c WHERE c.organization_id = ? AND c.email_hash = ? ORDER BY c.created_at, c.id`,
+    `SELECT ${ROWS.columns} FROM contact c WHERE c.organization_id = ? AND c.email_hash = ? ORDER BY c.created_at, c.id`,
     [organizationId, emailHash],
   );
-  return rows.map((row) => CONTACTS.read(row));
+  return rows.map((row) => ROWS.read(row));
 }
 
 /** Whether another contact of the workspace has this externalUserId. */
@@ -342,115 +342,4 @@ export async function remove(sql: Sql, id: string): Promise<void> {
   for (const table of ['post', 'vote', 'comment'])
     await sql.run(`UPDATE ${table} SET contact_id = NULL WHERE contact_id = ?`, [id]);
   await sql.run('DELETE FROM contact WHERE id = ?', [id]);
-}
-
-export type ContactSortColumn = 'created' | 'last_seen' | 'mrr';
-const SORT_COLUMN: Record<ContactSortColumn, string> = {
-  created: 'c.created_at',
-  last_seen: 'c.last_seen_at',
-  mrr: 'c.mrr_cents',
-};
-
-/** Up to this many trigram candidates are read and sorted; a `q` with more is common enough to find by scanning in order. */
-const SEARCH_DRIVE_LIMIT = 2000;
-
-/**
- * How the list reads the contacts whose email or name holds `q`, on SQLite: from the trigram table (case folded) when
- * it holds few candidates, which are then sorted (the list's `LIKE` still checks each exactly); by scanning the
- * workspace in the list's order when it holds many, since matches then come early. Undefined where the table cannot
- * help: PostgreSQL (its planner takes the trigram indexes for the ILIKE) or a `q` under 3 characters (no trigram).
- */
-async function contactSearch(sql: Sql, q: string): Promise<{ from: string; params: unknown[] } | undefined> {
-  if (sql.dialect.name !== 'sqlite' || [...q].length < 3) return undefined;
-  const match = `{email name} : "${q.replace(/"/g, '""')}"`;
-  const many = await sql.one(
-    `SELECT 1 AS many FROM contact_search WHERE contact_search MATCH ? LIMIT 1 OFFSET ${SEARCH_DRIVE_LIMIT}`,
-    [match],
-  );
-  if (many) return undefined;
-  // CROSS JOIN keeps SQLite's join order: the candidates first, then their contacts.
-  return {
-    from: 'contact_search s CROSS JOIN contact_search_key k ON k.rowid = s.rowid AND contact_search MATCH ? CROSS JOIN contact c ON c.id = k.contact_id',
-    params: [match],
-  };
-}
-
-/** A list position: the sort value of the last row (null only in the null-mrr tail) and its id. */
-export interface ContactPosition {
-  value: number | null;
-  id: string;
-}
-
-/**
- * Up to `limit` contacts of the workspace after `after`, sorted descending with ties broken on id: every page is an
- * index seek, never OFFSET. `mrr` runs as two seeks instead of one `OR mrr IS NULL` scan: the non-null part, then the
- * null tail.
- */
-export async function listSorted(
-  sql: Sql,
-  organizationId: string,
-  query: { q?: string; plan?: string[]; sort: ContactSortColumn; limit: number; after?: ContactPosition },
-): Promise<ContactRecord[]> {
-  const filters: string[] = ['c.organization_id = ?'];
-  const params: unknown[] = [organizationId];
-  if (query.q !== undefined) {
-    const like = `%${query.q.replace(/[\\%_]/g, '\\$&')}%`;
-    filters.push(`(c.email ${sql.dialect.ilike} ? ESCAPE '\\' OR c.name ${sql.dialect.ilike} ? ESCAPE '\\')`);
-    params.push(like, like);
-  }
-  const found = query.q === undefined ? undefined : await contactSearch(sql, query.q);
-  const from = found?.from ?? 'contact c';
-  const fromParams = found?.params ?? [];
-  if (query.plan !== undefined) {
-    filters.push(`c.plan IN (${placeholders(query.plan)})`);
-    params.push(...query.plan);
-  }
-  const seek = async (extra: string[], extraParams: unknown[], order: string, limit: number) =>
-    (
-      await sql.all(
-        `SELECT ${CONTACTS.columns} FROM ${from} WHERE ${[...filters, ...extra].join(' AND ')} ORDER BY ${order} LIMIT ?`,
-        [...fromParams, ...params, ...extraParams, limit],
-      )
-    ).map((row) => CONTACTS.read(row));
-  const { after, limit } = query;
-  if (query.sort !== 'mrr') {
-    const column = SORT_COLUMN[query.sort];
-    const order = `${column} DESC, c.id DESC`;
-    return after
-      ? seek([`(${column}, c.id) < (?, ?)`], [ts(sql, new Date(after.value!)), after.id], order, limit)
-      : seek([], [], order, limit);
-  }
-  let rows: ContactRecord[] = [];
-  if (!after || after.value !== null) {
-    rows = after
-      ? await seek(
-          ['c.mrr_cents IS NOT NULL', '(c.mrr_cents, c.id) < (?, ?)'],
-          [after.value, after.id],
-          'c.mrr_cents DESC, c.id DESC',
-          limit,
-        )
-      : await seek(['c.mrr_cents IS NOT NULL'], [], 'c.mrr_cents DESC, c.id DESC', limit);
-  }
-  if (rows.length < limit) {
-    const tail =
-      after && after.value === null
-        ? await seek(['c.mrr_cents IS NULL', 'c.id < ?'], [after.id], 'c.id DESC', limit - rows.length)
-        : await seek(['c.mrr_cents IS NULL'], [], 'c.id DESC', limit - rows.length);
-    rows = rows.concat(tail);
-  }
-  return rows;
-}
-
-/**
- * The live post count of each of these contacts, in one grouped query over their ids. A per-row subquery is planned
- * for a generic contact and seq-scans posts when a few contacts hold most of them; with the ids as values the planner
- * sees each one's own statistics and uses the index.
- */
-export async function postCounts(sql: Sql, ids: string[]): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const rows = await sql.all<{ contact_id: string; n: unknown }>(
-    `SELECT contact_id, COUNT(*) AS n FROM post WHERE contact_id IN (${placeholders(ids)}) AND deleted_at IS NULL GROUP BY contact_id`,
-    ids,
-  );
-  return new Map(rows.map((r) => [r.contact_id, toInt(r.n)]));
 }
