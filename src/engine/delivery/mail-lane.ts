@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MailTransport, SendOutcome } from '../mail/index.js';
 import { ACCOUNT_MAIL_KINDS } from '../notifications/index.js';
-import { type Database, mail } from '../store/index.js';
+import { type Database, mailClaims } from '../store/index.js';
 import type { Lane, LaneHost } from './lane.js';
 import { createLeases, giveBackClaims, type Leases } from './leases.js';
 import type { Composer, HeldMail } from './mail-compose.js';
@@ -31,7 +31,7 @@ export interface MailLaneDeps {
 }
 
 /** Each recipient's claimed rows, in claim order: one message each; an account message (a sign-in code) always alone. */
-function messages(rows: mail.ClaimedMail[], token: string): HeldMail[] {
+function messages(rows: mailClaims.ClaimedMail[], token: string): HeldMail[] {
   const byRecipient = new Map<string, HeldMail>();
   for (const r of rows) {
     const key = ACCOUNT_MAIL_KINDS.has(r.kind) ? r.id : `${r.organizationId} ${r.emailHash}`;
@@ -114,7 +114,7 @@ export class MailLane implements Lane {
     const { db, clock } = this.#deps;
     const now = clock();
     const token = randomBytes(12).toString('hex');
-    const rows = await mail.claimMail(db, {
+    const rows = await mailClaims.claimMail(db, {
       now,
       token,
       leaseUntil: new Date(now.getTime() + this.#leaseMs),
@@ -156,7 +156,7 @@ export class MailLane implements Lane {
       messageId = composed.messageId;
       const ids = m.rows.map((r) => r.id);
       return {
-        outcome: await transport.send(composed, () => mail.handOver(db, ids, m.token, composed.messageId, clock())),
+        outcome: await transport.send(composed, () => mailClaims.handOver(db, ids, m.token, composed.messageId, clock())),
         messageId,
       };
     } catch (err) {
@@ -190,7 +190,7 @@ export class MailLane implements Lane {
         return;
       case 'cancelled':
         this.#totals.cancelled += m.rows.length;
-        await mail.cancelHeld(
+        await mailClaims.cancelHeld(
           db,
           m.rows.map((r) => r.id),
           m.token,
@@ -203,7 +203,7 @@ export class MailLane implements Lane {
         log(
           `[feedback-service] mail ${messageId} was handed over but the server did not confirm it (${outcome.error}); it is not sent again`,
         );
-        await mail.noteUnconfirmed(db, messageId, outcome.error);
+        await mailClaims.noteUnconfirmed(db, messageId, outcome.error);
         return;
       case 'refused':
       case 'failed': {
@@ -215,7 +215,7 @@ export class MailLane implements Lane {
           else this.#totals.retried++;
           return { id: r.id, nextAt: wait === undefined ? null : new Date(now.getTime() + wait) };
         });
-        await mail.requeue(db, rows, { token: m.token, messageId }, outcome.error, now);
+        await mailClaims.requeue(db, rows, { token: m.token, messageId }, outcome.error, now);
       }
     }
   }

@@ -30,6 +30,7 @@ export * as events from './tables/events.js';
 export { emit, writeWithEvent } from './tables/events.js';
 export * as idempotencyKeys from './tables/idempotency-keys.js';
 export * as mail from './tables/mail.js';
+export * as mailClaims from './queries/mail-claims.js';
 export * as mailPreferences from './tables/mail-preferences.js';
 export * as mailSubscriptions from './tables/mail-subscriptions.js';
 export * as mailUnsubscribes from './tables/mail-unsubscribes.js';
