@@ -34,3 +34,4 @@ export {
   type SitePages,
   seeOther,
 } from './pages.js';
+export { SiteBase, type SiteVisit } from './site.js';

@@ -12,15 +12,12 @@ import {
 import {
   csrfOf,
   factsOf,
-  forgeryRefusal,
   htmlResponse,
   type RequestFacts,
   readCookie,
-  readForm,
-  respond,
+  SiteBase,
   seeOther,
   sessionCookie,
-  spentBudget,
 } from '../../h3/index.js';
 import { type Frame, message } from './layout.js';
 
@@ -74,14 +71,25 @@ export interface ConsoleVisit {
 }
 
 /** What every console route shares: the engine, whether a proxy is trusted, the budgets, and the first steps. */
-export class ConsoleSite {
+export class ConsoleSite extends SiteBase<ConsoleVisit> {
   constructor(
-    readonly engine: Engine,
-    readonly trustProxy: boolean,
+    engine: Engine,
+    trustProxy: boolean,
     readonly limits: ConsoleLimits,
     /** Set when a host application embeds the console: it says who is signed in, and the console's own sign-in is off. */
     readonly hostMember: HostMemberOf | null = null,
-  ) {}
+  ) {
+    super(engine, trustProxy, 'console');
+  }
+
+  /** The console's message pages lead back to the console. */
+  protected messagePage(v: ConsoleVisit | null, heading: string, text: string): string {
+    const frame = v?.frame ?? { csrf: '', team: null };
+    return message({ ...frame, title: heading } as Frame, heading, text, {
+      href: `${CONSOLE_PATH}/`,
+      label: 'Back to the console',
+    });
+  }
 
   get embedded(): boolean {
     return this.hostMember !== null;
@@ -225,49 +233,5 @@ export class ConsoleSite {
     const form = await this.form(event, m.v);
     if (form instanceof Response) return form;
     return { ...m, form, actor: this.actor(m.v) };
-  }
-
-  notFound(v: ConsoleVisit, what = 'No such page.'): Response {
-    return htmlResponse(
-      404,
-      message({ ...v.frame, title: 'Not found' }, 'Not found', what, {
-        href: `${CONSOLE_PATH}/`,
-        label: 'Back to the console',
-      }),
-      v.cookies,
-    );
-  }
-
-  /** A form sent by one of the console's own pages; otherwise the page that says why it was not taken. */
-  async form(event: H3Event, v: ConsoleVisit): Promise<URLSearchParams | Response> {
-    const form = await readForm(event);
-    if (!(form instanceof URLSearchParams))
-      return htmlResponse(
-        form.status,
-        message({ ...v.frame, title: 'Not sent' }, 'Could not send that', form.message),
-        v.cookies,
-      );
-    const forged = forgeryRefusal(event, form, this.trustProxy);
-    return forged
-      ? htmlResponse(403, message({ ...v.frame, title: 'Not accepted' }, 'Not accepted', forged), v.cookies)
-      : form;
-  }
-
-  /** Count a request against a budget; the 429 page when it is spent. */
-  async overLimit(v: ConsoleVisit, key: string, limit: number): Promise<Response | null> {
-    const seconds = await spentBudget(this.engine, 'console', key, limit);
-    if (seconds === null) return null;
-    return respond(
-      429,
-      message(
-        { ...v.frame, title: 'Too many requests' },
-        'Too many requests',
-        `Please wait ${seconds} seconds and try again.`,
-      ),
-      v.cookies,
-      {
-        'retry-after': String(seconds),
-      },
-    );
   }
 }

@@ -9,21 +9,12 @@ import {
 import { sessionCookie as siteSessionCookie } from '../../h3/index.js';
 import { emailSchema } from '../../schemas/contacts.js';
 import { identifyPage, messagePage } from './pages.js';
-import { field, forgeryRefusal, readForm, SESSION_COOKIE, type Visit } from './requests.js';
+import { field, SESSION_COOKIE, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, seeOther } from './responses.js';
 import type { PortalSite } from './site.js';
 
 /** What a form asks to do: the action, the heading of the email step, and the fields that step carries along. */
 export type Built = { action: PortalAction; heading: string; hidden: Record<string, string> };
-
-/** A form sent to this portal by one of its own pages; otherwise the page that says why it was not taken. */
-export async function postedForm(site: PortalSite, event: H3Event, v: Visit): Promise<URLSearchParams | Response> {
-  const form = await readForm(event);
-  if (!(form instanceof URLSearchParams))
-    return htmlResponse(form.status, messagePage(v.frame, 'Could not send that', form.message), v.cookies);
-  const forged = forgeryRefusal(event, form, site.trustProxy);
-  return forged ? htmlResponse(403, messagePage(v.frame, 'Not accepted', forged), v.cookies) : form;
-}
 
 /** A session's cookie for this workspace's pages, or the one that removes it. */
 export function sessionCookie(v: Visit, session: PortalSession | null): string {
@@ -131,7 +122,7 @@ export async function participationForm(
 ): Promise<Response> {
   const v = await site.visit(event);
   if (!v) return site.notFound(null, 'No such portal.');
-  const form = await postedForm(site, event, v);
+  const form = await site.form(event, v);
   if (form instanceof Response) return form;
   const built = await build(form, v);
   if (built instanceof Response) return built;

@@ -4,7 +4,7 @@ import { textFault } from '../../schemas/input.js';
 import { COMMENT_BODY_TEXT_MAX } from '../../schemas/interactions.js';
 import { POST_BODY_TEXT_MAX, POST_TITLE_MAX, SLUG_PATTERN as SLUG } from '../../schemas/posts.js';
 import { codePage, messagePage, newPostPage } from './pages.js';
-import { type Built, participationForm, perform, postedForm, sessionCookie } from './participation-steps.js';
+import { type Built, participationForm, perform, sessionCookie } from './participation-steps.js';
 import { field, readCookie, SESSION_COOKIE, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, respond, seeOther } from './responses.js';
 import type { PortalSite } from './site.js';
@@ -23,7 +23,7 @@ async function postOf(
     SLUG.test(boardSlug ?? '') && SLUG.test(postSlug ?? '')
       ? await site.engine.workspace(v.org.id).portal.postRef(boardSlug!, postSlug!)
       : undefined;
-  if (!ref) return site.notFound(v.frame, 'There is no such post.');
+  if (!ref) return site.notFound(v, 'There is no such post.');
   return { postId: ref.postId, path: v.paths.post(boardSlug!, postSlug!) };
 }
 
@@ -31,7 +31,7 @@ async function postOf(
 async function newPost(site: PortalSite, event: H3Event, form: URLSearchParams, v: Visit): Promise<Built | Response> {
   const { board: slug } = getRouterParams(event);
   const board = SLUG.test(slug ?? '') ? await site.engine.workspace(v.org.id).portal.boardBySlug(slug!) : undefined;
-  if (!board) return site.notFound(v.frame, 'There is no such board.');
+  if (!board) return site.notFound(v, 'There is no such board.');
   const title = field(form, 'title', 'The title', POST_TITLE_MAX, true);
   const details = field(form, 'details', 'The details', POST_BODY_TEXT_MAX, false);
   const error = title.error ?? details.error;
@@ -75,7 +75,7 @@ async function newComment(
       messagePage(v.frame, 'Could not send that', body.error, { href: target.path, label: 'Back to the post' }),
       v.cookies,
     );
-  if (parentId !== undefined && !COMMENT_ID.test(parentId)) return site.notFound(v.frame, 'There is no such comment.');
+  if (parentId !== undefined && !COMMENT_ID.test(parentId)) return site.notFound(v, 'There is no such comment.');
   return {
     action: {
       kind: 'comment',
@@ -136,8 +136,8 @@ async function confirmCode(site: PortalSite, event: H3Event): Promise<Response> 
   const v = await site.visit(event);
   if (!v) return site.notFound(null, 'No such portal.');
   const codeId = getRouterParams(event).code ?? '';
-  if (!CODE_ID.test(codeId)) return site.notFound(v.frame, 'There is no such code.');
-  const form = await postedForm(site, event, v);
+  if (!CODE_ID.test(codeId)) return site.notFound(v, 'There is no such code.');
+  const form = await site.form(event, v);
   if (form instanceof Response) return form;
   const limited = await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.actionsPerIp);
   if (limited) return limited;
@@ -207,7 +207,7 @@ export function mountParticipation(router: H3, site: PortalSite): void {
     if (!v) return site.notFound(null, 'No such portal.');
     const { board: slug } = getRouterParams(event);
     const board = SLUG.test(slug ?? '') ? await site.engine.workspace(v.org.id).portal.boardBySlug(slug!) : undefined;
-    if (!board) return site.notFound(v.frame, 'There is no such board.');
+    if (!board) return site.notFound(v, 'There is no such board.');
     return htmlResponse(
       200,
       newPostPage(
@@ -238,7 +238,7 @@ export function mountParticipation(router: H3, site: PortalSite): void {
     const v = await site.visit(event);
     if (!v) return site.notFound(null, 'No such portal.');
     const codeId = getRouterParams(event).code ?? '';
-    if (!CODE_ID.test(codeId)) return site.notFound(v.frame, 'There is no such code.');
+    if (!CODE_ID.test(codeId)) return site.notFound(v, 'There is no such code.');
     return htmlResponse(
       200,
       codePage({ ...v.frame, title: 'Check your email' }, { action: v.paths.confirm(codeId) }),
@@ -250,7 +250,7 @@ export function mountParticipation(router: H3, site: PortalSite): void {
   router.post(`${PORTAL_PATH}/:handle/sign-out`, async (event) => {
     const v = await site.visit(event);
     if (!v) return site.notFound(null, 'No such portal.');
-    const form = await postedForm(site, event, v);
+    const form = await site.form(event, v);
     if (form instanceof Response) return form;
     const token = readCookie(event, SESSION_COOKIE);
     if (token) await v.participation.signOut(token);

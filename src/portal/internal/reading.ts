@@ -13,7 +13,7 @@ async function boardRoute(site: PortalSite, event: H3Event): Promise<Response> {
   const { board: slug } = getRouterParams(event);
   const reader = site.engine.workspace(v.org.id).portal;
   const board = SLUG.test(slug ?? '') ? await reader.boardBySlug(slug!) : undefined;
-  if (!board) return site.notFound(v.frame, 'There is no such board.');
+  if (!board) return site.notFound(v, 'There is no such board.');
   const query = event.url.searchParams;
   // The input rule of every request (U+0000, unpaired surrogates) holds for the search text too.
   const q = query.get('q')?.slice(0, 200);
@@ -66,7 +66,7 @@ async function postRoute(site: PortalSite, event: H3Event): Promise<Response> {
         headers: { location: v.frame.paths.post(moved.boardSlug, moved.slug) },
       });
   }
-  if (!board || !found) return site.notFound(v.frame, 'There is no such post.');
+  if (!board || !found) return site.notFound(v, 'There is no such post.');
   const frame = { ...v.frame, title: found.post.title, section: 'boards' as const };
   if (found.post.mergedIntoId) {
     // A merged post's address sends its visitors (and search engines) to the post it was merged into, for good.

@@ -1,10 +1,9 @@
 import { getRouterParams, type H3Event } from 'h3';
 import { type Engine, HANDLE_PATTERN, type OrganizationInfo, pathsOf } from '../../engine/index.js';
-import { spentBudget } from '../../h3/index.js';
+import { SiteBase } from '../../h3/index.js';
 import type { PageFrame } from './layout.js';
 import { messagePage } from './pages.js';
 import { csrfOf, factsOf, readCookie, SESSION_COOKIE, type Visit } from './requests.js';
-import { htmlResponse, respond } from './responses.js';
 
 /**
  * Requests per minute a portal takes: sign-ins, posts, votes and comments per client address and per person, and
@@ -27,12 +26,23 @@ const NOTICES: Record<string, string> = {
  * What every portal route shares: the engine, whether a proxy in front is trusted, the request budgets, and the
  * steps most routes begin with (who the workspace is, who is signed in, the budget, the 404 page).
  */
-export class PortalSite {
+export class PortalSite extends SiteBase<Visit> {
   constructor(
-    readonly engine: Engine,
-    readonly trustProxy: boolean,
+    engine: Engine,
+    trustProxy: boolean,
     readonly limits: PortalLimits,
-  ) {}
+  ) {
+    super(engine, trustProxy, 'portal');
+  }
+
+  protected messagePage(v: Visit | null, heading: string, text: string): string {
+    return messagePage(v?.frame ?? null, heading, text);
+  }
+
+  /** A portal's budgets are its workspace's. */
+  protected override budgetKey(v: Visit, key: string): string {
+    return `${v.org.id}:${key}`;
+  }
 
   /** The workspace behind a handle, if its portal is on. */
   async workspaceOf(event: H3Event): Promise<{ org: OrganizationInfo; frame: Omit<PageFrame, 'title'> } | null> {
@@ -75,21 +85,5 @@ export class PortalSite {
       viewer,
       canTakePart: !ws.org.portalVerifiedOnly || viewer?.verified === true,
     };
-  }
-
-  notFound(frame: Omit<PageFrame, 'title'> | null, what: string): Response {
-    return htmlResponse(404, messagePage(frame, 'Not found', what));
-  }
-
-  /** Count a request against a budget; the 429 page when it is spent. */
-  async overLimit(v: Visit, key: string, limit: number): Promise<Response | null> {
-    const seconds = await spentBudget(this.engine, 'portal', `${v.org.id}:${key}`, limit);
-    if (seconds === null) return null;
-    return respond(
-      429,
-      messagePage(v.frame, 'Too many requests', `Please wait ${seconds} seconds and try again.`),
-      v.cookies,
-      { 'retry-after': String(seconds) },
-    );
   }
 }
