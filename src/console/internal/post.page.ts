@@ -1,0 +1,217 @@
+// A post page: its status, tags, board, moderation, voters, comments, notes, edit and merge forms.
+import { html, type SafeHtml } from '@remix-run/html-template';
+import {
+  allows,
+  CONSOLE_PATH,
+  type Impact,
+  type Team,
+  type TriagePost,
+  type TriagePostDetail,
+} from '../../engine/index.js';
+import { POST_STATUS_LABELS, POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
+import { csrfField, type Frame, money, page, when } from './layout.js';
+
+export interface Refused {
+  section: 'status' | 'tags' | 'board' | 'reply' | 'internal' | 'edit' | 'merge' | 'moderate';
+  message: string;
+  drafts: Record<string, string>;
+}
+
+export const impactLine = (impact: Impact[]) =>
+  impact.length
+    ? html`<p class="impact"><strong>Impact:</strong> ${impact.map((i, n) => html`${n ? ' · ' : ''}${money(i.mrrCents, i.currency)} a month from ${i.payingVoters} paying ${i.payingVoters === 1 ? 'voter' : 'voters'}`)}</p>`
+    : html`<p class="impact muted">No paying voters.</p>`;
+
+export const errorFor = (refused: Refused | null, section: Refused['section']) =>
+  refused?.section === section ? html`<p class="error" role="alert" id="${section}-error">${refused.message}</p>` : '';
+
+export const invalid = (refused: Refused | null, section: Refused['section']) =>
+  refused?.section === section ? html.raw` aria-invalid="true" aria-describedby="${section}-error"` : '';
+
+export function statusForm(base: string, frame: Frame, d: TriagePostDetail, refused: Refused | null): SafeHtml {
+  const current = (refused?.drafts.status as PostStatus | undefined) ?? d.post.status;
+  return html`<section aria-labelledby="status-h"><h2 id="status-h">Status</h2>
+<form method="post" action="${base}/status" data-inline>${csrfField(frame)}
+<label for="status">Set the status to</label>
+<select id="status" name="status">${POST_STATUSES.map((s) => html`<option value="${s}"${s === current ? html.raw` selected` : ''}>${POST_STATUS_LABELS[s]}</option>`)}</select>
+<label for="status-note">Public note <span class="muted">(optional: posted as the team’s reply and mailed with the change to the post’s people who may be emailed)</span></label>
+<textarea id="status-note" name="note" rows="3"${invalid(refused, 'status')}>${refused?.drafts.note ?? ''}</textarea>
+${errorFor(refused, 'status')}
+<p><button type="submit">Change status</button></p>
+</form></section>`;
+}
+
+export function tagsForm(
+  base: string,
+  frame: Frame,
+  d: TriagePostDetail,
+  tags: Array<{ id: string; name: string }>,
+  mayTriage: boolean,
+  refused: Refused | null,
+): SafeHtml | '' {
+  if (tags.length === 0) return '';
+  const carried = new Set(d.tagIds);
+  if (!mayTriage)
+    return carried.size
+      ? html`<p>${tags.filter((t) => carried.has(t.id)).map((t) => html`<span class="tag">${t.name}</span> `)}</p>`
+      : '';
+  return html`<section aria-labelledby="tags-h"><h2 id="tags-h">Tags</h2>
+<form method="post" action="${base}/tags">${csrfField(frame)}<fieldset class="tags"><legend class="sr-only">Tags of this post (at most three)</legend>
+${tags.map((t) => html`<label class="check"><input type="checkbox" name="tag" value="${t.id}"${carried.has(t.id) ? html.raw` checked` : ''}> ${t.name}</label>`)}
+</fieldset>${errorFor(refused, 'tags')}<p><button type="submit" class="secondary">Save tags</button></p></form></section>`;
+}
+
+export function boardForm(
+  base: string,
+  frame: Frame,
+  d: TriagePostDetail,
+  boards: Array<{ id: string; name: string }>,
+  refused: Refused | null,
+): SafeHtml | '' {
+  if (boards.length < 2) return '';
+  return html`<form method="post" action="${base}/board" class="inline board">${csrfField(frame)}<label for="move-board">Board</label> <select id="move-board" name="board">${boards.map(
+    (b) => html`<option value="${b.id}"${b.id === d.post.boardId ? html.raw` selected` : ''}>${b.name}</option>`,
+  )}</select> <button type="submit" class="secondary">Move</button>${errorFor(refused, 'board')}</form>`;
+}
+
+export function moderation(base: string, frame: Frame, d: TriagePostDetail, refused: Refused | null): SafeHtml | '' {
+  if (d.post.moderationStatus !== 'pending') return '';
+  return html`<section aria-labelledby="held-h" class="held-box"><h2 id="held-h">Held for moderation</h2>
+<p>Nobody sees this post on the portal until it is approved.</p>
+<form method="post" action="${base}/moderate" class="inline">${csrfField(frame)}
+<button type="submit" name="decision" value="approved">Approve</button> <button type="submit" name="decision" value="spam" class="secondary">Reject as spam</button>
+</form>${errorFor(refused, 'moderate')}</section>`;
+}
+
+export function voters(d: TriagePostDetail): SafeHtml {
+  const rows = d.voters.map(
+    (v) =>
+      html`<tr><td>${v.name ?? v.email ?? html`<span class="muted">Not linked to a contact</span>`}${v.name && v.email ? html`<br><span class="muted">${v.email}</span>` : ''}</td><td>${v.plan ?? ''}</td><td class="num">${v.mrrCents !== null && v.currency ? money(v.mrrCents, v.currency) : ''}</td></tr>`,
+  );
+  return html`<section aria-labelledby="voters-h"><h2 id="voters-h">Voters (${d.post.voteCount})</h2>
+${impactLine(d.impact)}
+${d.voters.length ? html`<table><thead><tr><th scope="col">Voter</th><th scope="col">Plan</th><th scope="col" class="num">Monthly revenue</th></tr></thead><tbody>${rows}</tbody></table>${d.post.voteCount > d.voters.length ? html`<p class="muted">The ${d.voters.length} paying most are shown.</p>` : ''}` : html`<p class="muted">No votes yet.</p>`}
+</section>`;
+}
+
+export function comments(
+  base: string,
+  frame: Frame,
+  d: TriagePostDetail,
+  mayTriage: boolean,
+  refused: Refused | null,
+): SafeHtml {
+  const list = d.comments.map(
+    (c) =>
+      html`<li class="${c.official ? 'official' : ''}" id="${c.id}"><div class="meta">${c.official ? html`<strong>${c.authorName ?? 'The team'}</strong> <span class="badge">Official reply</span>` : (c.authorName ?? 'Someone')} · ${when(c.createdAt, 'minute')}${c.parentId ? html` · <a href="#${c.parentId}">in reply</a>` : ''}</div><div class="body">${c.bodyText}</div></li>`,
+  );
+  return html`<section aria-labelledby="comments-h"><h2 id="comments-h">Comments (${d.post.commentCount})</h2>
+${d.comments.length ? html`<ol class="comments">${list}</ol>` : html`<p class="muted">No comments yet.</p>`}
+${
+  mayTriage
+    ? html`<form method="post" action="${base}/reply">${csrfField(frame)}
+<label for="reply">Reply as the team <span class="muted">(shown on the portal as the team’s; the post’s author is told)</span></label>
+<textarea id="reply" name="text" rows="3" required${invalid(refused, 'reply')}>${refused?.drafts.reply ?? ''}</textarea>
+${errorFor(refused, 'reply')}
+<p><button type="submit">Post reply</button></p>
+</form>`
+    : ''
+}</section>`;
+}
+
+export function notes(
+  base: string,
+  frame: Frame,
+  d: TriagePostDetail,
+  mayTriage: boolean,
+  refused: Refused | null,
+): SafeHtml {
+  return html`<section aria-labelledby="notes-h" class="notes"><h2 id="notes-h">Internal notes</h2>
+<p class="muted">Only the team sees these: never the portal, an event or a mail.</p>
+${d.notes.length ? html`<ol class="comments">${d.notes.map((n) => html`<li id="${n.id}"><div class="meta">${n.authorEmail} · ${when(n.createdAt, 'minute')}</div><div class="body">${n.bodyText}</div></li>`)}</ol>` : ''}
+${
+  mayTriage
+    ? html`<form method="post" action="${base}/notes">${csrfField(frame)}
+<label for="internal">Add a note</label>
+<textarea id="internal" name="text" rows="2" required${invalid(refused, 'internal')}>${refused?.drafts.internal ?? ''}</textarea>
+${errorFor(refused, 'internal')}
+<p><button type="submit" class="secondary">Add note</button></p>
+</form>`
+    : ''
+}</section>`;
+}
+
+export function editForm(base: string, frame: Frame, d: TriagePostDetail, refused: Refused | null): SafeHtml {
+  return html`<details${refused?.section === 'edit' ? html.raw` open` : ''}><summary>Edit the title and text</summary>
+<form method="post" action="${base}/edit">${csrfField(frame)}
+<label for="title">Title</label>
+<input id="title" name="title" required maxlength="200" value="${refused?.drafts.title ?? d.post.title}"${invalid(refused, 'edit')}>
+<label for="body">Text <span class="muted">(saved as plain paragraphs)</span></label>
+<textarea id="body" name="body" rows="6">${refused?.drafts.body ?? d.post.bodyText}</textarea>
+${errorFor(refused, 'edit')}
+<p><button type="submit">Save</button></p>
+</form></details>`;
+}
+
+export function mergeForm(
+  base: string,
+  frame: Frame,
+  q: string,
+  found: TriagePost[] | null,
+  refused: Refused | null,
+): SafeHtml {
+  return html`<details${q || refused?.section === 'merge' ? html.raw` open` : ''}><summary>Merge into another post</summary>
+<p class="muted">Its votes (one per person), subscribers and internal notes move to the other post; its portal page sends there.</p>
+<form method="get" action="${base}" role="search"><label for="merge-q">Find the post to keep</label> <input id="merge-q" type="search" name="merge_q" value="${q}"> <button type="submit" class="secondary">Find</button></form>
+${errorFor(refused, 'merge')}
+${
+  found === null
+    ? ''
+    : found.length
+      ? html`<ul class="targets">${found.map(
+          (t) =>
+            html`<li><form method="post" action="${base}/merge" class="inline">${csrfField(frame)}<input type="hidden" name="into" value="${t.id}">${t.title} <span class="muted">${t.boardName} · ${t.voteCount} votes</span> <button type="submit" class="secondary">Merge into this<span class="sr-only">: ${t.title}</span></button></form></li>`,
+        )}</ul>`
+      : html`<p>No other post matches.</p>`
+}</details>`;
+}
+
+/** The post page: everything of the post, and for a role that may triage, every action on it. */
+export function postPage(
+  frame: Frame,
+  team: Team,
+  d: TriagePostDetail,
+  options: {
+    merge: { q: string; found: TriagePost[] | null };
+    refused: Refused | null;
+    tags: Array<{ id: string; name: string }>;
+    boards: Array<{ id: string; name: string }>;
+  },
+): string {
+  const base = `${CONSOLE_PATH}/${team.organizationId}/posts/${d.post.id}`;
+  const mayTriage = allows(team.role, 'triage');
+  const p = d.post;
+  const { refused } = options;
+  const body = html`<p class="crumbs"><a href="${CONSOLE_PATH}/${team.organizationId}/posts">Posts</a> › ${d.boardName}</p>
+<h1>${p.title}</h1>
+<p class="muted">${POST_STATUS_LABELS[p.status]} · ${p.voteCount} ${p.voteCount === 1 ? 'vote' : 'votes'} · created ${when(p.createdAt)}${p.moderationStatus === 'spam' ? ' · marked as spam' : ''}</p>
+${d.mergedInto ? html`<p class="notice">Merged into <a href="${CONSOLE_PATH}/${team.organizationId}/posts/${d.mergedInto.id}">${d.mergedInto.title}</a>.</p>` : ''}
+${mayTriage ? moderation(base, frame, d, refused) : ''}
+${p.bodyText ? html`<div class="post-body">${p.bodyText}</div>` : html`<p class="muted">No text.</p>`}
+${mayTriage ? '' : html`${refused ? html`<p class="error" role="alert">${refused.message}</p>` : ''}<p class="muted">Your role (${team.role}) may read this post but not change it.</p>`}
+<div class="columns"><div>
+${mayTriage ? statusForm(base, frame, d, refused) : ''}
+${tagsForm(base, frame, d, options.tags, mayTriage, refused)}
+${mayTriage ? boardForm(base, frame, d, options.boards, refused) : ''}
+${comments(base, frame, d, mayTriage, refused)}
+${notes(base, frame, d, mayTriage, refused)}
+${mayTriage ? editForm(base, frame, d, refused) : ''}
+${mayTriage && !d.mergedInto ? mergeForm(base, frame, options.merge.q, options.merge.found, refused) : ''}
+</div><div>${voters(d)}</div></div>`;
+  return page(frame, body);
+}
+
+/**
+ * One of the post page's forms: the section its refusals show in, the action (what it answers with, a word of DONE),
+ * and the fields shown back after a refusal (draft name: form field).
+ */
