@@ -25,7 +25,7 @@ export default defineConfig({
     // the timed tests' margins for 46 s more.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // The key that seals webhook secrets at rest, as a deployment sets it (PostgreSQL needs one). The tests of the
-    // embedded default's key file clear it (test/engine/secrets.test.ts, test/cli/cli.test.ts).
+    // embedded default's key file clear it (test/engine/secrets/secrets.test.ts, test/cli/cli.test.ts).
     env: { FEEDBACK_SECRET_KEY: '8gX3WODrr8t9MmXJxBUCO6q6sa3ULrXjAHZ8Uz1mza0' },
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },

@@ -40,7 +40,12 @@ it('no function in src/ is over 80 lines', async () => {
   const files = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
   const long: string[] = [];
   for (const file of files) {
-    const source = ts.createSourceFile(file, readFileSync(join(root, 'src', file), 'utf8'), ts.ScriptTarget.Latest, true);
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(join(root, 'src', file), 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+    );
     const visit = (node: import('typescript').Node): void => {
       if (ts.isFunctionLike(node) && 'body' in node && node.body) {
         const first = source.getLineAndCharacterOfPosition(node.getStart()).line;

@@ -6,7 +6,7 @@ import { createApp, type NodeServer, serveNode } from '../../src/h3/index.js';
 import { mcpEndpoint } from '../../src/mcp/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
-import { portalWorkspace } from '../notifications/helpers.js';
+import { portalWorkspace } from '../helpers/notifications.js';
 
 const MiB = 1024 * 1024;
 /** What the client offers at most: far past every limit, so a server that reads it all is told apart. */

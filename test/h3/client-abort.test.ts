@@ -5,8 +5,8 @@ import { createApp, type NodeServer, serveNode } from '../../src/h3/index.js';
 import { mcpEndpoint } from '../../src/mcp/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { describeEngine } from '../helpers/harness.js';
+import { portalWorkspace } from '../helpers/notifications.js';
 import { until } from '../helpers/wait.js';
-import { portalWorkspace } from '../notifications/helpers.js';
 
 // A client that closes the connection before its body arrived (a browser tab closed mid-upload, a load balancer's
 // probe) is not a failure of ours, nor the database going away: it is logged at debug as a client abort, on every

@@ -4,8 +4,8 @@ import { hashEmail } from '../../src/engine/index.js';
 import { createApp, type NodeServer, serveNode } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { describeEngine } from '../helpers/harness.js';
+import { addresses, countsSince, portalWorkspace } from '../helpers/notifications.js';
 import { startSmtpSink } from '../helpers/smtp.js';
-import { addresses, countsSince, portalWorkspace } from '../notifications/helpers.js';
 import { Visitor } from './visitor.js';
 
 const smtp = await startSmtpSink();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine, hashEmail } from '../../src/engine/index.js';
 import { createApp } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
-import { portalWorkspace } from '../notifications/helpers.js';
+import { portalWorkspace } from '../helpers/notifications.js';
 
 describe('the portal while SQLite is held by another process [sqlite]', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feedback-outage-'));

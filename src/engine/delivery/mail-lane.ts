@@ -156,7 +156,9 @@ export class MailLane implements Lane {
       messageId = composed.messageId;
       const ids = m.rows.map((r) => r.id);
       return {
-        outcome: await transport.send(composed, () => mailClaims.handOver(db, ids, m.token, composed.messageId, clock())),
+        outcome: await transport.send(composed, () =>
+          mailClaims.handOver(db, ids, m.token, composed.messageId, clock()),
+        ),
         messageId,
       };
     } catch (err) {

@@ -1,6 +1,6 @@
 /**
  * Who may be emailed: the spec's consent table, as one function. Every notification the engine writes asks it, for
- * every recipient; a test asks it for every source x basis pair (test/engine/consent.test.ts). docs/privacy.md shows
+ * every recipient; a test asks it for every source x basis pair (test/engine/notifications/consent.test.ts). docs/privacy.md shows
  * the same table.
  */
 

@@ -1,8 +1,8 @@
 // The sender on its own, against real receivers on 127.0.0.1: what one attempt reports for each way a
 // receiver can answer (the scheduler's tests cover the same through the delivery log).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSender, type Sender } from '../../src/engine/delivery/sender.js';
-import { type Receiver, startReceiver } from '../helpers/receiver.js';
+import { createSender, type Sender } from '../../../src/engine/delivery/sender.js';
+import { type Receiver, startReceiver } from '../../helpers/receiver.js';
 
 const TIMEOUT_MS = 400;
 const headers = { 'Content-Type': 'application/json', 'X-Service-Delivery': 'dlv_sender_test' };

@@ -1,11 +1,11 @@
 import { afterAll, expect, it } from 'vitest';
-import { type Engine, hashEmail } from '../../src/engine/index.js';
-import { createApp } from '../../src/h3/index.js';
-import { contactExportSchema } from '../../src/schemas/index.js';
-import { describeEngine } from '../helpers/harness.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { startSmtpSink } from '../helpers/smtp.js';
-import { addresses, countsSince, portalWorkspace } from '../notifications/helpers.js';
+import { type Engine, hashEmail } from '../../../src/engine/index.js';
+import { createApp } from '../../../src/h3/index.js';
+import { contactExportSchema } from '../../../src/schemas/index.js';
+import { describeEngine } from '../../helpers/harness.js';
+import { addresses, countsSince, portalWorkspace } from '../../helpers/notifications.js';
+import { startReceiver } from '../../helpers/receiver.js';
+import { startSmtpSink } from '../../helpers/smtp.js';
 
 const smtp = await startSmtpSink();
 const receiver = await startReceiver((_req, res) => void res.writeHead(200).end());

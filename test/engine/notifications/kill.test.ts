@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine, hashEmail, type Workspace } from '../../src/engine/index.js';
-import { createTestDatabase, POSTGRES_REQUIRED, postgresReachable, type TestDatabase } from '../helpers/databases.js';
-import { startSchedulerProcess } from '../helpers/processes.js';
-import { type SmtpSink, startSmtpSink } from '../helpers/smtp.js';
-import { until } from '../helpers/wait.js';
-import { countsSince, portalWorkspace } from './helpers.js';
+import { createEngine, type Engine, hashEmail, type Workspace } from '../../../src/engine/index.js';
+import {
+  createTestDatabase,
+  POSTGRES_REQUIRED,
+  postgresReachable,
+  type TestDatabase,
+} from '../../helpers/databases.js';
+import { countsSince, portalWorkspace } from '../../helpers/notifications.js';
+import { startSchedulerProcess } from '../../helpers/processes.js';
+import { type SmtpSink, startSmtpSink } from '../../helpers/smtp.js';
+import { until } from '../../helpers/wait.js';
 
 const LEASE_MS = 2000;
 

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeEngine } from '../helpers/harness.js';
+import { describeEngine } from '../../helpers/harness.js';
 
 // A frozen clock: every event and delivery has the same created_at.
 const now = new Date('2026-11-23T12:00:00.000Z');

@@ -2,12 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { disableAfterFailures } from '../../src/engine/delivery/disable.js';
-import { emit as emitEvent } from '../../src/engine/store/tables/events.js';
-import { EVENT_KINDS, RETRY_SCHEDULE_MS } from '../../src/schemas/index.js';
-import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
-import { type Receiver, startReceiver } from '../helpers/receiver.js';
-import { startSmtpSink } from '../helpers/smtp.js';
+import { disableAfterFailures } from '../../../src/engine/delivery/disable.js';
+import { emit as emitEvent } from '../../../src/engine/store/tables/events.js';
+import { EVENT_KINDS, RETRY_SCHEDULE_MS } from '../../../src/schemas/index.js';
+import { describeMatrix, type Harness, type SeededWorkspace } from '../../helpers/harness.js';
+import { type Receiver, startReceiver } from '../../helpers/receiver.js';
+import { startSmtpSink } from '../../helpers/smtp.js';
 
 const stripe = new Stripe('sk_test_unused');
 /** What runDue reports of the mail lane when these webhook tests cause no mail. */

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../src/engine/index.js';
-import { createTestDatabase, postgresReachable, type TestDatabase } from '../helpers/databases.js';
-import { startSchedulerProcess } from '../helpers/processes.js';
-import { type Receiver, startReceiver } from '../helpers/receiver.js';
-import { type SmtpSink, startSmtpSink } from '../helpers/smtp.js';
-import { until } from '../helpers/wait.js';
+import { createEngine, type Engine } from '../../../src/engine/index.js';
+import { createTestDatabase, postgresReachable, type TestDatabase } from '../../helpers/databases.js';
+import { startSchedulerProcess } from '../../helpers/processes.js';
+import { type Receiver, startReceiver } from '../../helpers/receiver.js';
+import { type SmtpSink, startSmtpSink } from '../../helpers/smtp.js';
+import { until } from '../../helpers/wait.js';
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
-import { describeEngine } from '../helpers/harness.js';
-import { startSmtpSink } from '../helpers/smtp.js';
-import { addresses, countsSince, portalWorkspace } from './helpers.js';
+import { describeEngine } from '../../helpers/harness.js';
+import { addresses, countsSince, portalWorkspace } from '../../helpers/notifications.js';
+import { startSmtpSink } from '../../helpers/smtp.js';
 
 const smtp = await startSmtpSink();
 afterAll(() => smtp.close());

@@ -1,8 +1,8 @@
 import { afterAll, expect, it } from 'vitest';
-import { type Actor, CLI_ACTOR } from '../../src/engine/index.js';
-import { describeEngine, refusal } from '../helpers/harness.js';
-import { startSmtpSink } from '../helpers/smtp.js';
-import { addresses, countsSince, portalWorkspace } from '../notifications/helpers.js';
+import { type Actor, CLI_ACTOR } from '../../../src/engine/index.js';
+import { describeEngine, refusal } from '../../helpers/harness.js';
+import { addresses, countsSince, portalWorkspace } from '../../helpers/notifications.js';
+import { startSmtpSink } from '../../helpers/smtp.js';
 
 // What the team does from the console beyond the posts page (docs/console.md), in the engine: the roadmap's order,
 // the changelog, keys, webhooks, contacts made by hand, settings; each refused to a role that may not, and audited.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/engine/shared/ids.js';
+import { newId } from '../../../src/engine/shared/ids.js';
 
 describe('newId', () => {
   it('is prefixed, 26 characters of Crockford base32, unique and in creation order across many draws of randomness', () => {

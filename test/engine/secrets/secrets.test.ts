@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ACTOR, createEngine, type Engine, generateSecretKey, secretKeyFileOf } from '../../src/engine/index.js';
-import { verifyWebhook } from '../../src/verify/node.js';
-import { createTestDatabase, postgresReachable, type TestDatabase } from '../helpers/databases.js';
-import { describeMatrix } from '../helpers/harness.js';
-import { type Receiver, startReceiver } from '../helpers/receiver.js';
+import { CLI_ACTOR, createEngine, type Engine, generateSecretKey, secretKeyFileOf } from '../../../src/engine/index.js';
+import { verifyWebhook } from '../../../src/verify/node.js';
+import { createTestDatabase, postgresReachable, type TestDatabase } from '../../helpers/databases.js';
+import { describeMatrix } from '../../helpers/harness.js';
+import { type Receiver, startReceiver } from '../../helpers/receiver.js';
 
 const POSTGRES = await postgresReachable();
 

@@ -1,8 +1,8 @@
 import { afterAll, expect, it } from 'vitest';
-import { createEngine, type Engine, hashEmail, MAIL_RETRY_SCHEDULE_MS } from '../../src/engine/index.js';
-import { describeEngine, type EngineHarness } from '../helpers/harness.js';
-import { startSmtpSink } from '../helpers/smtp.js';
-import { addresses, countsSince, portalWorkspace } from './helpers.js';
+import { createEngine, type Engine, hashEmail, MAIL_RETRY_SCHEDULE_MS } from '../../../src/engine/index.js';
+import { describeEngine, type EngineHarness } from '../../helpers/harness.js';
+import { addresses, countsSince, portalWorkspace } from '../../helpers/notifications.js';
+import { startSmtpSink } from '../../helpers/smtp.js';
 
 const smtp = await startSmtpSink();
 afterAll(() => smtp.close());

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/index.js';
-import { newId } from '../../src/engine/shared/ids.js';
-import { ts } from '../../src/engine/store/index.js';
-import { describeEngine } from '../helpers/harness.js';
+import type { Engine } from '../../../src/engine/index.js';
+import { newId } from '../../../src/engine/shared/ids.js';
+import { ts } from '../../../src/engine/store/index.js';
+import { describeEngine } from '../../helpers/harness.js';
 
 // The impact of a post (docs/console.md): the monthly revenue of its distinct paying voters, per currency, kept by
 // triggers in the transaction of every write that moves it. After each kind of write, the kept table must equal a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAIL_PURPOSES, type MailFacts, type MailPurpose, mayEmail } from '../../src/engine/index.js';
-import { CONSENT_BASES, CONTACT_SOURCES } from '../../src/schemas/contacts.js';
+import { MAIL_PURPOSES, type MailFacts, type MailPurpose, mayEmail } from '../../../src/engine/index.js';
+import { CONSENT_BASES, CONTACT_SOURCES } from '../../../src/schemas/contacts.js';
 
 /**
  * The consent table of the spec, as issue 17 reads it, written out here by hand (not computed): for each basis, when a

@@ -1,8 +1,8 @@
 import { afterAll, expect, it } from 'vitest';
-import { CLI_ACTOR, createEngine, TEAM_LIFETIMES } from '../../src/engine/index.js';
-import { describeEngine, refusal } from '../helpers/harness.js';
-import { startSmtpSink, unfold } from '../helpers/smtp.js';
-import { until } from '../helpers/wait.js';
+import { CLI_ACTOR, createEngine, TEAM_LIFETIMES } from '../../../src/engine/index.js';
+import { describeEngine, refusal } from '../../helpers/harness.js';
+import { startSmtpSink, unfold } from '../../helpers/smtp.js';
+import { until } from '../../helpers/wait.js';
 
 // The console's team in the engine (docs/console.md): members and roles, one-time sign-in links and codes mailed
 // through a real SMTP server, sessions with idle and absolute lifetimes, and the audit log.

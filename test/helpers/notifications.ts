@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Engine } from '../../src/engine/index.js';
-import type { SmtpSink } from '../helpers/smtp.js';
+import type { SmtpSink } from './smtp.js';
 
 /** A workspace with its portal on (a unique handle), one public board and one post. */
 export async function portalWorkspace(engine: Engine, name = 'Acme') {

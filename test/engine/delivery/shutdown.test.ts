@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEngine } from '../helpers/harness.js';
-import { type Receiver, startReceiver } from '../helpers/receiver.js';
+import { describeEngine } from '../../helpers/harness.js';
+import { type Receiver, startReceiver } from '../../helpers/receiver.js';
 
 // A scheduler told to stop sends nothing more: what it is sending finishes and is recorded, and what it had claimed
 // but not started is given back at once (no lease left to lapse), for this or another process to send.

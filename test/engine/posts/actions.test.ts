@@ -1,8 +1,8 @@
 import { afterAll, expect, it } from 'vitest';
-import { type Actor, CLI_ACTOR } from '../../src/engine/index.js';
-import { describeEngine, refusal } from '../helpers/harness.js';
-import { startSmtpSink } from '../helpers/smtp.js';
-import { addresses, countsSince, portalWorkspace } from '../notifications/helpers.js';
+import { type Actor, CLI_ACTOR } from '../../../src/engine/index.js';
+import { describeEngine, refusal } from '../../helpers/harness.js';
+import { addresses, countsSince, portalWorkspace } from '../../helpers/notifications.js';
+import { startSmtpSink } from '../../helpers/smtp.js';
 
 // What the team does to a post from the console (docs/console.md), in the engine: each action is the engine's own
 // change (its events and mail as through REST), refused to a role that may only read, and audited in its transaction.

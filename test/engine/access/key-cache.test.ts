@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createEngine, type Engine, KEY_CACHE_MS } from '../../src/engine/index.js';
-import { describeEngine } from '../helpers/harness.js';
+import { createEngine, type Engine, KEY_CACHE_MS } from '../../../src/engine/index.js';
+import { describeEngine } from '../../helpers/harness.js';
 
 describeEngine('authenticated keys kept in process', (h) => {
   // A second engine on the same database: another process (a CLI command, another instance), as far as the first can tell.

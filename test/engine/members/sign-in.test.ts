@@ -1,9 +1,9 @@
 import { afterAll, expect, it } from 'vitest';
-import { CLI_ACTOR } from '../../src/engine/index.js';
-import { describeEngine, refusal } from '../helpers/harness.js';
-import { startSmtpSink, unfold } from '../helpers/smtp.js';
-import { traceStatements } from '../helpers/statements.js';
-import { until } from '../helpers/wait.js';
+import { CLI_ACTOR } from '../../../src/engine/index.js';
+import { describeEngine, refusal } from '../../helpers/harness.js';
+import { startSmtpSink, unfold } from '../../helpers/smtp.js';
+import { traceStatements } from '../../helpers/statements.js';
+import { until } from '../../helpers/wait.js';
 
 // Signing in to the console, as an attacker would try it (docs/security.md): asking for codes takes the same path for
 // a team member and anyone else; wrong codes are bounded per address across codes; every sign-in, failed code and

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeMatrix, eventPayloads as events, type Harness } from '../helpers/harness.js';
+import { describeMatrix, eventPayloads as events, type Harness } from '../../helpers/harness.js';
 
 async function setup(h: Harness, plan: { plan?: 'free' | 'paid'; contactCap?: number | null } = {}) {
   const ws = await h.seed(plan);
