@@ -1,68 +1,41 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/index.js';
-import { CLI_ARGS } from '../helpers/cli.js';
+import { createEngine, type Engine } from '../../src/engine/index.js';
+import { createApp } from '../../src/h3/index.js';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../helpers/databases.js';
 
 const POSTGRES = await postgresReachable();
 const LIMIT = 30;
 
-/** A `serve` process on the database; resolves with what it printed first. */
-async function serve(url: string): Promise<{ child: ChildProcessWithoutNullStreams; info: any }> {
-  const child = spawn(process.execPath, [
-    ...CLI_ARGS,
-    'serve',
-    '--port',
-    '0',
-    '--json',
-    '--db',
-    url,
-    '--log-level',
-    'warn',
-  ]);
-  const info = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!));
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
-  return { child, info };
-}
-
+// Three instances on one PostgreSQL database, as three servers would be: each its own engine (its own pool, key cache
+// and rate limiter) and app, in this process; the budget they share is the database's. One clock for the three, set
+// inside a fresh minute, so the test waits for nothing.
 describe.skipIf(!POSTGRES)('rate limits shared by three instances [postgresql]', () => {
   let db: TestDatabase;
-  const servers: { child: ChildProcessWithoutNullStreams; info: any }[] = [];
+  let now = 0;
+  const engines: Engine[] = [];
   beforeAll(async () => {
     db = await createTestDatabase('postgresql');
-    servers.push(await serve(db.url)); // the first start makes the workspace and its key
-    servers.push(await serve(db.url), await serve(db.url));
+    now = Math.ceil(Date.now() / 60_000) * 60_000 + 1_000;
+    for (let i = 0; i < 3; i++)
+      engines.push(await createEngine({ database: db.url, log: () => {}, clock: () => new Date(now) }));
+    await engines[0]!.migrate();
   }, 60_000);
   afterAll(async () => {
-    for (const s of servers) {
-      s.child.kill('SIGTERM');
-      await new Promise((r) => (s.child.exitCode !== null ? r(null) : s.child.once('exit', r)));
-    }
+    for (const engine of engines) await engine.close();
     await db.drop();
   });
 
   it(`a key's ${LIMIT} requests a minute are one budget across the instances, and whoami agrees on each`, async () => {
-    const { apiKey, organizationId } = servers[0]!.info.bootstrap;
-    expect(servers[1]!.info.bootstrap).toBeUndefined();
-    const engine = await createEngine({ database: db.url, log: () => {} });
-    await engine.organizations.update(organizationId, { rateLimit: LIMIT });
-    await engine.close();
-    // Stay inside one clock minute, and past the instances' one-second key cache.
-    const now = Date.now();
-    const wait = Math.max(1100, now % 60_000 > 50_000 ? 60_000 - (now % 60_000) + 200 : 0);
-    await new Promise((r) => setTimeout(r, wait));
+    const org = await engines[0]!.organizations.create({ name: 'Shared', plan: 'paid' });
+    const { key: apiKey } = await engines[0]!.keys.create(org.id, 'read:write');
+    await engines[0]!.organizations.update(org.id, { rateLimit: LIMIT });
+    const apps = engines.map((engine) => createApp({ engine }));
+    const request = (i: number, path: string) =>
+      apps[i % 3]!.fetch(new Request(`http://x${path}`, { headers: { authorization: `Bearer ${apiKey}` } }));
 
     const statuses: number[] = [];
     for (let i = 0; i < 2 * LIMIT; i++) {
-      const res = await fetch(`${servers[i % 3]!.info.url}/v1/contacts?limit=1`, {
-        headers: { authorization: `Bearer ${apiKey}` },
-      });
+      const res = await request(i, '/v1/contacts?limit=1');
       statuses.push(res.status);
       if (res.status === 429) expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
     }
@@ -72,8 +45,8 @@ describe.skipIf(!POSTGRES)('rate limits shared by three instances [postgresql]',
 
     // Every instance reports the same budget for the key (each whoami is one more refused request).
     const views = await Promise.all(
-      servers.map(async (s) => {
-        const res = await fetch(`${s.info.url}/v1/whoami`, { headers: { authorization: `Bearer ${apiKey}` } });
+      engines.map(async (_engine, i) => {
+        const res = await request(i, '/v1/whoami');
         return {
           status: res.status,
           limit: res.headers.get('ratelimit-limit'),
@@ -81,6 +54,6 @@ describe.skipIf(!POSTGRES)('rate limits shared by three instances [postgresql]',
         };
       }),
     );
-    expect(views).toEqual(servers.map(() => ({ status: 429, limit: String(LIMIT), remaining: '0' })));
+    expect(views).toEqual(engines.map(() => ({ status: 429, limit: String(LIMIT), remaining: '0' })));
   }, 120_000);
 });
