@@ -60,6 +60,30 @@ interface Composing {
 
 const messageIdOf = (c: Composing, m: HeldMail) => `<${m.rows[0]!.id}@${c.domain}>`;
 
+/** A message in MIME, from `name` at the configured sender, with what the log says of it (`about`). */
+async function composed(
+  c: Composing,
+  m: HeldMail,
+  name: string,
+  words: { subject: string; text: string; html: string },
+  headers: Record<string, string>,
+  about: string,
+): Promise<ComposedMail> {
+  const messageId = messageIdOf(c, m);
+  const raw = await mime({
+    from: { name, address: c.settings.from },
+    to: m.email,
+    subject: words.subject,
+    text: words.text,
+    html: words.html,
+    messageId,
+    // Not a person writing: vacation responders stay quiet.
+    headers: { ...headers, 'Auto-Submitted': 'auto-generated' },
+  });
+  const envelope = { from: c.settings.from, to: m.email };
+  return { envelope, raw, subject: words.subject, text: words.text, about, messageId };
+}
+
 /**
  * An account message (a sign-in code, an invitation): one row, its payload sealed. Not sent once what it carries no
  * longer works, nor a console sign-in to an address that is on no team (the page that asked answered the same either
@@ -72,25 +96,7 @@ async function composeAccount(c: Composing, m: HeldMail): Promise<ComposedMail |
   if (payload.kind === 'team_sign_in' && (await teamMembers.teamsOf(c.db, m.email)).length === 0)
     return { cancelled: 'not sent: the address is on no team' };
   const words = renderAccountMail(payload, m.email);
-  const messageId = messageIdOf(c, m);
-  const raw = await mime({
-    from: { name: words.from, address: c.settings.from },
-    to: m.email,
-    subject: words.subject,
-    text: words.text,
-    html: words.html,
-    messageId,
-    headers: { 'Auto-Submitted': 'auto-generated' },
-  });
-  const about = ACCOUNT_MAIL_ABOUT[payload.kind];
-  return {
-    envelope: { from: c.settings.from, to: m.email },
-    raw,
-    subject: words.subject,
-    text: words.text,
-    about,
-    messageId,
-  };
+  return composed(c, m, words.from, words, {}, ACCOUNT_MAIL_ABOUT[payload.kind]);
 }
 
 /** The links a notification carries: the portal's pages of its posts (public boards only), and the recipient's own. */
@@ -130,30 +136,12 @@ async function composeNotification(c: Composing, m: HeldMail, organizationId: st
   const payloads = m.rows.map((r) => JSON.parse(r.payload) as MailPayload);
   const links = await linksOf(c, m, organizationId, payloads);
   const words = renderMail(payloads, links);
-  const messageId = messageIdOf(c, m);
-  const unsubscribe = links.unsubscribeUrl
+  const unsubscribe: Record<string, string> = links.unsubscribeUrl
     ? { 'List-Unsubscribe': `<${links.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
     : {};
-  const raw = await mime({
-    from: { name: links.workspace, address: c.settings.from },
-    to: m.email,
-    subject: words.subject,
-    text: words.text,
-    html: words.html,
-    messageId,
-    // Not a person writing: vacation responders stay quiet.
-    headers: { ...unsubscribe, 'Auto-Submitted': 'auto-generated' },
-  });
   const kinds = [...new Set(payloads.map((p) => p.kind))].join(', ');
   const about = payloads.length === 1 ? kinds : `a digest of ${payloads.length} (${kinds})`;
-  return {
-    envelope: { from: c.settings.from, to: m.email },
-    raw,
-    subject: words.subject,
-    text: words.text,
-    about,
-    messageId,
-  };
+  return composed(c, m, links.workspace, words, unsubscribe, about);
 }
 
 /**
