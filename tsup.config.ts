@@ -41,5 +41,12 @@ export default defineConfig({
     mkdirSync('dist/assets', { recursive: true });
     copyFileSync('assets/api-reference.js', 'dist/assets/api-reference.js');
     copyFileSync('assets/api-reference.LICENSE', 'dist/assets/api-reference.LICENSE');
+    // The browser scripts (type-checked with // @ts-check, linted), read by the portal and the console at start.
+    for (const [from, name] of [
+      ['src/portal/browser/portal.js', 'portal.js'],
+      ['src/portal/browser/widget.js', 'widget.js'],
+      ['src/console/browser/console.js', 'console.js'],
+    ])
+      copyFileSync(from, `dist/assets/${name}`);
   },
 });

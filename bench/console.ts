@@ -306,7 +306,8 @@ async function measure(database: 'sqlite' | 'postgresql'): Promise<Row> {
 const rows = [await measure('sqlite'), await measure('postgresql')];
 const cell = (m: { p50: number; p95: number }) => `${f(m.p50)} / ${f(m.p95)}`;
 const { CONSOLE_CSS } = await import('../src/console/internal/styles.js');
-const { CONSOLE_JS } = await import('../src/console/internal/script.js');
+const { SCRIPT } = await import('../src/console/internal/layout.js');
+const CONSOLE_JS = SCRIPT.plain;
 const css = { gzip: gzipSync(CONSOLE_CSS).length };
 const js = { gzip: gzipSync(CONSOLE_JS).length };
 const htmlGzip = gzipSync(rows[0]!.html).length;

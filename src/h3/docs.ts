@@ -1,7 +1,6 @@
-import { access, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
+import { packagedFile } from './packaged.js';
 
 /** The API reference page: the OpenAPI document rendered by Scalar, served from the package (no CDN). */
 export const DOCS_PATH = '/docs';
@@ -31,24 +30,8 @@ export function docsPage(openapiPath: string): string {
  * sources, the repository's `assets/api-reference.js` (Scalar's standalone bundle, kept in the repository:
  * scripts/update-api-reference.sh).
  */
-async function bundlePath(): Promise<string | null> {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [
-    join(here, 'assets/api-reference.js'),
-    join(here, '../assets/api-reference.js'),
-    join(here, '../../assets/api-reference.js'),
-  ];
-  for (const path of candidates) {
-    if (
-      await access(path).then(
-        () => true,
-        () => false,
-      )
-    )
-      return path;
-  }
-  return null;
-}
+const bundlePath = async (): Promise<string | null> =>
+  packagedFile('api-reference.js', import.meta.url, new URL('../../assets/api-reference.js', import.meta.url));
 
 let bundle: Promise<{ plain: Uint8Array; gzip: Uint8Array } | null> | undefined;
 /** The bundle, read and compressed once (about 4.3 MB, 1.3 MB gzipped); null when the package has none. */

@@ -34,4 +34,5 @@ export {
   type SitePages,
   seeOther,
 } from './pages.js';
+export { packagedFile, readPackagedFile } from './packaged.js';
 export { SiteBase, type SiteVisit } from './site.js';

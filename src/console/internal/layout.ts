@@ -1,10 +1,11 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
 import { allows, CONSOLE_PATH, type Team, type TeamIdentity } from '../../engine/index.js';
-import { asset, respond } from '../../h3/index.js';
-import { CONSOLE_JS } from './script.js';
+import { asset, readPackagedFile, respond } from '../../h3/index.js';
 import { CONSOLE_CSS } from './styles.js';
 
 export const STYLESHEET = asset('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS);
+/** The console's browser script (src/console/browser/console.js, type-checked and linted as the sources are). */
+const CONSOLE_JS = readPackagedFile('console.js', import.meta.url, new URL('../browser/console.js', import.meta.url));
 export const SCRIPT = asset('console', 'js', 'text/javascript; charset=utf-8', CONSOLE_JS);
 
 /** What every console page is framed with: who is signed in, the workspace in view, the anti-forgery token. */

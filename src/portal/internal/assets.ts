@@ -1,12 +1,13 @@
-import { type Asset, asset } from '../../h3/index.js';
-import { PORTAL_JS } from './script.js';
+import { type Asset, asset, readPackagedFile } from '../../h3/index.js';
 import { PORTAL_CSS } from './styles.js';
-import { WIDGET_JS } from './widget.js';
 
 export { type Asset, assetResponse } from '../../h3/index.js';
 
+/** A browser script of the portal's (src/portal/browser/, type-checked and linted as the sources are). */
+const script = (name: string) => readPackagedFile(name, import.meta.url, new URL(`../browser/${name}`, import.meta.url));
+
 export const STYLESHEET = asset('portal', 'css', 'text/css; charset=utf-8', PORTAL_CSS);
-export const SCRIPT = asset('portal', 'js', 'text/javascript; charset=utf-8', PORTAL_JS);
+export const SCRIPT = asset('portal', 'js', 'text/javascript; charset=utf-8', script('portal.js'));
 /** The widget host pages load at a fixed address (`/portal/widget.js`), so it is cached for minutes, not a year. */
-export const WIDGET = asset('widget', 'js', 'text/javascript; charset=utf-8', WIDGET_JS);
+export const WIDGET = asset('widget', 'js', 'text/javascript; charset=utf-8', script('widget.js'));
 export const ASSETS: ReadonlyMap<string, Asset> = new Map([STYLESHEET, SCRIPT].map((a) => [a.name, a]));

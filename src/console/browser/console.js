@@ -1,9 +1,12 @@
 // The console's one script (a hashed asset; the policy allows no inline script). Every page works without it; it adds
 // keyboard navigation of the posts table, changes a post's status without a reload, orders the roadmap by drag and
 // drop, and shows a changelog draft's Markdown preview as it is typed.
-export const CONSOLE_JS = `(() => {
+(() => {
+  /** A form's fields as a request body. @param {HTMLFormElement} form */
+  const formBody = (form) => new URLSearchParams(/** @type {any} */ (new FormData(form)));
   document.documentElement.classList.add('js');
-  const typing = (el) => el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+  const typing = (el) =>
+    el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
 
   // The posts table: j / k move between posts, x ticks one for a bulk action, Enter opens it, / goes to the search.
   const rows = () => Array.from(document.querySelectorAll('table.posts tbody tr'));
@@ -12,20 +15,34 @@ export const CONSOLE_JS = `(() => {
     const all = rows();
     if (!all.length) return;
     const n = Math.max(0, Math.min(all.length - 1, i));
-    all.forEach((r, k) => r.classList.toggle('current', k === n));
+    for (const [k, r] of all.entries()) r.classList.toggle('current', k === n);
     const link = all[n].querySelector('a');
     if (link) link.focus();
   };
   document.addEventListener('keydown', (e) => {
     if (e.metaKey || e.ctrlKey || e.altKey || typing(document.activeElement)) return;
-    if (e.key === '/') { const q = document.querySelector('input[name=q]'); if (q) { e.preventDefault(); q.focus(); } return; }
+    if (e.key === '/') {
+      const q = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name=q]'));
+      if (q) {
+        e.preventDefault();
+        q.focus();
+      }
+      return;
+    }
     if (!rows().length) return;
-    if (e.key === 'j') { e.preventDefault(); select(current() + 1); }
-    else if (e.key === 'k') { e.preventDefault(); select(current() - 1); }
-    else if (e.key === 'x') {
+    if (e.key === 'j') {
+      e.preventDefault();
+      select(current() + 1);
+    } else if (e.key === 'k') {
+      e.preventDefault();
+      select(current() - 1);
+    } else if (e.key === 'x') {
       const row = rows()[current()];
-      const box = row && row.querySelector('input[type=checkbox]');
-      if (box) { e.preventDefault(); box.checked = !box.checked; }
+      const box = row && /** @type {HTMLInputElement | null} */ (row.querySelector('input[type=checkbox]'));
+      if (box) {
+        e.preventDefault();
+        box.checked = !box.checked;
+      }
     }
   });
 
@@ -37,17 +54,20 @@ export const CONSOLE_JS = `(() => {
     if (!main) throw new Error('no page');
     document.querySelector('main').replaceWith(main);
     if (res.redirected) history.replaceState(null, '', res.url);
-    const notice = main.querySelector('[role=status], [role=alert]');
-    if (notice) { notice.setAttribute('tabindex', '-1'); notice.focus(); }
+    const notice = /** @type {HTMLElement | null} */ (main.querySelector('[role=status], [role=alert]'));
+    if (notice) {
+      notice.setAttribute('tabindex', '-1');
+      notice.focus();
+    }
   };
   document.addEventListener('submit', async (e) => {
     const form = e.target;
     if (!(form instanceof HTMLFormElement) || !form.matches('form[data-inline]')) return;
     e.preventDefault();
-    const button = form.querySelector('button[type=submit]');
+    const button = /** @type {HTMLButtonElement | null} */ (form.querySelector('button[type=submit]'));
     if (button) button.disabled = true;
     try {
-      await send(form.action, new URLSearchParams(new FormData(form)));
+      await send(form.action, formBody(form));
     } catch {
       form.submit();
     }
@@ -56,35 +76,49 @@ export const CONSOLE_JS = `(() => {
   // The roadmap: drag a post within its column; on the drop, the column's new order is saved.
   let dragged = null;
   document.addEventListener('dragstart', (e) => {
-    const li = e.target instanceof Element && e.target.closest('ol[data-sortable] > li');
+    const li =
+      e.target instanceof Element && /** @type {HTMLLIElement | null} */ (e.target.closest('ol[data-sortable] > li'));
     if (!li) return;
-    dragged = { li, list: li.parentElement, before: Array.from(li.parentElement.children).map((c) => c.dataset.post).join() };
+    dragged = {
+      li,
+      list: li.parentElement,
+      before: Array.from(li.parentElement.children)
+        .map((c) => /** @type {HTMLElement} */ (c).dataset.post)
+        .join(),
+    };
     li.classList.add('dragging');
     e.dataTransfer.effectAllowed = 'move';
     e.dataTransfer.setData('text/plain', li.dataset.post);
   });
   document.addEventListener('dragover', (e) => {
     if (!dragged) return;
-    const over = e.target instanceof Element && e.target.closest('ol[data-sortable] > li');
+    const over =
+      e.target instanceof Element && /** @type {HTMLLIElement | null} */ (e.target.closest('ol[data-sortable] > li'));
     if (!over || over.parentElement !== dragged.list) return;
     e.preventDefault();
     if (over === dragged.li) return;
     const box = over.getBoundingClientRect();
     over.parentElement.insertBefore(dragged.li, e.clientY > box.top + box.height / 2 ? over.nextSibling : over);
   });
-  document.addEventListener('drop', (e) => { if (dragged) e.preventDefault(); });
+  document.addEventListener('drop', (e) => {
+    if (dragged) e.preventDefault();
+  });
   document.addEventListener('dragend', async () => {
     if (!dragged) return;
     const { li, list, before } = dragged;
     dragged = null;
     li.classList.remove('dragging');
-    const ids = Array.from(list.children).map((c) => c.dataset.post);
+    const ids = Array.from(list.children).map((c) => /** @type {HTMLElement} */ (c).dataset.post);
     if (ids.join() === before) return;
-    const form = document.getElementById('roadmap-order');
-    const body = new URLSearchParams(new FormData(form));
+    const form = /** @type {HTMLFormElement | null} */ (document.getElementById('roadmap-order'));
+    const body = formBody(form);
     body.set('status', list.dataset.status);
     for (const id of ids) body.append('post', id);
-    try { await send(form.action, body); } catch { location.reload(); }
+    try {
+      await send(form.action, body);
+    } catch {
+      location.reload();
+    }
   });
 
   // A changelog draft's preview, as it is typed (the server renders it: the same Markdown as the portal's).
@@ -95,7 +129,7 @@ export const CONSOLE_JS = `(() => {
     clearTimeout(previewing);
     previewing = setTimeout(async () => {
       const form = area.form;
-      const body = new URLSearchParams(new FormData(form));
+      const body = formBody(form);
       try {
         const res = await fetch(area.dataset.preview, { method: 'POST', body, credentials: 'same-origin' });
         const page = new DOMParser().parseFromString(await res.text(), 'text/html');
@@ -105,4 +139,3 @@ export const CONSOLE_JS = `(() => {
     }, 400);
   });
 })();
-`;

@@ -4,7 +4,7 @@
 //   their email, as without the script);
 // - while a title is typed on the new-post form, posts with a similar title are listed, so a duplicate is not filed;
 // - in the widget's panel, Escape asks the page around it to close the panel.
-export const PORTAL_JS = `(() => {
+(() => {
   'use strict';
   // In the widget's panel: Escape closes the panel (key presses inside a frame never reach the page around it).
   if (window.parent !== window) {
@@ -12,17 +12,21 @@ export const PORTAL_JS = `(() => {
       if (event.key === 'Escape') window.parent.postMessage({ feedbackService: 'close' }, '*');
     });
   }
-  for (const form of document.querySelectorAll('form.vote')) {
+  for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (document.querySelectorAll('form.vote'))) {
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const button = form.querySelector('button');
       button.disabled = true;
       try {
-        const res = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), headers: { accept: 'application/json' } });
+        const res = await fetch(form.action, {
+          method: 'POST',
+          body: new URLSearchParams(/** @type {any} */ (new FormData(form))),
+          headers: { accept: 'application/json' },
+        });
         if (!res.ok) throw new Error(String(res.status));
         const answer = await res.json();
         const count = document.querySelector('[data-vote-count]');
-        if (count) count.textContent = answer.voteCount === 1 ? '1 vote' : answer.voteCount + ' votes';
+        if (count) count.textContent = answer.voteCount === 1 ? '1 vote' : `${answer.voteCount} votes`;
         const status = document.createElement('p');
         status.className = 'notice';
         status.setAttribute('role', 'status');
@@ -41,7 +45,7 @@ export const PORTAL_JS = `(() => {
       }
     });
   }
-  const title = document.querySelector('input[data-similar]');
+  const title = /** @type {HTMLInputElement | null} */ (document.querySelector('input[data-similar]'));
   const list = document.getElementById('similar');
   if (title && list) {
     let timer = 0;
@@ -52,16 +56,21 @@ export const PORTAL_JS = `(() => {
         const q = title.value.trim();
         if (q === asked) return;
         asked = q;
-        if (q.length < 3) { list.replaceChildren(); return; }
-        const res = await fetch(title.dataset.similar + '?q=' + encodeURIComponent(q), { headers: { accept: 'application/json' } }).catch(() => null);
-        if (!res || !res.ok || asked !== q) return;
+        if (q.length < 3) {
+          list.replaceChildren();
+          return;
+        }
+        const res = await fetch(`${title.dataset.similar}?q=${encodeURIComponent(q)}`, {
+          headers: { accept: 'application/json' },
+        }).catch(() => null);
+        if (!res?.ok || asked !== q) return;
         const posts = (await res.json()).data;
         const items = posts.map((p) => {
           const li = document.createElement('li');
           const a = document.createElement('a');
           a.href = p.href;
           a.textContent = p.title;
-          li.append(a, ' (' + (p.voteCount === 1 ? '1 vote' : p.voteCount + ' votes') + ')');
+          li.append(a, ` (${p.voteCount === 1 ? '1 vote' : `${p.voteCount} votes`})`);
           return li;
         });
         if (items.length) {
@@ -75,4 +84,3 @@ export const PORTAL_JS = `(() => {
     });
   }
 })();
-`;

@@ -2,16 +2,16 @@
 // portal, so it touches the host as little as it can: one element, its own styles in a shadow root, one global
 // (`FeedbackService`), no cookies, no network of its own. The portal pages load in an iframe, which the portal lets
 // only the origins the workspace lists frame (`org update --portal-frame-origin`).
-export const WIDGET_JS = `(() => {
+(() => {
   'use strict';
-  const script = document.currentScript;
-  const handle = script && script.dataset.portal;
+  const script = /** @type {HTMLScriptElement | null} */ (document.currentScript);
+  const handle = script?.dataset.portal;
   if (!handle || !/^[a-z0-9-]{2,40}$/.test(handle)) {
     console.error('[feedback-service] widget.js needs data-portal="HANDLE" on its script tag');
     return;
   }
   const origin = new URL(script.src, location.href).origin;
-  const home = '/portal/' + handle + '/';
+  const home = `/portal/${handle}/`;
   const label = script.dataset.label || 'Feedback';
   let token = null;
   const host = document.createElement('div');
@@ -29,14 +29,15 @@ export const WIDGET_JS = `(() => {
     'iframe { flex: 1; width: 100%; border: 0; }' +
     '</style>' +
     '<button class="open" type="button" aria-expanded="false" aria-controls="panel"></button>' +
-    '<div class="panel" id="panel" role="dialog" aria-label="" hidden><div class="bar"><span class="title"></span><button class="close" type="button" aria-label="Close">\\u00d7</button></div></div>';
-  const open = root.querySelector('.open');
-  const panel = root.querySelector('.panel');
+    '<div class="panel" id="panel" role="dialog" aria-label="" hidden><div class="bar"><span class="title"></span><button class="close" type="button" aria-label="Close">\u00d7</button></div></div>';
+  const open = /** @type {HTMLButtonElement} */ (root.querySelector('.open'));
+  const panel = /** @type {HTMLElement} */ (root.querySelector('.panel'));
   open.textContent = label;
   panel.setAttribute('aria-label', label);
   root.querySelector('.title').textContent = label;
   let frame = null;
-  const address = () => origin + (token ? home + 'sign-in?token=' + encodeURIComponent(token) + '&return=' + encodeURIComponent(home) : home);
+  const address = () =>
+    origin + (token ? `${home}sign-in?token=${encodeURIComponent(token)}&return=${encodeURIComponent(home)}` : home);
   function show() {
     if (!frame) {
       frame = document.createElement('iframe');
@@ -58,7 +59,14 @@ export const WIDGET_JS = `(() => {
   panel.addEventListener('keydown', (event) => event.key === 'Escape' && hide());
   // Escape pressed inside the portal's frame: its script asks (only that frame is listened to).
   window.addEventListener('message', (event) => {
-    if (frame && event.source === frame.contentWindow && event.origin === origin && event.data && event.data.feedbackService === 'close') hide();
+    if (
+      frame &&
+      event.source === frame.contentWindow &&
+      event.origin === origin &&
+      event.data &&
+      event.data.feedbackService === 'close'
+    )
+      hide();
   });
   const api = {
     /** Sign the person in with a token your backend minted (docs/portal.md); the panel uses it from then on. */
@@ -70,9 +78,9 @@ export const WIDGET_JS = `(() => {
     close: hide,
   };
   // Calls made before this script loaded: window.FeedbackService = [['identify', { token }]].
-  const queued = Array.isArray(window.FeedbackService) ? window.FeedbackService : [];
-  window.FeedbackService = api;
+  const global = /** @type {Window & { FeedbackService?: unknown }} */ (window);
+  const queued = Array.isArray(global.FeedbackService) ? global.FeedbackService : [];
+  global.FeedbackService = api;
   for (const [name, arg] of queued) if (typeof api[name] === 'function') api[name](arg);
   (document.body || document.documentElement).append(host);
 })();
-`;
