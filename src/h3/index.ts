@@ -22,6 +22,7 @@ export { markdown } from './markdown.js';
 export { createMetrics, METRICS_PATH, type Metrics } from './metrics.js';
 export { type NodeServer, type ServeNodeOptions, serveNode } from './node.js';
 export { createOpenApiDocument, type DocumentedEndpoint, errorResponseDoc, OPENAPI_PATH } from './openapi.js';
+export { packagedFile, readPackagedFile } from './packaged.js';
 export {
   type Asset,
   asset,
@@ -34,5 +35,4 @@ export {
   type SitePages,
   seeOther,
 } from './pages.js';
-export { packagedFile, readPackagedFile } from './packaged.js';
 export { SiteBase, type SiteVisit } from './site.js';

@@ -17,6 +17,7 @@ export function packagedFile(name: string, from: string, source: URL): string | 
 /** A packaged text file's content (`packagedFile`); a package without it is broken, and says which file is missing. */
 export function readPackagedFile(name: string, from: string, source: URL): string {
   const path = packagedFile(name, from, source);
-  if (!path) throw new Error(`feedback-service: the packaged file ${name} is missing (dist/assets/ or ${source.pathname})`);
+  if (!path)
+    throw new Error(`feedback-service: the packaged file ${name} is missing (dist/assets/ or ${source.pathname})`);
   return readFileSync(path, 'utf8');
 }

@@ -4,7 +4,8 @@ import { PORTAL_CSS } from './styles.js';
 export { type Asset, assetResponse } from '../../h3/index.js';
 
 /** A browser script of the portal's (src/portal/browser/, type-checked and linted as the sources are). */
-const script = (name: string) => readPackagedFile(name, import.meta.url, new URL(`../browser/${name}`, import.meta.url));
+const script = (name: string) =>
+  readPackagedFile(name, import.meta.url, new URL(`../browser/${name}`, import.meta.url));
 
 export const STYLESHEET = asset('portal', 'css', 'text/css; charset=utf-8', PORTAL_CSS);
 export const SCRIPT = asset('portal', 'js', 'text/javascript; charset=utf-8', script('portal.js'));
