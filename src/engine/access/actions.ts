@@ -1,17 +1,12 @@
 import type { Scope } from '../../schemas/common.js';
-import { type Actor, actAs } from '../members/index.js';
+import { type Actor, actAs, auditOf } from '../members/index.js';
 import type { WorkspaceContext } from '../store/index.js';
 import { createKeysService, type KeyCache } from './keys.js';
 
 /** A workspace's API keys, as one team member (or the command line): owners and admins, each change audited. */
 export function createKeyActions(ctx: WorkspaceContext & { keyCache: KeyCache }, actor: Actor) {
   const keys = (inner: typeof ctx) => createKeysService(inner.db, inner.clock, inner.keyCache);
-  const audit = (action: string, keyId: string, detail?: Record<string, unknown>) => ({
-    action,
-    resourceType: 'api_key',
-    resourceId: keyId,
-    ...(detail ? { detail } : {}),
-  });
+  const audit = auditOf('api_key');
   return {
     create: (scope: Scope) =>
       actAs(ctx, actor, 'manage', async (inner) => {

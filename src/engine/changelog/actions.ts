@@ -1,15 +1,10 @@
-import { type Actor, actAs } from '../members/index.js';
+import { type Actor, actAs, auditOf } from '../members/index.js';
 import type { WorkspaceContext } from '../store/index.js';
 import { type ChangelogEdit, createChangelogService } from './service.js';
 
 /** The changelog, as one team member: anyone who may triage, each change audited. */
 export function createChangelogActions(ctx: WorkspaceContext, actor: Actor) {
-  const audit = (action: string, entryId: string, detail?: Record<string, unknown>) => ({
-    action,
-    resourceType: 'changelog_entry',
-    resourceId: entryId,
-    ...(detail ? { detail } : {}),
-  });
+  const audit = auditOf('changelog_entry');
   return {
     create: (input: { boardId: string; title: string; body?: string }) =>
       actAs(ctx, actor, 'triage', async (inner) => {

@@ -23,6 +23,16 @@ export interface AuditInput {
   detail?: Record<string, unknown>;
 }
 
+/** The audit entries of one kind of resource: `auditOf('webhook')('webhook.deleted', id, detail?)`. */
+export const auditOf =
+  (resourceType: string) =>
+  (action: string, resourceId: string | null, detail?: Record<string, unknown>): AuditInput => ({
+    action,
+    resourceType,
+    resourceId,
+    ...(detail ? { detail } : {}),
+  });
+
 /** Record what an actor did, in the caller's transaction (`sql`), so the record commits with the change. */
 export async function record(
   sql: Sql,

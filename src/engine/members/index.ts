@@ -29,7 +29,7 @@ import {
 } from './sso.js';
 
 export { type Acting, actAs } from './acting.js';
-export { type Actor, type AuditInput, CLI_ACTOR } from './audit.js';
+export { type Actor, type AuditInput, auditOf, CLI_ACTOR } from './audit.js';
 export { DOMAIN_RECORD_LABEL, type ResolveTxt, type SsoContext, type SsoDomainState } from './domains.js';
 export { TEAM_LIFETIMES } from './lifetimes.js';
 export type { TeamMemberInfo } from './members.js';

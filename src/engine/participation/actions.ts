@@ -1,15 +1,11 @@
-import { type Actor, actAs } from '../members/index.js';
+import { type Actor, actAs, auditOf } from '../members/index.js';
 import type { PortalContext } from './participants.js';
 import { createParticipation } from './participation.js';
 
 /** The workspace's portal secret (the key of its sign-in tokens), as one team member: owners and admins, audited. */
 export function createPortalSecretActions(ctx: PortalContext, actor: Actor) {
-  const audit = (action: string, detail?: Record<string, unknown>) => ({
-    action,
-    resourceType: 'workspace',
-    resourceId: ctx.organizationId,
-    ...(detail ? { detail } : {}),
-  });
+  const workspace = auditOf('workspace');
+  const audit = (action: string, detail?: Record<string, unknown>) => workspace(action, ctx.organizationId, detail);
   return {
     create: () =>
       actAs(ctx, actor, 'manage', async (inner) => ({

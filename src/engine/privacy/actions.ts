@@ -1,10 +1,10 @@
-import { type Actor, actAs } from '../members/index.js';
+import { type Actor, actAs, auditOf } from '../members/index.js';
 import type { PrivacyContext } from './person.js';
 import { createPrivacyService } from './service.js';
 
 /** A person's data-subject requests, made by one team member: owners and admins, audited by the contact's id only. */
 export function createPrivacyActions(ctx: PrivacyContext, actor: Actor) {
-  const audit = (action: string, contactId: string) => ({ action, resourceType: 'contact', resourceId: contactId });
+  const audit = auditOf('contact');
   return {
     /** The data-subject access request: everything held about the person. */
     export: (contactId: string) =>

@@ -1,16 +1,11 @@
 import type { CreateWebhookBody, UpdateWebhookBody } from '../../schemas/webhooks.js';
-import { type Actor, actAs } from '../members/index.js';
+import { type Actor, actAs, auditOf } from '../members/index.js';
 import type { WebhooksContext } from './registration.js';
 import { createWebhooksService } from './service.js';
 
 /** A workspace's webhooks, as one team member (or the command line): owners and admins, each change audited. */
 export function createWebhookActions(ctx: WebhooksContext, actor: Actor) {
-  const audit = (action: string, webhookId: string, detail?: Record<string, unknown>) => ({
-    action,
-    resourceType: 'webhook',
-    resourceId: webhookId,
-    ...(detail ? { detail } : {}),
-  });
+  const audit = auditOf('webhook');
   return {
     /** The secret is in this result and nowhere else. */
     create: (body: CreateWebhookBody) =>
