@@ -4,7 +4,7 @@ import { htmlResponse, seeOther } from '../../h3/index.js';
 import { CONTACT_SORTS, type ContactSort } from '../../schemas/contacts.js';
 import { contactPage, listPage, newContactPage, requestPage } from './contacts.page.js';
 import type { Frame } from './layout.js';
-import { type ActContext, type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
+import { type ActContext, type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
 
 const DONE: Record<string, string> = {
   created: 'Contact added. The attestation is in the audit log.',
@@ -42,10 +42,6 @@ const frameOf = (v: ConsoleVisit, team: Team, title: string, notice: string | nu
   team,
   notice,
 });
-const doneOf = (event: H3Event) => {
-  const done = event.url.searchParams.get('done');
-  return done ? (DONE[done] ?? null) : null;
-};
 
 /** The contact's activity, or the 404 page. */
 async function activityOf(
@@ -78,7 +74,7 @@ const listContacts = (site: ConsoleSite) => async (event: H3Event) => {
     if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION') return contacts.list(ask);
     throw err;
   });
-  const frame = frameOf(m.v, m.team, 'Contacts', doneOf(event));
+  const frame = frameOf(m.v, m.team, 'Contacts', noticeOf(event, DONE));
   return htmlResponse(200, listPage(frame, m.team, query, result.data, result.nextCursor), m.v.cookies);
 };
 
@@ -110,7 +106,7 @@ const showContact = (site: ConsoleSite) => async (event: H3Event) => {
   if (m instanceof Response) return m;
   const a = await activityOf(site, m.v, m.team, contactOf(event));
   if (a instanceof Response) return a;
-  const frame = frameOf(m.v, m.team, a.contact.name ?? a.contact.email ?? 'Contact', doneOf(event));
+  const frame = frameOf(m.v, m.team, a.contact.name ?? a.contact.email ?? 'Contact', noticeOf(event, DONE));
   return htmlResponse(200, contactPage(frame, m.team, a), m.v.cookies);
 };
 

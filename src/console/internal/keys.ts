@@ -3,7 +3,7 @@ import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import { GRACE, keysPage } from './keys.page.js';
 import { type Frame, shownOnce } from './layout.js';
-import { type ActContext, type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
+import { type ActContext, type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
 
 const graceOf = (form: URLSearchParams) => {
   const seconds = Number(form.get('grace'));
@@ -96,8 +96,7 @@ export function mountKeys(router: H3, site: ConsoleSite): void {
   router.get(path, async (event) => {
     const m = await site.manager(event);
     if (m instanceof Response) return m;
-    const done = event.url.searchParams.get('done');
-    return render(site, m.v, m.team, done ? (DONE[done] ?? null) : null);
+    return render(site, m.v, m.team, noticeOf(event, DONE));
   });
   for (const [suffix, run] of Object.entries(FORMS))
     router.post(`${path}${suffix}`, (event) =>

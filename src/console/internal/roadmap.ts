@@ -4,7 +4,7 @@ import { htmlResponse } from '../../h3/index.js';
 import type { PostStatus } from '../../schemas/posts.js';
 import type { Frame } from './layout.js';
 import { roadmapPage } from './roadmap.page.js';
-import type { ConsoleSite } from './site.js';
+import { type ConsoleSite, noticeOf } from './site.js';
 
 const DONE: Record<string, string> = {
   moved: 'Moved: the portal’s roadmap shows the new order.',
@@ -22,14 +22,8 @@ export function mountRoadmap(router: H3, site: ConsoleSite): void {
     const m = await site.member(event);
     if (m instanceof Response) return m;
     const columns = await site.engine.workspace(m.team.organizationId).triage.roadmap();
-    const done = event.url.searchParams.get('done');
-    const frame: Frame = {
-      ...m.v.frame,
-      title: 'Roadmap',
-      section: 'roadmap',
-      team: m.team,
-      notice: done ? (DONE[done] ?? null) : null,
-    };
+    const notice = noticeOf(event, DONE);
+    const frame: Frame = { ...m.v.frame, title: 'Roadmap', section: 'roadmap', team: m.team, notice };
     return htmlResponse(200, roadmapPage(frame, m.team, columns), m.v.cookies);
   });
   // One post to a place in its column (0 is the top).

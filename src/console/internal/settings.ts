@@ -3,7 +3,7 @@ import { CONSOLE_PATH, SSO_CALLBACK_PATH, type Team, type WorkspaceSettings } fr
 import { htmlResponse } from '../../h3/index.js';
 import type { Frame } from './layout.js';
 import { type Part, settingsPage } from './settings.page.js';
-import { type ActContext, type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
+import { type ActContext, type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
 
 const DONE: Record<string, string> = {
   workspace: 'Workspace saved.',
@@ -122,8 +122,7 @@ export function mountSettings(router: H3, site: ConsoleSite): void {
   router.get(path, async (event) => {
     const m = await site.manager(event);
     if (m instanceof Response) return m;
-    const done = event.url.searchParams.get('done');
-    return render(site, m.v, m.team, event.url.origin, done ? (DONE[done] ?? null) : null);
+    return render(site, m.v, m.team, event.url.origin, noticeOf(event, DONE));
   });
   for (const [part, settingsOf] of Object.entries(PARTS) as Array<
     [Exclude<Part, 'sso'>, (form: URLSearchParams) => WorkspaceSettings]

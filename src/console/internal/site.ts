@@ -52,6 +52,12 @@ export function statusOf(err: FeedbackError): number {
   return statuses[err.code] ?? 422;
 }
 
+/** What a page says after a form (`?done=word`, as `act` answers): the page's words for it, or nothing. */
+export function noticeOf(event: H3Event, notices: Record<string, string>): string | null {
+  const done = event.url.searchParams.get('done');
+  return done ? (notices[done] ?? null) : null;
+}
+
 /** A form posted by a team member: the visit, the workspace, the form's fields and who acts. */
 export interface ActContext {
   v: ConsoleVisit;

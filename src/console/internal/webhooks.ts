@@ -3,7 +3,7 @@ import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import type { UpdateWebhookBody, Webhook } from '../../schemas/webhooks.js';
 import { type Frame, shownOnce } from './layout.js';
-import { type ActContext, type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
+import { type ActContext, type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
 import { listPage, webhookPage } from './webhooks.page.js';
 
 const DONE: Record<string, string> = {
@@ -33,10 +33,6 @@ const frameOf = (v: ConsoleVisit, team: Team, title: string, notice: string | nu
   team,
   notice,
 });
-const doneOf = (event: H3Event) => {
-  const done = event.url.searchParams.get('done');
-  return done ? (DONE[done] ?? null) : null;
-};
 
 /** The list page, with a notice, or with the add form's refusal and what was typed. */
 async function renderList(
@@ -123,14 +119,14 @@ export function mountWebhooks(router: H3, site: ConsoleSite): void {
   const list = `${CONSOLE_PATH}/:org/webhooks`;
   router.get(list, async (event) => {
     const m = await site.manager(event);
-    return m instanceof Response ? m : renderList(site, m.v, m.team, doneOf(event));
+    return m instanceof Response ? m : renderList(site, m.v, m.team, noticeOf(event, DONE));
   });
   router.post(list, createWebhook(site));
   router.get(`${list}/:webhook`, async (event) => {
     const m = await site.manager(event);
     if (m instanceof Response) return m;
     const cursor = event.url.searchParams.get('cursor') ?? undefined;
-    return renderHook(site, m.v, m.team, hookOf(event), { cursor, notice: doneOf(event) });
+    return renderHook(site, m.v, m.team, hookOf(event), { cursor, notice: noticeOf(event, DONE) });
   });
   for (const [name, bodyOf] of Object.entries(UPDATES)) {
     const update = onHook(site, async ({ form, team, actor }, id) => {
