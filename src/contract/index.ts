@@ -1,12 +1,16 @@
 export {
+  type Answers,
   fillPath,
   type Method,
+  type ObjectSchemaName,
   OPERATION_IDS,
   OPERATIONS,
   type Operation,
   type OperationDefinition,
   type OperationId,
   pathParams,
+  RESOURCES,
+  type SchemaName,
   writes,
 } from './operations.js';
 export {

@@ -1,37 +1,15 @@
 import type { z } from 'zod';
-import { dataSchema } from '../schemas/common.js';
+import * as schemas from '../schemas/index.js';
 import {
-  contactDetailSchema,
-  contactPageSchema,
-  contactSchema,
-  createContactBodySchema,
-  deletedContactSchema,
-  identifyContactBodySchema,
-  listContactsQuerySchema,
-  updateContactBodySchema,
-} from '../schemas/contacts.js';
-import {
-  boardPageSchema,
-  createPostBodySchema,
-  pageQuerySchema,
-  postPageSchema,
-  postSchema,
-  updatePostBodySchema,
-} from '../schemas/posts.js';
-import {
-  createdWebhookSchema,
-  createWebhookBodySchema,
-  deletedWebhookSchema,
-  deliveryPageSchema,
-  deliverySchema,
-  updateWebhookBodySchema,
-  webhookPageSchema,
-  webhookSchema,
-} from '../schemas/webhooks.js';
-import { whoamiSchema } from '../schemas/whoami.js';
-import type { OperationId } from './operations.js';
+  OPERATION_IDS,
+  OPERATIONS,
+  type Operation,
+  type OperationDefinition,
+  type OperationId,
+  type SchemaName,
+} from './operations.js';
 
-/** What an operation reads and answers, as `schemas` shapes. */
+/** What an operation reads and answers, as `schemas` shapes: its row's names, resolved. */
 export interface OperationSchemas {
   /** The JSON body (POST and PATCH that take one). */
   body?: z.ZodType;
@@ -41,42 +19,43 @@ export interface OperationSchemas {
   responses: Partial<Record<200 | 201, z.ZodType>>;
 }
 
-/** The schemas of every operation in operations.ts, by the same key. */
-export const OPERATION_SCHEMAS = {
-  listContacts: { query: listContactsQuerySchema, responses: { 200: contactPageSchema } },
-  createContact: { body: createContactBodySchema, responses: { 201: dataSchema(contactSchema) } },
-  identifyContact: {
-    body: identifyContactBodySchema,
-    responses: { 200: dataSchema(contactSchema), 201: dataSchema(contactSchema) },
-  },
-  retrieveContact: { responses: { 200: dataSchema(contactDetailSchema) } },
-  updateContact: { body: updateContactBodySchema, responses: { 200: dataSchema(contactSchema) } },
-  deleteContact: { responses: { 200: dataSchema(deletedContactSchema) } },
-  listContactPosts: { query: pageQuerySchema, responses: { 200: postPageSchema } },
-  listBoards: { query: pageQuerySchema, responses: { 200: boardPageSchema } },
-  createPost: { body: createPostBodySchema, responses: { 201: dataSchema(postSchema) } },
-  updatePost: { body: updatePostBodySchema, responses: { 200: dataSchema(postSchema) } },
-  whoami: { responses: { 200: dataSchema(whoamiSchema) } },
-  createWebhook: { body: createWebhookBodySchema, responses: { 201: dataSchema(createdWebhookSchema) } },
-  listWebhooks: { query: pageQuerySchema, responses: { 200: webhookPageSchema } },
-  retrieveWebhook: { responses: { 200: dataSchema(webhookSchema) } },
-  updateWebhook: { body: updateWebhookBodySchema, responses: { 200: dataSchema(webhookSchema) } },
-  deleteWebhook: { responses: { 200: dataSchema(deletedWebhookSchema) } },
-  listWebhookDeliveries: { query: pageQuerySchema, responses: { 200: deliveryPageSchema } },
-  replayWebhookDelivery: { responses: { 201: dataSchema(deliverySchema) } },
-} as const satisfies Record<OperationId, OperationSchemas>;
+const named = (name: SchemaName): z.ZodType => schemas[name];
 
-type Schemas = typeof OPERATION_SCHEMAS;
-type SuccessSchema<K extends OperationId> = Schemas[K]['responses'][keyof Schemas[K]['responses']];
+/** One row's schemas: the shapes it names, a single resource's answer wrapped in `{ data }`. */
+function schemasOf(operation: OperationDefinition): OperationSchemas {
+  const { answers } = operation;
+  let responses: OperationSchemas['responses'];
+  if ('page' in answers) responses = { 200: named(answers.page) };
+  else {
+    const success = schemas.dataSchema(named(answers.data));
+    responses = Object.fromEntries((answers.statuses ?? [200]).map((status) => [status, success]));
+  }
+  return {
+    ...(operation.body && { body: named(operation.body) }),
+    ...(operation.query && { query: named(operation.query) as z.ZodObject }),
+    responses,
+  };
+}
+
+/** The schemas of every operation of the table, by the same key. */
+export const OPERATION_SCHEMAS = Object.fromEntries(
+  OPERATION_IDS.map((id) => [id, schemasOf(OPERATIONS[id])]),
+) as Record<OperationId, OperationSchemas>;
+
+type Schema<N> = N extends SchemaName ? (typeof schemas)[N] : never;
+type Answer<K extends OperationId> = Operation<K>['answers'];
 
 /** The body an operation takes, as a caller writes it. */
-export type BodyOf<K extends OperationId> = Schemas[K] extends { body: infer B extends z.ZodType } ? z.input<B> : never;
+export type BodyOf<K extends OperationId> = Operation<K> extends { body: infer N } ? z.input<Schema<N>> : never;
 /** The query an operation takes, as a caller writes it. */
-export type QueryOf<K extends OperationId> = Schemas[K] extends { query: infer Q extends z.ZodType }
-  ? z.input<Q>
-  : never;
+export type QueryOf<K extends OperationId> = Operation<K> extends { query: infer N } ? z.input<Schema<N>> : never;
 /** What an operation answers on success. */
-export type ResponseOf<K extends OperationId> = SuccessSchema<K> extends z.ZodType ? z.output<SuccessSchema<K>> : never;
+export type ResponseOf<K extends OperationId> =
+  Answer<K> extends { page: infer N }
+    ? z.output<Schema<N>>
+    : Answer<K> extends { data: infer N }
+      ? { data: z.output<Schema<N>> }
+      : never;
 /** The `data` of a single-resource answer. */
 export type DataOf<K extends OperationId> = ResponseOf<K> extends { data: infer D } ? D : never;
 /** One item of a list's page. */
@@ -90,12 +69,12 @@ export function successSchema(id: OperationId): z.ZodObject {
 
 /** Whether an operation answers a page (`{ data, nextCursor }`) rather than `{ data }`. */
 export function answersPage(id: OperationId): boolean {
-  return 'nextCursor' in successSchema(id).shape;
+  return 'page' in OPERATIONS[id].answers;
 }
 
 /** Whether an operation takes a JSON body (else what a caller sends besides the path ids is its query). */
 export function takesBody(id: OperationId): boolean {
-  return (OPERATION_SCHEMAS[id] as OperationSchemas).body !== undefined;
+  return 'body' in OPERATIONS[id];
 }
 
 /** The body or query schema: what a caller sends besides the path ids. */

@@ -3,10 +3,10 @@ import {
   OPERATION_IDS,
   OPERATION_SCHEMAS,
   OPERATIONS,
-  type OperationId,
   type OperationSchemas,
   PACKAGE_HOMEPAGE,
   pathParams,
+  RESOURCES,
 } from '../contract/index.js';
 import { ERROR_CODES, errorEnvelopeSchema } from '../schemas/errors.js';
 import { toJsonSchema as jsonSchema } from '../schemas/json-schema.js';
@@ -30,31 +30,15 @@ export function errorResponseDoc(status: number): Record<string, unknown> {
   };
 }
 
-/** The document's groups of operations, in the order a reader meets them. */
+/** The document's groups of operations, in the order a reader meets them: the contract's resources, then the rest. */
 export const OPENAPI_TAGS = [
-  {
-    name: 'Contacts',
-    description: 'End-users of your product: identified by your own user id, with plan, revenue and metadata.',
-  },
-  { name: 'Boards', description: 'Where posts are filed; public ones are on the portal.' },
-  { name: 'Posts', description: 'Feedback filed on a board: its status, votes and comments.' },
-  { name: 'Webhooks', description: 'Receivers of signed event deliveries, their delivery log and replays.' },
-  { name: 'Keys', description: 'The API key in use and its rate-limit budget.' },
+  ...Object.values(RESOURCES).map(({ tag, description }) => ({ name: tag, description })),
   { name: 'Reference', description: 'This document, and the agent tools served beside the REST API.' },
   {
     name: 'Operations',
     description: 'Liveness, readiness, metrics and the reference page: for load balancers, probes and people.',
   },
-] as const;
-
-/** An operation's group: what it acts on. */
-function tagOf(id: OperationId): string {
-  if (/Webhook/.test(id)) return 'Webhooks';
-  if (/Post/.test(id)) return 'Posts';
-  if (/Contact/.test(id)) return 'Contacts';
-  if (/Board/.test(id)) return 'Boards';
-  return 'Keys';
-}
+];
 
 /**
  * What any operation can answer whatever it is: 400 (a malformed URL), 401 (the key), 403 (scope or billing), 405 (a
@@ -119,7 +103,7 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
     operationId: id,
     summary: operation.summary,
     description: operation.description,
-    tags: [tagOf(id)],
+    tags: [RESOURCES[operation.resource].tag],
     security: [{ bearerAuth: [] }],
     'x-scope': operation.scope,
     ...(parameters.length > 0 ? { parameters } : {}),
