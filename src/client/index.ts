@@ -1,7 +1,15 @@
 // The zod-free table itself (not the contract's index, which also holds the schemas): the client loads no zod.
-import { fillPath, OPERATIONS, type OperationId, pathParams } from '../contract/operations.js';
+import {
+  fillPath,
+  OPERATION_IDS,
+  OPERATIONS,
+  type Operation,
+  type OperationDefinition,
+  type OperationId,
+  pathParams,
+} from '../contract/operations.js';
 import type { BodyOf, DataOf, ItemOf, QueryOf, ResponseOf } from '../contract/schemas.js';
-import { pageResult } from './pages.js';
+import { type PageResult, pageResult } from './pages.js';
 import { type Call, type ClientOptions, type Query, type RequestOptions, Transport } from './transport.js';
 
 export * from './errors.js';
@@ -37,8 +45,59 @@ function answersOf(transport: Transport) {
   };
 }
 
+/** The path ids of a path, one string each, in order. */
+type PathIds<P extends string> = P extends `${string}:${string}/${infer Rest}`
+  ? [string, ...PathIds<Rest>]
+  : P extends `${string}:${string}`
+    ? [string]
+    : [];
+/** After the path ids: the body (required) where the operation takes one, else the query (optional), if any. */
+type InputArgs<K extends OperationId> =
+  Operation<K> extends { body: string }
+    ? [body: BodyOf<K>]
+    : Operation<K> extends { query: string }
+      ? [query?: QueryOf<K>]
+      : [];
+/** A list's page (awaitable, and iterable across pages), or the `data` of anything else. */
+type AnswerOf<K extends OperationId> = Operation<K>['answers'] extends { page: string }
+  ? PageResult<ItemOf<K>>
+  : Promise<DataOf<K>>;
+/** The client's method for an operation: its path ids, then its input, then request options. */
+type MethodOf<K extends OperationId> = (
+  ...args: [...PathIds<Operation<K>['path']>, ...InputArgs<K>, opts?: RequestOptions]
+) => AnswerOf<K>;
+
+type ClientPath<K extends OperationId> = Operation<K>['client'];
+type Group = { [K in OperationId]: ClientPath<K> extends `${infer G}.${string}` ? G : never }[OperationId];
+/** Every operation's method where its row's `client` puts it: `contacts.identify`, or `whoami` on the client itself. */
+type Methods = {
+  [G in Group]: { [K in OperationId as ClientPath<K> extends `${G}.${infer M}` ? M : never]: MethodOf<K> };
+} & { [K in OperationId as ClientPath<K> extends `${string}.${string}` ? never : ClientPath<K>]: MethodOf<K> };
+
+/** Each operation's method, at the place its row names, answering through `transport`. */
+function methodsOf(transport: Transport): Methods {
+  const { data, page } = answersOf(transport);
+  const methods: Record<string, unknown> = {};
+  for (const id of OPERATION_IDS) {
+    const operation: OperationDefinition = OPERATIONS[id];
+    const count = pathParams(operation.path).length;
+    const takesInput = operation.body !== undefined || operation.query !== undefined;
+    const method = (...args: unknown[]) => {
+      const ids = args.slice(0, count) as string[];
+      const input = takesInput ? args[count] : undefined;
+      const opts = args[takesInput ? count + 1 : count] as RequestOptions | undefined;
+      return 'page' in operation.answers ? page(id, ids, input as Query, opts) : data(id, ids, input, opts);
+    };
+    const [group, name] = operation.client.split('.') as [string, string | undefined];
+    if (name === undefined) methods[group] = method;
+    else ((methods[group] ??= {}) as Record<string, unknown>)[name] = method;
+  }
+  return methods as Methods;
+}
+
 /**
- * A typed client for every REST operation, on ky.
+ * A typed client for every REST operation, on ky: a method per operation of the contract, where its row's `client`
+ * puts it. Path ids come first, then the body (or the optional query), then request options.
  * @example
  * const feedback = createClient({ apiKey: process.env.FEEDBACK_API_KEY!, baseUrl: 'http://127.0.0.1:3000' });
  * const contact = await feedback.contacts.identify({ externalUserId: 'user_42', email: 'ada@example.com' });
@@ -46,42 +105,8 @@ function answersOf(transport: Transport) {
  */
 export function createClient(options: ClientOptions) {
   const transport = new Transport(options);
-  const { data, page } = answersOf(transport);
   return {
-    contacts: {
-      list: (query?: QueryOf<'listContacts'>, opts?: RequestOptions) => page('listContacts', [], query as Query, opts),
-      create: (body: BodyOf<'createContact'>, opts?: RequestOptions) => data('createContact', [], body, opts),
-      /** Create or update by `externalUserId`; idempotent by the spec, so it retries without a key. */
-      identify: (body: BodyOf<'identifyContact'>, opts?: RequestOptions) => data('identifyContact', [], body, opts),
-      retrieve: (contactId: string, opts?: RequestOptions) => data('retrieveContact', [contactId], undefined, opts),
-      update: (contactId: string, body: BodyOf<'updateContact'>, opts?: RequestOptions) =>
-        data('updateContact', [contactId], body, opts),
-      delete: (contactId: string, opts?: RequestOptions) => data('deleteContact', [contactId], undefined, opts),
-      listPosts: (contactId: string, query?: QueryOf<'listContactPosts'>, opts?: RequestOptions) =>
-        page('listContactPosts', [contactId], query as Query, opts),
-    },
-    boards: {
-      list: (query?: QueryOf<'listBoards'>, opts?: RequestOptions) => page('listBoards', [], query as Query, opts),
-    },
-    posts: {
-      create: (boardId: string, body: BodyOf<'createPost'>, opts?: RequestOptions) =>
-        data('createPost', [boardId], body, opts),
-      update: (postId: string, body: BodyOf<'updatePost'>, opts?: RequestOptions) =>
-        data('updatePost', [postId], body, opts),
-    },
-    webhooks: {
-      create: (body: BodyOf<'createWebhook'>, opts?: RequestOptions) => data('createWebhook', [], body, opts),
-      list: (query?: QueryOf<'listWebhooks'>, opts?: RequestOptions) => page('listWebhooks', [], query as Query, opts),
-      retrieve: (webhookId: string, opts?: RequestOptions) => data('retrieveWebhook', [webhookId], undefined, opts),
-      update: (webhookId: string, body: BodyOf<'updateWebhook'>, opts?: RequestOptions) =>
-        data('updateWebhook', [webhookId], body, opts),
-      delete: (webhookId: string, opts?: RequestOptions) => data('deleteWebhook', [webhookId], undefined, opts),
-      listDeliveries: (webhookId: string, query?: QueryOf<'listWebhookDeliveries'>, opts?: RequestOptions) =>
-        page('listWebhookDeliveries', [webhookId], query as Query, opts),
-      replayDelivery: (webhookId: string, deliveryId: string, opts?: RequestOptions) =>
-        data('replayWebhookDelivery', [webhookId, deliveryId], undefined, opts),
-    },
-    whoami: (opts?: RequestOptions) => data('whoami', [], undefined, opts),
+    ...methodsOf(transport),
     /**
      * Any operation by its id (`feedback-service/contract`), with its path ids by name: the answer's body as the
      * server sent it (`{ data }`, or the page of a list). The methods above are the typed way in.
