@@ -3,8 +3,17 @@ import { textFault } from '../schemas/input.js';
 import type { Whoami } from '../schemas/whoami.js';
 import { type AuthenticatedKey, accessRefusal, type RateLimitState, rateLimited } from './access/index.js';
 import type { Engine } from './engine.js';
-import { FeedbackError, unknownKey, validationError } from './shared/index.js';
-import type { Workspace } from './workspace.js';
+import {
+  type Binding,
+  type Bindings,
+  FeedbackError,
+  type OperationResult,
+  unknownKey,
+  validationError,
+} from './shared/index.js';
+import { CONCEPTS, type WorkspaceServices } from './workspace.js';
+
+export type { OperationResult };
 
 /** Who runs an operation: their workspace, and what `whoami` answers them. */
 export interface Caller {
@@ -29,47 +38,27 @@ export interface OperationRequest {
   body?: Record<string, unknown>;
 }
 
-/** What an operation answers: the page of a list, or the `data` of anything else; `created` tells 201 from 200. */
-export interface OperationResult {
-  value: unknown;
-  created?: boolean;
-}
-
 /** A gate on an operation's writes: open once the request's count allows it, else the 429 (`rateLimited`). */
 const writeGate = (counting: Promise<RateLimitState>) => async () => {
   const state = await counting;
   if (!state.allowed) throw rateLimited(state);
 };
 
-const value = async (pending: Promise<unknown> | unknown): Promise<OperationResult> => ({ value: await pending });
+type Concepts = typeof CONCEPTS;
+/** The operations some concept binds. */
+type Bound = { [C in keyof Concepts]: keyof Concepts[C]['operations'] }[keyof Concepts];
+/** Every operation of the contract is some concept's: else this is a type error that names the one that is not. */
+const everyOperationBound: [Exclude<OperationId, Bound>] extends [never] ? true : Exclude<OperationId, Bound> = true;
 
-/** Each operation of the contract, bound to the workspace services that do it. */
-/** The input the bindings get: the body for an operation that takes one, else the query. */
-type BoundRequest = { params: Record<string, string>; input: Record<string, unknown> };
-type Binding = (workspace: Workspace, request: BoundRequest, caller: Caller) => Promise<OperationResult>;
-const BINDINGS: Record<OperationId, Binding> = {
-  listContacts: (w, { input }) => value(w.contacts.list(input)),
-  createContact: (w, { input }) => value(w.contacts.create(input)),
-  identifyContact: async (w, { input }, caller) => {
-    const { contact, created } = await w.contacts.identify(input, caller.counting && writeGate(caller.counting));
-    return { value: contact, created };
-  },
-  retrieveContact: (w, { params }) => value(w.contacts.retrieve(params.contactId!)),
-  updateContact: (w, { params, input }) => value(w.contacts.update(params.contactId!, input)),
-  deleteContact: (w, { params }) => value(w.contacts.delete(params.contactId!)),
-  listContactPosts: (w, { params, input }) => value(w.posts.listForContact(params.contactId!, input)),
-  listBoards: (w, { input }) => value(w.boards.list(input)),
-  createPost: (w, { params, input }) => value(w.posts.create(params.boardId!, input)),
-  updatePost: (w, { params, input }) => value(w.posts.update(params.postId!, input)),
-  whoami: (_w, _request, caller) => value(caller.whoami()),
-  createWebhook: (w, { input }) => value(w.webhooks.create(input as never)),
-  listWebhooks: (w, { input }) => value(w.webhooks.list(input)),
-  retrieveWebhook: (w, { params }) => value(w.webhooks.retrieve(params.webhookId!)),
-  updateWebhook: (w, { params, input }) => value(w.webhooks.update(params.webhookId!, input as never)),
-  deleteWebhook: (w, { params }) => value(w.webhooks.delete(params.webhookId!)),
-  listWebhookDeliveries: (w, { params, input }) => value(w.webhooks.listDeliveries(params.webhookId!, input)),
-  replayWebhookDelivery: (w, { params }) => value(w.webhooks.replayDelivery(params.webhookId!, params.deliveryId!)),
-};
+/** Each operation of the contract: the concept that does it (its workspace service, if it has one) and how. */
+const BINDINGS = new Map<string, { concept: string; hasService: boolean; bind: Binding<unknown> }>();
+for (const [concept, { operations, ...rest }] of Object.entries(CONCEPTS)) {
+  for (const [id, bind] of Object.entries(operations as Bindings<unknown>)) {
+    if (BINDINGS.has(id)) throw new Error(`${id} is bound by both ${BINDINGS.get(id)!.concept} and ${concept}`);
+    BINDINGS.set(id, { concept, hasService: 'service' in rest, bind: bind! });
+  }
+}
+void everyOperationBound;
 
 /**
  * Run one operation of the contract for a caller, in their workspace: what REST and the in-process agent tools
@@ -93,7 +82,10 @@ export async function runOperation(
       throw new FeedbackError('ERR_NOT_FOUND', `No ${param.replace(/Id$/, '')} with id ${value}.`);
   }
   const input = (schemas.body ? request.body : request.query) ?? {};
-  return BINDINGS[id](engine.workspace(caller.organizationId), { params: request.params, input }, caller);
+  const { concept, hasService, bind } = BINDINGS.get(id)!;
+  const service = hasService ? engine.workspace(caller.organizationId)[concept as keyof WorkspaceServices] : undefined;
+  const mayWrite = caller.counting && writeGate(caller.counting);
+  return bind(service, { params: request.params, input, ...(mayWrite && { mayWrite }), caller });
 }
 
 /** Whether a key may run an operation: its scope, then its workspace's billing state on writes. Null when it may. */

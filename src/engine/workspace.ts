@@ -1,61 +1,90 @@
-import { createKeyActions, type KeyCache } from './access/index.js';
-import { type BoardsService, createBoardsService } from './boards/index.js';
-import { type ChangelogService, createChangelogActions, createChangelogService } from './changelog/index.js';
-import { type ContactsService, createContactActions, createContactsService } from './contacts/index.js';
-import { createEventsService, type EventsService } from './events/index.js';
+import { createKeyActions, KEY_OPERATIONS, type KeyCache } from './access/index.js';
+import { BOARD_OPERATIONS, createBoardsService } from './boards/index.js';
+import { createChangelogActions, createChangelogService } from './changelog/index.js';
+import { CONTACT_OPERATIONS, createContactActions, createContactsService } from './contacts/index.js';
+import { createEventsService } from './events/index.js';
 import type { Actor } from './members/index.js';
-import { createTeamService, type ResolveTxt, type TeamService } from './members/index.js';
-import { createNotificationsService, type NotificationsService } from './notifications/index.js';
+import { createTeamService, type ResolveTxt } from './members/index.js';
+import { createNotificationsService } from './notifications/index.js';
 import { updateSettings, type WorkspaceSettings } from './organizations/index.js';
-import { createParticipation, createPortalSecretActions, type Participation } from './participation/index.js';
-import { createPortalReader, type PortalReader } from './portal/index.js';
-import {
-  createPostActions,
-  createPostsService,
-  createTagsService,
-  type PostsService,
-  type TagsService,
-} from './posts/index.js';
-import { createPrivacyActions, createPrivacyService, type PrivacyService } from './privacy/index.js';
+import { createParticipation, createPortalSecretActions } from './participation/index.js';
+import { createPortalReader } from './portal/index.js';
+import { createPostActions, createPostsService, createTagsService, POST_OPERATIONS } from './posts/index.js';
+import { createPrivacyActions, createPrivacyService } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
+import type { Bindings } from './shared/index.js';
 import type { Database } from './store/index.js';
-import { createTriageReader, type TriageReader } from './triage/index.js';
+import { createTriageReader } from './triage/index.js';
 import {
   createWebhookActions,
   createWebhooksService,
+  WEBHOOK_OPERATIONS,
   type WebhookConfig,
-  type WebhooksService,
 } from './webhooks/index.js';
 
-/** Everything one workspace can do; every statement behind it names the workspace. */
-export interface Workspace {
-  readonly organizationId: string;
-  readonly contacts: ContactsService;
-  readonly boards: BoardsService;
-  readonly tags: TagsService;
-  readonly posts: PostsService;
-  readonly changelog: ChangelogService;
+/** What every workspace's services are built with: the engine's context and the workspace's id. */
+type ServiceContext = EngineContext & { organizationId: string };
+
+/** A concept as the workspace holds it: its service (built on first use), and the operations of the contract it does. */
+interface Concept<Service, Operations extends Bindings<Service>> {
+  service?: (ctx: ServiceContext) => Service;
+  operations: Operations;
+}
+/** A concept with a service on the workspace, and the operations it does with that service. */
+const concept = <Service, Operations extends Bindings<Service> = {}>(
+  service: (ctx: ServiceContext) => Service,
+  operations: Operations = {} as Operations,
+): Concept<Service, Operations> & { service: (ctx: ServiceContext) => Service } => ({ service, operations });
+
+/**
+ * The workspace's concepts, by the name its services go by (`workspace.contacts`): each concept's service and the
+ * operations of the contract it does. A new concept is a line here; `Workspace` and the operations' bindings
+ * (operations.ts) follow from it.
+ */
+export const CONCEPTS = {
+  contacts: concept(createContactsService, CONTACT_OPERATIONS),
+  boards: concept(createBoardsService, BOARD_OPERATIONS),
+  tags: concept(createTagsService),
+  posts: concept(createPostsService, POST_OPERATIONS),
+  changelog: concept(createChangelogService),
   /** What the public portal reads: public boards, their shown posts and comments, the roadmap, the changelog. */
-  readonly portal: PortalReader;
+  portal: concept(createPortalReader),
   /** What end-users do on public boards (post, vote, comment), and how they take part on the portal: its token secret, sign-in, codes, sessions. */
-  readonly participation: Participation;
-  readonly events: EventsService;
-  readonly webhooks: WebhooksService;
+  participation: concept(createParticipation),
+  events: concept(createEventsService),
+  webhooks: concept(createWebhooksService, WEBHOOK_OPERATIONS),
   /** Notification mail: subscriptions the workspace makes, and what a recipient gets, changes and unsubscribes from. */
-  readonly notifications: NotificationsService;
+  notifications: concept(createNotificationsService),
   /** Data-subject requests: everything held about a person (`export`), and their erasure (`erase`). */
-  readonly privacy: PrivacyService;
+  privacy: concept(createPrivacyService),
   /** The console's team: members and their roles, invitations, and the audit log. */
-  readonly team: TeamService;
+  team: concept(createTeamService),
   /** The console's posts page: every post of the workspace, filtered and sorted as the team works. */
-  readonly triage: TriageReader;
+  triage: concept(createTriageReader),
+  /** API keys: `whoami` is answered by the caller's key, with no service of the workspace. */
+  keys: { operations: KEY_OPERATIONS } satisfies Concept<undefined, typeof KEY_OPERATIONS>,
+};
+type Concepts = typeof CONCEPTS;
+
+/** The workspace's services, one per concept that has one, built on first use. */
+export type WorkspaceServices = {
+  readonly [K in keyof Concepts as Concepts[K] extends { service: unknown } ? K : never]: Concepts[K] extends {
+    service: (ctx: ServiceContext) => infer Service;
+  }
+    ? Service
+    : never;
+};
+
+/** Everything one workspace can do; every statement behind it names the workspace. */
+export type Workspace = WorkspaceServices & {
+  readonly organizationId: string;
   /**
    * What one team member (or the command line) does: each action is its concept's (settings, keys, the portal secret,
    * webhooks, contacts by hand and their data requests, the changelog, posts), checked against the actor's role and
    * audited in its transaction.
    */
   as(actor: Actor): WorkspaceActions;
-}
+};
 
 /** A workspace's actions as one team member: each concept's own, put together. */
 export interface WorkspaceActions {
@@ -86,8 +115,8 @@ export interface EngineContext {
  * One workspace's services, each built on first use and kept: a request builds none (identify touches `contacts` only,
  * and that was built by the first one). Every service is `(context, input)` functions over one context object.
  */
-class LazyWorkspace implements Workspace {
-  readonly #ctx: EngineContext & { organizationId: string };
+class LazyWorkspace {
+  readonly #ctx: ServiceContext;
   readonly #built = new Map<string, unknown>();
   constructor(
     readonly organizationId: string,
@@ -95,49 +124,23 @@ class LazyWorkspace implements Workspace {
   ) {
     this.#ctx = { ...engine, organizationId };
   }
-  #once<T>(name: string, build: () => T): T {
-    let service = this.#built.get(name) as T | undefined;
-    if (service === undefined) this.#built.set(name, (service = build()));
+  #service(name: string, build: (ctx: ServiceContext) => unknown): unknown {
+    let service = this.#built.get(name);
+    if (service === undefined) this.#built.set(name, (service = build(this.#ctx)));
     return service;
   }
-  get contacts() {
-    return this.#once('contacts', () => createContactsService(this.#ctx));
-  }
-  get boards() {
-    return this.#once('boards', () => createBoardsService(this.#ctx));
-  }
-  get tags() {
-    return this.#once('tags', () => createTagsService(this.#ctx));
-  }
-  get posts() {
-    return this.#once('posts', () => createPostsService(this.#ctx));
-  }
-  get changelog() {
-    return this.#once('changelog', () => createChangelogService(this.#ctx));
-  }
-  get portal() {
-    return this.#once('portal', () => createPortalReader(this.#ctx));
-  }
-  get participation() {
-    return this.#once('participation', () => createParticipation(this.#ctx));
-  }
-  get events() {
-    return this.#once('events', () => createEventsService(this.#ctx));
-  }
-  get webhooks() {
-    return this.#once('webhooks', () => createWebhooksService(this.#ctx));
-  }
-  get notifications() {
-    return this.#once('notifications', () => createNotificationsService(this.#ctx));
-  }
-  get privacy() {
-    return this.#once('privacy', () => createPrivacyService(this.#ctx));
-  }
-  get team() {
-    return this.#once('team', () => createTeamService(this.#ctx));
-  }
-  get triage() {
-    return this.#once('triage', () => createTriageReader(this.#ctx));
+  static {
+    // A getter per concept with a service: `workspace.contacts`.
+    for (const [name, { service }] of Object.entries(CONCEPTS) as [
+      string,
+      { service?: (ctx: ServiceContext) => unknown },
+    ][])
+      if (service !== undefined)
+        Object.defineProperty(LazyWorkspace.prototype, name, {
+          get(this: LazyWorkspace) {
+            return this.#service(name, service);
+          },
+        });
   }
   as(actor: Actor): WorkspaceActions {
     const ctx = this.#ctx;
@@ -169,7 +172,7 @@ export function createWorkspaces(engine: EngineContext): (organizationId: string
     }
     if (typeof organizationId !== 'string' || organizationId.length === 0)
       throw new TypeError('workspace(organizationId) needs the id of a workspace');
-    ws = new LazyWorkspace(organizationId, engine);
+    ws = new LazyWorkspace(organizationId, engine) as unknown as Workspace;
     if (kept.size >= KEPT_WORKSPACES) kept.delete(kept.keys().next().value!);
     kept.set(organizationId, ws);
     return ws;

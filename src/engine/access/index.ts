@@ -17,6 +17,7 @@ export {
   createKeysService,
   hashApiKey,
   KEY_CACHE_MS,
+  KEY_OPERATIONS,
   type KeyCache,
   type KeysService,
 } from './keys.js';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Scope } from '../../schemas/common.js';
-import { type BillingState, DEFAULT_RATE_LIMIT, FeedbackError, newId } from '../shared/index.js';
+import { answer, type BillingState, type Bindings, DEFAULT_RATE_LIMIT, FeedbackError, newId } from '../shared/index.js';
 import { apiKeys, type Database, organizations } from '../store/index.js';
 
 /** Secrets look like `fsk_` + 43 base64url characters (32 random bytes). */
@@ -187,3 +187,8 @@ export function createKeysService(db: Database, clock: () => Date, cache: KeyCac
   };
 }
 export type KeysService = ReturnType<typeof createKeysService>;
+
+/** The contract's key operation: what the caller's key is, answered by the caller (REST or the agent tools). */
+export const KEY_OPERATIONS = {
+  whoami: (_none, { caller }) => answer(caller.whoami()),
+} satisfies Bindings<undefined>;

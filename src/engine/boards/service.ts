@@ -1,6 +1,16 @@
 import type { Page } from '../../schemas/common.js';
 import { type Board, type PageQueryInput, pageQuerySchema, SLUG_PATTERN } from '../../schemas/posts.js';
-import { FeedbackError, firstFreeSlug, newId, parseInput, readCursor, slugify, toPage } from '../shared/index.js';
+import {
+  answer,
+  type Bindings,
+  FeedbackError,
+  firstFreeSlug,
+  newId,
+  parseInput,
+  readCursor,
+  slugify,
+  toPage,
+} from '../shared/index.js';
 import { boards, organizations, type WorkspaceContext } from '../store/index.js';
 
 export interface CreateBoardInput {
@@ -56,3 +66,8 @@ export function createBoardsService(ctx: WorkspaceContext) {
   };
 }
 export type BoardsService = ReturnType<typeof createBoardsService>;
+
+/** The contract's board operations, on this service. */
+export const BOARD_OPERATIONS = {
+  listBoards: (boards, { input }) => answer(boards.list(input)),
+} satisfies Bindings<BoardsService>;

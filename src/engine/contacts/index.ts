@@ -5,5 +5,5 @@ export { CONTACT_ACTIVITY_LIMIT, type ContactActivity } from './activity.js';
 export { readContactCap } from './caps.js';
 export { identify } from './identify.js';
 export { CONFLICT_MESSAGE, type ContactRecord, type NewContact, newContactOf, toContact } from './records.js';
-export { type ContactsService, createContactsService } from './service.js';
+export { CONTACT_OPERATIONS, type ContactsService, createContactsService } from './service.js';
 export { insertContact } from './write.js';

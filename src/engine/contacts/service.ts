@@ -1,5 +1,6 @@
 import type { ListContactsQueryInput } from '../../schemas/contacts.js';
 import type { BackfillUser } from '../../schemas/interactions.js';
+import { answer, type Bindings } from '../shared/index.js';
 import type { WorkspaceContext } from '../store/index.js';
 import { activity } from './activity.js';
 import { backfill } from './backfill.js';
@@ -30,3 +31,16 @@ export function createContactsService(ctx: WorkspaceContext) {
   };
 }
 export type ContactsService = ReturnType<typeof createContactsService>;
+
+/** The contract's contact operations, on this service. */
+export const CONTACT_OPERATIONS = {
+  listContacts: (contacts, { input }) => answer(contacts.list(input)),
+  createContact: (contacts, { input }) => answer(contacts.create(input)),
+  identifyContact: async (contacts, { input, mayWrite }) => {
+    const { contact, created } = await contacts.identify(input, mayWrite);
+    return { value: contact, created };
+  },
+  retrieveContact: (contacts, { params }) => answer(contacts.retrieve(params.contactId!)),
+  updateContact: (contacts, { params, input }) => answer(contacts.update(params.contactId!, input)),
+  deleteContact: (contacts, { params }) => answer(contacts.delete(params.contactId!)),
+} satisfies Bindings<ContactsService>;

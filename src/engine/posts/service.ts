@@ -1,6 +1,6 @@
 import type { Page } from '../../schemas/common.js';
 import { type PageQueryInput, type Post, pageQuerySchema } from '../../schemas/posts.js';
-import { FeedbackError, parseInput, readCursor, toPage } from '../shared/index.js';
+import { answer, type Bindings, FeedbackError, parseInput, readCursor, toPage } from '../shared/index.js';
 import { contacts, posts, type WorkspaceContext } from '../store/index.js';
 import { create } from './create.js';
 import { merge, moderate } from './moderation.js';
@@ -64,3 +64,10 @@ export function createPostsService(ctx: WorkspaceContext) {
   };
 }
 export type PostsService = ReturnType<typeof createPostsService>;
+
+/** The contract's post operations, on this service. */
+export const POST_OPERATIONS = {
+  listContactPosts: (posts, { params, input }) => answer(posts.listForContact(params.contactId!, input)),
+  createPost: (posts, { params, input }) => answer(posts.create(params.boardId!, input)),
+  updatePost: (posts, { params, input }) => answer(posts.update(params.postId!, input)),
+} satisfies Bindings<PostsService>;

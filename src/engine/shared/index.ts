@@ -1,5 +1,6 @@
 // Pure helpers every concept may use: no statement, no service, nothing of the engine above them.
 export * from './addresses.js';
+export * from './bindings.js';
 export * from './email.js';
 export * from './equality.js';
 export * from './errors.js';

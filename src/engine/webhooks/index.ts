@@ -3,4 +3,4 @@
 export { createWebhookActions } from './actions.js';
 export { disableWebhook } from './disable.js';
 export type { WebhookConfig, WebhooksContext } from './registration.js';
-export { createWebhooksService, type WebhooksService } from './service.js';
+export { createWebhooksService, WEBHOOK_OPERATIONS, type WebhooksService } from './service.js';

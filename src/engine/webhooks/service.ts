@@ -1,7 +1,7 @@
 import type { Page } from '../../schemas/common.js';
 import { type PageQueryInput, pageQuerySchema } from '../../schemas/posts.js';
 import type { CreateWebhookBody, UpdateWebhookBody, Webhook } from '../../schemas/webhooks.js';
-import { parseInput, readCursor, toPage } from '../shared/index.js';
+import { answer, type Bindings, parseInput, readCursor, toPage } from '../shared/index.js';
 import { type WorkspaceContext, webhooks } from '../store/index.js';
 import { listDeliveries, replayDelivery, requireWebhook, retrieveDelivery } from './deliveries.js';
 import { create, remove, update, type WebhooksContext } from './registration.js';
@@ -40,3 +40,16 @@ export function createWebhooksService(ctx: WebhooksContext) {
   };
 }
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
+
+/** The contract's webhook operations, on this service (the bodies were checked against their schemas). */
+export const WEBHOOK_OPERATIONS = {
+  createWebhook: (webhooks, { input }) => answer(webhooks.create(input as CreateWebhookBody)),
+  listWebhooks: (webhooks, { input }) => answer(webhooks.list(input)),
+  retrieveWebhook: (webhooks, { params }) => answer(webhooks.retrieve(params.webhookId!)),
+  updateWebhook: (webhooks, { params, input }) =>
+    answer(webhooks.update(params.webhookId!, input as UpdateWebhookBody)),
+  deleteWebhook: (webhooks, { params }) => answer(webhooks.delete(params.webhookId!)),
+  listWebhookDeliveries: (webhooks, { params, input }) => answer(webhooks.listDeliveries(params.webhookId!, input)),
+  replayWebhookDelivery: (webhooks, { params }) =>
+    answer(webhooks.replayDelivery(params.webhookId!, params.deliveryId!)),
+} satisfies Bindings<WebhooksService>;
