@@ -6,7 +6,7 @@ const { RateLimitWindow } = entities;
 /** The full-text search tables (the search migrations of each database), which no entity describes: store/tables/search.ts reads them. */
 const SEARCH_TABLES = /^((post|contact)_search(_\w+)?|search_(pending|watermark))$/;
 
-/** Every table both databases have: each entity of store/entities.ts (in its order), but the one-database ones below. */
+/** Every table both databases have: each entity of the table modules (store/entities.ts, in name order), but the one-database ones below. */
 export const ENTITIES = Object.values(entities).filter((e) => e !== RateLimitWindow);
 /** The tables one database alone has: PostgreSQL's shared rate-limit windows (SQLite counts in process memory). */
 const ONLY_ON: Record<SqlDialect['name'], readonly unknown[]> = { sqlite: [], postgresql: [RateLimitWindow] };
