@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import type { SqlDialect } from '../store/sql.js';
+import type { BothDialects } from './both.js';
 import { Migration20261122000000Initial as PgInitial } from './postgresql/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as PgContactVersion } from './postgresql/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as PgTagsChangelog } from './postgresql/Migration20261122020000TagsChangelog.js';
@@ -48,8 +49,14 @@ export const INITIAL_MIGRATION = 'Migration20261122000000Initial';
 /** The migration after which stored secrets are sealed: when `migrate()` applies it, it seals what came before. */
 export const SEALED_SECRETS_MIGRATION = 'Migration20261123020000SealedSecrets';
 
-/** The checked-in migrations, per dialect, in order. Referenced, not globbed, so bundling keeps them. */
-export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
+/**
+ * The migrations written once for both databases (both.ts, `forBothDialects`), in order, after each dialect's own:
+ * a new change goes here, `['Migration<timestamp><Name>', Migration<timestamp><Name>]`.
+ */
+const FOR_BOTH: readonly (readonly [string, BothDialects])[] = [];
+
+/** Each dialect's migrations written for it alone, in order (every change up to 2026-12-05). */
+const DIALECT_MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
   sqlite: [
     { name: 'Migration20261122000000Initial', class: SqliteInitial },
     { name: 'Migration20261122010000ContactVersion', class: SqliteContactVersion },
@@ -96,4 +103,10 @@ export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
     { name: 'Migration20261204000000SearchWordsLater', class: PgSearchWordsLater },
     { name: 'Migration20261205000000SignInSecurity', class: PgSignInSecurity },
   ],
+};
+
+/** The checked-in migrations, per dialect, in order. Referenced, not globbed, so bundling keeps them. */
+export const MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {
+  sqlite: [...DIALECT_MIGRATIONS.sqlite, ...FOR_BOTH.map(([name, both]) => ({ name, class: both.sqlite }))],
+  postgresql: [...DIALECT_MIGRATIONS.postgresql, ...FOR_BOTH.map(([name, both]) => ({ name, class: both.postgresql }))],
 };
