@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { OPERATION_IDS, OPERATIONS } from '../../src/contract/index.js';
 import { createToolServer, engineOperations, toSnake } from '../../src/mcp/index.js';
 import type { Scope } from '../../src/schemas/common.js';
 import { EVENT_KINDS } from '../../src/schemas/events.js';
@@ -8,26 +9,10 @@ import { INVALID_CONTACT_BODIES } from '../helpers/contact-cases.js';
 import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/harness.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
 
-const TOOL_NAMES = [
-  'list_contacts',
-  'get_contact',
-  'create_contact',
-  'identify_contact',
-  'update_contact',
-  'delete_contact',
-  'list_contact_posts',
-  'list_boards',
-  'create_post',
-  'update_post',
-  'whoami',
-  'list_webhooks',
-  'get_webhook',
-  'create_webhook',
-  'update_webhook',
-  'delete_webhook',
-  'list_webhook_deliveries',
-  'replay_webhook_delivery',
-];
+/** One tool per operation of the contract (test/contract/operations.test.ts checks the names against the spec). */
+const TOOL_NAMES = OPERATION_IDS.map((id) => OPERATIONS[id].tool.name);
+/** The read operations' tools: what a read key sees. */
+const READ_TOOLS = OPERATION_IDS.filter((id) => OPERATIONS[id].scope === 'read');
 
 /** A value's keys in snake_case, except inside free-form maps (`metadata`, `changes`), as the tools return REST shapes. */
 function snakeKeys(value: unknown, parent = ''): unknown {
@@ -325,7 +310,7 @@ describeMatrix(
       const { client, call, close } = await connect(h, ws, 'read');
       const { tools } = await client.listTools();
       expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
-      expect(tools).toHaveLength(8);
+      expect(tools).toHaveLength(READ_TOOLS.length);
       const refused = await call('create_contact', { external_user_id: 'x' });
       expect(refused.error).toMatchObject({
         code: 'ERR_SCOPE_INSUFFICIENT',
