@@ -1,3 +1,4 @@
+// @ts-check
 // The console's one script (a hashed asset; the policy allows no inline script). Every page works without it; it adds
 // keyboard navigation of the posts table, changes a post's status without a reload, orders the roadmap by drag and
 // drop, and shows a changelog draft's Markdown preview as it is typed.
@@ -5,12 +6,18 @@
   /** A form's fields as a request body. @param {HTMLFormElement} form */
   const formBody = (form) => new URLSearchParams(/** @type {any} */ (new FormData(form)));
   document.documentElement.classList.add('js');
+  /** @param {Element | null} el */
   const typing = (el) =>
-    el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+    el &&
+    (el.tagName === 'INPUT' ||
+      el.tagName === 'TEXTAREA' ||
+      el.tagName === 'SELECT' ||
+      (el instanceof HTMLElement && el.isContentEditable));
 
   // The posts table: j / k move between posts, x ticks one for a bulk action, Enter opens it, / goes to the search.
   const rows = () => Array.from(document.querySelectorAll('table.posts tbody tr'));
   const current = () => rows().findIndex((r) => r.classList.contains('current'));
+  /** @param {number} i */
   const select = (i) => {
     const all = rows();
     if (!all.length) return;
@@ -47,12 +54,15 @@
   });
 
   // A form sent in the background: the page's content replaced by the answer's (its notice, or why not, focused).
+  /** @param {string} action @param {URLSearchParams} body */
   const send = async (action, body) => {
     const res = await fetch(action, { method: 'POST', body, credentials: 'same-origin' });
     const page = new DOMParser().parseFromString(await res.text(), 'text/html');
     const main = page.querySelector('main');
     if (!main) throw new Error('no page');
-    document.querySelector('main').replaceWith(main);
+    const here = document.querySelector('main');
+    if (!here) throw new Error('no page');
+    here.replaceWith(main);
     if (res.redirected) history.replaceState(null, '', res.url);
     const notice = /** @type {HTMLElement | null} */ (main.querySelector('[role=status], [role=alert]'));
     if (notice) {
@@ -74,21 +84,27 @@
   });
 
   // The roadmap: drag a post within its column; on the drop, the column's new order is saved.
+  /** @type {{ li: HTMLLIElement, list: HTMLElement, before: string } | null} */
   let dragged = null;
   document.addEventListener('dragstart', (e) => {
     const li =
-      e.target instanceof Element && /** @type {HTMLLIElement | null} */ (e.target.closest('ol[data-sortable] > li'));
-    if (!li) return;
+      e.target instanceof Element
+        ? /** @type {HTMLLIElement | null} */ (e.target.closest('ol[data-sortable] > li'))
+        : null;
+    const list = li?.parentElement;
+    if (!li || !list) return;
     dragged = {
       li,
-      list: li.parentElement,
-      before: Array.from(li.parentElement.children)
+      list,
+      before: Array.from(list.children)
         .map((c) => /** @type {HTMLElement} */ (c).dataset.post)
         .join(),
     };
     li.classList.add('dragging');
-    e.dataTransfer.effectAllowed = 'move';
-    e.dataTransfer.setData('text/plain', li.dataset.post);
+    if (e.dataTransfer) {
+      e.dataTransfer.effectAllowed = 'move';
+      e.dataTransfer.setData('text/plain', li.dataset.post ?? '');
+    }
   });
   document.addEventListener('dragover', (e) => {
     if (!dragged) return;
@@ -98,7 +114,7 @@
     e.preventDefault();
     if (over === dragged.li) return;
     const box = over.getBoundingClientRect();
-    over.parentElement.insertBefore(dragged.li, e.clientY > box.top + box.height / 2 ? over.nextSibling : over);
+    dragged.list.insertBefore(dragged.li, e.clientY > box.top + box.height / 2 ? over.nextSibling : over);
   });
   document.addEventListener('drop', (e) => {
     if (dragged) e.preventDefault();
@@ -111,9 +127,10 @@
     const ids = Array.from(list.children).map((c) => /** @type {HTMLElement} */ (c).dataset.post);
     if (ids.join() === before) return;
     const form = /** @type {HTMLFormElement | null} */ (document.getElementById('roadmap-order'));
+    if (!form) return;
     const body = formBody(form);
-    body.set('status', list.dataset.status);
-    for (const id of ids) body.append('post', id);
+    body.set('status', list.dataset.status ?? '');
+    for (const id of ids) body.append('post', id ?? '');
     try {
       await send(form.action, body);
     } catch {
@@ -129,12 +146,13 @@
     clearTimeout(previewing);
     previewing = setTimeout(async () => {
       const form = area.form;
+      if (!form) return;
       const body = formBody(form);
       try {
-        const res = await fetch(area.dataset.preview, { method: 'POST', body, credentials: 'same-origin' });
+        const res = await fetch(String(area.dataset.preview), { method: 'POST', body, credentials: 'same-origin' });
         const page = new DOMParser().parseFromString(await res.text(), 'text/html');
         const shown = page.getElementById('preview');
-        if (res.ok && shown) document.getElementById('preview').replaceWith(shown);
+        if (res.ok && shown) document.getElementById('preview')?.replaceWith(shown);
       } catch {}
     }, 400);
   });

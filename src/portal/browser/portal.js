@@ -1,3 +1,4 @@
+// @ts-check
 // The portal's one script, served as a static asset with a hashed name (assets.ts), so the Content-Security-Policy
 // allows it without 'unsafe-inline'. Every page works without it; it only spares reloads:
 // - a vote by someone signed in counts without leaving the page (anyone else goes on to the page that asks for
@@ -16,7 +17,7 @@
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const button = form.querySelector('button');
-      button.disabled = true;
+      if (button) button.disabled = true;
       try {
         const res = await fetch(form.action, {
           method: 'POST',
@@ -65,7 +66,7 @@
         }).catch(() => null);
         if (!res?.ok || asked !== q) return;
         const posts = (await res.json()).data;
-        const items = posts.map((p) => {
+        const items = posts.map((/** @type {{ href: string, title: string, voteCount: number }} */ p) => {
           const li = document.createElement('li');
           const a = document.createElement('a');
           a.href = p.href;

@@ -1,3 +1,4 @@
+// @ts-check
 // widget.js: what a workspace's own site loads to offer its portal in a panel. It runs in the host page, not in the
 // portal, so it touches the host as little as it can: one element, its own styles in a shadow root, one global
 // (`FeedbackService`), no cookies, no network of its own. The portal pages load in an iframe, which the portal lets
@@ -13,6 +14,7 @@
   const origin = new URL(script.src, location.href).origin;
   const home = `/portal/${handle}/`;
   const label = script.dataset.label || 'Feedback';
+  /** @type {string | null} */
   let token = null;
   const host = document.createElement('div');
   host.setAttribute('data-feedback-service', handle);
@@ -34,20 +36,22 @@
   const panel = /** @type {HTMLElement} */ (root.querySelector('.panel'));
   open.textContent = label;
   panel.setAttribute('aria-label', label);
-  root.querySelector('.title').textContent = label;
+  /** @type {HTMLElement} */ (root.querySelector('.title')).textContent = label;
+  /** @type {HTMLIFrameElement | null} */
   let frame = null;
   const address = () =>
     origin + (token ? `${home}sign-in?token=${encodeURIComponent(token)}&return=${encodeURIComponent(home)}` : home);
   function show() {
-    if (!frame) {
-      frame = document.createElement('iframe');
-      frame.title = label;
-      frame.src = address();
-      panel.append(frame);
+    let shown = frame;
+    if (!shown) {
+      shown = frame = document.createElement('iframe');
+      shown.title = label;
+      shown.src = address();
+      panel.append(shown);
     }
     panel.hidden = false;
     open.setAttribute('aria-expanded', 'true');
-    frame.focus();
+    shown.focus();
   }
   function hide() {
     panel.hidden = true;
@@ -55,7 +59,7 @@
     open.focus();
   }
   open.addEventListener('click', () => (panel.hidden ? show() : hide()));
-  root.querySelector('.close').addEventListener('click', hide);
+  /** @type {HTMLElement} */ (root.querySelector('.close')).addEventListener('click', hide);
   panel.addEventListener('keydown', (event) => event.key === 'Escape' && hide());
   // Escape pressed inside the portal's frame: its script asks (only that frame is listened to).
   window.addEventListener('message', (event) => {
@@ -68,8 +72,10 @@
     )
       hide();
   });
+  /** @type {Record<string, (arg: any) => void>} */
   const api = {
     /** Sign the person in with a token your backend minted (docs/portal.md); the panel uses it from then on. */
+    /** @param {{ token?: unknown } | null | undefined} options */
     identify(options) {
       token = options && typeof options.token === 'string' ? options.token : null;
       if (frame) frame.src = address();
