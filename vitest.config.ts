@@ -16,8 +16,10 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // The net that catches a hung test, not a budget: tests wait for the condition they need (test/helpers/wait.ts),
+    // and at load 15 on two cores a test that starts processes or a browser took up to 40 s. No test sets a shorter one.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     // Two files at once even on two cores (vitest's default there is one): most of a file's time is waiting on a
     // server, a browser, a spawned process or PostgreSQL, and every file has its own databases and ports. On two

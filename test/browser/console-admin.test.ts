@@ -35,7 +35,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console’s part 2 in chromium', () => {
     for (const p of [s.dark, s.night]) await s.w.posts.update(p.id, { status: 'planned' });
     mkdirSync(SHOTS, { recursive: true });
     owner = await signedIn(stand.browser, true, 'owner@acme.example', 'owner');
-  }, 60_000);
+  });
 
   async function signedIn(
     browser: Browser,

@@ -64,7 +64,7 @@ describe.skipIf(!HAS_CHROMIUM)('single sign-on to the console (oidc-provider, ch
     });
     // The operator vouches that acme.example is Acme's: the shared sign-in page then sends its people to Acme's provider.
     await team.attestDomains(CLI_ACTOR, ['acme.example']);
-  }, 60_000);
+  });
   afterAll(() => new Promise<void>((resolve) => (idp ? idp.close(() => resolve()) : resolve())));
 
   /** Through the sign-in page, the provider's login and consent pages, and back (axe needs JavaScript; the flow does not). */

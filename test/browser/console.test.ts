@@ -25,7 +25,7 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
   beforeAll(async () => {
     s = await seed(stand.engine);
     mkdirSync(SHOTS, { recursive: true });
-  }, 60_000);
+  });
 
   /** A browser context (`javaScriptEnabled` as asked; axe needs it), signed in with a one-time link from the command line. */
   async function signedIn(

@@ -29,7 +29,7 @@ describe.skipIf(!HAS_CHROMIUM)('the API reference page at /docs (chromium)', () 
     expect(foreign, foreign.join(' ')).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 
   it('serves the bundle gzipped to browsers that take it', async () => {
     const res = await fetch(`${stand.server.url}/docs/api-reference.js`, { headers: { 'accept-encoding': 'gzip' } });

@@ -41,7 +41,7 @@ describe.skipIf(!HAS_CHROMIUM)('the links in notification mail, in chromium', ()
       unsubscribe: /Unsubscribe from all Acme email: (\S+)/.exec(text)![1]!,
     };
     mkdirSync(SHOTS, { recursive: true });
-  }, 60_000);
+  });
 
   it('the preferences page is accessible and saves what the person chooses', async () => {
     const context = await stand.browser.newContext({ bypassCSP: true, viewport: { width: 1000, height: 900 } });
@@ -72,7 +72,7 @@ describe.skipIf(!HAS_CHROMIUM)('the links in notification mail, in chromium', ()
     } finally {
       await context.close();
     }
-  }, 60_000);
+  });
 
   it('the unsubscribe link shows a button (without JavaScript), and only the button unsubscribes', async () => {
     const context = await stand.browser.newContext({ javaScriptEnabled: false });
@@ -94,5 +94,5 @@ describe.skipIf(!HAS_CHROMIUM)('the links in notification mail, in chromium', ()
     } finally {
       await context.close();
     }
-  }, 60_000);
+  });
 });

@@ -49,7 +49,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
     base = `${server.url}/portal/acme`;
     postUrl = `${base}/b/feature-requests/p/dark-mode`;
     mkdirSync(SHOTS, { recursive: true });
-  }, 60_000);
+  });
 
   const contacts = async () =>
     (
@@ -107,7 +107,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
     expect((await contacts()).map((c) => c.email)).not.toContain('bo@example.com');
     expect((await stand.engine.workspace(orgId).posts.retrieve(await findPost('dark-mode'))).voteCount).toBe(2);
     await without.close();
-  }, 60_000);
+  });
 
   async function findPost(slug: string): Promise<string> {
     const w = stand.engine.workspace(orgId).portal;
@@ -159,7 +159,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       await context.close();
       await site.close();
     }
-  }, 60_000);
+  });
 
   it('the widget on an allowed site (examples/portal-host.mjs) opens the portal in a panel, signed in by identify({ token }); other sites cannot frame it', async () => {
     const w = stand.engine.workspace(orgId);
@@ -213,7 +213,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       await panel.getByRole('heading', { level: 1 }).click();
       await tab.keyboard.press('Escape');
       // The frame tells the page by postMessage, which arrives a moment later.
-      await tab.locator('iframe[title="Feedback"]').waitFor({ state: 'hidden', timeout: 5000 });
+      await tab.locator('iframe[title="Feedback"]').waitFor({ state: 'hidden' });
       expect(await tab.getByRole('button', { name: 'Feedback' }).getAttribute('aria-expanded')).toBe('false');
 
       // A site that is not on the list gets the button, but the browser refuses to show the portal in its frame.
@@ -230,7 +230,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       await refused.close();
       await stand.engine.organizations.update(orgId, { portalFrameOrigins: [] });
     }
-  }, 60_000);
+  });
 
   it('a form on another site that posts to the portal is refused, and nothing is counted', async () => {
     const before = (await stand.engine.workspace(orgId).posts.retrieve(await findPost('offline-mode'))).voteCount;
@@ -254,5 +254,5 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       await context.close();
       await site.close();
     }
-  }, 60_000);
+  });
 });

@@ -74,7 +74,7 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
       changelog: `${base}/changelog`,
     };
     mkdirSync(SHOTS, { recursive: true });
-  }, 60_000);
+  });
 
   it('every page has no serious or critical accessibility violation (axe-core), and the screenshots are saved', async () => {
     const context = await stand.browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 800 } });
@@ -87,7 +87,7 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
       await page.close();
     }
     await context.close();
-  }, 60_000);
+  });
 
   it('works without JavaScript: browse, search, filter and open a post by links and forms', async () => {
     const context = await stand.browser.newContext({ javaScriptEnabled: false });
@@ -110,7 +110,7 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
     await page.getByRole('link', { name: 'Roadmap' }).click();
     expect(await page.getByRole('heading', { name: 'In progress' }).isVisible()).toBe(true);
     await context.close();
-  }, 60_000);
+  });
 
   it('a post titled <img src=x onerror=alert(1)> renders as text and runs nothing', async () => {
     const context = await stand.browser.newContext();
@@ -127,7 +127,7 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('<img src=x onerror=alert(1)>');
     expect(dialogs).toEqual([]);
     await context.close();
-  }, 60_000);
+  });
 
   it('another site cannot frame the pages', async () => {
     // A real page on another origin (another port) that frames the portal.
@@ -151,5 +151,5 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
       await context.close();
       await host.close();
     }
-  }, 60_000);
+  });
 });

@@ -71,7 +71,7 @@ describe('feedback-service contact export|erase and the notification settings', 
       code: 'ERR_NOT_FOUND',
       message: expect.stringContaining('was erased at'),
     });
-  }, 60_000);
+  });
 
   it('org update --notify-admin-created turns mail to admin-created contacts on and off; serve refuses a --public-url that is not one', async () => {
     const org = JSON.parse((await command('org', 'create', '--name', 'Admins', '--json')).stdout);
@@ -89,5 +89,5 @@ describe('feedback-service contact export|erase and the notification settings', 
     );
     expect(refused).toMatchObject({ code: 2 });
     expect(JSON.parse((refused as { stdout: string }).stdout).error.message).toContain('--public-url');
-  }, 60_000);
+  });
 });

@@ -79,7 +79,7 @@ describe('serve, operated', () => {
       (await call('POST', '/v1/contacts/identify', { externalUserId: 'ops-1', email: 'ada.lovelace@example.com' }))
         .status,
     ).toBe(201);
-    await receiver.waitFor(1, 10_000);
+    await receiver.waitFor(1);
     await until(
       "the attempt's line, which follows its recording",
       () => lines().some((l) => /delivery attempt/.test(l.msg)),
@@ -119,7 +119,7 @@ describe('serve, operated', () => {
     await w.participation.vote({ postId: post.id, email: 'ada.lovelace@example.com', notifyMe: true });
     await engine.close();
     expect((await call('PATCH', `/v1/posts/${post.id}`, { status: 'planned' })).status).toBe(200);
-    await until("the mail's log line", () => stderr.includes('mail not sent (no SMTP server configured)'), 10_000);
+    await until("the mail's log line", () => stderr.includes('mail not sent (no SMTP server configured)'));
     const mailLine = lines().find((l) =>
       /^mail not sent \(no SMTP server configured\): post_status to a\*\*\*@example\.com/.test(l.msg),
     );
@@ -166,7 +166,7 @@ describe('serve, operated', () => {
         .catch(() => 'refused'),
     );
     // Deliveries to a slow receiver are in flight (and more are claimed behind them) when the signal comes.
-    await receiver.waitFor(3, 10_000);
+    await receiver.waitFor(3);
     child.kill('SIGTERM');
     const outcomes = await Promise.all(load);
     const code = await new Promise<number | null>((resolve) =>

@@ -302,9 +302,14 @@ describeEngine(
               expect(res.status, `answer ${i}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
           },
         ),
-        { numRuns: Number(process.env.FUZZ_SIGN_IN_RUNS ?? 40), seed: Number(process.env.FUZZ_SEED ?? 46) },
+        {
+          numRuns: Number(process.env.FUZZ_SIGN_IN_RUNS ?? 40),
+          seed: Number(process.env.FUZZ_SEED ?? 46),
+          // The failing answer's status and page in the report itself (a JSON report keeps no error's cause).
+          includeErrorInReport: true,
+        },
       );
-    }, 60_000);
+    });
   },
   {
     engine: {

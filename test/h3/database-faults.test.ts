@@ -197,7 +197,7 @@ describe.skipIf(!POSTGRES)('PostgreSQL that accepts connections and never answer
       await proxy.close();
       await db.drop();
     }
-  }, 30_000);
+  });
 });
 
 describe.skipIf(!POSTGRES)('the statement timeout [postgresql]', () => {

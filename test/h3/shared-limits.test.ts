@@ -19,7 +19,7 @@ describe.skipIf(!POSTGRES)('rate limits shared by three instances [postgresql]',
     for (let i = 0; i < 3; i++)
       engines.push(await createEngine({ database: db.url, log: () => {}, clock: () => new Date(now) }));
     await engines[0]!.migrate();
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const engine of engines) await engine.close();
     await db.drop();

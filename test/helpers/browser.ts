@@ -66,7 +66,7 @@ export function useBrowserStand(
       { port: 0 },
     );
     stand.browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await stand.browser?.close();
     await stand.server?.close();

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CONDITION_DEADLINE_MS } from './wait.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -52,7 +53,7 @@ export async function startReceiver(initial?: Respond): Promise<Receiver> {
     respond(next) {
       handler = next;
     },
-    async waitFor(count, timeoutMs = 10_000) {
+    async waitFor(count, timeoutMs = CONDITION_DEADLINE_MS) {
       const deadline = Date.now() + timeoutMs;
       while (requests.length < count) {
         if (Date.now() > deadline) throw new Error(`receiver got ${requests.length} requests, expected ${count}`);

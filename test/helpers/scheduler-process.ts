@@ -1,5 +1,5 @@
 // One server process's scheduler, for the multi-process tests: started against DATABASE_URL (webhooks allowed to
-// private addresses; mail and admin notices to SMTP_URL; LEASE_MS and POLL_MS as given), prints "ready", and on
+// private addresses; mail and admin notices to SMTP_URL; LEASE_MS and POLL_MS as given), prints "ready" (IDLE_WHEN_READY: once idle), and on
 // SIGTERM stops (finishing what it claimed) and prints its totals as JSON. SIGKILL ends it with nothing finished.
 import { createEngine } from '../../src/engine/index.js';
 
@@ -14,6 +14,9 @@ const engine = await createEngine({
   },
 });
 await engine.scheduler.start();
+// IDLE_WHEN_READY: "ready" once the start's own first round has claimed and sent what it found, so that the next claim
+// is a wake-up's (a commit, a NOTIFY, the poll).
+if (process.env.IDLE_WHEN_READY) await engine.scheduler.runDue();
 process.stdout.write('ready\n');
 process.once('SIGTERM', () => {
   void (async () => {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { CONDITION_DEADLINE_MS } from './wait.js';
 
 export interface ReceivedMail {
   from: string;
@@ -69,7 +70,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const sink: SmtpSink = {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    async waitFor(count, timeoutMs = 10_000) {
+    async waitFor(count, timeoutMs = CONDITION_DEADLINE_MS) {
       const deadline = Date.now() + timeoutMs;
       while (mails.length < count) {
         if (Date.now() > deadline) throw new Error(`SMTP sink got ${mails.length} mails, expected ${count}`);

@@ -1,5 +1,16 @@
+/**
+ * How long a test waits for a condition before it fails naming what did not happen: not a budget (a condition that
+ * holds comes as soon as it holds), only less than the test's own timeout (vitest.config.ts), so that the failure says
+ * what was awaited rather than "timed out". Every wait of the helpers uses it.
+ */
+export const CONDITION_DEADLINE_MS = 100_000;
+
 /** Wait until `check` holds, checking every 50 ms; fails with `what` after `timeoutMs`. */
-export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = CONDITION_DEADLINE_MS,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;

@@ -59,5 +59,5 @@ describe('the portal while SQLite is held by another process [sqlite]', () => {
       }),
     );
     expect(again.status).toBe(200);
-  }, 20_000);
+  });
 });

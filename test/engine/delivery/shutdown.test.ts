@@ -27,7 +27,7 @@ describeEngine(
       const total = 6;
       await e.engine.scheduler.start();
       const before = receiver.requests.length;
-      await receiver.waitFor(before + 1, 10_000); // one attempt in flight (concurrency 1), the receiver holding it
+      await receiver.waitFor(before + 1); // one attempt in flight (concurrency 1), the receiver holding it
       const stopped = e.engine.scheduler.stop();
       await new Promise((r) => setTimeout(r, 200));
       release(); // the one in flight may now finish

@@ -283,7 +283,7 @@ describeEngine(
       } finally {
         if (other !== h.engine) await other.close();
       }
-    }, 60_000);
+    });
 
     it('a removed member sees nothing of the workspace at once; leaving the last team ends their sessions', async () => {
       const a = await workspace('Alpha');

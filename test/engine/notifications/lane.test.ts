@@ -259,7 +259,7 @@ describeEngine(
         expect(mailClaims).toBe(atStart);
         const from = smtp.mails.length;
         await ws.posts.update(post.id, { status: 'planned' });
-        await smtp.waitFor(from + 1, 5000);
+        await smtp.waitFor(from + 1);
         expect(countsSince(smtp, from).get(awake)).toBe(1);
       } finally {
         await running.close();
