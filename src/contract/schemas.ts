@@ -19,7 +19,9 @@ export interface OperationSchemas {
   responses: Partial<Record<200 | 201, z.ZodType>>;
 }
 
-const named = (name: SchemaName): z.ZodType => schemas[name];
+/** The `schemas` exports by name: what a row's names resolve to. */
+const SCHEMAS = new Map(Object.entries(schemas)) as Map<SchemaName, z.ZodType>;
+const named = (name: SchemaName): z.ZodType => SCHEMAS.get(name)!;
 
 /** One row's schemas: the shapes it names, a single resource's answer wrapped in `{ data }`. */
 function schemasOf(operation: OperationDefinition): OperationSchemas {

@@ -31,7 +31,7 @@ interface Concept<Service, Operations extends Bindings<Service>> {
   operations: Operations;
 }
 /** A concept with a service on the workspace, and the operations it does with that service. */
-const concept = <Service, Operations extends Bindings<Service> = {}>(
+const concept = <Service, Operations extends Bindings<Service> = Record<never, never>>(
   service: (ctx: ServiceContext) => Service,
   operations: Operations = {} as Operations,
 ): Concept<Service, Operations> & { service: (ctx: ServiceContext) => Service } => ({ service, operations });

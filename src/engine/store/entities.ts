@@ -8,7 +8,7 @@ import * as tables from './tables/index.js';
 type Tables = typeof tables;
 /** The entities a table module exports, by their export name. */
 type EntitiesOf<Module> = {
-  [K in keyof Module as Module[K] extends EntitySchema<any, any> ? K : never]: Module[K];
+  [K in keyof Module as Module[K] extends EntitySchema ? K : never]: Module[K];
 };
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** Every entity of every table module, by its export name (`Contact`, `ChangelogEntryPost`). */
