@@ -69,13 +69,17 @@ export function asset(base: string, ext: string, type: string, text: string): As
   };
 }
 
+/** Whether an Accept-Encoding takes this coding. */
+const takes = (acceptEncoding: string | null, coding: string) =>
+  new RegExp(`\\b${coding}\\b`).test(acceptEncoding ?? '');
+
 /** The asset's response: brotli or gzip when the client takes it, immutable for a year. */
 export function assetResponse(
   a: Asset,
   acceptEncoding: string | null,
   cacheControl = 'public, max-age=31536000, immutable',
 ): Response {
-  const accepts = (coding: string) => new RegExp(`\\b${coding}\\b`).test(acceptEncoding ?? '');
+  const accepts = (coding: string) => takes(acceptEncoding, coding);
   const [body, encoding] = accepts('br') ? [a.brotli, 'br'] : accepts('gzip') ? [a.gzip, 'gzip'] : [a.plain, undefined];
   const headers: Record<string, string> = {
     'content-type': a.type,
@@ -85,6 +89,56 @@ export function assetResponse(
   };
   if (encoding) headers['content-encoding'] = encoding;
   return new Response(body as unknown as BodyInit, { status: 200, headers });
+}
+
+/** Pages smaller than this go out as they are: compressing them would save less than it costs. */
+const COMPRESS_FROM_BYTES = 1024;
+
+/** The page compressed as the browser takes it: brotli (quality 5: fast, near gzip's best), else gzip, else as it is. */
+function compressed(page: Buffer, acceptEncoding: string | null): [Buffer, string | undefined] {
+  const accepts = (coding: string) => takes(acceptEncoding, coding);
+  if (page.length < COMPRESS_FROM_BYTES) return [page, undefined];
+  if (accepts('br')) return [brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), 'br'];
+  if (accepts('gzip')) return [gzipSync(page, { level: 6 }), 'gzip'];
+  return [page, undefined];
+}
+
+/** Whether an If-None-Match names this tag (weakly: the page is the same whatever its compression). */
+const hasTag = (ifNoneMatch: string | null, etag: string) =>
+  (ifNoneMatch ?? '').split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag.replace(/^W\//, '');
+  });
+
+/**
+ * What every site answer gets on its way out, in one place for the portal and the console: a `HEAD` is answered as its
+ * `GET` without the body (uptime monitors, link checkers); a page (200, HTML) carries a weak `ETag` of its content, is
+ * `304` when the browser already has it, and is compressed as the browser takes it.
+ */
+export async function finishSiteAnswer(
+  request: Request,
+  answer: (request: Request) => Response | Promise<Response>,
+): Promise<Response> {
+  const head = request.method === 'HEAD';
+  const response = await answer(head ? new Request(request.url, { method: 'GET', headers: request.headers }) : request);
+  const page =
+    response.status === 200 &&
+    !response.headers.has('content-encoding') &&
+    (response.headers.get('content-type') ?? '').startsWith('text/html');
+  if (!page) return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
+  const html = Buffer.from(await response.arrayBuffer());
+  const headers = new Headers(response.headers);
+  const etag = `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+  headers.set('etag', etag);
+  headers.set('vary', 'accept-encoding');
+  if (hasTag(request.headers.get('if-none-match'), etag)) {
+    headers.delete('content-type');
+    return new Response(null, { status: 304, headers });
+  }
+  const [body, encoding] = compressed(html, request.headers.get('accept-encoding'));
+  if (encoding) headers.set('content-encoding', encoding);
+  headers.set('content-length', String(body.length));
+  return new Response(head ? null : (body as unknown as BodyInit), { status: 200, headers });
 }
 
 /** The pages a site answers its failures with. */
@@ -131,7 +185,7 @@ export function createSiteRouter(name: string, path: string, pages: SitePages): 
     async fetch(request, { logError, logDebug }) {
       report = logError;
       debug = logDebug;
-      return router.fetch(request);
+      return finishSiteAnswer(request, (r) => router.fetch(r));
     },
   };
   return { router, site };
