@@ -2,6 +2,7 @@ import { H3, type H3Event } from 'h3';
 import { OPERATION_IDS, OPERATIONS } from '../contract/index.js';
 import { type Engine, type Logger, logErrorLine, logToLogger, newId } from '../engine/index.js';
 import { DOCS_PATH, DOCS_SCRIPT_PATH } from './docs.js';
+import { FAVICON_PATHS, mountFavicon } from './favicon.js';
 import type { Admitted } from './internal/admit.js';
 import { type FailureLog, failureResponse } from './internal/failures.js';
 import { observe, record } from './internal/observe.js';
@@ -80,9 +81,15 @@ export interface AppOptions {
 function routeTable(endpoints: readonly AppEndpoint[], withMetrics: boolean) {
   return [
     ...OPERATION_IDS.map((id) => OPERATIONS[id]),
-    ...[OPENAPI_PATH, HEALTH_PATH, READY_PATH, DOCS_PATH, DOCS_SCRIPT_PATH, ...(withMetrics ? [METRICS_PATH] : [])].map(
-      (path) => ({ method: 'GET', path }),
-    ),
+    ...[
+      OPENAPI_PATH,
+      HEALTH_PATH,
+      READY_PATH,
+      DOCS_PATH,
+      DOCS_SCRIPT_PATH,
+      ...FAVICON_PATHS,
+      ...(withMetrics ? [METRICS_PATH] : []),
+    ].map((path) => ({ method: 'GET', path })),
     ...endpoints,
   ].map((r) => ({ method: r.method, regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`) }));
 }
@@ -160,12 +167,18 @@ export function createApp(options: AppOptions): H3 {
         createOpenApiDocument({ version: '1' }, [...operational(Boolean(metrics)), ...endpoints]),
       )),
   );
+  mountFavicon(app);
   mountGuests(app, options, log);
   mountOperations(app, engine, metrics);
   const routes = routeTable(endpoints, Boolean(metrics));
   app.all(
     '/**',
-    (event) => {
+    async (event) => {
+      // A HEAD of a GET route is its GET without the body (the sites answer their own: src/h3/pages.ts).
+      if (event.req.method === 'HEAD' && routes.some((p) => p.method === 'GET' && p.regex.test(event.url.pathname))) {
+        const response = await app.fetch(new Request(event.req.url, { method: 'GET', headers: event.req.headers }));
+        return new Response(null, { status: response.status, headers: response.headers });
+      }
       const { headers } = scopeOf(event);
       const allowed = [...new Set(routes.filter((p) => p.regex.test(event.url.pathname)).map((p) => p.method))].join(
         ', ',

@@ -3,6 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { H3 } from 'h3';
 import { beforeAll, expect, it } from 'vitest';
 import { createConsole } from '../../src/console/index.js';
+import { CLI_ACTOR } from '../../src/engine/index.js';
 import { createApp } from '../../src/h3/index.js';
 import { type NodeServer, serveNode } from '../../src/h3/node.js';
 import { createPortal } from '../../src/portal/index.js';
@@ -132,5 +133,36 @@ describeEngine('the answers of the portal and the console', (e) => {
     } finally {
       await server?.close();
     }
+  });
+
+  it("the server's own GET routes answer HEAD too, and every page links an icon that is served", async () => {
+    for (const path of ['/healthz', '/readyz', '/v1/openapi.json', '/docs', '/favicon.ico', '/favicon.svg']) {
+      const get = await fetchApp(app, path);
+      const head = await fetchApp(app, path, { method: 'HEAD' });
+      expect(head.status, path).toBe(get.status);
+      expect(head.headers.get('content-type'), path).toBe(get.headers.get('content-type'));
+      expect(await head.text(), path).toBe('');
+    }
+    expect((await fetchApp(app, '/nowhere', { method: 'HEAD' })).status).toBe(404);
+    const icon = await fetchApp(app, '/favicon.ico');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg /);
+    for (const path of [`${base}/`, '/console/sign-in']) {
+      const page = await (await fetchApp(app, path)).text();
+      expect(page, path).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    }
+  });
+
+  it("a workspace's logo is its portal's icon", async () => {
+    const org = await e.engine.organizations.create({ name: 'Logo Co' });
+    await e.engine.organizations.update(org.id, { handle: `logo-${e.database}`, portalEnabled: true });
+    await e.engine
+      .workspace(org.id)
+      .as(CLI_ACTOR)
+      .updateSettings({ portalLogoUrl: 'https://cdn.example.com/logo.png' });
+    const page = await (await fetchApp(app, `/portal/logo-${e.database}/`)).text();
+    expect(page).toContain('<link rel="icon" href="https://cdn.example.com/logo.png">');
+    expect(page).not.toContain('/favicon.svg');
   });
 });

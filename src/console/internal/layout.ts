@@ -91,6 +91,7 @@ ${
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} · Feedback console</title>
 ${options.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${options.refreshTo}">` : ''}
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${CONSOLE_PATH}/assets/${STYLESHEET.name}">
 <script src="${CONSOLE_PATH}/assets/${SCRIPT.name}" defer></script>
 </head>

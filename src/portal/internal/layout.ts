@@ -57,6 +57,7 @@ function shell(
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · ${workspace}</title>
+${brand?.logoUrl ? html`<link rel="icon" href="${brand.logoUrl}">` : html`<link rel="icon" href="/favicon.svg" type="image/svg+xml">`}
 <link rel="stylesheet" href="${PORTAL_PATH}/assets/${STYLESHEET.name}">
 ${brand?.accent ? html`<link rel="stylesheet" href="${PORTAL_PATH}/assets/theme/${brand.accent.slice(1)}.css">` : ''}
 <script src="${PORTAL_PATH}/assets/${SCRIPT.name}" defer></script>
