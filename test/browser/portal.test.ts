@@ -129,6 +129,32 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
     await context.close();
   });
 
+  it('on a phone (390 px), an unbroken word in a title, a body or a comment never makes a page wider than the screen', async () => {
+    const { engine } = stand;
+    const org = await engine.organizations.create({ name: 'Long words', plan: 'paid' });
+    await engine.organizations.update(org.id, { handle: 'long-words', portalEnabled: true });
+    const w = engine.workspace(org.id);
+    const board = await w.boards.create({ name: 'Ideas' });
+    const word = 'Supercalifragilisticexpialidocious'.repeat(5); // 170 letters: titles take 200
+    const post = await w.participation.post({
+      boardId: board.id,
+      email: 'long@example.com',
+      title: word,
+      body: { json: {}, text: word },
+      notifyMe: false,
+    });
+    await w.participation.comment({ postId: post.id, email: 'c@example.com', bodyText: word, notifyMe: false });
+    const context = await stand.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const at = `${stand.server.url}/portal/long-words`;
+    for (const url of [`${at}/b/${board.slug}`, `${at}/b/${board.slug}/p/${post.slug}`]) {
+      expect((await page.goto(url))?.status(), url).toBe(200);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), url).toBeLessThanOrEqual(390);
+      expect(await page.locator('[dir="auto"]').first().textContent(), url).toBe(word);
+    }
+    await context.close();
+  });
+
   it('another site cannot frame the pages', async () => {
     // A real page on another origin (another port) that frames the portal.
     const host = await startReceiver(

@@ -54,7 +54,7 @@ const checked = (on: boolean) => (on ? html.raw` checked` : '');
 export function preferencesPage(frame: MailFrame, prefs: MailPreferences): string {
   const posts = prefs.subscriptions.map(
     (s) =>
-      html`<li><label class="check"><input type="checkbox" name="post" value="${s.postId}"${checked(s.on)}> ${s.title}</label><input type="hidden" name="listed" value="${s.postId}"></li>`,
+      html`<li><label class="check"><input type="checkbox" name="post" value="${s.postId}"${checked(s.on)}> <span dir="auto">${s.title}</span></label><input type="hidden" name="listed" value="${s.postId}"></li>`,
   );
   return mailPage(
     { workspace: frame.workspace, title: 'Email settings', notice: frame.notice },

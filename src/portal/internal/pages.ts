@@ -57,7 +57,7 @@ function boardQuery(v: {
 function postItem(paths: Paths, boardSlug: string, p: PortalPost): SafeHtml {
   return html`<li>
 <div class="votes" aria-label="${count(p.voteCount, 'vote')}"><strong>${p.voteCount}</strong><span class="muted">${p.voteCount === 1 ? 'vote' : 'votes'}</span></div>
-<div><a class="post-title" href="${paths.post(boardSlug, p.slug)}">${p.title}</a>
+<div><a class="post-title" dir="auto" href="${paths.post(boardSlug, p.slug)}">${p.title}</a>
 <div>${status(p.status)} <span class="muted">${count(p.commentCount, 'comment')} · ${when(p.createdAt)}</span></div></div>
 </li>`;
 }
@@ -138,7 +138,7 @@ function thread(
       }
       const c = top.list[top.index++]!;
       out.push(
-        html`<li class="comment${c.official ? ' official' : ''}" id="${c.id}"><div class="meta">${c.official ? html`${c.authorName ? `${c.authorName} · ` : ''}<span class="team">${workspace} team</span>` : (c.authorName ?? 'Someone')} · ${when(c.createdAt)}</div><div class="body">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">Reply<span class="sr-only"> to ${c.authorName ?? 'Someone'}</span></a>` : ''}`,
+        html`<li class="comment${c.official ? ' official' : ''}" id="${c.id}"><div class="meta">${c.official ? html`${c.authorName ? `${c.authorName} · ` : ''}<span class="team">${workspace} team</span>` : (c.authorName ?? 'Someone')} · ${when(c.createdAt)}</div><div class="body" dir="auto">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">Reply<span class="sr-only"> to ${c.authorName ?? 'Someone'}</span></a>` : ''}`,
       );
       const replies = children.get(c.id);
       if (replies?.length) {
@@ -169,13 +169,13 @@ ${frame.viewer ? notifyMe(frame, 'this post') : ''}
     frame,
     html`<p><a href="${paths.board(v.board.slug)}">${v.board.name}</a></p>
 <article>
-<h1>${p.title}</h1>
+<h1 dir="auto">${p.title}</h1>
 <p>${status(p.status)} <span class="muted"><span data-vote-count>${count(p.voteCount, 'vote')}</span> · ${p.authorName ? html`${p.authorName} · ` : ''}${when(p.createdAt)}</span></p>
 ${v.canTakePart ? vote : ''}
-${p.bodyText ? html`<div class="body">${p.bodyText}</div>` : ''}
+${p.bodyText ? html`<div class="body" dir="auto">${p.bodyText}</div>` : ''}
 </article>
 ${v.canTakePart ? '' : signInOnly(frame)}
-${v.merged.length ? html`<h2>Merged into this post</h2><ul>${v.merged.map((m) => html`<li>${m.title} <span class="muted">${count(m.voteCount, 'vote')}</span></li>`)}</ul>` : ''}
+${v.merged.length ? html`<h2>Merged into this post</h2><ul>${v.merged.map((m) => html`<li><span dir="auto">${m.title}</span> <span class="muted">${count(m.voteCount, 'vote')}</span></li>`)}</ul>` : ''}
 <h2>${count(v.comments.length, 'comment')}</h2>
 ${v.comments.length ? thread(v.comments, v.canTakePart ? (c) => `${paths.post(v.board.slug, p.slug)}?reply=${c.id}#comment-form` : null, frame.workspace) : html`<p class="muted">No comments yet.</p>`}
 ${v.canTakePart ? html`<h2>${reply ? 'Reply' : 'Add a comment'}</h2>${commentForm}` : ''}`,
@@ -248,8 +248,8 @@ export function mergedPage(
 ): string {
   return page(
     frame,
-    html`<h1>${v.post.title}</h1>
-<p class="notice">This post was merged into ${v.target ? html`<a href="${frame.paths.post(v.target.boardSlug, v.target.slug)}">${v.target.title}</a>` : 'another post'}: votes and comments continue there.</p>`,
+    html`<h1 dir="auto">${v.post.title}</h1>
+<p class="notice">This post was merged into ${v.target ? html`<a dir="auto" href="${frame.paths.post(v.target.boardSlug, v.target.slug)}">${v.target.title}</a>` : 'another post'}: votes and comments continue there.</p>`,
   );
 }
 
@@ -259,7 +259,7 @@ export function roadmapPage(
 ): string {
   const column = (c: (typeof columns)[number]) => html`<section aria-labelledby="col-${c.status}">
 <h2 id="col-${c.status}">${STATUS_LABELS[c.status]}</h2>
-${c.posts.length ? html`<ol>${c.posts.map((p) => html`<li><a href="${frame.paths.post(p.boardSlug, p.slug)}">${p.title}</a> <span class="muted">${count(p.voteCount, 'vote')}</span></li>`)}</ol>` : html`<p class="muted">Nothing here yet.</p>`}
+${c.posts.length ? html`<ol>${c.posts.map((p) => html`<li><a dir="auto" href="${frame.paths.post(p.boardSlug, p.slug)}">${p.title}</a> <span class="muted">${count(p.voteCount, 'vote')}</span></li>`)}</ol>` : html`<p class="muted">Nothing here yet.</p>`}
 </section>`;
   return page(frame, html`<h1>Roadmap</h1><div class="roadmap">${columns.map(column)}</div>`);
 }

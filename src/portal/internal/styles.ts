@@ -4,7 +4,7 @@ export const PORTAL_CSS = `
 :root { color-scheme: light; --ink: #1b1f24; --muted: #4b5563; --line: #d8dde3; --bg: #ffffff; --soft: #f4f6f8; --accent: #1d4ed8; --accent-ink: #ffffff; }
 * { box-sizing: border-box; }
 html { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
-body { margin: 0; }
+body { margin: 0; overflow-wrap: anywhere; }
 a { color: var(--accent); }
 a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
 .skip { position: absolute; left: -9999px; }
