@@ -135,7 +135,9 @@ describeEngine(
       expect(page.status).toBe(200);
       expect(page.text).toContain('Email from Acme');
       expect(page.text).toMatch(/name="posts" value="on" checked/);
-      expect(page.text).toMatch(/<input type="checkbox" name="post" value="post_\w+" checked> <span dir="auto">Dark mode/);
+      expect(page.text).toMatch(
+        /<input type="checkbox" name="post" value="post_\w+" checked> <span dir="auto">Dark mode/,
+      );
       const saved = await v.post(path, [
         ['changelog', 'on'],
         ['digest', 'hourly'],

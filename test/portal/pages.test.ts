@@ -15,7 +15,8 @@ async function get(app: H3, path: string, headers: Record<string, string> = {}) 
 }
 
 /** The titles of a board page's posts, in order. */
-const titles = (html: string) => [...html.matchAll(/class="post-title"(?: dir="auto")? href="[^"]+">([^<]*)</g)].map((m) => m[1]);
+const titles = (html: string) =>
+  [...html.matchAll(/class="post-title"(?: dir="auto")? href="[^"]+">([^<]*)</g)].map((m) => m[1]);
 
 describeEngine('the public portal pages', (e) => {
   let app: H3;
