@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { H3 } from 'h3';
 import { type Engine, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../engine/index.js';
 import { DOCS_PATH, DOCS_SCRIPT_PATH, docsPage, referenceBundle } from '../docs.js';
+import { FAVICON_PATHS } from '../favicon.js';
 import { METRICS_PATH, type Metrics } from '../metrics.js';
 import { type DocumentedEndpoint, errorResponseDoc, OPENAPI_PATH } from '../openapi.js';
 import { bearerToken } from './admit.js';
@@ -124,6 +125,17 @@ export function operational(withMetrics: boolean): DocumentedEndpoint[] {
       description: "Scalar's standalone bundle, which the reference page loads (gzip when accepted, cached for a day).",
       responses: { '200': { description: 'JavaScript' } },
     }),
+    ...FAVICON_PATHS.map((path) =>
+      get(path, {
+        operationId: path === '/favicon.ico' ? 'favicon' : 'faviconSvg',
+        summary: "The site's icon",
+        description:
+          'A speech bubble, as SVG: where browsers look for an icon on their own (/favicon.ico), and what the pages link (/favicon.svg).',
+        responses: {
+          '200': { description: 'An SVG image', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+        },
+      }),
+    ),
     ...(withMetrics
       ? [
           get(METRICS_PATH, {
