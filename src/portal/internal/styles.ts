@@ -5,6 +5,7 @@ export const PORTAL_CSS = `
 * { box-sizing: border-box; }
 html { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
 body { margin: 0; overflow-wrap: anywhere; }
+time { white-space: nowrap; }
 a { color: var(--accent); }
 a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
 .skip { position: absolute; left: -9999px; }
