@@ -47,8 +47,8 @@ const writeGate = (counting: Promise<RateLimitState>) => async () => {
 type Concepts = typeof CONCEPTS;
 /** The operations some concept binds. */
 type Bound = { [C in keyof Concepts]: keyof Concepts[C]['operations'] }[keyof Concepts];
-/** Every operation of the contract is some concept's: else this is a type error that names the one that is not. */
-const everyOperationBound: [Exclude<OperationId, Bound>] extends [never] ? true : Exclude<OperationId, Bound> = true;
+/** Every operation of the contract is some concept's: else `true` does not fit, and the type error names the one that is not. */
+true satisfies [Exclude<OperationId, Bound>] extends [never] ? true : Exclude<OperationId, Bound>;
 
 /** Each operation of the contract: the concept that does it (its workspace service, if it has one) and how. */
 const BINDINGS = new Map<string, { concept: string; hasService: boolean; bind: Binding<unknown> }>();
@@ -58,7 +58,6 @@ for (const [concept, { operations, ...rest }] of Object.entries(CONCEPTS)) {
     BINDINGS.set(id, { concept, hasService: 'service' in rest, bind: bind! });
   }
 }
-void everyOperationBound;
 
 /**
  * Run one operation of the contract for a caller, in their workspace: what REST and the in-process agent tools

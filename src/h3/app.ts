@@ -15,7 +15,7 @@ import {
   READY_PATH,
 } from './internal/operational.js';
 import { admitted, mountOperations } from './internal/operations.js';
-import { errorResponse, type ResponseHeaders } from './internal/respond.js';
+import { answerHead, errorResponse, type ResponseHeaders } from './internal/respond.js';
 import { scopeOf } from './internal/scope.js';
 import { METRICS_PATH, type Metrics } from './metrics.js';
 import { createOpenApiDocument, type DocumentedEndpoint, OPENAPI_PATH } from './openapi.js';
@@ -175,10 +175,8 @@ export function createApp(options: AppOptions): H3 {
     '/**',
     async (event) => {
       // A HEAD of a GET route is its GET without the body (the sites answer their own: src/h3/pages.ts).
-      if (event.req.method === 'HEAD' && routes.some((p) => p.method === 'GET' && p.regex.test(event.url.pathname))) {
-        const response = await app.fetch(new Request(event.req.url, { method: 'GET', headers: event.req.headers }));
-        return new Response(null, { status: response.status, headers: response.headers });
-      }
+      if (event.req.method === 'HEAD' && routes.some((p) => p.method === 'GET' && p.regex.test(event.url.pathname)))
+        return answerHead(event.req as Request, (get) => app.fetch(get));
       const { headers } = scopeOf(event);
       const allowed = [...new Set(routes.filter((p) => p.regex.test(event.url.pathname)).map((p) => p.method))].join(
         ', ',

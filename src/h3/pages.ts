@@ -7,6 +7,7 @@ import { H3 } from 'h3';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../engine/index.js';
 import type { AppSite } from './app.js';
 import { isClientAbort } from './internal/body.js';
+import { answerHead } from './internal/respond.js';
 
 /**
  * Every site answer's headers: no inline script or style may run, nothing loads from elsewhere, forms post only
@@ -96,10 +97,10 @@ const COMPRESS_FROM_BYTES = 1024;
 
 /** The page compressed as the browser takes it: brotli (quality 5: fast, near gzip's best), else gzip, else as it is. */
 function compressed(page: Buffer, acceptEncoding: string | null): [Buffer, string | undefined] {
-  const accepts = (coding: string) => takes(acceptEncoding, coding);
   if (page.length < COMPRESS_FROM_BYTES) return [page, undefined];
-  if (accepts('br')) return [brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), 'br'];
-  if (accepts('gzip')) return [gzipSync(page, { level: 6 }), 'gzip'];
+  if (takes(acceptEncoding, 'br'))
+    return [brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }), 'br'];
+  if (takes(acceptEncoding, 'gzip')) return [gzipSync(page, { level: 6 }), 'gzip'];
   return [page, undefined];
 }
 
@@ -119,13 +120,13 @@ export async function finishSiteAnswer(
   request: Request,
   answer: (request: Request) => Response | Promise<Response>,
 ): Promise<Response> {
-  const head = request.method === 'HEAD';
-  const response = await answer(head ? new Request(request.url, { method: 'GET', headers: request.headers }) : request);
+  if (request.method === 'HEAD') return answerHead(request, (get) => finishSiteAnswer(get, answer));
+  const response = await answer(request);
   const page =
     response.status === 200 &&
     !response.headers.has('content-encoding') &&
     (response.headers.get('content-type') ?? '').startsWith('text/html');
-  if (!page) return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
+  if (!page) return response;
   const html = Buffer.from(await response.arrayBuffer());
   const headers = new Headers(response.headers);
   const etag = `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
@@ -138,7 +139,7 @@ export async function finishSiteAnswer(
   const [body, encoding] = compressed(html, request.headers.get('accept-encoding'));
   if (encoding) headers.set('content-encoding', encoding);
   headers.set('content-length', String(body.length));
-  return new Response(head ? null : (body as unknown as BodyInit), { status: 200, headers });
+  return new Response(body as unknown as BodyInit, { status: 200, headers });
 }
 
 /** The pages a site answers its failures with. */

@@ -32,3 +32,12 @@ export function errorResponse(
   if (details !== undefined) error.details = details;
   return json(ERROR_CODES[code].status, { error }, headers);
 }
+
+/** A `HEAD` answered as its `GET` is: the same status and headers, without the body. */
+export async function answerHead(
+  request: Request,
+  answer: (get: Request) => Response | Promise<Response>,
+): Promise<Response> {
+  const response = await answer(new Request(request.url, { method: 'GET', headers: request.headers }));
+  return new Response(null, { status: response.status, headers: response.headers });
+}
