@@ -1,6 +1,13 @@
 // The team page (members, roles, invitations) and the audit log page.
 import { html } from '@remix-run/html-template';
-import { allows, CONSOLE_PATH, TEAM_ROLES, type Team, type TeamMemberInfo } from '../../engine/index.js';
+import {
+  allows,
+  CONSOLE_PATH,
+  TEAM_ROLES,
+  type Team,
+  type TeamMemberInfo,
+  type TeamService,
+} from '../../engine/index.js';
 import { csrfField, type Frame, page, when } from './layout.js';
 
 export const ROLE_HELP: Record<string, string> = {
@@ -50,15 +57,8 @@ ${invite}`;
   return page(frame, body);
 }
 
-export type AuditShown = {
-  actor: string;
-  action: string;
-  resourceType: string | null;
-  resourceId: string | null;
-  ip: string | null;
-  detail: Record<string, unknown>;
-  createdAt: string;
-};
+/** One entry of the audit log, as the team service reads it. */
+export type AuditShown = Awaited<ReturnType<TeamService['auditLog']>>['data'][number];
 
 /** The post ids an entry names (its resource, and values of its detail such as a merge's `into` or a roadmap's order). */
 export const postIdsOf = (e: AuditShown) =>
