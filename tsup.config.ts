@@ -49,6 +49,7 @@ export default defineConfig({
         portal: 'src/portal/browser/portal.js',
         widget: 'src/portal/browser/widget.js',
         console: 'src/console/browser/console.js',
+        theme: 'src/h3/browser/theme.js',
       },
       outdir: 'dist/assets',
       target: ['chrome100', 'firefox100', 'safari15'],

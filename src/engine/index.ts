@@ -91,6 +91,7 @@ export type { WorkspaceSettings } from './organizations/index.js';
 export {
   type CreateOrganizationInput,
   contrastOnWhite,
+  contrastRatio,
   HANDLE_PATTERN,
   type OrganizationInfo,
   type OrganizationsService,

@@ -1,4 +1,17 @@
 export { type AppEndpoint, type AppOptions, type AppSite, createApp, HEALTH_PATH, READY_PATH } from './app.js';
+export {
+  brandStylesheet,
+  DARK,
+  DESIGN_CSS,
+  exactTime,
+  fitAccent,
+  initials,
+  LIGHT,
+  type Palette,
+  relativeTime,
+  type StatusTone,
+  THEME_SCRIPT,
+} from './design.js';
 export { DOCS_PATH } from './docs.js';
 export {
   CSRF_COOKIE,

@@ -51,7 +51,10 @@ export const seeOther = (location: string, cookies?: readonly string[]) =>
 
 /** A static asset, compressed once at start, under a name that changes with its content (so it is cached for a year). */
 export interface Asset {
+  /** `base.hash.ext`: a new content is a new name, so it is cached for good. */
   name: string;
+  /** The content's digest (10 base64url characters). */
+  hash: string;
   type: string;
   plain: Buffer;
   gzip: Buffer;
@@ -63,6 +66,7 @@ export function asset(base: string, ext: string, type: string, text: string): As
   const hash = createHash('sha256').update(plain).digest('base64url').slice(0, 10);
   return {
     name: `${base}.${hash}.${ext}`,
+    hash,
     type,
     plain,
     gzip: gzipSync(plain, { level: 9 }),

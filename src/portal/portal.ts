@@ -1,6 +1,6 @@
 import { getRouterParams, onResponse } from 'h3';
 import { type Engine, PORTAL_PATH } from '../engine/index.js';
-import { type AppSite, createSiteRouter } from '../h3/index.js';
+import { type AppSite, brandStylesheet, createSiteRouter } from '../h3/index.js';
 import { ASSETS, assetResponse, WIDGET } from './internal/assets.js';
 import { mountMailPages } from './internal/mail.js';
 import { errorPage, unavailablePage } from './internal/pages.js';
@@ -47,11 +47,12 @@ export function createPortal(options: PortalOptions): AppSite {
       if (frames.length || images.length) response.headers.set('content-security-policy', cspFor(frames, images));
     }),
   );
-  // A workspace's accent colour: a stylesheet named by the colour, so it is cached for good and needs no inline style.
+  // A workspace's accent colour, fitted to each theme: a stylesheet named by the colour (the design's version in its
+  // query), so it is cached for good and needs no inline style.
   router.get(`${PORTAL_PATH}/assets/theme/:file`, (event) => {
     const accent = /^([0-9a-f]{6})\.css$/.exec(getRouterParams(event).file ?? '')?.[1];
     if (!accent) return site.notFound(null, 'No such file.');
-    return new Response(`:root { --accent: #${accent}; }\n`, {
+    return new Response(brandStylesheet(`#${accent}`), {
       headers: {
         'content-type': 'text/css; charset=utf-8',
         'cache-control': 'public, max-age=31536000, immutable',

@@ -4,6 +4,7 @@ export { updateSettings, type WorkspaceSettings } from './actions.js';
 export {
   type CreateOrganizationInput,
   contrastOnWhite,
+  contrastRatio,
   frameOrigins,
   HANDLE_PATTERN,
   type OrganizationInfo,

@@ -60,15 +60,23 @@ export interface UpdateOrganizationInput {
 /** An accent colour as the portal takes it: `#` and six hex digits. */
 export const ACCENT_PATTERN = /^#[0-9a-fA-F]{6}$/;
 
-/** The contrast of a `#rrggbb` colour against white (WCAG 2's ratio, 1 to 21). */
-export function contrastOnWhite(hex: string): number {
+/** The relative luminance of a `#rrggbb` colour (WCAG 2). */
+function luminance(hex: string): number {
   const channel = (i: number) => {
     const c = parseInt(hex.slice(i, i + 2), 16) / 255;
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   };
-  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return 1.05 / (luminance + 0.05);
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
 }
+
+/** The contrast between two `#rrggbb` colours (WCAG 2's ratio, 1 to 21). */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** The contrast of a `#rrggbb` colour against white. */
+export const contrastOnWhite = (hex: string): number => contrastRatio(hex, '#ffffff');
 
 /** A logo address: https (http only on this machine, for development), without credentials, at most 2,048 characters. */
 function checkLogoUrl(text: string): void {

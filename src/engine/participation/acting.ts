@@ -63,11 +63,15 @@ export async function act(
   }
 }
 
-/** Whether this person has voted on the post. */
-export function hasVoted({ db }: PortalContext, identity: PortalIdentity, postId: string): Promise<boolean> {
-  return votes.hasVoted(
+/** Which of the posts the person voted on (their vote as a signed-in user, or as their email). */
+export function votedOn(
+  { db }: PortalContext,
+  identity: PortalIdentity,
+  postIds: readonly string[],
+): Promise<Set<string>> {
+  return votes.votedOn(
     db,
-    postId,
+    postIds,
     votes.voterKey(identity.verified ? identity.externalUserId : null, hashEmail(identity.email)!),
   );
 }

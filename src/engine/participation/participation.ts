@@ -1,5 +1,5 @@
 import type { PublicCommentInput, PublicPostInput, PublicVoteInput } from '../../schemas/interactions.js';
-import { act, hasVoted } from './acting.js';
+import { act, votedOn } from './acting.js';
 import { confirmCode, requestCode } from './codes.js';
 import { comment } from './comment.js';
 import type { PortalAction, PortalContext, PortalIdentity } from './participants.js';
@@ -43,7 +43,7 @@ export function createParticipation(ctx: PortalContext) {
     confirmCode: (codeId: string, code: string) => confirmCode(ctx, codeId, code),
     /** Do what the person asked on the portal: a post, vote or comment as above, as the person signed in. */
     act: (identity: PortalIdentity, action: PortalAction) => act(ctx, identity, action),
-    hasVoted: (identity: PortalIdentity, postId: string) => hasVoted(ctx, identity, postId),
+    votedOn: (identity: PortalIdentity, postIds: readonly string[]) => votedOn(ctx, identity, postIds),
   };
 }
 export type Participation = ReturnType<typeof createParticipation>;

@@ -1,8 +1,8 @@
 // @ts-check
 // The portal's one script, served as a static asset with a hashed name (assets.ts), so the Content-Security-Policy
 // allows it without 'unsafe-inline'. Every page works without it; it only spares reloads:
-// - a vote by someone signed in counts without leaving the page (anyone else goes on to the page that asks for
-//   their email, as without the script);
+// - a vote by someone signed in counts without leaving the page, on a board's list or a post's page, and the focus
+//   stays on the vote button (anyone else goes on to the page that asks for their email, as without the script);
 // - while a title is typed on the new-post form, posts with a similar title are listed, so a duplicate is not filed;
 // - in the widget's panel, Escape asks the page around it to close the panel.
 (() => {
@@ -12,12 +12,28 @@
     addEventListener('keydown', (event) => {
       if (event.key === 'Escape') window.parent.postMessage({ feedbackService: 'close' }, '*');
     });
+    // The widget waits for this: a frame that never says it is here was refused (frame-ancestors), and the widget
+    // says so instead of showing a broken frame.
+    window.parent.postMessage({ feedbackService: 'ready' }, '*');
   }
+  /** What a vote did, said to screen readers (and shown on a post's page). @param {string} text */
+  const announce = (text) => {
+    let region = document.getElementById('vote-status');
+    if (!region) {
+      region = document.createElement('p');
+      region.id = 'vote-status';
+      region.setAttribute('role', 'status');
+      region.className = document.querySelector('article.post') ? 'notice' : 'sr-only';
+      document.querySelector('main')?.prepend(region);
+    }
+    region.textContent = text;
+  };
   for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (document.querySelectorAll('form.vote'))) {
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const button = form.querySelector('button');
-      if (button) button.disabled = true;
+      if (!button || button.getAttribute('aria-busy') === 'true') return;
+      button.setAttribute('aria-busy', 'true');
       try {
         const res = await fetch(form.action, {
           method: 'POST',
@@ -26,21 +42,19 @@
         });
         if (!res.ok) throw new Error(String(res.status));
         const answer = await res.json();
-        const count = document.querySelector('[data-vote-count]');
-        if (count) count.textContent = answer.voteCount === 1 ? '1 vote' : `${answer.voteCount} votes`;
-        const status = document.createElement('p');
-        status.className = 'notice';
-        status.setAttribute('role', 'status');
-        status.textContent = answer.already ? 'You have already voted for this post.' : 'Your vote counts.';
-        const voted = document.createElement('p');
-        voted.className = 'vote';
-        const done = document.createElement('button');
-        done.type = 'button';
-        done.disabled = true;
-        done.setAttribute('aria-pressed', 'true');
-        done.textContent = 'Voted';
-        voted.append(done);
-        form.replaceWith(status, voted);
+        // The same button, pressed: it keeps the focus, so a keyboard user stays where they were.
+        const count = button.querySelector('[data-vote-count]');
+        if (count) count.textContent = String(answer.voteCount);
+        const total = document.querySelector('[data-vote-total]');
+        if (total) total.textContent = answer.voteCount === 1 ? '1 vote' : `${answer.voteCount} votes`;
+        button.type = 'button';
+        button.setAttribute('aria-pressed', 'true');
+        button.title = 'You voted for this';
+        button.removeAttribute('aria-busy');
+        form.addEventListener('submit', (e) => e.preventDefault());
+        for (const box of form.querySelectorAll('label.check')) box.remove();
+        announce(answer.already ? 'You have already voted for this post.' : 'Your vote counts.');
+        button.focus();
       } catch {
         form.submit(); // not signed in, or anything else: the page flow, as without the script
       }

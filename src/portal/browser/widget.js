@@ -29,6 +29,9 @@
     '.bar { display: flex; justify-content: space-between; align-items: center; padding: .5rem .75rem; font: 600 15px/1.2 system-ui, sans-serif; color: #1b1f24; border-bottom: 1px solid #d8dde3; }' +
     '.close { font: 20px/1 system-ui, sans-serif; background: none; border: 0; color: #1b1f24; cursor: pointer; padding: .25rem .5rem; }' +
     'iframe { flex: 1; width: 100%; border: 0; }' +
+    'iframe[hidden] { display: none; }' +
+    '.refused { flex: 1; padding: 1.25rem; font: 15px/1.5 system-ui, sans-serif; color: #1b1f24; }' +
+    '.refused a { color: #1d4ed8; }' +
     '</style>' +
     '<button class="open" type="button" aria-expanded="false" aria-controls="panel"></button>' +
     '<div class="panel" id="panel" role="dialog" aria-label="" hidden><div class="bar"><span class="title"></span><button class="close" type="button" aria-label="Close">\u00d7</button></div></div>';
@@ -39,6 +42,30 @@
   /** @type {HTMLElement} */ (root.querySelector('.title')).textContent = label;
   /** @type {HTMLIFrameElement | null} */
   let frame = null;
+  /** Whether the portal in the frame said it is there (its script does, once it runs). */
+  let ready = false;
+  /** How long after the frame loads the portal has to say so before the panel says it was refused. */
+  const READY_WITHIN_MS = 3000;
+  /** The frame was refused (the portal does not list this site): a message and a link instead of a broken frame. */
+  function refused() {
+    if (ready || !frame || panel.querySelector('.refused')) return;
+    frame.hidden = true;
+    const box = document.createElement('div');
+    box.className = 'refused';
+    box.setAttribute('role', 'alert');
+    const text = document.createElement('p');
+    text.textContent = `${label} cannot be shown on this site.`;
+    const link = document.createElement('a');
+    link.href = origin + home;
+    link.target = '_blank';
+    link.rel = 'noopener';
+    link.textContent = `Open ${label} in a new tab`;
+    box.append(text, link);
+    panel.append(box);
+    console.error(
+      `[feedback-service] the portal refused to be framed by ${location.origin}: list it with \`feedback-service org update ORG_ID --portal-frame-origin ${location.origin}\` (docs/portal.md)`,
+    );
+  }
   const address = () =>
     origin + (token ? `${home}sign-in?token=${encodeURIComponent(token)}&return=${encodeURIComponent(home)}` : home);
   function show() {
@@ -47,6 +74,7 @@
       shown = frame = document.createElement('iframe');
       shown.title = label;
       shown.src = address();
+      shown.addEventListener('load', () => setTimeout(refused, READY_WITHIN_MS));
       panel.append(shown);
     }
     panel.hidden = false;
@@ -63,14 +91,9 @@
   panel.addEventListener('keydown', (event) => event.key === 'Escape' && hide());
   // Escape pressed inside the portal's frame: its script asks (only that frame is listened to).
   window.addEventListener('message', (event) => {
-    if (
-      frame &&
-      event.source === frame.contentWindow &&
-      event.origin === origin &&
-      event.data &&
-      event.data.feedbackService === 'close'
-    )
-      hide();
+    if (!frame || event.source !== frame.contentWindow || event.origin !== origin || !event.data) return;
+    if (event.data.feedbackService === 'ready') ready = true;
+    if (event.data.feedbackService === 'close') hide();
   });
   /** @type {Record<string, (arg: any) => void>} */
   const api = {

@@ -1,4 +1,4 @@
-import { type Asset, asset, readPackagedFile } from '../../h3/index.js';
+import { type Asset, asset, readPackagedFile, THEME_SCRIPT } from '../../h3/index.js';
 import { PORTAL_CSS } from './styles.js';
 
 export { type Asset, assetResponse } from '../../h3/index.js';
@@ -11,4 +11,6 @@ export const STYLESHEET = asset('portal', 'css', 'text/css; charset=utf-8', PORT
 export const SCRIPT = asset('portal', 'js', 'text/javascript; charset=utf-8', script('portal.js'));
 /** The widget host pages load at a fixed address (`/portal/widget.js`), so it is cached for minutes, not a year. */
 export const WIDGET = asset('widget', 'js', 'text/javascript; charset=utf-8', script('widget.js'));
-export const ASSETS: ReadonlyMap<string, Asset> = new Map([STYLESHEET, SCRIPT].map((a) => [a.name, a]));
+/** The design system's theme script (applies the chosen theme before the page is drawn; runs the toggle). */
+export const THEME = THEME_SCRIPT;
+export const ASSETS: ReadonlyMap<string, Asset> = new Map([STYLESHEET, SCRIPT, THEME].map((a) => [a.name, a]));

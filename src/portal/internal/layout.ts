@@ -1,9 +1,15 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
 import { type Paths, PORTAL_PATH } from '../../engine/index.js';
-import { SCRIPT, STYLESHEET } from './assets.js';
+import { exactTime, initials, relativeTime } from '../../h3/index.js';
+import { SCRIPT, STYLESHEET, THEME } from './assets.js';
 
-/** A date as people read it (UTC), with the machine-readable instant. */
-export const when = (iso: string): SafeHtml => html`<time datetime="${iso}">${iso.slice(0, 10)}</time>`;
+/** A time as people say it ("3 days ago"), the exact instant on hover and in `datetime`. */
+export const when = (iso: string): SafeHtml =>
+  html`<time datetime="${iso}" title="${exactTime(iso)}">${relativeTime(iso)}</time>`;
+
+/** A person's initials in a circle; decorative (the name is always written beside it). */
+export const avatar = (name: string): SafeHtml =>
+  html`<span class="avatar" aria-hidden="true">${initials(name)}</span>`;
 
 /** `n thing` or `n things`. */
 export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
@@ -30,6 +36,8 @@ export interface PageFrame {
   notice?: string | null;
   /** The workspace's branding: its logo's address and its accent colour (`#rrggbb`). */
   brand?: Brand;
+  /** What a link to the page shows where it is shared (meta description, Open Graph). */
+  summary?: { description: string; type?: 'website' | 'article' };
 }
 
 /** A portal's branding, as its settings give it. */
@@ -42,24 +50,37 @@ export interface Brand {
 export const csrfField = (frame: Pick<PageFrame, 'csrf'>): SafeHtml =>
   html`<input type="hidden" name="csrf" value="${frame.csrf ?? ''}">`;
 
+/** The head's lines that say what the page is, for search engines and for previews where a link is shared. */
+function summaryTags(title: string, workspace: string, summary: PageFrame['summary']): SafeHtml | string {
+  if (!summary) return '';
+  const text = summary.description.replace(/\s+/g, ' ').trim();
+  const description = text.length > 200 ? `${text.slice(0, 197)}...` : text;
+  return html`<meta name="description" content="${description}">
+<meta property="og:type" content="${summary.type ?? 'website'}">
+<meta property="og:site_name" content="${workspace}">
+<meta property="og:title" content="${title}">
+<meta property="og:description" content="${description}">
+<meta name="twitter:card" content="summary">`;
+}
+
 /** The document every portal page is: its head, a skip link, the header bar, the main content and the footer. */
 function shell(
-  title: string,
-  workspace: string,
+  frame: Pick<PageFrame, 'title' | 'workspace' | 'notice' | 'brand' | 'summary'>,
   bar: SafeHtml,
-  notice: string | null | undefined,
   main: SafeHtml,
-  brand?: Brand,
 ): string {
+  const { title, workspace, brand } = frame;
   return String(html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · ${workspace}</title>
+${summaryTags(title, workspace, frame.summary)}
 ${brand?.logoUrl ? html`<link rel="icon" href="${brand.logoUrl}">` : html`<link rel="icon" href="/favicon.svg" type="image/svg+xml">`}
 <link rel="stylesheet" href="${PORTAL_PATH}/assets/${STYLESHEET.name}">
-${brand?.accent ? html`<link rel="stylesheet" href="${PORTAL_PATH}/assets/theme/${brand.accent.slice(1)}.css">` : ''}
+${brand?.accent ? html`<link rel="stylesheet" href="${PORTAL_PATH}/assets/theme/${brand.accent.slice(1).toLowerCase()}.css?v=${STYLESHEET.hash}">` : ''}
+<script src="${PORTAL_PATH}/assets/${THEME.name}"></script>
 <script src="${PORTAL_PATH}/assets/${SCRIPT.name}" defer></script>
 </head>
 <body>
@@ -68,33 +89,38 @@ ${brand?.accent ? html`<link rel="stylesheet" href="${PORTAL_PATH}/assets/theme/
 ${bar}
 </div></header>
 <main id="main">
-${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
+${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''}
 ${main}
 </main>
-<footer class="site">Feedback for ${workspace}</footer>
+<footer class="site"><span>Feedback for <span dir="auto">${workspace}</span></span><button type="button" class="theme-toggle" data-theme-toggle hidden>Theme</button></footer>
 </body>
 </html>
 `);
+}
+
+/** Who is signed in, as a compact menu: their initials; their name, email settings and sign out inside. */
+function account(frame: PageFrame, viewer: Viewer): SafeHtml {
+  const name = viewer.name ?? viewer.email;
+  return html`<details class="account"><summary aria-label="Account: ${name}">${avatar(name)}</summary>
+<div class="menu card"><span class="muted">Signed in as <strong dir="auto">${name}</strong></span>
+<a href="${frame.paths.notifications}">Email settings</a>
+<form method="post" action="${frame.paths.signOut}">${csrfField(frame)}<button type="submit" class="link">Sign out</button></form></div></details>`;
 }
 
 /** The frame of every page of a workspace's portal: its name, the sections, who is signed in, and the main content. */
 export function page(frame: PageFrame, main: SafeHtml): string {
   const link = (section: Section, href: string, label: string) =>
     html`<li><a href="${href}"${frame.section === section ? html.raw` aria-current="page"` : ''}>${label}</a></li>`;
-  const logo = frame.brand?.logoUrl ? html`<img class="logo" src="${frame.brand.logoUrl}" alt="" height="28"> ` : '';
-  const bar = html`<a class="name" href="${frame.paths.home}">${logo}${frame.workspace}</a>
+  const logo = frame.brand?.logoUrl ? html`<img class="logo" src="${frame.brand.logoUrl}" alt="" height="28">` : '';
+  const bar = html`<a class="name" href="${frame.paths.home}">${logo}<span dir="auto">${frame.workspace}</span></a>
 <nav class="sections" aria-label="Sections"><ul>
 ${link('boards', frame.paths.home, 'Boards')}${link('roadmap', frame.paths.roadmap, 'Roadmap')}${link('changelog', frame.paths.changelog, 'Changelog')}
 </ul></nav>
-${
-  frame.viewer
-    ? html`<form class="who" method="post" action="${frame.paths.signOut}">${csrfField(frame)}<span class="muted">Signed in as ${frame.viewer.name ?? frame.viewer.email}</span> <a href="${frame.paths.notifications}">Email settings</a> <button type="submit" class="link">Sign out</button></form>`
-    : ''
-}`;
-  return shell(frame.title, frame.workspace, bar, frame.notice, main, frame.brand);
+${frame.viewer ? html`<div class="tools">${account(frame, frame.viewer)}</div>` : ''}`;
+  return shell(frame, bar, main);
 }
 
 /** A page a mail's link leads to: the workspace's name and nothing else around it (the workspace may have no portal). */
 export function mailPage(frame: { workspace: string; title: string; notice?: string | null }, main: SafeHtml): string {
-  return shell(frame.title, frame.workspace, html`<span class="name">${frame.workspace}</span>`, frame.notice, main);
+  return shell(frame, html`<span class="name">${frame.workspace}</span>`, main);
 }

@@ -1,27 +1,24 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
-import type {
-  Paths,
-  PortalBoard,
-  PortalChangelogEntry,
-  PortalComment,
-  PortalPost,
-  PortalSort,
-} from '../../engine/index.js';
+import type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost, PortalSort } from '../../engine/index.js';
 import { markdown } from '../../h3/index.js';
 import { POST_STATUSES, type PostStatus, POST_STATUS_LABELS as STATUS_LABELS } from '../../schemas/posts.js';
-import { count, csrfField, mailPage, type PageFrame, page, when } from './layout.js';
+import { avatar, count, csrfField, mailPage, type PageFrame, page, when } from './layout.js';
 
-const status = (s: PostStatus) => html`<span class="status">${STATUS_LABELS[s]}</span>`;
+/** A post's status as a coloured pill (its colour is the design system's for that status). */
+const status = (s: PostStatus) => html`<span class="pill s-${s}">${STATUS_LABELS[s]}</span>`;
+
+/** An empty list, said plainly, with what to do next where there is something. */
+const empty = (text: string, next?: SafeHtml) => html`<div class="empty"><p>${text}</p>${next ?? ''}</div>`;
 
 export function boardsPage(frame: PageFrame, boards: PortalBoard[]): string {
   const items = boards.map(
     (b) =>
-      html`<li><a class="post-title" href="${frame.paths.board(b.slug)}">${b.name}</a> <span class="muted">${count(b.postCount, 'post')}</span></li>`,
+      html`<li><a class="card" href="${frame.paths.board(b.slug)}"><span class="board-name" dir="auto">${b.name}</span><span class="counts">${count(b.postCount, 'post')}</span></a></li>`,
   );
   return page(
-    frame,
+    { ...frame, summary: { description: `Ideas and feedback for ${frame.workspace}: vote on what matters to you.` } },
     html`<h1>Boards</h1>
-${boards.length ? html`<ul class="boards">${items}</ul>` : html`<p class="muted">No public boards yet.</p>`}`,
+${boards.length ? html`<ul class="boards">${items}</ul>` : empty('No public boards yet.')}`,
   );
 }
 
@@ -32,9 +29,18 @@ export interface BoardView {
   q: string | null;
   status: PostStatus | null;
   nextCursor: string | null;
+  /** This page's cursor (null on the first page). */
+  cursor: string | null;
   /** A search: the posts are ranked by relevance, whatever the sort. */
   relevance: boolean;
+  /** The pages before this one (their cursors, oldest first; '' is the first page), for the previous page's link. */
+  before: string[];
+  /** Which of the shown posts the viewer voted on. */
+  voted: ReadonlySet<string>;
 }
+
+/** How many earlier pages a board's address remembers for "Previous page" (further back, the first page is a link). */
+export const PAGES_REMEMBERED = 10;
 
 const SORT_LABELS: Record<PortalSort, string> = { top: 'Top', new: 'New', trending: 'Trending' };
 
@@ -44,26 +50,64 @@ function boardQuery(v: {
   q?: string | null;
   status?: PostStatus | null;
   cursor?: string | null;
+  before?: string[];
 }): string {
   const params = new URLSearchParams();
   if (v.sort && v.sort !== 'top') params.set('sort', v.sort);
   if (v.q) params.set('q', v.q);
   if (v.status) params.set('status', v.status);
   if (v.cursor) params.set('cursor', v.cursor);
+  if (v.before?.length) params.set('before', v.before.join('.'));
   const text = params.toString();
   return text ? `?${text}` : '';
 }
 
-function postItem(paths: Paths, boardSlug: string, p: PortalPost): SafeHtml {
-  return html`<li>
-<div class="votes" aria-label="${count(p.voteCount, 'vote')}"><strong>${p.voteCount}</strong><span class="muted">${p.voteCount === 1 ? 'vote' : 'votes'}</span></div>
-<div><a class="post-title" dir="auto" href="${paths.post(boardSlug, p.slug)}">${p.title}</a>
-<div>${status(p.status)} <span class="muted">${count(p.commentCount, 'comment')} · ${when(p.createdAt)}</span></div></div>
+/**
+ * A post's vote control: a form that votes (in place with the script, a form post without), or, once voted, the same
+ * button pressed. Its name says the post and the count, so a list of them reads well in a screen reader.
+ */
+export function voteControl(
+  frame: PageFrame,
+  v: { boardSlug: string; post: PortalPost; voted: boolean; returnTo?: string; notify?: boolean },
+): SafeHtml {
+  const n = v.post.voteCount;
+  const inside = html`<span class="arrow" aria-hidden="true">▲</span><strong data-vote-count>${n}</strong><span class="sr-only"> ${n === 1 ? 'vote' : 'votes'}</span>`;
+  if (v.voted)
+    return html`<p class="vote"><button type="button" class="vote-button" aria-pressed="true" title="You voted for this">${inside}</button></p>`;
+  return html`<form class="vote" method="post" action="${frame.paths.vote(v.boardSlug, v.post.slug)}">${csrfField(frame)}${honeypot}${
+    v.returnTo ? html`<input type="hidden" name="return" value="${v.returnTo}">` : ''
+  }${v.notify && frame.viewer ? notifyMe(frame, 'this post') : ''}<button type="submit" class="vote-button" aria-pressed="false" title="Vote for this">${inside}</button></form>`;
+}
+
+function postItem(frame: PageFrame, boardSlug: string, p: PortalPost, voted: boolean, returnTo: string): SafeHtml {
+  return html`<li class="card">
+${voteControl(frame, { boardSlug, post: p, voted, returnTo })}
+<div class="text"><a class="post-title" dir="auto" href="${frame.paths.post(boardSlug, p.slug)}">${p.title}</a>
+${p.bodyText ? html`<p class="excerpt" dir="auto">${p.bodyText.slice(0, 300)}</p>` : ''}
+<div class="meta">${status(p.status)}<span>${count(p.commentCount, 'comment')}</span><span>${when(p.createdAt)}</span></div></div>
 </li>`;
+}
+
+/**
+ * Previous and next page. A keyset page knows only the next one, so the address carries the cursors of the pages
+ * before (`before`, at most PAGES_REMEMBERED); further back than that, the link is to the first page.
+ */
+function pager(base: string, v: BoardView): SafeHtml | string {
+  const state = { sort: v.sort, q: v.q, status: v.status };
+  const previous = v.before.length
+    ? html`<a href="${base}${boardQuery({ ...state, cursor: v.before.at(-1) || null, before: v.before.slice(0, -1) })}" rel="prev">← Previous page</a>`
+    : v.cursor
+      ? html`<a href="${base}${boardQuery(state)}">← First page</a>`
+      : html`<span></span>`;
+  const next = v.nextCursor
+    ? html`<a href="${base}${boardQuery({ ...state, cursor: v.nextCursor, before: [...v.before, v.cursor ?? ''].slice(-PAGES_REMEMBERED) })}" rel="next">Next page →</a>`
+    : '';
+  return v.cursor || next ? html`<nav class="pager" aria-label="Pages">${previous}${next}</nav>` : '';
 }
 
 export function boardPage(frame: PageFrame, v: BoardView): string {
   const base = frame.paths.board(v.board.slug);
+  const here = `${base}${boardQuery({ sort: v.sort, q: v.q, status: v.status, cursor: v.cursor, before: v.before })}`;
   const sorts = (['top', 'new', 'trending'] as const).map(
     (sort) =>
       html`<li><a href="${base}${boardQuery({ sort, q: v.q, status: v.status })}"${sort === v.sort ? html.raw` aria-current="true"` : ''}>${SORT_LABELS[sort]}</a></li>`,
@@ -71,18 +115,33 @@ export function boardPage(frame: PageFrame, v: BoardView): string {
   const options = POST_STATUSES.filter((s) => s !== 'duplicate').map(
     (s) => html`<option value="${s}"${s === v.status ? html.raw` selected` : ''}>${STATUS_LABELS[s]}</option>`,
   );
+  const filtered = Boolean(v.q || v.status);
   return page(
-    frame,
-    html`<div class="actions"><h1>${v.board.name}</h1><a href="${frame.paths.newPost(v.board.slug)}">New post</a></div>
+    {
+      ...frame,
+      summary: {
+        description: `${v.board.name}: ideas and feedback for ${frame.workspace}. Vote on what matters to you.`,
+      },
+    },
+    html`<div class="head"><h1 dir="auto">${v.board.name}</h1><a class="button" href="${frame.paths.newPost(v.board.slug)}">New post</a></div>
 <form class="filters" method="get" action="${base}" role="search">
 ${v.sort !== 'top' ? html`<input type="hidden" name="sort" value="${v.sort}">` : ''}
-<label>Search posts <input type="search" name="q" value="${v.q ?? ''}" maxlength="200"></label>
-<label>Status <select name="status"><option value="">Any status</option>${options}</select></label>
-<button type="submit">Apply</button>
+<label class="sr-only" for="q">Search posts</label><input id="q" type="search" name="q" value="${v.q ?? ''}" maxlength="200" placeholder="Search posts">
+<label class="sr-only" for="status">Status</label><select id="status" name="status"><option value="">Any status</option>${options}</select>
+<button type="submit" class="secondary">Apply</button>
 </form>
 ${v.relevance ? html`<p class="muted">Most relevant first. <a href="${base}${boardQuery({ sort: v.sort, status: v.status })}">Clear the search</a></p>` : html`<nav aria-label="Sort posts"><ul class="sorts">${sorts}</ul></nav>`}
-${v.posts.length ? html`<ul class="posts">${v.posts.map((p) => postItem(frame.paths, v.board.slug, p))}</ul>` : html`<p class="muted">No posts match.</p>`}
-${v.nextCursor ? html`<p class="pager"><a href="${base}${boardQuery({ sort: v.sort, q: v.q, status: v.status, cursor: v.nextCursor })}" rel="next">Next page</a></p>` : ''}`,
+${
+  v.posts.length
+    ? html`<ul class="posts">${v.posts.map((p) => postItem(frame, v.board.slug, p, v.voted.has(p.id), here))}</ul>`
+    : filtered
+      ? empty('No posts match.', html`<p><a href="${base}">Show every post</a></p>`)
+      : empty(
+          'No posts yet. Be the first to share an idea.',
+          html`<p><a class="button" href="${frame.paths.newPost(v.board.slug)}">New post</a></p>`,
+        )
+}
+${pager(base, v)}`,
   );
 }
 
@@ -111,6 +170,9 @@ const honeypot = html`<div class="hp" aria-hidden="true"><label>Leave this empty
 const signInOnly = (frame: PageFrame) =>
   html`<p class="notice">${frame.workspace} takes feedback from signed-in users: sign in on ${frame.workspace}'s site to vote, comment and post.</p>`;
 
+/** What an author is called: the name they gave, else their contact's (the engine fills it in), else "Anonymous". */
+const authorOf = (c: { authorName: string | null }) => c.authorName ?? 'Anonymous';
+
 /** Comments as a tree: replies under their parent, oldest first; a reply whose parent is not shown stands at the top. */
 function thread(
   comments: PortalComment[],
@@ -138,7 +200,7 @@ function thread(
       }
       const c = top.list[top.index++]!;
       out.push(
-        html`<li class="comment${c.official ? ' official' : ''}" id="${c.id}"><div class="meta">${c.official ? html`${c.authorName ? `${c.authorName} · ` : ''}<span class="team">${workspace} team</span>` : (c.authorName ?? 'Someone')} · ${when(c.createdAt)}</div><div class="body" dir="auto">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">Reply<span class="sr-only"> to ${c.authorName ?? 'Someone'}</span></a>` : ''}`,
+        html`<li class="comment${c.official ? ' official' : ''}" id="${c.id}"><div class="who-said">${avatar(c.official ? (c.authorName ?? workspace) : authorOf(c))}<strong dir="auto">${c.official ? (c.authorName ?? workspace) : authorOf(c)}</strong>${c.official ? html`<span class="team-badge">${workspace} team</span>` : ''}${when(c.createdAt)}</div><div class="body" dir="auto">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">Reply<span class="sr-only"> to ${authorOf(c)}</span></a>` : ''}`,
       );
       const replies = children.get(c.id);
       if (replies?.length) {
@@ -154,30 +216,30 @@ function thread(
 export function postPage(frame: PageFrame, v: PostView): string {
   const p = v.post;
   const paths = frame.paths;
-  const vote = v.voted
-    ? html`<p class="vote"><button type="button" aria-pressed="true" disabled>Voted</button></p>`
-    : html`<form class="vote" method="post" action="${paths.vote(v.board.slug, p.slug)}">${csrfField(frame)}${honeypot}${frame.viewer ? notifyMe(frame, 'this post') : ''}<button type="submit" aria-pressed="false">Vote</button></form>`;
   const reply = v.replyTo;
   const commentForm = html`<form class="stack" id="comment-form" method="post" action="${paths.comment(v.board.slug, p.slug)}">
 ${csrfField(frame)}${honeypot}
-${reply ? html`<input type="hidden" name="parent_id" value="${reply.id}"><p class="muted">Replying to ${reply.authorName ?? 'Someone'}: <a href="${paths.post(v.board.slug, p.slug)}#comment-form">cancel</a></p>` : ''}
+${reply ? html`<input type="hidden" name="parent_id" value="${reply.id}"><p class="muted">Replying to ${authorOf(reply)}: <a href="${paths.post(v.board.slug, p.slug)}#comment-form">cancel</a></p>` : ''}
 <label>${reply ? 'Your reply' : 'Your comment'} <textarea name="body_text" required maxlength="10000"></textarea></label>
 ${frame.viewer ? notifyMe(frame, 'this post') : ''}
 <button type="submit">${reply ? 'Reply' : 'Comment'}</button>
 </form>`;
+  const description = p.bodyText ? p.bodyText : `${count(p.voteCount, 'vote')} on ${v.board.name}, ${frame.workspace}.`;
   return page(
-    frame,
-    html`<p><a href="${paths.board(v.board.slug)}">${v.board.name}</a></p>
-<article>
+    { ...frame, summary: { description, type: 'article' } },
+    html`<p class="crumbs"><a href="${paths.board(v.board.slug)}">← ${v.board.name}</a></p>
+<article class="post card">
+${v.canTakePart ? voteControl(frame, { boardSlug: v.board.slug, post: p, voted: v.voted, notify: true }) : html`<p class="vote"><span class="vote-button"><span class="arrow" aria-hidden="true">▲</span><strong>${p.voteCount}</strong><span class="sr-only"> ${p.voteCount === 1 ? 'vote' : 'votes'}</span></span></p>`}
+<div class="text">
 <h1 dir="auto">${p.title}</h1>
-<p>${status(p.status)} <span class="muted"><span data-vote-count>${count(p.voteCount, 'vote')}</span> · ${p.authorName ? html`${p.authorName} · ` : ''}${when(p.createdAt)}</span></p>
-${v.canTakePart ? vote : ''}
+<div class="meta">${status(p.status)}<span class="author">${avatar(authorOf(p))}<span dir="auto">${authorOf(p)}</span></span>${when(p.createdAt)}<span data-vote-total>${count(p.voteCount, 'vote')}</span></div>
 ${p.bodyText ? html`<div class="body" dir="auto">${p.bodyText}</div>` : ''}
+</div>
 </article>
 ${v.canTakePart ? '' : signInOnly(frame)}
 ${v.merged.length ? html`<h2>Merged into this post</h2><ul>${v.merged.map((m) => html`<li><span dir="auto">${m.title}</span> <span class="muted">${count(m.voteCount, 'vote')}</span></li>`)}</ul>` : ''}
 <h2>${count(v.comments.length, 'comment')}</h2>
-${v.comments.length ? thread(v.comments, v.canTakePart ? (c) => `${paths.post(v.board.slug, p.slug)}?reply=${c.id}#comment-form` : null, frame.workspace) : html`<p class="muted">No comments yet.</p>`}
+${v.comments.length ? thread(v.comments, v.canTakePart ? (c) => `${paths.post(v.board.slug, p.slug)}?reply=${c.id}#comment-form` : null, frame.workspace) : html`<p class="muted">No comments yet. Start the conversation.</p>`}
 ${v.canTakePart ? html`<h2>${reply ? 'Reply' : 'Add a comment'}</h2>${commentForm}` : ''}`,
   );
 }
@@ -258,23 +320,23 @@ export function roadmapPage(
   columns: Array<{ status: PostStatus; posts: Array<PortalPost & { boardSlug: string }> }>,
 ): string {
   const column = (c: (typeof columns)[number]) => html`<section aria-labelledby="col-${c.status}">
-<h2 id="col-${c.status}">${STATUS_LABELS[c.status]}</h2>
-${c.posts.length ? html`<ol>${c.posts.map((p) => html`<li><a dir="auto" href="${frame.paths.post(p.boardSlug, p.slug)}">${p.title}</a> <span class="muted">${count(p.voteCount, 'vote')}</span></li>`)}</ol>` : html`<p class="muted">Nothing here yet.</p>`}
+<h2 id="col-${c.status}">${status(c.status)}<span class="muted">${c.posts.length}</span></h2>
+${c.posts.length ? html`<ol>${c.posts.map((p) => html`<li class="card"><a dir="auto" href="${frame.paths.post(p.boardSlug, p.slug)}">${p.title}</a><span class="muted">${count(p.voteCount, 'vote')}</span></li>`)}</ol>` : html`<p class="muted">Nothing here yet.</p>`}
 </section>`;
   return page(frame, html`<h1>Roadmap</h1><div class="roadmap">${columns.map(column)}</div>`);
 }
 
 export function changelogPage(
   frame: PageFrame,
-  v: { data: PortalChangelogEntry[]; nextCursor: string | null },
+  v: { data: PortalChangelogEntry[]; nextCursor: string | null; cursor?: string | null },
 ): string {
   const entry = (e: PortalChangelogEntry) =>
-    html`<article id="${e.slug}"><h2>${e.title}</h2><p class="muted">${when(e.publishedAt)}</p>${e.body ? html`<div class="markdown">${markdown(e.body)}</div>` : ''}</article>`;
+    html`<article class="card" id="${e.slug}"><h2 dir="auto">${e.title}</h2><p class="muted">${when(e.publishedAt)}</p>${e.body ? html`<div class="markdown" dir="auto">${markdown(e.body)}</div>` : ''}</article>`;
   return page(
     frame,
     html`<h1>Changelog</h1>
-${v.data.length ? html`<div class="entries">${v.data.map(entry)}</div>` : html`<p class="muted">Nothing published yet.</p>`}
-${v.nextCursor ? html`<p class="pager"><a href="${frame.paths.changelog}?cursor=${v.nextCursor}" rel="next">Older entries</a></p>` : ''}`,
+${v.data.length ? html`<div class="entries">${v.data.map(entry)}</div>` : empty('Nothing published yet. Shipped work will be announced here.')}
+${v.nextCursor || v.cursor ? html`<nav class="pager" aria-label="Pages">${v.cursor ? html`<a href="${frame.paths.changelog}">← Newest entries</a>` : html`<span></span>`}${v.nextCursor ? html`<a href="${frame.paths.changelog}?cursor=${v.nextCursor}" rel="next">Older entries →</a>` : ''}</nav>` : ''}`,
   );
 }
 

@@ -27,6 +27,9 @@ async function voteAnswer(site: PortalSite, v: Visit, postId: string, voteCount?
   return jsonResponse(200, { voted: true, already: voteCount === undefined, voteCount: count });
 }
 
+/** Where to land after an action: the page it came from, with what was done (`done=`) added to its query. */
+const landing = (back: string, done: string) => `${back}${back.includes('?') ? '&' : '?'}done=${done}`;
+
 /** Do what was asked as this person, then show where it landed (or, for the script's vote, say so in JSON). */
 export async function perform(
   site: PortalSite,
@@ -43,7 +46,7 @@ export async function perform(
   } catch (err) {
     if (!(err instanceof FeedbackError)) throw err;
     if (err.code === 'ERR_CONFLICT' && action.kind === 'vote')
-      return json ? voteAnswer(site, v, action.postId) : seeOther(`${back}?done=voted`, cookies);
+      return json ? voteAnswer(site, v, action.postId) : seeOther(landing(back, 'voted'), cookies);
     if (json) return jsonResponse(err.status, { error: err.toJSON() });
     const heading = err.code === 'ERR_NOT_FOUND' ? 'Not found' : 'Could not send that';
     return htmlResponse(err.status, messagePage(v.frame, heading, err.message, { href: back, label: 'Back' }), cookies);
@@ -51,7 +54,7 @@ export async function perform(
   if (json && result.kind === 'vote') return voteAnswer(site, v, result.vote.postId, result.voteCount);
   if (result.kind === 'post')
     return seeOther(result.held ? `${back}?done=held` : `${back}/p/${result.post.slug}?done=post`, cookies);
-  return seeOther(`${back}?done=${result.kind}${result.kind === 'comment' ? `#${result.comment.id}` : ''}`, cookies);
+  return seeOther(`${landing(back, result.kind)}${result.kind === 'comment' ? `#${result.comment.id}` : ''}`, cookies);
 }
 
 /** Someone not signed in: the page that asks who they are, then a mailed code (its form comes back with the same fields). */

@@ -221,11 +221,15 @@ export function mountParticipation(router: H3, site: PortalSite): void {
     participationForm(site, event, (form, v) => newPost(site, event, form, v)),
   );
   router.post(`${PORTAL_PATH}/:handle/b/:board/p/:post/vote`, (event) =>
-    participationForm(site, event, async (_form, v) => {
+    participationForm(site, event, async (form, v) => {
       const target = await postOf(site, event, v);
       if (target instanceof Response) return target;
+      // A vote from a board's list returns to that list (a page of this portal's, nothing else).
+      const back = form.get('return') ?? '';
+      const returnTo =
+        back.startsWith(v.paths.home) && !back.includes('//') && back.length <= 2000 ? back : target.path;
       return {
-        action: { kind: 'vote', postId: target.postId, notifyMe: false, returnTo: target.path },
+        action: { kind: 'vote', postId: target.postId, notifyMe: false, returnTo },
         heading: 'Confirm your email to vote',
         hidden: {},
       };

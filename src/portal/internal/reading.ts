@@ -2,7 +2,16 @@ import { getRouterParams, type H3, type H3Event } from 'h3';
 import { FeedbackError, PORTAL_PATH, type PortalSort } from '../../engine/index.js';
 import { textFault } from '../../schemas/input.js';
 import { type PostStatus, SLUG_PATTERN as SLUG } from '../../schemas/posts.js';
-import { boardPage, boardsPage, changelogPage, mergedPage, messagePage, postPage, roadmapPage } from './pages.js';
+import {
+  boardPage,
+  boardsPage,
+  changelogPage,
+  mergedPage,
+  messagePage,
+  PAGES_REMEMBERED,
+  postPage,
+  roadmapPage,
+} from './pages.js';
 import { htmlResponse } from './responses.js';
 import type { PortalSite } from './site.js';
 
@@ -37,6 +46,8 @@ async function boardRoute(site: PortalSite, event: H3Event): Promise<Response> {
     if (!(err instanceof FeedbackError && err.code === 'ERR_VALIDATION')) throw err;
     page = await reader.posts(board.id, { sort });
   }
+  const cursor = query.get('cursor');
+  const before = (query.get('before') ?? '').split('.').filter((c, i, all) => c || i < all.length - 1);
   const shown = {
     board,
     posts: page.data,
@@ -45,6 +56,14 @@ async function boardRoute(site: PortalSite, event: H3Event): Promise<Response> {
     status: page.status,
     nextCursor: page.nextCursor,
     relevance: page.relevance,
+    cursor: cursor && page.data.length ? cursor : null,
+    before: cursor ? before.slice(-PAGES_REMEMBERED) : [],
+    voted: v.viewer
+      ? await v.participation.votedOn(
+          v.viewer,
+          page.data.map((p) => p.id),
+        )
+      : new Set<string>(),
   };
   return htmlResponse(200, boardPage({ ...v.frame, title: board.name, section: 'boards' }, shown), v.cookies);
 }
@@ -79,7 +98,7 @@ async function postRoute(site: PortalSite, event: H3Event): Promise<Response> {
   }
   const replyId = event.url.searchParams.get('reply');
   const replyTo = (replyId && found.comments.find((c) => c.id === replyId)) || null;
-  const voted = v.viewer ? await v.participation.hasVoted(v.viewer, found.post.id) : false;
+  const voted = v.viewer ? (await v.participation.votedOn(v.viewer, [found.post.id])).has(found.post.id) : false;
   return htmlResponse(
     200,
     postPage(frame, {
@@ -137,7 +156,7 @@ export function mountReading(router: H3, site: PortalSite): void {
     });
     return htmlResponse(
       200,
-      changelogPage({ ...v.frame, title: 'Changelog', section: 'changelog' }, entries),
+      changelogPage({ ...v.frame, title: 'Changelog', section: 'changelog' }, { ...entries, cursor: cursor ?? null }),
       v.cookies,
     );
   });

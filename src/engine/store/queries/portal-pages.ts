@@ -64,6 +64,15 @@ const ENTRIES = changelogEntries.ROWS.pick('id', 'boardId', 'title', 'slug', 'bo
 /** A published entry (the only kind the portal reads) has its time. */
 const readEntry = (row: Record<string, unknown>) => ENTRIES.read(row) as PortalChangelogEntry;
 
+/**
+ * What an author is called on the portal: the name they gave with what they wrote, else their contact's name (an
+ * identified user's, from the workspace's backend); null (shown as "Anonymous") else. Never their email.
+ */
+const named = <T extends { authorName: string | null }>(record: T, row: Record<string, unknown>): T => ({
+  ...record,
+  authorName: record.authorName ?? ((row.contact_name as string | null) || null),
+});
+
 /** A post the public sees: live, approved, not merged. */
 const SHOWN = "p.deleted_at IS NULL AND p.moderation_status = 'approved'";
 
@@ -195,11 +204,12 @@ export async function postRef(
 
 /** A shown post of the board by its slug, or a merged one (which the page sends on to its target). */
 export async function postBySlug(sql: Sql, boardId: string, slug: string): Promise<PortalPost | undefined> {
-  const row = await sql.one(`SELECT ${POSTS.columns} FROM post p WHERE p.board_id = ? AND p.slug = ? AND ${SHOWN}`, [
-    boardId,
-    slug,
-  ]);
-  return row && POSTS.read(row);
+  const row = await sql.one(
+    `SELECT ${POSTS.columns}, ct.name AS contact_name FROM post p LEFT JOIN contact ct ON ct.id = p.contact_id
+     WHERE p.board_id = ? AND p.slug = ? AND ${SHOWN}`,
+    [boardId, slug],
+  );
+  return row && named(POSTS.read(row), row);
 }
 
 /** The shown post that moved away from this place, with its board's slug now (where its old address sends). */
@@ -243,11 +253,12 @@ export async function mergedInto(sql: Sql, postId: string): Promise<PortalPost[]
 /** Up to `limit` comments of the post, oldest first (replies are threaded by the page). */
 export async function comments(sql: Sql, postId: string, limit: number): Promise<PortalComment[]> {
   return (
-    await sql.all(`SELECT ${COMMENTS.columns} FROM comment c WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`, [
-      postId,
-      limit,
-    ])
-  ).map((r) => COMMENTS.read(r));
+    await sql.all(
+      `SELECT ${COMMENTS.columns}, ct.name AS contact_name FROM comment c LEFT JOIN contact ct ON ct.id = c.contact_id
+       WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`,
+      [postId, limit],
+    )
+  ).map((r) => named(COMMENTS.read(r), r));
 }
 
 /** The roadmap's column for `status`: shown posts of public boards not hidden from it, in roadmap order, then by votes. */

@@ -107,10 +107,14 @@ export async function anonymize(sql: Sql, ids: readonly string[]): Promise<numbe
 }
 
 /** Whether this voter (`u:<userId>` or `e:<emailHash>`) has voted on the post. */
-export async function hasVoted(sql: Sql, postId: string, voterKey: string): Promise<boolean> {
-  return (
-    (await sql.one('SELECT 1 AS x FROM vote WHERE post_id = ? AND voter_key = ?', [postId, voterKey])) !== undefined
-  );
+/** Which of the posts the voter voted on (one statement, whatever the number of posts). */
+export async function votedOn(sql: Sql, postIds: readonly string[], voterKey: string): Promise<Set<string>> {
+  if (!postIds.length) return new Set();
+  const rows = await sql.all(`SELECT post_id FROM vote WHERE voter_key = ? AND post_id IN (${placeholders(postIds)})`, [
+    voterKey,
+    ...postIds,
+  ]);
+  return new Set(rows.map((r) => r.post_id as string));
 }
 
 /**

@@ -1,0 +1,55 @@
+// npm run screenshots: every page of the portal and the console, at 1280 and 390 px, light and dark, written to
+// docs/images/<face>-<page>-<width>-<theme>.png (docs/portal.md and docs/console.md show them). It starts what the
+// tests start: a fresh SQLite file, the engine migrated and seeded, the server, Debian's chromium.
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConsole } from '../src/console/index.js';
+import { createEngine } from '../src/engine/index.js';
+import { createApp, serveNode } from '../src/h3/index.js';
+import { createPortal } from '../src/portal/index.js';
+import { launchChromium } from '../test/helpers/browser.js';
+import { SCREENS, seedTour, THEMES, tourContext, tourSession } from '../test/helpers/tour.js';
+
+const OUT = join(import.meta.dirname, '../docs/images');
+const dir = mkdtempSync(join(tmpdir(), 'feedback-screenshots-'));
+const receiver = createServer((_req, res) => void res.writeHead(200).end('ok')).listen(0, '127.0.0.1');
+await once(receiver, 'listening');
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+const engine = await createEngine({
+  log: () => {},
+  database: join(dir, 'shots.db'),
+  webhooks: { allowPrivateNetworks: true },
+});
+await engine.migrate();
+const server = await serveNode(
+  createApp({ engine, logError: () => {}, sites: [createPortal({ engine }), createConsole({ engine })] }),
+  { port: 0 },
+);
+const browser = await launchChromium();
+try {
+  const { stops, signInLink } = await seedTour(engine, receiverUrl);
+  const session = await tourSession(browser, server.url, signInLink);
+  for (const screen of SCREENS)
+    for (const theme of THEMES) {
+      const context = await tourContext(browser, session, screen, theme);
+      for (const stop of stops) {
+        const page = await context.newPage();
+        await page.goto(`${server.url}${stop.path}`);
+        const file = join(OUT, `${stop.face}-${stop.name}-${screen.name}-${theme}.png`);
+        await page.screenshot({ path: file, fullPage: screen.width > 500 });
+        await page.close();
+        console.log(file);
+      }
+      await context.close();
+    }
+} finally {
+  await browser.close();
+  await server.close();
+  await engine.close();
+  receiver.close();
+  rmSync(dir, { recursive: true, force: true });
+}

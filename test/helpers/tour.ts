@@ -1,0 +1,142 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { CLI_ACTOR, type Engine } from '../../src/engine/index.js';
+import { seedConsole } from '../browser/console-seed.js';
+
+// A tour of every page of the portal and the console, on one seeded workspace: what the look test checks at two
+// widths in both themes, and what `npm run screenshots` photographs for docs/images.
+
+/** One page of the tour: its face, a name (the screenshot's), its path on the server. */
+export interface TourStop {
+  face: 'portal' | 'console' | 'widget';
+  name: string;
+  path: string;
+}
+
+/** The two screens every page is looked at on: a laptop and a phone. */
+export const SCREENS = [
+  { name: '1280', width: 1280, height: 800 },
+  { name: '390', width: 390, height: 844 },
+] as const;
+export const THEMES = ['light', 'dark'] as const;
+
+/**
+ * Seed a workspace as a team would have it a few weeks in (posts in every status, votes of paying contacts in two
+ * currencies, comments and a reply, a published changelog entry, a webhook with a delivery, a key), and list its pages.
+ * `signInLink` (a path) signs an owner into the console (once per browser context). The engine must allow private networks
+ * for webhooks (`receiverUrl` is a server on 127.0.0.1).
+ */
+export async function seedTour(
+  engine: Engine,
+  receiverUrl: string,
+): Promise<{ stops: TourStop[]; signInLink: string }> {
+  const s = await seedConsole(engine);
+  const { w, ideas, dark } = s;
+  const owner = w.as(CLI_ACTOR);
+  // The webhook's receiver is a real server; the posts below are its first deliveries.
+  const hook = await owner.webhooks.create({ url: receiverUrl, events: ['post.created', 'post.status_changed'] });
+  const portal = '/portal/acme';
+  const consoleAt = `/console/${s.org.id}`;
+  await w.contacts.identify({
+    externalUserId: 'u5',
+    email: 'eva@grossfirma.example',
+    name: 'Eva Klein',
+    plan: 'enterprise',
+    mrrCents: 26_700,
+    currency: 'EUR',
+  });
+  await w.participation.vote({ postId: dark.id, email: 'eva@grossfirma.example', userId: 'u5', vouched: true, notifyMe: false });
+  const statuses = ['planned', 'in_progress', 'shipped', 'under_review', 'declined'] as const;
+  const titles = [
+    'Slack notifications for new posts',
+    'Two-factor authentication',
+    'Bulk edit of tags',
+    'Public API rate limits in headers',
+    'Fax export',
+  ];
+  for (const [i, status] of statuses.entries()) {
+    const p = await w.posts.create(ideas.id, { title: titles[i]!, body: { json: {}, text: `Why: ${titles[i]}.` } });
+    await w.posts.update(p.id, { status });
+  }
+  await w.participation.comment({
+    postId: dark.id,
+    email: 'dana@bigco.example',
+    authorUserId: 'u1',
+    vouched: true,
+    bodyText: 'Our whole support team works nights: this would help a lot.',
+    notifyMe: false,
+  });
+  const entry = await w.changelog.create({
+    boardId: ideas.id,
+    title: 'Export to CSV',
+    body: '## Every board, as a spreadsheet\n\nOpen a board and choose **Export**. [Read more](https://example.com/csv).',
+  });
+  await w.changelog.publish(entry.id);
+  const draft = await w.changelog.create({ boardId: ideas.id, title: 'Dark mode', body: 'Coming soon.' });
+  await owner.keys.create('read:write');
+  await engine.scheduler.runDue();
+  const contact = (await w.contacts.list({ limit: 1 })).data[0]!;
+  const { signIn } = await w.team.add(
+    CLI_ACTOR,
+    { email: 'owner@acme.example', role: 'owner', name: 'Olivia Owner' },
+    { invite: false, workspace: 'Acme' },
+  );
+  const signInLink = `/console/sign-in/link?token=${signIn.token}`;
+  const stops: TourStop[] = [
+    { face: 'portal', name: 'boards', path: `${portal}/` },
+    { face: 'portal', name: 'board', path: `${portal}/b/${ideas.slug}` },
+    { face: 'portal', name: 'post', path: `${portal}/b/${ideas.slug}/p/${dark.slug}` },
+    { face: 'portal', name: 'new-post', path: `${portal}/b/${ideas.slug}/new` },
+    { face: 'portal', name: 'roadmap', path: `${portal}/roadmap` },
+    { face: 'portal', name: 'changelog', path: `${portal}/changelog` },
+    { face: 'portal', name: 'not-found', path: `${portal}/b/no-such-board` },
+    { face: 'console', name: 'sign-in', path: '/console/sign-in' },
+    { face: 'console', name: 'posts', path: `${consoleAt}/posts` },
+    { face: 'console', name: 'post', path: `${consoleAt}/posts/${dark.id}` },
+    { face: 'console', name: 'roadmap', path: `${consoleAt}/roadmap` },
+    { face: 'console', name: 'changelog', path: `${consoleAt}/changelog` },
+    { face: 'console', name: 'changelog-entry', path: `${consoleAt}/changelog/${draft.id}` },
+    { face: 'console', name: 'contacts', path: `${consoleAt}/contacts` },
+    { face: 'console', name: 'contact', path: `${consoleAt}/contacts/${contact.id}` },
+    { face: 'console', name: 'webhooks', path: `${consoleAt}/webhooks` },
+    { face: 'console', name: 'webhook', path: `${consoleAt}/webhooks/${hook.id}` },
+    { face: 'console', name: 'keys', path: `${consoleAt}/keys` },
+    { face: 'console', name: 'settings', path: `${consoleAt}/settings` },
+    { face: 'console', name: 'team', path: `${consoleAt}/team` },
+    { face: 'console', name: 'audit', path: `${consoleAt}/audit` },
+  ];
+  return { stops, signInLink };
+}
+
+/** What a browser keeps once an owner signed into the console with the tour's one-time link (its cookies). */
+export type TourSession = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/** Sign into the console with the tour's link (once: the link works once), and keep the session for every context. */
+export async function tourSession(browser: Browser, base: string, signInLink: string): Promise<TourSession> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${base}${signInLink}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Posts' }).waitFor();
+    return await context.storageState();
+  } finally {
+    await context.close();
+  }
+}
+
+/** A browser context at a screen and theme, signed into the console. */
+export function tourContext(
+  browser: Browser,
+  session: TourSession,
+  screen: (typeof SCREENS)[number],
+  theme: (typeof THEMES)[number],
+): Promise<BrowserContext> {
+  return browser.newContext({
+    storageState: session,
+    bypassCSP: true, // axe runs in the page
+    viewport: { width: screen.width, height: screen.height },
+    colorScheme: theme,
+    isMobile: screen.width < 500,
+    hasTouch: screen.width < 500,
+  });
+}
