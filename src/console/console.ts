@@ -5,7 +5,7 @@ import { type AppSite, assetResponse, createSiteRouter, htmlResponse, seeOther }
 import { mountChangelog } from './internal/changelog.js';
 import { mountContacts } from './internal/contacts.js';
 import { mountKeys } from './internal/keys.js';
-import { message, page, SCRIPT, STYLESHEET } from './internal/layout.js';
+import { message, page, SCRIPT, STYLESHEET, THEME } from './internal/layout.js';
 import { mountPost } from './internal/post.js';
 import { mountPosts } from './internal/posts.js';
 import { mountRoadmap } from './internal/roadmap.js';
@@ -62,7 +62,7 @@ export function createConsole(options: ConsoleOptions): AppSite {
       message({ title: 'Unavailable', csrf: '' }, 'Unavailable', 'The database is unreachable; try again in a moment.'),
     error: () => message({ title: 'Error', csrf: '' }, 'Something went wrong', 'The error is in the server log.'),
   });
-  const assets = new Map([STYLESHEET, SCRIPT].map((a) => [a.name, a]));
+  const assets = new Map([STYLESHEET, SCRIPT, THEME].map((a) => [a.name, a]));
   router.get(`${CONSOLE_PATH}/assets/:name`, (event) => {
     const found = assets.get(getRouterParams(event).name ?? '');
     return found ? assetResponse(found, event.req.headers.get('accept-encoding')) : htmlResponse(404, 'Not found');

@@ -46,6 +46,7 @@ export {
   CONSOLE_PATH,
   DOMAIN_RECORD_LABEL,
   isTeamRole,
+  type SectionCounts,
   type SignInFacts,
   SSO_CALLBACK_PATH,
   SSO_PENDING_SECONDS,
@@ -159,7 +160,9 @@ export {
 export type { ApiKeyInfo } from './store/index.js';
 export { entities } from './store/index.js';
 export {
+  FREE_VOTERS,
   type Impact,
+  impactCurrency,
   ROADMAP_LIMIT,
   TRIAGE_POST_LIMITS,
   TRIAGE_SORTS,
@@ -170,5 +173,7 @@ export {
   type TriageReader,
   type TriageSort,
   type TriageVoter,
+  type VoterPage,
+  type VotersQuery,
 } from './triage/index.js';
 export type { WebhooksService } from './webhooks/index.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createConsole, type HostMember } from '../../src/console/index.js';
-import { CLI_ACTOR, type TeamRole } from '../../src/engine/index.js';
-import { createApp } from '../../src/h3/index.js';
+import { CLI_ACTOR, contrastRatio, type TeamRole } from '../../src/engine/index.js';
+import { createApp, DARK } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { describeEngine } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
@@ -250,9 +250,16 @@ describeEngine(
       expect(home.headers.get('content-security-policy')).toContain("img-src 'self' data: https://cdn.example.com;");
       const html = await home.text();
       expect(html).toContain('<img class="logo" src="https://cdn.example.com/acme.png" alt="" height="28">');
-      expect(html).toContain('href="/portal/assets/theme/0f766e.css"');
-      const theme = await portal.fetch(new Request('http://portal.test/portal/assets/theme/0f766e.css'));
-      expect([theme.status, await theme.text()]).toEqual([200, ':root { --accent: #0f766e; }\n']);
+      const themeHref = /href="(\/portal\/assets\/theme\/0f766e\.css\?v=[\w-]+)"/.exec(html)?.[1];
+      expect(themeHref).toBeDefined();
+      const theme = await portal.fetch(new Request(`http://portal.test${themeHref}`));
+      expect(theme.status).toBe(200);
+      // The colour itself in the light theme; in the dark, the same hue lightened until it reads on the dark page.
+      const css = await theme.text();
+      const [lightAccent, dark] = [...css.matchAll(/--accent: (#[0-9a-f]{6});/g)].map((m) => m[1]!);
+      expect(lightAccent).toBe('#0f766e');
+      expect(contrastRatio(dark!, DARK.bg)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(dark!, DARK.surface)).toBeGreaterThanOrEqual(4.5);
       expect((await portal.fetch(new Request('http://portal.test/portal/assets/theme/red.css'))).status).toBe(404);
       const notTyped = await v.post(`${base}/contacts/${s.contact.id}/erase`, [['confirm', 'yes']]);
       expect(notTyped.status).toBe(422);

@@ -150,7 +150,8 @@ describeEngine(
 
       const v = new Visitor(app, 'http://console.test');
       await signInByCode(v, 'tri@example.com');
-      const titles = (text: string) => [...text.matchAll(/<tr><td><a href="[^"]+">([^<]+)/g)].map((m) => m[1]!.trim());
+      const titles = (text: string) =>
+        [...text.matchAll(/<td class="title[^"]*"><a href="[^"]+"[^>]*>([^<]+)/g)].map((m) => m[1]!.trim());
       const base = `/console/${org.id}/posts`;
       expect(titles((await v.get(base)).text)).toEqual(['Dark mode', 'Held idea', 'Crash on export']);
       expect(titles((await v.get(`${base}?sort=newest`)).text)).toEqual(['Held idea', 'Crash on export', 'Dark mode']);
@@ -185,7 +186,7 @@ describeEngine(
       const first = await v.get(`/console/${org.id}/posts?sort=newest`);
       const next = /href="([^"]+)" rel="next"/.exec(first.text)![1]!.replaceAll('&amp;', '&');
       const second = await v.get(next);
-      const count = (text: string) => (text.match(/<tr><td>/g) ?? []).length;
+      const count = (text: string) => (text.match(/<td class="title/g) ?? []).length;
       expect([count(first.text), count(second.text)]).toEqual([50, 5]);
       expect(second.text).toContain('Idea 00');
       expect((await v.get(`/console/${org.id}/posts?cursor=nonsense`)).status).toBe(200);
@@ -419,7 +420,7 @@ describeEngine(
       // The post page's tags form, then the tag filter.
       expect((await v.post(`${base}/${c.id}/tags`, [['tag', mobile.id]])).location).toBe(`${base}/${c.id}?done=tags`);
       const titles = (text: string) =>
-        [...text.matchAll(/<a href="\/console\/[^"]+\/posts\/post_[^"]+">([^<]+)/g)].map((m) => m[1]);
+        [...text.matchAll(/<a href="\/console\/[^"]+\/posts\/post_[^"]+"[^>]*>([^<]+)/g)].map((m) => m[1]);
       expect(titles((await v.get(`${base}?tag=${mobile.id}`)).text)).toEqual(['Gamma']);
       expect((await v.get(`${base}?tag=${mobile.id}`)).text).toContain('<span class="tag">Mobile</span>');
 

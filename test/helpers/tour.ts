@@ -44,7 +44,13 @@ export async function seedTour(
     mrrCents: 26_700,
     currency: 'EUR',
   });
-  await w.participation.vote({ postId: dark.id, email: 'eva@grossfirma.example', userId: 'u5', vouched: true, notifyMe: false });
+  await w.participation.vote({
+    postId: dark.id,
+    email: 'eva@grossfirma.example',
+    userId: 'u5',
+    vouched: true,
+    notifyMe: false,
+  });
   const statuses = ['planned', 'in_progress', 'shipped', 'under_review', 'declined'] as const;
   const titles = [
     'Slack notifications for new posts',

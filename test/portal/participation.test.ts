@@ -62,7 +62,7 @@ describeEngine(
     it('an anonymous vote waits for the emailed code; with the opt-in the voter becomes a contact (seen through REST)', async () => {
       const { w, post, postPath, key } = await workspace();
       const v = new Visitor(app);
-      expect((await v.get(postPath)).text).toContain('>Vote</button>');
+      expect((await v.get(postPath)).text).toContain('class="vote-button" aria-pressed="false"');
       // Not signed in: the vote asks who they are first, and writes nothing yet.
       const ask = await v.post(`${postPath}/vote`, {});
       expect(ask.status).toBe(200);
@@ -84,7 +84,7 @@ describeEngine(
       expect(done.headers.getSetCookie().find((c) => c.startsWith('fs_session='))).toMatch(/HttpOnly; SameSite=Lax/);
       const after = await v.get(done.location!);
       expect(after.text).toContain('Your vote counts.');
-      expect(after.text).toContain('aria-pressed="true" disabled>Voted');
+      expect(after.text).toContain('class="vote-button" aria-pressed="true"');
       expect((await w.posts.retrieve(post.id)).voteCount).toBe(1);
       // The code worked once.
       expect((await v.post(sent.location!, { code })).text).toContain('This code is no longer valid');
@@ -255,7 +255,7 @@ describeEngine(
       expect(signIn.location).toBe(postPath);
       expect(signIn.headers.get('referrer-policy')).toBe('no-referrer');
       const page = await v.get(postPath);
-      expect(page.text).toContain('Signed in as Dana');
+      expect(page.text).toContain('aria-label="Account: Dana"');
       expect(page.text).not.toContain('name="notify_me"'); // their consent basis is the workspace's identify
       const contact = (await rest(key, '/contacts?limit=10')).data[0];
       expect(contact).toMatchObject({
@@ -278,7 +278,7 @@ describeEngine(
       // Signing out ends the session.
       const out = await v.post(`${base}/sign-out`, {});
       expect(out.location).toBe(`${base}/?done=signed-out`);
-      expect((await v.get(postPath)).text).not.toContain('Signed in as');
+      expect((await v.get(postPath)).text).not.toContain('aria-label="Account:');
     });
 
     it('refuses other algorithms, alg none, a wrong audience, an expired or far-off token and a bad signature, saying which', async () => {
@@ -361,7 +361,7 @@ describeEngine(
       const v = new Visitor(app);
       const page = await v.get(postPath);
       expect(page.text).toContain('takes feedback from signed-in users');
-      expect(page.text).not.toContain('>Vote</button>');
+      expect(page.text).not.toContain('class="vote-button" aria-pressed="false"');
       expect((await v.get(`${base}/b/${board.slug}/new`)).text).not.toContain('name="title"');
       const seen = smtp.mails.length;
       // The page has no form; a post made anyway (with a valid anti-forgery token) is refused for what it is.
@@ -374,7 +374,7 @@ describeEngine(
       await v.get(
         `${base}/sign-in?token=${await mint(e.engine.clock(), secret, { sub: 'u-3', email: 'v@example.com' }, { aud: org.id })}`,
       );
-      expect((await v.get(postPath)).text).toContain('>Vote</button>');
+      expect((await v.get(postPath)).text).toContain('class="vote-button" aria-pressed="false"');
       expect((await v.post(`${postPath}/vote`, {})).status).toBe(303);
       expect((await w.posts.retrieve(post.id)).voteCount).toBe(1);
     });
@@ -504,7 +504,9 @@ describeEngine(
         .at(-1).comment;
       expect(comment).toMatchObject({ parentId: first.id, bodyText: 'Agreed', postId: post.id });
       const page = await v.get(postPath);
-      expect(page.text).toMatch(/First!<\/div>.*<ul><li class="comment" id="cmt_[^"]+"><div class="meta">Bea/s);
+      expect(page.text).toMatch(
+        /First!<\/div>.*<ul><li class="comment" id="cmt_[^"]+"><div class="who-said">.*?<strong dir="auto">Bea</s,
+      );
     });
   },
   { engine: { webhooks: { smtpUrl: smtp.url } }, scheduler: true },

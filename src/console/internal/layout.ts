@@ -1,12 +1,23 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
-import { allows, CONSOLE_PATH, type Team, type TeamIdentity } from '../../engine/index.js';
-import { asset, readPackagedFile, respond } from '../../h3/index.js';
+import { allows, CONSOLE_PATH, type SectionCounts, type Team, type TeamIdentity } from '../../engine/index.js';
+import { asset, initials, readPackagedFile, respond, THEME_SCRIPT } from '../../h3/index.js';
+import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { CONSOLE_CSS } from './styles.js';
 
 export const STYLESHEET = asset('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS);
 /** The console's browser script (src/console/browser/console.js, type-checked and linted as the sources are). */
 const CONSOLE_JS = readPackagedFile('console.js', import.meta.url, new URL('../browser/console.js', import.meta.url));
 export const SCRIPT = asset('console', 'js', 'text/javascript; charset=utf-8', CONSOLE_JS);
+/** The design system's theme script (applies the chosen theme before the page is drawn; runs the toggle). */
+export const THEME = THEME_SCRIPT;
+
+/** A post's status as a coloured pill (the design system's colour for it). */
+export const pill = (status: PostStatus): SafeHtml =>
+  html`<span class="pill s-${status}">${POST_STATUS_LABELS[status]}</span>`;
+
+/** A person's initials in a circle; decorative (the name is written beside it). */
+export const avatar = (name: string): SafeHtml =>
+  html`<span class="avatar" aria-hidden="true">${initials(name)}</span>`;
 
 /** What every console page is framed with: who is signed in, the workspace in view, the anti-forgery token. */
 export interface Frame {
@@ -19,6 +30,8 @@ export interface Frame {
   /** Embedded in a host's admin: the host signs people in and out. */
   embedded?: boolean;
   notice?: string | null;
+  /** What the navigation counts beside its sections (read once per page by the site, for a member). */
+  counts?: SectionCounts | null;
 }
 
 /** An amount of money in cents, written the way its currency is (`$1,200.00`, `€99.00`). */
@@ -60,30 +73,59 @@ const SECTIONS: Array<{ id: Section; label: string; manage?: true; signIn?: true
   { id: 'audit', label: 'Audit log', manage: true },
 ];
 
-/** The bar's sections: those of owners and admins for them; the team for the console's own sign-in (a host has its own). */
-function sections(team: Team, current: Frame['section'], embedded: boolean): SafeHtml {
-  const items = SECTIONS.filter((s) => (!s.manage || allows(team.role, 'manage')) && (!s.signIn || !embedded)).map(
-    (s) => [s.id, s.label] as const,
-  );
-  return html`<nav aria-label="Sections"><ul>${items.map(([id, label]) => html`<li><a href="${CONSOLE_PATH}/${team.organizationId}/${id}"${id === current ? html.raw` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>`;
+/** What a section's count says, and whether it wants attention (something waits for the team). */
+function countOf(
+  id: Section,
+  counts: SectionCounts | null | undefined,
+): { text: string; label: string; attention: boolean } | null {
+  if (!counts) return null;
+  const n = {
+    posts: [counts.held, 'held for moderation', true],
+    changelog: [counts.drafts, counts.drafts === 1 ? 'draft' : 'drafts', false],
+    webhooks: [counts.webhooksOff, 'off', true],
+    keys: [counts.keys, counts.keys === 1 ? 'key in use' : 'keys in use', false],
+    team: [counts.members, counts.members === 1 ? 'member' : 'members', false],
+  }[id as string] as [number, string, boolean] | undefined;
+  if (!n || n[0] === 0) return null;
+  return { text: n[0] >= 100 ? '99+' : String(n[0]), label: `${n[0] >= 100 ? '99+' : n[0]} ${n[1]}`, attention: n[2] };
 }
 
-/** The document every console page is: head, skip link, the bar (workspace, sections, who, sign out), the content. */
-export function page(frame: Frame, main: SafeHtml, options: { narrow?: boolean; refreshTo?: string } = {}): string {
-  const team = frame.team;
-  const bar = frame.identity
-    ? html`<header class="bar">
-<a class="name" href="${CONSOLE_PATH}/">${team ? team.workspace : 'Feedback console'}</a>
-${team ? sections(team, frame.section, frame.embedded === true) : ''}
-${
-  frame.embedded
-    ? html`<span class="muted">${frame.identity.email}${team ? ` · ${team.role}` : ''}</span>`
-    : html`<form method="post" action="${CONSOLE_PATH}/sign-out">${csrfField(frame)}<span class="muted">${frame.identity.email}${team ? ` · ${team.role}` : ''}</span> ${
-        frame.identity.teams.length > 1 ? html`<a href="${CONSOLE_PATH}/">Switch workspace</a> ` : ''
-      }<button type="submit" class="link">Sign out</button></form>`
+/** The navigation: the sections owners and admins have for them; the team for the console's own sign-in (a host has its own). */
+function sections(frame: Frame, team: Team): SafeHtml {
+  const items = SECTIONS.filter(
+    (s) => (!s.manage || allows(team.role, 'manage')) && (!s.signIn || frame.embedded !== true),
+  );
+  return html`<nav aria-label="Sections"><ul>${items.map((s) => {
+    const c = countOf(s.id, frame.counts);
+    return html`<li><a href="${CONSOLE_PATH}/${team.organizationId}/${s.id}"${s.id === frame.section ? html.raw` aria-current="page"` : ''}><span>${s.label}</span>${c ? html`<span class="count${c.attention ? ' attention' : ''}"><span aria-hidden="true">${c.text}</span><span class="sr-only">${c.label}</span></span>` : ''}</a></li>`;
+  })}</ul></nav>`;
 }
-</header>`
-    : html`<header class="bar"><span class="name">Feedback console</span></header>`;
+
+const themeToggle = html`<button type="button" class="theme-toggle" data-theme-toggle hidden>Theme</button>`;
+
+/** The side bar of a signed-in page: the workspace, the sections with their counts, who is signed in. */
+function sidebar(frame: Frame, identity: TeamIdentity): SafeHtml {
+  const team = frame.team;
+  const who = html`<span class="me">${avatar(identity.email)}<span class="email muted">${identity.email}${team ? ` · ${team.role}` : ''}</span></span>`;
+  const account = frame.embedded
+    ? html`<div class="who">${who}${themeToggle}</div>`
+    : html`<div class="who">${who}${identity.teams.length > 1 ? html`<a href="${CONSOLE_PATH}/">Switch workspace</a>` : ''}<form method="post" action="${CONSOLE_PATH}/sign-out">${csrfField(frame)}<button type="submit" class="link">Sign out</button></form>${themeToggle}</div>`;
+  return html`<aside class="sidebar">
+<a class="name" href="${CONSOLE_PATH}/">${team ? team.workspace : 'Feedback console'}</a>
+${team ? sections(frame, team) : ''}
+${account}
+</aside>`;
+}
+
+/** The document every console page is: head, skip link, the side bar (or a plain bar before signing in), the content. */
+export function page(frame: Frame, main: SafeHtml, options: { narrow?: boolean; refreshTo?: string } = {}): string {
+  const content = html`<main id="main"${options.narrow ? html.raw` class="narrow"` : ''}>
+${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''}
+${main}
+</main>`;
+  const body = frame.identity
+    ? html`<div class="shell">${sidebar(frame, frame.identity)}${content}</div>`
+    : html`<header class="bar"><span class="name">Feedback console</span>${themeToggle}</header>${content}`;
   return String(html`<!doctype html>
 <html lang="en">
 <head>
@@ -93,15 +135,12 @@ ${
 ${options.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${options.refreshTo}">` : ''}
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${CONSOLE_PATH}/assets/${STYLESHEET.name}">
+<script src="${CONSOLE_PATH}/assets/${THEME.name}"></script>
 <script src="${CONSOLE_PATH}/assets/${SCRIPT.name}" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-${bar}
-<main id="main"${options.narrow ? html.raw` class="narrow"` : ''}>
-${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''}
-${main}
-</main>
+${body}
 </body>
 </html>
 `);

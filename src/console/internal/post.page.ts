@@ -3,13 +3,16 @@ import { html, type SafeHtml } from '@remix-run/html-template';
 import {
   allows,
   CONSOLE_PATH,
+  FREE_VOTERS,
   type Impact,
   type Team,
+  TRIAGE_POST_LIMITS,
   type TriagePost,
   type TriagePostDetail,
+  type TriageVoter,
 } from '../../engine/index.js';
 import { POST_STATUS_LABELS, POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
-import { csrfField, type Frame, money, page, when } from './layout.js';
+import { avatar, csrfField, type Frame, money, page, pill, when } from './layout.js';
 
 export interface Refused {
   section: 'status' | 'tags' | 'board' | 'reply' | 'internal' | 'edit' | 'merge' | 'moderate';
@@ -83,14 +86,52 @@ export function moderation(base: string, frame: Frame, d: TriagePostDetail, refu
 </form>${errorFor(refused, 'moderate')}</section>`;
 }
 
-export function voters(d: TriagePostDetail): SafeHtml {
-  const rows = d.voters.map(
-    (v) =>
-      html`<tr><td>${v.name ?? v.email ?? html`<span class="muted">Not linked to a contact</span>`}${v.name && v.email ? html`<br><span class="muted">${v.email}</span>` : ''}</td><td>${v.plan ?? ''}</td><td class="num">${v.mrrCents !== null && v.currency ? money(v.mrrCents, v.currency) : ''}</td></tr>`,
+/** Who a person is, as the console names them: their name, else their address, else that the vote is not linked. */
+const person = (v: TriageVoter) =>
+  html`<span class="person">${avatar(v.name ?? v.email ?? '?')}<span><span dir="auto">${v.name ?? v.email ?? 'Not linked to a contact'}</span>${v.name && v.email ? html`<br><span class="muted">${v.email}</span>` : ''}</span></span>`;
+
+const revenue = (v: Pick<TriageVoter, 'mrrCents' | 'currency'>) =>
+  v.mrrCents && v.currency ? `${money(v.mrrCents, v.currency)} a month` : 'Pays nothing';
+
+/** Who asked: the contact who wrote the post (name, address, plan, revenue), or the name they gave on the portal. */
+export function author(d: TriagePostDetail): SafeHtml {
+  const { name, contact } = d.author;
+  return html`<section aria-labelledby="author-h" class="card panel"><h2 id="author-h">Asked by</h2>
+${
+  contact
+    ? html`${person({ ...contact, name: contact.name ?? name })}<dl class="facts"><dt>Plan</dt><dd>${contact.plan ?? 'None'}</dd><dt>Revenue</dt><dd>${revenue(contact)}</dd></dl>`
+    : html`<p class="muted">${name ? html`<span dir="auto">${name}</span> (not linked to a contact)` : 'The team (written in the console or through the API).'}</p>`
+}</section>`;
+}
+
+/** The label of a group of voters: a currency's payers, or those who pay nothing. */
+const groupLabel = (group: string) => (group === FREE_VOTERS ? 'Not paying' : `Paying in ${group}`);
+
+/**
+ * The post's voters, a page at a time, in groups: each currency's payers by revenue (amounts of different currencies
+ * are never ranked together), then those who pay nothing. The group links and the next page keep the page's address.
+ */
+export function voters(base: string, d: TriagePostDetail): SafeHtml {
+  const page = d.voters;
+  const href = (group: string, cursor?: string) =>
+    `${base}?voters=${encodeURIComponent(group)}${cursor ? `&voters_cursor=${encodeURIComponent(cursor)}` : ''}#voters-h`;
+  const tabs = page.groups.map(
+    (g) =>
+      html`<li><a href="${href(g.group)}"${g.group === page.group ? html.raw` aria-current="true"` : ''}>${groupLabel(g.group)} <span class="count">${g.voters.toLocaleString('en')}</span></a></li>`,
   );
-  return html`<section aria-labelledby="voters-h"><h2 id="voters-h">Voters (${d.post.voteCount})</h2>
+  const rows = page.data.map(
+    (v) =>
+      html`<tr><td>${person(v)}</td><td class="num" data-label="Revenue">${v.mrrCents && v.currency ? html`<strong>${money(v.mrrCents, v.currency)}</strong>` : ''}${v.plan ? html`<br><span class="muted">${v.plan}</span>` : ''}</td></tr>`,
+  );
+  return html`<section aria-labelledby="voters-h"><h2 id="voters-h">Voters (${d.post.voteCount.toLocaleString('en')})</h2>
 ${impactLine(d.impact)}
-${d.voters.length ? html`<table><thead><tr><th scope="col">Voter</th><th scope="col">Plan</th><th scope="col" class="num">Monthly revenue</th></tr></thead><tbody>${rows}</tbody></table>${d.post.voteCount > d.voters.length ? html`<p class="muted">The ${d.voters.length} paying most are shown.</p>` : ''}` : html`<p class="muted">No votes yet.</p>`}
+${page.groups.length > 1 ? html`<nav aria-label="Voters by currency"><ul class="segments">${tabs}</ul></nav>` : ''}
+${
+  page.data.length
+    ? html`<table class="voters"><thead><tr><th scope="col">Voter</th><th scope="col" class="num">Monthly revenue · plan</th></tr></thead><tbody>${rows}</tbody></table>
+${page.nextCursor ? html`<p class="pager"><a href="${href(page.group)}">First</a><a href="${href(page.group, page.nextCursor)}" rel="next">Next ${TRIAGE_POST_LIMITS.voters} voters →</a></p>` : ''}`
+    : html`<p class="muted">No votes yet.</p>`
+}
 </section>`;
 }
 
@@ -103,7 +144,7 @@ export function comments(
 ): SafeHtml {
   const list = d.comments.map(
     (c) =>
-      html`<li class="${c.official ? 'official' : ''}" id="${c.id}"><div class="meta">${c.official ? html`<strong>${c.authorName ?? 'The team'}</strong> <span class="badge">Official reply</span>` : (c.authorName ?? 'Someone')} · ${when(c.createdAt, 'minute')}${c.parentId ? html` · <a href="#${c.parentId}">in reply</a>` : ''}</div><div class="body">${c.bodyText}</div></li>`,
+      html`<li class="${c.official ? 'official' : ''}" id="${c.id}"><div class="meta">${avatar(c.authorName ?? (c.official ? 'Team' : '?'))}${c.official ? html`<strong>${c.authorName ?? 'The team'}</strong> <span class="badge">Official reply</span>` : html`<strong dir="auto">${c.authorName ?? 'Anonymous'}</strong>`} · ${when(c.createdAt, 'minute')}${c.parentId ? html` · <a href="#${c.parentId}">in reply</a>` : ''}</div><div class="body" dir="auto">${c.bodyText}</div></li>`,
   );
   return html`<section aria-labelledby="comments-h"><h2 id="comments-h">Comments (${d.post.commentCount})</h2>
 ${d.comments.length ? html`<ol class="comments">${list}</ol>` : html`<p class="muted">No comments yet.</p>`}
@@ -193,11 +234,11 @@ export function postPage(
   const p = d.post;
   const { refused } = options;
   const body = html`<p class="crumbs"><a href="${CONSOLE_PATH}/${team.organizationId}/posts">Posts</a> › ${d.boardName}</p>
-<h1>${p.title}</h1>
-<p class="muted">${POST_STATUS_LABELS[p.status]} · ${p.voteCount} ${p.voteCount === 1 ? 'vote' : 'votes'} · created ${when(p.createdAt)}${p.moderationStatus === 'spam' ? ' · marked as spam' : ''}</p>
+<h1 dir="auto" class="long">${p.title}</h1>
+<p class="meta">${pill(p.status)} <span class="muted">${p.voteCount.toLocaleString('en')} ${p.voteCount === 1 ? 'vote' : 'votes'} · created ${when(p.createdAt)}${p.moderationStatus === 'spam' ? ' · marked as spam' : ''}</span></p>
 ${d.mergedInto ? html`<p class="notice">Merged into <a href="${CONSOLE_PATH}/${team.organizationId}/posts/${d.mergedInto.id}">${d.mergedInto.title}</a>.</p>` : ''}
 ${mayTriage ? moderation(base, frame, d, refused) : ''}
-${p.bodyText ? html`<div class="post-body">${p.bodyText}</div>` : html`<p class="muted">No text.</p>`}
+${p.bodyText ? html`<div class="post-body" dir="auto">${p.bodyText}</div>` : html`<p class="muted">No text.</p>`}
 ${mayTriage ? '' : html`${refused ? html`<p class="error" role="alert">${refused.message}</p>` : ''}<p class="muted">Your role (${team.role}) may read this post but not change it.</p>`}
 <div class="columns"><div>
 ${mayTriage ? statusForm(base, frame, d, refused) : ''}
@@ -207,7 +248,7 @@ ${comments(base, frame, d, mayTriage, refused)}
 ${notes(base, frame, d, mayTriage, refused)}
 ${mayTriage ? editForm(base, frame, d, refused) : ''}
 ${mayTriage && !d.mergedInto ? mergeForm(base, frame, options.merge.q, options.merge.found, refused) : ''}
-</div><div>${voters(d)}</div></div>`;
+</div><div>${author(d)}${voters(base, d)}</div></div>`;
   return page(frame, body);
 }
 

@@ -1,5 +1,5 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
-import { CONSOLE_PATH, FeedbackError, type PostActions, type Team } from '../../engine/index.js';
+import { CONSOLE_PATH, FeedbackError, type PostActions, type Team, type VotersQuery } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import type { Frame } from './layout.js';
@@ -58,11 +58,11 @@ async function render(
   v: ConsoleVisit,
   team: Team,
   postId: string,
-  options: { refused?: Refused | null; mergeQ?: string; done?: string | null },
+  options: { refused?: Refused | null; mergeQ?: string; done?: string | null; voters?: VotersQuery },
   status = 200,
 ) {
   const w = site.engine.workspace(team.organizationId);
-  const d = await w.triage.post(postId);
+  const d = await w.triage.post(postId, options.voters);
   if (!d) return site.notFound(v, 'There is no such post in this workspace.');
   const q = options.mergeQ?.trim() ?? '';
   const found = q ? (await w.triage.posts({ q, limit: 10 })).data.filter((t) => t.id !== d.post.id) : null;
@@ -156,6 +156,7 @@ export function mountPost(router: H3, site: ConsoleSite): void {
     const params = event.url.searchParams;
     return render(site, m.v, m.team, getRouterParams(event).post ?? '', {
       mergeQ: params.get('merge_q') ?? '',
+      voters: { group: params.get('voters') ?? undefined, cursor: params.get('voters_cursor') ?? undefined },
       done: params.get('done'),
     });
   });

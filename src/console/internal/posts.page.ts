@@ -10,7 +10,7 @@ import {
   type TriageSort,
 } from '../../engine/index.js';
 import { POST_STATUS_LABELS, POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
-import { money, when } from './layout.js';
+import { money, pill, when } from './layout.js';
 
 export const label = (status: PostStatus) => POST_STATUS_LABELS[status];
 
@@ -36,11 +36,11 @@ export function filters(
   const option = (value: string, text: string, selected: boolean) =>
     html`<option value="${value}"${selected ? html.raw` selected` : ''}>${text}</option>`;
   return html`<form class="filters" method="get" action="${CONSOLE_PATH}/${team.organizationId}/posts" role="search">
-<label>Search <input type="search" name="q" value="${query.q ?? ''}"></label>
+<label><span class="sr-only">Search</span><input type="search" name="q" value="${query.q ?? ''}" placeholder="Search posts"></label>
 <label>Board <select name="board">${option('', 'All boards', !query.boardId)}${boards.map((b) => option(b.id, b.name, b.id === query.boardId))}</select></label>
 <label>Status <select name="status">${option('', 'Any status', !query.status)}${POST_STATUSES.map((s) => option(s, label(s), s === query.status))}</select></label>
 ${tags.length ? html`<label>Tag <select name="tag">${option('', 'Any tag', !query.tagId)}${tags.map((t) => option(t.id, t.name, t.id === query.tagId))}</select></label>` : ''}
-<label>Voters' plan <input name="plan" size="10" value="${query.voterPlan ?? ''}"></label>
+<label>Voters' plan <input name="plan" size="8" value="${query.voterPlan ?? ''}"></label>
 <label>Sort <select name="sort">${TRIAGE_SORTS.map((s) => option(s, SORT_LABELS[s], s === (query.sort ?? 'votes')))}</select></label>
 ${currencies.length > 1 ? html`<label>Currency <select name="currency">${currencies.map((c) => option(c, c, c === currency))}</select></label>` : ''}
 <label class="check"><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held for moderation</label>
@@ -78,12 +78,12 @@ export function table(
   };
   if (posts.length === 0) return html`<p>${none[sort] ?? 'No posts match.'}</p>`;
   const tagName = new Map(tags.map((t) => [t.id, t.name]));
-  const rows = html`<table class="posts">
+  const rows = html`<table class="posts cards">
 <caption class="muted">Posts of every board <span class="keys">(keys: j and k move, x ticks, Enter opens, / searches)</span></caption>
 <thead><tr>${mayTriage ? html`<th scope="col"><span class="sr-only">Choose</span></th>` : ''}<th scope="col">Post</th><th scope="col">Board</th><th scope="col">Status</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Impact <span class="muted">(paying voters)</span></th><th scope="col" class="num">Comments</th><th scope="col">Created</th></tr></thead>
 <tbody>${posts.map(
     (p) =>
-      html`<tr>${mayTriage ? html`<td><input type="checkbox" name="post" value="${p.id}" id="pick-${p.id}" aria-label="Choose ${p.title}"></td>` : ''}<td><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}${p.tagIds.map((id) => html` <span class="tag">${tagName.get(id) ?? ''}</span>`)}</td><td>${p.boardName}</td><td>${label(p.status)}</td><td class="num">${p.voteCount}</td><td class="num">${impactText(p.impact)}</td><td class="num">${p.commentCount}</td><td>${when(p.createdAt)}</td></tr>`,
+      html`<tr>${mayTriage ? html`<td class="pick"><input type="checkbox" name="post" value="${p.id}" id="pick-${p.id}" aria-label="Choose ${p.title}"></td>` : ''}<td class="title long"><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}" dir="auto">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}${p.tagIds.map((id) => html` <span class="tag">${tagName.get(id) ?? ''}</span>`)}</td><td data-label="Board">${p.boardName}</td><td>${pill(p.status)}</td><td class="num" data-label="Votes">${p.voteCount}</td><td class="num impact" data-label="Impact">${impactText(p.impact)}</td><td class="num" data-label="Comments">${p.commentCount}</td><td data-label="Created">${when(p.createdAt)}</td></tr>`,
   )}</tbody>
 </table>`;
   if (!mayTriage) return rows;

@@ -172,7 +172,11 @@ export class ConsoleSite extends SiteBase<ConsoleVisit> {
     if (!v.identity) return this.signInFirst(v);
     const organizationId = getRouterParams(event).org;
     const team = this.teamOf(v, organizationId);
-    if (team) return { v, team };
+    if (team) {
+      // What the navigation counts beside its sections, for every page of the workspace.
+      v.frame = { ...v.frame, counts: await this.engine.workspace(team.organizationId).team.sectionCounts() };
+      return { v, team };
+    }
     if (v.identity.elsewhere.some((t) => t.organizationId === organizationId))
       return seeOther(`${CONSOLE_PATH}/${organizationId}/sign-in`, v.cookies);
     return this.notFound(v);

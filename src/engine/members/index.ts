@@ -1,6 +1,6 @@
 // The console's team members (the people of a workspace's team, as the console knows them): roles, members and invitations, signing in (mailed codes and links, single sign-on), sessions and
 // what proved them, and the audit log.
-import type { WorkspaceContext } from '../store/index.js';
+import { consoleCounts, type WorkspaceContext } from '../store/index.js';
 import type { Actor } from './audit.js';
 import { attestDomains, type SsoContext, verifyDomain } from './domains.js';
 import {
@@ -61,8 +61,11 @@ export function createTeamService(ctx: WorkspaceContext & SsoContext) {
     /** Note a look at the posts page; when the member looked before it (null at their first look). */
     lookAtPosts: (actor: Actor) => lookAtPosts(ctx, actor),
     auditLog: (actor: Actor, options?: { limit?: number; cursor?: string }) => auditLog(ctx, actor, options),
+    /** What the console's navigation counts: held posts, changelog drafts, webhooks off, keys, members. */
+    sectionCounts: () => consoleCounts.sectionCounts(ctx.db, ctx.organizationId),
   };
 }
+export type SectionCounts = consoleCounts.SectionCounts;
 export type TeamService = ReturnType<typeof createTeamService>;
 
 /** Signing in to the console, across workspaces: a person is one address on any number of teams. */

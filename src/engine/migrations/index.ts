@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import type { SqlDialect } from '../store/sql.js';
 import type { BothDialects } from './both.js';
+import { VotersByCurrency } from './Migration20261206000000VotersByCurrency.js';
 import { Migration20261122000000Initial as PgInitial } from './postgresql/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as PgContactVersion } from './postgresql/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as PgTagsChangelog } from './postgresql/Migration20261122020000TagsChangelog.js';
@@ -53,7 +54,9 @@ export const SEALED_SECRETS_MIGRATION = 'Migration20261123020000SealedSecrets';
  * The migrations written once for both databases (both.ts, `forBothDialects`), in order, after each dialect's own:
  * a new change goes here, `['Migration<timestamp><Name>', Migration<timestamp><Name>]`.
  */
-const FOR_BOTH: readonly (readonly [string, BothDialects])[] = [];
+const FOR_BOTH: readonly (readonly [string, BothDialects])[] = [
+  ['Migration20261206000000VotersByCurrency', VotersByCurrency],
+];
 
 /** Each dialect's migrations written for it alone, in order (every change up to 2026-12-05). */
 const DIALECT_MIGRATIONS: Record<SqlDialect['name'], MigrationObject[]> = {

@@ -2,7 +2,16 @@
 import type { Post } from '../../schemas/posts.js';
 import { ROADMAP_STATUSES } from '../portal/index.js';
 import { parseSearch, type RelevancePosition, searchPosts } from '../search/index.js';
-import { type CursorKey, isId, isIntegerIn, isRelevancePosition, isTime, readCursor, toPage } from '../shared/index.js';
+import {
+  type CursorKey,
+  FeedbackError,
+  isId,
+  isIntegerIn,
+  isRelevancePosition,
+  isTime,
+  readCursor,
+  toPage,
+} from '../shared/index.js';
 import { boards, postImpacts, postNotes, posts, postTags, triage, type WorkspaceContext } from '../store/index.js';
 
 export const ROADMAP_LIMIT = triage.ROADMAP_LIMIT;
@@ -11,8 +20,27 @@ export type TriagePost = triage.TriagePost;
 export type TriageVoter = triage.TriageVoter;
 export type Impact = postImpacts.Impact;
 
-/** How many voters, comments and notes the post page shows (the most paying voters first). */
-export const TRIAGE_POST_LIMITS = { voters: 100, comments: 500, notes: 500 };
+/** How many voters (a page), comments and notes the post page shows. */
+export const TRIAGE_POST_LIMITS = { voters: 25, comments: 500, notes: 500 };
+
+/** The voters who pay nothing (free contacts, votes not linked to a contact), as a group of the post page's voters. */
+export const FREE_VOTERS = 'free';
+
+/** Which of a post's voters to show, a page at a time: paying in a currency (its code), or FREE_VOTERS. */
+export interface VotersQuery {
+  group?: string;
+  cursor?: string;
+}
+
+/** A page of a post's voters: one currency's payers by revenue, or those who pay nothing, earliest first. */
+export interface VoterPage {
+  /** The group shown: a currency's code, or FREE_VOTERS. */
+  group: string;
+  /** Every group the post's voters fall in, with how many each holds (currencies by revenue, then FREE_VOTERS). */
+  groups: Array<{ group: string; voters: number }>;
+  data: triage.TriageVoter[];
+  nextCursor: string | null;
+}
 
 /** A post as the team's post page shows it. */
 export interface TriagePostDetail {
@@ -24,7 +52,9 @@ export interface TriagePostDetail {
   impact: Impact[];
   /** The tags it carries (ids). */
   tagIds: string[];
-  voters: triage.TriageVoter[];
+  /** Who wrote it: the name they gave, and their contact where it is linked to one. */
+  author: triage.TriageAuthor;
+  voters: VoterPage;
   comments: triage.TriageComment[];
   notes: postNotes.PostNoteRow[];
 }
@@ -37,7 +67,7 @@ export interface TriageQuery extends triage.TriageFilter {
   /** Words to search titles and bodies for (docs/search.md): then the order is relevance. */
   q?: string;
   sort?: TriageSort;
-  /** The currency the impact sort ranks by (default: USD when the workspace has it, else its first alphabetically). */
+  /** The currency the impact sort ranks by (default: the workspace's most common, see impactCurrency). */
   currency?: string;
   cursor?: string;
   limit?: number;
@@ -61,26 +91,86 @@ async function withImpact<T extends { id: string }>(
   return list.map((p) => ({ ...p, impact: impact.get(p.id) ?? [], tagIds: tags.get(p.id) ?? [] }));
 }
 
-/** The currency the impact sort ranks by: the one asked for if the workspace has it, else USD, else its first; null without any. */
-const impactCurrency = (known: string[], asked?: string): string | null =>
-  asked && known.includes(asked) ? asked : known.includes('USD') ? 'USD' : (known[0] ?? null);
+/**
+ * The workspace's currency for impact: the one asked for if the workspace has it, else its most common (the one most
+ * posts have paying voters in; ties alphabetically); null without any. The posts page, its form and the post page
+ * all use it, so one rule holds everywhere.
+ */
+export function impactCurrency(
+  known: ReadonlyArray<{ currency: string; posts: number }>,
+  asked?: string,
+): string | null {
+  if (asked && known.some((k) => k.currency === asked)) return asked;
+  return (
+    known.reduce<{ currency: string; posts: number } | null>(
+      (best, k) => (!best || k.posts > best.posts ? k : best),
+      null,
+    )?.currency ?? null
+  );
+}
+
+const isVoterPosition = (k: CursorKey) => k.length === 2 && isCount(k[0]) && isId(k[1]);
+
+/**
+ * A page of the post's voters in `query.group` (default: the workspace's impact currency where the post has voters
+ * paying in it, else the currency its voters pay most in, else FREE_VOTERS). An unknown group is the default.
+ */
+async function voterPage(ctx: WorkspaceContext, post: Post, impact: Impact[], query: VotersQuery): Promise<VoterPage> {
+  const paying = impact.reduce((n, i) => n + i.payingVoters, 0);
+  const groups = [
+    ...impact.map((i) => ({ group: i.currency, voters: i.payingVoters })),
+    ...(post.voteCount > paying ? [{ group: FREE_VOTERS, voters: post.voteCount - paying }] : []),
+  ];
+  const known = (g: string | null | undefined) => (g && groups.some((x) => x.group === g) ? g : null);
+  const workspace = impactCurrency(await postImpacts.currencies(ctx.db, ctx.organizationId));
+  const group = known(query.group) ?? known(workspace) ?? groups[0]?.group ?? FREE_VOTERS;
+  const kind = `triage:voters:${group}`;
+  const after = readCursor(query.cursor, kind, isVoterPosition) as [number, string] | undefined;
+  const limit = TRIAGE_POST_LIMITS.voters;
+  const rows =
+    group === FREE_VOTERS
+      ? await triage.freeVoters(ctx.db, post.id, limit + 1, after)
+      : await triage.payingVoters(ctx.db, ctx.organizationId, post, group, limit + 1, after);
+  const page = toPage(rows, limit, kind, (last) => last.position);
+  return { group, groups, data: page.data.map(({ position: _p, ...v }) => v), nextCursor: page.nextCursor };
+}
 
 /** A live post of the workspace with what the team sees of it; undefined for any other id. */
-async function postDetail(ctx: WorkspaceContext, postId: string): Promise<TriagePostDetail | undefined> {
+async function postDetail(
+  ctx: WorkspaceContext,
+  postId: string,
+  votersQuery: VotersQuery = {},
+): Promise<TriagePostDetail | undefined> {
   const { db, organizationId } = ctx;
   const post = await posts.findLive(db, organizationId, postId);
   if (!post) return undefined;
-  const [board, target, impact, tagIds, voters, comments, notes] = await Promise.all([
+  const impact = await postImpacts.forPosts(db, [post.id]).then((m) => m.get(post.id) ?? []);
+  const [board, target, tagIds, author, voters, comments, notes] = await Promise.all([
     boards.find(db, organizationId, post.boardId),
     post.mergedIntoId ? posts.findLive(db, organizationId, post.mergedIntoId) : undefined,
-    postImpacts.forPosts(db, [post.id]).then((m) => m.get(post.id) ?? []),
     postTags.forPosts(db, [post.id]).then((m) => m.get(post.id) ?? []),
-    triage.voters(db, organizationId, post, TRIAGE_POST_LIMITS.voters),
+    triage.authorOf(db, post.id),
+    voterPage(ctx, post, impact, votersQuery).catch((err: unknown) => {
+      // A cursor that is not this group's (edited, or of another group): the group's first page.
+      if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION')
+        return voterPage(ctx, post, impact, { group: votersQuery.group });
+      throw err;
+    }),
     triage.comments(db, post.id, TRIAGE_POST_LIMITS.comments),
     postNotes.listForPost(db, post.id, TRIAGE_POST_LIMITS.notes),
   ]);
   const mergedInto = target ? { id: target.id, title: target.title } : null;
-  return { post, boardName: board?.name ?? '', mergedInto, impact, tagIds, voters, comments, notes };
+  return {
+    post,
+    boardName: board?.name ?? '',
+    mergedInto,
+    impact,
+    tagIds,
+    author,
+    voters,
+    comments,
+    notes,
+  };
 }
 
 /** A page of the posts matching the query's words, most relevant first (docs/search.md). */
@@ -128,29 +218,32 @@ async function sortedPage(
 async function postsPage(ctx: WorkspaceContext, query: TriageQuery = {}) {
   const { q, sort: asked, currency: askedCurrency, cursor, limit: askedLimit, ...filter } = query;
   const limit = Math.min(Math.max(askedLimit ?? 50, 1), 100);
-  const currencies = await postImpacts.currencies(ctx.db, ctx.organizationId);
+  const known = await postImpacts.currencies(ctx.db, ctx.organizationId);
+  const currencies = known.map((k) => k.currency);
+  // The currency the page ranks by, or would rank by: the form shows it chosen whatever the sort.
+  const chosen = impactCurrency(known, askedCurrency);
   if (q !== undefined && q.trim() !== '') {
     const page = await searchedPage(ctx, q, filter, limit, cursor);
     const data = await withImpact(
       ctx,
       page.data.map(({ position: _p, ...post }) => post),
     );
-    return { data, nextCursor: page.nextCursor, sort: 'relevance' as const, currencies, currency: null };
+    return { data, nextCursor: page.nextCursor, sort: 'relevance' as const, currencies, currency: chosen };
   }
   const sort = asked ?? 'votes';
-  const currency = sort === 'impact' ? impactCurrency(currencies, askedCurrency) : undefined;
+  const currency = sort === 'impact' ? chosen : undefined;
   const page = await sortedPage(ctx, sort, currency, filter, limit, cursor);
   const data = await withImpact(
     ctx,
     page.data.map(({ position: _p, ...post }) => post),
   );
-  return { data, nextCursor: page.nextCursor, sort, currencies, currency: currency ?? null };
+  return { data, nextCursor: page.nextCursor, sort, currencies, currency: chosen };
 }
 
 /** What the console reads of a workspace (built once per workspace). */
 export function createTriageReader(ctx: WorkspaceContext) {
   return {
-    post: (postId: string) => postDetail(ctx, postId),
+    post: (postId: string, voters?: VotersQuery) => postDetail(ctx, postId, voters),
     /** The roadmap's columns (planned, in progress, shipped; or those asked for), each its first ROADMAP_LIMIT posts in order. */
     async roadmap(statuses: readonly (typeof ROADMAP_STATUSES)[number][] = ROADMAP_STATUSES) {
       const columns = await Promise.all(
@@ -160,8 +253,11 @@ export function createTriageReader(ctx: WorkspaceContext) {
     },
     /** The titles of these posts of the workspace, by id (what the audit log names). */
     titles: (ids: readonly string[]) => triage.titles(ctx.db, ctx.organizationId, [...new Set(ids)].slice(0, 500)),
-    /** The currencies the workspace's impact is in (those of its paying voters), alphabetically. */
-    currencies: () => postImpacts.currencies(ctx.db, ctx.organizationId),
+    /** The currencies the workspace's impact is in (those of its paying voters), alphabetically, and its most common. */
+    async currencies() {
+      const known = await postImpacts.currencies(ctx.db, ctx.organizationId);
+      return { currencies: known.map((k) => k.currency), mostCommon: impactCurrency(known) };
+    },
     posts: (query: TriageQuery = {}) => postsPage(ctx, query),
   };
 }

@@ -37,6 +37,8 @@ export interface BoardView {
   before: string[];
   /** Which of the shown posts the viewer voted on. */
   voted: ReadonlySet<string>;
+  /** Whether the viewer may vote (false where the workspace takes only signed-in users and they are not). */
+  canTakePart: boolean;
 }
 
 /** How many earlier pages a board's address remembers for "Previous page" (further back, the first page is a link). */
@@ -71,7 +73,7 @@ export function voteControl(
   v: { boardSlug: string; post: PortalPost; voted: boolean; returnTo?: string; notify?: boolean },
 ): SafeHtml {
   const n = v.post.voteCount;
-  const inside = html`<span class="arrow" aria-hidden="true">▲</span><strong data-vote-count>${n}</strong><span class="sr-only"> ${n === 1 ? 'vote' : 'votes'}</span>`;
+  const inside = html`<span class="arrow" aria-hidden="true">▲</span><span class="sr-only">Vote, </span><strong data-vote-count>${n}</strong><span class="sr-only"> ${n === 1 ? 'vote' : 'votes'}</span>`;
   if (v.voted)
     return html`<p class="vote"><button type="button" class="vote-button" aria-pressed="true" title="You voted for this">${inside}</button></p>`;
   return html`<form class="vote" method="post" action="${frame.paths.vote(v.boardSlug, v.post.slug)}">${csrfField(frame)}${honeypot}${
@@ -79,9 +81,18 @@ export function voteControl(
   }${v.notify && frame.viewer ? notifyMe(frame, 'this post') : ''}<button type="submit" class="vote-button" aria-pressed="false" title="Vote for this">${inside}</button></form>`;
 }
 
-function postItem(frame: PageFrame, boardSlug: string, p: PortalPost, voted: boolean, returnTo: string): SafeHtml {
+/** A post's vote count where the viewer may not vote: the same box, not a control. */
+const voteCount = (n: number) =>
+  html`<p class="vote"><span class="vote-button"><span class="arrow" aria-hidden="true">▲</span><strong>${n}</strong><span class="sr-only"> ${n === 1 ? 'vote' : 'votes'}</span></span></p>`;
+
+function postItem(
+  frame: PageFrame,
+  boardSlug: string,
+  p: PortalPost,
+  vote: { voted: boolean; returnTo: string } | null,
+): SafeHtml {
   return html`<li class="card">
-${voteControl(frame, { boardSlug, post: p, voted, returnTo })}
+${vote ? voteControl(frame, { boardSlug, post: p, ...vote }) : voteCount(p.voteCount)}
 <div class="text"><a class="post-title" dir="auto" href="${frame.paths.post(boardSlug, p.slug)}">${p.title}</a>
 ${p.bodyText ? html`<p class="excerpt" dir="auto">${p.bodyText.slice(0, 300)}</p>` : ''}
 <div class="meta">${status(p.status)}<span>${count(p.commentCount, 'comment')}</span><span>${when(p.createdAt)}</span></div></div>
@@ -133,7 +144,7 @@ ${v.sort !== 'top' ? html`<input type="hidden" name="sort" value="${v.sort}">` :
 ${v.relevance ? html`<p class="muted">Most relevant first. <a href="${base}${boardQuery({ sort: v.sort, status: v.status })}">Clear the search</a></p>` : html`<nav aria-label="Sort posts"><ul class="sorts">${sorts}</ul></nav>`}
 ${
   v.posts.length
-    ? html`<ul class="posts">${v.posts.map((p) => postItem(frame, v.board.slug, p, v.voted.has(p.id), here))}</ul>`
+    ? html`<ul class="posts">${v.posts.map((p) => postItem(frame, v.board.slug, p, v.canTakePart ? { voted: v.voted.has(p.id), returnTo: here } : null))}</ul>`
     : filtered
       ? empty('No posts match.', html`<p><a href="${base}">Show every post</a></p>`)
       : empty(
@@ -229,7 +240,7 @@ ${frame.viewer ? notifyMe(frame, 'this post') : ''}
     { ...frame, summary: { description, type: 'article' } },
     html`<p class="crumbs"><a href="${paths.board(v.board.slug)}">← ${v.board.name}</a></p>
 <article class="post card">
-${v.canTakePart ? voteControl(frame, { boardSlug: v.board.slug, post: p, voted: v.voted, notify: true }) : html`<p class="vote"><span class="vote-button"><span class="arrow" aria-hidden="true">▲</span><strong>${p.voteCount}</strong><span class="sr-only"> ${p.voteCount === 1 ? 'vote' : 'votes'}</span></span></p>`}
+${v.canTakePart ? voteControl(frame, { boardSlug: v.board.slug, post: p, voted: v.voted, notify: true }) : voteCount(p.voteCount)}
 <div class="text">
 <h1 dir="auto">${p.title}</h1>
 <div class="meta">${status(p.status)}<span class="author">${avatar(authorOf(p))}<span dir="auto">${authorOf(p)}</span></span>${when(p.createdAt)}<span data-vote-total>${count(p.voteCount, 'vote')}</span></div>

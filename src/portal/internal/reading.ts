@@ -64,6 +64,7 @@ async function boardRoute(site: PortalSite, event: H3Event): Promise<Response> {
           page.data.map((p) => p.id),
         )
       : new Set<string>(),
+    canTakePart: v.canTakePart,
   };
   return htmlResponse(200, boardPage({ ...v.frame, title: board.name, section: 'boards' }, shown), v.cookies);
 }

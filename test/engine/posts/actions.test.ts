@@ -274,13 +274,25 @@ describeEngine(
         { currency: 'USD', mrrCents: 52_000, payingVoters: 2 },
         { currency: 'EUR', mrrCents: 9_900, payingVoters: 1 },
       ]);
-      expect(detail!.voters.map((x) => [x.email, x.plan, x.mrrCents])).toEqual([
+      // Voters by revenue within each currency, never across: a group per currency, then those who pay nothing.
+      expect(detail!.voters.groups).toEqual([
+        { group: 'USD', voters: 2 },
+        { group: 'EUR', voters: 1 },
+        { group: 'free', voters: 2 },
+      ]);
+      const group = async (name: string) =>
+        (await w.ws.triage.post(w.post.id, { group: name }))!.voters.data.map((x) => [x.email, x.plan, x.mrrCents]);
+      expect(await group('USD')).toEqual([
         [v.big, 'enterprise', 50_000],
-        [v.euro, 'pro', 9_900],
         [v.small, 'starter', 2_000],
+      ]);
+      expect(await group('EUR')).toEqual([[v.euro, 'pro', 9_900]]);
+      expect(await group('free')).toEqual([
         [v.free, 'free', 0],
         [null, null, null],
       ]);
+      // The workspace's currencies tie (one post each): the default group is the first alphabetically.
+      expect(detail!.voters.group).toBe('EUR');
       expect(await w.ws.triage.post('post_nope')).toBeUndefined();
     });
 

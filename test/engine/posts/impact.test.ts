@@ -108,6 +108,34 @@ describeEngine('post impact', (h) => {
     await check('contact deleted');
   });
 
+  it("impact's currency is the workspace's most common one by default (not USD because it is USD), for every sort", async () => {
+    const org = await h.engine.organizations.create({ name: 'Euro', plan: 'paid' });
+    const ws = h.engine.workspace(org.id);
+    const board = await ws.boards.create({ name: 'Ideas' });
+    const payers = [
+      ['EUR', 5_000],
+      ['EUR', 3_000],
+      ['USD', 90_000],
+    ] as const;
+    for (const [i, [currency, mrrCents]] of payers.entries()) {
+      const post = await ws.posts.create(board.id, { title: `Idea ${i}` });
+      await ws.contacts.identify({ externalUserId: `e${i}`, email: `e${i}@euro.example`, mrrCents, currency });
+      await ws.participation.vote({
+        postId: post.id,
+        email: `e${i}@euro.example`,
+        userId: `e${i}`,
+        vouched: true,
+        notifyMe: false,
+      });
+    }
+    expect(await ws.triage.currencies()).toEqual({ currencies: ['EUR', 'USD'], mostCommon: 'EUR' });
+    const byImpact = await ws.triage.posts({ sort: 'impact' });
+    expect([byImpact.currency, byImpact.data.map((p) => p.title)]).toEqual(['EUR', ['Idea 0', 'Idea 1']]);
+    // The page's currency choice shows the same one whatever the sort.
+    expect((await ws.triage.posts({ sort: 'votes' })).currency).toBe('EUR');
+    expect((await ws.triage.posts({ sort: 'impact', currency: 'USD' })).data.map((p) => p.title)).toEqual(['Idea 2']);
+  });
+
   it('the impact sort lists the posts with paying voters in a currency, most revenue first, in stable pages', async () => {
     const org = await h.engine.organizations.create({ name: 'Sort', plan: 'paid' });
     const ws = h.engine.workspace(org.id);
@@ -136,7 +164,7 @@ describeEngine('post impact', (h) => {
       vouched: true,
       notifyMe: false,
     });
-    expect(await ws.triage.currencies()).toEqual(['EUR', 'USD']);
+    expect(await ws.triage.currencies()).toEqual({ currencies: ['EUR', 'USD'], mostCommon: 'USD' });
     const first = await ws.triage.posts({ sort: 'impact', limit: 3 });
     expect(first.currency).toBe('USD');
     expect(first.data.map((p) => p.title)).toEqual(['Idea 0', 'Idea 5', 'Idea 4']);
@@ -209,14 +237,23 @@ describeEngine('post impact', (h) => {
     });
     const detail = (await ws.triage.post(big.id))!;
     const expected = (
-      await h.engine.db.all<{ mrr_cents: number }>(
-        `SELECT mrr_cents FROM contact WHERE organization_id = ? AND mrr_cents > 0 ORDER BY mrr_cents DESC, id DESC LIMIT 100`,
+      await h.engine.db.all<{ id: string }>(
+        `SELECT id FROM contact WHERE organization_id = ? AND mrr_cents > 0 ORDER BY mrr_cents DESC, id DESC`,
         [org.id],
       )
-    ).map((r) => Number(r.mrr_cents));
-    expect(detail.voters).toHaveLength(100);
-    expect(detail.voters.map((v) => v.mrrCents)).toEqual(expected);
-    expect(detail.voters.every((v) => v.votedAt === now.toISOString())).toBe(true);
+    ).map((r) => r.id);
+    // Every paying voter, a page of 25 at a time, in the order of their revenue, each once.
+    const walked = [...detail.voters.data];
+    for (let cursor = detail.voters.nextCursor; cursor; ) {
+      const next = (await ws.triage.post(big.id, { group: 'USD', cursor }))!.voters;
+      expect(next.data.length).toBeLessThanOrEqual(25);
+      walked.push(...next.data);
+      cursor = next.nextCursor;
+    }
+    expect(detail.voters.group).toBe('USD');
+    expect(detail.voters.data).toHaveLength(25);
+    expect(walked.map((v) => v.contactId)).toEqual(expected);
+    expect(walked.every((v) => v.votedAt === now.toISOString())).toBe(true);
     expect(detail.impact).toEqual([
       {
         currency: 'USD',

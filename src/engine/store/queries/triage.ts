@@ -180,7 +180,7 @@ export interface TriageVoter {
   votedAt: string;
 }
 
-/** Above this many votes, a post's top voters are found from the paying contacts down (see `voters`). */
+/** Above this many votes, a post's paying voters are found from the workspace's paying contacts down (see `payingVoters`). */
 export const MANY_VOTES = 2000;
 
 const voter = (r: Record<string, unknown>): TriageVoter => ({
@@ -194,34 +194,80 @@ const voter = (r: Record<string, unknown>): TriageVoter => ({
 });
 
 /**
- * Up to `limit` voters of a post, those paying most first (then the earliest). A post with up to MANY_VOTES votes is
- * read from its votes (every voter, paying or not); a post with more, from the workspace's paying contacts down, by
- * revenue, each checked for a vote on it (an index probe): the top payers of a post a twentieth of the workspace voted
- * on are then a few thousand probes away instead of every vote's contact. Only paying voters are listed then.
+ * A page of a post's paying voters in one currency, most revenue first (then by contact id, descending), after the
+ * position `after` ([revenue, contact id]). Amounts of different currencies are never ranked together. A post with up
+ * to MANY_VOTES votes is read from its votes; a post with more, from the workspace's paying contacts in that currency
+ * down (contact_org_currency_mrr_idx), each checked for a vote on it (an index probe): the top payers of a post a
+ * twentieth of the workspace voted on are then a page times twenty probes away instead of every vote's contact.
  */
-export async function voters(
+export async function payingVoters(
   sql: Sql,
   organizationId: string,
   post: { id: string; voteCount: number },
+  currency: string,
   limit: number,
-): Promise<TriageVoter[]> {
-  if (post.voteCount <= MANY_VOTES) {
-    const rows = await sql.all(
-      `SELECT v.contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency, v.created_at FROM vote v LEFT JOIN contact c ON c.id = v.contact_id
-       WHERE v.post_id = ? ORDER BY (c.mrr_cents IS NULL), c.mrr_cents DESC, v.created_at, v.id LIMIT ?`,
-      [post.id, limit],
-    );
-    return rows.map(voter);
-  }
+  after?: readonly [number, string],
+): Promise<Array<TriageVoter & { position: [number, string] }>> {
+  const seek = after ? 'AND (c.mrr_cents < ? OR (c.mrr_cents = ? AND c.id < ?))' : '';
+  const seekParams = after ? [after[0], after[0], after[1]] : [];
+  const rows =
+    post.voteCount <= MANY_VOTES
+      ? await sql.all(
+          `SELECT c.id AS contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency, MIN(v.created_at) AS created_at
+           FROM vote v JOIN contact c ON c.id = v.contact_id
+           WHERE v.post_id = ? AND c.currency = ? AND c.mrr_cents > 0 ${seek}
+           GROUP BY c.id, c.name, c.email, c.plan, c.mrr_cents, c.currency
+           ORDER BY c.mrr_cents DESC, c.id DESC LIMIT ?`,
+          [post.id, currency, ...seekParams, limit],
+        )
+      : await sql.all(
+          `SELECT c.id AS contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency,
+             (SELECT MIN(v.created_at) FROM vote v WHERE v.contact_id = c.id AND v.post_id = ?) AS created_at
+           FROM contact c WHERE c.organization_id = ? AND c.currency = ? AND c.mrr_cents > 0 ${seek}
+             AND EXISTS (SELECT 1 FROM vote v WHERE v.contact_id = c.id AND v.post_id = ?)
+           ORDER BY c.mrr_cents DESC, c.id DESC LIMIT ?`,
+          [post.id, organizationId, currency, ...seekParams, post.id, limit],
+        );
+  return rows.map((r) => ({ ...voter(r), position: [toIntOrNull(r.mrr_cents) ?? 0, r.contact_id as string] }));
+}
+
+/**
+ * A page of a post's voters who pay nothing (a free contact, or a vote not linked to a contact), earliest first, after
+ * the position `after` ([vote time in ms, vote id]).
+ */
+export async function freeVoters(
+  sql: Sql,
+  postId: string,
+  limit: number,
+  after?: readonly [number, string],
+): Promise<Array<TriageVoter & { position: [number, string] }>> {
   const rows = await sql.all(
-    `SELECT c.id AS contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency,
-       (SELECT MIN(v.created_at) FROM vote v WHERE v.contact_id = c.id AND v.post_id = ?) AS created_at
-     FROM contact c WHERE c.organization_id = ? AND c.mrr_cents > 0
-       AND EXISTS (SELECT 1 FROM vote v WHERE v.contact_id = c.id AND v.post_id = ?)
-     ORDER BY c.mrr_cents DESC, c.id DESC LIMIT ?`,
-    [post.id, organizationId, post.id, limit],
+    `SELECT v.id AS vote_id, v.contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency, v.created_at
+     FROM vote v LEFT JOIN contact c ON c.id = v.contact_id
+     WHERE v.post_id = ? AND (c.id IS NULL OR c.mrr_cents IS NULL OR c.mrr_cents = 0 OR c.currency IS NULL)
+       ${after ? 'AND (v.created_at > ? OR (v.created_at = ? AND v.id > ?))' : ''}
+     ORDER BY v.created_at, v.id LIMIT ?`,
+    [postId, ...(after ? [ts(sql, new Date(after[0])), ts(sql, new Date(after[0])), after[1]] : []), limit],
   );
-  return rows.map(voter);
+  return rows.map((r) => ({ ...voter(r), position: [Date.parse(toIso(r.created_at)), r.vote_id as string] }));
+}
+
+/** Who wrote a post: the name they gave on the portal (if any), and the contact it is linked to (if it is). */
+export interface TriageAuthor {
+  name: string | null;
+  contact: TriageVoter | null;
+}
+
+export async function authorOf(sql: Sql, postId: string): Promise<TriageAuthor> {
+  const row = await sql.one(
+    `SELECT p.author_name, c.id AS contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency, p.created_at
+     FROM post p LEFT JOIN contact c ON c.id = p.contact_id WHERE p.id = ?`,
+    [postId],
+  );
+  return {
+    name: toStringOrNull(row?.author_name) ?? toStringOrNull(row?.name),
+    contact: row?.contact_id ? voter(row) : null,
+  };
 }
 
 /** A comment as the team sees it: whether it is the team's official reply, and the contact it is linked to. */
@@ -242,11 +288,22 @@ const COMMENTS = commentRows.ROWS.pick(
 /** Up to `limit` comments of a post, oldest first. */
 export async function comments(sql: Sql, postId: string, limit: number): Promise<TriageComment[]> {
   return (
-    await sql.all(`SELECT ${COMMENTS.columns} FROM comment c WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`, [
-      postId,
-      limit,
-    ])
-  ).map((r) => COMMENTS.read(r));
+    await sql.all(
+      `SELECT ${COMMENTS.columns}, ct.name AS contact_name, ct.email AS contact_email
+       FROM comment c LEFT JOIN contact ct ON ct.id = c.contact_id
+       WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`,
+      [postId, limit],
+    )
+  ).map((r) => {
+    const comment = COMMENTS.read(r);
+    // What the team calls its author: the name given with the comment, the contact's name, the address's local part.
+    const email = toStringOrNull(r.contact_email);
+    return {
+      ...comment,
+      authorName:
+        comment.authorName ?? toStringOrNull(r.contact_name) ?? (email ? email.slice(0, email.indexOf('@')) : null),
+    };
+  });
 }
 
 /** The titles of these posts of the workspace (those that exist), by id. */

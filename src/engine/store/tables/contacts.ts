@@ -29,6 +29,8 @@ export const Contact = defineEntity({
     { name: 'contact_org_created_idx', properties: ['organization', 'createdAt', 'id'] },
     { name: 'contact_org_last_seen_idx', properties: ['organization', 'lastSeenAt', 'id'] },
     { name: 'contact_org_mrr_idx', properties: ['organization', 'mrrCents', 'id'] },
+    // A post's voters by revenue within one currency (the console's post page).
+    { name: 'contact_org_currency_mrr_idx', properties: ['organization', 'currency', 'mrrCents', 'id'] },
     { name: 'contact_org_email_hash_idx', properties: ['organization', 'emailHash'] },
     // The list's `q` (case-insensitive substring of email or name) as index scans: pg_trgm, created by the migration.
     onlyOn('postgresql', expressionIndex('contact_email_trgm_idx', 'on "contact" using gin ("email" gin_trgm_ops)')),

@@ -19,6 +19,11 @@ export const Post = defineEntity({
     { name: 'post_board_votes_idx', properties: ['board', 'voteCount', 'id'] },
     // Partial: nearly every post is merged into nothing, and a full index made SQLite scan once ANALYZE saw that.
     expressionIndex('post_merged_into_idx', 'on "post" ("merged_into_id") where "merged_into_id" is not null'),
+    // The posts held for moderation, counted beside the console's Posts: few, so a partial index.
+    expressionIndex(
+      'post_held_idx',
+      'on "post" ("organization_id", "created_at") where "moderation_status" = \'pending\' and "deleted_at" is null',
+    ),
     // The console's posts page, every board at once, by votes and newest (its impact order is post_impact's index).
     { name: 'post_org_votes_idx', properties: ['organization', 'voteCount', 'createdAt', 'id'] },
     { name: 'post_org_created_idx', properties: ['organization', 'createdAt', 'id'] },
