@@ -23,6 +23,7 @@ export { CONTACT_ACTIVITY_LIMIT, type ContactActivity } from './contacts/index.j
 export {
   type AttemptReport,
   type DeliveryScheduler,
+  deliveryHeaders,
   MAIL_RETRY_SCHEDULE_MS,
   type MailSummary,
   type RunSummary,

@@ -246,7 +246,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console’s part 2 in chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'console-settings.png'), fullPage: true });
     const portal = await stand.browser.newPage();
     await portal.goto(`${stand.server.url}/portal/acme/`);
-    expect(await portal.evaluate(() => getComputedStyle(document.querySelector('main a')!).color)).toBe(
+    expect(await portal.evaluate(() => getComputedStyle(document.querySelector('main .board-name')!).color)).toBe(
       'rgb(15, 118, 110)',
     );
     expect(await portal.locator('header img.logo').getAttribute('src')).toBe(

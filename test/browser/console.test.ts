@@ -134,7 +134,7 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     await js.page.goto(`${stand.server.url}/console/${s.org.id}/posts/${s.dark.id}`);
     await js.page.getByText('Impact:').waitFor();
     expect(await js.page.locator('.impact').textContent()).toBe('Impact: $1,398.00 a month from 3 paying voters');
-    expect(await js.page.locator('#voters-h + p + table tbody tr').first().textContent()).toContain('Dana Whit');
+    expect(await js.page.locator('#voters-h ~ table tbody tr').first().textContent()).toContain('Dana Whit');
     expect(await axeViolations(js.page)).toEqual([]);
     await js.page.screenshot({ path: join(SHOTS, 'console-post.png'), fullPage: true });
     // With the script, a status change happens without a reload: the page's own state survives it.
@@ -143,7 +143,7 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     await js.page.getByRole('button', { name: 'Change status' }).click();
     await js.page.getByText('Status changed.').waitFor();
     expect(await js.page.evaluate(() => (globalThis as any).stillHere)).toBe(true);
-    expect(await js.page.locator('main > p.muted').first().textContent()).toMatch(/^Under review · 4 votes/);
+    expect(await js.page.locator('main > p.meta').first().textContent()).toMatch(/^Under review 4 votes/);
     await js.context.close();
 
     const { context, page } = await signedIn(
@@ -158,7 +158,7 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     await page.getByLabel(/^Public note/).fill('Planned for the spring release.');
     await page.getByRole('button', { name: 'Change status' }).click();
     await page.getByText('Status changed.').waitFor();
-    expect(await page.locator('main > p.muted').first().textContent()).toMatch(/^Planned · 4 votes/);
+    expect(await page.locator('main > p.meta').first().textContent()).toMatch(/^Planned 4 votes/);
     expect(page.url()).toContain('done=status');
     // An official reply and an internal note.
     await page.getByLabel(/^Reply as the team/).fill('Thanks all, we read every vote.');

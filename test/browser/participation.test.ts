@@ -92,9 +92,9 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
     // axe runs in the page, so this context has JavaScript (and lets axe past the CSP); the next one has none.
     const withOptIn = await stand.browser.newContext({ bypassCSP: true, viewport: { width: 1100, height: 800 } });
     const page = await anonymousVote(withOptIn, { name: 'Ann', email: 'ann@example.com', notifyMe: true }, true);
-    expect(await page.getByRole('button', { name: 'Voted' }).isDisabled()).toBe(true);
-    expect(await page.getByText('Signed in as Ann').isVisible()).toBe(true);
-    expect(await page.getByText(/^1 vote ·/).isVisible()).toBe(true);
+    expect(await page.locator('article .vote-button').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.locator('summary[aria-label="Account: Ann"]').isVisible()).toBe(true);
+    expect(await page.locator('[data-vote-total]').textContent()).toBe('1 vote');
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'portal-voted.png'), fullPage: true });
     expect((await contacts()).filter((c) => c.email === 'ann@example.com')).toEqual([
@@ -133,7 +133,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       const page = await context.newPage();
       await page.goto(site.origin);
       await page.getByRole('link', { name: 'Give feedback' }).click();
-      await page.getByText('Signed in as Dana').waitFor();
+      await page.locator('summary[aria-label="Account: Dana"]').waitFor();
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Offline mode');
       const session = (await context.cookies()).find((c) => c.name === 'fs_session')!;
       expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/portal/acme/' });
@@ -144,8 +144,15 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       await page.getByRole('button', { name: 'Vote' }).click();
       await page.getByText('Your vote counts.').waitFor();
       expect(navigations).toBe(0);
-      expect(await page.locator('[data-vote-count]').textContent()).toBe('1 vote');
-      expect(await page.getByRole('button', { name: 'Voted' }).isDisabled()).toBe(true);
+      expect(await page.locator('[data-vote-total]').textContent()).toBe('1 vote');
+      expect(await page.locator('article [data-vote-count]').textContent()).toBe('1');
+      // The same button, pressed, still holds the focus: a keyboard user stays where they were.
+      expect(
+        await page.evaluate(() => {
+          const el = document.activeElement;
+          return el?.classList.contains('vote-button') ? el.getAttribute('aria-pressed') : null;
+        }),
+      ).toBe('true');
       expect(smtp.mails.length).toBe(mails);
       // While a title is typed, similar posts are offered.
       await page.goto(`${base}/b/feature-requests/new`);
@@ -194,7 +201,7 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       await tab.goto(allowed);
       await tab.getByRole('button', { name: 'Feedback' }).click();
       const panel = tab.frameLocator('iframe[title="Feedback"]');
-      await panel.getByText('Signed in as Dana').waitFor();
+      await panel.locator('summary[aria-label="Account: Dana"]').waitFor();
       await panel.getByRole('link', { name: 'Feature requests' }).click();
       await panel.getByRole('link', { name: 'Dark mode' }).click();
       await panel.getByRole('button', { name: 'Vote' }).click();
@@ -216,14 +223,19 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       await tab.locator('iframe[title="Feedback"]').waitFor({ state: 'hidden' });
       expect(await tab.getByRole('button', { name: 'Feedback' }).getAttribute('aria-expanded')).toBe('false');
 
-      // A site that is not on the list gets the button, but the browser refuses to show the portal in its frame.
+      // A site that is not on the list gets the button, but the browser refuses to show the portal in its frame: the
+      // panel says so, with a link to the portal in a tab of its own, instead of a broken frame.
       const other = await context.newPage();
       await other.goto(refused.origin);
       await other.getByRole('button', { name: 'Feedback' }).click();
-      await other.waitForTimeout(1000);
+      await other.getByRole('alert').getByText('Feedback cannot be shown on this site.').waitFor();
+      expect(await other.getByRole('link', { name: 'Open Feedback in a new tab' }).getAttribute('href')).toBe(
+        `${stand.server.url}/portal/acme/`,
+      );
+      expect(await other.locator('iframe[title="Feedback"]').isHidden()).toBe(true);
       const framed = other.frames().find((f) => f !== other.mainFrame());
-      expect(framed).toBeDefined();
       expect(await framed!.getByText('Feature requests').count()).toBe(0);
+      await other.screenshot({ path: join(SHOTS, 'portal-widget-refused.png') });
     } finally {
       await context.close();
       host.kill();

@@ -150,7 +150,7 @@ describe.skipIf(!HAS_CHROMIUM)('the portal in chromium', () => {
     for (const url of [`${at}/b/${board.slug}`, `${at}/b/${board.slug}/p/${post.slug}`]) {
       expect((await page.goto(url))?.status(), url).toBe(200);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), url).toBeLessThanOrEqual(390);
-      expect(await page.locator('[dir="auto"]').first().textContent(), url).toBe(word);
+      expect(await page.locator('main [dir="auto"]', { hasText: word }).count(), url).toBeGreaterThan(0);
     }
     await context.close();
   });

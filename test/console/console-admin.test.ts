@@ -234,6 +234,16 @@ describeEngine(
         ['events', 'vote.created'],
       ]);
       expect(hook.text).toMatch(/value="whsec_[\w-]{43}"/);
+      // The delivery log shows what each delivery sent, body and headers, and never the secret.
+      const hookSecret = /value="(whsec_[\w-]{43})"/.exec(hook.text)![1]!;
+      const created = (await s.w.webhooks.list()).data.find((x) => x.url === 'http://127.0.0.1:9/new')!;
+      await s.w.posts.create(s.board.id, { title: 'Payload shown' });
+      const log = (await v.get(`${base}/webhooks/${created.id}`)).text;
+      const delivery = (await s.w.webhooks.listDeliveries(created.id)).data[0]!;
+      expect(log).toContain('X-Service-Event: post.created');
+      expect(log).toContain(`X-Service-Delivery: ${delivery.id}`);
+      expect(log).toContain('&quot;title&quot;: &quot;Payload shown&quot;');
+      expect(log).not.toContain(hookSecret);
       const light = await v.post(`${base}/settings/branding`, [['portalAccent', '#ffff00']]);
       expect(light.status).toBe(422);
       expect(light.text).toContain('too light');

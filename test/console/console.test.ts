@@ -325,7 +325,7 @@ describeEngine(
 
       const audit = await owner.get(`/console/${org.id}/audit`);
       expect(audit.status).toBe(200);
-      const actions = [...audit.text.matchAll(/<code>([\w.]+)<\/code>/g)].map((m) => m[1]);
+      const actions = [...audit.text.matchAll(/<li data-action="([\w.]+)">/g)].map((m) => m[1]);
       // Each sign-in too (the owner's by code, the invitee's by the link), newest first.
       expect(actions).toEqual([
         'team.member_removed',
@@ -336,6 +336,10 @@ describeEngine(
         'team.member_added',
       ]);
       expect(audit.text).toContain('own2@example.com');
+      // In words: who did what to whom, never an action code.
+      expect(audit.text).toContain("changed new.person@example.com's role from member to viewer.");
+      expect(audit.text).toContain('removed new.person@example.com from the team.');
+      expect(audit.text).not.toContain('<code>team.');
 
       // Another workspace's team and audit pages, and forms: 404.
       for (const path of [`/console/${other.org.id}/team`, `/console/${other.org.id}/audit`])
@@ -436,6 +440,21 @@ describeEngine(
         ).status,
       ).toBe(403);
       expect((await w.posts.retrieve(c.id)).status).toBe('open');
+
+      // The audit log says it in words: the posts' titles and the tag's name, never their ids.
+      await w.team.add(
+        CLI_ACTOR,
+        { email: 'boss@example.com', role: 'owner', name: 'Bo Boss' },
+        { invite: false, workspace: org.name },
+      );
+      const owner = new Visitor(app, 'http://console.test');
+      await signInByCode(owner, 'boss@example.com');
+      const audit = (await owner.get(`/console/${org.id}/audit`)).text;
+      const said = (text: string) => text.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
+      expect(said(audit)).toContain('set the tags of “Gamma” to “Mobile”.');
+      expect(said(audit)).toContain('moved “Alpha” from Open to Planned.');
+      expect(said(audit)).toContain('moved “Beta” from Open to Planned.');
+      expect(audit).not.toContain(mobile.id);
     });
   },
   { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.example' } }, scheduler: true },

@@ -156,4 +156,21 @@
       } catch {}
     }, 400);
   });
+
+  // A list narrowed as a word is typed (the changelog's posts it ships): the choices that do not match are hidden,
+  // the chosen ones never.
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[data-filter]'))) {
+    const list = document.getElementById(input.dataset.filter ?? '');
+    if (!list) continue;
+    input.addEventListener('input', () => {
+      const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+      for (const label of /** @type {NodeListOf<HTMLLabelElement>} */ (list.querySelectorAll('label'))) {
+        const box = label.querySelector('input');
+        const text = (label.textContent ?? '').toLowerCase();
+        label.hidden = !box?.checked && !words.every((w) => text.includes(w));
+      }
+    });
+    // Enter in the filter does not send the form.
+    input.addEventListener('keydown', (e) => e.key === 'Enter' && e.preventDefault());
+  }
 })();

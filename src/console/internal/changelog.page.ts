@@ -80,7 +80,13 @@ ${error}
 <label for="body">What shipped <span class="muted">(Markdown: **bold**, *italic*, [links](https://example.com), lists, headings)</span></label>
 <textarea id="body" name="body" rows="14" data-preview="${base}/preview"${state.refused ? html.raw` aria-describedby="entry-error"` : ''}>${state.body}</textarea>
 <fieldset class="ships"><legend>Posts it ships <span class="muted">(their people hear of it; at most ${CHANGELOG_POSTS_MAX})</span></legend>
-${candidates.length ? candidates.map((p) => html`<label class="check"><input type="checkbox" name="post" value="${p.id}"${state.linked.has(p.id) ? html.raw` checked` : ''}> ${postLink(p)}</label>`) : html`<p class="muted">No post is planned or in progress.</p>`}
+${
+  candidates.length
+    ? html`<label for="ships-filter" class="inline-label">Find a post</label> <input id="ships-filter" type="search" data-filter="ships-list" placeholder="Type to narrow the list" autocomplete="off">
+<div class="picker-list" id="ships-list">${candidates.map((p) => html`<label class="check"><input type="checkbox" name="post" value="${p.id}"${state.linked.has(p.id) ? html.raw` checked` : ''}> <span>${postLink(p)}</span></label>`)}</div>
+<p class="muted" id="ships-count">${candidates.length} planned or in progress; ${state.linked.size} chosen.</p>`
+    : html`<p class="muted">No post is planned or in progress.</p>`
+}
 </fieldset>
 <p><button type="submit">Save draft</button> <button type="submit" class="secondary" formaction="${base}/preview">Preview</button></p>
 </form>

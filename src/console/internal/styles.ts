@@ -54,9 +54,11 @@ ul.teams { list-style: none; padding: 0; }
 ul.teams li { padding: var(--sp-2) 0; border-bottom: 1px solid var(--line); }
 form.inline { display: inline; }
 .crumbs { margin: 0 0 var(--sp-2); font-size: var(--text-sm); }
-.crumbs a { text-decoration: none; }
 .meta { display: flex; flex-wrap: wrap; gap: var(--sp-2); align-items: center; }
 .columns { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: var(--sp-5); }
+.columns > * { min-width: 0; }
+ul.targets a { text-decoration: underline; }
+.picker-list label[hidden] { display: none; }
 .post-body { white-space: pre-wrap; margin: var(--sp-3) 0; }
 ol.comments { list-style: none; padding: 0; }
 ol.comments li { border-bottom: 1px solid var(--line); padding: var(--sp-2) 0; }
@@ -82,7 +84,9 @@ details { margin: var(--sp-4) 0; }
 summary { cursor: pointer; font-weight: 600; }
 ul.targets { list-style: none; padding: 0; }
 ul.targets li { padding: var(--sp-1) 0; border-bottom: 1px solid var(--line); }
-table.audit td.when { white-space: nowrap; }
+ol.audit { list-style: none; padding: 0; margin: 0; }
+ol.audit li { display: flex; gap: var(--sp-3); align-items: flex-start; padding: var(--sp-2) 0; border-bottom: 1px solid var(--line); }
+ol.audit .muted { font-size: var(--text-sm); }
 form.board { display: block; margin: var(--sp-3) 0; }
 form.board label { display: inline; }
 .keys { font-size: var(--text-xs); display: none; }
@@ -136,7 +140,7 @@ h1.long, td.long, .wrap-anywhere { overflow-wrap: anywhere; }
   table.cards td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); font-size: var(--text-sm); }
   table.cards td.pick { position: absolute; right: var(--sp-2); top: var(--sp-2); }
   table.cards td.title { padding-right: 2rem; }
-  table:not(.cards) { display: block; overflow-x: auto; }
+  table:not(.cards) th, table:not(.cards) td { overflow-wrap: anywhere; }
 }
 `;
 

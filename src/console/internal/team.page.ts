@@ -1,5 +1,5 @@
 // The team page (members, roles, invitations) and the audit log page.
-import { html } from '@remix-run/html-template';
+import { html, type SafeHtml } from '@remix-run/html-template';
 import {
   allows,
   CONSOLE_PATH,
@@ -8,7 +8,8 @@ import {
   type TeamMemberInfo,
   type TeamService,
 } from '../../engine/index.js';
-import { csrfField, type Frame, page, when } from './layout.js';
+import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+import { avatar, csrfField, type Frame, page, when } from './layout.js';
 
 export const ROLE_HELP: Record<string, string> = {
   owner: 'everything, including the team’s owners',
@@ -66,40 +67,112 @@ export const postIdsOf = (e: AuditShown) =>
     (v): v is string => typeof v === 'string' && v.startsWith('post_'),
   );
 
+/** What the audit log needs to say an entry in words: the names of the posts, tags, boards and people it names. */
+export interface AuditNames {
+  posts: Map<string, string>;
+  tags: Map<string, string>;
+  boards: Map<string, string>;
+  /** Team members' names by email. */
+  people: Map<string, string>;
+}
+
+type Words = SafeHtml | string;
+
+/** How someone signed in, as the log says it. */
+const METHODS: Record<string, string> = {
+  code: 'with an emailed code',
+  link: 'with an emailed link',
+  sso: 'with single sign-on',
+  host: "through the host's admin",
+};
+
+/** An entry as a sentence: who did what to which, in the names the team knows (never ids where a name exists). */
+function sentence(e: AuditShown, n: AuditNames, orgId: string): Words {
+  const d = e.detail as Record<string, unknown>;
+  const post = (id: unknown) =>
+    typeof id === 'string' && n.posts.has(id)
+      ? html`<a href="${CONSOLE_PATH}/${orgId}/posts/${id}" dir="auto">“${n.posts.get(id)}”</a>`
+      : html`a post that is gone`;
+  const status = (s: unknown) =>
+    typeof s === 'string' && s in POST_STATUS_LABELS
+      ? html`<strong>${POST_STATUS_LABELS[s as PostStatus]}</strong>`
+      : '';
+  const board = (id: unknown) => (typeof id === 'string' ? (n.boards.get(id) ?? 'a board that is gone') : '');
+  const tags = (ids: unknown) => {
+    const list = (Array.isArray(ids) ? ids : [ids]).filter((t): t is string => typeof t === 'string');
+    return list.length ? list.map((t) => `“${n.tags.get(t) ?? 'a tag that is gone'}”`).join(', ') : 'no tags';
+  };
+  const who = (email: unknown) => (typeof email === 'string' ? (n.people.get(email) ?? email) : '');
+  const said: Record<string, () => Words> = {
+    'post.status_changed': () =>
+      html`moved ${post(e.resourceId)} from ${status(d.from)} to ${status(d.to)}${d.note ? ', with a public note' : ''}`,
+    'post.moved': () => html`moved ${post(e.resourceId)} from the board ${board(d.from)} to ${board(d.to)}`,
+    'post.tagged': () =>
+      d.added
+        ? html`tagged ${post(e.resourceId)} ${tags(d.added)}`
+        : html`set the tags of ${post(e.resourceId)} to ${tags(d.tagIds)}`,
+    'post.merged': () => html`merged ${post(e.resourceId)} into ${post(d.into)}`,
+    'post.approved': () => html`approved ${post(e.resourceId)}`,
+    'post.rejected': () => html`rejected ${post(e.resourceId)} as spam`,
+    'post.edited': () => html`edited ${post(e.resourceId)}`,
+    'post.note_added': () => html`added an internal note to ${post(e.resourceId)}`,
+    'comment.official_reply': () => html`replied as the team on ${post(d.postId)}`,
+    'roadmap.ordered': () => html`reordered the roadmap's ${status(e.resourceId)} column`,
+    'team.member_added': () => html`added ${who(e.resourceId)} to the team as ${String(d.role ?? '')}`,
+    'team.member_removed': () => html`removed ${who(e.resourceId)} from the team`,
+    'team.role_changed': () =>
+      html`changed ${who(e.resourceId)}'s role from ${String(d.from ?? '')} to ${String(d.to ?? '')}`,
+    'team.signed_in': () => `signed in${typeof d.method === 'string' ? ` (${METHODS[d.method] ?? d.method})` : ''}`,
+    'team.sign_in_failed': () => `failed to sign in${typeof d.reason === 'string' ? `: ${d.reason}` : ''}`,
+    'team.sso_configured': () => `set up single sign-on with ${String(d.issuer ?? 'a provider')}`,
+    'team.sso_removed': () => 'removed single sign-on',
+    'team.sso_required': () => 'required single sign-on for the team',
+    'team.sso_not_required': () => 'stopped requiring single sign-on',
+    'team.sso_refused': () => `was refused single sign-on${typeof d.reason === 'string' ? `: ${d.reason}` : ''}`,
+    'team.sso_domain_verified': () => `verified the domain ${String(d.domain ?? '')} for single sign-on`,
+    'team.sso_domain_released': () => `released the domain ${String(d.domain ?? '')}`,
+    'api_key.created': () => `created an API key (${String(d.scope ?? '')})`,
+    'api_key.revoked': () => 'revoked an API key',
+    'api_key.rotated': () => 'rotated an API key',
+    'portal_secret.created': () => "created the portal's sign-in secret",
+    'portal_secret.rotated': () => "rotated the portal's sign-in secret",
+    'webhook.created': () => 'added a webhook',
+    'webhook.updated': () => 'changed a webhook',
+    'webhook.deleted': () => 'deleted a webhook',
+    'webhook.enabled': () => 'turned a webhook on',
+    'webhook.disabled': () => 'turned a webhook off',
+    'webhook.delivery_replayed': () => 'sent a webhook delivery again',
+    'changelog.drafted': () => 'drafted a changelog entry',
+    'changelog.edited': () => 'edited a changelog draft',
+    'changelog.published': () => 'published a changelog entry',
+    'contact.created': () => 'added a contact',
+    'contact.exported': () => "exported a contact's data",
+    'contact.erased': () => 'erased a contact',
+    'workspace.settings_changed': () => `changed the settings (${Object.keys(d).join(', ') || 'none'})`,
+  };
+  return said[e.action]?.() ?? html`did <code>${e.action}</code>${e.resourceId ? ` to ${e.resourceId}` : ''}`;
+}
+
 export function auditPage(
   frame: Frame,
   team: Team,
   entries: AuditShown[],
-  titles: Map<string, string>,
+  names: AuditNames,
   next: string | null,
 ): string {
-  const named = (v: unknown): string =>
-    typeof v === 'string'
-      ? titles.has(v)
-        ? `“${titles.get(v)}”`
-        : v
-      : Array.isArray(v)
-        ? v.map(named).join(', ')
-        : JSON.stringify(v);
-  const detail = (d: Record<string, unknown>) =>
-    Object.entries(d)
-      .map(([k, v]) => `${k}: ${named(v)}`)
-      .join(', ');
   const body = html`<h1>Audit log</h1>
 <p class="muted">Everything the team did in the console or with the command line, newest first.</p>
 ${
   entries.length
-    ? html`<table class="audit"><thead><tr><th scope="col">When (UTC)</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Which</th><th scope="col">Detail</th><th scope="col">From</th></tr></thead>
-<tbody>${entries.map(
+    ? html`<ol class="audit">${entries.map(
         (e) =>
-          html`<tr><td class="when">${when(e.createdAt, 'second')}</td><td class="long">${e.actor}</td><td class="when"><code>${e.action}</code></td><td class="long">${
-            e.resourceType === 'post' && e.resourceId
-              ? html`<a href="${CONSOLE_PATH}/${team.organizationId}/posts/${e.resourceId}">${titles.get(e.resourceId) ?? e.resourceId}</a>`
-              : (e.resourceId ?? '')
-          }</td><td class="long">${detail(e.detail)}</td><td class="when">${e.ip ?? ''}</td></tr>`,
-      )}</tbody></table>`
+          html`<li data-action="${e.action}">${avatar(n(names, e.actor))}<div><strong>${n(names, e.actor)}</strong> ${sentence(e, names, team.organizationId)}.<div class="muted">${when(e.createdAt, 'second')} UTC${e.actor !== n(names, e.actor) ? ` · ${e.actor}` : ''}${e.ip ? ` · from ${e.ip}` : ''}</div></div></li>`,
+      )}</ol>`
     : html`<p>Nothing yet.</p>`
 }
 ${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/audit?cursor=${next}" rel="next">Older entries</a></p>` : ''}`;
   return page(frame, body);
 }
+
+/** Who an actor is called: their name on the team, else their address (the command line's actor as it is). */
+const n = (names: AuditNames, actor: string) => names.people.get(actor) ?? actor;

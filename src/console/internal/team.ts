@@ -122,7 +122,19 @@ function mountAudit(router: H3, site: ConsoleSite): void {
         );
       result = await team.auditLog(actor);
     }
-    const titles = await site.engine.workspace(m.team.organizationId).triage.titles(result.data.flatMap(postIdsOf));
-    return htmlResponse(200, auditPage(frame, m.team, result.data, titles, result.nextCursor), m.v.cookies);
+    const w = site.engine.workspace(m.team.organizationId);
+    const [posts, tags, boards, members] = await Promise.all([
+      w.triage.titles(result.data.flatMap(postIdsOf)),
+      w.tags.list(),
+      w.boards.list({ limit: 100 }).then((b) => b.data),
+      team.list(),
+    ]);
+    const names = {
+      posts,
+      tags: new Map(tags.map((t) => [t.id, t.name])),
+      boards: new Map(boards.map((b) => [b.id, b.name])),
+      people: new Map(members.filter((x) => x.name).map((x) => [x.email, x.name!])),
+    };
+    return htmlResponse(200, auditPage(frame, m.team, result.data, names, result.nextCursor), m.v.cookies);
   });
 }

@@ -1,6 +1,6 @@
 // The webhooks pages: the list with each one's state and the form to add one, and a webhook's page with its delivery log.
 import { html, type SafeHtml } from '@remix-run/html-template';
-import { CONSOLE_PATH, type Team } from '../../engine/index.js';
+import { CONSOLE_PATH, deliveryHeaders, type Team } from '../../engine/index.js';
 import { EVENT_KINDS } from '../../schemas/events.js';
 import { type Delivery, WEBHOOK_LIMITS, type Webhook } from '../../schemas/webhooks.js';
 import { csrfField, type Frame, page, when } from './layout.js';
@@ -64,6 +64,21 @@ function attemptsOf(d: Delivery): SafeHtml {
   )}</ol>`;
 }
 
+/**
+ * What a delivery sent: its headers (the signature's value left out: it is the body's HMAC under the signing secret,
+ * made again at each attempt) and its exact body, pretty-printed. The signing secret is never on any page but the one
+ * that created it.
+ */
+function sent(d: Delivery): SafeHtml {
+  const headers = deliveryHeaders(d.event, d.id, 't=<the attempt’s time>,v1=<HMAC-SHA256 of the body, not shown>');
+  const body = JSON.stringify(d.payload, null, 2);
+  return html`<details class="sent"><summary>Payload and headers<span class="sr-only"> of ${d.id}</span></summary>
+<pre class="payload">${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n')}</pre>
+<pre class="payload">${body}</pre></details>`;
+}
+
 export function webhookPage(
   frame: Frame,
   team: Team,
@@ -92,10 +107,10 @@ ${eventBoxes(w.events)}
 <h2>Deliveries <span class="muted">(newest first)</span></h2>
 ${
   deliveries.length
-    ? html`<table class="audit"><thead><tr><th scope="col">Event</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col"><span class="sr-only">Replay</span></th></tr></thead>
+    ? html`<table class="deliveries"><thead><tr><th scope="col">Event</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col"><span class="sr-only">Replay</span></th></tr></thead>
 <tbody>${deliveries.map(
         (d) =>
-          html`<tr><td><code>${d.event}</code><br><span class="muted">${d.id}${d.replayOf ? ` (replays ${d.replayOf})` : ''}</span></td><td class="when">${when(d.createdAt, 'second')}</td><td>${d.status}${d.failureReason ? html`<br><span class="muted">${d.failureReason}</span>` : ''}</td><td class="long">${attemptsOf(d)}</td><td>${
+          html`<tr><td><code>${d.event}</code><br><span class="muted">${d.id}${d.replayOf ? ` (replays ${d.replayOf})` : ''}</span></td><td class="when">${when(d.createdAt, 'second')}</td><td>${d.status}${d.failureReason ? html`<br><span class="muted">${d.failureReason}</span>` : ''}</td><td class="long">${attemptsOf(d)}${sent(d)}</td><td>${
             d.status === 'pending'
               ? ''
               : html`<form method="post" action="${base}/deliveries/${d.id}/replay">${csrfField(frame)}<button type="submit" class="secondary">Replay<span class="sr-only"> ${d.id}</span></button></form>`

@@ -80,15 +80,23 @@ async function send(
   }
   return sender.send(
     d.url,
-    {
-      'Content-Type': 'application/json',
-      'User-Agent': 'Service-Webhooks/1.0',
-      [WEBHOOK_HEADERS.event]: d.eventType,
-      [WEBHOOK_HEADERS.delivery]: d.id,
-      [WEBHOOK_HEADERS.signature]: await signPayload(secret, d.payload, Math.floor(attemptedAt.getTime() / 1000)),
-    },
+    deliveryHeaders(d.eventType, d.id, await signPayload(secret, d.payload, Math.floor(attemptedAt.getTime() / 1000))),
     d.payload,
   );
+}
+
+/**
+ * The headers of a delivery's attempt (spec: Webhooks): what the sender sends, and what the console shows of an
+ * attempt (with its signature's value left out: it is the body's HMAC under the signing secret).
+ */
+export function deliveryHeaders(event: string, deliveryId: string, signature: string): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': 'Service-Webhooks/1.0',
+    [WEBHOOK_HEADERS.event]: event,
+    [WEBHOOK_HEADERS.delivery]: deliveryId,
+    [WEBHOOK_HEADERS.signature]: signature,
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 // The delivery scheduler's door: the scheduler, the sender and the mail composer it is built from (runtime.ts puts them
 // together), and the shapes of what it reports.
 
+export { deliveryHeaders } from './attempt.js';
 export { createComposer } from './mail-compose.js';
 export { MAIL_RETRY_SCHEDULE_MS } from './mail-lane.js';
 export {

@@ -48,11 +48,9 @@ export async function replayDelivery(ctx: WorkspaceContext, webhookId: string, d
     if (!original)
       throw new FeedbackError('ERR_NOT_FOUND', `No delivery with id ${deliveryId} for webhook ${webhookId}.`);
     if (!webhook.enabled)
-      throw new FeedbackError(
-        'ERR_CONFLICT',
-        'The webhook is disabled: enable it (PATCH enabled: true) before replaying.',
-        { reason: 'webhook_disabled' },
-      );
+      throw new FeedbackError('ERR_CONFLICT', 'This webhook is disabled: enable it, then send the delivery again.', {
+        reason: 'webhook_disabled',
+      });
     if (!webhook.events.includes(original.eventType))
       throw new FeedbackError('ERR_CONFLICT', `The webhook no longer subscribes to ${original.eventType}.`, {
         reason: 'event_not_subscribed',

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsole } from '../../src/console/index.js';
+import { createPortal } from '../../src/portal/index.js';
+import { axeViolations, HAS_CHROMIUM, useBrowserStand } from '../helpers/browser.js';
+import { type Receiver, startReceiver } from '../helpers/receiver.js';
+import {
+  SCREENS,
+  seedTour,
+  THEMES,
+  type TourSession,
+  type TourStop,
+  tourContext,
+  tourSession,
+} from '../helpers/tour.js';
+
+// The look (docs/portal.md, docs/console.md): every page of the portal and the console, at 1280 and 390 px, in the
+// light and the dark theme, is no wider than the screen and has no serious or critical accessibility violation
+// (axe-core, colour contrast included). The same tour is what `npm run screenshots` photographs.
+const receiver: Receiver = await startReceiver((_req, res) => void res.writeHead(200).end('ok'));
+afterAll(() => receiver.close());
+
+describe.skipIf(!HAS_CHROMIUM)('the look of every page, on a laptop and a phone, light and dark', () => {
+  const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine }), createConsole({ engine })] }), {
+    webhooks: { allowPrivateNetworks: true },
+  });
+  let stops: TourStop[];
+  let session: TourSession;
+  beforeAll(async () => {
+    const tour = await seedTour(stand.engine, `${receiver.origin}/hooks`);
+    stops = tour.stops;
+    session = await tourSession(stand.browser, stand.server.url, tour.signInLink);
+  });
+
+  for (const screen of SCREENS)
+    for (const theme of THEMES)
+      it(`at ${screen.width} px, ${theme}: no page is wider than the screen, and axe finds nothing`, async () => {
+        const context = await tourContext(stand.browser, session, screen, theme);
+        const found: string[] = [];
+        try {
+          for (const stop of stops) {
+            const page = await context.newPage();
+            const res = await page.goto(`${stand.server.url}${stop.path}`);
+            const where = `${stop.face} ${stop.name}`;
+            expect(res?.status(), where).toBe(stop.name === 'not-found' ? 404 : 200);
+            // The theme asked for is the one drawn (the page's background is the theme's).
+            const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+            expect(background, where).toBe(theme === 'dark' ? 'rgb(14, 16, 20)' : 'rgb(255, 255, 255)');
+            const width = await page.evaluate(() => document.documentElement.scrollWidth);
+            if (width > screen.width) found.push(`${where}: ${width} px wide`);
+            for (const v of await axeViolations(page)) found.push(`${where}: ${v}`);
+            await page.close();
+          }
+        } finally {
+          await context.close();
+        }
+        expect(found).toEqual([]);
+      });
+
+  it('the theme toggle goes round auto, light and dark, and the browser remembers the choice', async () => {
+    const context = await stand.browser.newContext({ colorScheme: 'light' });
+    try {
+      const page = await context.newPage();
+      const home = `${stand.server.url}${stops.find((s) => s.name === 'boards')!.path}`;
+      await page.goto(home);
+      const toggle = page.getByRole('button', { name: /^Theme/ });
+      expect(await toggle.textContent()).toBe('Theme: auto');
+      await toggle.click();
+      expect(await toggle.textContent()).toBe('Theme: light');
+      await toggle.click();
+      expect(await toggle.textContent()).toBe('Theme: dark');
+      const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      expect(await background()).toBe('rgb(14, 16, 20)');
+      // Another page of the same browser, and the console: the choice holds before anything is drawn.
+      const other = await context.newPage();
+      await other.goto(`${stand.server.url}/console/sign-in`);
+      expect(await other.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      expect(await other.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe(
+        'rgb(14, 16, 20)',
+      );
+      await toggle.click();
+      expect(await toggle.textContent()).toBe('Theme: auto');
+      expect(await background()).toBe('rgb(255, 255, 255)');
+    } finally {
+      await context.close();
+    }
+  });
+});
