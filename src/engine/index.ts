@@ -146,6 +146,7 @@ export {
   logErrorLine,
   logToLogger,
   MAIL_PAGES,
+  markdown,
   newId,
   nonPublicReason,
   type Paths,

@@ -1,3 +1,4 @@
+export { markdown } from '../engine/index.js';
 export { type AppEndpoint, type AppOptions, type AppSite, createApp, HEALTH_PATH, READY_PATH } from './app.js';
 export {
   brandStylesheet,
@@ -31,7 +32,6 @@ export {
 export type { Admitted } from './internal/admit.js';
 export { MAX_BODY_BYTES, readBodyText, readJson } from './internal/body.js';
 export { errorResponse, json, jsonText, type ResponseHeaders } from './internal/respond.js';
-export { markdown } from './markdown.js';
 export { createMetrics, METRICS_PATH, type Metrics } from './metrics.js';
 export { type NodeServer, type ServeNodeOptions, serveNode } from './node.js';
 export { createOpenApiDocument, type DocumentedEndpoint, errorResponseDoc, OPENAPI_PATH } from './openapi.js';

@@ -45,6 +45,7 @@ describe('feedback-service command line', () => {
       'Migration20261202000000SearchPendingUpsert',
       'Migration20261204000000SearchWatermark',
       'Migration20261205000000SignInSecurity',
+      'Migration20261206000000VotersByCurrency',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(
@@ -235,14 +236,23 @@ describe('feedback-service command line', () => {
       callback: 'https://feedback.example.com/console/sso/callback',
       signInPage: `https://feedback.example.com/console/${org.id}/sign-in`,
     });
-    const shown = (await succeeds('team', 'sso', '--org', org.id, '--db', db)).trim().split('\n');
+    // Without the public address, nothing is shown or changed: the redirect URI would be a guess.
+    await expect(succeeds('team', 'sso', '--org', org.id, '--db', db)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('pass --public-url https://feedback.example.com'),
+    });
+    const shown = (
+      await succeeds('team', 'sso', '--org', org.id, '--db', db, '--public-url', 'https://feedback.example.com')
+    )
+      .trim()
+      .split('\n');
     expect(shown[0]).toBe('Single sign-on: https://idp.example.com (client console). Domains:');
     expect(shown[1]).toMatch(
       /^ {2}example\.com: not verified\. Add a TXT record _feedback-service\.example\.com with the value feedback-service-verification=[0-9a-f]{32}, then check it/,
     );
     expect(shown.slice(3)).toEqual([
-      `The workspace's own sign-in page (single sign-on works there for every domain above, verified or not): http://127.0.0.1:3000/console/${org.id}/sign-in`,
-      'Register this redirect URI at the provider: http://127.0.0.1:3000/console/sso/callback',
+      `The workspace's own sign-in page (single sign-on works there for every domain above, verified or not): https://feedback.example.com/console/${org.id}/sign-in`,
+      'Register this redirect URI at the provider: https://feedback.example.com/console/sso/callback',
     ]);
     // The operator vouches for a domain, and requires single sign-on for its people.
     const vouched = await cli(
@@ -255,6 +265,8 @@ describe('feedback-service command line', () => {
       '--verified',
       '--require',
       'on',
+      '--public-url',
+      'https://feedback.example.com',
     );
     expect(
       vouched.sso.domains.map((d: { domain: string; verified: boolean; verifiedBy: string }) => [
@@ -267,9 +279,19 @@ describe('feedback-service command line', () => {
       ['example.org', false, null],
     ]);
     expect(vouched.sso.required).toBe(true);
-    await expect(cli('team', 'sso', '--org', org.id, '--domains', 'other.example', '--verified')).rejects.toMatchObject(
-      { code: 1 },
-    );
+    await expect(
+      cli(
+        'team',
+        'sso',
+        '--org',
+        org.id,
+        '--domains',
+        'other.example',
+        '--verified',
+        '--public-url',
+        'https://f.example',
+      ),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.not.stringContaining('--public-url') });
     await expect(
       cli(
         'team',
@@ -282,8 +304,10 @@ describe('feedback-service command line', () => {
         'c',
         '--domains',
         'example.com',
+        '--public-url',
+        'https://feedback.example.com',
       ),
-    ).rejects.toMatchObject({ code: 1 });
+    ).rejects.toMatchObject({ code: 1, stderr: expect.not.stringContaining('--public-url') });
     expect((await cli('team', 'sso', '--org', org.id, '--off')).sso).toBeNull();
 
     // A team member's data request, then their erasure; the last owner stays until someone else owns the workspace.

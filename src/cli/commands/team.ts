@@ -72,12 +72,21 @@ export interface SsoOptions extends DatabaseOptions {
   verified?: boolean;
   require?: 'on' | 'off';
   off?: boolean;
-  publicUrl: string;
+  /** This server's address as people reach it: the redirect URI is under it. Required but with `off`. */
+  publicUrl?: string;
 }
 
 /** Set up, show or turn off a workspace's single sign-on; prints the callback to register at the provider. */
 export async function sso(options: SsoOptions, io: Io): Promise<void> {
-  const callback = `${options.publicUrl.replace(/\/+$/, '')}${SSO_CALLBACK_PATH}`;
+  // The redirect URI the provider is given must be the address people reach, never a guess (a local one would
+  // be registered and then fail for everyone): without it, nothing is changed and the command says what to pass.
+  if (!options.publicUrl && !options.off)
+    throw new FeedbackError(
+      'ERR_VALIDATION',
+      "Single sign-on needs this server's public address for the redirect URI the provider calls back: pass --public-url https://feedback.example.com (or set FEEDBACK_PUBLIC_URL).",
+    );
+  const base = (options.publicUrl ?? '').replace(/\/+$/, '');
+  const callback = `${base}${SSO_CALLBACK_PATH}`;
   const settings = await withEngine(options.db, async (e) => {
     if (!(await e.organizations.get(options.org)))
       throw new FeedbackError('ERR_NOT_FOUND', `No workspace ${options.org} (feedback-service org list shows them).`);
@@ -105,7 +114,6 @@ export async function sso(options: SsoOptions, io: Io): Promise<void> {
     if (options.require) await team.requireSso(CLI_ACTOR, options.require === 'on');
     return team.sso();
   });
-  const base = options.publicUrl.replace(/\/+$/, '');
   const signInPage = `${base}${CONSOLE_PATH}/${options.org}/sign-in`;
   const domainLine = (d: SsoDomainState) =>
     d.verified

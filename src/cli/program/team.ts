@@ -55,9 +55,11 @@ export function addTeam(program: Command, io: Io): void {
     )
     .option('--off', 'turn single sign-on off')
     .addOption(
-      new Option('--public-url <url>', "the server's address as people reach it, for the callback to register")
+      new Option(
+        '--public-url <url>',
+        "the server's address as people reach it, for the redirect URI to register (required but with --off)",
+      )
         .env('FEEDBACK_PUBLIC_URL')
-        .default('http://127.0.0.1:3000')
         .argParser(httpUrl),
     )
     .action(async (options: Team.SsoOptions) => (await import('../commands/team.js')).sso(options, io));

@@ -11,7 +11,7 @@ import {
 } from '../notifications/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { MAIL_PAGES, pathsOf } from '../shared/index.js';
-import { boards, organizations, type Sql, teamMembers } from '../store/index.js';
+import { boards, changelogEntries, organizations, type Sql, teamMembers } from '../store/index.js';
 
 /** One message the mail lane holds: the due rows of one recipient, claimed together under one lease token. */
 export interface HeldMail {
@@ -54,6 +54,7 @@ interface Composing {
   domain: string;
   workspaceOf(id: string): Promise<organizations.OrganizationRow | undefined>;
   boardSlugOf(org: string, id: string): Promise<string | null>;
+  changelogBodyOf(org: string, id: string): Promise<string | null>;
   /** Said once: notification mail goes without links when the engine has no public address. */
   warnNoLinks(): void;
 }
@@ -95,7 +96,13 @@ async function composeAccount(c: Composing, m: HeldMail): Promise<ComposedMail |
   if (new Date(payload.expiresAt) <= c.clock()) return { cancelled: 'expired before it could be sent' };
   if (payload.kind === 'team_sign_in' && (await teamMembers.teamsOf(c.db, m.email)).length === 0)
     return { cancelled: 'not sent: the address is on no team' };
-  const words = renderAccountMail(payload, m.email);
+  // A portal code carries its workspace's branding; the console's own mail is the console's.
+  const org = m.organizationId ? await c.workspaceOf(m.organizationId) : undefined;
+  const words = renderAccountMail(
+    payload,
+    m.email,
+    org ? { logoUrl: org.portalLogoUrl, accent: org.portalAccent } : null,
+  );
   return composed(c, m, words.from, words, {}, ACCOUNT_MAIL_ABOUT[payload.kind]);
 }
 
@@ -121,8 +128,15 @@ async function linksOf(c: Composing, m: HeldMail, organizationId: string, payloa
       ? await c.tokens.sign({ organizationId, contactId: m.contactId, emailHash: m.emailHash })
       : null;
   const link = (path: string) => `${base}${path}?t=${token}`;
+  // A changelog entry's whole body (the payload holds an excerpt; a published entry's text does not change).
+  const bodies = new Map<string, string | null>();
+  for (const p of payloads)
+    if (p.kind === 'changelog' && !bodies.has(p.entry.id))
+      bodies.set(p.entry.id, await c.changelogBodyOf(organizationId, p.entry.id));
   return {
     workspace: org?.name ?? 'Feedback',
+    brand: { name: org?.name ?? 'Feedback', logoUrl: org?.portalLogoUrl ?? null, accent: org?.portalAccent ?? null },
+    changelogBody: (id: string) => bodies.get(id) ?? null,
     postUrl: (post: PostRef) =>
       portal && slugs.has(post.boardId) ? `${base}${portal.post(slugs.get(post.boardId)!, post.slug)}` : null,
     changelogUrl: portal ? `${base}${portal.changelog}` : null,
@@ -170,6 +184,8 @@ export function createComposer(
     workspaceOf: (id) => cached(`org:${id}`, () => organizations.find(db, id)),
     boardSlugOf: (org, id) =>
       cached(`board:${id}`, async () => ((b) => (b?.isPublic ? b.slug : null))(await boards.find(db, org, id))),
+    changelogBodyOf: (org, id) =>
+      cached(`entry:${id}`, async () => (await changelogEntries.find(db, org, id))?.body ?? null),
     warnNoLinks() {
       if (warned) return;
       warned = true;

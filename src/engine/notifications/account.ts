@@ -7,6 +7,7 @@ import { html } from '@remix-run/html-template';
 import { type SecretBox, sealedAt } from '../secrets/index.js';
 import { hashEmail, newId } from '../shared/index.js';
 import { mail, type Sql } from '../store/index.js';
+import { codeBlock, heading, mailButton, mailLayout, para } from './layout.js';
 
 /** What an account message says, as sealed in its row. Times are ISO strings. */
 export type AccountMail =
@@ -76,6 +77,7 @@ const lifetime = (from: string, to: string, ms: number) =>
 export function renderAccountMail(
   m: AccountMail,
   email: string,
+  branding: { logoUrl: string | null; accent: string | null } | null = null,
 ): { subject: string; text: string; html: string; from: string } {
   let subject: string;
   let lines: string[];
@@ -120,8 +122,14 @@ export function renderAccountMail(
   const text = [...lines.flatMap((line) => [line, '']), ...(link ? [`${link.label}: ${link.href}`, ''] : [])].join(
     '\n',
   );
-  const body = html`<!doctype html><html><head><meta charset="utf-8"><title>${subject}</title></head><body style="font-family:sans-serif;line-height:1.5;max-width:600px">
-${lines.map((line) => html`<p>${line}</p>`)}${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}
-</body></html>`;
-  return { subject, text, html: String(body), from };
+  const brand = { name: from, logoUrl: branding?.logoUrl ?? null, accent: branding?.accent ?? null };
+  const code = m.kind === 'team_invitation' ? null : m.code;
+  const body = mailLayout({
+    brand,
+    title: subject,
+    preheader: lines[0]!,
+    content: html`${heading(subject)}${code ? codeBlock(code) : ''}${lines.map(para)}${link ? mailButton(brand, link) : ''}`,
+    footer: m.kind === 'portal_code' ? `Sent by ${m.workspace}'s feedback page.` : 'Sent by the feedback console.',
+  });
+  return { subject, text, html: body, from };
 }

@@ -1,5 +1,7 @@
 import { html, type SafeHtml } from '@remix-run/html-template';
 import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+import { markdown } from '../shared/index.js';
+import { heading, inlineMarkdownStyles, type MailBrand, mailButton, mailLayout, para } from './layout.js';
 
 /** A post as a message names it. */
 export interface PostRef {
@@ -38,6 +40,10 @@ export interface MessageContext {
   /** The recipient's preferences page and one-click unsubscribe address (absolute, with their token); null without a public URL. */
   preferencesUrl: string | null;
   unsubscribeUrl: string | null;
+  /** The workspace's name, logo and accent, as the mail's header and button show them. */
+  brand?: MailBrand;
+  /** A published changelog entry's whole body (Markdown), read when the mail is written; null if it is gone. */
+  changelogBody?: (entryId: string) => string | null;
 }
 
 export interface RenderedMail {
@@ -49,11 +55,47 @@ export interface RenderedMail {
 const label = (status: string) => POST_STATUS_LABELS[status as PostStatus] ?? status;
 const quoted = (title: string) => `“${title}”`;
 
-/** One item: its headline, its lines, its link. */
-function item(
-  p: MailPayload,
-  ctx: MessageContext,
-): { headline: string; lines: string[]; link: { href: string; label: string } | null } {
+/** One item: its headline, its lines, its link; a changelog entry also its rendered body and its posts. */
+interface Item {
+  headline: string;
+  lines: string[];
+  link: { href: string; label: string } | null;
+  /** What the HTML part shows instead of the lines (a changelog entry: its Markdown rendered, its posts linked). */
+  rich?: SafeHtml;
+}
+
+/** A changelog entry as the mail says it: its title, why the person gets it, its whole text, the posts it ships. */
+function changelogItem(p: Extract<MailPayload, { kind: 'changelog' }>, ctx: MessageContext): Item {
+  const body = ctx.changelogBody?.(p.entry.id) ?? p.entry.excerpt;
+  const why = p.forPost
+    ? `${quoted(p.forPost.title)}, which you took part in or follow, ships with this update.`
+    : null;
+  const ships = p.ships ?? [];
+  const shipLine = (s: PostRef) => `- ${quoted(s.title)}${ctx.postUrl(s) ? `: ${ctx.postUrl(s)}` : ''}`;
+  const lines = [
+    p.entry.title,
+    ...(why ? [why] : []),
+    ...(body ? [body] : []),
+    ...(ships.length ? [`It ships:\n${ships.map(shipLine).join('\n')}`] : []),
+  ];
+  const rich = html`${heading(p.entry.title)}${why ? para(why) : ''}${body ? html.raw`${inlineMarkdownStyles(String(markdown(body)))}` : ''}${
+    ships.length
+      ? html`<p style="margin:16px 0 6px;font-weight:600">It ships</p><ul style="margin:0 0 12px;padding-left:20px">${ships.map(
+          (s) => html`<li>${ctx.postUrl(s) ? html`<a href="${ctx.postUrl(s)!}">${s.title}</a>` : s.title}</li>`,
+        )}</ul>`
+      : ''
+  }`;
+  return {
+    headline: p.forPost
+      ? `${quoted(p.forPost.title)} shipped: ${p.entry.title}`
+      : `New in ${ctx.workspace}: ${p.entry.title}`,
+    lines,
+    link: ctx.changelogUrl ? { href: ctx.changelogUrl, label: 'Read the changelog' } : null,
+    rich,
+  };
+}
+
+function item(p: MailPayload, ctx: MessageContext): Item {
   switch (p.kind) {
     case 'post_status': {
       const href = ctx.postUrl(p.post);
@@ -88,19 +130,7 @@ function item(
       };
     }
     case 'changelog':
-      return {
-        headline: p.forPost
-          ? `${quoted(p.forPost.title)} shipped: ${p.entry.title}`
-          : `New in ${ctx.workspace}: ${p.entry.title}`,
-        lines: [
-          ...(p.forPost
-            ? [`${quoted(p.forPost.title)}, which you took part in or follow, ships with this update.`]
-            : []),
-          ...(p.entry.excerpt ? [p.entry.excerpt] : []),
-          ...(p.ships?.length && !p.forPost ? [`It ships ${p.ships.map((s) => quoted(s.title)).join(', ')}.`] : []),
-        ],
-        link: ctx.changelogUrl ? { href: ctx.changelogUrl, label: 'Read the changelog' } : null,
-      };
+      return changelogItem(p, ctx);
     case 'webhook_disabled':
       return {
         headline: `Webhook disabled after ${p.failures} failed deliveries: ${p.webhook.url}`,
@@ -148,17 +178,22 @@ export function renderMail(items: readonly MailPayload[], ctx: MessageContext): 
     ].join('\n'),
   );
   const text = [...textItems.flatMap((t) => [t, '']), ...footer].join('\n');
+  const brand = ctx.brand ?? { name: ctx.workspace, logoUrl: null, accent: null };
   const htmlItems: SafeHtml[] = parts.map(
     (part) =>
-      html`<section>${parts.length > 1 ? html`<h2 style="font-size:16px">${part.headline}</h2>` : ''}${part.lines.map((line) => html`<p>${line}</p>`)}${
-        part.link ? html`<p><a href="${part.link.href}">${part.link.label}</a></p>` : ''
+      html`<section>${part.rich ?? html`${heading(part.headline, parts.length > 1 ? 17 : 20)}${part.lines.map(para)}`}${
+        part.link ? mailButton(brand, part.link) : ''
       }</section>`,
   );
-  const body = html`<!doctype html><html><head><meta charset="utf-8"><title>${subject}</title></head><body style="font-family:sans-serif;line-height:1.5;max-width:600px">
-${htmlItems}
-<hr><p style="color:#555;font-size:13px">${reason(items, ctx.workspace)}${ctx.preferencesUrl ? html`<br><a href="${ctx.preferencesUrl}">Choose what you get</a>` : ''}${
-    ctx.unsubscribeUrl ? html` · <a href="${ctx.unsubscribeUrl}">Unsubscribe</a>` : ''
-  }</p>
-</body></html>`;
-  return { subject, text, html: String(body) };
+  const footerHtml = html`${reason(items, ctx.workspace)}${ctx.preferencesUrl ? html`<br><a href="${ctx.preferencesUrl}" style="color:#525a66">Choose what you get</a>` : ''}${
+    ctx.unsubscribeUrl ? html` · <a href="${ctx.unsubscribeUrl}" style="color:#525a66">Unsubscribe</a>` : ''
+  }`;
+  const body = mailLayout({
+    brand,
+    title: subject,
+    preheader: parts[0]!.lines.find((l) => l !== parts[0]!.headline) ?? subject,
+    content: html`${htmlItems}`,
+    footer: footerHtml,
+  });
+  return { subject, text, html: body };
 }

@@ -7,6 +7,7 @@ export * from './errors.js';
 export * from './faults.js';
 export * from './ids.js';
 export * from './log.js';
+export { markdown } from './markdown.js';
 export * from './one-time.js';
 export * from './pages.js';
 export * from './plain-body.js';

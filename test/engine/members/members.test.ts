@@ -69,6 +69,16 @@ describeEngine(
         /Someone asked to sign in to the feedback console as max@example.com on \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC\./,
       );
       expect(mail).toContain('If it was not you, ignore this message');
+      // The HTML part is the one mail layout: the console's name at the top, the code large, the link a button.
+      const [parsed] = (await smtp.parsed())
+        .filter((m) => m.to && JSON.stringify(m.to).includes('max@example.com'))
+        .slice(-1);
+      const htmlPart = String(parsed!.html);
+      expect(htmlPart).toMatch(/<span style="vertical-align:middle">Feedback console<\/span>/);
+      expect(htmlPart).toMatch(new RegExp(`letter-spacing:6px[^"]*">${code}</p>`));
+      expect(htmlPart).toMatch(
+        /<a href="https:\/\/feedback\.example\/console\/sign-in\/link\?token=[\w-]+" style="display:inline-block[^"]*">Sign in<\/a>/,
+      );
       const wrong = code === '000000' ? '111111' : '000000';
       expect(await refusal(h.engine.team.redeem({ signInId, code: wrong }))).toEqual({
         code: 'ERR_VALIDATION',

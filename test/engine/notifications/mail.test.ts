@@ -162,10 +162,16 @@ describeEngine(
       ).created;
       await ws.contacts.identify({ externalUserId: 'c2', email: a.unsubscribed });
       for (const id of [sub.id, optin, legacy!]) await ws.notifications.subscribe(id, 'changelog');
+      const shipped = await ws.posts.create(board.id, { title: 'Night theme' });
       const entry = await ws.changelog.create({
         boardId: board.id,
         title: 'Dark mode is here',
-        body: 'Turn it on in settings.',
+        body: '## Easier on the eyes\n\nTurn it on in **settings**, or read [the guide](https://acme.example/dark).\n\n<script>alert(1)</script>',
+      });
+      await ws.changelog.linkPosts(entry.id, [shipped.id]);
+      await h.engine.organizations.update(ws.organizationId, {
+        portalLogoUrl: 'https://cdn.acme.example/logo.png',
+        portalAccent: '#0f766e',
       });
       const from = smtp.mails.length;
       await ws.changelog.publish(entry.id);
@@ -174,7 +180,27 @@ describeEngine(
       expect(Object.fromEntries(countsSince(smtp, from))).toEqual({ [a.sub]: 1 });
       const [mail] = (await smtp.parsed()).slice(from);
       expect(mail!.subject).toBe('New in Acme: Dark mode is here');
-      expect(mail!.text).toContain('Turn it on in settings.');
+      // The text part: the title, the Markdown as written (plain text reads it well), the posts it ships.
+      expect(mail!.text).toContain('Dark mode is here');
+      expect(mail!.text).toContain('Turn it on in **settings**, or read [the guide](https://acme.example/dark).');
+      expect(mail!.text).toMatch(
+        /It ships:\n- “Night theme”: https:\/\/feedback\.test\/portal\/[\w-]+\/b\/[\w-]+\/p\/night-theme/,
+      );
+      // The HTML part: rendered by the portal's sanitized renderer, in the workspace's branded layout.
+      const htmlPart = String(mail!.html);
+      expect(htmlPart).toContain('>Dark mode is here</h1>');
+      expect(htmlPart).toMatch(/<h3 style="[^"]*">Easier on the eyes<\/h3>/);
+      expect(htmlPart).toContain('<strong>settings</strong>');
+      expect(htmlPart).toMatch(
+        /<a style="[^"]*" href="https:\/\/acme\.example\/dark" rel="nofollow noopener">the guide<\/a>/,
+      );
+      expect(htmlPart).not.toContain('<script>');
+      expect(htmlPart).not.toContain('**settings**');
+      expect(htmlPart).toContain('<img src="https://cdn.acme.example/logo.png"');
+      expect(htmlPart).toContain('background:#0f766e');
+      expect(htmlPart).toMatch(
+        /<a href="https:\/\/feedback\.test\/portal\/[\w-]+\/b\/[\w-]+\/p\/night-theme">Night theme<\/a>/,
+      );
     });
 
     it('the change and its mail commit together: a status change whose mail cannot be written changes nothing', async () => {
