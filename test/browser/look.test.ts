@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsole } from '../../src/console/index.js';
 import { createPortal } from '../../src/portal/index.js';
@@ -16,6 +18,7 @@ import {
 // The look (docs/portal.md, docs/console.md): every page of the portal and the console, at 1280 and 390 px, in the
 // light and the dark theme, is no wider than the screen and has no serious or critical accessibility violation
 // (axe-core, colour contrast included). The same tour is what `npm run screenshots` photographs.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const receiver: Receiver = await startReceiver((_req, res) => void res.writeHead(200).end('ok'));
 afterAll(() => receiver.close());
 
@@ -25,9 +28,11 @@ describe.skipIf(!HAS_CHROMIUM)('the look of every page, on a laptop and a phone,
   });
   let stops: TourStop[];
   let session: TourSession;
+  let organizationId: string;
   beforeAll(async () => {
     const tour = await seedTour(stand.engine, `${receiver.origin}/hooks`);
     stops = tour.stops;
+    organizationId = tour.organizationId;
     session = await tourSession(stand.browser, stand.server.url, tour.signInLink);
   });
 
@@ -55,6 +60,46 @@ describe.skipIf(!HAS_CHROMIUM)('the look of every page, on a laptop and a phone,
         }
         expect(found).toEqual([]);
       });
+
+  it('the widget panel, on a site allowed to frame it, at both widths and in both themes: within its frame, axe finds nothing', async () => {
+    // The host is another origin (localhost, not 127.0.0.1), as a customer's site is.
+    const host = await startReceiver(
+      (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(
+            `<!doctype html><html lang="en"><title>Acme app</title><main><h1>Acme app</h1></main><script src="${stand.server.url}/portal/widget.js" data-portal="acme" async></script></html>`,
+          ),
+    );
+    const origin = host.origin.replace('127.0.0.1', 'localhost');
+    await stand.engine.organizations.update(organizationId, { portalFrameOrigins: [origin] });
+    const found: string[] = [];
+    try {
+      for (const screen of SCREENS)
+        for (const theme of THEMES) {
+          const context = await tourContext(stand.browser, session, screen, theme);
+          const page = await context.newPage();
+          await page.goto(`${origin}/`);
+          await page.getByRole('button', { name: 'Feedback' }).click();
+          const frame = page.frameLocator('iframe[title="Feedback"]');
+          await frame.getByRole('heading', { name: 'Boards' }).waitFor();
+          const inside = page.frames().find((f) => f.url().includes('/portal/acme/'))!;
+          const [scroll, width] = await inside.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+          if (scroll! > width!) found.push(`${screen.name} ${theme}: the panel's page is ${scroll} px in ${width} px`);
+          await inside.evaluate(AXE_SOURCE);
+          const result = (await inside.evaluate(() =>
+            (globalThis as any).axe.run(document, { resultTypes: ['violations'] }),
+          )) as { violations: Array<{ id: string; impact: string }> };
+          for (const v of result.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
+            found.push(`${screen.name} ${theme}: ${v.id}`);
+          await context.close();
+        }
+    } finally {
+      await host.close();
+      await stand.engine.organizations.update(organizationId, { portalFrameOrigins: [] });
+    }
+    expect(found).toEqual([]);
+  });
 
   it('the theme toggle goes round auto, light and dark, and the browser remembers the choice', async () => {
     const context = await stand.browser.newContext({ colorScheme: 'light' });

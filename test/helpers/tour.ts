@@ -28,7 +28,7 @@ export const THEMES = ['light', 'dark'] as const;
 export async function seedTour(
   engine: Engine,
   receiverUrl: string,
-): Promise<{ stops: TourStop[]; signInLink: string }> {
+): Promise<{ stops: TourStop[]; signInLink: string; organizationId: string }> {
   const s = await seedConsole(engine);
   const { w, ideas, dark } = s;
   const owner = w.as(CLI_ACTOR);
@@ -110,7 +110,7 @@ export async function seedTour(
     { face: 'console', name: 'team', path: `${consoleAt}/team` },
     { face: 'console', name: 'audit', path: `${consoleAt}/audit` },
   ];
-  return { stops, signInLink };
+  return { stops, signInLink, organizationId: s.org.id };
 }
 
 /** What a browser keeps once an owner signed into the console with the tour's one-time link (its cookies). */

@@ -132,15 +132,18 @@ h1.long, td.long, .wrap-anywhere { overflow-wrap: anywhere; }
   .sidebar .who .email { display: none; }
   main { padding: var(--sp-3); }
   form.filters input[type="search"] { min-width: 0; flex: 1 1 100%; }
-  table.cards thead { position: absolute; left: -9999px; }
-  table.cards caption { display: block; }
-  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: auto; }
-  table.cards tr { border: 1px solid var(--line); border-radius: var(--r-md); margin: 0 0 var(--sp-2); padding: var(--sp-2) var(--sp-3); position: relative; }
-  table.cards td { border: 0; padding: .1rem 0; text-align: left; }
-  table.cards td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); font-size: var(--text-sm); }
-  table.cards td.pick { position: absolute; right: var(--sp-2); top: var(--sp-2); }
-  table.cards td.title { padding-right: 2rem; }
-  table:not(.cards) th, table:not(.cards) td { overflow-wrap: anywhere; }
+  /* Every table is a list of cards on a phone: its header read by screen readers, each cell on its line. */
+  table thead { position: absolute; left: -9999px; }
+  table caption { display: block; }
+  table, tbody, tr, td { display: block; width: auto; }
+  tbody tr { border: 1px solid var(--line); border-radius: var(--r-md); margin: 0 0 var(--sp-2); padding: var(--sp-2) var(--sp-3); position: relative; }
+  td { border: 0; padding: .1rem 0; text-align: left; }
+  td.num { text-align: left; }
+  td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); font-size: var(--text-sm); }
+  td.pick { position: absolute; right: var(--sp-2); top: var(--sp-2); }
+  td.title { padding-right: 2rem; }
+  td, th, td.when, td time { white-space: normal; overflow-wrap: anywhere; }
+  tbody th { display: block; text-align: left; padding: .1rem 0; border: 0; }
 }
 `;
 
