@@ -44,3 +44,32 @@ export async function insertMany(
     });
   }
 }
+
+/**
+ * A first visit's bytes, as a browser that takes brotli gets them: the page (compressed by the server) and every
+ * stylesheet and script it loads (precompressed assets). What a visitor downloads before the page is whole.
+ */
+export async function firstVisit(
+  app: { fetch(request: Request): Response | Promise<Response> },
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ total: number; parts: Array<[string, number]> }> {
+  const get = async (url: string) => {
+    const res = await app.fetch(
+      new Request(`http://bench.test${url}`, { headers: { 'accept-encoding': 'br, gzip', ...headers } }),
+    );
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    return { bytes: (await res.arrayBuffer()).byteLength, encoding: res.headers.get('content-encoding') };
+  };
+  const page = await app.fetch(new Request(`http://bench.test${path}`, { headers }));
+  const html = await page.text();
+  const assets = [...html.matchAll(/<(?:link rel="stylesheet" href|script src)="([^"]+)"/g)].map((m) =>
+    m[1]!.replaceAll('&amp;', '&'),
+  );
+  const parts: Array<[string, number]> = [];
+  for (const url of [path, ...assets]) {
+    const got = await get(url);
+    parts.push([`${url.replace(/^.*\//, '') || 'page'} (${got.encoding ?? 'identity'})`, got.bytes]);
+  }
+  return { total: parts.reduce((n, [, b]) => n + b, 0), parts };
+}

@@ -287,6 +287,38 @@ describeEngine(
       expect(JSON.parse(exported.text)).toMatchObject({ contactId: s.contact.id, contact: null });
     });
 
+    it('contacts by revenue rank within one currency: the most common first, never $297 above €267 by raw cents', async () => {
+      const s = await workspace();
+      const v = await signedIn(s.org.id, 'viewer');
+      const people = [
+        ['usd-big', 'USD', 29_700],
+        ['eur-mid', 'EUR', 26_700],
+        ['usd-small', 'USD', 1_000],
+        ['eur-big', 'EUR', 90_000],
+        ['eur-low', 'EUR', 500],
+      ] as const;
+      for (const [id, currency, mrrCents] of people) {
+        await s.w.contacts.identify({ externalUserId: id, email: `${id}@example.com`, name: id, mrrCents, currency });
+        // Their votes make EUR the workspace's most common impact currency (three posts against two).
+        await s.w.participation.vote({
+          postId: (await s.w.posts.create(s.board.id, { title: `By ${id}` })).id,
+          email: `${id}@example.com`,
+          userId: id,
+          vouched: true,
+          notifyMe: false,
+        });
+      }
+      const names = (text: string) =>
+        [...text.matchAll(/<td><a href="\/console\/[^"]+\/contacts\/ctc_[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
+      const base = `/console/${s.org.id}/contacts`;
+      const first = await v.get(`${base}?sort=mrr`);
+      expect(names(first.text)).toEqual(['eur-big', 'eur-mid', 'eur-low']);
+      expect(first.text).toMatch(/<option value="EUR" selected>EUR<\/option>/);
+      expect(names((await v.get(`${base}?sort=mrr&currency=USD`)).text)).toEqual(['usd-big', 'Dana', 'usd-small']);
+      // The other orders list everyone, paying or not.
+      expect(names((await v.get(`${base}?sort=created`)).text)).toHaveLength(6);
+    });
+
     it('embedded with the host’s sign-in: the host’s member acts with the role it gives; no sign-in or team page; nobody is 401', async () => {
       const s = await workspace();
       let who: HostMember | null = { organizationId: s.org.id, email: 'Pat@Host.example', role: 'admin', name: 'Pat' };

@@ -28,9 +28,10 @@ const revenue = (c: { mrrCents: number | null; currency: string | null }) =>
 export function listPage(
   frame: Frame,
   team: Team,
-  query: { q: string; plan: string; sort: ContactSort },
+  query: { q: string; plan: string; sort: ContactSort; currency: string | null },
   contacts: ContactListItem[],
   next: string | null,
+  currencies: string[],
 ): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/contacts`;
   const option = (value: string, text: string, selected: boolean) =>
@@ -41,7 +42,9 @@ ${allows(team.role, 'manage') ? html`<p><a href="${base}/new">Add a contact by h
 <label>Search <input type="search" name="q" value="${query.q}" placeholder="Email or name"></label>
 <label>Plan <input name="plan" size="10" value="${query.plan}"></label>
 <label>Sort <select name="sort">${CONTACT_SORTS.map((s) => option(s, SORT_LABELS[s], s === query.sort))}</select></label>
+${currencies.length > 1 ? html`<label>Currency <select name="currency">${currencies.map((c) => option(c, c, c === query.currency))}</select></label>` : ''}
 <button type="submit">Show</button></form>
+${query.sort === 'mrr' && query.currency ? html`<p class="muted">Paying in ${query.currency}, most revenue first: amounts in different currencies are never ranked together.</p>` : ''}
 ${
   contacts.length
     ? html`<table><thead><tr><th scope="col">Person</th><th scope="col">Plan</th><th scope="col" class="num">Revenue</th><th scope="col" class="num">Posts</th><th scope="col">Source</th><th scope="col">Last seen</th><th scope="col">Added</th></tr></thead>
@@ -51,7 +54,7 @@ ${
       )}</tbody></table>`
     : html`<p>No contacts match.</p>`
 }
-${next ? html`<p class="pager"><a href="${base}?${new URLSearchParams({ q: query.q, plan: query.plan, sort: query.sort, cursor: next }).toString()}" rel="next">Next page</a></p>` : ''}`;
+${next ? html`<p class="pager"><a href="${base}?${new URLSearchParams({ q: query.q, plan: query.plan, sort: query.sort, ...(query.currency ? { currency: query.currency } : {}), cursor: next }).toString()}" rel="next">Next page</a></p>` : ''}`;
   return page(frame, body);
 }
 

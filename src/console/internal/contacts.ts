@@ -67,15 +67,30 @@ const listContacts = (site: ConsoleSite) => async (event: H3Event) => {
   const sort = (CONTACT_SORTS as readonly string[]).includes(p.get('sort') ?? '')
     ? (p.get('sort') as ContactSort)
     : 'mrr';
-  const query = { q: p.get('q')?.trim() ?? '', plan: p.get('plan')?.trim() ?? '', sort };
-  const contacts = site.engine.workspace(m.team.organizationId).contacts;
+  const w = site.engine.workspace(m.team.organizationId);
+  const contacts = w.contacts;
+  // By revenue with several currencies, one at a time (the one asked for, else the workspace's impact currency, else
+  // the first): amounts in different currencies are never ranked together.
+  const currencies = sort === 'mrr' ? await contacts.currencies() : [];
+  const asked = p.get('currency') ?? '';
+  const { mostCommon } = currencies.length > 1 ? await w.triage.currencies() : { mostCommon: null };
+  const currency =
+    currencies.length < 2
+      ? null
+      : currencies.includes(asked)
+        ? asked
+        : mostCommon && currencies.includes(mostCommon)
+          ? mostCommon
+          : currencies[0]!;
+  const query = { q: p.get('q')?.trim() ?? '', plan: p.get('plan')?.trim() ?? '', sort, currency };
   const ask = { sort, q: query.q || undefined, plan: query.plan || undefined, limit: 50 };
-  const result = await contacts.list({ ...ask, cursor: p.get('cursor') || undefined }).catch((err: unknown) => {
-    if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION') return contacts.list(ask);
+  const only = currency ? { currency } : {};
+  const result = await contacts.list({ ...ask, cursor: p.get('cursor') || undefined }, only).catch((err: unknown) => {
+    if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION') return contacts.list(ask, only);
     throw err;
   });
   const frame = frameOf(m.v, m.team, 'Contacts', noticeOf(event, DONE));
-  return htmlResponse(200, listPage(frame, m.team, query, result.data, result.nextCursor), m.v.cookies);
+  return htmlResponse(200, listPage(frame, m.team, query, result.data, result.nextCursor, currencies), m.v.cookies);
 };
 
 const NEW_CONTACT_FIELDS = ['email', 'name', 'externalUserId', 'plan', 'mrr', 'currency', 'attestation'];

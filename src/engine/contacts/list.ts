@@ -28,15 +28,19 @@ const CURSOR_KEYS: Record<ContactSort, (k: CursorKey) => boolean> = {
 export async function list(
   { db, organizationId }: WorkspaceContext,
   query: ListContactsQueryInput = {},
+  options: { currency?: string } = {},
 ): Promise<Page<ContactListItem>> {
   const q = parseInput(listContactsQuerySchema, query);
-  const kind = `contacts:${q.sort}`;
+  // The console's revenue order within one currency (not a REST parameter): its own cursors.
+  const currency = q.sort === 'mrr' ? options.currency : undefined;
+  const kind = `contacts:${q.sort}${currency ? `:${currency}` : ''}`;
   const key = readCursor(q.cursor, kind, CURSOR_KEYS[q.sort]);
   if (q.q !== undefined) await search.indexPending(db);
   const rows = await contactLists.listSorted(db, organizationId, {
     q: q.q,
     plan: q.plan,
     sort: q.sort,
+    currency,
     limit: q.limit + 1,
     after: key && { value: key[0] as number | null, id: key[1] as string },
   });

@@ -1,7 +1,7 @@
 import type { ListContactsQueryInput } from '../../schemas/contacts.js';
 import type { BackfillUser } from '../../schemas/interactions.js';
 import { answer, type Bindings } from '../shared/index.js';
-import type { WorkspaceContext } from '../store/index.js';
+import { contactLists, type WorkspaceContext } from '../store/index.js';
 import { activity } from './activity.js';
 import { backfill } from './backfill.js';
 import { remove, retrieve, update } from './change.js';
@@ -27,7 +27,9 @@ export function createContactsService(ctx: WorkspaceContext) {
     /** A contact's page in the console: the contact with its counts, and their newest posts, votes and comments. */
     activity: (id: string) => activity(ctx, id),
     /** `GET /v1/contacts`. */
-    list: (query?: ListContactsQueryInput) => list(ctx, query),
+    list: (query?: ListContactsQueryInput, options?: { currency?: string }) => list(ctx, query, options),
+    /** The currencies the workspace's paying contacts pay in, alphabetically. */
+    currencies: () => contactLists.currencies(ctx.db, ctx.organizationId),
   };
 }
 export type ContactsService = ReturnType<typeof createContactsService>;

@@ -48,10 +48,22 @@ export interface ContactPosition {
 export async function listSorted(
   sql: Sql,
   organizationId: string,
-  query: { q?: string; plan?: string[]; sort: ContactSortColumn; limit: number; after?: ContactPosition },
+  query: {
+    q?: string;
+    plan?: string[];
+    sort: ContactSortColumn;
+    limit: number;
+    after?: ContactPosition;
+    /** Only contacts paying in this currency (the console's revenue order: never across currencies). */
+    currency?: string;
+  },
 ): Promise<ContactRecord[]> {
   const filters: string[] = ['c.organization_id = ?'];
   const params: unknown[] = [organizationId];
+  if (query.currency !== undefined) {
+    filters.push('c.currency = ?', 'c.mrr_cents > 0');
+    params.push(query.currency);
+  }
   if (query.q !== undefined) {
     const like = `%${query.q.replace(/[\\%_]/g, '\\$&')}%`;
     filters.push(`(c.email ${sql.dialect.ilike} ? ESCAPE '\\' OR c.name ${sql.dialect.ilike} ? ESCAPE '\\')`);
@@ -90,7 +102,7 @@ export async function listSorted(
         )
       : await seek(['c.mrr_cents IS NOT NULL'], [], 'c.mrr_cents DESC, c.id DESC', limit);
   }
-  if (rows.length < limit) {
+  if (rows.length < limit && query.currency === undefined) {
     const tail =
       after && after.value === null
         ? await seek(['c.mrr_cents IS NULL', 'c.id < ?'], [after.id], 'c.id DESC', limit - rows.length)
@@ -112,4 +124,17 @@ export async function postCounts(sql: Sql, ids: string[]): Promise<Map<string, n
     ids,
   );
   return new Map(rows.map((r) => [r.contact_id, toInt(r.n)]));
+}
+
+/** The currencies the workspace's paying contacts pay in, alphabetically: one index seek each (a loose index scan). */
+export async function currencies(sql: Sql, organizationId: string): Promise<string[]> {
+  const rows = await sql.all<{ c: string | null }>(
+    `WITH RECURSIVE cur(c) AS (
+       SELECT MIN(currency) FROM contact WHERE organization_id = ? AND currency IS NOT NULL
+       UNION ALL
+       SELECT (SELECT MIN(currency) FROM contact WHERE organization_id = ? AND currency > cur.c) FROM cur WHERE cur.c IS NOT NULL
+     ) SELECT c FROM cur WHERE c IS NOT NULL`,
+    [organizationId, organizationId],
+  );
+  return rows.map((r) => r.c!);
 }
