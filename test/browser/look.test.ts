@@ -101,6 +101,23 @@ describe.skipIf(!HAS_CHROMIUM)('the look of every page, on a laptop and a phone,
     expect(found).toEqual([]);
   });
 
+  it("the console's posts page shows 20 posts and more on a 1280 x 800 screen, the list above the fold", async () => {
+    const context = await tourContext(stand.browser, session, SCREENS[0], 'light');
+    try {
+      const page = await context.newPage();
+      await page.goto(`${stand.server.url}${stops.find((s) => s.face === 'console' && s.name === 'posts')!.path}`);
+      const seen = await page.evaluate(
+        () =>
+          [...document.querySelectorAll('table.posts tbody tr')].filter(
+            (tr) => tr.getBoundingClientRect().bottom <= innerHeight,
+          ).length,
+      );
+      expect(seen).toBeGreaterThanOrEqual(20);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('the theme toggle goes round auto, light and dark, and the browser remembers the choice', async () => {
     const context = await stand.browser.newContext({ colorScheme: 'light' });
     try {

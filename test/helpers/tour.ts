@@ -63,6 +63,32 @@ export async function seedTour(
     const p = await w.posts.create(ideas.id, { title: titles[i]!, body: { json: {}, text: `Why: ${titles[i]}.` } });
     await w.posts.update(p.id, { status });
   }
+  // A board a few weeks in: enough posts that the console's posts page is full on a laptop's screen.
+  const more = [
+    'Zapier integration',
+    'Custom domains',
+    'Mobile app',
+    'CSV import',
+    'Keyboard shortcuts',
+    'Audit log export',
+    'Granular roles',
+    'Email digests',
+    'Markdown in comments',
+    'Emoji reactions',
+    'Public roadmap embed',
+    'SAML',
+    'Webhook retries UI',
+    'Dark mode for email',
+    'Per-board permissions',
+  ];
+  for (const [i, title] of more.entries()) {
+    const p = await w.posts.create(ideas.id, {
+      title,
+      body: { json: {}, text: `Customers asked for ${title.toLowerCase()}.` },
+    });
+    for (let n = 0; n < (i * 7) % 5; n++)
+      await w.participation.vote({ postId: p.id, email: `fan${n}@example.com`, notifyMe: false });
+  }
   await w.participation.comment({
     postId: dark.id,
     email: 'dana@bigco.example',

@@ -248,7 +248,7 @@ ${comments(base, frame, d, mayTriage, refused)}
 ${notes(base, frame, d, mayTriage, refused)}
 ${mayTriage ? editForm(base, frame, d, refused) : ''}
 ${mayTriage && !d.mergedInto ? mergeForm(base, frame, options.merge.q, options.merge.found, refused) : ''}
-</div><div>${author(d)}${voters(base, d)}</div></div>`;
+</div><div class="aside-first">${author(d)}${voters(base, d)}</div></div>`;
   return page(frame, body);
 }
 

@@ -18,8 +18,8 @@ export const label = (status: PostStatus) => POST_STATUS_LABELS[status];
 export const SORT_LABELS: Record<TriageSort, string> = {
   votes: 'Most votes',
   newest: 'Newest',
-  trending: 'Trending (votes this week)',
-  impact: 'Impact (revenue of voters)',
+  trending: 'Trending (7 days)',
+  impact: 'Impact (revenue)',
 };
 
 export type Named = Array<{ id: string; name: string }>;
@@ -43,7 +43,7 @@ ${tags.length ? html`<label>Tag <select name="tag">${option('', 'Any tag', !quer
 <label>Voters' plan <input name="plan" size="8" value="${query.voterPlan ?? ''}"></label>
 <label>Sort <select name="sort">${TRIAGE_SORTS.map((s) => option(s, SORT_LABELS[s], s === (query.sort ?? 'votes')))}</select></label>
 ${currencies.length > 1 ? html`<label>Currency <select name="currency">${currencies.map((c) => option(c, c, c === currency))}</select></label>` : ''}
-<label class="check"><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held for moderation</label>
+<label class="check"><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held</label>
 ${lastLook ? html`<label class="check"><input type="checkbox" name="new" value="1"${query.fresh ? html.raw` checked` : ''}> New since my last look <span class="muted">(${when(lastLook.toISOString(), 'minute')} UTC)</span></label>` : ''}
 <button type="submit">Show</button>
 </form>`;

@@ -19,18 +19,18 @@ html { font-size: 14px; }
 .sidebar .who form { margin: 0; }
 header.bar { display: flex; flex-wrap: wrap; gap: var(--sp-3); align-items: center; justify-content: space-between; padding: var(--sp-2) var(--sp-4); border-bottom: 1px solid var(--line); background: var(--surface); }
 header.bar .name { font-weight: 700; color: var(--ink); }
-main { padding: var(--sp-4) var(--sp-5); max-width: 80rem; width: 100%; }
+main { padding: var(--sp-3) var(--sp-5); max-width: 80rem; width: 100%; }
 main.narrow { max-width: 30rem; margin: var(--sp-6) auto; }
-h1 { font-size: var(--text-xl); margin: 0 0 var(--sp-3); }
+h1 { font-size: var(--text-xl); margin: 0 0 var(--sp-2); }
 h2 { font-size: var(--text-md); margin: var(--sp-4) 0 var(--sp-2); }
 label { display: block; font-weight: 600; margin: var(--sp-2) 0 var(--sp-1); }
 .notice { margin: 0 0 var(--sp-3); }
 .error { font-weight: 600; }
-form.filters { display: flex; flex-wrap: wrap; gap: var(--sp-2); align-items: center; margin: 0 0 var(--sp-2); padding: var(--sp-2); background: var(--surface); border: 1px solid var(--line); border-radius: var(--r-md); }
+form.filters { display: flex; flex-wrap: wrap; gap: var(--sp-1) var(--sp-2); align-items: center; margin: 0 0 var(--sp-2); padding: var(--sp-1) var(--sp-2); background: var(--surface); border: 1px solid var(--line); border-radius: var(--r-md); }
 form.filters label { margin: 0; font-weight: 400; font-size: var(--text-sm); display: flex; align-items: center; gap: var(--sp-1); color: var(--muted); }
 form.filters input, form.filters select { padding: .25rem .5rem; font-size: var(--text-sm); }
 form.filters select { padding-right: 1.6rem; }
-form.filters input[type="search"] { min-width: 12rem; }
+form.filters input[type="search"] { min-width: 10rem; }
 form.filters label.check > input { margin: 0; }
 form.filters button { padding: .25rem .8rem; font-size: var(--text-sm); }
 table { border-collapse: collapse; width: 100%; }
@@ -40,6 +40,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr:hover { background: var(--surface); }
 caption { text-align: left; font-size: var(--text-sm); padding: var(--sp-1) 0; }
 table.posts td:first-child { width: 1.5rem; }
+table.posts td, table.posts th { padding-top: .2rem; padding-bottom: .2rem; line-height: 1.4; }
+table.posts caption { padding: 0 0 var(--sp-1); }
 table.posts td.title a { font-weight: 600; color: var(--ink); }
 table.posts td.impact { white-space: nowrap; }
 table.posts tr.current { background: var(--accent-soft); outline: 2px solid var(--accent); }
@@ -120,7 +122,7 @@ ol.attempts { margin: 0; padding-left: 1.2rem; }
 ol.attempts pre, pre.payload { white-space: pre-wrap; max-width: 48rem; overflow-wrap: anywhere; }
 h1.long, td.long, .wrap-anywhere { overflow-wrap: anywhere; }
 .wrap-anywhere th { overflow-wrap: normal; }
-@media (max-width: 60rem) { .columns { grid-template-columns: 1fr; } .roadmap { grid-template-columns: 1fr; } }
+@media (max-width: 60rem) { .columns { grid-template-columns: 1fr; } .roadmap { grid-template-columns: 1fr; } .columns > .aside-first { order: -1; } }
 @media (max-width: 45rem) {
   .shell { display: block; }
   .shell { background: var(--bg); }

@@ -115,14 +115,20 @@ const isVoterPosition = (k: CursorKey) => k.length === 2 && isCount(k[0]) && isI
  * A page of the post's voters in `query.group` (default: the workspace's impact currency where the post has voters
  * paying in it, else the currency its voters pay most in, else FREE_VOTERS). An unknown group is the default.
  */
-async function voterPage(ctx: WorkspaceContext, post: Post, impact: Impact[], query: VotersQuery): Promise<VoterPage> {
+async function voterPage(
+  ctx: WorkspaceContext,
+  chooser: CurrencyChooser,
+  post: Post,
+  impact: Impact[],
+  query: VotersQuery,
+): Promise<VoterPage> {
   const paying = impact.reduce((n, i) => n + i.payingVoters, 0);
   const groups = [
     ...impact.map((i) => ({ group: i.currency, voters: i.payingVoters })),
     ...(post.voteCount > paying ? [{ group: FREE_VOTERS, voters: post.voteCount - paying }] : []),
   ];
   const known = (g: string | null | undefined) => (g && groups.some((x) => x.group === g) ? g : null);
-  const workspace = impactCurrency(await postImpacts.currencies(ctx.db, ctx.organizationId));
+  const { chosen: workspace } = await chooser();
   const group = known(query.group) ?? known(workspace) ?? groups[0]?.group ?? FREE_VOTERS;
   const kind = `triage:voters:${group}`;
   const after = readCursor(query.cursor, kind, isVoterPosition) as [number, string] | undefined;
@@ -138,6 +144,7 @@ async function voterPage(ctx: WorkspaceContext, post: Post, impact: Impact[], qu
 /** A live post of the workspace with what the team sees of it; undefined for any other id. */
 async function postDetail(
   ctx: WorkspaceContext,
+  chooser: CurrencyChooser,
   postId: string,
   votersQuery: VotersQuery = {},
 ): Promise<TriagePostDetail | undefined> {
@@ -150,10 +157,10 @@ async function postDetail(
     post.mergedIntoId ? posts.findLive(db, organizationId, post.mergedIntoId) : undefined,
     postTags.forPosts(db, [post.id]).then((m) => m.get(post.id) ?? []),
     triage.authorOf(db, post.id),
-    voterPage(ctx, post, impact, votersQuery).catch((err: unknown) => {
+    voterPage(ctx, chooser, post, impact, votersQuery).catch((err: unknown) => {
       // A cursor that is not this group's (edited, or of another group): the group's first page.
       if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION')
-        return voterPage(ctx, post, impact, { group: votersQuery.group });
+        return voterPage(ctx, chooser, post, impact, { group: votersQuery.group });
       throw err;
     }),
     triage.comments(db, post.id, TRIAGE_POST_LIMITS.comments),
@@ -215,13 +222,11 @@ async function sortedPage(
  * A page of the workspace's live, unmerged posts (held ones too), most votes first by default; with the currencies
  * its impact is in (what the page offers to rank by) and the one this page ranks by.
  */
-async function postsPage(ctx: WorkspaceContext, query: TriageQuery = {}) {
+async function postsPage(ctx: WorkspaceContext, chooser: CurrencyChooser, query: TriageQuery = {}) {
   const { q, sort: asked, currency: askedCurrency, cursor, limit: askedLimit, ...filter } = query;
   const limit = Math.min(Math.max(askedLimit ?? 50, 1), 100);
-  const known = await postImpacts.currencies(ctx.db, ctx.organizationId);
-  const currencies = known.map((k) => k.currency);
   // The currency the page ranks by, or would rank by: the form shows it chosen whatever the sort.
-  const chosen = impactCurrency(known, askedCurrency);
+  const { currencies, chosen } = await chooser(askedCurrency);
   if (q !== undefined && q.trim() !== '') {
     const page = await searchedPage(ctx, q, filter, limit, cursor);
     const data = await withImpact(
@@ -240,10 +245,41 @@ async function postsPage(ctx: WorkspaceContext, query: TriageQuery = {}) {
   return { data, nextCursor: page.nextCursor, sort, currencies, currency: chosen };
 }
 
+/** The workspace's currencies, and the one impact is in: the one asked for if the workspace has it, else its most common. */
+type CurrencyChooser = (asked?: string) => Promise<{ currencies: string[]; chosen: string | null }>;
+
+/** How long the workspace's most common currency is kept once counted (the count reads up to 10,000 index entries each). */
+export const MOST_COMMON_CURRENCY_TTL_MS = 60_000;
+
+/**
+ * The reader's currency rule: the currencies are read fresh each time (one index seek each); which is the most common
+ * is counted at most once a minute, or again as soon as the currencies change.
+ */
+function currencyChooser(ctx: WorkspaceContext): CurrencyChooser {
+  let kept: { at: number; known: string; shares: Promise<Array<{ currency: string; posts: number }>> } | null = null;
+  return async (asked) => {
+    const currencies = await postImpacts.currencies(ctx.db, ctx.organizationId);
+    if (asked && currencies.includes(asked)) return { currencies, chosen: asked };
+    const now = ctx.clock().getTime();
+    if (!kept || now - kept.at >= MOST_COMMON_CURRENCY_TTL_MS || kept.known !== currencies.join())
+      kept = {
+        at: now,
+        known: currencies.join(),
+        shares: postImpacts.currencyShares(ctx.db, ctx.organizationId, currencies),
+      };
+    const shares = kept.shares;
+    shares.catch(() => {
+      kept = null;
+    });
+    return { currencies, chosen: impactCurrency(await shares) };
+  };
+}
+
 /** What the console reads of a workspace (built once per workspace). */
 export function createTriageReader(ctx: WorkspaceContext) {
+  const chooser = currencyChooser(ctx);
   return {
-    post: (postId: string, voters?: VotersQuery) => postDetail(ctx, postId, voters),
+    post: (postId: string, voters?: VotersQuery) => postDetail(ctx, chooser, postId, voters),
     /** The roadmap's columns (planned, in progress, shipped; or those asked for), each its first ROADMAP_LIMIT posts in order. */
     async roadmap(statuses: readonly (typeof ROADMAP_STATUSES)[number][] = ROADMAP_STATUSES) {
       const columns = await Promise.all(
@@ -255,10 +291,10 @@ export function createTriageReader(ctx: WorkspaceContext) {
     titles: (ids: readonly string[]) => triage.titles(ctx.db, ctx.organizationId, [...new Set(ids)].slice(0, 500)),
     /** The currencies the workspace's impact is in (those of its paying voters), alphabetically, and its most common. */
     async currencies() {
-      const known = await postImpacts.currencies(ctx.db, ctx.organizationId);
-      return { currencies: known.map((k) => k.currency), mostCommon: impactCurrency(known) };
+      const { currencies, chosen } = await chooser();
+      return { currencies, mostCommon: chosen };
     },
-    posts: (query: TriageQuery = {}) => postsPage(ctx, query),
+    posts: (query: TriageQuery = {}) => postsPage(ctx, chooser, query),
   };
 }
 export type TriageReader = ReturnType<typeof createTriageReader>;

@@ -196,9 +196,10 @@ const voter = (r: Record<string, unknown>): TriageVoter => ({
 /**
  * A page of a post's paying voters in one currency, most revenue first (then by contact id, descending), after the
  * position `after` ([revenue, contact id]). Amounts of different currencies are never ranked together. A post with up
- * to MANY_VOTES votes is read from its votes; a post with more, from the workspace's paying contacts in that currency
- * down (contact_org_currency_mrr_idx), each checked for a vote on it (an index probe): the top payers of a post a
- * twentieth of the workspace voted on are then a page times twenty probes away instead of every vote's contact.
+ * to MANY_VOTES votes is read from its votes. A post with more is read from the workspace's paying contacts in that
+ * currency down (contact_org_currency_mrr_idx), a batch at a time (512 contacts, doubling up to 16,384), each batch's
+ * votes on the post found by one probe of vote_contact_post_idx: a post a fiftieth of the workspace voted on fills a
+ * page from about 1,500 contacts, instead of joining its 20,000 votes to their contacts (what a semi-join plan does).
  */
 export async function payingVoters(
   sql: Sql,
@@ -208,27 +209,56 @@ export async function payingVoters(
   limit: number,
   after?: readonly [number, string],
 ): Promise<Array<TriageVoter & { position: [number, string] }>> {
-  const seek = after ? 'AND (c.mrr_cents < ? OR (c.mrr_cents = ? AND c.id < ?))' : '';
-  const seekParams = after ? [after[0], after[0], after[1]] : [];
-  const rows =
-    post.voteCount <= MANY_VOTES
-      ? await sql.all(
-          `SELECT c.id AS contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency, MIN(v.created_at) AS created_at
-           FROM vote v JOIN contact c ON c.id = v.contact_id
-           WHERE v.post_id = ? AND c.currency = ? AND c.mrr_cents > 0 ${seek}
-           GROUP BY c.id, c.name, c.email, c.plan, c.mrr_cents, c.currency
-           ORDER BY c.mrr_cents DESC, c.id DESC LIMIT ?`,
-          [post.id, currency, ...seekParams, limit],
+  const seek = (position: readonly [number, string] | undefined) =>
+    position
+      ? { where: 'AND (c.mrr_cents, c.id) < (?, ?)', params: [position[0], position[1]] }
+      : { where: '', params: [] };
+  const positioned = (r: Record<string, unknown>) => ({
+    ...voter(r),
+    position: [toIntOrNull(r.mrr_cents) ?? 0, r.contact_id as string] as [number, string],
+  });
+  if (post.voteCount <= MANY_VOTES) {
+    const s = seek(after);
+    const rows = await sql.all(
+      `SELECT c.id AS contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency, MIN(v.created_at) AS created_at
+       FROM vote v JOIN contact c ON c.id = v.contact_id
+       WHERE v.post_id = ? AND c.currency = ? AND c.mrr_cents > 0 ${s.where}
+       GROUP BY c.id, c.name, c.email, c.plan, c.mrr_cents, c.currency
+       ORDER BY c.mrr_cents DESC, c.id DESC LIMIT ?`,
+      [post.id, currency, ...s.params, limit],
+    );
+    return rows.map(positioned);
+  }
+  const found: Array<TriageVoter & { position: [number, string] }> = [];
+  let position = after;
+  for (let batch = 512; found.length < limit; batch = Math.min(batch * 2, 16_384)) {
+    const s = seek(position);
+    const contacts = await sql.all(
+      `SELECT c.id AS contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency FROM contact c
+       WHERE c.organization_id = ? AND c.currency = ? AND c.mrr_cents > 0 ${s.where}
+       ORDER BY c.mrr_cents DESC, c.id DESC LIMIT ?`,
+      [organizationId, currency, ...s.params, batch],
+    );
+    if (!contacts.length) break;
+    const voted = new Map(
+      (
+        await sql.all<{ contact_id: string; created_at: unknown }>(
+          `SELECT v.contact_id, MIN(v.created_at) AS created_at FROM vote v
+           WHERE v.post_id = ? AND v.contact_id IN (SELECT value FROM ${sql.dialect.jsonStrings}) GROUP BY v.contact_id`,
+          [post.id, JSON.stringify(contacts.map((c) => c.contact_id))],
         )
-      : await sql.all(
-          `SELECT c.id AS contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency,
-             (SELECT MIN(v.created_at) FROM vote v WHERE v.contact_id = c.id AND v.post_id = ?) AS created_at
-           FROM contact c WHERE c.organization_id = ? AND c.currency = ? AND c.mrr_cents > 0 ${seek}
-             AND EXISTS (SELECT 1 FROM vote v WHERE v.contact_id = c.id AND v.post_id = ?)
-           ORDER BY c.mrr_cents DESC, c.id DESC LIMIT ?`,
-          [post.id, organizationId, currency, ...seekParams, post.id, limit],
-        );
-  return rows.map((r) => ({ ...voter(r), position: [toIntOrNull(r.mrr_cents) ?? 0, r.contact_id as string] }));
+      ).map((v) => [v.contact_id, v.created_at]),
+    );
+    for (const c of contacts) {
+      if (!voted.has(c.contact_id as string)) continue;
+      found.push(positioned({ ...c, created_at: voted.get(c.contact_id as string) }));
+      if (found.length === limit) break;
+    }
+    const last = contacts.at(-1)!;
+    position = [toIntOrNull(last.mrr_cents) ?? 0, last.contact_id as string];
+    if (contacts.length < batch) break;
+  }
+  return found;
 }
 
 /**

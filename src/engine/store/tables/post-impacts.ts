@@ -45,26 +45,41 @@ export async function forPosts(sql: Sql, postIds: readonly string[]): Promise<Ma
   return out;
 }
 
-/** How many posts' impact in a currency are counted at most, to say which currency is the most common. */
-export const CURRENCY_COUNT_CAP = 10_000;
-
 /**
- * The currencies the workspace's impact is in, alphabetically, each with how many posts have paying voters in it (up
- * to CURRENCY_COUNT_CAP): one index seek per currency (a loose index scan) and a bounded index-only count, so it
- * costs about the same at a hundred posts as at a million.
+ * The currencies the workspace's impact is in, alphabetically: one index seek per currency (a loose index scan), so
+ * it costs the same at a hundred posts as at a million.
  */
-export async function currencies(
-  sql: Sql,
-  organizationId: string,
-): Promise<Array<{ currency: string; posts: number }>> {
-  const rows = await sql.all<{ c: string | null; n: unknown }>(
+export async function currencies(sql: Sql, organizationId: string): Promise<string[]> {
+  const rows = await sql.all<{ c: string | null }>(
     `WITH RECURSIVE cur(c) AS (
        SELECT MIN(currency) FROM post_impact WHERE organization_id = ?
        UNION ALL
        SELECT (SELECT MIN(currency) FROM post_impact WHERE organization_id = ? AND currency > cur.c) FROM cur WHERE cur.c IS NOT NULL
-     ) SELECT c, (SELECT count(*) FROM (SELECT 1 FROM post_impact i WHERE i.organization_id = ? AND i.currency = cur.c LIMIT ?) capped) AS n
-       FROM cur WHERE c IS NOT NULL`,
-    [organizationId, organizationId, organizationId, CURRENCY_COUNT_CAP],
+     ) SELECT c FROM cur WHERE c IS NOT NULL`,
+    [organizationId, organizationId],
   );
-  return rows.map((r) => ({ currency: r.c!, posts: Number(r.n) }));
+  return rows.map((r) => r.c!);
+}
+
+/** How many posts' impact in a currency are counted at most, to say which currency is the most common. */
+export const CURRENCY_COUNT_CAP = 10_000;
+
+/**
+ * Each of these currencies with how many posts have paying voters in it (up to CURRENCY_COUNT_CAP): a bounded
+ * index-only count each. What the workspace's most common currency is read from (kept a minute by the triage reader).
+ */
+export async function currencyShares(
+  sql: Sql,
+  organizationId: string,
+  known: readonly string[],
+): Promise<Array<{ currency: string; posts: number }>> {
+  const shares = [];
+  for (const currency of known) {
+    const row = await sql.one<{ n: unknown }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM post_impact WHERE organization_id = ? AND currency = ? LIMIT ?) capped',
+      [organizationId, currency, CURRENCY_COUNT_CAP],
+    );
+    shares.push({ currency, posts: Number(row?.n ?? 0) });
+  }
+  return shares;
 }
