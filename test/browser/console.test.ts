@@ -176,7 +176,7 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     const portal = await (await fetch(`${stand.server.url}/portal/acme/b/feature-requests/p/dark-mode`)).text();
     expect(portal).toContain('Planned for the spring release.');
     expect(portal).toContain('Thanks all, we read every vote.');
-    expect(portal).toContain('Pat Morgan · <span class="team">Acme team</span>');
+    expect(portal).toContain('<strong dir="auto">Pat Morgan</strong><span class="team-badge">Acme team</span>');
     expect(portal).not.toContain('BigCo renewal');
 
     // Approve the held post from the list's held filter.
@@ -226,7 +226,10 @@ describe.skipIf(!HAS_CHROMIUM)('the team console in chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'console-team.png'), fullPage: true });
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
-    expect(await page.locator('tbody tr').first().textContent()).toContain('team.member_added');
+    // In words: who did what to whom.
+    expect(await page.locator('ol.audit li').first().textContent()).toContain(
+      'Fran Okoye added Sol Ruiz to the team as member.',
+    );
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'console-audit.png'), fullPage: true });
     await context.close();

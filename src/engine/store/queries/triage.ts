@@ -197,9 +197,10 @@ const voter = (r: Record<string, unknown>): TriageVoter => ({
  * A page of a post's paying voters in one currency, most revenue first (then by contact id, descending), after the
  * position `after` ([revenue, contact id]). Amounts of different currencies are never ranked together. A post with up
  * to MANY_VOTES votes is read from its votes. A post with more is read from the workspace's paying contacts in that
- * currency down (contact_org_currency_mrr_idx), a batch at a time (512 contacts, doubling up to 16,384), each batch's
- * votes on the post found by one probe of vote_contact_post_idx: a post a fiftieth of the workspace voted on fills a
- * page from about 1,500 contacts, instead of joining its 20,000 votes to their contacts (what a semi-join plan does).
+ * currency down (contact_org_currency_mrr_idx), each checked for a vote on the post (vote_contact_post_idx): a post a
+ * fiftieth of the workspace voted on fills a page from about 1,500 contacts, instead of joining its 20,000 votes to
+ * their contacts. SQLite does that walk in one statement; on PostgreSQL it goes a batch at a time (512 contacts,
+ * doubling up to 16,384), each batch's votes found by one probe.
  */
 export async function payingVoters(
   sql: Sql,
@@ -229,6 +230,20 @@ export async function payingVoters(
     );
     return rows.map(positioned);
   }
+  if (sql.dialect.name === 'sqlite') {
+    // SQLite runs the EXISTS as a probe per contact while it walks the index: the walk itself, in one statement.
+    const s = seek(after);
+    const rows = await sql.all(
+      `SELECT c.id AS contact_id, c.name, c.email, c.plan, c.mrr_cents, c.currency,
+         (SELECT MIN(v.created_at) FROM vote v WHERE v.contact_id = c.id AND v.post_id = ?) AS created_at
+       FROM contact c WHERE c.organization_id = ? AND c.currency = ? AND c.mrr_cents > 0 ${s.where}
+         AND EXISTS (SELECT 1 FROM vote v WHERE v.contact_id = c.id AND v.post_id = ?)
+       ORDER BY c.mrr_cents DESC, c.id DESC LIMIT ?`,
+      [post.id, organizationId, currency, ...s.params, post.id, limit],
+    );
+    return rows.map(positioned);
+  }
+  // PostgreSQL's planner turns that EXISTS into a semi-join over every vote of the post: the walk is done here.
   const found: Array<TriageVoter & { position: [number, string] }> = [];
   let position = after;
   for (let batch = 512; found.length < limit; batch = Math.min(batch * 2, 16_384)) {

@@ -13,6 +13,8 @@ export const Vote = defineEntity({
     { name: 'vote_org_email_hash_idx', properties: ['organization', 'emailHash'] },
     // A contact's votes: what a change of their revenue moves (post_impact's triggers), and their data on request.
     { name: 'vote_contact_post_idx', properties: ['contactId', 'post'] },
+    // A post's voters in the order they voted (the console's post page: those who pay nothing).
+    { name: 'vote_post_created_idx', properties: ['post', 'createdAt', 'id'] },
     // The workspace's recent votes: the console's trending sort.
     { name: 'vote_org_created_idx', properties: ['organization', 'createdAt'] },
   ],
