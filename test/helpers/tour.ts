@@ -122,6 +122,7 @@ export async function seedTour(
     { face: 'portal', name: 'changelog', path: `${portal}/changelog` },
     { face: 'portal', name: 'not-found', path: `${portal}/b/no-such-board` },
     { face: 'console', name: 'sign-in', path: '/console/sign-in' },
+    { face: 'console', name: 'link', path: '/console/sign-in/link?token=not-a-real-one' },
     { face: 'console', name: 'posts', path: `${consoleAt}/posts` },
     { face: 'console', name: 'post', path: `${consoleAt}/posts/${dark.id}` },
     { face: 'console', name: 'roadmap', path: `${consoleAt}/roadmap` },
