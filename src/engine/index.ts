@@ -164,7 +164,6 @@ export { entities } from './store/index.js';
 export {
   FREE_VOTERS,
   type Impact,
-  impactCurrency,
   ROADMAP_LIMIT,
   TRIAGE_POST_LIMITS,
   TRIAGE_SORTS,

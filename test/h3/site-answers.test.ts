@@ -15,6 +15,13 @@ import { describeEngine } from '../helpers/harness.js';
 const fetchApp = (app: H3, path: string, init: RequestInit = {}) =>
   app.fetch(new Request(`http://site.test${path}`, init));
 
+/** The cookies an answer set, as the browser sends them back (one visitor: its anti-forgery token). */
+const cookieOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+
 describeEngine('the answers of the portal and the console', (e) => {
   let app: H3;
   let base: string;
@@ -65,10 +72,7 @@ describeEngine('the answers of the portal and the console', (e) => {
   it('a page carries an ETag of its content: the same page answers 304 to it, a changed page 200 with a new tag', async () => {
     // One visitor (its cookie), as a browser is: the list's vote forms carry that visitor's anti-forgery token.
     const first = await fetchApp(app, boardPath);
-    const cookie = first.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    const cookie = cookieOf(first);
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
     expect((await fetchApp(app, boardPath, { headers: { cookie } })).headers.get('etag')).toBe(etag);
@@ -89,10 +93,7 @@ describeEngine('the answers of the portal and the console', (e) => {
   it('a page is compressed as the browser takes it (brotli, else gzip), to the same HTML, with one tag', async () => {
     // One visitor (its cookie), as a browser is: the page's forms carry that visitor's anti-forgery token.
     const first = await fetchApp(app, postPath);
-    const cookie = first.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    const cookie = cookieOf(first);
     const visit = (headers: Record<string, string> = {}) =>
       fetchApp(app, postPath, { headers: { cookie, ...headers } });
     const plain = await visit();

@@ -168,15 +168,20 @@ export class ConsoleSite extends SiteBase<ConsoleVisit> {
    * or 404 (any other workspace id: nothing is said of it).
    */
   async member(event: H3Event): Promise<{ v: ConsoleVisit; team: Team } | Response> {
+    const m = await this.admitted(event);
+    if (m instanceof Response) return m;
+    // What the navigation counts beside its sections: read for a page, not for a form (it answers with a redirect).
+    m.v.frame = { ...m.v.frame, counts: await this.engine.workspace(m.team.organizationId).team.sectionCounts() };
+    return m;
+  }
+
+  /** Someone whose session opens the path's workspace, as `member` finds them, without reading the page's counts. */
+  private async admitted(event: H3Event): Promise<{ v: ConsoleVisit; team: Team } | Response> {
     const v = await this.visit(event);
     if (!v.identity) return this.signInFirst(v);
     const organizationId = getRouterParams(event).org;
     const team = this.teamOf(v, organizationId);
-    if (team) {
-      // What the navigation counts beside its sections, for every page of the workspace.
-      v.frame = { ...v.frame, counts: await this.engine.workspace(team.organizationId).team.sectionCounts() };
-      return { v, team };
-    }
+    if (team) return { v, team };
     if (v.identity.elsewhere.some((t) => t.organizationId === organizationId))
       return seeOther(`${CONSOLE_PATH}/${organizationId}/sign-in`, v.cookies);
     return this.notFound(v);
@@ -238,7 +243,7 @@ export class ConsoleSite extends SiteBase<ConsoleVisit> {
   async memberForm(
     event: H3Event,
   ): Promise<{ v: ConsoleVisit; team: Team; form: URLSearchParams; actor: Actor } | Response> {
-    const m = await this.member(event);
+    const m = await this.admitted(event);
     if (m instanceof Response) return m;
     const form = await this.form(event, m.v);
     if (form instanceof Response) return form;
