@@ -4,8 +4,8 @@ import { exactTime, initials, relativeTime } from '../../h3/index.js';
 import { SCRIPT, STYLESHEET, THEME } from './assets.js';
 
 /** A time as people say it ("3 days ago"), the exact instant on hover and in `datetime`. */
-export const when = (iso: string): SafeHtml =>
-  html`<time datetime="${iso}" title="${exactTime(iso)}">${relativeTime(iso)}</time>`;
+export const when = (iso: string, now = Date.now()): SafeHtml =>
+  html`<time datetime="${iso}" title="${exactTime(iso)}">${relativeTime(iso, now)}</time>`;
 
 /** A person's initials in a circle; decorative (the name is always written beside it). */
 export const avatar = (name: string): SafeHtml =>
