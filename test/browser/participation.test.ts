@@ -154,6 +154,23 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
         }),
       ).toBe('true');
       expect(smtp.mails.length).toBe(mails);
+      // On the board's list, a row votes in place too: its count goes up, the page stays, the focus stays on it.
+      const ideas = (await stand.engine.workspace(orgId).portal.boardBySlug('feature-requests'))!;
+      await stand.engine.workspace(orgId).posts.create(ideas.id, { title: 'Calendar sync' });
+      await page.goto(`${base}/b/feature-requests`);
+      const row = (title: string) =>
+        page.locator('ul.posts > li', { has: page.getByRole('link', { name: title, exact: true }) });
+      expect(await row('Offline mode').locator('.vote-button').getAttribute('aria-pressed')).toBe('true');
+      const calendar = await findPost('calendar-sync');
+      navigations = 0;
+      await row('Calendar sync').getByRole('button', { name: /^Vote/ }).click();
+      await expect.poll(() => row('Calendar sync').locator('.vote-button').getAttribute('aria-pressed')).toBe('true');
+      expect(await row('Calendar sync').locator('[data-vote-count]').textContent()).toBe('1');
+      expect((await stand.engine.workspace(orgId).posts.retrieve(calendar)).voteCount).toBe(1);
+      expect(navigations).toBe(0);
+      expect(
+        await page.evaluate(() => document.activeElement?.closest('li')?.querySelector('.post-title')?.textContent),
+      ).toBe('Calendar sync');
       // While a title is typed, similar posts are offered.
       await page.goto(`${base}/b/feature-requests/new`);
       await page.getByLabel('Title').pressSequentially('A darker mode', { delay: 20 });

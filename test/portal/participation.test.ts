@@ -281,6 +281,43 @@ describeEngine(
       expect((await v.get(postPath)).text).not.toContain('aria-label="Account:');
     });
 
+    it("a board's list votes from any row without the script: one form for the list, each row's button its own post, back to the list with that row pressed", async () => {
+      const { org, w, board, post, base } = await workspace();
+      const other = await w.posts.create(board.id, { title: 'Offline mode' });
+      const { secret } = await w.participation.secret.create();
+      const token = await mint(e.engine.clock(), secret, { sub: 'u-7', email: 'lee@example.com' }, { aud: org.id });
+      const v = new Visitor(app);
+      await v.get(`${base}/sign-in?token=${token}`);
+      const listPath = `${base}/b/${board.slug}`;
+      const list = await v.get(listPath);
+      // The list's form carries the anti-forgery field, the honeypot and the way back once, not once per row.
+      const form = /<form class="votes" method="post"[^>]*>([\s\S]*?)<\/form>/.exec(list.text)![1]!;
+      expect(form.match(/name="csrf"/g)).toHaveLength(1);
+      expect(form.match(/name="website"/g)).toHaveLength(1);
+      const back = /<input type="hidden" name="return" value="([^"]+)">/.exec(form)![1]!;
+      expect(back).toBe(listPath);
+      const actions = [...form.matchAll(/<button type="submit" formaction="([^"]+)" class="vote-button"/g)].map(
+        (m) => m[1]!,
+      );
+      expect(actions.sort()).toEqual([`${listPath}/p/${post.slug}/vote`, `${listPath}/p/${other.slug}/vote`].sort());
+      // The browser posts the form's fields to the pressed button's address.
+      const voted = await v.post(`${listPath}/p/${other.slug}/vote`, { website: '', return: back });
+      expect(voted.status).toBe(303);
+      expect(voted.location).toBe(`${listPath}?done=vote`);
+      expect((await w.posts.retrieve(other.id)).voteCount).toBe(1);
+      expect((await w.posts.retrieve(post.id)).voteCount).toBe(0);
+      const after = await v.get(voted.location!);
+      expect(after.text).toContain('Your vote counts.');
+      const pressed = [...after.text.matchAll(/<li class="card">([\s\S]*?)<\/li>/g)].map((m) => [
+        /class="post-title"[^>]*>([^<]+)</.exec(m[1]!)![1],
+        /aria-pressed="(true|false)"/.exec(m[1]!)![1],
+      ]);
+      expect(pressed.sort()).toEqual([
+        ['Dark mode', 'false'],
+        ['Offline mode', 'true'],
+      ]);
+    });
+
     it('refuses other algorithms, alg none, a wrong audience, an expired or far-off token and a bad signature, saying which', async () => {
       const { org, w, base } = await workspace();
       const noSecret = await new Visitor(app).get(

@@ -28,14 +28,17 @@
     }
     region.textContent = text;
   };
-  for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (document.querySelectorAll('form.vote'))) {
+  // The post page's vote form, and a list's one form whose rows' buttons each post it to their own post.
+  for (const form of /** @type {NodeListOf<HTMLFormElement>} */ (document.querySelectorAll('form.vote, form.votes'))) {
     form.addEventListener('submit', async (event) => {
+      const button = /** @type {HTMLButtonElement | null} */ (event.submitter ?? form.querySelector('button'));
+      if (!button?.classList.contains('vote-button')) return;
       event.preventDefault();
-      const button = form.querySelector('button');
-      if (!button || button.getAttribute('aria-busy') === 'true') return;
+      if (button.getAttribute('aria-busy') === 'true') return;
+      const action = button.getAttribute('formaction') ?? form.action;
       button.setAttribute('aria-busy', 'true');
       try {
-        const res = await fetch(form.action, {
+        const res = await fetch(action, {
           method: 'POST',
           body: new URLSearchParams(/** @type {any} */ (new FormData(form))),
           headers: { accept: 'application/json' },
@@ -48,15 +51,20 @@
         const total = document.querySelector('[data-vote-total]');
         if (total) total.textContent = answer.voteCount === 1 ? '1 vote' : `${answer.voteCount} votes`;
         button.type = 'button';
+        button.removeAttribute('formaction');
         button.setAttribute('aria-pressed', 'true');
         button.title = 'You voted for this';
         button.removeAttribute('aria-busy');
-        form.addEventListener('submit', (e) => e.preventDefault());
-        for (const box of form.querySelectorAll('label.check')) box.remove();
+        if (form.classList.contains('vote')) {
+          form.addEventListener('submit', (e) => e.preventDefault());
+          for (const box of form.querySelectorAll('label.check')) box.remove();
+        }
         announce(answer.already ? 'You have already voted for this post.' : 'Your vote counts.');
         button.focus();
       } catch {
-        form.submit(); // not signed in, or anything else: the page flow, as without the script
+        // Not signed in, or anything else: the page flow, as without the script (to the pressed button's address).
+        form.action = action;
+        form.submit();
       }
     });
   }

@@ -64,35 +64,45 @@ function boardQuery(v: {
   return text ? `?${text}` : '';
 }
 
+/** What a vote button says: the post's count, and "Vote" for a screen reader. */
+const voteInside = (n: number) =>
+  html`<span class="arrow" aria-hidden="true">▲</span><span class="sr-only">Vote, </span><strong data-vote-count>${n}</strong><span class="sr-only"> ${n === 1 ? 'vote' : 'votes'}</span>`;
+
+/** Once voted: the same button, pressed (a button that does nothing more). */
+const votedButton = (n: number) =>
+  html`<p class="vote"><button type="button" class="vote-button" aria-pressed="true" title="You voted for this">${voteInside(n)}</button></p>`;
+
 /**
- * A post's vote control: a form that votes (in place with the script, a form post without), or, once voted, the same
- * button pressed. Its name says the post and the count, so a list of them reads well in a screen reader.
+ * A post page's vote control: a form that votes (in place with the script, a form post without), or, once voted, the
+ * same button pressed.
  */
-export function voteControl(
-  frame: PageFrame,
-  v: { boardSlug: string; post: PortalPost; voted: boolean; returnTo?: string; notify?: boolean },
-): SafeHtml {
-  const n = v.post.voteCount;
-  const inside = html`<span class="arrow" aria-hidden="true">▲</span><span class="sr-only">Vote, </span><strong data-vote-count>${n}</strong><span class="sr-only"> ${n === 1 ? 'vote' : 'votes'}</span>`;
-  if (v.voted)
-    return html`<p class="vote"><button type="button" class="vote-button" aria-pressed="true" title="You voted for this">${inside}</button></p>`;
+export function voteControl(frame: PageFrame, v: { boardSlug: string; post: PortalPost; voted: boolean }): SafeHtml {
+  if (v.voted) return votedButton(v.post.voteCount);
   return html`<form class="vote" method="post" action="${frame.paths.vote(v.boardSlug, v.post.slug)}">${csrfField(frame)}${honeypot}${
-    v.returnTo ? html`<input type="hidden" name="return" value="${v.returnTo}">` : ''
-  }${v.notify && frame.viewer ? notifyMe(frame, 'this post') : ''}<button type="submit" class="vote-button" aria-pressed="false" title="Vote for this">${inside}</button></form>`;
+    frame.viewer ? notifyMe(frame, 'this post') : ''
+  }<button type="submit" class="vote-button" aria-pressed="false" title="Vote for this">${voteInside(v.post.voteCount)}</button></form>`;
 }
+
+/**
+ * A list row's vote button: it submits the list's one form (`votesForm`) to its post's address, so the anti-forgery
+ * field, the honeypot and the way back are written once a page, not once a row.
+ */
+function listVoteButton(frame: PageFrame, boardSlug: string, post: PortalPost, voted: boolean): SafeHtml {
+  if (voted) return votedButton(post.voteCount);
+  return html`<p class="vote"><button type="submit" formaction="${frame.paths.vote(boardSlug, post.slug)}" class="vote-button" aria-pressed="false" title="Vote for this">${voteInside(post.voteCount)}</button></p>`;
+}
+
+/** A list of posts whose rows vote: one form around it, each row's button posting it to its own post. */
+const votesForm = (frame: PageFrame, returnTo: string, list: SafeHtml) =>
+  html`<form class="votes" method="post">${csrfField(frame)}${honeypot}<input type="hidden" name="return" value="${returnTo}">${list}</form>`;
 
 /** A post's vote count where the viewer may not vote: the same box, not a control. */
 const voteCount = (n: number) =>
   html`<p class="vote"><span class="vote-button"><span class="arrow" aria-hidden="true">▲</span><strong>${n}</strong><span class="sr-only"> ${n === 1 ? 'vote' : 'votes'}</span></span></p>`;
 
-function postItem(
-  frame: PageFrame,
-  boardSlug: string,
-  p: PortalPost,
-  vote: { voted: boolean; returnTo: string } | null,
-): SafeHtml {
+function postItem(frame: PageFrame, boardSlug: string, p: PortalPost, vote: { voted: boolean } | null): SafeHtml {
   return html`<li class="card">
-${vote ? voteControl(frame, { boardSlug, post: p, ...vote }) : voteCount(p.voteCount)}
+${vote ? listVoteButton(frame, boardSlug, p, vote.voted) : voteCount(p.voteCount)}
 <div class="text"><a class="post-title" dir="auto" href="${frame.paths.post(boardSlug, p.slug)}">${p.title}</a>
 ${p.bodyText ? html`<p class="excerpt" dir="auto">${p.bodyText.slice(0, 300)}</p>` : ''}
 <div class="meta">${status(p.status)}<span>${count(p.commentCount, 'comment')}</span><span>${when(p.createdAt)}</span></div></div>
@@ -144,7 +154,13 @@ ${v.sort !== 'top' ? html`<input type="hidden" name="sort" value="${v.sort}">` :
 ${v.relevance ? html`<p class="muted">Most relevant first. <a href="${base}${boardQuery({ sort: v.sort, status: v.status })}">Clear the search</a></p>` : html`<nav aria-label="Sort posts"><ul class="sorts">${sorts}</ul></nav>`}
 ${
   v.posts.length
-    ? html`<ul class="posts">${v.posts.map((p) => postItem(frame, v.board.slug, p, v.canTakePart ? { voted: v.voted.has(p.id), returnTo: here } : null))}</ul>`
+    ? v.canTakePart
+      ? votesForm(
+          frame,
+          here,
+          html`<ul class="posts">${v.posts.map((p) => postItem(frame, v.board.slug, p, { voted: v.voted.has(p.id) }))}</ul>`,
+        )
+      : html`<ul class="posts">${v.posts.map((p) => postItem(frame, v.board.slug, p, null))}</ul>`
     : filtered
       ? empty('No posts match.', html`<p><a href="${base}">Show every post</a></p>`)
       : empty(
@@ -194,8 +210,13 @@ function thread(
   const children = new Map<string | null, PortalComment[]>();
   for (const c of comments) {
     const parent = c.parentId && shown.has(c.parentId) ? c.parentId : null;
-    children.set(parent, [...(children.get(parent) ?? []), c]);
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(c);
+    else children.set(parent, [c]);
   }
+  // A long thread repeats a few names and one "now": each name's avatar is written once.
+  const now = Date.now();
+  const avatars = new Map<string, SafeHtml>();
   // Iterative, so a long reply chain cannot exhaust the stack.
   const render = (root: string | null): SafeHtml => {
     const out: Array<SafeHtml | string> = [];
@@ -210,8 +231,11 @@ function thread(
         continue;
       }
       const c = top.list[top.index++]!;
+      const who = c.official ? (c.authorName ?? workspace) : authorOf(c);
+      let face = avatars.get(who);
+      if (face === undefined) avatars.set(who, (face = avatar(who)));
       out.push(
-        html`<li class="comment${c.official ? ' official' : ''}" id="${c.id}"><div class="who-said">${avatar(c.official ? (c.authorName ?? workspace) : authorOf(c))}<strong dir="auto">${c.official ? (c.authorName ?? workspace) : authorOf(c)}</strong>${c.official ? html`<span class="team-badge">${workspace} team</span>` : ''}${when(c.createdAt)}</div><div class="body" dir="auto">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">Reply<span class="sr-only"> to ${authorOf(c)}</span></a>` : ''}`,
+        html`<li class="comment${c.official ? ' official' : ''}" id="${c.id}"><div class="who-said">${face}<strong dir="auto">${who}</strong>${c.official ? html`<span class="team-badge">${workspace} team</span>` : ''}${when(c.createdAt, now)}</div><div class="body" dir="auto">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">Reply<span class="sr-only"> to ${who}</span></a>` : ''}`,
       );
       const replies = children.get(c.id);
       if (replies?.length) {
@@ -240,7 +264,7 @@ ${frame.viewer ? notifyMe(frame, 'this post') : ''}
     { ...frame, summary: { description, type: 'article' } },
     html`<p class="crumbs"><a href="${paths.board(v.board.slug)}">← ${v.board.name}</a></p>
 <article class="post card">
-${v.canTakePart ? voteControl(frame, { boardSlug: v.board.slug, post: p, voted: v.voted, notify: true }) : voteCount(p.voteCount)}
+${v.canTakePart ? voteControl(frame, { boardSlug: v.board.slug, post: p, voted: v.voted }) : voteCount(p.voteCount)}
 <div class="text">
 <h1 dir="auto">${p.title}</h1>
 <div class="meta">${status(p.status)}<span class="author">${avatar(authorOf(p))}<span dir="auto">${authorOf(p)}</span></span>${when(p.createdAt)}<span data-vote-total>${count(p.voteCount, 'vote')}</span></div>
@@ -250,7 +274,7 @@ ${p.bodyText ? html`<div class="body" dir="auto">${p.bodyText}</div>` : ''}
 ${v.canTakePart ? '' : signInOnly(frame)}
 ${v.merged.length ? html`<h2>Merged into this post</h2><ul>${v.merged.map((m) => html`<li><span dir="auto">${m.title}</span> <span class="muted">${count(m.voteCount, 'vote')}</span></li>`)}</ul>` : ''}
 <h2>${count(v.comments.length, 'comment')}</h2>
-${v.comments.length ? thread(v.comments, v.canTakePart ? (c) => `${paths.post(v.board.slug, p.slug)}?reply=${c.id}#comment-form` : null, frame.workspace) : html`<p class="muted">No comments yet. Start the conversation.</p>`}
+${v.comments.length ? thread(v.comments, v.canTakePart ? (c) => `?reply=${c.id}#comment-form` : null, frame.workspace) : html`<p class="muted">No comments yet. Start the conversation.</p>`}
 ${v.canTakePart ? html`<h2>${reply ? 'Reply' : 'Add a comment'}</h2>${commentForm}` : ''}`,
   );
 }
