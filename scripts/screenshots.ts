@@ -31,21 +31,52 @@ const server = await serveNode(
 );
 const browser = await launchChromium();
 try {
-  const { stops, signInLink } = await seedTour(engine, receiverUrl);
+  const { stops, signInLink, organizationId } = await seedTour(engine, receiverUrl);
   const session = await tourSession(browser, server.url, signInLink);
   for (const screen of SCREENS)
     for (const theme of THEMES) {
       const context = await tourContext(browser, session, screen, theme);
+      const outside = await tourContext(browser, null, screen, theme);
       for (const stop of stops) {
-        const page = await context.newPage();
+        const page = await (stop.signedOut ? outside : context).newPage();
         await page.goto(`${server.url}${stop.path}`);
+        await stop.steps?.(page);
         const file = join(OUT, `${stop.face}-${stop.name}-${screen.name}-${theme}.png`);
         await page.screenshot({ path: file, fullPage: screen.width > 500 });
         await page.close();
         console.log(file);
       }
       await context.close();
+      await outside.close();
     }
+  // The widget's panel open on a workspace's own site (another origin: localhost, not 127.0.0.1).
+  const host = createServer(
+    (_req, res) =>
+      void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          `<!doctype html><html lang="en"><title>Acme app</title><style>body{font:16px system-ui;margin:2rem}</style><main><h1>Acme app</h1><p>Your dashboard.</p></main><script src="${server.url}/portal/widget.js" data-portal="acme" async></script></html>`,
+        ),
+  ).listen(0, '127.0.0.1');
+  await once(host, 'listening');
+  const origin = `http://localhost:${(host.address() as AddressInfo).port}`;
+  await engine.organizations.update(organizationId, { portalFrameOrigins: [origin] });
+  try {
+    for (const screen of SCREENS)
+      for (const theme of THEMES) {
+        const context = await tourContext(browser, session, screen, theme);
+        const page = await context.newPage();
+        await page.goto(`${origin}/`);
+        await page.getByRole('button', { name: 'Feedback' }).click();
+        await page.frameLocator('iframe[title="Feedback"]').getByRole('heading', { name: 'Boards' }).waitFor();
+        const file = join(OUT, `portal-widget-${screen.name}-${theme}.png`);
+        await page.screenshot({ path: file });
+        console.log(file);
+        await context.close();
+      }
+  } finally {
+    host.close();
+  }
 } finally {
   await browser.close();
   await server.close();

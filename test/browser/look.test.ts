@@ -40,13 +40,15 @@ describe.skipIf(!HAS_CHROMIUM)('the look of every page, on a laptop and a phone,
     for (const theme of THEMES)
       it(`at ${screen.width} px, ${theme}: no page is wider than the screen, and axe finds nothing`, async () => {
         const context = await tourContext(stand.browser, session, screen, theme);
+        const outside = await tourContext(stand.browser, null, screen, theme);
         const found: string[] = [];
         try {
           for (const stop of stops) {
-            const page = await context.newPage();
+            const page = await (stop.signedOut ? outside : context).newPage();
             const res = await page.goto(`${stand.server.url}${stop.path}`);
             const where = `${stop.face} ${stop.name}`;
             expect(res?.status(), where).toBe(stop.name === 'not-found' ? 404 : 200);
+            await stop.steps?.(page);
             // The theme asked for is the one drawn (the page's background is the theme's).
             const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
             expect(background, where).toBe(theme === 'dark' ? 'rgb(14, 16, 20)' : 'rgb(255, 255, 255)');
@@ -57,6 +59,7 @@ describe.skipIf(!HAS_CHROMIUM)('the look of every page, on a laptop and a phone,
           }
         } finally {
           await context.close();
+          await outside.close();
         }
         expect(found).toEqual([]);
       });

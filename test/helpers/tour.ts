@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { CLI_ACTOR, type Engine } from '../../src/engine/index.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CLI_ACTOR, type Engine, hashEmail } from '../../src/engine/index.js';
 import { seedConsole } from '../browser/console-seed.js';
 
 // A tour of every page of the portal and the console, on one seeded workspace: what the look test checks at two
@@ -7,9 +7,26 @@ import { seedConsole } from '../browser/console-seed.js';
 
 /** One page of the tour: its face, a name (the screenshot's), its path on the server. */
 export interface TourStop {
-  face: 'portal' | 'console' | 'widget';
+  face: 'portal' | 'console' | 'mail';
   name: string;
   path: string;
+  /**
+   * For a page a form leads to (the email step of a vote, a code page): what a person does on `path` to get there.
+   * It ends once the page is shown.
+   */
+  steps?: (page: Page) => Promise<void>;
+  /** Seen by someone not signed into the console (its sign-in pages send a signed-in person on to their workspace). */
+  signedOut?: boolean;
+}
+
+/** An address nobody used before in this tour (the code pages are limited per address). */
+let addresses = 0;
+const freshAddress = () => `visitor-${++addresses}-${Date.now()}@example.com`;
+
+/** An anonymous person presses a board row's Vote: the portal asks who they are first. */
+async function voteAnonymously(page: Page): Promise<void> {
+  await page.locator('ul.posts .vote-button[aria-pressed="false"]').first().click();
+  await page.getByRole('heading', { name: 'Confirm your email to vote' }).waitFor();
 }
 
 /** The two screens every page is looked at on: a laptop and a phone. */
@@ -107,12 +124,33 @@ export async function seedTour(
   await owner.keys.create('read:write');
   await engine.scheduler.runDue();
   const contact = (await w.contacts.list({ limit: 1 })).data[0]!;
+  // Single sign-on set up, one domain verified and one not: the settings page shows both, and the workspace's own
+  // sign-in page offers it. Nothing is asked of the provider until someone signs in with it.
+  await w.team.configureSso(CLI_ACTOR, {
+    issuer: 'https://login.acme.example',
+    clientId: 'feedback-console',
+    clientSecret: 'not-a-real-secret',
+    allowedDomains: ['acmecorp.example', 'acme-labs.example'],
+  });
+  await w.team.attestDomains(CLI_ACTOR, ['acmecorp.example']);
+  // The link a notification mail carries to its recipient's preferences.
+  const eva = (await w.contacts.list({ limit: 10 })).data.find((c) => c.email === 'eva@grossfirma.example')!;
+  const mailToken = await engine.mailLinks.sign({
+    organizationId: s.org.id,
+    contactId: eva.id,
+    emailHash: hashEmail(eva.email)!,
+  });
   const { signIn } = await w.team.add(
     CLI_ACTOR,
     { email: 'owner@acme.example', role: 'owner', name: 'Olivia Owner' },
     { invite: false, workspace: 'Acme' },
   );
   const signInLink = `/console/sign-in/link?token=${signIn.token}`;
+  // A second workspace of the same owner: the console's home lets them choose.
+  const beta = await engine.organizations.create({ name: 'Beta Labs', plan: 'paid' });
+  await engine
+    .workspace(beta.id)
+    .team.add(CLI_ACTOR, { email: 'owner@acme.example', role: 'owner' }, { invite: false, workspace: 'Beta Labs' });
   const stops: TourStop[] = [
     { face: 'portal', name: 'boards', path: `${portal}/` },
     { face: 'portal', name: 'board', path: `${portal}/b/${ideas.slug}` },
@@ -121,8 +159,35 @@ export async function seedTour(
     { face: 'portal', name: 'roadmap', path: `${portal}/roadmap` },
     { face: 'portal', name: 'changelog', path: `${portal}/changelog` },
     { face: 'portal', name: 'not-found', path: `${portal}/b/no-such-board` },
-    { face: 'console', name: 'sign-in', path: '/console/sign-in' },
-    { face: 'console', name: 'link', path: '/console/sign-in/link?token=not-a-real-one' },
+    { face: 'portal', name: 'identify', path: `${portal}/b/${ideas.slug}`, steps: voteAnonymously },
+    {
+      face: 'portal',
+      name: 'code',
+      path: `${portal}/b/${ideas.slug}`,
+      async steps(page) {
+        await voteAnonymously(page);
+        await page.getByLabel('Your name').fill('Robin');
+        await page.getByLabel('Your email').fill(freshAddress());
+        await page.getByRole('button', { name: 'Email me a code' }).click();
+        await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+      },
+    },
+    { face: 'mail', name: 'preferences', path: `/portal/mail/preferences?t=${mailToken}` },
+    { face: 'console', name: 'sign-in', path: '/console/sign-in', signedOut: true },
+    { face: 'console', name: 'link', path: '/console/sign-in/link?token=not-a-real-one', signedOut: true },
+    {
+      face: 'console',
+      name: 'code',
+      path: '/console/sign-in',
+      signedOut: true,
+      async steps(page) {
+        await page.getByLabel('Your work email').fill(freshAddress());
+        await page.getByRole('button', { name: 'Email me a sign-in code' }).click();
+        await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+      },
+    },
+    { face: 'console', name: 'workspace-sign-in', path: `${consoleAt}/sign-in`, signedOut: true },
+    { face: 'console', name: 'workspaces', path: '/console/' },
     { face: 'console', name: 'posts', path: `${consoleAt}/posts` },
     { face: 'console', name: 'post', path: `${consoleAt}/posts/${dark.id}` },
     { face: 'console', name: 'roadmap', path: `${consoleAt}/roadmap` },
@@ -130,6 +195,9 @@ export async function seedTour(
     { face: 'console', name: 'changelog-entry', path: `${consoleAt}/changelog/${draft.id}` },
     { face: 'console', name: 'contacts', path: `${consoleAt}/contacts` },
     { face: 'console', name: 'contact', path: `${consoleAt}/contacts/${contact.id}` },
+    { face: 'console', name: 'contact-new', path: `${consoleAt}/contacts/new` },
+    { face: 'console', name: 'contact-export', path: `${consoleAt}/contacts/${contact.id}/export` },
+    { face: 'console', name: 'contact-erase', path: `${consoleAt}/contacts/${contact.id}/erase` },
     { face: 'console', name: 'webhooks', path: `${consoleAt}/webhooks` },
     { face: 'console', name: 'webhook', path: `${consoleAt}/webhooks/${hook.id}` },
     { face: 'console', name: 'keys', path: `${consoleAt}/keys` },
@@ -150,22 +218,23 @@ export async function tourSession(browser: Browser, base: string, signInLink: st
     const page = await context.newPage();
     await page.goto(`${base}${signInLink}`);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Posts' }).waitFor();
+    // The owner is on two teams: the console asks which workspace first.
+    await page.getByRole('heading', { name: 'Your workspaces' }).waitFor();
     return await context.storageState();
   } finally {
     await context.close();
   }
 }
 
-/** A browser context at a screen and theme, signed into the console. */
+/** A browser context at a screen and theme, signed into the console (unless `session` is null). */
 export function tourContext(
   browser: Browser,
-  session: TourSession,
+  session: TourSession | null,
   screen: (typeof SCREENS)[number],
   theme: (typeof THEMES)[number],
 ): Promise<BrowserContext> {
   return browser.newContext({
-    storageState: session,
+    ...(session ? { storageState: session } : {}),
     bypassCSP: true, // axe runs in the page
     viewport: { width: screen.width, height: screen.height },
     colorScheme: theme,

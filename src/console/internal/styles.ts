@@ -53,7 +53,8 @@ table.posts tr.current { background: var(--accent-soft); outline: 2px solid var(
 .bulk select, .bulk button { padding: .2rem .6rem; font-size: var(--text-sm); }
 .pager { margin: var(--sp-3) 0; }
 ul.teams { list-style: none; padding: 0; }
-ul.teams li { padding: var(--sp-2) 0; border-bottom: 1px solid var(--line); }
+ul.teams li { display: flex; justify-content: space-between; align-items: baseline; gap: var(--sp-3); padding: var(--sp-2) 0; border-bottom: 1px solid var(--line); }
+ul.teams a { font-weight: 600; }
 form.inline { display: inline; }
 .crumbs { margin: 0 0 var(--sp-2); font-size: var(--text-sm); }
 .meta { display: flex; flex-wrap: wrap; gap: var(--sp-2); align-items: center; }
