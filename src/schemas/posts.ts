@@ -55,6 +55,8 @@ export const boardSchema = z.object({
   id: z.string(),
   organizationId: z.string(),
   name: z.string(),
+  /** What the board is for (the portal's boards page shows it under the name); null when none was given. */
+  description: z.string().nullable(),
   slug: z.string(),
   isPublic: z.boolean(),
   createdAt: timestampSchema,

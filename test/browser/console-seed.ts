@@ -5,8 +5,11 @@ export async function seedConsole(engine: Engine) {
   const org = await engine.organizations.create({ name: 'Acme', plan: 'paid' });
   await engine.organizations.update(org.id, { handle: 'acme', portalEnabled: true });
   const w = engine.workspace(org.id);
-  const ideas = await w.boards.create({ name: 'Feature requests' });
-  const bugs = await w.boards.create({ name: 'Bugs' });
+  const ideas = await w.boards.create({
+    name: 'Feature requests',
+    description: 'What you would like the product to do next.',
+  });
+  const bugs = await w.boards.create({ name: 'Bugs', description: 'Something broken? Tell us what you saw.' });
   const people = [
     { id: 'u1', email: 'dana@bigco.example', name: 'Dana Whit', plan: 'enterprise', mrrCents: 120_000 },
     { id: 'u2', email: 'lee@shop.example', name: 'Lee Park', plan: 'pro', mrrCents: 9_900 },

@@ -46,6 +46,7 @@ describe('feedback-service command line', () => {
       'Migration20261204000000SearchWatermark',
       'Migration20261205000000SignInSecurity',
       'Migration20261206000000VotersByCurrency',
+      'Migration20261207000000BoardDescription',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(
@@ -93,7 +94,14 @@ describe('feedback-service command line', () => {
     expect(key.scope).toBe('read');
     expect((await cli('key', 'revoke', key.id)).id).toBe(key.id);
     const board = await cli('board', 'create', '--org', org.id, '--name', 'Feature Requests!');
-    expect(board).toMatchObject({ name: 'Feature Requests!', slug: 'feature-requests', organizationId: org.id });
+    expect(board).toMatchObject({
+      name: 'Feature Requests!',
+      slug: 'feature-requests',
+      organizationId: org.id,
+      description: null,
+    });
+    const described = await cli('board', 'create', '--org', org.id, '--name', 'Bugs', '--description', 'What broke.');
+    expect(described.description).toBe('What broke.');
     expect((await cli('board', 'create', '--org', org.id, '--name', 'Feature requests')).slug).toBe(
       'feature-requests-2',
     );

@@ -77,6 +77,7 @@ describeMatrix('posts and boards', (h) => {
     expect(all.body.data.map((b: { name: string }) => b.name)).toEqual(['Ideas', 'Bugs', 'Roadmap', 'Integrations']);
     expect(Object.keys(all.body.data[0]).sort()).toEqual([
       'createdAt',
+      'description',
       'id',
       'isPublic',
       'name',

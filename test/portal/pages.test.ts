@@ -49,6 +49,29 @@ describeEngine('the public portal pages', (e) => {
     }
   });
 
+  it('the boards page shows each board as a card: its name, its description (escaped, in its own direction) and its count', async () => {
+    const { w, board, base } = await workspace();
+    await w.posts.create(board.id, { title: 'Public idea' });
+    const described = await w.boards.create({
+      name: 'Integrations',
+      description: '  Tools we should talk to: <Slack> & friends.  ',
+    });
+    expect(described.description).toBe('Tools we should talk to: <Slack> & friends.');
+    expect((await w.boards.create({ name: 'Blank', description: '   ' })).description).toBeNull();
+    await expect(w.boards.create({ name: 'Long', description: 'x'.repeat(501) })).rejects.toMatchObject({
+      code: 'ERR_VALIDATION',
+      message: 'description must be at most 500 characters',
+    });
+    const cards = [...(await get(app, `${base}/`)).text.matchAll(/<a class="card"[^>]*>([\s\S]*?)<\/a>/g)].map(
+      (m) => m[1],
+    );
+    expect(cards).toEqual([
+      '<span class="board-name" dir="auto">Feature requests</span><span class="counts">1 post</span>',
+      '<span class="board-name" dir="auto">Integrations</span><span class="board-description" dir="auto">Tools we should talk to: &lt;Slack&gt; &amp; friends.</span><span class="counts">0 posts</span>',
+      '<span class="board-name" dir="auto">Blank</span><span class="counts">0 posts</span>',
+    ]);
+  });
+
   it('private boards never appear: not in the list, not by address, not on the roadmap', async () => {
     const { w, board, hidden, base } = await workspace();
     const secret = await w.posts.create(hidden.id, { title: 'Secret plan' });

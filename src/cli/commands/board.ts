@@ -4,6 +4,7 @@ import { type Io, print } from '../io.js';
 export interface CreateOptions extends DatabaseOptions {
   org: string;
   name: string;
+  description?: string;
   private?: boolean;
 }
 export interface ListOptions extends DatabaseOptions {
@@ -12,7 +13,9 @@ export interface ListOptions extends DatabaseOptions {
 
 export async function create(options: CreateOptions, io: Io): Promise<void> {
   const board = await withEngine(options.db, (e) =>
-    e.workspace(options.org).boards.create({ name: options.name, isPublic: !options.private }),
+    e
+      .workspace(options.org)
+      .boards.create({ name: options.name, description: options.description ?? null, isPublic: !options.private }),
   );
   print(io, options.json, { ...board }, `Created board ${board.id} (${board.name}, /${board.slug}).`);
 }

@@ -42,6 +42,10 @@ export function addContent(program: Command, io: Io): void {
   leaf(board, 'create', 'create a board')
     .requiredOption('--org <orgId>', 'the workspace')
     .requiredOption('--name <name>', 'its name (the slug is made from it)')
+    .option(
+      '--description <text>',
+      'what the board is for (the portal shows it under the name; at most 500 characters)',
+    )
     .option('--private', 'visible only with a key, not on the portal')
     .action(async (options: Board.CreateOptions) => (await import('../commands/board.js')).create(options, io));
   leaf(board, 'list', "a workspace's boards")

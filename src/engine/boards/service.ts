@@ -13,8 +13,13 @@ import {
 } from '../shared/index.js';
 import { boards, organizations, type WorkspaceContext } from '../store/index.js';
 
+/** The longest description a board takes (a sentence or two, shown under its name on the portal). */
+export const BOARD_DESCRIPTION_MAX = 500;
+
 export interface CreateBoardInput {
   name: string;
+  /** What the board is for; blank is none. */
+  description?: string | null;
   slug?: string;
   isPublic?: boolean;
 }
@@ -25,6 +30,9 @@ export async function create({ db, organizationId, clock }: WorkspaceContext, in
     throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
   if (!(await organizations.exists(db, organizationId)))
     throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
+  const description = input.description?.trim() || null;
+  if (description && description.length > BOARD_DESCRIPTION_MAX)
+    throw new FeedbackError('ERR_VALIDATION', `description must be at most ${BOARD_DESCRIPTION_MAX} characters`);
   const base = input.slug ?? slugify(input.name);
   if (!SLUG_PATTERN.test(base) || base.length > 80)
     throw new FeedbackError(
@@ -36,6 +44,7 @@ export async function create({ db, organizationId, clock }: WorkspaceContext, in
     id: newId('brd', Date.parse(now)),
     organizationId,
     name: input.name,
+    description,
     slug: firstFreeSlug(base, await boards.slugsLike(db, organizationId, base)),
     isPublic: input.isPublic ?? true,
     createdAt: now,

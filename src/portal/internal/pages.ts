@@ -13,7 +13,7 @@ const empty = (text: string, next?: SafeHtml) => html`<div class="empty"><p>${te
 export function boardsPage(frame: PageFrame, boards: PortalBoard[]): string {
   const items = boards.map(
     (b) =>
-      html`<li><a class="card" href="${frame.paths.board(b.slug)}"><span class="board-name" dir="auto">${b.name}</span><span class="counts">${count(b.postCount, 'post')}</span></a></li>`,
+      html`<li><a class="card" href="${frame.paths.board(b.slug)}"><span class="board-name" dir="auto">${b.name}</span>${b.description ? html`<span class="board-description" dir="auto">${b.description}</span>` : ''}<span class="counts">${count(b.postCount, 'post')}</span></a></li>`,
   );
   return page(
     { ...frame, summary: { description: `Ideas and feedback for ${frame.workspace}: vote on what matters to you.` } },

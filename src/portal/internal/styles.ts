@@ -30,6 +30,7 @@ footer.site { width: 100%; max-width: 56rem; margin: 0 auto; padding: var(--sp-4
 .boards li a { display: flex; flex-direction: column; gap: var(--sp-1); height: 100%; padding: var(--sp-4); color: var(--ink); }
 .boards li a:hover { text-decoration: none; border-color: var(--accent-line); }
 .boards .board-name { font-weight: 600; font-size: var(--text-lg); color: var(--accent); }
+.boards .board-description { color: var(--muted); overflow-wrap: anywhere; }
 .boards .counts { margin-top: auto; font-size: var(--text-sm); color: var(--muted); }
 .posts, .entries { list-style: none; margin: 0; padding: 0; }
 .posts > li { display: flex; gap: var(--sp-3); align-items: flex-start; padding: var(--sp-3); margin: 0 0 var(--sp-2); }

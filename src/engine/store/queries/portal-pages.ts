@@ -11,6 +11,7 @@ import * as postRows from '../tables/posts.js';
 export interface PortalBoard {
   id: string;
   name: string;
+  description: string | null;
   slug: string;
   postCount: number;
 }
@@ -78,7 +79,7 @@ const SHOWN = "p.deleted_at IS NULL AND p.moderation_status = 'approved'";
 
 export async function boards(sql: Sql, organizationId: string): Promise<PortalBoard[]> {
   const rows = await sql.all(
-    `SELECT b.id, b.name, b.slug,
+    `SELECT b.id, b.name, b.description, b.slug,
        (SELECT count(*) FROM post p WHERE p.board_id = b.id AND ${SHOWN} AND p.merged_into_id IS NULL) AS post_count
      FROM board b WHERE b.organization_id = ? AND b.is_public = ? ORDER BY b.created_at, b.id`,
     [organizationId, true],
@@ -86,6 +87,7 @@ export async function boards(sql: Sql, organizationId: string): Promise<PortalBo
   return rows.map((r) => ({
     id: r.id as string,
     name: r.name as string,
+    description: (r.description as string | null) ?? null,
     slug: r.slug as string,
     postCount: toInt(r.post_count),
   }));
@@ -95,7 +97,7 @@ export async function boardBySlug(
   sql: Sql,
   organizationId: string,
   slug: string,
-): Promise<Omit<PortalBoard, 'postCount'> | undefined> {
+): Promise<Omit<PortalBoard, 'postCount' | 'description'> | undefined> {
   const row = await sql.one<{ id: string; name: string; slug: string }>(
     'SELECT id, name, slug FROM board WHERE organization_id = ? AND slug = ? AND is_public = ?',
     [organizationId, slug, true],

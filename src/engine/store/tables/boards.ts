@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { type After, asIs, defineRows, pageOf } from '../rows.js';
-import { type Sql, toBool, toIso, ts } from '../sql.js';
+import { type Sql, toBool, toIso, toStringOrNull, ts } from '../sql.js';
 import { Organization } from './organizations.js';
 
 /** A board: where posts are filed. */
@@ -12,6 +12,7 @@ export const Board = defineEntity({
     id: p.string().primary().length(40),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     name: p.string().length(200),
+    description: p.text().nullable(),
     slug: p.string().length(80),
     isPublic: p.boolean().default(true),
     createdAt: p.datetime().length(3),
@@ -23,6 +24,8 @@ export interface BoardRow {
   id: string;
   organizationId: string;
   name: string;
+  /** What the board is for, in a sentence or two (the portal's boards page shows it under the name). */
+  description: string | null;
   slug: string;
   isPublic: boolean;
   createdAt: string;
@@ -33,6 +36,7 @@ const BOARDS = defineRows<BoardRow>('board', 'b', {
   id: asIs,
   organizationId: asIs,
   name: asIs,
+  description: toStringOrNull,
   slug: asIs,
   isPublic: toBool,
   createdAt: toIso,
@@ -40,10 +44,11 @@ const BOARDS = defineRows<BoardRow>('board', 'b', {
 });
 
 export async function insert(sql: Sql, board: BoardRow): Promise<void> {
-  await sql.run(`INSERT INTO board (${BOARDS.names}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.run(`INSERT INTO board (${BOARDS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
     board.id,
     board.organizationId,
     board.name,
+    board.description,
     board.slug,
     board.isPublic,
     ts(sql, new Date(board.createdAt)),
