@@ -2,6 +2,7 @@ import { html, type SafeHtml } from '@remix-run/html-template';
 import type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost, PortalSort } from '../../engine/index.js';
 import { markdown } from '../../h3/index.js';
 import { POST_STATUSES, type PostStatus, POST_STATUS_LABELS as STATUS_LABELS } from '../../schemas/posts.js';
+import { honeypot, listVoteButton, notifyMe, voteControl, voteCount, votesForm } from './controls.js';
 import { avatar, count, csrfField, mailPage, type PageFrame, page, when } from './layout.js';
 
 /** A post's status as a coloured pill (its colour is the design system's for that status). */
@@ -63,42 +64,6 @@ function boardQuery(v: {
   const text = params.toString();
   return text ? `?${text}` : '';
 }
-
-/** What a vote button says: the post's count, and "Vote" for a screen reader. */
-const voteInside = (n: number) =>
-  html`<span class="arrow" aria-hidden="true">▲</span><span class="sr-only">Vote, </span><strong data-vote-count>${n}</strong><span class="sr-only"> ${n === 1 ? 'vote' : 'votes'}</span>`;
-
-/** Once voted: the same button, pressed (a button that does nothing more). */
-const votedButton = (n: number) =>
-  html`<p class="vote"><button type="button" class="vote-button" aria-pressed="true" title="You voted for this">${voteInside(n)}</button></p>`;
-
-/**
- * A post page's vote control: a form that votes (in place with the script, a form post without), or, once voted, the
- * same button pressed.
- */
-export function voteControl(frame: PageFrame, v: { boardSlug: string; post: PortalPost; voted: boolean }): SafeHtml {
-  if (v.voted) return votedButton(v.post.voteCount);
-  return html`<form class="vote" method="post" action="${frame.paths.vote(v.boardSlug, v.post.slug)}">${csrfField(frame)}${honeypot}${
-    frame.viewer ? notifyMe(frame, 'this post') : ''
-  }<button type="submit" class="vote-button" aria-pressed="false" title="Vote for this">${voteInside(v.post.voteCount)}</button></form>`;
-}
-
-/**
- * A list row's vote button: it submits the list's one form (`votesForm`) to its post's address, so the anti-forgery
- * field, the honeypot and the way back are written once a page, not once a row.
- */
-function listVoteButton(frame: PageFrame, boardSlug: string, post: PortalPost, voted: boolean): SafeHtml {
-  if (voted) return votedButton(post.voteCount);
-  return html`<p class="vote"><button type="submit" formaction="${frame.paths.vote(boardSlug, post.slug)}" class="vote-button" aria-pressed="false" title="Vote for this">${voteInside(post.voteCount)}</button></p>`;
-}
-
-/** A list of posts whose rows vote: one form around it, each row's button posting it to its own post. */
-const votesForm = (frame: PageFrame, returnTo: string, list: SafeHtml) =>
-  html`<form class="votes" method="post">${csrfField(frame)}${honeypot}<input type="hidden" name="return" value="${returnTo}">${list}</form>`;
-
-/** A post's vote count where the viewer may not vote: the same box, not a control. */
-const voteCount = (n: number) =>
-  html`<p class="vote"><span class="vote-button"><span class="arrow" aria-hidden="true">▲</span><strong>${n}</strong><span class="sr-only"> ${n === 1 ? 'vote' : 'votes'}</span></span></p>`;
 
 function postItem(frame: PageFrame, boardSlug: string, p: PortalPost, vote: { voted: boolean } | null): SafeHtml {
   return html`<li class="card">
@@ -184,15 +149,6 @@ export interface PostView {
   /** Whether the viewer may take part (false where the workspace takes only signed-in users and they are not). */
   canTakePart: boolean;
 }
-
-/** The notify-me opt-in: shown to people who are not signed in with the workspace's token; never ticked for them. */
-const notifyMe = (frame: PageFrame, what: string) =>
-  frame.viewer?.verified
-    ? ''
-    : html`<label class="check"><input type="checkbox" name="notify_me" value="on"> Email me about ${what}</label>`;
-
-/** A field no person fills in (it is off-screen and skipped by keyboard and screen readers); bots that do are ignored. */
-const honeypot = html`<div class="hp" aria-hidden="true"><label>Leave this empty <input type="text" name="website" tabindex="-1" autocomplete="off"></label></div>`;
 
 const signInOnly = (frame: PageFrame) =>
   html`<p class="notice">${frame.workspace} takes feedback from signed-in users: sign in on ${frame.workspace}'s site to vote, comment and post.</p>`;
@@ -375,7 +331,6 @@ ${v.nextCursor || v.cursor ? html`<nav class="pager" aria-label="Pages">${v.curs
   );
 }
 
-/** A page that says why there is nothing to show: `heading` is also its title. */
 /**
  * The page for when the database cannot be reached (a restart, a failover, a network fault): it needs nothing from the
  * database, and says what happened to what was being sent.
