@@ -1,7 +1,6 @@
-import { html } from '@remix-run/html-template';
 import { getRouterParams } from 'h3';
 import { CONSOLE_PATH, type Engine } from '../engine/index.js';
-import { type AppSite, assetResponse, createSiteRouter, htmlResponse, seeOther } from '../h3/index.js';
+import { type AppSite, assetResponse, createSiteRouter, html, htmlResponse, seeOther } from '../h3/index.js';
 import { mountChangelog } from './internal/changelog.js';
 import { mountContacts } from './internal/contacts.js';
 import { mountKeys } from './internal/keys.js';

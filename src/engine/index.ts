@@ -142,6 +142,7 @@ export {
   errorLine,
   FeedbackError,
   hashEmail,
+  html,
   type Logger,
   logErrorLine,
   logToLogger,
@@ -157,6 +158,7 @@ export {
   parseInput,
   pathsOf,
   RESERVED_HANDLES,
+  SafeHtml,
   validationError,
 } from './shared/index.js';
 export type { ApiKeyInfo } from './store/index.js';

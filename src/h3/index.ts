@@ -1,4 +1,4 @@
-export { markdown } from '../engine/index.js';
+export { html, markdown, SafeHtml } from '../engine/index.js';
 export { type AppEndpoint, type AppOptions, type AppSite, createApp, HEALTH_PATH, READY_PATH } from './app.js';
 export {
   brandStylesheet,

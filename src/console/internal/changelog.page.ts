@@ -1,7 +1,7 @@
 // The changelog pages: the entries with the new draft's form, and a draft's editor with its preview and linked posts.
-import { html } from '@remix-run/html-template';
+
 import { allows, CHANGELOG_POSTS_MAX, CONSOLE_PATH, type Team } from '../../engine/index.js';
-import { markdown } from '../../h3/index.js';
+import { html, markdown } from '../../h3/index.js';
 import type { ChangelogEntry } from '../../schemas/interactions.js';
 import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { csrfField, type Frame, page, when } from './layout.js';

@@ -1,7 +1,8 @@
 // The contacts pages: the list (sorted, searched, filtered by plan), a contact's page, adding one by hand, and the
 // confirmation of a data-subject request.
-import { html } from '@remix-run/html-template';
+
 import { allows, CONSOLE_PATH, type ContactActivity, type Team } from '../../engine/index.js';
+import { html } from '../../h3/index.js';
 import { CONTACT_SORTS, type ContactListItem, type ContactSort } from '../../schemas/contacts.js';
 import { csrfField, type Frame, money, page, when } from './layout.js';
 

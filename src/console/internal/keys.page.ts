@@ -1,6 +1,7 @@
 // The API keys page: the keys with their scope and last use, and the portal secret; forms to create, rotate, revoke.
-import { html } from '@remix-run/html-template';
+
 import { type ApiKeyInfo, CONSOLE_PATH, type Team } from '../../engine/index.js';
+import { html } from '../../h3/index.js';
 import { csrfField, type Frame, page, when } from './layout.js';
 
 /** How long a rotated key or secret keeps working, as the forms offer it. */

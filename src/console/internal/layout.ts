@@ -1,6 +1,5 @@
-import { html, type SafeHtml } from '@remix-run/html-template';
 import { allows, CONSOLE_PATH, type SectionCounts, type Team, type TeamIdentity } from '../../engine/index.js';
-import { asset, initials, readPackagedFile, respond, THEME_SCRIPT } from '../../h3/index.js';
+import { asset, html, initials, readPackagedFile, respond, type SafeHtml, THEME_SCRIPT } from '../../h3/index.js';
 import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { CONSOLE_CSS } from './styles.js';
 

@@ -1,5 +1,5 @@
 // A post page: its status, tags, board, moderation, voters, comments, notes, edit and merge forms.
-import { html, type SafeHtml } from '@remix-run/html-template';
+
 import {
   allows,
   CONSOLE_PATH,
@@ -11,6 +11,7 @@ import {
   type TriagePostDetail,
   type TriageVoter,
 } from '../../engine/index.js';
+import { html, type SafeHtml } from '../../h3/index.js';
 import { POST_STATUS_LABELS, POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import { avatar, csrfField, type Frame, money, page, pill, when } from './layout.js';
 

@@ -1,5 +1,5 @@
 // The posts page: every board posts in one table, its filters, sorts and bulk controls.
-import { html } from '@remix-run/html-template';
+
 import {
   CONSOLE_PATH,
   type Impact,
@@ -9,6 +9,7 @@ import {
   type TriageQuery,
   type TriageSort,
 } from '../../engine/index.js';
+import { html } from '../../h3/index.js';
 import { POST_STATUS_LABELS, POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import { money, pill, when } from './layout.js';
 

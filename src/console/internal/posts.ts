@@ -1,4 +1,3 @@
-import { html } from '@remix-run/html-template';
 import type { H3 } from 'h3';
 import {
   allows,
@@ -8,7 +7,7 @@ import {
   TRIAGE_SORTS,
   type TriageQuery,
 } from '../../engine/index.js';
-import { htmlResponse } from '../../h3/index.js';
+import { html, htmlResponse } from '../../h3/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import { type Frame, page } from './layout.js';
 import { filters, table } from './posts.page.js';

@@ -1,6 +1,7 @@
 // The roadmap page: columns by status in the portal order, each post with its Up and Down buttons.
-import { html } from '@remix-run/html-template';
+
 import { allows, CONSOLE_PATH, type Team, type TriagePost } from '../../engine/index.js';
+import { html } from '../../h3/index.js';
 import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { csrfField, type Frame, page } from './layout.js';
 

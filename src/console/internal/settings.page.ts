@@ -1,6 +1,7 @@
 // The settings page: the workspace, the portal, its branding and single sign-on forms, plan and billing shown.
-import { html } from '@remix-run/html-template';
+
 import { CONSOLE_PATH, type OrganizationInfo, type SsoSettings, type Team } from '../../engine/index.js';
+import { html } from '../../h3/index.js';
 import { csrfField, type Frame, page, when } from './layout.js';
 
 /** The settings page's forms, each saving its own fields. */

@@ -1,6 +1,7 @@
 // The console's sign-in pages: the address form (shared, or a workspace's own), the code, codes paused, a mailed link.
-import { html } from '@remix-run/html-template';
+
 import { CONSOLE_PATH } from '../../engine/index.js';
+import { html } from '../../h3/index.js';
 import { csrfField, type Frame, page } from './layout.js';
 
 /**

@@ -1,5 +1,5 @@
 // The team page (members, roles, invitations) and the audit log page.
-import { html, type SafeHtml } from '@remix-run/html-template';
+
 import {
   allows,
   CONSOLE_PATH,
@@ -8,6 +8,7 @@ import {
   type TeamMemberInfo,
   type TeamService,
 } from '../../engine/index.js';
+import { html, type SafeHtml } from '../../h3/index.js';
 import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { avatar, csrfField, type Frame, page, when } from './layout.js';
 

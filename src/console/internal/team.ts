@@ -1,7 +1,6 @@
-import { html } from '@remix-run/html-template';
 import type { H3, H3Event } from 'h3';
 import { type Actor, CONSOLE_PATH, FeedbackError, isTeamRole, type Team } from '../../engine/index.js';
-import { htmlResponse, seeOther } from '../../h3/index.js';
+import { html, htmlResponse, seeOther } from '../../h3/index.js';
 import { type Frame, page } from './layout.js';
 import { type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
 import { auditPage, postIdsOf, teamPage } from './team.page.js';

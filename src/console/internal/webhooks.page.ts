@@ -1,6 +1,7 @@
 // The webhooks pages: the list with each one's state and the form to add one, and a webhook's page with its delivery log.
-import { html, type SafeHtml } from '@remix-run/html-template';
+
 import { CONSOLE_PATH, deliveryHeaders, type Team } from '../../engine/index.js';
+import { html, type SafeHtml } from '../../h3/index.js';
 import { EVENT_KINDS } from '../../schemas/events.js';
 import { type Delivery, WEBHOOK_LIMITS, type Webhook } from '../../schemas/webhooks.js';
 import { csrfField, type Frame, page, when } from './layout.js';

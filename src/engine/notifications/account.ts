@@ -3,9 +3,9 @@
 // one message per row (never in a digest), it has no unsubscribe (nobody is mailed who did not ask, or was not invited),
 // and its secret (a code, a link's token) is sealed in the row: the tables keep sign-ins as digests only, and the
 // outbox must not be the place a database reader finds a working code.
-import { html } from '@remix-run/html-template';
+
 import { type SecretBox, sealedAt } from '../secrets/index.js';
-import { hashEmail, newId } from '../shared/index.js';
+import { hashEmail, html, newId } from '../shared/index.js';
 import { mail, type Sql } from '../store/index.js';
 import { codeBlock, heading, mailButton, mailLayout, para } from './layout.js';
 

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '@remix-run/html-template';
+import { html, type SafeHtml } from '../shared/index.js';
 
 // The one layout of every mail (notifications, digests, the changelog, sign-in codes, invitations): the workspace's
 // name and logo at the top, its accent on the button, the content, and why the person gets it. Mail clients keep

@@ -1,6 +1,5 @@
-import { html, type SafeHtml } from '@remix-run/html-template';
 import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
-import { markdown } from '../shared/index.js';
+import { html, markdown, type SafeHtml } from '../shared/index.js';
 import { heading, inlineMarkdownStyles, type MailBrand, mailButton, mailLayout, para } from './layout.js';
 
 /** A post as a message names it. */

@@ -5,6 +5,7 @@ export * from './email.js';
 export * from './equality.js';
 export * from './errors.js';
 export * from './faults.js';
+export { escapeHtml, html, type Interpolation, SafeHtml } from './html.js';
 export * from './ids.js';
 export * from './log.js';
 export { markdown } from './markdown.js';

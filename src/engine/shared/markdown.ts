@@ -3,8 +3,8 @@
 // links and images take only http(s) and mailto (markdown-it's validateLink refuses javascript:, vbscript:, file:
 // and data: except images, and we narrow it further), and links to elsewhere open with rel="nofollow noopener".
 
-import { html, type SafeHtml } from '@remix-run/html-template';
 import MarkdownIt from 'markdown-it';
+import { html, type SafeHtml } from './html.js';
 
 const SAFE_LINK = /^(https?:|mailto:|\/|#)/i;
 

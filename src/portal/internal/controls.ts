@@ -1,7 +1,8 @@
 // The portal's form controls that several pages share: the notify-me opt-in, the honeypot, and the vote controls (a
 // post page's form, a list's one form with a button per row, the count where the viewer may not vote).
-import { html, type SafeHtml } from '@remix-run/html-template';
+
 import type { PortalPost } from '../../engine/index.js';
+import { html, type SafeHtml } from '../../h3/index.js';
 import { csrfField, type PageFrame } from './layout.js';
 
 /** The notify-me opt-in: shown to people who are not signed in with the workspace's token; never ticked for them. */

@@ -1,6 +1,5 @@
-import { html, type SafeHtml } from '@remix-run/html-template';
 import { type Paths, PORTAL_PATH } from '../../engine/index.js';
-import { exactTime, initials, relativeTime } from '../../h3/index.js';
+import { exactTime, html, initials, relativeTime, type SafeHtml } from '../../h3/index.js';
 import { SCRIPT, STYLESHEET, THEME } from './assets.js';
 
 /** A time as people say it ("3 days ago"), the exact instant on hover and in `datetime`. */

@@ -1,5 +1,5 @@
-import { html } from '@remix-run/html-template';
 import type { MailPreferences } from '../../engine/index.js';
+import { html } from '../../h3/index.js';
 import { csrfField, mailPage } from './layout.js';
 
 /** What every mail page knows: the workspace, the link's own address (with its token) and the forms' anti-forgery token. */

@@ -1,6 +1,5 @@
-import { html, type SafeHtml } from '@remix-run/html-template';
 import type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost, PortalSort } from '../../engine/index.js';
-import { markdown } from '../../h3/index.js';
+import { html, markdown, type SafeHtml } from '../../h3/index.js';
 import { POST_STATUSES, type PostStatus, POST_STATUS_LABELS as STATUS_LABELS } from '../../schemas/posts.js';
 import { honeypot, listVoteButton, notifyMe, voteControl, voteCount, votesForm } from './controls.js';
 import { avatar, count, csrfField, mailPage, type PageFrame, page, when } from './layout.js';
