@@ -4,7 +4,9 @@
 // checkout's node_modules; each side seeds its own database through its own code.
 //
 // Pages: portal-post (a post with 500 comments, 40 names), portal-board, console-roadmap, console-posts (100,000 posts
-// on one board, in every status). BENCH_COMPARE_PG=1 measures on PostgreSQL too.
+// on one board, in every status). Writes, for what indexes cost: write-identify (a new contact with revenue),
+// write-post (a post filed by the team), write-vote (an end-user's vote, a new contact each time), each through the
+// engine's own call. BENCH_COMPARE_PG=1 measures on PostgreSQL too.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +17,12 @@ import { quantile } from './measure.js';
 const here = resolve(import.meta.dirname, '..');
 const [ref, ...asked] = process.argv.slice(2);
 if (!ref)
-  throw new Error('usage: npm run bench:compare -- REF [portal-post portal-board console-roadmap console-posts]');
-const PAGES = asked.length ? asked : ['portal-post', 'portal-board', 'console-roadmap', 'console-posts'];
+  throw new Error(
+    'usage: npm run bench:compare -- REF [portal-post portal-board console-roadmap console-posts write-identify write-post write-vote]',
+  );
+const PAGES = asked.length
+  ? asked
+  : ['portal-post', 'portal-board', 'console-roadmap', 'console-posts', 'write-identify', 'write-post', 'write-vote'];
 const POSTS = Number(process.env.BENCH_COMPARE_POSTS ?? 100_000);
 const ROUNDS = 8;
 const PER_ROUND = 25;
@@ -111,9 +117,27 @@ async function side(root: string, database: string) {
     'console-roadmap': `/console/${org.id}/roadmap`,
     'console-posts': `/console/${org.id}/posts`,
   };
+  let n = 0;
+  const writes: Record<string, () => Promise<unknown>> = {
+    'write-identify': () =>
+      w.contacts.identify({
+        externalUserId: `w${++n}`,
+        email: `w${n}@bench.example`,
+        mrrCents: n * 100,
+        currency: 'USD',
+      }),
+    'write-post': () => w.posts.create(board.id, { title: `Written ${++n}` }),
+    'write-vote': () =>
+      w.participation.vote({ postId: discussed.id, email: `v${++n}@bench.example`, notifyMe: false, vouched: true }),
+  };
   return {
     engine,
     async get(page: string): Promise<number> {
+      const write = writes[page];
+      if (write) {
+        await write();
+        return 0;
+      }
       const res = await app.fetch(
         new Request(`http://bench.test${paths[page]}`, { headers: { cookie: `fs_console=${session.token}` } }),
       );
@@ -125,6 +149,8 @@ async function side(root: string, database: string) {
 }
 
 type Side = Awaited<ReturnType<typeof side>>;
+
+const size = (bytes: number) => (bytes ? ` (${(bytes / 1024).toFixed(0)} KB)` : '');
 
 /** Both sides' p50 of `page`, measured in rounds taken in turn. */
 async function compare(before: Side, after: Side, page: string) {
@@ -145,7 +171,7 @@ async function compare(before: Side, after: Side, page: string) {
   const [a, b] = times.map((t) => quantile(t, 0.5)) as [number, number];
   const [bytesA, bytesB] = [await before.get(page), await after.get(page)];
   console.log(
-    `  ${page.padEnd(16)} ${ref} p50 ${a.toFixed(2)} ms (${(bytesA / 1024).toFixed(0)} KB)  now ${b.toFixed(2)} ms (${(bytesB / 1024).toFixed(0)} KB)  ratio ${(b / a).toFixed(2)}`,
+    `  ${page.padEnd(16)} ${ref} p50 ${a.toFixed(2)} ms${size(bytesA)}  now ${b.toFixed(2)} ms${size(bytesB)}  ratio ${(b / a).toFixed(2)}`,
   );
 }
 
