@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 
 // examples/console-embedded.mjs as a user runs it (FEEDBACK_DATABASE and PORT from the environment): the host's own
 // sign-in decides who is at the console and with which role.
 const dir = mkdtempSync(join(tmpdir(), 'console-embedded-'));
-process.env.FEEDBACK_DATABASE = join(dir, 'feedback.db');
-process.env.PORT = '0';
+// Stubbed, and put back after the file (test files share a process: nothing here may reach another file).
+vi.stubEnv('FEEDBACK_DATABASE', join(dir, 'feedback.db'));
+vi.stubEnv('PORT', '0');
 const name = 'console-embedded';
 const example = (await import(`../../examples/${name}.mjs`)) as {
   server: { ready(): Promise<unknown>; url?: string; close(force?: boolean): Promise<void> };
@@ -19,6 +20,7 @@ afterAll(async () => {
   await example.server.close(true);
   await example.engine.close();
   rmSync(dir, { recursive: true, force: true });
+  vi.unstubAllEnvs();
 });
 
 /** Sign in on the host as `who`: its session cookie. */

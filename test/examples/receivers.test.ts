@@ -1,13 +1,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { signPayload } from '../../src/verify/index.js';
 
 // The receiver examples as a user runs them (PORT and FEEDBACK_WEBHOOK_SECRET from the environment): a signed delivery
 // is taken, the same one again is a duplicate, a forged one is refused.
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-process.env.PORT = '0';
-process.env.FEEDBACK_WEBHOOK_SECRET = SECRET;
+// Stubbed, and put back after the file (test files share a process: nothing here may reach another file).
+vi.stubEnv('PORT', '0');
+vi.stubEnv('FEEDBACK_WEBHOOK_SECRET', SECRET);
 
 /** An example program, imported as `node` would run it (they are plain .mjs files, with no declarations). */
 const example = (name: string): Promise<{ server: unknown }> => import(`../../examples/${name}.mjs`);
@@ -22,6 +23,7 @@ await h3.ready();
 afterAll(async () => {
   await new Promise((resolve) => express.close(resolve));
   await h3.close(true);
+  vi.unstubAllEnvs();
 });
 
 const receivers = {
