@@ -1,6 +1,7 @@
 import { createKeyActions, KEY_OPERATIONS, type KeyCache } from './access/index.js';
 import { BOARD_OPERATIONS, createBoardsService } from './boards/index.js';
 import { createChangelogActions, createChangelogService } from './changelog/index.js';
+import { COMPANY_OPERATIONS, createCompaniesService } from './companies/index.js';
 import { CONTACT_OPERATIONS, createContactActions, createContactsService } from './contacts/index.js';
 import { createEventsService } from './events/index.js';
 import type { Actor } from './members/index.js';
@@ -43,6 +44,8 @@ const concept = <Service, Operations extends Bindings<Service> = Record<never, n
  */
 export const CONCEPTS = {
   contacts: concept(createContactsService, CONTACT_OPERATIONS),
+  /** The paying accounts contacts belong to (identify's `companies`, and their own operations). */
+  companies: concept(createCompaniesService, COMPANY_OPERATIONS),
   boards: concept(createBoardsService, BOARD_OPERATIONS),
   tags: concept(createTagsService),
   posts: concept(createPostsService, POST_OPERATIONS),

@@ -8,6 +8,7 @@ export const ID_PREFIXES = Object.freeze({
   organization: 'org',
   apiKey: 'key',
   contact: 'ctc',
+  company: 'com',
   board: 'brd',
   post: 'post',
   tag: 'tag',

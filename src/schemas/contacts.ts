@@ -1,8 +1,17 @@
 import { z } from 'zod';
-import { cursorSchema, jsonSchemaRefinement, pageLimitSchema, pageSchema, timestampSchema } from './common.js';
+import { cursorSchema, pageLimitSchema, pageSchema, timestampSchema } from './common.js';
+import { companyRefSchema, identifyCompaniesSchema } from './companies.js';
+import { checkMrrPairing, contactPlanSchema, currencySchema, metadataSchema, mrrCentsSchema } from './traits.js';
 
-export const MAX_METADATA_KEYS = 100;
-export const MAX_MRR_CENTS = 100_000_000;
+export {
+  checkMrrPairing,
+  contactPlanSchema,
+  currencySchema,
+  MAX_METADATA_KEYS,
+  MAX_MRR_CENTS,
+  metadataSchema,
+  mrrCentsSchema,
+} from './traits.js';
 
 /** Open enum: consumers must accept values added in minor releases. */
 export const CONTACT_SOURCES = ['identify', 'admin', 'public_post', 'public_vote', 'public_comment'] as const;
@@ -25,49 +34,6 @@ export type ContactTraitField = (typeof CONTACT_TRAIT_FIELDS)[number];
 export const externalUserIdSchema = z.string().min(1).max(255);
 export const emailSchema = z.email().max(320);
 export const contactNameSchema = z.string().min(1).max(200);
-export const contactPlanSchema = z.string().min(1).max(100);
-export const mrrCentsSchema = z.number().int().min(0).max(MAX_MRR_CENTS);
-export const currencySchema = z.string().regex(/^[A-Z]{3}$/, 'currency must be three uppercase letters');
-export const metadataSchema = z
-  .record(z.string(), z.unknown())
-  .refine((m) => Object.keys(m).length <= MAX_METADATA_KEYS, {
-    message: `metadata may have at most ${MAX_METADATA_KEYS} keys`,
-    params: { code: 'too_big' },
-  })
-  .superRefine(jsonSchemaRefinement);
-
-/**
- * `mrrCents` and `currency` travel as a pair: a body that carries one carries the other,
- * and either both are null or neither is.
- */
-export function checkMrrPairing(
-  value: Record<string, unknown>,
-  ctx: z.RefinementCtx,
-  names: { mrrCents: string; currency: string } = { mrrCents: 'mrrCents', currency: 'currency' },
-): void {
-  const hasMrr = names.mrrCents in value;
-  const hasCurrency = names.currency in value;
-  if (!hasMrr && !hasCurrency) return;
-  if (hasMrr !== hasCurrency) {
-    const missing = hasMrr ? names.currency : names.mrrCents;
-    ctx.addIssue({
-      code: 'custom',
-      path: [missing],
-      message: `${names.mrrCents} and ${names.currency} must be supplied together`,
-      params: { code: 'unpaired' },
-    });
-    return;
-  }
-  if ((value[names.mrrCents] === null) !== (value[names.currency] === null)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [value[names.mrrCents] === null ? names.mrrCents : names.currency],
-      message: `${names.mrrCents} and ${names.currency} must both be set or both be null`,
-      params: { code: 'unpaired' },
-    });
-  }
-}
-
 const traitShape = {
   email: emailSchema.nullable().optional(),
   name: contactNameSchema.nullable().optional(),
@@ -83,9 +49,12 @@ export const createContactBodySchema = z
   .superRefine((v, ctx) => checkMrrPairing(v, ctx));
 export type CreateContactBody = z.infer<typeof createContactBodySchema>;
 
-/** Body of `POST /v1/contacts/identify`. */
+/**
+ * Body of `POST /v1/contacts/identify`. `companies`, when given, are upserted by `externalCompanyId` and become the
+ * contact's companies exactly (`[]` takes them all away); without the key, the contact's companies stay as they are.
+ */
 export const identifyContactBodySchema = z
-  .strictObject({ externalUserId: externalUserIdSchema, ...traitShape })
+  .strictObject({ externalUserId: externalUserIdSchema, ...traitShape, companies: identifyCompaniesSchema.optional() })
   .superRefine((v, ctx) => checkMrrPairing(v, ctx));
 export type IdentifyContactBody = z.infer<typeof identifyContactBodySchema>;
 
@@ -145,7 +114,11 @@ export const contactSchema = z.object({
 });
 export type Contact = z.infer<typeof contactSchema>;
 
-export const contactListItemSchema = contactSchema.extend({ postCount: z.number().int() });
+/** A contact as the reads (list, retrieve) give it: with its post count and the companies it belongs to. */
+export const contactListItemSchema = contactSchema.extend({
+  postCount: z.number().int(),
+  companies: z.array(companyRefSchema),
+});
 export type ContactListItem = z.infer<typeof contactListItemSchema>;
 
 export const contactDetailSchema = contactListItemSchema.extend({

@@ -10,6 +10,9 @@ export const EVENT_KINDS = [
   'contact.created',
   'contact.updated',
   'contact.deleted',
+  'company.created',
+  'company.updated',
+  'company.deleted',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 export const eventKindSchema = z.enum(EVENT_KINDS);
@@ -97,6 +100,38 @@ export const contactDeletedEventSchema = z.object({
   contact: z.object({ id: z.string(), externalUserId: z.string().nullable() }),
 });
 
+/** The company as event payloads carry it: every field but organizationId and memberCount. */
+export const eventCompanySchema = z.object({
+  id: z.string(),
+  externalCompanyId: z.string(),
+  name: z.string().nullable(),
+  domain: z.string().nullable(),
+  plan: z.string().nullable(),
+  mrrCents: z.number().int().nullable(),
+  currency: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type EventCompany = z.infer<typeof eventCompanySchema>;
+
+export const companyCreatedEventSchema = z.object({
+  event: z.literal('company.created'),
+  organizationId: z.string(),
+  company: eventCompanySchema,
+});
+export const companyUpdatedEventSchema = z.object({
+  event: z.literal('company.updated'),
+  organizationId: z.string(),
+  company: eventCompanySchema,
+  changes: z.record(z.string(), traitChangeSchema),
+});
+export const companyDeletedEventSchema = z.object({
+  event: z.literal('company.deleted'),
+  organizationId: z.string(),
+  company: z.object({ id: z.string(), externalCompanyId: z.string() }),
+});
+
 /** Every webhook event payload, discriminated by `event`. */
 export const webhookEventSchema = z.discriminatedUnion('event', [
   postCreatedEventSchema,
@@ -107,6 +142,9 @@ export const webhookEventSchema = z.discriminatedUnion('event', [
   contactCreatedEventSchema,
   contactUpdatedEventSchema,
   contactDeletedEventSchema,
+  companyCreatedEventSchema,
+  companyUpdatedEventSchema,
+  companyDeletedEventSchema,
 ]);
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 export type WebhookEventOf<K extends EventKind> = Extract<WebhookEvent, { event: K }>;

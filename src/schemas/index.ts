@@ -1,4 +1,5 @@
 export * from './common.js';
+export * from './companies.js';
 export * from './contacts.js';
 export * from './errors.js';
 export * from './events.js';

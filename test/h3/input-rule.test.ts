@@ -297,12 +297,10 @@ describeMatrix(
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       expect(created.body.data).toMatchObject(body);
       const read = await h.request('GET', `/v1/contacts/${created.body.data.id}`, { key: ws.key });
-      expect({ ...read.body.data, postCount: undefined, voteCount: undefined, commentCount: undefined }).toEqual({
-        ...created.body.data,
-        postCount: undefined,
-        voteCount: undefined,
-        commentCount: undefined,
-      });
+      // The read adds its counts and the contact's companies to what the write answered.
+      const { postCount, voteCount, commentCount, companies, ...contact } = read.body.data;
+      expect([postCount, voteCount, commentCount, companies]).toEqual([0, 0, 0, []]);
+      expect(contact).toEqual(created.body.data);
     });
   },
   { engine: { webhooks: { allowPrivateNetworks: true } } },

@@ -59,6 +59,8 @@ describeMatrix('validation', (h) => {
     const bodies: Partial<Record<string, unknown>> = {
       createContact: {},
       identifyContact: { externalUserId: 'q' },
+      upsertCompany: { externalCompanyId: 'q' },
+      updateCompany: {},
       updateContact: {},
       createPost: { title: 't' },
       updatePost: {},

@@ -143,12 +143,32 @@ describeMatrix(
         postCount: _p,
         voteCount: _v,
         commentCount: _c,
+        companies: _companies,
         ...current
       } = (await rest('GET', `/v1/contacts/${contactId}`)).data;
       expect(updated).toEqual(snakeKeys(current));
       expect((await call('list_contacts', { limit: 10 })).data).toEqual(
         snakeKeys(await rest('GET', '/v1/contacts?limit=10')),
       );
+      const company = await call('upsert_company', {
+        external_company_id: 'acme',
+        name: 'Acme',
+        mrr_cents: 200_000,
+        currency: 'USD',
+      });
+      expect(company.data).toMatchObject({ external_company_id: 'acme', mrr_cents: 200_000, member_count: 0 });
+      await call('identify_contact', { external_user_id: 'mcp-1', companies: [{ external_company_id: 'acme' }] });
+      expect((await call('get_company', { company_id: company.data.id })).data).toEqual(
+        snakeKeys((await rest('GET', `/v1/companies/${company.data.id}`)).data),
+      );
+      expect((await call('list_companies', { sort: 'mrr' })).data).toEqual(
+        snakeKeys(await rest('GET', '/v1/companies?sort=mrr')),
+      );
+      const members = await call('list_company_contacts', { company_id: company.data.id });
+      expect(members.data).toEqual(snakeKeys(await rest('GET', `/v1/companies/${company.data.id}/contacts`)));
+      expect(members.data.data[0].companies).toEqual([
+        { id: company.data.id, external_company_id: 'acme', name: 'Acme' },
+      ]);
       const board = await h.engine.workspace(ws.org.id).boards.create({ name: 'Ideas' });
       expect((await call('list_boards')).data).toEqual(snakeKeys(await rest('GET', '/v1/boards')));
       const post = (await call('create_post', { board_id: board.id, title: 'Dark mode', contact_id: contactId })).data;
@@ -215,6 +235,9 @@ describeMatrix(
         notifyMe: false,
       });
       await w.changelog.publish((await w.changelog.create({ boardId: board.id, title: 'Shipped' })).id);
+      const company = (await call('upsert_company', { external_company_id: 'kinds-co', name: 'Kinds' })).data;
+      await call('update_company', { company_id: company.id, mrr_cents: 900, currency: 'EUR' });
+      await call('delete_company', { company_id: company.id });
       await call('delete_contact', { contact_id: contact.id });
       await h.engine.scheduler.runDue();
 

@@ -15,6 +15,7 @@ it("the verifier's event types are exactly the schemas' inferred types", () => {
   expectTypeOf<verify.EventKind>().toEqualTypeOf<SchemaEventKind>();
   expectTypeOf<verify.ContactUpdatedEvent>().toEqualTypeOf<WebhookEventOf<'contact.updated'>>();
   expectTypeOf<verify.VoteCreatedEvent>().toEqualTypeOf<WebhookEventOf<'vote.created'>>();
+  expectTypeOf<verify.CompanyUpdatedEvent>().toEqualTypeOf<WebhookEventOf<'company.updated'>>();
   const kinds: verify.EventKind[] = [...EVENT_KINDS];
-  expect(kinds).toHaveLength(8);
+  expect(kinds).toHaveLength(11);
 });

@@ -4,8 +4,9 @@ import {
   type DeletedContact,
   updateContactBodySchema,
 } from '../../schemas/contacts.js';
+import { toCompanyRef } from '../companies/index.js';
 import { changeTime, FeedbackError, parseInput } from '../shared/index.js';
-import { contacts, emit, mail, type Sql, type WorkspaceContext } from '../store/index.js';
+import { companies, contacts, emit, mail, type Sql, type WorkspaceContext } from '../store/index.js';
 import { type ContactRecord, KEPT_CHANGING, MAX_ROUNDS, toContact, traitPatch } from './records.js';
 import { applyContactPatch } from './write.js';
 
@@ -19,9 +20,11 @@ async function read(sql: Sql, organizationId: string, id: string, lock = false):
 export async function retrieve({ db, organizationId }: WorkspaceContext, id: string): Promise<ContactDetail> {
   const found = await contacts.findWithCounts(db, organizationId, id);
   if (!found) throw new FeedbackError('ERR_NOT_FOUND', `No contact with id ${id}.`);
+  const memberships = await companies.ofContacts(db, [id]);
   return {
     ...toContact(found.contact),
     postCount: found.postCount,
+    companies: (memberships.get(id) ?? []).map(toCompanyRef),
     voteCount: found.voteCount,
     commentCount: found.commentCount,
   };

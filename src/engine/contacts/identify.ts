@@ -1,7 +1,8 @@
-import { type Contact, identifyContactBodySchema } from '../../schemas/contacts.js';
-import { changeTime, effectiveContactCap, FeedbackError, parseInput } from '../shared/index.js';
-import { contacts, type WorkspaceContext } from '../store/index.js';
-import { KEPT_CHANGING, MAX_ROUNDS, mergeMetadata, newContactOf, toContact, traitPatch } from './records.js';
+import { type Contact, type IdentifyContactBody, identifyContactBodySchema } from '../../schemas/contacts.js';
+import { toCompanyRef, upsertCompanies } from '../companies/index.js';
+import { changeTime, effectiveContactCap, FeedbackError, mergeMetadata, parseInput } from '../shared/index.js';
+import { companies, contacts, type Sql, type WorkspaceContext } from '../store/index.js';
+import { KEPT_CHANGING, MAX_ROUNDS, newContactOf, type TraitPatch, toContact, traitPatch } from './records.js';
 import { applyContactPatch, insertContact } from './write.js';
 
 /**
@@ -17,6 +18,10 @@ export async function identify(
 ): Promise<{ contact: Contact; created: boolean }> {
   const input = parseInput(identifyContactBodySchema, body);
   const patch = traitPatch(input);
+  if (input.companies !== undefined) {
+    if (mayWrite) await mayWrite();
+    return db.transaction((tx) => identifyWithCompanies(tx, { organizationId, clock }, input, patch));
+  }
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const found = await contacts.findForIdentify(db, organizationId, input.externalUserId);
     if (!found) throw new FeedbackError('ERR_NOT_FOUND', 'Workspace not found.');
@@ -37,6 +42,66 @@ export async function identify(
     const inserted = await insertContact(db, organizationId, fields, clock(), effectiveContactCap(found.cap));
     // Null: a concurrent identify inserted this externalUserId first; the next round updates it.
     if (inserted) return { contact: toContact(inserted), created: true };
+  }
+  throw new FeedbackError('ERR_CONFLICT', KEPT_CHANGING);
+}
+
+/**
+ * Identify with `companies`: the companies upserted, the contact written, and its companies made exactly the list, in
+ * one transaction with every event (`company.created` or `.updated` for each company that changed, then
+ * `contact.created`, or `contact.updated` whose `changes` name `companies` when they changed). The contact is locked
+ * while its companies change.
+ */
+async function identifyWithCompanies(
+  tx: Sql,
+  { organizationId, clock }: Pick<WorkspaceContext, 'organizationId' | 'clock'>,
+  input: IdentifyContactBody,
+  patch: TraitPatch,
+): Promise<{ contact: Contact; created: boolean }> {
+  const now = clock();
+  const wanted = (await upsertCompanies(tx, organizationId, input.companies ?? [], now))
+    .map(({ company }) => company)
+    .sort((a, b) => (a.externalCompanyId < b.externalCompanyId ? -1 : 1));
+  for (let round = 0; round < 2; round++) {
+    const found = await contacts.findForIdentify(tx, organizationId, input.externalUserId);
+    if (!found) throw new FeedbackError('ERR_NOT_FOUND', 'Workspace not found.');
+    if (!found.contact) {
+      const fields = newContactOf(
+        { ...input, metadata: mergeMetadata({}, input.metadata ?? {}) },
+        { source: 'identify', consentBasis: 'sdk_identify' },
+      );
+      const inserted = await insertContact(tx, organizationId, fields, now, effectiveContactCap(found.cap));
+      // Null: a concurrent identify inserted this externalUserId first (and committed); the next round updates it.
+      if (!inserted) continue;
+      await companies.setForContact(
+        tx,
+        inserted.id,
+        wanted.map((c) => c.id),
+      );
+      return { contact: toContact(inserted), created: true };
+    }
+    const current = (await contacts.find(tx, organizationId, found.contact.id, true)) ?? found.contact;
+    const had = (await companies.ofContacts(tx, [current.id])).get(current.id) ?? [];
+    const same = had.length === wanted.length && had.every((c, i) => c.id === wanted[i]!.id);
+    const also = same ? undefined : { companies: { from: had.map(toCompanyRef), to: wanted.map(toCompanyRef) } };
+    const updated = await applyContactPatch(
+      tx,
+      current,
+      patch,
+      changeTime(() => now, current.updatedAt),
+      {
+        seen: true,
+        also,
+      },
+    );
+    if (!updated) throw new FeedbackError('ERR_CONFLICT', KEPT_CHANGING);
+    if (!same)
+      await companies.setForContact(
+        tx,
+        current.id,
+        wanted.map((c) => c.id),
+      );
+    return { contact: toContact(updated), created: false };
   }
   throw new FeedbackError('ERR_CONFLICT', KEPT_CHANGING);
 }

@@ -6,8 +6,27 @@ import {
   listContactsQuerySchema,
   MAX_MRR_CENTS,
 } from '../../schemas/contacts.js';
-import { type CursorKey, isId, isIntegerIn, parseInput, readCursor, timeAndId, toPage } from '../shared/index.js';
-import { contactLists, type contacts, search, type WorkspaceContext } from '../store/index.js';
+import { type PageQueryInput, pageQuerySchema } from '../../schemas/posts.js';
+import { toCompanyRef } from '../companies/index.js';
+import {
+  type CursorKey,
+  FeedbackError,
+  isId,
+  isIntegerIn,
+  parseInput,
+  readCursor,
+  timeAndId,
+  toPage,
+} from '../shared/index.js';
+import {
+  companies,
+  companyLists,
+  contactLists,
+  type contacts,
+  type Sql,
+  search,
+  type WorkspaceContext,
+} from '../store/index.js';
 import { toContact } from './records.js';
 
 function sortValue(record: contacts.ContactRecord, sort: ContactSort): number | null {
@@ -45,12 +64,35 @@ export async function list(
     after: key && { value: key[0] as number | null, id: key[1] as string },
   });
   const page = toPage(rows, q.limit, kind, (last) => [sortValue(last, q.sort), last.id]);
-  const counts = await contactLists.postCounts(
-    db,
-    page.data.map((r) => r.id),
-  );
-  return {
-    data: page.data.map((record) => ({ ...toContact(record), postCount: counts.get(record.id) ?? 0 })),
-    nextCursor: page.nextCursor,
-  };
+  return { data: await toContactItems(db, page.data), nextCursor: page.nextCursor };
+}
+
+/** Contacts as the lists give them: each with its post count and its companies (two grouped reads for the page). */
+export async function toContactItems(sql: Sql, records: contacts.ContactRecord[]): Promise<ContactListItem[]> {
+  const ids = records.map((r) => r.id);
+  const [counts, memberships] = [await contactLists.postCounts(sql, ids), await companies.ofContacts(sql, ids)];
+  return records.map((record) => ({
+    ...toContact(record),
+    postCount: counts.get(record.id) ?? 0,
+    companies: (memberships.get(record.id) ?? []).map(toCompanyRef),
+  }));
+}
+
+/** `GET /v1/companies/{id}/contacts`: the company's people, newest first, in keyset pages. */
+export async function listForCompany(
+  { db, organizationId }: WorkspaceContext,
+  companyId: string,
+  query: PageQueryInput = {},
+): Promise<Page<ContactListItem>> {
+  const q = parseInput(pageQuerySchema, query);
+  if (!(await companies.find(db, organizationId, companyId)))
+    throw new FeedbackError('ERR_NOT_FOUND', `No company with id ${companyId}.`);
+  const kind = `company-contacts:${companyId}`;
+  const key = readCursor(q.cursor, kind);
+  const rows = await companyLists.members(db, companyId, {
+    limit: q.limit + 1,
+    after: key && { value: key[0] as number, id: key[1] as string },
+  });
+  const page = toPage(rows, q.limit, kind, (last) => [last.createdAt.getTime(), last.id]);
+  return { data: await toContactItems(db, page.data), nextCursor: page.nextCursor };
 }

@@ -4,10 +4,8 @@ import {
   type Contact,
   type ContactSource,
   type ContactTraitField,
-  MAX_METADATA_KEYS,
 } from '../../schemas/contacts.js';
 import type { EventContact } from '../../schemas/events.js';
-import { validationError } from '../shared/index.js';
 import type { contacts } from '../store/index.js';
 
 export type ContactRecord = contacts.ContactRecord;
@@ -55,28 +53,6 @@ export function toContact(r: ContactRecord): Contact {
 export function toEventContact(r: ContactRecord): EventContact {
   const { email: _email, organizationId: _organizationId, ...contact } = toContact(r);
   return contact;
-}
-
-/** Shallow merge where a key set to null is removed; the cap applies to the result. */
-export function mergeMetadata(
-  current: Record<string, unknown>,
-  patch: Record<string, unknown>,
-): Record<string, unknown> {
-  const next: Record<string, unknown> = { ...current };
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete next[k];
-    else next[k] = v;
-  }
-  if (Object.keys(next).length > MAX_METADATA_KEYS) {
-    throw validationError([
-      {
-        path: 'metadata',
-        code: 'too_big',
-        message: `metadata may have at most ${MAX_METADATA_KEYS} keys after merging`,
-      },
-    ]);
-  }
-  return next;
 }
 
 /** The trait patch a validated body carries: only the keys present. */

@@ -1,5 +1,6 @@
 import type { ListContactsQueryInput } from '../../schemas/contacts.js';
 import type { BackfillUser } from '../../schemas/interactions.js';
+import type { PageQueryInput } from '../../schemas/posts.js';
 import { answer, type Bindings } from '../shared/index.js';
 import { contactLists, type WorkspaceContext } from '../store/index.js';
 import { activity } from './activity.js';
@@ -7,7 +8,7 @@ import { backfill } from './backfill.js';
 import { remove, retrieve, update } from './change.js';
 import { create } from './create.js';
 import { identify } from './identify.js';
-import { list } from './list.js';
+import { list, listForCompany } from './list.js';
 
 /** A workspace's contacts: each method one module's `(context, input)` function. Built once per workspace. */
 export function createContactsService(ctx: WorkspaceContext) {
@@ -26,6 +27,8 @@ export function createContactsService(ctx: WorkspaceContext) {
     delete: (id: string) => remove(ctx, id),
     /** A contact's page in the console: the contact with its counts, and their newest posts, votes and comments. */
     activity: (id: string) => activity(ctx, id),
+    /** `GET /v1/companies/{id}/contacts`. */
+    listForCompany: (companyId: string, query?: PageQueryInput) => listForCompany(ctx, companyId, query),
     /** `GET /v1/contacts`. */
     list: (query?: ListContactsQueryInput, options?: { currency?: string }) => list(ctx, query, options),
     /** The currencies the workspace's paying contacts pay in, alphabetically. */
@@ -45,4 +48,5 @@ export const CONTACT_OPERATIONS = {
   retrieveContact: (contacts, { params }) => answer(contacts.retrieve(params.contactId!)),
   updateContact: (contacts, { params, input }) => answer(contacts.update(params.contactId!, input)),
   deleteContact: (contacts, { params }) => answer(contacts.delete(params.contactId!)),
+  listCompanyContacts: (contacts, { params, input }) => answer(contacts.listForCompany(params.companyId!, input)),
 } satisfies Bindings<ContactsService>;

@@ -1,15 +1,8 @@
 import { CONTACT_TRAIT_FIELDS, type ContactTraitField } from '../../schemas/contacts.js';
-import { FeedbackError, isUniqueViolation, jsonEqual, newId } from '../shared/index.js';
+import { FeedbackError, isUniqueViolation, jsonEqual, mergeMetadata, newId } from '../shared/index.js';
 import { contacts, type Database, type Sql, writeWithEvent } from '../store/index.js';
 import { assertContactCapacity } from './caps.js';
-import {
-  CONFLICT_MESSAGE,
-  type ContactRecord,
-  mergeMetadata,
-  type NewContact,
-  type TraitPatch,
-  toEventContact,
-} from './records.js';
+import { CONFLICT_MESSAGE, type ContactRecord, type NewContact, type TraitPatch, toEventContact } from './records.js';
 
 /**
  * Insert a contact with its `contact.created` event. `cap` is the workspace's contact cap (null = unlimited): an
@@ -64,7 +57,11 @@ export async function applyContactPatch(
   current: ContactRecord,
   patch: TraitPatch,
   now: Date,
-  options: { seen: boolean },
+  options: {
+    seen: boolean;
+    /** Changes beside the traits (identify's `companies`): they go in the event's `changes` and count as a change. */
+    also?: Record<string, { from: unknown; to: unknown }>;
+  },
 ): Promise<ContactRecord | null> {
   const next: ContactRecord = { ...current };
   const changes: Record<string, { from: unknown; to: unknown }> = {};
@@ -78,7 +75,8 @@ export async function applyContactPatch(
   }
   if (options.seen && now > current.lastSeenAt) next.lastSeenAt = now;
   const changed = Object.keys(changes) as ContactTraitField[];
-  if (changed.length === 0) {
+  Object.assign(changes, options.also);
+  if (changed.length === 0 && !options.also) {
     if (next.lastSeenAt !== current.lastSeenAt) await contacts.touch(db, current.id, next.lastSeenAt);
     return next;
   }

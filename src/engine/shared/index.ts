@@ -9,6 +9,7 @@ export { escapeHtml, html, type Interpolation, SafeHtml } from './html.js';
 export * from './ids.js';
 export * from './log.js';
 export { markdown } from './markdown.js';
+export { mergeMetadata } from './metadata.js';
 export * from './one-time.js';
 export * from './pages.js';
 export * from './plain-body.js';

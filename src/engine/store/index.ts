@@ -6,6 +6,7 @@ export { createDatabase } from './database.js';
 /** For the engine's root: the model MikroORM works from, and the database on its connections. */
 export { type Entities, entities } from './entities.js';
 export { modelFor } from './model.js';
+export * as companyLists from './queries/company-lists.js';
 export * as consoleCounts from './queries/console-counts.js';
 export * as contactLists from './queries/contact-lists.js';
 export * as deliveryClaims from './queries/delivery-claims.js';

@@ -10,7 +10,10 @@ export type EventKind =
   | 'changelog.published'
   | 'contact.created'
   | 'contact.updated'
-  | 'contact.deleted';
+  | 'contact.deleted'
+  | 'company.created'
+  | 'company.updated'
+  | 'company.deleted';
 
 /** A timestamp: ISO 8601, UTC, milliseconds. */
 type Timestamp = string;
@@ -99,6 +102,37 @@ export interface ContactDeletedEvent {
   contact: { id: string; externalUserId: string | null };
 }
 
+/** The company as event payloads carry it: every field but organizationId and memberCount. */
+export interface EventCompany {
+  id: string;
+  externalCompanyId: string;
+  name: string | null;
+  domain: string | null;
+  plan: string | null;
+  mrrCents: number | null;
+  currency: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+export interface CompanyCreatedEvent {
+  event: 'company.created';
+  organizationId: string;
+  company: EventCompany;
+}
+export interface CompanyUpdatedEvent {
+  event: 'company.updated';
+  organizationId: string;
+  company: EventCompany;
+  /** Every field that changed, metadata as whole objects. */
+  changes: Record<string, { from: unknown; to: unknown }>;
+}
+export interface CompanyDeletedEvent {
+  event: 'company.deleted';
+  organizationId: string;
+  company: { id: string; externalCompanyId: string };
+}
+
 /** Every webhook event payload, discriminated by `event`. */
 export type WebhookEvent =
   | PostCreatedEvent
@@ -108,4 +142,7 @@ export type WebhookEvent =
   | ChangelogPublishedEvent
   | ContactCreatedEvent
   | ContactUpdatedEvent
-  | ContactDeletedEvent;
+  | ContactDeletedEvent
+  | CompanyCreatedEvent
+  | CompanyUpdatedEvent
+  | CompanyDeletedEvent;

@@ -89,10 +89,18 @@ describeMatrix(
       });
       const entry = await w.changelog.create({ boardId: board.id, title: 'Shipped', body: 'Enjoy.' });
       await w.changelog.publish(entry.id);
+      const company = (
+        await h.request('POST', '/v1/companies', {
+          key: ws.key,
+          body: { externalCompanyId: 'kinds-co', name: 'Kinds' },
+        })
+      ).body.data;
+      await h.request('PATCH', `/v1/companies/${company.id}`, { key: ws.key, body: { plan: 'enterprise' } });
+      await h.request('DELETE', `/v1/companies/${company.id}`, { key: ws.key });
       await h.request('DELETE', `/v1/contacts/${contact.id}`, { key: ws.key });
 
       const summary = await h.engine.scheduler.runDue();
-      expect(summary).toEqual({ attempted: 8, succeeded: 8, failed: 0, mail: NO_MAIL });
+      expect(summary).toEqual({ attempted: EVENT_KINDS.length, succeeded: EVENT_KINDS.length, failed: 0, mail: NO_MAIL });
       const got = sentTo('/all');
       const events = await w.events.list();
       expect(events.map((e) => e.type).sort()).toEqual([...EVENT_KINDS].sort());

@@ -323,9 +323,11 @@ export function update(
     sets.push('last_seen_at = ?');
     params.push(ts(sql, next.lastSeenAt));
   }
+  sets.push('updated_at = ?', 'version = ?');
+  params.push(ts(sql, next.updatedAt), next.version);
   return {
-    sql: `UPDATE contact SET ${sets.join(', ')}, updated_at = ?, version = ? WHERE id = ? AND version = ?`,
-    params: [...params, ts(sql, next.updatedAt), next.version, current.id, current.version],
+    sql: `UPDATE contact SET ${sets.join(', ')} WHERE id = ? AND version = ?`,
+    params: [...params, current.id, current.version],
     row: `contact ${current.id}`,
   };
 }

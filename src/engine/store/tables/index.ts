@@ -7,6 +7,7 @@ export * as boards from './boards.js';
 export * as changelogEntries from './changelog-entries.js';
 export * as codeFailures from './code-failures.js';
 export * as comments from './comments.js';
+export * as companies from './companies.js';
 export * as contacts from './contacts.js';
 export * as deliveries from './deliveries.js';
 export * as deliveryAttempts from './delivery-attempts.js';

@@ -1,0 +1,6 @@
+// Companies: the paying accounts of the workspace's customer, and which contacts belong to them (identify's
+// `companies`, their own REST operations).
+
+export { type CompanyRecord, toCompanyRef } from './records.js';
+export { COMPANY_OPERATIONS, type CompaniesService, createCompaniesService } from './service.js';
+export { upsertCompanies } from './write.js';

@@ -1,0 +1,67 @@
+import { COMPANY_FIELDS, type Company, type CompanyField, type CompanyRef } from '../../schemas/companies.js';
+import type { EventCompany } from '../../schemas/events.js';
+import { jsonEqual, mergeMetadata } from '../shared/index.js';
+import type { companies } from '../store/index.js';
+
+export type CompanyRecord = companies.CompanyRecord;
+
+export const CONFLICT_MESSAGE = 'external_company_id already taken';
+
+/** The fields a request sets: only the keys present; metadata is a patch to merge. */
+export type CompanyPatch = Partial<{
+  [K in CompanyField]: K extends 'metadata' ? Record<string, unknown> : CompanyRecord[K];
+}>;
+
+/** The patch a validated body carries: only the keys present. */
+export function companyPatch(body: Record<string, unknown>): CompanyPatch {
+  const patch: Record<string, unknown> = {};
+  for (const field of COMPANY_FIELDS) if (field in body) patch[field] = body[field];
+  return patch as CompanyPatch;
+}
+
+export function toCompany(r: CompanyRecord, memberCount: number): Company {
+  return {
+    id: r.id,
+    organizationId: r.organizationId,
+    externalCompanyId: r.externalCompanyId,
+    name: r.name,
+    domain: r.domain,
+    plan: r.plan,
+    mrrCents: r.mrrCents,
+    currency: r.currency,
+    metadata: r.metadata,
+    memberCount,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+/** The company as event payloads carry it: without organizationId and memberCount. */
+export function toEventCompany(r: CompanyRecord): EventCompany {
+  const { organizationId: _o, memberCount: _m, ...company } = toCompany(r, 0);
+  return company;
+}
+
+export const toCompanyRef = (r: CompanyRecord): CompanyRef => ({
+  id: r.id,
+  externalCompanyId: r.externalCompanyId,
+  name: r.name,
+});
+
+/** `current` with the patch applied, and what changed (`{ from, to }` per field); metadata merged. */
+export function patched(
+  current: CompanyRecord,
+  patch: CompanyPatch,
+): { next: CompanyRecord; changes: Record<string, { from: unknown; to: unknown }> } {
+  const next: CompanyRecord = { ...current };
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of COMPANY_FIELDS) {
+    if (!(field in patch)) continue;
+    const value = field === 'metadata' ? mergeMetadata(current.metadata, patch.metadata ?? {}) : patch[field];
+    if (!jsonEqual(current[field], value)) {
+      changes[field] = { from: current[field], to: value };
+      (next as unknown as Record<string, unknown>)[field] = value;
+    }
+  }
+  return { next, changes };
+}
