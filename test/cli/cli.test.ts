@@ -47,6 +47,7 @@ describe('feedback-service command line', () => {
       'Migration20261205000000SignInSecurity',
       'Migration20261206000000VotersByCurrency',
       'Migration20261207000000BoardDescription',
+      'Migration20261208000000Companies',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(
@@ -105,6 +106,37 @@ describe('feedback-service command line', () => {
     expect((await cli('board', 'create', '--org', org.id, '--name', 'Feature requests')).slug).toBe(
       'feature-requests-2',
     );
+  });
+
+  it('company list and get read the accounts identify wrote: a page at a time, by revenue, searched', async () => {
+    const org = await cli('org', 'create', '--name', 'Companies');
+    const engine = await createEngine({ database: db, log: () => {} });
+    try {
+      const w = engine.workspace(org.id);
+      await w.contacts.identify({
+        externalUserId: 'ada',
+        companies: [
+          { externalCompanyId: 'acme', name: 'Acme', domain: 'acme.com', mrrCents: 200_000, currency: 'USD' },
+          { externalCompanyId: 'beta', name: 'Beta' },
+        ],
+      });
+      await w.contacts.identify({ externalUserId: 'bob', companies: [{ externalCompanyId: 'acme' }] });
+    } finally {
+      await engine.close();
+    }
+    const byRevenue = await cli('company', 'list', '--org', org.id, '--sort', 'mrr', '--limit', '1');
+    expect(byRevenue.data.map((c: { externalCompanyId: string }) => c.externalCompanyId)).toEqual(['acme']);
+    expect(byRevenue.data[0]).toMatchObject({ memberCount: 2, mrrCents: 200_000, currency: 'USD' });
+    const next = await cli('company', 'list', '--org', org.id, '--sort', 'mrr', '--cursor', byRevenue.nextCursor);
+    expect(next.data.map((c: { externalCompanyId: string }) => c.externalCompanyId)).toEqual(['beta']);
+    expect((await cli('company', 'list', '--org', org.id, '--q', 'ACME.com')).data).toHaveLength(1);
+    const acme = await cli('company', 'get', byRevenue.data[0].id, '--org', org.id);
+    expect(acme).toMatchObject({ name: 'Acme', domain: 'acme.com', memberCount: 2 });
+    const human = await succeeds('company', 'get', acme.id, '--org', org.id, '--db', db);
+    expect(human.trim()).toBe(`${acme.id}  acme  Acme (acme.com)  2000.00 USD/month  2 people`);
+    const missing = await command('company', 'get', 'com_nope', '--org', org.id, '--db', db);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No company with id com_nope.');
   });
 
   it('board list, post create and changelog create|publish seed a workspace by hand', async () => {

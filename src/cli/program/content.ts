@@ -1,16 +1,17 @@
-// contact, board, post, changelog, portal-secret and secrets: a person's data requests, content by hand, and the keys the service signs and seals with.
+// contact, company, board, post, changelog, portal-secret and secrets: a person's data requests, content by hand, and the keys the service signs and seals with.
 
 import type { Command } from 'commander';
 import { duration } from '../args.js';
 import type * as Board from '../commands/board.js';
 import type * as Changelog from '../commands/changelog.js';
+import type * as Company from '../commands/company.js';
 import type * as Contact from '../commands/contact.js';
 import type * as PortalSecret from '../commands/portal-secret.js';
 import type * as Post from '../commands/post.js';
 import type { Io } from '../io.js';
 import { group, leaf } from './build.js';
 
-/** contact: a person's data requests. */
+/** contact and company: a person's data requests, and the accounts people belong to. */
 export function addPeople(program: Command, io: Io): void {
   const contact = group(
     program,
@@ -33,6 +34,21 @@ export function addPeople(program: Command, io: Io): void {
     .requiredOption('--org <orgId>', 'the workspace')
     .action(async (contactId: string, options: Contact.EraseOptions) =>
       (await import('../commands/contact.js')).erase(contactId, options, io),
+    );
+
+  const company = group(program, 'company', 'read the paying accounts your contacts belong to (docs/api.md)');
+  leaf(company, 'list', "a page of a workspace's companies")
+    .requiredOption('--org <orgId>', 'the workspace')
+    .option('--q <text>', 'only companies whose name or domain holds this text')
+    .option('--sort <sort>', 'created (newest first) or mrr (highest revenue first)')
+    .option('--limit <n>', 'how many (1 to 100; 25)')
+    .option('--cursor <cursor>', "where the page starts: the previous page's next cursor")
+    .action(async (options: Company.ListOptions) => (await import('../commands/company.js')).list(options, io));
+  leaf(company, 'get', 'one company, with how many people belong to it')
+    .argument('<companyId>', 'the company (com_...)')
+    .requiredOption('--org <orgId>', 'the workspace')
+    .action(async (companyId: string, options: Company.GetOptions) =>
+      (await import('../commands/company.js')).get(companyId, options, io),
     );
 }
 
