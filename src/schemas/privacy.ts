@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timestampSchema } from './common.js';
+import { companyRefSchema } from './companies.js';
 import { contactSchema } from './contacts.js';
 import { postSchema } from './posts.js';
 
@@ -22,6 +23,8 @@ export const contactExportSchema = z.strictObject({
   contact: contactSchema.nullable(),
   /** The workspace's other contacts with the same address: the same person, as far as mail and this export go. */
   sameAddress: z.array(contactSchema),
+  /** The companies the person's contacts belong to (by contact): the accounts identify named them members of. */
+  companies: z.array(companyRefSchema.extend({ contactId: z.string() })),
   /** How the contact came to be and on what basis it may be emailed. */
   consent: z
     .strictObject({

@@ -1,8 +1,10 @@
 import { CONTACT_EXPORT_FORMAT, type ContactExport, contactExportSchema } from '../../schemas/privacy.js';
+import { toCompanyRef } from '../companies/index.js';
 import { toContact } from '../contacts/index.js';
 import { FeedbackError } from '../shared/index.js';
 import {
   comments,
+  companies,
   mail,
   mailPreferences,
   mailSubscriptions,
@@ -64,6 +66,9 @@ export async function exportPerson(ctx: PrivacyContext, contactId: string): Prom
     contactId,
     contact: contact ? toContact(contact) : null,
     sameAddress: (person?.all ?? []).filter((c) => c.id !== contactId).map(toContact),
+    companies: [...(await companies.ofContacts(db, who.contactIds))].flatMap(([id, list]) =>
+      list.map((c) => ({ contactId: id, ...toCompanyRef(c) })),
+    ),
     consent: contact
       ? {
           source: contact.source,

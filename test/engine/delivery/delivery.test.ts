@@ -100,7 +100,12 @@ describeMatrix(
       await h.request('DELETE', `/v1/contacts/${contact.id}`, { key: ws.key });
 
       const summary = await h.engine.scheduler.runDue();
-      expect(summary).toEqual({ attempted: EVENT_KINDS.length, succeeded: EVENT_KINDS.length, failed: 0, mail: NO_MAIL });
+      expect(summary).toEqual({
+        attempted: EVENT_KINDS.length,
+        succeeded: EVENT_KINDS.length,
+        failed: 0,
+        mail: NO_MAIL,
+      });
       const got = sentTo('/all');
       const events = await w.events.list();
       expect(events.map((e) => e.type).sort()).toEqual([...EVENT_KINDS].sort());

@@ -45,6 +45,7 @@ describeEngine(
         mrrCents: 4900,
         currency: 'USD',
         metadata: { company: 'Analytical Engines' },
+        companies: [{ externalCompanyId: 'acct-engines', name: 'Engines Ltd', mrrCents: 90_000, currency: 'USD' }],
       });
       await ws.contacts.identify({ externalUserId: 'u-ada', name: 'Ada King' }); // a contact.updated with a name in it
       await ws.participation.vote({ postId: post.id, email: ada, userId: 'u-ada', vouched: true, notifyMe: false });
@@ -109,6 +110,10 @@ describeEngine(
         metadata: { company: 'Analytical Engines' },
       });
       expect(before.sameAddress.map((c) => c.id)).toEqual([p.second.id]);
+      const [engines] = (await p.ws.companies.list()).data;
+      expect(before.companies).toEqual([
+        { contactId: p.contact.id, id: engines!.id, externalCompanyId: 'acct-engines', name: 'Engines Ltd' },
+      ]);
       expect(before.consent).toMatchObject({ source: 'identify', consentBasis: 'sdk_identify' });
       expect(before.posts.map((x) => [x.title, x.authorName])).toEqual([['Export to PDF', 'Ada L.']]);
       expect(before.votes.map((v) => v.linkedBy)).toEqual([['contact_id', 'email_hash', 'user_id'], ['email_hash']]);
@@ -171,6 +176,7 @@ describeEngine(
         contactId: p.contact.id,
         contact: null,
         sameAddress: [],
+        companies: [],
         consent: null,
         posts: [],
         votes: [],
@@ -189,6 +195,8 @@ describeEngine(
       for (const trace of traces) expect(db, trace).not.toContain(trace.toLowerCase());
       // The kept answer of the idempotent identify is sealed (the scan above cannot read it): it is gone, not replayed.
       expect(await h.engine.db.all("SELECT key FROM idempotency_key WHERE key = 'identify-ada'")).toEqual([]);
+      // The company stays (the customer's account, not the person), without them.
+      expect(await p.ws.companies.retrieve(engines!.id)).toMatchObject({ name: 'Engines Ltd', memberCount: 0 });
       // What stays: the posts and the comment's words (the workspace's feedback), the votes' count, the deletion.
       expect((await p.ws.posts.retrieve(p.post.id)).voteCount).toBe(1);
       expect((await p.ws.posts.retrieve(p.own.id)).contactId).toBeNull();
