@@ -48,6 +48,7 @@ describe('feedback-service command line', () => {
       'Migration20261206000000VotersByCurrency',
       'Migration20261207000000BoardDescription',
       'Migration20261208000000Companies',
+      'Migration20261209000000CompanyImpact',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(

@@ -456,6 +456,43 @@ describeEngine(
       expect(said(audit)).toContain('moved “Beta” from Open to Planned.');
       expect(audit).not.toContain(mobile.id);
     });
+
+    it('impact reads per paying account: five people of one company count it once, beside the people in none', async () => {
+      const { org, w } = await workspace();
+      const { signIn } = await w.team.add(
+        CLI_ACTOR,
+        { email: 'impact@example.com', role: 'owner' },
+        { invite: false, workspace: org.name },
+      );
+      const session = await h.engine.team.redeem({ token: signIn!.token });
+      const board = await w.boards.create({ name: 'Ideas' });
+      const post = await w.posts.create(board.id, { title: 'Single sign-on' });
+      const acme = { externalCompanyId: 'acme', name: 'Acme', mrrCents: 200_000, currency: 'USD' };
+      for (let i = 1; i <= 6; i++) {
+        await w.contacts.identify({
+          externalUserId: `u${i}`,
+          email: `u${i}@example.com`,
+          ...(i <= 5 ? { mrrCents: 10_000, currency: 'USD', companies: [acme] } : { mrrCents: 4_900, currency: 'USD' }),
+        });
+        await w.participation.vote({
+          postId: post.id,
+          email: `u${i}@example.com`,
+          userId: `u${i}`,
+          vouched: true,
+          notifyMe: false,
+        });
+      }
+      const get = async (path: string) =>
+        (
+          await app.fetch(
+            new Request(`http://console.test${path}`, { headers: { cookie: `fs_console=${session.token}` } }),
+          )
+        ).text();
+      const list = await get(`/console/${org.id}/posts?sort=impact`);
+      expect(list).toContain('$2,049.00 from 1 company and 1 person');
+      const page = await get(`/console/${org.id}/posts/${post.id}`);
+      expect(page).toMatch(/<strong>Impact:<\/strong> \$2,049\.00 a month from 1 company and 1 person/);
+    });
   },
   { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.example' } }, scheduler: true },
 );

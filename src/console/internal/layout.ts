@@ -1,4 +1,11 @@
-import { allows, CONSOLE_PATH, type SectionCounts, type Team, type TeamIdentity } from '../../engine/index.js';
+import {
+  allows,
+  CONSOLE_PATH,
+  type Impact,
+  type SectionCounts,
+  type Team,
+  type TeamIdentity,
+} from '../../engine/index.js';
 import { asset, html, initials, readPackagedFile, respond, type SafeHtml, THEME_SCRIPT } from '../../h3/index.js';
 import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
 import { CONSOLE_CSS } from './styles.js';
@@ -170,3 +177,12 @@ export function shownOnce(
 <p><a href="${next.href}">${next.label}</a></p>`;
   return respond(200, page(frame, body), cookies, { 'cache-control': 'no-store' });
 }
+
+/** Who a post's impact comes from: "6 companies and 3 people", "1 company", "2 people". */
+export const payersText = (i: Impact) =>
+  [
+    i.payingCompanies ? `${i.payingCompanies} ${i.payingCompanies === 1 ? 'company' : 'companies'}` : '',
+    i.payingPeople ? `${i.payingPeople} ${i.payingPeople === 1 ? 'person' : 'people'}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');

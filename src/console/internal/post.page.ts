@@ -13,7 +13,7 @@ import {
 } from '../../engine/index.js';
 import { html, type SafeHtml } from '../../h3/index.js';
 import { POST_STATUS_LABELS, POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
-import { avatar, csrfField, type Frame, money, page, pill, when } from './layout.js';
+import { avatar, csrfField, type Frame, money, page, payersText, pill, when } from './layout.js';
 
 export interface Refused {
   section: 'status' | 'tags' | 'board' | 'reply' | 'internal' | 'edit' | 'merge' | 'moderate';
@@ -21,10 +21,12 @@ export interface Refused {
   drafts: Record<string, string>;
 }
 
-export const impactLine = (impact: Impact[]) =>
-  impact.length
-    ? html`<p class="impact"><strong>Impact:</strong> ${impact.map((i, n) => html`${n ? ' · ' : ''}${money(i.mrrCents, i.currency)} a month from ${i.payingVoters} paying ${i.payingVoters === 1 ? 'voter' : 'voters'}`)}</p>`
+export const impactLine = (impact: Impact[]) => {
+  const paying = impact.filter((i) => i.mrrCents > 0);
+  return paying.length
+    ? html`<p class="impact"><strong>Impact:</strong> ${paying.map((i, n) => html`${n ? ' · ' : ''}${money(i.mrrCents, i.currency)} a month from ${payersText(i)}`)}</p>`
     : html`<p class="impact muted">No paying voters.</p>`;
+};
 
 export const errorFor = (refused: Refused | null, section: Refused['section']) =>
   refused?.section === section ? html`<p class="error" role="alert" id="${section}-error">${refused.message}</p>` : '';

@@ -11,7 +11,7 @@ import {
 } from '../../engine/index.js';
 import { html } from '../../h3/index.js';
 import { POST_STATUS_LABELS, POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
-import { money, pill, when } from './layout.js';
+import { money, payersText, pill, when } from './layout.js';
 
 export const label = (status: PostStatus) => POST_STATUS_LABELS[status];
 
@@ -50,8 +50,12 @@ ${lastLook ? html`<label class="check"><input type="checkbox" name="new" value="
 </form>`;
 }
 
+/** A post's impact in a list cell: each currency's revenue and whom it comes from (never added across currencies). */
 export const impactText = (impact: Impact[]) =>
-  impact.map((i) => `${money(i.mrrCents, i.currency)} (${i.payingVoters})`).join(' · ');
+  impact
+    .filter((i) => i.mrrCents > 0)
+    .map((i) => `${money(i.mrrCents, i.currency)} from ${payersText(i)}`)
+    .join(' · ');
 
 /** The bulk form's choices: a status, a tag to add, approve or reject held posts. */
 export function bulkControls(tags: Named, boards: Named) {

@@ -124,7 +124,7 @@ async function voterPage(
 ): Promise<VoterPage> {
   const paying = impact.reduce((n, i) => n + i.payingVoters, 0);
   const groups = [
-    ...impact.map((i) => ({ group: i.currency, voters: i.payingVoters })),
+    ...impact.filter((i) => i.payingVoters > 0).map((i) => ({ group: i.currency, voters: i.payingVoters })),
     ...(post.voteCount > paying ? [{ group: FREE_VOTERS, voters: post.voteCount - paying }] : []),
   ];
   const known = (g: string | null | undefined) => (g && groups.some((x) => x.group === g) ? g : null);

@@ -271,8 +271,8 @@ describeEngine(
       await w.ws.participation.vote({ postId: w.post.id, email: v.anon, notifyMe: false });
       const detail = await w.ws.triage.post(w.post.id);
       expect(detail!.impact).toEqual([
-        { currency: 'USD', mrrCents: 52_000, payingVoters: 2 },
-        { currency: 'EUR', mrrCents: 9_900, payingVoters: 1 },
+        { currency: 'USD', mrrCents: 52_000, payingVoters: 2, payingCompanies: 0, payingPeople: 2 },
+        { currency: 'EUR', mrrCents: 9_900, payingVoters: 1, payingCompanies: 0, payingPeople: 1 },
       ]);
       // Voters by revenue within each currency, never across: a group per currency, then those who pay nothing.
       expect(detail!.voters.groups).toEqual([

@@ -168,7 +168,9 @@ describeEngine('post impact', (h) => {
     const first = await ws.triage.posts({ sort: 'impact', limit: 3 });
     expect(first.currency).toBe('USD');
     expect(first.data.map((p) => p.title)).toEqual(['Idea 0', 'Idea 5', 'Idea 4']);
-    expect(first.data[0]!.impact).toEqual([{ currency: 'USD', mrrCents: 7000, payingVoters: 2 }]);
+    expect(first.data[0]!.impact).toEqual([
+      { currency: 'USD', mrrCents: 7000, payingVoters: 2, payingCompanies: 0, payingPeople: 2 },
+    ]);
     const second = await ws.triage.posts({ sort: 'impact', limit: 3, cursor: first.nextCursor! });
     expect(second.data.map((p) => p.title)).toEqual(['Idea 3', 'Idea 2', 'Idea 1']);
     expect(second.nextCursor).toBeNull();
@@ -198,7 +200,7 @@ describeEngine('post impact', (h) => {
     // Other sorts carry the impact too.
     expect((await ws.triage.posts({ sort: 'newest', limit: 2 })).data.map((p) => [p.title, p.impact])).toEqual([
       ['Old favourite', []],
-      ['Idea 6', [{ currency: 'EUR', mrrCents: 7000, payingVoters: 1 }]],
+      ['Idea 6', [{ currency: 'EUR', mrrCents: 7000, payingVoters: 1, payingCompanies: 0, payingPeople: 1 }]],
     ]);
   });
 
@@ -263,6 +265,8 @@ describeEngine('post impact', (h) => {
           ]))!.s,
         ),
         payingVoters: n / 4,
+        payingCompanies: 0,
+        payingPeople: n / 4,
       },
     ]);
   });

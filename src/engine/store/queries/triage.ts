@@ -97,7 +97,7 @@ export async function posts(
     // CROSS JOIN keeps SQLite walking post_impact's index in the page's order (a board filter otherwise makes it read
     // the board's every post and sort them: 44 ms against 0.7 at 100,000 posts); PostgreSQL plans it as any join.
     from = `${SELECT.replace(' FROM post p', ', i.mrr_cents AS impact_cents FROM post_impact i CROSS JOIN post p')}`;
-    where.unshift('i.organization_id = ?', 'i.currency = ?', 'p.id = i.post_id');
+    where.unshift('i.organization_id = ?', 'i.currency = ?', 'i.mrr_cents > 0', 'p.id = i.post_id');
     params.unshift(organizationId, filter.currency ?? '');
   } else {
     where.unshift('p.organization_id = ?');
