@@ -2,6 +2,7 @@ import { getRouterParams } from 'h3';
 import { CONSOLE_PATH, type Engine } from '../engine/index.js';
 import { type AppSite, assetResponse, createSiteRouter, html, htmlResponse, seeOther } from '../h3/index.js';
 import { mountChangelog } from './internal/changelog.js';
+import { mountCompanies } from './internal/companies.js';
 import { mountContacts } from './internal/contacts.js';
 import { mountKeys } from './internal/keys.js';
 import { message, page, SCRIPT, STYLESHEET, THEME } from './internal/layout.js';
@@ -72,6 +73,7 @@ export function createConsole(options: ConsoleOptions): AppSite {
   mountRoadmap(router, site);
   mountChangelog(router, site);
   mountContacts(router, site);
+  mountCompanies(router, site);
   mountWebhooks(router, site);
   mountKeys(router, site);
   mountSettings(router, site);

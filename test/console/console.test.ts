@@ -492,6 +492,47 @@ describeEngine(
       expect(list).toContain('$2,049.00 from 1 company and 1 person');
       const page = await get(`/console/${org.id}/posts/${post.id}`);
       expect(page).toMatch(/<strong>Impact:<\/strong> \$2,049\.00 a month from 1 company and 1 person/);
+      // Each voter of Acme shows it beside their name, linked to its page.
+      const company = (await w.companies.list()).data[0]!;
+      const link = `<a class="company" href="/console/${org.id}/companies/${company.id}" dir="auto">Acme</a>`;
+      expect(page.split(link).length - 1).toBe(5);
+
+      // The filter by company plan: Acme has none yet, then "enterprise".
+      expect(await get(`/console/${org.id}/posts?company_plan=enterprise`)).not.toContain('Single sign-on');
+      await w.companies.update(company.id, { plan: 'enterprise' });
+      expect(await get(`/console/${org.id}/posts?company_plan=enterprise`)).toContain('Single sign-on');
+
+      // The companies list (by revenue, searched) and Acme's page: revenue, its five people, the post they voted on.
+      const companies = await get(`/console/${org.id}/companies?q=acm`);
+      expect(companies).toContain(`href="/console/${org.id}/companies/${company.id}"`);
+      expect(companies).toContain('$2,000.00 / month');
+      expect(await get(`/console/${org.id}/companies?q=zzz`)).toContain('No companies match.');
+      const acmePage = await get(`/console/${org.id}/companies/${company.id}`);
+      expect(acmePage).toContain('<h1 dir="auto">Acme</h1>');
+      expect(acmePage).toContain('People <span class="muted">(5)</span>');
+      expect(acmePage).toMatch(
+        /Single sign-on<\/a> <span class="pill[^"]*">[^<]+<\/span> <span class="muted">5 people of 6 votes<\/span>/,
+      );
+      // Another workspace's company is not found here, and this one is not found there.
+      const other = await workspace();
+      await other.w.contacts.identify({
+        externalUserId: 'x',
+        companies: [{ externalCompanyId: 'acme', name: 'Other Acme' }],
+      });
+      const foreign = (await other.w.companies.list()).data[0]!;
+      const refused = await app.fetch(
+        new Request(`http://console.test/console/${org.id}/companies/${foreign.id}`, {
+          headers: { cookie: `fs_console=${session.token}` },
+        }),
+      );
+      expect(refused.status).toBe(404);
+      const elsewhere = await app.fetch(
+        new Request(`http://console.test/console/${other.org.id}/companies/${foreign.id}`, {
+          headers: { cookie: `fs_console=${session.token}` },
+        }),
+      );
+      expect(elsewhere.status).toBe(404);
+      expect(await elsewhere.text()).not.toContain('Other Acme');
     });
   },
   { engine: { mail: { smtpUrl: smtp.url, publicUrl: 'https://feedback.example' } }, scheduler: true },

@@ -60,6 +60,16 @@ export async function seedTour(
     plan: 'enterprise',
     mrrCents: 26_700,
     currency: 'EUR',
+    companies: [
+      {
+        externalCompanyId: 'acct-grossfirma',
+        name: 'Großfirma GmbH',
+        domain: 'grossfirma.example',
+        plan: 'enterprise',
+        mrrCents: 240_000,
+        currency: 'EUR',
+      },
+    ],
   });
   await w.participation.vote({
     postId: dark.id,
@@ -124,6 +134,7 @@ export async function seedTour(
   await owner.keys.create('read:write');
   await engine.scheduler.runDue();
   const contact = (await w.contacts.list({ limit: 1 })).data[0]!;
+  const company = (await w.companies.list()).data[0]!;
   // Single sign-on set up, one domain verified and one not: the settings page shows both, and the workspace's own
   // sign-in page offers it. Nothing is asked of the provider until someone signs in with it.
   await w.team.configureSso(CLI_ACTOR, {
@@ -198,6 +209,8 @@ export async function seedTour(
     { face: 'console', name: 'contact-new', path: `${consoleAt}/contacts/new` },
     { face: 'console', name: 'contact-export', path: `${consoleAt}/contacts/${contact.id}/export` },
     { face: 'console', name: 'contact-erase', path: `${consoleAt}/contacts/${contact.id}/erase` },
+    { face: 'console', name: 'companies', path: `${consoleAt}/companies` },
+    { face: 'console', name: 'company', path: `${consoleAt}/companies/${company.id}` },
     { face: 'console', name: 'webhooks', path: `${consoleAt}/webhooks` },
     { face: 'console', name: 'webhook', path: `${consoleAt}/webhooks/${hook.id}` },
     { face: 'console', name: 'keys', path: `${consoleAt}/keys` },

@@ -40,7 +40,7 @@ export function listPage(
   const body = html`<h1>Contacts</h1>
 ${allows(team.role, 'manage') ? html`<p><a href="${base}/new">Add a contact by hand</a></p>` : ''}
 <form class="filters" method="get" action="${base}" role="search">
-<label>Search <input type="search" name="q" value="${query.q}" placeholder="Email or name"></label>
+<label><span class="sr-only">Search</span><input type="search" name="q" value="${query.q}" placeholder="Search by email or name"></label>
 <label>Plan <input name="plan" size="10" value="${query.plan}"></label>
 <label>Sort <select name="sort">${CONTACT_SORTS.map((s) => option(s, SORT_LABELS[s], s === query.sort))}</select></label>
 ${currencies.length > 1 ? html`<label>Currency <select name="currency">${currencies.map((c) => option(c, c, c === query.currency))}</select></label>` : ''}

@@ -62,6 +62,7 @@ export type Section =
   | 'roadmap'
   | 'changelog'
   | 'contacts'
+  | 'companies'
   | 'webhooks'
   | 'keys'
   | 'settings'
@@ -72,6 +73,7 @@ const SECTIONS: Array<{ id: Section; label: string; manage?: true; signIn?: true
   { id: 'roadmap', label: 'Roadmap' },
   { id: 'changelog', label: 'Changelog' },
   { id: 'contacts', label: 'Contacts' },
+  { id: 'companies', label: 'Companies' },
   { id: 'webhooks', label: 'Webhooks', manage: true },
   { id: 'keys', label: 'API keys', manage: true },
   { id: 'settings', label: 'Settings', manage: true },

@@ -90,8 +90,15 @@ export function moderation(base: string, frame: Frame, d: TriagePostDetail, refu
 }
 
 /** Who a person is, as the console names them: their name, else their address, else that the vote is not linked. */
-const person = (v: TriageVoter) =>
-  html`<span class="person">${avatar(v.name ?? v.email ?? '?')}<span><span dir="auto">${v.name ?? v.email ?? 'Not linked to a contact'}</span>${v.name && v.email ? html`<br><span class="muted">${v.email}</span>` : ''}</span></span>`;
+/** The companies a voter belongs to, each a link to its page. */
+const companiesOf = (org: string, v: TriageVoter) =>
+  v.companies.map(
+    (c, n) =>
+      html`${n ? ', ' : ''}<a class="company" href="${CONSOLE_PATH}/${org}/companies/${c.id}" dir="auto">${c.name ?? c.externalCompanyId}</a>`,
+  );
+
+const person = (v: TriageVoter, org: string) =>
+  html`<span class="person">${avatar(v.name ?? v.email ?? '?')}<span><span dir="auto">${v.name ?? v.email ?? 'Not linked to a contact'}</span>${v.name && v.email ? html`<br><span class="muted">${v.email}</span>` : ''}${v.companies.length ? html`<br>${companiesOf(org, v)}` : ''}</span></span>`;
 
 const revenue = (v: Pick<TriageVoter, 'mrrCents' | 'currency'>) =>
   v.mrrCents && v.currency ? `${money(v.mrrCents, v.currency)} a month` : 'Pays nothing';
@@ -99,10 +106,11 @@ const revenue = (v: Pick<TriageVoter, 'mrrCents' | 'currency'>) =>
 /** Who asked: the contact who wrote the post (name, address, plan, revenue), or the name they gave on the portal. */
 export function author(d: TriagePostDetail): SafeHtml {
   const { name, contact } = d.author;
+  const org = d.post.organizationId;
   return html`<section aria-labelledby="author-h" class="card panel"><h2 id="author-h">Asked by</h2>
 ${
   contact
-    ? html`${person({ ...contact, name: contact.name ?? name })}<dl class="facts"><dt>Plan</dt><dd>${contact.plan ?? 'None'}</dd><dt>Revenue</dt><dd>${revenue(contact)}</dd></dl>`
+    ? html`${person({ ...contact, name: contact.name ?? name, companies: [] }, org)}<dl class="facts"><dt>Plan</dt><dd>${contact.plan ?? 'None'}</dd><dt>Revenue</dt><dd>${revenue(contact)}</dd>${contact.companies.length ? html`<dt>${contact.companies.length === 1 ? 'Company' : 'Companies'}</dt><dd>${companiesOf(org, contact)}</dd>` : ''}</dl>`
     : html`<p class="muted">${name ? html`<span dir="auto">${name}</span> (not linked to a contact)` : 'The team (written in the console or through the API).'}</p>`
 }</section>`;
 }
@@ -124,7 +132,7 @@ export function voters(base: string, d: TriagePostDetail): SafeHtml {
   );
   const rows = page.data.map(
     (v) =>
-      html`<tr><td>${person(v)}</td><td class="num" data-label="Revenue">${v.mrrCents && v.currency ? html`<strong>${money(v.mrrCents, v.currency)}</strong>` : ''}${v.plan ? html`<br><span class="muted">${v.plan}</span>` : ''}</td></tr>`,
+      html`<tr><td>${person(v, d.post.organizationId)}</td><td class="num" data-label="Revenue">${v.mrrCents && v.currency ? html`<strong>${money(v.mrrCents, v.currency)}</strong>` : ''}${v.plan ? html`<br><span class="muted">${v.plan}</span>` : ''}</td></tr>`,
   );
   return html`<section aria-labelledby="voters-h"><h2 id="voters-h">Voters (${d.post.voteCount.toLocaleString('en')})</h2>
 ${impactLine(d.impact)}

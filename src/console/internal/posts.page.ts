@@ -41,7 +41,8 @@ export function filters(
 <label>Board <select name="board">${option('', 'All boards', !query.boardId)}${boards.map((b) => option(b.id, b.name, b.id === query.boardId))}</select></label>
 <label>Status <select name="status">${option('', 'Any status', !query.status)}${POST_STATUSES.map((s) => option(s, label(s), s === query.status))}</select></label>
 ${tags.length ? html`<label>Tag <select name="tag">${option('', 'Any tag', !query.tagId)}${tags.map((t) => option(t.id, t.name, t.id === query.tagId))}</select></label>` : ''}
-<label>Voters' plan <input name="plan" size="8" value="${query.voterPlan ?? ''}"></label>
+<label>Voters' plan <input name="plan" size="6" value="${query.voterPlan ?? ''}" title="Posts someone on this plan voted for"></label>
+<label>Company plan <input name="company_plan" size="6" value="${query.companyPlan ?? ''}" title="Posts someone of a company on this plan voted for"></label>
 <label>Sort <select name="sort">${TRIAGE_SORTS.map((s) => option(s, SORT_LABELS[s], s === (query.sort ?? 'votes')))}</select></label>
 ${currencies.length > 1 ? html`<label>Currency <select name="currency">${currencies.map((c) => option(c, c, c === currency))}</select></label>` : ''}
 <label class="check"><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held</label>
@@ -50,12 +51,17 @@ ${lastLook ? html`<label class="check"><input type="checkbox" name="new" value="
 </form>`;
 }
 
-/** A post's impact in a list cell: each currency's revenue and whom it comes from (never added across currencies). */
-export const impactText = (impact: Impact[]) =>
+/**
+ * A post's impact in a list cell: each currency's revenue on a line of its own, and whom it comes from in small type
+ * ("$24,000.00 from 6 companies and 3 people"); amounts of different currencies are never added.
+ */
+export const impactCell = (impact: Impact[]) =>
   impact
     .filter((i) => i.mrrCents > 0)
-    .map((i) => `${money(i.mrrCents, i.currency)} from ${payersText(i)}`)
-    .join(' · ');
+    .map(
+      (i) =>
+        html`<span class="impact-line"><strong>${money(i.mrrCents, i.currency)}</strong> <span class="payers">from ${payersText(i)}</span></span>`,
+    );
 
 /** The bulk form's choices: a status, a tag to add, approve or reject held posts. */
 export function bulkControls(tags: Named, boards: Named) {
@@ -85,10 +91,10 @@ export function table(
   const tagName = new Map(tags.map((t) => [t.id, t.name]));
   const rows = html`<table class="posts cards">
 <caption class="muted">Posts of every board <span class="keys">(keys: j and k move, x ticks, Enter opens, / searches)</span></caption>
-<thead><tr>${mayTriage ? html`<th scope="col"><span class="sr-only">Choose</span></th>` : ''}<th scope="col">Post</th><th scope="col">Board</th><th scope="col">Status</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Impact <span class="muted">(paying voters)</span></th><th scope="col" class="num">Comments</th><th scope="col">Created</th></tr></thead>
+<thead><tr>${mayTriage ? html`<th scope="col"><span class="sr-only">Choose</span></th>` : ''}<th scope="col">Post</th><th scope="col">Board</th><th scope="col">Status</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Impact</th><th scope="col" class="num">Comments</th><th scope="col">Created</th></tr></thead>
 <tbody>${posts.map(
     (p) =>
-      html`<tr>${mayTriage ? html`<td class="pick"><input type="checkbox" name="post" value="${p.id}" id="pick-${p.id}" aria-label="Choose ${p.title}"></td>` : ''}<td class="title long"><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}" dir="auto">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}${p.tagIds.map((id) => html` <span class="tag">${tagName.get(id) ?? ''}</span>`)}</td><td data-label="Board">${p.boardName}</td><td>${pill(p.status)}</td><td class="num" data-label="Votes">${p.voteCount}</td><td class="num impact" data-label="Impact">${impactText(p.impact)}</td><td class="num" data-label="Comments">${p.commentCount}</td><td data-label="Created">${when(p.createdAt)}</td></tr>`,
+      html`<tr>${mayTriage ? html`<td class="pick"><input type="checkbox" name="post" value="${p.id}" id="pick-${p.id}" aria-label="Choose ${p.title}"></td>` : ''}<td class="title long"><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}" dir="auto">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}${p.tagIds.map((id) => html` <span class="tag">${tagName.get(id) ?? ''}</span>`)}</td><td data-label="Board">${p.boardName}</td><td>${pill(p.status)}</td><td class="num" data-label="Votes">${p.voteCount}</td><td class="num impact" data-label="Impact">${impactCell(p.impact)}</td><td class="num" data-label="Comments">${p.commentCount}</td><td data-label="Created">${when(p.createdAt)}</td></tr>`,
   )}</tbody>
 </table>`;
   if (!mayTriage) return rows;

@@ -25,6 +25,7 @@ function queryOf(params: URLSearchParams): TriageQuery {
     currency: params.get('currency') || undefined,
     tagId: params.get('tag') || undefined,
     voterPlan: params.get('plan')?.trim() || undefined,
+    companyPlan: params.get('company_plan')?.trim() || undefined,
     cursor: params.get('cursor') || undefined,
   };
 }

@@ -43,7 +43,9 @@ table.posts td:first-child { width: 1.5rem; }
 table.posts td, table.posts th { padding-top: .2rem; padding-bottom: .2rem; line-height: 1.4; }
 table.posts caption { padding: 0 0 var(--sp-1); }
 table.posts td.title a { font-weight: 600; color: var(--ink); }
-table.posts td.impact { white-space: nowrap; }
+table.posts td.impact .impact-line { display: block; white-space: nowrap; }
+table.posts td.impact strong { font-weight: 600; }
+table.posts td.impact .payers { font-size: var(--text-xs); color: var(--muted); }
 table.posts tr.current { background: var(--accent-soft); outline: 2px solid var(--accent); }
 .held { color: var(--warn); font-weight: 600; font-size: var(--text-xs); }
 .tag { font-size: var(--text-xs); background: var(--sunken); border-radius: var(--r-full); padding: 0 .45rem; color: var(--ink); }

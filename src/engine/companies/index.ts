@@ -2,5 +2,11 @@
 // `companies`, their own REST operations).
 
 export { type CompanyRecord, toCompanyRef } from './records.js';
-export { COMPANY_OPERATIONS, type CompaniesService, createCompaniesService } from './service.js';
+export {
+  COMPANY_ACTIVITY_LIMIT,
+  COMPANY_OPERATIONS,
+  type CompaniesService,
+  type CompanyActivity,
+  createCompaniesService,
+} from './service.js';
 export { upsertCompanies } from './write.js';

@@ -46,6 +46,16 @@ async function withCounts(sql: Sql, records: CompanyRecord[]): Promise<Company[]
   return records.map((r) => toCompany(r, counts.get(r.id) ?? 0));
 }
 
+/** How many posts of each kind a company's page lists. */
+export const COMPANY_ACTIVITY_LIMIT = 50;
+
+/** What a company's page shows beside its people. */
+export interface CompanyActivity {
+  company: Company;
+  asked: companyLists.CompanyPost[];
+  voted: companyLists.CompanyPost[];
+}
+
 /** A workspace's companies: the paying accounts its contacts belong to. Built once per workspace. */
 export function createCompaniesService(ctx: WorkspaceContext) {
   const { db, organizationId, clock } = ctx;
@@ -76,6 +86,15 @@ export function createCompaniesService(ctx: WorkspaceContext) {
     /** `GET /v1/companies/{id}`. */
     async retrieve(id: string): Promise<Company> {
       return (await withCounts(db, [await read(db, organizationId, id)]))[0]!;
+    },
+    /** A company's page in the console: the company, the posts its people asked for and those they voted on. */
+    async activity(id: string): Promise<CompanyActivity> {
+      const company = (await withCounts(db, [await read(db, organizationId, id)]))[0]!;
+      const [asked, voted] = await Promise.all([
+        companyLists.postsAskedBy(db, id, COMPANY_ACTIVITY_LIMIT),
+        companyLists.postsVotedBy(db, id, COMPANY_ACTIVITY_LIMIT),
+      ]);
+      return { company, asked, voted };
     },
     /** `PATCH /v1/companies/{id}`: omitted fields unchanged, null clears, metadata merged. */
     async update(id: string, body: unknown): Promise<Company> {

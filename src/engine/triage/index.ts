@@ -1,5 +1,7 @@
 // The console's triage: every post of a workspace in one list, filtered and sorted as the team works (docs/console.md).
+import type { CompanyRef } from '../../schemas/companies.js';
 import type { Post } from '../../schemas/posts.js';
+import { toCompanyRef } from '../companies/index.js';
 import { ROADMAP_STATUSES } from '../portal/index.js';
 import { parseSearch, type RelevancePosition, searchPosts } from '../search/index.js';
 import {
@@ -12,12 +14,22 @@ import {
   readCursor,
   toPage,
 } from '../shared/index.js';
-import { boards, postImpacts, postNotes, posts, postTags, triage, type WorkspaceContext } from '../store/index.js';
+import {
+  boards,
+  companies,
+  postImpacts,
+  postNotes,
+  posts,
+  postTags,
+  triage,
+  type WorkspaceContext,
+} from '../store/index.js';
 
 export const ROADMAP_LIMIT = triage.ROADMAP_LIMIT;
 export type TriageComment = triage.TriageComment;
 export type TriagePost = triage.TriagePost;
-export type TriageVoter = triage.TriageVoter;
+/** A voter or an author as the post page shows them: with the companies their contact belongs to. */
+export type TriageVoter = triage.TriageVoter & { companies: CompanyRef[] };
 export type Impact = postImpacts.Impact;
 
 /** How many voters (a page), comments and notes the post page shows. */
@@ -33,12 +45,12 @@ export interface VotersQuery {
 }
 
 /** A page of a post's voters: one currency's payers by revenue, or those who pay nothing, earliest first. */
-export interface VoterPage {
+export interface VoterPage<Voter = TriageVoter> {
   /** The group shown: a currency's code, or FREE_VOTERS. */
   group: string;
   /** Every group the post's voters fall in, with how many each holds (currencies by revenue, then FREE_VOTERS). */
   groups: Array<{ group: string; voters: number }>;
-  data: triage.TriageVoter[];
+  data: Voter[];
   nextCursor: string | null;
 }
 
@@ -52,8 +64,8 @@ export interface TriagePostDetail {
   impact: Impact[];
   /** The tags it carries (ids). */
   tagIds: string[];
-  /** Who wrote it: the name they gave, and their contact where it is linked to one. */
-  author: triage.TriageAuthor;
+  /** Who wrote it: the name they gave, and their contact (with its companies) where it is linked to one. */
+  author: { name: string | null; contact: TriageVoter | null };
   voters: VoterPage;
   comments: triage.TriageComment[];
   notes: postNotes.PostNoteRow[];
@@ -121,7 +133,7 @@ async function voterPage(
   post: Post,
   impact: Impact[],
   query: VotersQuery,
-): Promise<VoterPage> {
+): Promise<VoterPage<triage.TriageVoter>> {
   const paying = impact.reduce((n, i) => n + i.payingVoters, 0);
   const groups = [
     ...impact.filter((i) => i.payingVoters > 0).map((i) => ({ group: i.currency, voters: i.payingVoters })),
@@ -167,14 +179,21 @@ async function postDetail(
     postNotes.listForPost(db, post.id, TRIAGE_POST_LIMITS.notes),
   ]);
   const mergedInto = target ? { id: target.id, title: target.title } : null;
+  // The companies of the author and of the page's voters, in one read.
+  const people = [author.contact, ...voters.data].flatMap((v) => (v?.contactId ? [v.contactId] : []));
+  const memberships = await companies.ofContacts(db, people);
+  const withCompanies = (v: triage.TriageVoter): TriageVoter => ({
+    ...v,
+    companies: (v.contactId ? (memberships.get(v.contactId) ?? []) : []).map(toCompanyRef),
+  });
   return {
     post,
     boardName: board?.name ?? '',
     mergedInto,
     impact,
     tagIds,
-    author,
-    voters,
+    author: { name: author.name, contact: author.contact && withCompanies(author.contact) },
+    voters: { ...voters, data: voters.data.map(withCompanies) },
     comments,
     notes,
   };

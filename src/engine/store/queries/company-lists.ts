@@ -1,5 +1,5 @@
 // The companies list (by creation or revenue, searched by name or domain) and a company's people, in keyset pages.
-import { type Sql, ts } from '../sql.js';
+import { type Sql, toInt, toIso, ts } from '../sql.js';
 import { ROWS as COMPANIES, type CompanyRecord } from '../tables/companies.js';
 import { ROWS as CONTACTS, type ContactRecord } from '../tables/contacts.js';
 
@@ -74,4 +74,48 @@ export async function members(
     after ? [companyId, ts(sql, new Date(after.value!)), after.id, query.limit] : [companyId, query.limit],
   );
   return rows.map((row) => CONTACTS.read(row));
+}
+
+/** A post as a company's page lists it. */
+export interface CompanyPost {
+  id: string;
+  title: string;
+  status: string;
+  voteCount: number;
+  createdAt: string;
+  /** How many of the company's people voted for it (the posts it voted on). */
+  voters: number;
+}
+
+const companyPost = (r: Record<string, unknown>): CompanyPost => ({
+  id: r.id as string,
+  title: r.title as string,
+  status: r.status as string,
+  voteCount: toInt(r.vote_count),
+  createdAt: toIso(r.created_at),
+  voters: toInt(r.voters),
+});
+
+/** The newest live posts a company's people wrote. */
+export async function postsAskedBy(sql: Sql, companyId: string, limit: number): Promise<CompanyPost[]> {
+  const rows = await sql.all(
+    `SELECT p.id, p.title, p.status, p.vote_count, p.created_at, 0 AS voters FROM company_member m
+     JOIN post p ON p.contact_id = m.contact_id
+     WHERE m.company_id = ? AND p.deleted_at IS NULL AND p.merged_into_id IS NULL
+     ORDER BY p.created_at DESC, p.id DESC LIMIT ?`,
+    [companyId, limit],
+  );
+  return rows.map(companyPost);
+}
+
+/** The live posts a company's people voted for (the company counts once on each), most voted first. */
+export async function postsVotedBy(sql: Sql, companyId: string, limit: number): Promise<CompanyPost[]> {
+  const rows = await sql.all(
+    `SELECT p.id, p.title, p.status, p.vote_count, p.created_at, pp.voters FROM post_payer pp
+     JOIN post p ON p.id = pp.post_id
+     WHERE pp.payer_id = ? AND p.deleted_at IS NULL AND p.merged_into_id IS NULL
+     ORDER BY pp.voters DESC, p.vote_count DESC, p.id DESC LIMIT ?`,
+    [companyId, limit],
+  );
+  return rows.map(companyPost);
 }

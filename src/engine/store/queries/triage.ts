@@ -40,6 +40,8 @@ export interface TriageFilter {
   tagId?: string;
   /** Only posts someone on this plan voted for (the contact's `plan`, as identify sets it). */
   voterPlan?: string;
+  /** Only posts someone of a company on this plan voted for (the company's `plan`). */
+  companyPlan?: string;
 }
 
 /** The filter's conditions on `p`, and their parameters. */
@@ -59,6 +61,11 @@ function conditions(sql: Sql, filter: TriageFilter): { where: string[]; params: 
     add(
       'EXISTS (SELECT 1 FROM vote v JOIN contact c ON c.id = v.contact_id WHERE v.post_id = p.id AND c.plan = ?)',
       filter.voterPlan,
+    );
+  if (filter.companyPlan)
+    add(
+      'EXISTS (SELECT 1 FROM post_payer pp JOIN company co ON co.id = pp.payer_id WHERE pp.post_id = p.id AND pp.is_company = 1 AND co.plan = ?)',
+      filter.companyPlan,
     );
   return { where, params };
 }
