@@ -489,7 +489,7 @@ describeEngine(
           )
         ).text();
       const list = await get(`/console/${org.id}/posts?sort=impact`);
-      expect(list).toContain('$2,049.00 from 1 company and 1 person');
+      expect(list).toContain('<strong>$2,049.00</strong> <span class="payers">from 1 company and 1 person</span>');
       const page = await get(`/console/${org.id}/posts/${post.id}`);
       expect(page).toMatch(/<strong>Impact:<\/strong> \$2,049\.00 a month from 1 company and 1 person/);
       // Each voter of Acme shows it beside their name, linked to its page.

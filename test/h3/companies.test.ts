@@ -141,9 +141,13 @@ describeMatrix('companies', (h) => {
     expect((await read()).map((c: { externalCompanyId: string }) => c.externalCompanyId)).toEqual(['acme', 'beta']);
     expect((await read())[0]).toEqual({ id: expect.stringMatching(/^com_/), externalCompanyId: 'acme', name: 'Acme' });
 
-    // No key: memberships stay, and no event names them.
+    // No key: memberships stay, and no event names them. The same companies as they are: only the contact changes.
     await identify({ name: 'Ada' });
     expect(await read()).toHaveLength(2);
+    await identify({
+      name: 'Ada L.',
+      companies: [{ externalCompanyId: 'acme', name: 'Acme' }, { externalCompanyId: 'beta' }],
+    });
     // Exactly this list: beta stays (its revenue updated), acme goes, gamma comes.
     await identify({
       companies: [{ externalCompanyId: 'beta', mrrCents: 2000, currency: 'USD' }, { externalCompanyId: 'gamma' }],
@@ -157,12 +161,13 @@ describeMatrix('companies', (h) => {
       ['company.created', []],
       ['company.created', []],
       ['contact.updated', ['name']],
+      ['contact.updated', ['name']],
       ['company.updated', ['mrrCents']],
       ['company.created', []],
       ['contact.updated', ['companies']],
       ['contact.updated', ['companies']],
     ]);
-    const swap = events[5].changes.companies;
+    const swap = events[6].changes.companies;
     expect(swap.from.map((c: { externalCompanyId: string }) => c.externalCompanyId)).toEqual(['acme', 'beta']);
     expect(swap.to.map((c: { externalCompanyId: string }) => c.externalCompanyId)).toEqual(['beta', 'gamma']);
     // The same list again changes nothing.

@@ -1,7 +1,7 @@
 // Companies: the paying accounts of the workspace's customer, and which contacts belong to them (identify's
 // `companies`, their own REST operations).
 
-export { type CompanyRecord, toCompanyRef } from './records.js';
+export { type CompanyRecord, sameCompanies, toCompanyRef } from './records.js';
 export {
   COMPANY_ACTIVITY_LIMIT,
   COMPANY_OPERATIONS,

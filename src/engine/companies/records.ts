@@ -65,3 +65,12 @@ export function patched(
   }
   return { next, changes };
 }
+
+/** Whether an identify's `companies` are exactly the contact's companies as they are: then it writes none of them. */
+export function sameCompanies(had: readonly CompanyRecord[], inputs: readonly Record<string, unknown>[]): boolean {
+  if (had.length !== inputs.length) return false;
+  return inputs.every((input) => {
+    const current = had.find((c) => c.externalCompanyId === input.externalCompanyId);
+    return current !== undefined && Object.keys(patched(current, companyPatch(input)).changes).length === 0;
+  });
+}

@@ -1,5 +1,5 @@
 import { type Contact, type IdentifyContactBody, identifyContactBodySchema } from '../../schemas/contacts.js';
-import { toCompanyRef, upsertCompanies } from '../companies/index.js';
+import { sameCompanies, toCompanyRef, upsertCompanies } from '../companies/index.js';
 import { changeTime, effectiveContactCap, FeedbackError, mergeMetadata, parseInput } from '../shared/index.js';
 import { companies, contacts, type Sql, type WorkspaceContext } from '../store/index.js';
 import { KEPT_CHANGING, MAX_ROUNDS, newContactOf, type TraitPatch, toContact, traitPatch } from './records.js';
@@ -19,8 +19,20 @@ export async function identify(
   const input = parseInput(identifyContactBodySchema, body);
   const patch = traitPatch(input);
   if (input.companies !== undefined) {
-    if (mayWrite) await mayWrite();
-    return db.transaction((tx) => identifyWithCompanies(tx, { organizationId, clock }, input, patch));
+    // One read of the contact with its companies: when they are the companies named, as they are, the write is the
+    // contact's alone, as without `companies`; otherwise everything in one transaction.
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const { found, companies: had } = await companies.findForIdentify(db, organizationId, input.externalUserId);
+      if (!found) throw new FeedbackError('ERR_NOT_FOUND', 'Workspace not found.');
+      if (mayWrite) await mayWrite();
+      if (!found.contact || !sameCompanies(had, input.companies))
+        return db.transaction((tx) => identifyWithCompanies(tx, { organizationId, clock }, input, patch));
+      const updated = await applyContactPatch(db, found.contact, patch, changeTime(clock, found.contact.updatedAt), {
+        seen: true,
+      });
+      if (updated) return { contact: toContact(updated), created: false };
+    }
+    throw new FeedbackError('ERR_CONFLICT', KEPT_CHANGING);
   }
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const found = await contacts.findForIdentify(db, organizationId, input.externalUserId);

@@ -12,7 +12,7 @@ import {
   ts,
   type WriteStatement,
 } from '../sql.js';
-import { Contact } from './contacts.js';
+import { ROWS as CONTACT_ROWS, Contact, type FoundForIdentify, foundForIdentify } from './contacts.js';
 import { Organization } from './organizations.js';
 
 /** One paying account of the workspace's customer (a company its end-users belong to). */
@@ -189,4 +189,37 @@ export async function setForContact(sql: Sql, contactId: string, companyIds: rea
   await sql.run('DELETE FROM company_member WHERE contact_id = ?', [contactId]);
   for (const companyId of companyIds)
     await sql.run('INSERT INTO company_member (contact_id, company_id) VALUES (?, ?)', [contactId, companyId]);
+}
+
+/** The company columns under names of their own (`co_id`, ...), beside a contact's in one row. */
+const COMPANY_COLUMNS = ROWS.columns
+  .split(', ')
+  .map((column) => `${column} AS co_${column.slice(column.indexOf('.') + 1)}`)
+  .join(', ');
+const readPrefixed = (row: Record<string, unknown>) =>
+  ROWS.read(
+    Object.fromEntries(Object.entries(row).flatMap(([k, v]) => (k.startsWith('co_') ? [[k.slice(3), v]] : []))),
+  );
+
+/**
+ * Identify's one read when it names companies: the workspace's cap columns, its contact with this externalUserId, and
+ * the companies the contact belongs to (a row each), so an identify that changes no company costs one statement.
+ */
+export async function findForIdentify(
+  sql: Sql,
+  organizationId: string,
+  externalUserId: string,
+): Promise<{ found: FoundForIdentify; companies: CompanyRecord[] }> {
+  const rows = await sql.all(
+    `SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACT_ROWS.columns}, ${COMPANY_COLUMNS}
+     FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ?
+     LEFT JOIN company_member m ON m.contact_id = c.id LEFT JOIN company co ON co.id = m.company_id
+     WHERE o.id = ?`,
+    [externalUserId, organizationId],
+  );
+  if (rows.length === 0) return { found: undefined, companies: [] };
+  return {
+    found: foundForIdentify(rows[0]!),
+    companies: rows.filter((row) => row.co_id !== null && row.co_id !== undefined).map(readPrefixed),
+  };
 }

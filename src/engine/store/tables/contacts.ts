@@ -121,8 +121,8 @@ const FIND_MANY_FOR_IDENTIFY =
   LEFT JOIN LATERAL (SELECT ${ROWS.columns} FROM contact c WHERE c.organization_id = o.id AND c.external_user_id = q.value LIMIT 1) c ON true
   WHERE o.id = ?`);
 
-type FoundForIdentify = { cap: CapColumns; contact?: ContactRecord } | undefined;
-const foundForIdentify = (row: Record<string, unknown>): FoundForIdentify => {
+export type FoundForIdentify = { cap: CapColumns; contact?: ContactRecord } | undefined;
+export const foundForIdentify = (row: Record<string, unknown>): FoundForIdentify => {
   const cap = {
     plan: row.org_plan as string,
     contactCapOverride: toBool(row.org_cap_override),
