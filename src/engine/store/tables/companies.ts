@@ -4,6 +4,7 @@ import {
   json,
   placeholders,
   type Sql,
+  statement,
   toDate,
   toInt,
   toIntOrNull,
@@ -191,35 +192,44 @@ export async function setForContact(sql: Sql, contactId: string, companyIds: rea
     await sql.run('INSERT INTO company_member (contact_id, company_id) VALUES (?, ?)', [contactId, companyId]);
 }
 
-/** The company columns under names of their own (`co_id`, ...), beside a contact's in one row. */
-const COMPANY_COLUMNS = ROWS.columns
-  .split(', ')
-  .map((column) => `${column} AS co_${column.slice(column.indexOf('.') + 1)}`)
-  .join(', ');
-const readPrefixed = (row: Record<string, unknown>) =>
-  ROWS.read(
-    Object.fromEntries(Object.entries(row).flatMap(([k, v]) => (k.startsWith('co_') ? [[k.slice(3), v]] : []))),
+/** The columns a contact's companies travel in as one JSON array per contact, in this order. */
+const JSON_FIELDS = ROWS.names.split(', ');
+const companiesJson = (dialect: 'sqlite' | 'postgresql') => {
+  const values = JSON_FIELDS.map((name) =>
+    name === 'metadata' && dialect === 'sqlite' ? 'json(co.metadata)' : `co.${name}`,
   );
+  return dialect === 'sqlite'
+    ? `(SELECT json_group_array(json_array(${values.join(', ')})) FROM company_member m JOIN company co ON co.id = m.company_id WHERE m.contact_id = c.id)`
+    : `(SELECT json_agg(json_build_array(${values.join(', ')})) FROM company_member m JOIN company co ON co.id = m.company_id WHERE m.contact_id = c.id)`;
+};
+const FIND_FOR_IDENTIFY = {
+  sqlite:
+    statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACT_ROWS.columns}, ${companiesJson('sqlite')} AS companies_json
+  FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ? WHERE o.id = ?`),
+  postgresql:
+    statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACT_ROWS.columns}, ${companiesJson('postgresql')} AS companies_json
+  FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ? WHERE o.id = ?`),
+};
+const fromJson = (values: unknown[]): CompanyRecord => {
+  const row: Record<string, unknown> = {};
+  JSON_FIELDS.forEach((name, i) => {
+    row[name] = values[i];
+  });
+  return ROWS.read(row);
+};
 
 /**
  * Identify's one read when it names companies: the workspace's cap columns, its contact with this externalUserId, and
- * the companies the contact belongs to (a row each), so an identify that changes no company costs one statement.
+ * the companies the contact belongs to (as one JSON array), so an identify that changes no company costs one
+ * statement, one row.
  */
 export async function findForIdentify(
   sql: Sql,
   organizationId: string,
   externalUserId: string,
 ): Promise<{ found: FoundForIdentify; companies: CompanyRecord[] }> {
-  const rows = await sql.all(
-    `SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACT_ROWS.columns}, ${COMPANY_COLUMNS}
-     FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ?
-     LEFT JOIN company_member m ON m.contact_id = c.id LEFT JOIN company co ON co.id = m.company_id
-     WHERE o.id = ?`,
-    [externalUserId, organizationId],
-  );
-  if (rows.length === 0) return { found: undefined, companies: [] };
-  return {
-    found: foundForIdentify(rows[0]!),
-    companies: rows.filter((row) => row.co_id !== null && row.co_id !== undefined).map(readPrefixed),
-  };
+  const row = await sql.one(FIND_FOR_IDENTIFY[sql.dialect.name], [externalUserId, organizationId]);
+  if (!row) return { found: undefined, companies: [] };
+  const list = toJson<unknown[][] | null>(row.companies_json) ?? [];
+  return { found: foundForIdentify(row), companies: list.map(fromJson) };
 }
