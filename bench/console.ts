@@ -282,7 +282,13 @@ async function measure(database: 'sqlite' | 'postgresql'): Promise<Row> {
   const keep = process.env.BENCH_CONSOLE_KEEP;
   const dir = keep ?? mkdtempSync(join(tmpdir(), 'bench-console-'));
   const url = database === 'sqlite' ? join(dir, 'console.db') : await freshPg('bench_console');
-  const engine = await createEngine({ database: url, log: () => {}, webhooks: { allowPrivateNetworks: true } });
+  // Building impact from a million votes takes longer than a request may (the engine's 15 s statement timeout).
+  const engine = await createEngine({
+    database: url,
+    log: () => {},
+    webhooks: { allowPrivateNetworks: true },
+    timeouts: { statementMs: 600_000 },
+  });
   try {
     await engine.migrate();
     const t0 = performance.now();

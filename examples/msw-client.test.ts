@@ -35,6 +35,30 @@ it('identifies a user and lists contacts, with real cursors and counts', async (
   expect((await feedback.events(organizationId)).map((e) => e.type)).toEqual(['contact.created', 'contact.created']);
 });
 
+it("names a user's companies on identify, and reads them back page by page", async () => {
+  const { apiKey, organizationId } = await feedback.seed();
+  const client = createClient({ apiKey, baseUrl: feedback.baseUrl, maxRetries: 0 });
+
+  await client.contacts.identify({
+    externalUserId: 'u_1',
+    companies: [{ externalCompanyId: 'acme', name: 'Acme', mrrCents: 200_000, currency: 'USD' }],
+  });
+  await client.contacts.identify({ externalUserId: 'u_2', companies: [{ externalCompanyId: 'acme' }] });
+
+  const [acme] = (await client.companies.list({ sort: 'mrr' })).data;
+  expect(acme).toMatchObject({ externalCompanyId: 'acme', name: 'Acme', memberCount: 2 });
+  const people = [];
+  for await (const c of client.companies.listContacts(acme!.id, { limit: 1 })) people.push(c.externalUserId);
+  expect(people).toEqual(['u_2', 'u_1']);
+  expect((await client.companies.upsert({ externalCompanyId: 'acme', plan: 'enterprise' })).plan).toBe('enterprise');
+  expect((await feedback.events(organizationId)).map((e) => e.type)).toEqual([
+    'company.created',
+    'contact.created',
+    'contact.created',
+    'company.updated',
+  ]);
+});
+
 it('gets the real validation errors', async () => {
   const { apiKey } = await feedback.seed();
   const client = createClient({ apiKey, baseUrl: feedback.baseUrl, maxRetries: 0 });

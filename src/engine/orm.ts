@@ -4,7 +4,7 @@ import { entities, modelFor, type SqlDialect } from './store/index.js';
 
 const { RateLimitWindow } = entities;
 /** The full-text search tables (the search migrations of each database), which no entity describes: store/tables/search.ts reads them. */
-const SEARCH_TABLES = /^((post|contact)_search(_\w+)?|search_(pending|watermark))$/;
+const SEARCH_TABLES = /^((post|contact|company)_search(_\w+)?|search_(pending|watermark))$/;
 
 /** Every table both databases have: each entity of the table modules (store/entities.ts, in name order), but the one-database ones below. */
 export const ENTITIES = Object.values(entities).filter((e) => e !== RateLimitWindow);

@@ -49,6 +49,7 @@ describe('feedback-service command line', () => {
       'Migration20261207000000BoardDescription',
       'Migration20261208000000Companies',
       'Migration20261209000000CompanyImpact',
+      'Migration20261210000000CompanySearch',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(

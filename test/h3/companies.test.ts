@@ -231,7 +231,22 @@ describeMatrix('companies', (h) => {
     };
     expect(await ids('')).toEqual(['d', 'c', 'b', 'a']);
     expect(await ids('sort=mrr')).toEqual(['c', 'a', 'd', 'b']);
+    expect(await ids('q=%22')).toEqual([]);
     expect(await ids('q=ACME')).toEqual(['d', 'a']);
+    expect(await ids('q=be')).toEqual(['b']);
+    // A new name is found, the old one no longer; a deleted company is found no more.
+    const cobalt = (await h.request('GET', '/v1/companies?q=cobalt', { key })).body.data[0];
+    await h.request('PATCH', `/v1/companies/${cobalt.id}`, { key, body: { name: 'Zeta Systems', domain: 'zeta.dev' } });
+    expect(await ids('q=zeta%20sys')).toEqual(['c']);
+    expect(await ids('q=cobalt')).toEqual([]);
+    const beta = (await h.request('GET', '/v1/companies?q=beta.io', { key })).body.data[0];
+    await h.request('DELETE', `/v1/companies/${beta.id}`, { key });
+    expect(await ids('q=beta')).toEqual([]);
+    await h.request('POST', '/v1/companies', {
+      key,
+      body: { externalCompanyId: 'b', name: 'Beta', domain: 'beta.io' },
+    });
+    expect(await ids('q=beta')).toEqual(['b']);
     expect((await h.request('GET', '/v1/companies?sort=revenue', { key })).status).toBe(422);
 
     for (const u of ['u1', 'u2', 'u3']) {

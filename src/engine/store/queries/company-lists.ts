@@ -25,6 +25,13 @@ export async function listSorted(
     const like = `%${query.q.replace(/[\\%_]/g, '\\$&')}%`;
     filters.push(`(co.name ${sql.dialect.ilike} ? ESCAPE '\\' OR co.domain ${sql.dialect.ilike} ? ESCAPE '\\')`);
     params.push(like, like);
+    // SQLite: the candidates from the trigram table (3 characters or more), which the LIKE above then checks exactly.
+    if (sql.dialect.name === 'sqlite' && [...query.q].length >= 3) {
+      filters.push(
+        'co.id IN (SELECT k.company_id FROM company_search s JOIN company_search_key k ON k.rowid = s.rowid WHERE company_search MATCH ?)',
+      );
+      params.push(`{name domain} : "${query.q.replace(/"/g, '""')}"`);
+    }
   }
   const seek = async (extra: string[], extraParams: unknown[], order: string, limit: number) =>
     (

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { expressionIndex, onlyOn } from '../model.js';
 import { asIs, defineRows } from '../rows.js';
 import {
   json,
@@ -24,6 +25,9 @@ export const Company = defineEntity({
   indexes: [
     { name: 'company_org_created_idx', properties: ['organization', 'createdAt', 'id'] },
     { name: 'company_org_mrr_idx', properties: ['organization', 'mrrCents', 'id'] },
+    // The list's `q` (a case-insensitive substring of name or domain) as index scans: pg_trgm (SQLite: company_search).
+    onlyOn('postgresql', expressionIndex('company_name_trgm_idx', 'on "company" using gin ("name" gin_trgm_ops)')),
+    onlyOn('postgresql', expressionIndex('company_domain_trgm_idx', 'on "company" using gin ("domain" gin_trgm_ops)')),
   ],
   properties: {
     id: p.string().primary().length(40),
