@@ -1,7 +1,8 @@
 // npm run bench:compare -- REF [PAGE...]: the server time of pages at an earlier commit and now, in one process,
 // turn about, so the machine's mood is the same for both (a run-to-run drift of 30 % on this machine hides what a
 // change did; a ratio measured this way does not). REF is checked out in a worktree beside this one and uses this
-// checkout's node_modules; each side seeds its own database through its own code.
+// checkout's node_modules; each side seeds its own database through its own code (its engine and comments table; the
+// bulk rows by this checkout's helpers, whose columns both sides have).
 //
 // Pages: portal-post (a post with 500 comments, 40 names), portal-board, console-roadmap, console-posts (100,000 posts
 // on one board, in every status). Writes, for what indexes cost: write-identify (a new contact with revenue),
@@ -12,7 +13,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { dropPg, freshPg } from './databases.js';
-import { quantile } from './measure.js';
+import { insertPosts, insertThread, quantile } from './measure.js';
 
 const here = resolve(import.meta.dirname, '..');
 const [ref, ...asked] = process.argv.slice(2);
@@ -36,7 +37,6 @@ async function side(root: string, database: string) {
   const { newId } = await load('src/engine/shared/ids.ts');
   const { ts } = await load('src/engine/store/sql.ts');
   const commentsStore = await load('src/engine/store/tables/comments.ts');
-  const { insertMany } = await load('bench/measure.ts');
   const { createApp } = await load('src/h3/index.ts');
   const { createPortal } = await load('src/portal/index.ts');
   const { createConsole } = await load('src/console/index.ts');
@@ -48,61 +48,18 @@ async function side(root: string, database: string) {
   const board = await w.boards.create({ name: 'Ideas' });
   const start = Date.now() - 365 * 24 * 3600_000;
   const at = (i: number) => ts(engine.db, new Date(start + Math.floor((i / POSTS) * 365 * 24 * 3600_000)));
-  await insertMany(
-    engine,
-    'post',
-    [
-      'id',
-      'organization_id',
-      'board_id',
-      'title',
-      'slug',
-      'body',
-      'body_text',
-      'status',
-      'moderation_status',
-      'comment_count',
-      'vote_count',
-      'created_at',
-      'updated_at',
-    ],
-    (i: number) => [
-      newId('post'),
-      org.id,
-      board.id,
-      `Idea number ${i}`,
-      `p-${i}`,
-      '',
-      '',
-      STATUSES[(i * 7) % 10],
-      'approved',
-      0,
-      (i * 7919) % 1000,
-      at(i),
-      at(i),
-    ],
-    POSTS,
-  );
+  await insertPosts(engine, POSTS, (i) => ({
+    id: newId('post'),
+    organizationId: org.id,
+    boardId: board.id,
+    title: `Idea number ${i}`,
+    slug: `p-${i}`,
+    status: STATUSES[(i * 7) % 10]!,
+    voteCount: (i * 7919) % 1000,
+    at: at(i),
+  }));
   const discussed = await w.posts.create(board.id, { title: 'A much discussed idea' });
-  await engine.db.transaction(async (tx: unknown) => {
-    let parent: string | null = null;
-    for (let i = 0; i < 500; i++) {
-      const id = newId('cmt');
-      await commentsStore.insert(tx, {
-        id,
-        organizationId: org.id,
-        postId: discussed.id,
-        parentId: i % 5 === 0 ? null : parent,
-        authorUserId: null,
-        authorName: `Person ${i % 40}`,
-        emailHash: null,
-        contactId: null,
-        bodyText: `Comment ${i}: I agree, and here is a sentence or two about how I would use it.`,
-        createdAt: new Date(Date.now() - (500 - i) * 3600_000),
-      });
-      if (i % 5 === 0) parent = id;
-    }
-  });
+  await insertThread(engine, commentsStore, org.id, discussed.id, 500, 40);
   if (engine.dialect === 'postgresql') await engine.db.run('ANALYZE');
   const { signIn } = await w.team.add(
     CLI_ACTOR,

@@ -18,7 +18,7 @@ import { search, ts } from '../src/engine/store/index.js';
 import { createApp } from '../src/h3/index.js';
 import { dropPg, freshPg } from './databases.js';
 import { writeSection } from './doc.js';
-import { f, firstVisit, insertMany, timed as timedRuns } from './measure.js';
+import { f, firstVisit, insertMany, insertPosts, timed as timedRuns } from './measure.js';
 
 const POSTS = Number(process.env.BENCH_CONSOLE_POSTS ?? 100_000);
 const PEOPLE = Number(process.env.BENCH_CONSOLE_PEOPLE ?? 1_000_000);
@@ -48,41 +48,16 @@ async function seed(engine: Engine) {
   const votedOn = (i: number) => Math.floor(POSTS * ((i * 0.6180339887) % 1) ** 3);
   const counts = new Array<number>(POSTS).fill(0);
   for (let i = 0; i < PEOPLE; i++) counts[votedOn(i)]!++;
-  await insertMany(
-    engine,
-    'post',
-    [
-      'id',
-      'organization_id',
-      'board_id',
-      'title',
-      'slug',
-      'body',
-      'body_text',
-      'status',
-      'moderation_status',
-      'comment_count',
-      'vote_count',
-      'created_at',
-      'updated_at',
-    ],
-    (i) => [
-      postIds[i],
-      org.id,
-      boards[i % BOARDS],
-      `Idea number ${i}`,
-      `p-${i}`,
-      '',
-      '',
-      STATUSES[(i * 7) % 10],
-      'approved',
-      0,
-      counts[i],
-      at(i, POSTS),
-      at(i, POSTS),
-    ],
-    POSTS,
-  );
+  await insertPosts(engine, POSTS, (i) => ({
+    id: postIds[i]!,
+    organizationId: org.id,
+    boardId: boards[i % BOARDS]!,
+    title: `Idea number ${i}`,
+    slug: `p-${i}`,
+    status: STATUSES[(i * 7) % 10]!,
+    voteCount: counts[i]!,
+    at: at(i, POSTS),
+  }));
   const contactIds = Array.from({ length: PEOPLE }, () => newId('ctc'));
   const emailOf = (i: number) => `person${i}@example${i % 97}.com`;
   await insertMany(

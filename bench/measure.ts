@@ -1,5 +1,6 @@
 // What the benchmarks share: timing a call many times, and loading rows fast.
 import type { Engine } from '../src/engine/index.js';
+import { newId } from '../src/engine/shared/ids.js';
 
 export const quantile = (xs: number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
@@ -43,6 +44,99 @@ export async function insertMany(
       }
     });
   }
+}
+
+/** A post as the benchmarks load them in bulk: what differs from one to another (the rest: approved, no comments). */
+export interface BulkPost {
+  id: string;
+  organizationId: string;
+  boardId: string;
+  title: string;
+  slug: string;
+  bodyText?: string;
+  status: string;
+  voteCount: number;
+  /** Its creation (and last change), as the database binds a time (`ts`). */
+  at: unknown;
+}
+
+const POST_COLUMNS = [
+  'id',
+  'organization_id',
+  'board_id',
+  'title',
+  'slug',
+  'body',
+  'body_text',
+  'status',
+  'moderation_status',
+  'comment_count',
+  'vote_count',
+  'created_at',
+  'updated_at',
+];
+
+/** `count` posts, `post(i)` each, in multi-row inserts. */
+export const insertPosts = (engine: Engine, count: number, post: (i: number) => BulkPost) =>
+  insertMany(
+    engine,
+    'post',
+    POST_COLUMNS,
+    (i) => {
+      const p = post(i);
+      return [
+        p.id,
+        p.organizationId,
+        p.boardId,
+        p.title,
+        p.slug,
+        '',
+        p.bodyText ?? '',
+        p.status,
+        'approved',
+        0,
+        p.voteCount,
+        p.at,
+        p.at,
+      ];
+    },
+    count,
+  );
+
+/**
+ * A thread of `count` comments on a post, an hour apart, through the comments table's own insert (`comments`: the
+ * store module of the code measured): every fifth starts a branch, the others reply down it; `names` people take turns.
+ */
+export async function insertThread(
+  engine: Engine,
+  comments: { insert(tx: never, row: never): Promise<unknown> },
+  organizationId: string,
+  postId: string,
+  count: number,
+  names: number,
+): Promise<void> {
+  await engine.db.transaction(async (tx) => {
+    let parent: string | null = null;
+    for (let i = 0; i < count; i++) {
+      const id = newId('cmt');
+      await comments.insert(
+        tx as never,
+        {
+          id,
+          organizationId,
+          postId,
+          parentId: i % 5 === 0 ? null : parent,
+          authorUserId: null,
+          authorName: `Person ${i % names}`,
+          emailHash: null,
+          contactId: null,
+          bodyText: `Comment ${i}: I agree, and here is a sentence or two about how I would use it.`,
+          createdAt: new Date(Date.now() - (count - i) * 3600_000),
+        } as never,
+      );
+      if (i % 5 === 0) parent = id;
+    }
+  });
 }
 
 /**

@@ -15,7 +15,7 @@ import { createPortal } from '../src/portal/index.js';
 import type { Post } from '../src/schemas/posts.js';
 import { dropPg, freshPg } from './databases.js';
 import { writeSection } from './doc.js';
-import { firstVisit, timed as measured } from './measure.js';
+import { firstVisit, insertThread, timed as measured } from './measure.js';
 
 const POSTS = Number(process.env.BENCH_PORTAL_POSTS ?? 100_000);
 const COMMENTS = 500;
@@ -63,25 +63,7 @@ async function seed(engine: Engine) {
     });
   }
   const discussed = await w.posts.create(board.id, { title: 'A much discussed idea' });
-  await engine.db.transaction(async (tx) => {
-    let parent: string | null = null;
-    for (let i = 0; i < COMMENTS; i++) {
-      const id = newId('cmt');
-      await commentsStore.insert(tx, {
-        id,
-        organizationId: org.id,
-        postId: discussed.id,
-        parentId: i % 5 === 0 ? null : parent,
-        authorUserId: null,
-        authorName: `Person ${i}`,
-        emailHash: null,
-        contactId: null,
-        bodyText: `Comment ${i}: I agree, and here is a sentence or two about how I would use it.`,
-        createdAt: new Date(),
-      } as never);
-      if (i % 5 === 0) parent = id;
-    }
-  });
+  await insertThread(engine, commentsStore, org.id, discussed.id, COMMENTS, COMMENTS);
   return { org, board, discussed };
 }
 

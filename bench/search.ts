@@ -13,7 +13,7 @@ import { newId } from '../src/engine/shared/ids.js';
 import { type Sql, search as searchStore, ts } from '../src/engine/store/index.js';
 import { dropPg, freshPg } from './databases.js';
 import { notes, writeSection } from './doc.js';
-import { f, insertMany, timed } from './measure.js';
+import { f, insertMany, insertPosts, timed } from './measure.js';
 
 // BENCH_SEARCH_DATABASES=sqlite (or postgresql) measures one of them, and prints its sections instead of writing them.
 const DATABASES = (process.env.BENCH_SEARCH_DATABASES ?? 'sqlite,postgresql').split(',');
@@ -54,42 +54,17 @@ async function seed(engine: Engine, size: number) {
   for (let b = 0; b < BOARDS; b++) boards.push(await w.boards.create({ name: `Board ${b}` }));
   const start = Date.now() - 365 * 24 * 3600_000;
   const at = (i: number) => ts(engine.db, new Date(start + Math.floor((i / size) * 365 * 24 * 3600_000)));
-  await insertMany(
-    engine,
-    'post',
-    [
-      'id',
-      'organization_id',
-      'board_id',
-      'title',
-      'slug',
-      'body',
-      'body_text',
-      'status',
-      'moderation_status',
-      'comment_count',
-      'vote_count',
-      'created_at',
-      'updated_at',
-    ],
-    (i) => [
-      newId('post'),
-      org.id,
-      boards[i % BOARDS]!.id,
-      titleOf(i),
-      `p-${i}`,
-      '',
-      bodyOf(i),
-      'open',
-      'approved',
-      0,
-      (i * 7919) % 500,
-      at(i),
-      at(i),
-    ],
-    size,
-    500,
-  );
+  await insertPosts(engine, size, (i) => ({
+    id: newId('post'),
+    organizationId: org.id,
+    boardId: boards[i % BOARDS]!.id,
+    title: titleOf(i),
+    slug: `p-${i}`,
+    bodyText: bodyOf(i),
+    status: 'open',
+    voteCount: (i * 7919) % 500,
+    at: at(i),
+  }));
   await insertMany(
     engine,
     'contact',

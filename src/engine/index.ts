@@ -18,7 +18,7 @@ export {
 } from './access/index.js';
 export type { BoardsService, CreateBoardInput } from './boards/index.js';
 export { CHANGELOG_POSTS_MAX, type ChangelogEdit, type ChangelogService } from './changelog/index.js';
-export { COMPANY_ACTIVITY_LIMIT, type CompanyActivity } from './companies/index.js';
+export type { CompaniesService, CompanyActivity } from './companies/index.js';
 export type { ContactsService } from './contacts/index.js';
 export { CONTACT_ACTIVITY_LIMIT, type ContactActivity } from './contacts/index.js';
 export {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timestampSchema } from './common.js';
+import { companySchema } from './companies.js';
 
 export const EVENT_KINDS = [
   'post.created',
@@ -101,18 +102,7 @@ export const contactDeletedEventSchema = z.object({
 });
 
 /** The company as event payloads carry it: every field but organizationId and memberCount. */
-export const eventCompanySchema = z.object({
-  id: z.string(),
-  externalCompanyId: z.string(),
-  name: z.string().nullable(),
-  domain: z.string().nullable(),
-  plan: z.string().nullable(),
-  mrrCents: z.number().int().nullable(),
-  currency: z.string().nullable(),
-  metadata: z.record(z.string(), z.unknown()),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-});
+export const eventCompanySchema = companySchema.omit({ organizationId: true, memberCount: true });
 export type EventCompany = z.infer<typeof eventCompanySchema>;
 
 export const companyCreatedEventSchema = z.object({

@@ -1,9 +1,8 @@
 // Companies: the paying accounts of the workspace's customer, and which contacts belong to them (identify's
 // `companies`, their own REST operations).
 
-export { type CompanyRecord, sameCompanies, toCompanyRef } from './records.js';
+export { sameCompanies, toCompanyRef } from './records.js';
 export {
-  COMPANY_ACTIVITY_LIMIT,
   COMPANY_OPERATIONS,
   type CompaniesService,
   type CompanyActivity,

@@ -1,6 +1,6 @@
 import { COMPANY_FIELDS, type Company, type CompanyField, type CompanyRef } from '../../schemas/companies.js';
 import type { EventCompany } from '../../schemas/events.js';
-import { jsonEqual, mergeMetadata } from '../shared/index.js';
+import { applyPatch, patchOf } from '../shared/index.js';
 import type { companies } from '../store/index.js';
 
 export type CompanyRecord = companies.CompanyRecord;
@@ -13,11 +13,7 @@ export type CompanyPatch = Partial<{
 }>;
 
 /** The patch a validated body carries: only the keys present. */
-export function companyPatch(body: Record<string, unknown>): CompanyPatch {
-  const patch: Record<string, unknown> = {};
-  for (const field of COMPANY_FIELDS) if (field in body) patch[field] = body[field];
-  return patch as CompanyPatch;
-}
+export const companyPatch = (body: Record<string, unknown>): CompanyPatch => patchOf(body, COMPANY_FIELDS);
 
 export function toCompany(r: CompanyRecord, memberCount: number): Company {
   return {
@@ -49,22 +45,7 @@ export const toCompanyRef = (r: CompanyRecord): CompanyRef => ({
 });
 
 /** `current` with the patch applied, and what changed (`{ from, to }` per field); metadata merged. */
-export function patched(
-  current: CompanyRecord,
-  patch: CompanyPatch,
-): { next: CompanyRecord; changes: Record<string, { from: unknown; to: unknown }> } {
-  const next: CompanyRecord = { ...current };
-  const changes: Record<string, { from: unknown; to: unknown }> = {};
-  for (const field of COMPANY_FIELDS) {
-    if (!(field in patch)) continue;
-    const value = field === 'metadata' ? mergeMetadata(current.metadata, patch.metadata ?? {}) : patch[field];
-    if (!jsonEqual(current[field], value)) {
-      changes[field] = { from: current[field], to: value };
-      (next as unknown as Record<string, unknown>)[field] = value;
-    }
-  }
-  return { next, changes };
-}
+export const patched = (current: CompanyRecord, patch: CompanyPatch) => applyPatch(current, patch, COMPANY_FIELDS);
 
 /** Whether an identify's `companies` are exactly the contact's companies as they are: then it writes none of them. */
 export function sameCompanies(had: readonly CompanyRecord[], inputs: readonly Record<string, unknown>[]): boolean {

@@ -8,15 +8,13 @@ import {
   updateCompanyBodySchema,
   upsertCompanyBodySchema,
 } from '../../schemas/companies.js';
-import { MAX_MRR_CENTS } from '../../schemas/traits.js';
 import {
   answer,
   type Bindings,
   type CursorKey,
   changeTime,
   FeedbackError,
-  isId,
-  isIntegerIn,
+  mrrAndId,
   parseInput,
   readCursor,
   timeAndId,
@@ -26,10 +24,9 @@ import { companies, companyLists, emit, type Sql, type WorkspaceContext } from '
 import { type CompanyRecord, companyPatch, toCompany } from './records.js';
 import { applyCompanyPatch, upsertCompanies } from './write.js';
 
-const isMrr = isIntegerIn(0, MAX_MRR_CENTS);
 const CURSOR_KEYS: Record<CompanySort, (k: CursorKey) => boolean> = {
   created: timeAndId,
-  mrr: (k) => k.length === 2 && (k[0] === null || isMrr(k[0])) && isId(k[1]),
+  mrr: mrrAndId,
 };
 
 async function read(sql: Sql, organizationId: string, id: string, lock = false): Promise<CompanyRecord> {

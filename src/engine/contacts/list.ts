@@ -4,20 +4,10 @@ import {
   type ContactSort,
   type ListContactsQueryInput,
   listContactsQuerySchema,
-  MAX_MRR_CENTS,
 } from '../../schemas/contacts.js';
 import { type PageQueryInput, pageQuerySchema } from '../../schemas/posts.js';
 import { toCompanyRef } from '../companies/index.js';
-import {
-  type CursorKey,
-  FeedbackError,
-  isId,
-  isIntegerIn,
-  parseInput,
-  readCursor,
-  timeAndId,
-  toPage,
-} from '../shared/index.js';
+import { type CursorKey, FeedbackError, mrrAndId, parseInput, readCursor, timeAndId, toPage } from '../shared/index.js';
 import {
   companies,
   companyLists,
@@ -35,12 +25,11 @@ function sortValue(record: contacts.ContactRecord, sort: ContactSort): number | 
   return record.mrrCents;
 }
 
-const isMrr = isIntegerIn(0, MAX_MRR_CENTS);
 /** Cursor key per sort: [sort value, id]; the sort value is null only in the null-mrr tail. */
 const CURSOR_KEYS: Record<ContactSort, (k: CursorKey) => boolean> = {
   created: timeAndId,
   last_seen: timeAndId,
-  mrr: (k) => k.length === 2 && (k[0] === null || isMrr(k[0])) && isId(k[1]),
+  mrr: mrrAndId,
 };
 
 /** `GET /v1/contacts`: keyset pages, ties broken on id, nulls last for `mrr`; each contact with its post count. */
@@ -70,7 +59,7 @@ export async function list(
 /** Contacts as the lists give them: each with its post count and its companies (two grouped reads for the page). */
 export async function toContactItems(sql: Sql, records: contacts.ContactRecord[]): Promise<ContactListItem[]> {
   const ids = records.map((r) => r.id);
-  const [counts, memberships] = [await contactLists.postCounts(sql, ids), await companies.ofContacts(sql, ids)];
+  const [counts, memberships] = await Promise.all([contactLists.postCounts(sql, ids), companies.ofContacts(sql, ids)]);
   return records.map((record) => ({
     ...toContact(record),
     postCount: counts.get(record.id) ?? 0,

@@ -6,6 +6,7 @@ import {
   type ContactTraitField,
 } from '../../schemas/contacts.js';
 import type { EventContact } from '../../schemas/events.js';
+import { patchOf } from '../shared/index.js';
 import type { contacts } from '../store/index.js';
 
 export type ContactRecord = contacts.ContactRecord;
@@ -56,11 +57,7 @@ export function toEventContact(r: ContactRecord): EventContact {
 }
 
 /** The trait patch a validated body carries: only the keys present. */
-export function traitPatch(body: Record<string, unknown>): TraitPatch {
-  const patch: Record<string, unknown> = {};
-  for (const field of CONTACT_TRAIT_FIELDS) if (field in body) patch[field] = body[field];
-  return patch as TraitPatch;
-}
+export const traitPatch = (body: Record<string, unknown>): TraitPatch => patchOf(body, CONTACT_TRAIT_FIELDS);
 
 /** The fields of a new contact from a validated body: what it omits is null (metadata: empty). */
 export function newContactOf(

@@ -1,5 +1,5 @@
 import { CONTACT_TRAIT_FIELDS, type ContactTraitField } from '../../schemas/contacts.js';
-import { FeedbackError, isUniqueViolation, jsonEqual, mergeMetadata, newId } from '../shared/index.js';
+import { applyPatch, FeedbackError, type FieldChange, isUniqueViolation, newId } from '../shared/index.js';
 import { contacts, type Database, type Sql, writeWithEvent } from '../store/index.js';
 import { assertContactCapacity } from './caps.js';
 import { CONFLICT_MESSAGE, type ContactRecord, type NewContact, type TraitPatch, toEventContact } from './records.js';
@@ -60,19 +60,10 @@ export async function applyContactPatch(
   options: {
     seen: boolean;
     /** Changes beside the traits (identify's `companies`): they go in the event's `changes` and count as a change. */
-    also?: Record<string, { from: unknown; to: unknown }>;
+    also?: Record<string, FieldChange>;
   },
 ): Promise<ContactRecord | null> {
-  const next: ContactRecord = { ...current };
-  const changes: Record<string, { from: unknown; to: unknown }> = {};
-  for (const field of CONTACT_TRAIT_FIELDS) {
-    if (!(field in patch)) continue;
-    const value = field === 'metadata' ? mergeMetadata(current.metadata, patch.metadata ?? {}) : patch[field];
-    if (!jsonEqual(current[field], value)) {
-      changes[field] = { from: current[field], to: value };
-      (next as unknown as Record<string, unknown>)[field] = value;
-    }
-  }
+  const { next, changes } = applyPatch(current, patch, CONTACT_TRAIT_FIELDS);
   if (options.seen && now > current.lastSeenAt) next.lastSeenAt = now;
   const changed = Object.keys(changes) as ContactTraitField[];
   Object.assign(changes, options.also);

@@ -1,3 +1,4 @@
+import { MAX_MRR_CENTS } from '../../schemas/traits.js';
 import { validationError } from './errors.js';
 
 /** A keyset position: the sort key values of the last row returned, ending with its id. */
@@ -54,6 +55,10 @@ export const isRelevancePosition = (k: CursorKey): boolean =>
 
 /** The most common position: a time (epoch ms) and an id. */
 export const timeAndId = (k: CursorKey): boolean => k.length === 2 && isTime(k[0]) && isId(k[1]);
+
+const isMrr = isIntegerIn(0, MAX_MRR_CENTS);
+/** A position by revenue (contacts, companies): mrrCents (null in the tail of those without) and an id. */
+export const mrrAndId = (k: CursorKey): boolean => k.length === 2 && (k[0] === null || isMrr(k[0])) && isId(k[1]);
 
 /** The position a list's `cursor` parameter names, or undefined for the first page (ERR_VALIDATION when not valid). */
 export function readCursor(

@@ -93,6 +93,13 @@ describeEngine('impact per paying account', (h) => {
     expect((await impact()).find((r) => r[0] === 'USD')).toEqual(['USD', 275_000, 2, 1, 6]);
     await same();
 
+    // A person who keeps one company and leaves the other, then joins it again: never counted as themselves between.
+    await person(8, { companies: [{ externalCompanyId: 'beta' }] });
+    expect((await impact()).find((r) => r[0] === 'USD')).toEqual(['USD', 275_000, 2, 1, 6]);
+    await same();
+    await person(8, { companies: [acme, { externalCompanyId: 'beta' }] });
+    await same();
+
     // Company revenue: Acme's grows, Beta's moves to EUR.
     const [acmeId, betaId] = (await w.companies.list({ sort: 'mrr' })).data.map((c) => c.id);
     await w.companies.update(acmeId!, { mrrCents: 300_000, currency: 'USD' });

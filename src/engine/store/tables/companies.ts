@@ -189,11 +189,23 @@ export async function ofContacts(sql: Sql, contactIds: readonly string[]): Promi
   return out;
 }
 
-/** Make `companyIds` the contact's companies exactly. */
+/**
+ * Make `companyIds` the contact's companies exactly: the new memberships first, then the ended ones, each row only
+ * once. A company kept is not touched, and a contact who keeps one company is never without (the impact triggers
+ * would count them as their own account in between).
+ */
 export async function setForContact(sql: Sql, contactId: string, companyIds: readonly string[]): Promise<void> {
-  await sql.run('DELETE FROM company_member WHERE contact_id = ?', [contactId]);
   for (const companyId of companyIds)
-    await sql.run('INSERT INTO company_member (contact_id, company_id) VALUES (?, ?)', [contactId, companyId]);
+    await sql.run('INSERT INTO company_member (contact_id, company_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [
+      contactId,
+      companyId,
+    ]);
+  await sql.run(
+    companyIds.length
+      ? `DELETE FROM company_member WHERE contact_id = ? AND company_id NOT IN (${placeholders(companyIds)})`
+      : 'DELETE FROM company_member WHERE contact_id = ?',
+    [contactId, ...companyIds],
+  );
 }
 
 /** The columns a contact's companies travel in as one JSON array per contact, in this order. */
