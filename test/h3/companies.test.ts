@@ -175,6 +175,32 @@ describeMatrix('companies', (h) => {
     expect((await eventPayloads(h, org.id)).length).toBe(events.length + 1);
   });
 
+  it('identify compares only the company fields it names, metadata by its keys, and writes only what differs', async () => {
+    const { org, key } = await h.seed();
+    const identify = (company: Record<string, unknown>) =>
+      h.request('POST', '/v1/contacts/identify', {
+        key,
+        body: { externalUserId: 'u1', companies: [{ externalCompanyId: 'acme', ...company }] },
+      });
+    expect(
+      (await identify({ name: 'Acme', domain: 'acme.com', plan: 'pro', metadata: { tier: 'gold', seats: 5 } })).status,
+    ).toBe(201);
+    const before = (await eventPayloads(h, org.id)).length;
+    // Named as they are (some fields, one metadata key as it is): nothing is written about the company.
+    expect((await identify({ name: 'Acme' })).status).toBe(200);
+    expect((await identify({ metadata: { tier: 'gold' } })).status).toBe(200);
+    expect((await identify({ plan: 'pro', domain: 'ACME.com' })).status).toBe(200);
+    expect((await eventPayloads(h, org.id)).length).toBe(before);
+    // A named field that differs, the others unnamed: that field alone changes.
+    await identify({ name: 'Acme', metadata: { tier: 'silver' } });
+    await identify({ domain: 'acme.io' });
+    const changes = (await eventPayloads(h, org.id)).slice(before).map((e) => [e.event, e.changes]);
+    expect(changes).toEqual([
+      ['company.updated', { metadata: { from: { tier: 'gold', seats: 5 }, to: { tier: 'silver', seats: 5 } } }],
+      ['company.updated', { domain: { from: 'acme.com', to: 'acme.io' } }],
+    ]);
+  });
+
   it('identify refuses more than 10 companies, one listed twice, or a bad one, and writes nothing', async () => {
     const { org, key } = await h.seed();
     const many = Array.from({ length: 11 }, (_, i) => ({ externalCompanyId: `c${i}` }));

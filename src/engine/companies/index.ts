@@ -1,7 +1,7 @@
 // Companies: the paying accounts of the workspace's customer, and which contacts belong to them (identify's
 // `companies`, their own REST operations).
 
-export { sameCompanies, toCompanyRef } from './records.js';
+export { namedFields, sameCompanies, toCompanyRef } from './records.js';
 export {
   COMPANY_OPERATIONS,
   type CompaniesService,

@@ -47,11 +47,26 @@ export const toCompanyRef = (r: CompanyRecord): CompanyRef => ({
 /** `current` with the patch applied, and what changed (`{ from, to }` per field); metadata merged. */
 export const patched = (current: CompanyRecord, patch: CompanyPatch) => applyPatch(current, patch, COMPANY_FIELDS);
 
-/** Whether an identify's `companies` are exactly the contact's companies as they are: then it writes none of them. */
-export function sameCompanies(had: readonly CompanyRecord[], inputs: readonly Record<string, unknown>[]): boolean {
+/** The fields beside externalCompanyId that any of identify's `companies` names, in one order. */
+export function namedFields(inputs: readonly Record<string, unknown>[]): companies.NamedField[] {
+  return NAMED_FIELDS.filter((field) => inputs.some((input) => field in input));
+}
+const NAMED_FIELDS = COMPANY_FIELDS.filter((f): f is companies.NamedField => f !== 'externalCompanyId');
+
+/**
+ * Whether an identify's `companies` are exactly the contact's companies as they are: then it writes none of them.
+ * `had` holds the fields the inputs name (namedFields), and only those are compared.
+ */
+export function sameCompanies(
+  had: readonly companies.NamedCompany[],
+  inputs: readonly Record<string, unknown>[],
+): boolean {
   if (had.length !== inputs.length) return false;
   return inputs.every((input) => {
     const current = had.find((c) => c.externalCompanyId === input.externalCompanyId);
-    return current !== undefined && Object.keys(patched(current, companyPatch(input)).changes).length === 0;
+    return (
+      current !== undefined &&
+      Object.keys(applyPatch(current as CompanyRecord, companyPatch(input), COMPANY_FIELDS).changes).length === 0
+    );
   });
 }

@@ -1,5 +1,5 @@
 import { type Contact, type IdentifyContactBody, identifyContactBodySchema } from '../../schemas/contacts.js';
-import { sameCompanies, toCompanyRef, upsertCompanies } from '../companies/index.js';
+import { namedFields, sameCompanies, toCompanyRef, upsertCompanies } from '../companies/index.js';
 import { changeTime, effectiveContactCap, FeedbackError, mergeMetadata, parseInput } from '../shared/index.js';
 import { companies, contacts, type Sql, type WorkspaceContext } from '../store/index.js';
 import { KEPT_CHANGING, MAX_ROUNDS, newContactOf, type TraitPatch, toContact, traitPatch } from './records.js';
@@ -22,7 +22,12 @@ export async function identify(
     // One read of the contact with its companies: when they are the companies named, as they are, the write is the
     // contact's alone, as without `companies`; otherwise everything in one transaction.
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const { found, companies: had } = await companies.findForIdentify(db, organizationId, input.externalUserId);
+      const { found, companies: had } = await companies.findForIdentify(
+        db,
+        organizationId,
+        input.externalUserId,
+        namedFields(input.companies),
+      );
       if (!found) throw new FeedbackError('ERR_NOT_FOUND', 'Workspace not found.');
       if (mayWrite) await mayWrite();
       if (!found.contact || !sameCompanies(had, input.companies))

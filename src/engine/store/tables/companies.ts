@@ -5,6 +5,7 @@ import {
   json,
   placeholders,
   type Sql,
+  type Statement,
   statement,
   toDate,
   toInt,
@@ -208,44 +209,57 @@ export async function setForContact(sql: Sql, contactId: string, companyIds: rea
   );
 }
 
-/** The columns a contact's companies travel in as one JSON array per contact, in this order. */
-const JSON_FIELDS = ROWS.names.split(', ');
-const companiesJson = (dialect: 'sqlite' | 'postgresql') => {
-  const values = JSON_FIELDS.map((name) =>
+/** A company's fields that identify may name beside its externalCompanyId. */
+export type NamedField = 'name' | 'domain' | 'plan' | 'mrrCents' | 'currency' | 'metadata';
+/** A contact's company as identify's read gives it: its externalCompanyId and the fields the identify names. */
+export type NamedCompany = Pick<CompanyRecord, 'externalCompanyId'> & Partial<Pick<CompanyRecord, NamedField>>;
+
+/**
+ * Identify's read of a contact with its companies, for the fields it names: the companies travel as one JSON array
+ * per contact, each company an array of its externalCompanyId and those fields (metadata, the largest, only when
+ * named). One statement per set of fields named, kept.
+ */
+const findForIdentifyStatements = new Map<string, { text: Statement; read: (values: unknown[]) => NamedCompany }>();
+function findForIdentifyStatement(dialect: 'sqlite' | 'postgresql', named: readonly NamedField[]) {
+  const key = `${dialect} ${named.join(' ')}`;
+  let found = findForIdentifyStatements.get(key);
+  if (found) return found;
+  const rows = ROWS.pick('externalCompanyId', ...named);
+  const columns = rows.names.split(', ');
+  const values = columns.map((name) =>
     name === 'metadata' && dialect === 'sqlite' ? 'json(co.metadata)' : `co.${name}`,
   );
-  return dialect === 'sqlite'
-    ? `(SELECT json_group_array(json_array(${values.join(', ')})) FROM company_member m JOIN company co ON co.id = m.company_id WHERE m.contact_id = c.id)`
-    : `(SELECT json_agg(json_build_array(${values.join(', ')})) FROM company_member m JOIN company co ON co.id = m.company_id WHERE m.contact_id = c.id)`;
-};
-const FIND_FOR_IDENTIFY = {
-  sqlite:
-    statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACT_ROWS.columns}, ${companiesJson('sqlite')} AS companies_json
+  const companies =
+    dialect === 'sqlite'
+      ? `(SELECT json_group_array(json_array(${values.join(', ')})) FROM company_member m JOIN company co ON co.id = m.company_id WHERE m.contact_id = c.id)`
+      : `(SELECT json_agg(json_build_array(${values.join(', ')})) FROM company_member m JOIN company co ON co.id = m.company_id WHERE m.contact_id = c.id)`;
+  found = {
+    text: statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACT_ROWS.columns}, ${companies} AS companies_json
   FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ? WHERE o.id = ?`),
-  postgresql:
-    statement(`SELECT o.plan AS org_plan, o.contact_cap_override AS org_cap_override, o.contact_cap AS org_cap, ${CONTACT_ROWS.columns}, ${companiesJson('postgresql')} AS companies_json
-  FROM organization o LEFT JOIN contact c ON c.organization_id = o.id AND c.external_user_id = ? WHERE o.id = ?`),
-};
-const fromJson = (values: unknown[]): CompanyRecord => {
-  const row: Record<string, unknown> = {};
-  JSON_FIELDS.forEach((name, i) => {
-    row[name] = values[i];
-  });
-  return ROWS.read(row);
-};
+    read: (list) => {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < columns.length; i++) row[columns[i]!] = list[i];
+      return rows.read(row);
+    },
+  };
+  findForIdentifyStatements.set(key, found);
+  return found;
+}
 
 /**
  * Identify's one read when it names companies: the workspace's cap columns, its contact with this externalUserId, and
- * the companies the contact belongs to (as one JSON array), so an identify that changes no company costs one
- * statement, one row.
+ * the companies the contact belongs to with the fields `named` (as one JSON array), so an identify that changes no
+ * company costs one statement, one row.
  */
 export async function findForIdentify(
   sql: Sql,
   organizationId: string,
   externalUserId: string,
-): Promise<{ found: FoundForIdentify; companies: CompanyRecord[] }> {
-  const row = await sql.one(FIND_FOR_IDENTIFY[sql.dialect.name], [externalUserId, organizationId]);
+  named: readonly NamedField[],
+): Promise<{ found: FoundForIdentify; companies: NamedCompany[] }> {
+  const { text, read } = findForIdentifyStatement(sql.dialect.name, named);
+  const row = await sql.one(text, [externalUserId, organizationId]);
   if (!row) return { found: undefined, companies: [] };
   const list = toJson<unknown[][] | null>(row.companies_json) ?? [];
-  return { found: foundForIdentify(row), companies: list.map(fromJson) };
+  return { found: foundForIdentify(row), companies: list.map(read) };
 }
