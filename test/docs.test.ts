@@ -26,8 +26,8 @@ it('docs/api.md documents every REST operation, and no route that does not exist
 it('docs/mcp.md lists every tool with the route it calls', () => {
   const text = doc('mcp.md');
   for (const operation of Object.values(OPERATIONS)) {
-    const row = text.split('\n').find((line) => line.startsWith(`| \`${operation.tool.name}\` |`));
-    expect(row, operation.tool.name).toBeDefined();
-    expect(routesIn(row!), operation.tool.name).toContain(`${operation.method} ${normal(operation.path)}`);
+    const row = text.split('\n').find((line) => line.startsWith(`| \`${operation.tool}\` |`));
+    expect(row, operation.tool).toBeDefined();
+    expect(routesIn(row!), operation.tool).toContain(`${operation.method} ${normal(operation.path)}`);
   }
 });

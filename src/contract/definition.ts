@@ -31,6 +31,16 @@ export const RESOURCES = {
   },
   boards: { tag: 'Boards', description: 'Where posts are filed; public ones are on the portal.' },
   posts: { tag: 'Posts', description: 'Feedback filed on a board: its status, votes and comments.' },
+  votes: {
+    tag: 'Votes',
+    description:
+      "Who asked for a post: a post's voters with their revenue, and votes cast or taken back for a contact.",
+  },
+  comments: {
+    tag: 'Comments',
+    description:
+      "A post's discussion: comments of end-users and the team's official ones, and the team's internal notes.",
+  },
   webhooks: { tag: 'Webhooks', description: 'Receivers of signed event deliveries, their delivery log and replays.' },
   keys: { tag: 'Keys', description: 'The API key in use and its rate-limit budget.' },
 } as const;
@@ -60,7 +70,6 @@ export interface OperationDefinition {
   /** Its query parameters, an object schema (GET). */
   query?: ObjectSchemaName;
   answers: Answers;
-  summary: string;
   /**
    * How a retried POST is made safe: `key`, an Idempotency-Key (the client makes one per call); `natural`, the
    * operation is idempotent by the spec (identify). GET, PATCH and DELETE are idempotent by their method.
@@ -68,13 +77,8 @@ export interface OperationDefinition {
   idempotency?: 'key' | 'natural';
   /** Error statuses beyond those every operation can answer (401, 403, 429, 500; 404 with a path id; 400, 413, 422 with a body or query). */
   errors?: readonly number[];
-  /**
-   * What it does, for people and agents: the OpenAPI description, and the tool's (field and operation names in
-   * snake_case there: `externalUserId` is `external_user_id`, `identifyContact` is the tool `identify_contact`).
-   */
-  description: string;
-  /** The agent (MCP) tool; its arguments are the path ids and the body or query, in snake_case. */
-  tool: { name: string; title: string };
+  /** The agent (MCP) tool's name; its arguments are the path ids and the body or query, in snake_case. */
+  tool: string;
   /**
    * The client's method: `group.name` (`contacts.identify`), or a name alone for one on the client itself (`whoami`).
    * Its arguments are the path ids in order, then the body (required) or the query (optional), then request options.
@@ -87,6 +91,20 @@ export interface OperationDefinition {
    */
   readsWhileCounting?: true;
 }
+
+/**
+ * What people and agents read of an operation, kept beside its row (rows/, `*_DOCS`) and out of the client's bundle:
+ * the OpenAPI summary and description, and the agent tool's title and description (field and operation names in
+ * snake_case there: `externalUserId` is `external_user_id`, `identifyContact` is the tool `identify_contact`).
+ */
+export interface OperationDoc {
+  summary: string;
+  description: string;
+  /** The agent tool's title. */
+  title: string;
+}
+/** The docs of a table of rows: one per row, no more. */
+export type OperationDocs<Rows> = { [K in keyof Rows]: OperationDoc };
 
 /** The `:name` parameters of a path, in order. */
 export function pathParams(path: string): string[] {

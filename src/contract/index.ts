@@ -1,3 +1,4 @@
+export { OPERATION_DOCS } from './docs.js';
 export {
   type Answers,
   fillPath,
@@ -7,6 +8,8 @@ export {
   OPERATIONS,
   type Operation,
   type OperationDefinition,
+  type OperationDoc,
+  type OperationDocs,
   type OperationId,
   pathParams,
   RESOURCES,

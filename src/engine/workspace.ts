@@ -15,7 +15,7 @@ import { createPrivacyActions, createPrivacyService } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
 import type { Bindings } from './shared/index.js';
 import type { Database } from './store/index.js';
-import { createTriageReader } from './triage/index.js';
+import { createTriageReader, TRIAGE_OPERATIONS } from './triage/index.js';
 import {
   createWebhookActions,
   createWebhooksService,
@@ -63,7 +63,7 @@ export const CONCEPTS = {
   /** The console's team: members and their roles, invitations, and the audit log. */
   team: concept(createTeamService),
   /** The console's posts page: every post of the workspace, filtered and sorted as the team works. */
-  triage: concept(createTriageReader),
+  triage: concept(createTriageReader, TRIAGE_OPERATIONS),
   /** API keys: `whoami` is answered by the caller's key, with no service of the workspace. */
   keys: { operations: KEY_OPERATIONS } satisfies Concept<undefined, typeof KEY_OPERATIONS>,
 };

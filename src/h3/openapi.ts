@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  OPERATION_DOCS,
   OPERATION_IDS,
   OPERATION_SCHEMAS,
   OPERATIONS,
@@ -89,7 +90,7 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(schemas.responses)) {
     responses[status] = {
-      description: `${operation.summary}: success`,
+      description: `${OPERATION_DOCS[id].summary}: success`,
       content: { 'application/json': { schema: jsonSchema(schema, 'output') } },
     };
   }
@@ -101,8 +102,8 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
   for (const status of [...errors].sort()) responses[String(status)] = errorResponseDoc(status);
   return {
     operationId: id,
-    summary: operation.summary,
-    description: operation.description,
+    summary: OPERATION_DOCS[id].summary,
+    description: OPERATION_DOCS[id].description,
     tags: [RESOURCES[operation.resource].tag],
     security: [{ bearerAuth: [] }],
     'x-scope': operation.scope,

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   answersPage,
   inputSchema,
+  OPERATION_DOCS,
   OPERATION_IDS,
   OPERATIONS,
   type OperationId,
@@ -46,9 +47,11 @@ function toolOf(id: OperationId): ToolDefinition {
   const operation = OPERATIONS[id];
   const success = successSchema(id);
   const idempotent = operation.method !== 'POST' || ('idempotency' in operation && operation.idempotency === 'natural');
+  const doc = OPERATION_DOCS[id];
   return {
-    ...operation.tool,
-    description: snakeText(operation.description),
+    name: operation.tool,
+    title: doc.title,
+    description: snakeText(doc.description),
     operationId: id,
     rest: `${operation.method} ${operation.path.replace(/:([A-Za-z]+)/g, '{$1}')}`,
     scope: operation.scope,

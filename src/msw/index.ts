@@ -3,8 +3,8 @@ import type { StoredEvent } from '../engine/index.js';
 import { createEngine, type Engine, type Plan } from '../engine/index.js';
 import { createApp } from '../h3/index.js';
 import { mcpEndpoint } from '../mcp/http.js';
+import type { Board } from '../schemas/boards.js';
 import type { Contact, CreateContactBody } from '../schemas/contacts.js';
-import type { Board } from '../schemas/posts.js';
 
 export interface MockServiceOptions {
   /** The origin the handlers answer for (`https://feedback.test`); point your client's `baseUrl` at it. */

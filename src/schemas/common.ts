@@ -47,6 +47,10 @@ export function pageSchema<T extends z.ZodType>(item: T) {
 }
 export type Page<T> = { data: T[]; nextCursor: string | null };
 
+/** What a DELETE answers: the id of what is gone. */
+export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+export type Deleted = z.infer<typeof deletedSchema>;
+
 /** `{ data: T }`, the success envelope of every single-resource response. */
 export function dataSchema<T extends z.ZodType>(item: T) {
   return z.object({ data: item });

@@ -14,15 +14,41 @@ export const EVENT_KINDS = [
   'company.created',
   'company.updated',
   'company.deleted',
+  'post.updated',
+  'post.merged',
+  'post.deleted',
+  'vote.deleted',
+  'comment.updated',
+  'comment.deleted',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 export const eventKindSchema = z.enum(EVENT_KINDS);
 
+/** The post as every `post.*` event carries it. */
 const postSummary = z.object({
   id: z.string(),
   title: z.string(),
   slug: z.string(),
   status: z.string(),
+  createdAt: timestampSchema,
+});
+export type EventPost = z.infer<typeof postSummary>;
+
+/** The vote as `vote.*` events carry it. */
+const eventVote = z.object({
+  id: z.string(),
+  postId: z.string(),
+  userId: z.string().nullable(),
+  createdAt: timestampSchema,
+});
+
+/** The comment as `comment.*` events carry it. */
+const eventComment = z.object({
+  id: z.string(),
+  postId: z.string(),
+  parentId: z.string().nullable(),
+  authorUserId: z.string().nullable(),
+  bodyText: z.string(),
   createdAt: timestampSchema,
 });
 
@@ -63,20 +89,13 @@ export const voteCreatedEventSchema = z.object({
   event: z.literal('vote.created'),
   organizationId: z.string(),
   boardId: z.string(),
-  vote: z.object({ id: z.string(), postId: z.string(), userId: z.string().nullable(), createdAt: timestampSchema }),
+  vote: eventVote,
 });
 export const commentCreatedEventSchema = z.object({
   event: z.literal('comment.created'),
   organizationId: z.string(),
   boardId: z.string(),
-  comment: z.object({
-    id: z.string(),
-    postId: z.string(),
-    parentId: z.string().nullable(),
-    authorUserId: z.string().nullable(),
-    bodyText: z.string(),
-    createdAt: timestampSchema,
-  }),
+  comment: eventComment,
 });
 export const changelogPublishedEventSchema = z.object({
   event: z.literal('changelog.published'),
@@ -122,6 +141,48 @@ export const companyDeletedEventSchema = z.object({
   company: z.object({ id: z.string(), externalCompanyId: z.string() }),
 });
 
+export const postUpdatedEventSchema = z.object({
+  event: z.literal('post.updated'),
+  organizationId: z.string(),
+  boardId: z.string(),
+  post: postSummary,
+  /** The fields that changed: title, body (its text), slug, status, contactId, hideFromRoadmap, tagIds. */
+  changes: z.record(z.string(), traitChangeSchema),
+});
+export const postMergedEventSchema = z.object({
+  event: z.literal('post.merged'),
+  organizationId: z.string(),
+  boardId: z.string(),
+  /** The duplicate, now `duplicate`; its votes moved to `into`. */
+  post: postSummary,
+  into: postSummary,
+});
+export const postDeletedEventSchema = z.object({
+  event: z.literal('post.deleted'),
+  organizationId: z.string(),
+  boardId: z.string(),
+  post: postSummary,
+});
+export const voteDeletedEventSchema = z.object({
+  event: z.literal('vote.deleted'),
+  organizationId: z.string(),
+  boardId: z.string(),
+  vote: eventVote,
+});
+export const commentUpdatedEventSchema = z.object({
+  event: z.literal('comment.updated'),
+  organizationId: z.string(),
+  boardId: z.string(),
+  comment: eventComment,
+  changes: z.record(z.string(), traitChangeSchema),
+});
+export const commentDeletedEventSchema = z.object({
+  event: z.literal('comment.deleted'),
+  organizationId: z.string(),
+  boardId: z.string(),
+  comment: eventComment,
+});
+
 /** Every webhook event payload, discriminated by `event`. */
 export const webhookEventSchema = z.discriminatedUnion('event', [
   postCreatedEventSchema,
@@ -135,6 +196,12 @@ export const webhookEventSchema = z.discriminatedUnion('event', [
   companyCreatedEventSchema,
   companyUpdatedEventSchema,
   companyDeletedEventSchema,
+  postUpdatedEventSchema,
+  postMergedEventSchema,
+  postDeletedEventSchema,
+  voteDeletedEventSchema,
+  commentUpdatedEventSchema,
+  commentDeletedEventSchema,
 ]);
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 export type WebhookEventOf<K extends EventKind> = Extract<WebhookEvent, { event: K }>;

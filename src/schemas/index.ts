@@ -1,3 +1,5 @@
+export * from './boards.js';
+export * from './comments.js';
 export * from './common.js';
 export * from './companies.js';
 export * from './contacts.js';
@@ -9,5 +11,6 @@ export * from './json-schema.js';
 export * from './plans.js';
 export * from './posts.js';
 export * from './privacy.js';
+export * from './votes.js';
 export * from './webhooks.js';
 export * from './whoami.js';

@@ -50,20 +50,6 @@ export const postSchema = z.object({
 });
 export type Post = z.infer<typeof postSchema>;
 
-/** A board, as `GET /v1/boards` lists it. */
-export const boardSchema = z.object({
-  id: z.string(),
-  organizationId: z.string(),
-  name: z.string(),
-  /** What the board is for (the portal's boards page shows it under the name); null when none was given. */
-  description: z.string().nullable(),
-  slug: z.string(),
-  isPublic: z.boolean(),
-  createdAt: timestampSchema,
-  updatedAt: timestampSchema,
-});
-export type Board = z.infer<typeof boardSchema>;
-
 export const POST_TITLE_MAX = 200;
 export const POST_BODY_TEXT_MAX = 50_000;
 export const POST_SLUG_MAX = 80;
@@ -110,10 +96,81 @@ export const updatePostBodySchema = z.strictObject({
 });
 export type UpdatePostBody = z.infer<typeof updatePostBodySchema>;
 
-/** Query of `GET /v1/contacts/{contactId}/posts` and `GET /v1/boards`. */
+/** Query of a plain list: `GET /v1/contacts/{contactId}/posts`, `GET /v1/boards`, ... */
 export const pageQuerySchema = z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema });
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 export type PageQueryInput = z.input<typeof pageQuerySchema>;
 
 export const postPageSchema = pageSchema(postSchema);
-export const boardPageSchema = pageSchema(boardSchema);
+
+/** A tag as a post names it. */
+export const tagRefSchema = z.object({ id: z.string(), name: z.string(), slug: z.string() });
+export type TagRef = z.infer<typeof tagRefSchema>;
+
+/**
+ * A post's impact in one currency: the monthly revenue of the distinct paying accounts among its voters (each paying
+ * company once, and each paying voter in no company), and how many of each.
+ */
+export const postImpactSchema = z.object({
+  currency: z.string(),
+  mrrCents: z.number().int(),
+  companies: z.number().int().describe('Paying companies among the voters, each counted once.'),
+  people: z.number().int().describe('Paying voters who belong to no company.'),
+});
+export type PostImpact = z.infer<typeof postImpactSchema>;
+
+/** A post as the posts list and `GET /v1/posts/{postId}` give it: with its tags and its impact per currency. */
+export const postDetailSchema = postSchema.extend({
+  tags: z.array(tagRefSchema),
+  impact: z.array(postImpactSchema),
+});
+export type PostDetail = z.infer<typeof postDetailSchema>;
+export const postDetailPageSchema = pageSchema(postDetailSchema);
+
+export const POST_SORTS = ['newest', 'votes', 'trending', 'impact'] as const;
+
+/** Query of `GET /v1/posts`. */
+export const listPostsQuerySchema = z
+  .strictObject({
+    cursor: cursorSchema.optional(),
+    limit: pageLimitSchema,
+    boardId: z.string().min(1).max(255).optional().describe('Only the posts of this board.'),
+    status: postStatusSchema.optional(),
+    tagId: z.string().min(1).max(255).optional().describe('Only the posts carrying this tag.'),
+    contactId: z.string().min(1).max(255).optional().describe('Only the posts this contact wrote.'),
+    q: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('Words to search titles and bodies for, as on the portal: "a phrase", prefix*; most relevant first.'),
+    createdAfter: timestampSchema.optional().describe('Only the posts created after this time.'),
+    sort: z
+      .enum(POST_SORTS)
+      .optional()
+      .describe(
+        'newest (the default), votes (most first), trending (most votes in the last 7 days) or impact (the most revenue in currency first). Not with q.',
+      ),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'currency must be three uppercase letters')
+      .optional()
+      .describe('The currency sort=impact ranks by; required with it.'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.q !== undefined && v.sort !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sort'],
+        message: 'sort cannot be used with q: matches come most relevant first',
+      });
+    if (v.sort === 'impact' && v.currency === undefined)
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: 'currency is required with sort=impact' });
+    if (v.currency !== undefined && v.sort !== 'impact')
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: 'currency is only used with sort=impact' });
+  });
+export type ListPostsQuery = z.input<typeof listPostsQuerySchema>;
+
+/** Body of `POST /v1/posts/{postId}/merge`. */
+export const mergePostBodySchema = z.strictObject({
+  intoPostId: z.string().min(1).max(255).describe('The post the duplicate is merged into; its votes move there.'),
+});

@@ -50,6 +50,7 @@ describe('feedback-service command line', () => {
       'Migration20261208000000Companies',
       'Migration20261209000000CompanyImpact',
       'Migration20261210000000CompanySearch',
+      'Migration20261211000000CommentEdits',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(

@@ -320,7 +320,7 @@ function typeChecks(client: FeedbackClient) {
   // @ts-expect-error: mrr is not a contact field (mrrCents is)
   void client.contacts.create({ externalUserId: 'x', mrr: 5 });
   // @ts-expect-error: events must be known event kinds
-  void client.webhooks.create({ url: 'https://example.com', events: ['post.deleted'] });
+  void client.webhooks.create({ url: 'https://example.com', events: ['post.removed'] });
   // @ts-expect-error: sort is one of the documented sorts
   void client.contacts.list({ sort: 'price' });
   // @ts-expect-error: updatePost takes the post id first

@@ -10,8 +10,8 @@ import {
 } from '../../src/contract/index.js';
 
 /**
- * The operations of the spec and decisions, by resource, each with its agent tool: the contract holds exactly these
- * for each of these resources. A resource an issue adds checks its own operations in its own test.
+ * The operations of the spec and decisions, by resource, each with its agent tool: the contract holds these for each of
+ * these resources (and what issues add beside them, which their own tests check).
  */
 const SPECIFIED: Record<string, Record<string, string>> = {
   contacts: {
@@ -39,11 +39,11 @@ const SPECIFIED: Record<string, Record<string, string>> = {
 it('the contract holds the operations of the spec and decisions, each with its schemas, one agent tool and one route each', () => {
   for (const [resource, operations] of Object.entries(SPECIFIED)) {
     const ids = OPERATION_IDS.filter((id) => OPERATIONS[id].resource === resource);
-    expect(Object.fromEntries(ids.map((id) => [id, OPERATIONS[id].tool.name])), resource).toEqual(operations);
+    expect(Object.fromEntries(ids.map((id) => [id, OPERATIONS[id].tool])), resource).toMatchObject(operations);
   }
   expect(Object.keys(RESOURCES)).toEqual(expect.arrayContaining(Object.keys(SPECIFIED)));
   expect(Object.keys(OPERATION_SCHEMAS).sort()).toEqual([...OPERATION_IDS].sort());
-  const tools = OPERATION_IDS.map((id) => OPERATIONS[id].tool.name);
+  const tools = OPERATION_IDS.map((id) => OPERATIONS[id].tool);
   expect(new Set(tools).size).toBe(OPERATION_IDS.length);
   for (const name of tools) expect(name).toMatch(/^[a-z]+(_[a-z]+)*$/);
   expect(new Set(OPERATION_IDS.map((id) => `${OPERATIONS[id].method} ${OPERATIONS[id].path}`)).size).toBe(

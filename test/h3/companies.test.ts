@@ -302,7 +302,7 @@ describeMatrix('companies', (h) => {
 
   it('is in the contract: six operations, each with its agent tool and client method', () => {
     const rows = Object.entries(OPERATIONS).filter(([, op]) => op.resource === 'companies');
-    expect(rows.map(([id, op]) => [id, op.tool.name, op.client])).toEqual([
+    expect(rows.map(([id, op]) => [id, op.tool, op.client])).toEqual([
       ['listCompanies', 'list_companies', 'companies.list'],
       ['upsertCompany', 'upsert_company', 'companies.upsert'],
       ['retrieveCompany', 'get_company', 'companies.retrieve'],

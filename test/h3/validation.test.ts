@@ -64,6 +64,13 @@ describeMatrix('validation', (h) => {
       updateContact: {},
       createPost: { title: 't' },
       updatePost: {},
+      mergePost: { intoPostId: 'x_2' },
+      createVote: { contactId: 'x_2' },
+      createComment: { bodyText: 'x', official: true },
+      updateComment: { bodyText: 'x' },
+      createNote: { bodyText: 'x', authorEmail: 'a@example.com' },
+      createBoard: { name: 'q' },
+      updateBoard: {},
       createWebhook: { url: 'https://example.com/hook', events: ['post.created'] },
       updateWebhook: {},
     };

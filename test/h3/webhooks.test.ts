@@ -79,7 +79,7 @@ describeMatrix(
         [{ url: `https://example.com/${'a'.repeat(2048)}`, events: ['post.created'] }, 'url'],
         [{ url: receiver.origin }, 'events'],
         [{ url: receiver.origin, events: [] }, 'events'],
-        [{ url: receiver.origin, events: ['post.deleted'] }, 'events.0'],
+        [{ url: receiver.origin, events: ['post.removed'] }, 'events.0'],
         [{ url: receiver.origin, events: 'post.created' }, 'events'],
         [{ url: receiver.origin, events: ['post.created'], description: 'x'.repeat(501) }, 'description'],
         [{ url: receiver.origin, events: ['post.created'], secret: 'mine' }, 'secret'],

@@ -10,7 +10,7 @@ import { describeMatrix, type Harness, type SeededWorkspace } from '../helpers/h
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
 
 /** One tool per operation of the contract (test/contract/operations.test.ts checks the names against the spec). */
-const TOOL_NAMES = OPERATION_IDS.map((id) => OPERATIONS[id].tool.name);
+const TOOL_NAMES = OPERATION_IDS.map((id) => OPERATIONS[id].tool);
 /** The read operations' tools: what a read key sees. */
 const READ_TOOLS = OPERATION_IDS.filter((id) => OPERATIONS[id].scope === 'read');
 
@@ -227,7 +227,19 @@ describeMatrix(
       const post = (await call('create_post', { board_id: board.id, title: 'Every kind', contact_id: contact.id }))
         .data;
       await call('update_post', { post_id: post.id, status: 'planned' });
+      const twin = (await call('create_post', { board_id: board.id, title: 'Every kind, again' })).data;
+      expect((await call('merge_post', { post_id: twin.id, into_post_id: post.id })).data.merged_into_id).toBe(post.id);
+      expect((await call('delete_post', { post_id: twin.id })).data).toEqual({ id: twin.id, deleted: true });
       await w.participation.vote({ postId: post.id, email: 'voter@example.com', notifyMe: false });
+      expect((await call('create_vote', { post_id: post.id, contact_id: contact.id })).data.contact_id).toBe(
+        contact.id,
+      );
+      await call('delete_vote', { post_id: post.id, contact_id: contact.id });
+      const said = (await call('create_comment', { post_id: post.id, body_text: 'On it', official: true })).data;
+      expect((await call('update_comment', { comment_id: said.id, body_text: 'On it now' })).data.body_text).toBe(
+        'On it now',
+      );
+      await call('delete_comment', { comment_id: said.id });
       await w.participation.comment({
         postId: post.id,
         email: 'voter@example.com',

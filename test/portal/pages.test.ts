@@ -60,7 +60,7 @@ describeEngine('the public portal pages', (e) => {
     expect((await w.boards.create({ name: 'Blank', description: '   ' })).description).toBeNull();
     await expect(w.boards.create({ name: 'Long', description: 'x'.repeat(501) })).rejects.toMatchObject({
       code: 'ERR_VALIDATION',
-      message: 'description must be at most 500 characters',
+      details: { issues: [{ path: 'description', message: 'description must be at most 500 characters' }] },
     });
     const cards = [...(await get(app, `${base}/`)).text.matchAll(/<a class="card"[^>]*>([\s\S]*?)<\/a>/g)].map(
       (m) => m[1],

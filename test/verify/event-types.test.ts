@@ -16,6 +16,8 @@ it("the verifier's event types are exactly the schemas' inferred types", () => {
   expectTypeOf<verify.ContactUpdatedEvent>().toEqualTypeOf<WebhookEventOf<'contact.updated'>>();
   expectTypeOf<verify.VoteCreatedEvent>().toEqualTypeOf<WebhookEventOf<'vote.created'>>();
   expectTypeOf<verify.CompanyUpdatedEvent>().toEqualTypeOf<WebhookEventOf<'company.updated'>>();
+  expectTypeOf<verify.PostMergedEvent>().toEqualTypeOf<WebhookEventOf<'post.merged'>>();
+  expectTypeOf<verify.CommentUpdatedEvent>().toEqualTypeOf<WebhookEventOf<'comment.updated'>>();
   const kinds: verify.EventKind[] = [...EVENT_KINDS];
-  expect(kinds).toHaveLength(11);
+  expect(kinds).toHaveLength(17);
 });

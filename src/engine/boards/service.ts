@@ -1,50 +1,43 @@
+import {
+  type Board,
+  createBoardBodySchema,
+  type DeletedBoard,
+  deleteBoardQuerySchema,
+  updateBoardBodySchema,
+} from '../../schemas/boards.js';
 import type { Page } from '../../schemas/common.js';
-import { type Board, type PageQueryInput, pageQuerySchema, SLUG_PATTERN } from '../../schemas/posts.js';
+import { type PageQueryInput, pageQuerySchema } from '../../schemas/posts.js';
 import {
   answer,
   type Bindings,
+  changeTime,
   FeedbackError,
   firstFreeSlug,
+  isUniqueViolation,
   newId,
   parseInput,
+  postSummary,
   readCursor,
   slugify,
   toPage,
 } from '../shared/index.js';
-import { boards, organizations, type WorkspaceContext } from '../store/index.js';
+import { boards, emit, organizations, posts, type WorkspaceContext } from '../store/index.js';
+import { requireBoard } from './require.js';
 
-/** The longest description a board takes (a sentence or two, shown under its name on the portal). */
-export const BOARD_DESCRIPTION_MAX = 500;
+export type CreateBoardInput = { name: string; description?: string | null; slug?: string; isPublic?: boolean };
 
-export interface CreateBoardInput {
-  name: string;
-  /** What the board is for; blank is none. */
-  description?: string | null;
-  slug?: string;
-  isPublic?: boolean;
-}
-
-/** A board; its slug derives from the name (or is given) and is made unique in the workspace. */
-export async function create({ db, organizationId, clock }: WorkspaceContext, input: CreateBoardInput): Promise<Board> {
-  if (typeof input.name !== 'string' || input.name.length < 1 || input.name.length > 200)
-    throw new FeedbackError('ERR_VALIDATION', 'name must be 1 to 200 characters');
+/** `POST /v1/boards`: a board; its slug derives from the name (or is given) and is made unique in the workspace. */
+export async function create({ db, organizationId, clock }: WorkspaceContext, body: unknown): Promise<Board> {
+  const input = parseInput(createBoardBodySchema, body);
   if (!(await organizations.exists(db, organizationId)))
     throw new FeedbackError('ERR_NOT_FOUND', `No organization with id ${organizationId}.`);
-  const description = input.description?.trim() || null;
-  if (description && description.length > BOARD_DESCRIPTION_MAX)
-    throw new FeedbackError('ERR_VALIDATION', `description must be at most ${BOARD_DESCRIPTION_MAX} characters`);
-  const base = input.slug ?? slugify(input.name);
-  if (!SLUG_PATTERN.test(base) || base.length > 80)
-    throw new FeedbackError(
-      'ERR_VALIDATION',
-      'slug must match ^[a-z0-9]+(?:-[a-z0-9]+)*$ and be at most 80 characters',
-    );
+  const base = input.slug ?? (slugify(input.name).slice(0, 80).replace(/-+$/, '') || 'board');
   const now = clock().toISOString();
   const board: Board = {
     id: newId('brd', Date.parse(now)),
     organizationId,
     name: input.name,
-    description,
+    description: input.description ?? null,
     slug: firstFreeSlug(base, await boards.slugsLike(db, organizationId, base)),
     isPublic: input.isPublic ?? true,
     createdAt: now,
@@ -67,11 +60,72 @@ export async function list({ db, organizationId }: WorkspaceContext, query: Page
   return toPage(rows, q.limit, 'boards', (last) => [Date.parse(last.createdAt), last.id]);
 }
 
+/** `PATCH /v1/boards/{boardId}`: fields not given keep their values; a slug another board has is 409. */
+export async function update(
+  { db, organizationId, clock }: WorkspaceContext,
+  boardId: string,
+  body: unknown,
+): Promise<Board> {
+  const input = parseInput(updateBoardBodySchema, body);
+  const current = await requireBoard(db, organizationId, boardId);
+  const next: Board = {
+    ...current,
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.description !== undefined && { description: input.description }),
+    ...(input.slug !== undefined && { slug: input.slug }),
+    ...(input.isPublic !== undefined && { isPublic: input.isPublic }),
+  };
+  if ((['name', 'description', 'slug', 'isPublic'] as const).every((f) => next[f] === current[f])) return current;
+  next.updatedAt = changeTime(clock, new Date(current.updatedAt)).toISOString();
+  const taken = () => new FeedbackError('ERR_CONFLICT', `slug ${next.slug} is already taken by another board`);
+  try {
+    await boards.update(db, next);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw taken();
+    throw err;
+  }
+  return next;
+}
+
+/**
+ * `DELETE /v1/boards/{boardId}`: a board with live posts or changelog entries is kept (409) unless `force=true`; then
+ * they go with it, each announced post with its `post.deleted`, in one transaction.
+ */
+export async function remove(
+  { db, organizationId, clock }: WorkspaceContext,
+  boardId: string,
+  query: unknown = {},
+): Promise<DeletedBoard> {
+  const { force } = parseInput(deleteBoardQuerySchema, query);
+  return db.transaction(async (tx) => {
+    const board = await requireBoard(tx, organizationId, boardId, true);
+    const held = await boards.contents(tx, board.id);
+    if (force !== 'true' && (held.posts > 0 || held.changelogEntries > 0))
+      throw new FeedbackError(
+        'ERR_CONFLICT',
+        `Board ${board.id} has ${held.posts} posts and ${held.changelogEntries} changelog entries; delete with force=true to delete them with it.`,
+      );
+    const now = clock();
+    for (const post of await posts.announcedOnBoard(tx, board.id))
+      await emit(tx, { event: 'post.deleted', organizationId, boardId: board.id, post: postSummary(post) }, now);
+    await boards.remove(tx, board.id);
+    return {
+      id: board.id,
+      deleted: true as const,
+      deletedPosts: held.posts,
+      deletedChangelogEntries: held.changelogEntries,
+    };
+  });
+}
+
 /** A workspace's boards. Built once per workspace. */
 export function createBoardsService(ctx: WorkspaceContext) {
   return {
-    create: (input: CreateBoardInput) => create(ctx, input),
+    create: (input: CreateBoardInput | Record<string, unknown>) => create(ctx, input),
     list: (query?: PageQueryInput) => list(ctx, query),
+    retrieve: (boardId: string): Promise<Board> => requireBoard(ctx.db, ctx.organizationId, boardId),
+    update: (boardId: string, body: unknown) => update(ctx, boardId, body),
+    delete: (boardId: string, query?: { force?: 'true' | 'false' }) => remove(ctx, boardId, query),
   };
 }
 export type BoardsService = ReturnType<typeof createBoardsService>;
@@ -79,4 +133,8 @@ export type BoardsService = ReturnType<typeof createBoardsService>;
 /** The contract's board operations, on this service. */
 export const BOARD_OPERATIONS = {
   listBoards: (boards, { input }) => answer(boards.list(input)),
+  createBoard: (boards, { input }) => answer(boards.create(input)),
+  retrieveBoard: (boards, { params }) => answer(boards.retrieve(params.boardId!)),
+  updateBoard: (boards, { params, input }) => answer(boards.update(params.boardId!, input)),
+  deleteBoard: (boards, { params, input }) => answer(boards.delete(params.boardId!, input)),
 } satisfies Bindings<BoardsService>;

@@ -2,7 +2,8 @@
 
 export { BULK_LIMIT, type BulkAction, createPostActions, type PostActions } from './actions.js';
 export { type NewComment, writeComment } from './comments.js';
+export { withDetail, withDetails } from './details.js';
 export { requireLivePost } from './references.js';
 export { createPostsService, POST_OPERATIONS, type PostsService } from './service.js';
 export { createTagsService, type Tag, type TagsService } from './tags.js';
-export { insertPost, type NewPost, postSummary } from './write.js';
+export { insertPost, type NewPost } from './write.js';

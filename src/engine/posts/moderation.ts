@@ -1,15 +1,14 @@
 import type { Post } from '../../schemas/posts.js';
 import { notifyPostStatus, postTopic } from '../notifications/index.js';
-import { changeTime, FeedbackError, validationError } from '../shared/index.js';
+import { changeTime, FeedbackError, postSummary, validationError } from '../shared/index.js';
 import { emit, mailSubscriptions, postNotes, posts, votes, type WorkspaceContext } from '../store/index.js';
 import { requireLivePost } from './references.js';
-import { postSummary } from './write.js';
 
 /**
  * Merge a duplicate into another post of the workspace: it leaves the portal's lists, its page sends to the target,
  * the target's page lists it, and its status becomes `duplicate` (with `post.status_changed`, whose mail reaches the
  * duplicate's people first). Then its votes (but a voter's second), its subscribers and the team's notes move to the
- * target.
+ * target. `post.merged` names both (for a post that was announced).
  */
 export async function merge(
   { db, organizationId, clock }: WorkspaceContext,
@@ -20,10 +19,16 @@ export async function merge(
     const current = await requireLivePost(tx, organizationId, postId, true);
     const target = await requireLivePost(tx, organizationId, intoId, true);
     if (target.id === current.id)
-      throw validationError([{ path: 'intoId', code: 'invalid', message: 'A post cannot be merged into itself.' }]);
+      throw validationError([{ path: 'intoPostId', code: 'invalid', message: 'A post cannot be merged into itself.' }]);
+    if (current.mergedIntoId)
+      throw new FeedbackError('ERR_CONFLICT', `Post ${current.id} is already merged into ${current.mergedIntoId}.`);
     if (target.mergedIntoId)
       throw validationError([
-        { path: 'intoId', code: 'invalid', message: `Post ${intoId} is itself merged into ${target.mergedIntoId}.` },
+        {
+          path: 'intoPostId',
+          code: 'invalid',
+          message: `Post ${intoId} is itself merged into ${target.mergedIntoId}.`,
+        },
       ]);
     const now = changeTime(clock, current.updatedAt);
     await posts.merge(tx, current.id, target.id, now);
@@ -42,6 +47,18 @@ export async function merge(
       );
       await notifyPostStatus(tx, { organizationId, changeId, now }, next, current.status, target);
     }
+    if (current.moderationStatus === 'approved')
+      await emit(
+        tx,
+        {
+          event: 'post.merged',
+          organizationId,
+          boardId: next.boardId,
+          post: postSummary(next),
+          into: postSummary(target),
+        },
+        now,
+      );
     await votes.moveToPost(tx, current.id, target.id);
     await mailSubscriptions.moveTopic(tx, organizationId, postTopic(current.id), postTopic(target.id));
     await postNotes.move(tx, current.id, target.id);

@@ -1,12 +1,31 @@
-import type { Page } from '../../schemas/common.js';
-import { type PageQueryInput, type Post, pageQuerySchema } from '../../schemas/posts.js';
-import { answer, type Bindings, FeedbackError, parseInput, readCursor, toPage } from '../shared/index.js';
-import { contacts, posts, type WorkspaceContext } from '../store/index.js';
+import type { Deleted, Page } from '../../schemas/common.js';
+import {
+  mergePostBodySchema,
+  type PageQueryInput,
+  type Post,
+  type PostDetail,
+  pageQuerySchema,
+} from '../../schemas/posts.js';
+import type { ListPostVotesQuery } from '../../schemas/votes.js';
+import {
+  answer,
+  type Bindings,
+  changeTime,
+  FeedbackError,
+  parseInput,
+  postSummary,
+  readCursor,
+  toPage,
+} from '../shared/index.js';
+import { contacts, emit, posts, type WorkspaceContext } from '../store/index.js';
 import { create } from './create.js';
+import { withDetail } from './details.js';
+import { createComment, createNote, deleteComment, listComments, listNotes, updateComment } from './discussion.js';
 import { merge, moderate } from './moderation.js';
 import { move } from './move.js';
 import { requireLivePost } from './references.js';
 import { update } from './update.js';
+import { createVote, deleteVote, listVotes } from './votes.js';
 
 /**
  * `GET /v1/contacts/{contactId}/posts`: every live post attached to the contact, across boards, newest first; keyset on
@@ -31,14 +50,26 @@ export async function listForContact(
   return toPage(rows, q.limit, 'contact-posts', (last) => [Date.parse(last.createdAt), last.id]);
 }
 
-/** Soft-delete a post: it leaves every listing and count; its row and slug stay. */
-export async function remove(
-  { db, organizationId, clock }: WorkspaceContext,
-  postId: string,
-): Promise<{ id: string; deleted: true }> {
-  if (!(await posts.softDelete(db, organizationId, postId, clock())))
-    throw new FeedbackError('ERR_NOT_FOUND', `No post with id ${postId}.`);
-  return { id: postId, deleted: true };
+/**
+ * `DELETE /v1/posts/{postId}`: soft-delete a post; it leaves every listing and count, its row and slug stay
+ * (`deletedAt`). A post that was announced (`post.created`) is announced gone with `post.deleted`, in the same
+ * transaction.
+ */
+export async function remove({ db, organizationId, clock }: WorkspaceContext, postId: string): Promise<Deleted> {
+  return db.transaction(async (tx) => {
+    const post = await requireLivePost(tx, organizationId, postId, true);
+    const now = changeTime(clock, post.updatedAt);
+    await posts.softDelete(tx, organizationId, postId, now);
+    if (post.moderationStatus === 'approved')
+      await emit(tx, { event: 'post.deleted', organizationId, boardId: post.boardId, post: postSummary(post) }, now);
+    return { id: postId, deleted: true as const };
+  });
+}
+
+/** `POST /v1/posts/{postId}/merge`: the duplicate merged into `intoPostId`, as the console merges. */
+async function mergeBody(ctx: WorkspaceContext, postId: string, body: unknown): Promise<PostDetail> {
+  const { intoPostId } = parseInput(mergePostBodySchema, body);
+  return withDetail(ctx.db, await merge(ctx, postId, intoPostId));
 }
 
 /** A workspace's posts. Built once per workspace. */
@@ -60,7 +91,24 @@ export function createPostsService(ctx: WorkspaceContext) {
     delete: (postId: string) => remove(ctx, postId),
     /** A live post of the workspace. */
     retrieve: (postId: string): Promise<Post> => requireLivePost(ctx.db, ctx.organizationId, postId),
+    /** `GET /v1/posts/{postId}`: a live post with its tags and impact. */
+    detail: async (postId: string): Promise<PostDetail> =>
+      withDetail(ctx.db, await requireLivePost(ctx.db, ctx.organizationId, postId)),
+    /** `POST /v1/posts/{postId}/merge`. */
+    mergeBody: (postId: string, body: unknown) => mergeBody(ctx, postId, body),
     listForContact: (contactId: string, query?: PageQueryInput) => listForContact(ctx, contactId, query),
+    /** `GET /v1/posts/{postId}/votes`. */
+    listVotes: (postId: string, query?: ListPostVotesQuery) => listVotes(ctx, postId, query),
+    /** `POST /v1/posts/{postId}/votes`: a contact's vote (the existing one when they have voted). */
+    vote: (postId: string, body: unknown) => createVote(ctx, postId, body),
+    listComments: (postId: string, query?: PageQueryInput) => listComments(ctx, postId, query),
+    comment: (postId: string, body: unknown) => createComment(ctx, postId, body),
+    updateComment: (commentId: string, body: unknown) => updateComment(ctx, commentId, body),
+    deleteComment: (commentId: string) => deleteComment(ctx, commentId),
+    listNotes: (postId: string, query?: PageQueryInput) => listNotes(ctx, postId, query),
+    note: (postId: string, body: unknown) => createNote(ctx, postId, body),
+    /** `DELETE /v1/posts/{postId}/votes/{contactId}`. */
+    unvote: (postId: string, contactId: string) => deleteVote(ctx, postId, contactId),
   };
 }
 export type PostsService = ReturnType<typeof createPostsService>;
@@ -70,4 +118,19 @@ export const POST_OPERATIONS = {
   listContactPosts: (posts, { params, input }) => answer(posts.listForContact(params.contactId!, input)),
   createPost: (posts, { params, input }) => answer(posts.create(params.boardId!, input)),
   updatePost: (posts, { params, input }) => answer(posts.update(params.postId!, input)),
+  retrievePost: (posts, { params }) => answer(posts.detail(params.postId!)),
+  deletePost: (posts, { params }) => answer(posts.delete(params.postId!)),
+  mergePost: (posts, { params, input }) => answer(posts.mergeBody(params.postId!, input)),
+  listPostVotes: (posts, { params, input }) => answer(posts.listVotes(params.postId!, input)),
+  createVote: async (posts, { params, input }) => {
+    const { vote, created } = await posts.vote(params.postId!, input);
+    return { value: vote, created };
+  },
+  deleteVote: (posts, { params }) => answer(posts.unvote(params.postId!, params.contactId!)),
+  listPostComments: (posts, { params, input }) => answer(posts.listComments(params.postId!, input)),
+  createComment: (posts, { params, input }) => answer(posts.comment(params.postId!, input)),
+  updateComment: (posts, { params, input }) => answer(posts.updateComment(params.commentId!, input)),
+  deleteComment: (posts, { params }) => answer(posts.deleteComment(params.commentId!)),
+  listPostNotes: (posts, { params, input }) => answer(posts.listNotes(params.postId!, input)),
+  createNote: (posts, { params, input }) => answer(posts.note(params.postId!, input)),
 } satisfies Bindings<PostsService>;

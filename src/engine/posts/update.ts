@@ -1,9 +1,15 @@
 import { type Post, updatePostBodySchema } from '../../schemas/posts.js';
 import { notifyPostStatus } from '../notifications/index.js';
-import { changeTime, FeedbackError, isUniqueViolation, parseInput } from '../shared/index.js';
+import {
+  changeTime,
+  FeedbackError,
+  type FieldChange,
+  isUniqueViolation,
+  parseInput,
+  postSummary,
+} from '../shared/index.js';
 import { emit, posts, postTags, type Sql, type WorkspaceContext } from '../store/index.js';
 import { assertReferences, requireLivePost } from './references.js';
-import { postSummary } from './write.js';
 
 const EDITABLE = ['title', 'body', 'bodyText', 'contactId', 'hideFromRoadmap', 'slug', 'status'] as const;
 
@@ -20,6 +26,18 @@ function applied(current: Post, input: ReturnType<typeof updatePostBodySchema.pa
   if (input.slug !== undefined) next.slug = input.slug;
   if (input.status !== undefined) next.status = input.status;
   return next;
+}
+
+/** What an update changes, as `post.updated` carries it: the body as its text, the tags as their ids (sorted). */
+function changesOf(current: Post, next: Post, hadTags: string[], tagIds: string[]): Record<string, FieldChange> {
+  const changes: Record<string, FieldChange> = {};
+  for (const field of EDITABLE) {
+    if (field === 'body' || next[field] === current[field]) continue;
+    changes[field === 'bodyText' ? 'body' : field] = { from: current[field], to: next[field] };
+  }
+  if (!changes.body && next.body !== current.body) changes.body = { from: current.bodyText, to: next.bodyText };
+  if (hadTags.join() !== tagIds.join()) changes.tagIds = { from: hadTags, to: tagIds };
+  return changes;
 }
 
 /** Write the post's new fields; an explicit slug taken in the board is 409. */
@@ -52,11 +70,22 @@ export async function update(
     const current = await requireLivePost(tx, organizationId, postId, true);
     await assertReferences(tx, organizationId, { contactId: input.contactId, tagIds: input.tagIds });
     const next = applied(current, input);
-    if (!EDITABLE.some((f) => next[f] !== current[f]) && input.tagIds === undefined) return current;
+    const hadTags =
+      input.tagIds === undefined ? [] : ((await postTags.forPosts(tx, [current.id])).get(current.id) ?? []);
+    const tagIds = input.tagIds === undefined ? hadTags : [...new Set(input.tagIds)].sort();
+    const changes = changesOf(current, next, hadTags, tagIds);
+    if (Object.keys(changes).length === 0) return current;
     const now = changeTime(clock, current.updatedAt);
     next.updatedAt = now.toISOString();
     await write(tx, current, next);
-    if (input.tagIds !== undefined) await postTags.setForPost(tx, current.id, new Set(input.tagIds));
+    if (changes.tagIds) await postTags.setForPost(tx, current.id, new Set(tagIds));
+    // A post held for moderation is not announced yet: neither are its changes.
+    if (current.moderationStatus === 'approved')
+      await emit(
+        tx,
+        { event: 'post.updated', organizationId, boardId: next.boardId, post: postSummary(next), changes },
+        now,
+      );
     if (next.status !== current.status) {
       const changeId = await emit(
         tx,

@@ -1,11 +1,6 @@
 import type { ModerationStatus, Post } from '../../schemas/posts.js';
-import { firstFreeSlug, newId, slugify } from '../shared/index.js';
+import { firstFreeSlug, newId, postSummary, slugify } from '../shared/index.js';
 import { emit, posts, postTags, type Sql } from '../store/index.js';
-
-/** The post as `post.created` and `post.status_changed` carry it. */
-export function postSummary(post: Post) {
-  return { id: post.id, title: post.title, slug: post.slug, status: post.status, createdAt: post.createdAt };
-}
 
 export interface NewPost {
   boardId: string;

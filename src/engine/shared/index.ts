@@ -16,4 +16,5 @@ export * from './plain-body.js';
 export * from './plans.js';
 export * from './portal-paths.js';
 export * from './slugs.js';
+export { postSummary } from './summaries.js';
 export * from './time.js';

@@ -15,6 +15,7 @@ export * as leases from './queries/leases.js';
 export * as mailClaims from './queries/mail-claims.js';
 export * as mailRecipients from './queries/mail-recipients.js';
 export * as portalPages from './queries/portal-pages.js';
+export * as postVotes from './queries/post-votes.js';
 export * as triage from './queries/triage.js';
 export * from './rows.js';
 export * from './sql.js';

@@ -1,19 +1,9 @@
 // The console's triage: every post of a workspace in one list, filtered and sorted as the team works (docs/console.md).
 import type { CompanyRef } from '../../schemas/companies.js';
-import type { Post } from '../../schemas/posts.js';
+import type { ListPostsQuery, Post } from '../../schemas/posts.js';
 import { toCompanyRef } from '../companies/index.js';
 import { ROADMAP_STATUSES } from '../portal/index.js';
-import { parseSearch, type RelevancePosition, searchPosts } from '../search/index.js';
-import {
-  type CursorKey,
-  FeedbackError,
-  isId,
-  isIntegerIn,
-  isRelevancePosition,
-  isTime,
-  readCursor,
-  toPage,
-} from '../shared/index.js';
+import { answer, type Bindings, type CursorKey, FeedbackError, isId, readCursor, toPage } from '../shared/index.js';
 import {
   boards,
   companies,
@@ -24,6 +14,8 @@ import {
   triage,
   type WorkspaceContext,
 } from '../store/index.js';
+import { listPosts } from './list.js';
+import { isCount, searchedPage, sortedPage, type TriageSort } from './pages.js';
 
 export const ROADMAP_LIMIT = triage.ROADMAP_LIMIT;
 export type TriageComment = triage.TriageComment;
@@ -71,8 +63,7 @@ export interface TriagePostDetail {
   notes: postNotes.PostNoteRow[];
 }
 
-export const TRIAGE_SORTS = ['votes', 'newest', 'trending', 'impact'] as const;
-export type TriageSort = (typeof TRIAGE_SORTS)[number];
+export { TRIAGE_SORTS, type TriageSort } from './pages.js';
 
 /** The posts page's query: its filter (the store's, one definition), and the search, order and page. */
 export interface TriageQuery extends triage.TriageFilter {
@@ -84,14 +75,6 @@ export interface TriageQuery extends triage.TriageFilter {
   cursor?: string;
   limit?: number;
 }
-
-const isCount = isIntegerIn(0, Number.MAX_SAFE_INTEGER);
-const POSITIONS: Record<TriageSort, (k: CursorKey) => boolean> = {
-  votes: (k) => k.length === 3 && isCount(k[0]) && isTime(k[1]) && isId(k[2]),
-  newest: (k) => k.length === 2 && isTime(k[0]) && isId(k[1]),
-  impact: (k) => k.length === 2 && isCount(k[0]) && isId(k[1]),
-  trending: (k) => k.length === 3 && isCount(k[0]) && isCount(k[1]) && isId(k[2]),
-};
 
 /** The posts with their impact per currency and their tags (one statement each for the page). */
 async function withImpact<T extends { id: string }>(
@@ -199,44 +182,6 @@ async function postDetail(
   };
 }
 
-/** A page of the posts matching the query's words, most relevant first (docs/search.md). */
-async function searchedPage(
-  ctx: WorkspaceContext,
-  q: string,
-  filter: triage.TriageFilter,
-  limit: number,
-  cursor: string | undefined,
-) {
-  const position = readCursor(cursor, 'triage:relevance', isRelevancePosition) as RelevancePosition | undefined;
-  const scope = { organizationId: ctx.organizationId, ...(filter.boardId ? { boardId: filter.boardId } : {}) };
-  const rows = await searchPosts(ctx.db, scope, parseSearch(q), limit + 1, position, (ids) =>
-    triage.byIds(ctx.db, ids, filter),
-  );
-  return toPage(rows, limit, 'triage:relevance', (last) => [...last.position]);
-}
-
-/** A page of the posts in `sort` (impact in `currency`; none without one). */
-async function sortedPage(
-  ctx: WorkspaceContext,
-  sort: TriageSort,
-  currency: string | null | undefined,
-  filter: triage.TriageFilter,
-  limit: number,
-  cursor: string | undefined,
-) {
-  // The currency is part of the cursor's kind: a page of one currency does not continue another's.
-  const kind = sort === 'impact' ? `triage:impact:${currency ?? ''}` : `triage:${sort}`;
-  const position = readCursor(cursor, kind, POSITIONS[sort]) as triage.Position | undefined;
-  const since = new Date(ctx.clock().getTime() - triage.TRENDING_DAYS * 86_400_000);
-  const rows =
-    sort === 'trending'
-      ? await triage.trending(ctx.db, ctx.organizationId, since, filter, limit + 1, position)
-      : currency === null
-        ? []
-        : await triage.posts(ctx.db, ctx.organizationId, sort, { ...filter, currency }, limit + 1, position);
-  return toPage(rows, limit, kind, (last) => [...last.position]);
-}
-
 /**
  * A page of the workspace's live, unmerged posts (held ones too), most votes first by default; with the currencies
  * its impact is in (what the page offers to rank by) and the one this page ranks by.
@@ -314,6 +259,13 @@ export function createTriageReader(ctx: WorkspaceContext) {
       return { currencies, mostCommon: chosen };
     },
     posts: (query: TriageQuery = {}) => postsPage(ctx, chooser, query),
+    /** `GET /v1/posts`: the API's list of the workspace's posts. */
+    list: (query?: ListPostsQuery) => listPosts(ctx, query),
   };
 }
 export type TriageReader = ReturnType<typeof createTriageReader>;
+
+/** The contract's operations the triage reader does: the posts list. */
+export const TRIAGE_OPERATIONS = {
+  listPosts: (reader, { input }) => answer(reader.list(input)),
+} satisfies Bindings<TriageReader>;

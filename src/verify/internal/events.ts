@@ -13,7 +13,13 @@ export type EventKind =
   | 'contact.deleted'
   | 'company.created'
   | 'company.updated'
-  | 'company.deleted';
+  | 'company.deleted'
+  | 'post.updated'
+  | 'post.merged'
+  | 'post.deleted'
+  | 'vote.deleted'
+  | 'comment.updated'
+  | 'comment.deleted';
 
 /** A timestamp: ISO 8601, UTC, milliseconds. */
 type Timestamp = string;
@@ -58,25 +64,33 @@ export interface PostStatusChangedEvent {
   post: PostSummary;
   previousStatus: string;
 }
+/** A vote as `vote.*` events carry it: `userId` is null for anonymous email-verified voters. */
+interface EventVote {
+  id: string;
+  postId: string;
+  userId: string | null;
+  createdAt: Timestamp;
+}
+/** A comment as `comment.*` events carry it. */
+interface EventComment {
+  id: string;
+  postId: string;
+  parentId: string | null;
+  authorUserId: string | null;
+  bodyText: string;
+  createdAt: Timestamp;
+}
 export interface VoteCreatedEvent {
   event: 'vote.created';
   organizationId: string;
   boardId: string;
-  /** `userId` is null for anonymous email-verified voters. */
-  vote: { id: string; postId: string; userId: string | null; createdAt: Timestamp };
+  vote: EventVote;
 }
 export interface CommentCreatedEvent {
   event: 'comment.created';
   organizationId: string;
   boardId: string;
-  comment: {
-    id: string;
-    postId: string;
-    parentId: string | null;
-    authorUserId: string | null;
-    bodyText: string;
-    createdAt: Timestamp;
-  };
+  comment: EventComment;
 }
 export interface ChangelogPublishedEvent {
   event: 'changelog.published';
@@ -133,6 +147,48 @@ export interface CompanyDeletedEvent {
   company: { id: string; externalCompanyId: string };
 }
 
+export interface PostUpdatedEvent {
+  event: 'post.updated';
+  organizationId: string;
+  boardId: string;
+  post: PostSummary;
+  /** The fields that changed: title, body (its text), slug, status, contactId, hideFromRoadmap, tagIds. */
+  changes: Record<string, { from: unknown; to: unknown }>;
+}
+export interface PostMergedEvent {
+  event: 'post.merged';
+  organizationId: string;
+  boardId: string;
+  /** The duplicate, now `duplicate`; its votes moved to `into`. */
+  post: PostSummary;
+  into: PostSummary;
+}
+export interface PostDeletedEvent {
+  event: 'post.deleted';
+  organizationId: string;
+  boardId: string;
+  post: PostSummary;
+}
+export interface VoteDeletedEvent {
+  event: 'vote.deleted';
+  organizationId: string;
+  boardId: string;
+  vote: EventVote;
+}
+export interface CommentUpdatedEvent {
+  event: 'comment.updated';
+  organizationId: string;
+  boardId: string;
+  comment: EventComment;
+  changes: Record<string, { from: unknown; to: unknown }>;
+}
+export interface CommentDeletedEvent {
+  event: 'comment.deleted';
+  organizationId: string;
+  boardId: string;
+  comment: EventComment;
+}
+
 /** Every webhook event payload, discriminated by `event`. */
 export type WebhookEvent =
   | PostCreatedEvent
@@ -145,4 +201,10 @@ export type WebhookEvent =
   | ContactDeletedEvent
   | CompanyCreatedEvent
   | CompanyUpdatedEvent
-  | CompanyDeletedEvent;
+  | CompanyDeletedEvent
+  | PostUpdatedEvent
+  | PostMergedEvent
+  | PostDeletedEvent
+  | VoteDeletedEvent
+  | CommentUpdatedEvent
+  | CommentDeletedEvent;

@@ -257,7 +257,7 @@ export async function comments(sql: Sql, postId: string, limit: number): Promise
   return (
     await sql.all(
       `SELECT ${COMMENTS.columns}, ct.name AS contact_name FROM comment c LEFT JOIN contact ct ON ct.id = c.contact_id
-       WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`,
+       WHERE c.post_id = ? AND c.deleted_at IS NULL ORDER BY c.created_at, c.id LIMIT ?`,
       [postId, limit],
     )
   ).map((r) => named(COMMENTS.read(r), r));

@@ -42,17 +42,22 @@ export interface TriageFilter {
   voterPlan?: string;
   /** Only posts someone of a company on this plan voted for (the company's `plan`). */
   companyPlan?: string;
+  /** Only posts this contact wrote. */
+  contactId?: string;
+  /** Posts merged into another too (the console's list leaves them out). */
+  includeMerged?: boolean;
 }
 
 /** The filter's conditions on `p`, and their parameters. */
 function conditions(sql: Sql, filter: TriageFilter): { where: string[]; params: unknown[] } {
-  const where = ['p.deleted_at IS NULL', 'p.merged_into_id IS NULL'];
+  const where = ['p.deleted_at IS NULL', ...(filter.includeMerged ? [] : ['p.merged_into_id IS NULL'])];
   const params: unknown[] = [];
   const add = (condition: string, value: unknown) => {
     where.push(condition);
     params.push(value);
   };
   if (filter.boardId) add('p.board_id = ?', filter.boardId);
+  if (filter.contactId) add('p.contact_id = ?', filter.contactId);
   if (filter.status) add('p.status = ?', filter.status);
   if (filter.held) add('p.moderation_status = ?', 'pending');
   if (filter.since) add('p.created_at > ?', ts(sql, filter.since));
@@ -343,7 +348,7 @@ export async function comments(sql: Sql, postId: string, limit: number): Promise
     await sql.all(
       `SELECT ${COMMENTS.columns}, ct.name AS contact_name, ct.email AS contact_email
        FROM comment c LEFT JOIN contact ct ON ct.id = c.contact_id
-       WHERE c.post_id = ? ORDER BY c.created_at, c.id LIMIT ?`,
+       WHERE c.post_id = ? AND c.deleted_at IS NULL ORDER BY c.created_at, c.id LIMIT ?`,
       [postId, limit],
     )
   ).map((r) => {

@@ -56,11 +56,12 @@ export async function insert(sql: Sql, board: BoardRow): Promise<void> {
   ]);
 }
 
-export async function find(sql: Sql, organizationId: string, id: string): Promise<BoardRow | undefined> {
-  const row = await sql.one(`SELECT ${BOARDS.columns} FROM board b WHERE b.organization_id = ? AND b.id = ?`, [
-    organizationId,
-    id,
-  ]);
+/** A board of the workspace, locked for the transaction with `lock` (PostgreSQL). */
+export async function find(sql: Sql, organizationId: string, id: string, lock = false): Promise<BoardRow | undefined> {
+  const row = await sql.one(
+    `SELECT ${BOARDS.columns} FROM board b WHERE b.organization_id = ? AND b.id = ?${lock ? sql.dialect.forUpdate : ''}`,
+    [organizationId, id],
+  );
   return row && BOARDS.read(row);
 }
 
@@ -76,4 +77,31 @@ export async function slugsLike(sql: Sql, organizationId: string, base: string):
     [organizationId, base, `${base}-%`],
   );
   return rows.map((r) => r.slug);
+}
+
+/** Write a board's name, description, slug, visibility and updatedAt (a taken slug is a unique violation). */
+export async function update(sql: Sql, board: BoardRow): Promise<void> {
+  await sql.run('UPDATE board SET name = ?, description = ?, slug = ?, is_public = ?, updated_at = ? WHERE id = ?', [
+    board.name,
+    board.description,
+    board.slug,
+    board.isPublic,
+    ts(sql, new Date(board.updatedAt)),
+    board.id,
+  ]);
+}
+
+/** What is filed on a board: its live posts and its changelog entries (drafts and published). */
+export async function contents(sql: Sql, boardId: string): Promise<{ posts: number; changelogEntries: number }> {
+  const row = await sql.one<{ posts: unknown; entries: unknown }>(
+    `SELECT (SELECT COUNT(*) FROM post WHERE board_id = ? AND deleted_at IS NULL) AS posts,
+            (SELECT COUNT(*) FROM changelog_entry WHERE board_id = ?) AS entries`,
+    [boardId, boardId],
+  );
+  return { posts: Number(row?.posts ?? 0), changelogEntries: Number(row?.entries ?? 0) };
+}
+
+/** Delete a board; its posts (with their votes, comments and tags) and its changelog entries go with it. */
+export async function remove(sql: Sql, id: string): Promise<void> {
+  await sql.run('DELETE FROM board WHERE id = ?', [id]);
 }

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { asIs, defineRows } from '../rows.js';
-import { placeholders, type Sql, toBool, toIso, toStringOrNull, ts } from '../sql.js';
+import { type After, asIs, defineRows, pageOf } from '../rows.js';
+import { placeholders, type Sql, toBool, toIso, toIsoOrNull, toStringOrNull, ts } from '../sql.js';
 import { inList, linkedBy, type Subject } from '../subjects.js';
 import { Organization } from './organizations.js';
 import { Post } from './posts.js';
@@ -29,6 +29,10 @@ export const Comment = defineEntity({
     official: p.boolean().default(false),
     bodyText: p.text(),
     createdAt: p.datetime().length(3),
+    /** When the text was last edited; null when never. */
+    updatedAt: p.datetime().length(3).nullable(),
+    /** When it was deleted: the row stays for its replies, its text emptied. */
+    deletedAt: p.datetime().length(3).nullable(),
   },
 });
 
@@ -59,6 +63,10 @@ export interface CommentRecord {
   official: boolean;
   bodyText: string;
   createdAt: string;
+  /** When the text was last edited; null when never. */
+  updatedAt: string | null;
+  /** When it was deleted (its text is empty then). */
+  deletedAt: string | null;
 }
 
 /** The comment table's one row mapping; the reads that show comments take views of it (`ROWS.pick(...)`). */
@@ -72,6 +80,8 @@ export const ROWS = defineRows<CommentRecord>('comment', 'c', {
   official: toBool,
   bodyText: asIs,
   createdAt: toIso,
+  updatedAt: toIsoOrNull,
+  deletedAt: toIsoOrNull,
 });
 
 /** Insert a comment and count it on its post. */
@@ -96,14 +106,14 @@ export async function insert(sql: Sql, c: CommentRow): Promise<void> {
   await sql.run('UPDATE post SET comment_count = comment_count + 1 WHERE id = ?', [c.postId]);
 }
 
-/** This comment, if it is on this post: who wrote it (their contact, when they opted in). */
+/** This live comment, if it is on this post: who wrote it (their contact, when they opted in). */
 export async function findOnPost(
   sql: Sql,
   id: string,
   postId: string,
 ): Promise<{ contactId: string | null } | undefined> {
   const row = await sql.one<{ contact_id: string | null }>(
-    'SELECT contact_id FROM comment WHERE id = ? AND post_id = ?',
+    'SELECT contact_id FROM comment WHERE id = ? AND post_id = ? AND deleted_at IS NULL',
     [id, postId],
   );
   return row && { contactId: row.contact_id ?? null };
@@ -176,6 +186,7 @@ export async function recentOf(
   const rows = await sql.all<Record<string, unknown>>(
     `SELECT id, post_id, body_text, created_at FROM comment
      WHERE id IN (SELECT id FROM comment WHERE contact_id = ? UNION SELECT id FROM comment WHERE organization_id = ? AND email_hash = ?)
+       AND deleted_at IS NULL
      ORDER BY created_at DESC, id DESC LIMIT ?`,
     [who.contactId, organizationId, who.emailHash, limit],
   );
@@ -185,4 +196,38 @@ export async function recentOf(
     bodyText: r.body_text as string,
     createdAt: toIso(r.created_at),
   }));
+}
+
+/** Up to `limit` live comments of the post, oldest first, after (createdAt, id). */
+export function listForPost(sql: Sql, postId: string, limit: number, after?: After): Promise<CommentRecord[]> {
+  return pageOf(sql, ROWS, { where: 'c.post_id = ? AND c.deleted_at IS NULL', params: [postId] }, limit, after);
+}
+
+/** A live comment of the workspace (with its post's id), locked for the transaction with `lock` (PostgreSQL). */
+export async function find(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+  lock = false,
+): Promise<CommentRecord | undefined> {
+  const row = await sql.one(
+    `SELECT ${ROWS.columns} FROM comment c WHERE c.organization_id = ? AND c.id = ? AND c.deleted_at IS NULL${lock ? sql.dialect.forUpdate : ''}`,
+    [organizationId, id],
+  );
+  return row && ROWS.read(row);
+}
+
+/** Change a comment's text. */
+export async function updateText(sql: Sql, id: string, bodyText: string, now: Date): Promise<void> {
+  await sql.run('UPDATE comment SET body_text = ?, updated_at = ? WHERE id = ?', [bodyText, ts(sql, now), id]);
+}
+
+/** Delete a comment (soft: its row stays for its replies' thread, its text emptied) and count it off its post. */
+export async function softDelete(sql: Sql, id: string, postId: string, now: Date): Promise<void> {
+  await sql.run("UPDATE comment SET body_text = '', deleted_at = ?, updated_at = ? WHERE id = ?", [
+    ts(sql, now),
+    ts(sql, now),
+    id,
+  ]);
+  await sql.run('UPDATE post SET comment_count = comment_count - 1 WHERE id = ? AND comment_count > 0', [postId]);
 }

@@ -183,7 +183,7 @@ export async function findWithCounts(
        CASE WHEN c.email_hash IS NULL THEN 0 ELSE
          (SELECT COUNT(*) FROM vote v WHERE v.organization_id = c.organization_id AND v.email_hash = c.email_hash) END AS vote_count,
        CASE WHEN c.email_hash IS NULL THEN 0 ELSE
-         (SELECT COUNT(*) FROM comment m WHERE m.organization_id = c.organization_id AND m.email_hash = c.email_hash) END AS comment_count
+         (SELECT COUNT(*) FROM comment m WHERE m.organization_id = c.organization_id AND m.email_hash = c.email_hash AND m.deleted_at IS NULL) END AS comment_count
      FROM contact c WHERE c.organization_id = ? AND c.id = ?`,
     [organizationId, id],
   );

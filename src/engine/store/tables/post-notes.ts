@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { asIs, defineRows } from '../rows.js';
+import { type After, asIs, defineRows, pageOf } from '../rows.js';
 import { type Sql, toIso, ts } from '../sql.js';
 import { Organization } from './organizations.js';
 import { Post } from './posts.js';
@@ -75,4 +75,9 @@ export async function byAuthor(sql: Sql, email: string): Promise<PostNoteRow[]> 
 
 export async function renameAuthor(sql: Sql, email: string, alias: string): Promise<number> {
   return sql.run('UPDATE post_note SET author_email = ? WHERE author_email = ?', [alias, email]);
+}
+
+/** Up to `limit` of the post's notes, oldest first, after (createdAt, id). */
+export function pageForPost(sql: Sql, postId: string, limit: number, after?: After): Promise<PostNoteRow[]> {
+  return pageOf(sql, NOTES, { where: 'n.post_id = ?', params: [postId] }, limit, after);
 }

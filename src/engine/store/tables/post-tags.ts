@@ -32,3 +32,23 @@ export async function forPosts(sql: Sql, postIds: readonly string[]): Promise<Ma
   for (const r of rows) out.set(r.post_id, [...(out.get(r.post_id) ?? []), r.tag_id]);
   return out;
 }
+
+/** The tags each of these posts carries, named (by post, each post's by name). */
+export async function refsForPosts(
+  sql: Sql,
+  postIds: readonly string[],
+): Promise<Map<string, Array<{ id: string; name: string; slug: string }>>> {
+  const out = new Map<string, Array<{ id: string; name: string; slug: string }>>();
+  if (postIds.length === 0) return out;
+  const rows = await sql.all<{ post_id: string; id: string; name: string; slug: string }>(
+    `SELECT pt.post_id, t.id, t.name, t.slug FROM post_tag pt JOIN tag t ON t.id = pt.tag_id
+      WHERE pt.post_id IN (${placeholders(postIds)}) ORDER BY pt.post_id, t.name, t.id`,
+    postIds,
+  );
+  for (const r of rows) {
+    const list = out.get(r.post_id) ?? [];
+    list.push({ id: r.id, name: r.name, slug: r.slug });
+    out.set(r.post_id, list);
+  }
+  return out;
+}

@@ -234,6 +234,15 @@ export async function softDelete(sql: Sql, organizationId: string, id: string, n
   return changed > 0;
 }
 
+/** The board's live posts that were announced (`post.created`: not held for moderation), for their `post.deleted`. */
+export async function announcedOnBoard(sql: Sql, boardId: string): Promise<PostRecord[]> {
+  const rows = await sql.all(
+    `SELECT ${POSTS.columns} FROM post p WHERE p.board_id = ? AND p.deleted_at IS NULL AND p.moderation_status = ?`,
+    [boardId, 'approved'],
+  );
+  return rows.map((row) => POSTS.read(row));
+}
+
 /** The slugs of the board's posts that are `base` or `base-...` (soft-deleted posts keep theirs). */
 export async function slugsLike(sql: Sql, boardId: string, base: string): Promise<string[]> {
   return (

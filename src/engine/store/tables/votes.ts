@@ -108,7 +108,6 @@ export async function anonymize(sql: Sql, ids: readonly string[]): Promise<numbe
   return changed;
 }
 
-/** Whether this voter (`u:<userId>` or `e:<emailHash>`) has voted on the post. */
 /** Which of the posts the voter voted on (one statement, whatever the number of posts). */
 export async function votedOn(sql: Sql, postIds: readonly string[], voterKey: string): Promise<Set<string>> {
   if (!postIds.length) return new Set();
@@ -157,4 +156,32 @@ export async function recentOf(
     postTitle: r.title as string,
     createdAt: toIso(r.created_at),
   }));
+}
+
+/** The vote on a post by this voter key or this contact, if there is one. */
+export async function findOnPost(
+  sql: Sql,
+  postId: string,
+  who: { voterKey: string; contactId: string },
+): Promise<{ id: string; userId: string | null; contactId: string | null; createdAt: string } | undefined> {
+  const row = await sql.one<Record<string, unknown>>(
+    `SELECT id, user_id, contact_id, created_at FROM vote WHERE post_id = ? AND (voter_key = ? OR contact_id = ?)
+     ORDER BY created_at, id LIMIT 1`,
+    [postId, who.voterKey, who.contactId],
+  );
+  return (
+    row && {
+      id: row.id as string,
+      userId: toStringOrNull(row.user_id),
+      contactId: toStringOrNull(row.contact_id),
+      createdAt: toIso(row.created_at),
+    }
+  );
+}
+
+/** Delete a vote and count it off its post; whether it was there. */
+export async function remove(sql: Sql, id: string, postId: string): Promise<boolean> {
+  if ((await sql.run('DELETE FROM vote WHERE id = ? AND post_id = ?', [id, postId])) === 0) return false;
+  await sql.run('UPDATE post SET vote_count = vote_count - 1 WHERE id = ? AND vote_count > 0', [postId]);
+  return true;
 }
