@@ -1,14 +1,10 @@
-// The zod-free table itself (not the contract's index, which also holds the schemas): the client loads no zod.
-import {
-  fillPath,
-  OPERATION_IDS,
-  OPERATIONS,
-  type Operation,
-  type OperationDefinition,
-  type OperationId,
-  pathParams,
-} from '../contract/operations.js';
+// What the client carries of the contract is its wire table (method, path, flags: src/contract/wire.ts, generated from
+// the rows); the rows themselves and their schemas are types only here: the client loads no zod and no descriptions.
+import { fillPath, pathParams } from '../contract/definition.js';
+import type { Operation, OperationId } from '../contract/operations.js';
 import type { BodyOf, DataOf, ItemOf, QueryOf, ResponseOf } from '../contract/schemas.js';
+import { WIRE } from '../contract/wire.js';
+import { WIRE_FLAGS } from '../contract/wire-of.js';
 import { type PageResult, pageResult } from './pages.js';
 import { type Call, type ClientOptions, type Query, type RequestOptions, Transport } from './transport.js';
 
@@ -18,11 +14,10 @@ export type { ClientOptions, RequestOptions } from './transport.js';
 
 /** One operation of the contract: its method and path from the table, the path ids filled in, the input as its body or query. */
 function callOf(id: OperationId, ids: readonly string[], input: unknown, opts?: RequestOptions): Call {
-  const operation = OPERATIONS[id];
-  const sends =
-    operation.method === 'GET' || operation.method === 'DELETE' ? { query: input as Query } : { body: input ?? {} };
-  const idempotent = 'idempotency' in operation && operation.idempotency === 'natural';
-  return { method: operation.method, path: fillPath(operation.path, ids), ...sends, options: opts, idempotent };
+  const [method, path, , flags] = WIRE[id];
+  const sends = method === 'GET' || method === 'DELETE' ? { query: input as Query } : { body: input ?? {} };
+  const idempotent = (flags & WIRE_FLAGS.natural) !== 0;
+  return { method, path: fillPath(path, ids), ...sends, options: opts, idempotent };
 }
 
 /** The two ways an operation answers through `transport`: its `data`, or the pages of a list to walk. */
@@ -78,17 +73,17 @@ type Methods = {
 function methodsOf(transport: Transport): Methods {
   const { data, page } = answersOf(transport);
   const methods: Record<string, unknown> = {};
-  for (const id of OPERATION_IDS) {
-    const operation: OperationDefinition = OPERATIONS[id];
-    const count = pathParams(operation.path).length;
-    const takesInput = operation.body !== undefined || operation.query !== undefined;
+  for (const id of Object.keys(WIRE) as OperationId[]) {
+    const [, path, client, flags] = WIRE[id];
+    const count = pathParams(path).length;
+    const takesInput = (flags & (WIRE_FLAGS.body | WIRE_FLAGS.query)) !== 0;
     const method = (...args: unknown[]) => {
       const ids = args.slice(0, count) as string[];
       const input = takesInput ? args[count] : undefined;
       const opts = args[takesInput ? count + 1 : count] as RequestOptions | undefined;
-      return 'page' in operation.answers ? page(id, ids, input as Query, opts) : data(id, ids, input, opts);
+      return flags & WIRE_FLAGS.page ? page(id, ids, input as Query, opts) : data(id, ids, input, opts);
     };
-    const [group, name] = operation.client.split('.') as [string, string | undefined];
+    const [group, name] = client.split('.') as [string, string | undefined];
     if (name === undefined) methods[group] = method;
     else ((methods[group] ??= {}) as Record<string, unknown>)[name] = method;
   }
@@ -116,7 +111,7 @@ export function createClient(options: ClientOptions) {
       args: { params?: Record<string, string>; input?: unknown } = {},
       opts?: RequestOptions,
     ) => {
-      const ids = pathParams(OPERATIONS[id].path).map((name) => args.params?.[name] ?? '');
+      const ids = pathParams(WIRE[id][1]).map((name) => args.params?.[name] ?? '');
       return (await transport.request<ResponseOf<K>>(callOf(id, ids, args.input, opts))).data;
     },
   };
