@@ -12,7 +12,7 @@ const operations = Object.values(OPERATIONS).map((o) => `${o.method} ${normal(o.
 /** Every `METHOD /v1/...` a page names (`GET|PATCH|DELETE /v1/webhooks/{id}` is three). */
 function routesIn(text: string): string[] {
   return [
-    ...text.matchAll(/\b((?:GET|POST|PATCH|DELETE)(?:\|(?:GET|POST|PATCH|DELETE))*) (\/v1\/[^\s`|),]*)/g),
+    ...text.matchAll(/\b((?:GET|POST|PUT|PATCH|DELETE)(?:\|(?:GET|POST|PUT|PATCH|DELETE))*) (\/v1\/[^\s`|),]*)/g),
   ].flatMap(([, methods, path]) => methods!.split('|').map((method) => `${method} ${normal(path!)}`));
 }
 

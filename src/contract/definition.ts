@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Scope } from '../schemas/common.js';
 import type * as schemas from '../schemas/index.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The name of a `feedback-service/schemas` export that is a zod schema: how a row names its shapes. */
 export type SchemaName = {
@@ -35,6 +35,11 @@ export const RESOURCES = {
     tag: 'Votes',
     description:
       "Who asked for a post: a post's voters with their revenue, and votes cast or taken back for a contact.",
+  },
+  tags: { tag: 'Tags', description: "The workspace's tags, and the tags a post carries (at most three)." },
+  changelog: {
+    tag: 'Changelog',
+    description: 'What shipped: drafts on a board, linked to the posts they ship, published once with their mail.',
   },
   comments: {
     tag: 'Comments',

@@ -4,11 +4,13 @@
 import type { OperationDoc } from './definition.js';
 import type { OperationId } from './operations.js';
 import { BOARD_DOCS } from './rows/boards.js';
+import { CHANGELOG_DOCS } from './rows/changelog.js';
 import { COMMENT_DOCS } from './rows/comments.js';
 import { COMPANY_DOCS } from './rows/companies.js';
 import { CONTACT_DOCS } from './rows/contacts.js';
 import { KEY_DOCS } from './rows/keys.js';
 import { POST_DOCS } from './rows/posts.js';
+import { TAG_DOCS } from './rows/tags.js';
 import { VOTE_DOCS } from './rows/votes.js';
 import { WEBHOOK_DOCS } from './rows/webhooks.js';
 
@@ -20,6 +22,8 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = /* @__PURE__ */
   POST_DOCS,
   VOTE_DOCS,
   COMMENT_DOCS,
+  TAG_DOCS,
+  CHANGELOG_DOCS,
   KEY_DOCS,
   WEBHOOK_DOCS,
 );

@@ -1,10 +1,12 @@
 import type { OperationDefinition } from './definition.js';
 import { BOARDS } from './rows/boards.js';
+import { CHANGELOG } from './rows/changelog.js';
 import { COMMENTS } from './rows/comments.js';
 import { COMPANIES } from './rows/companies.js';
 import { CONTACTS } from './rows/contacts.js';
 import { KEYS } from './rows/keys.js';
 import { POSTS } from './rows/posts.js';
+import { TAGS } from './rows/tags.js';
 import { VOTES } from './rows/votes.js';
 import { WEBHOOKS } from './rows/webhooks.js';
 
@@ -30,6 +32,8 @@ export const OPERATIONS = {
   ...POSTS,
   ...VOTES,
   ...COMMENTS,
+  ...TAGS,
+  ...CHANGELOG,
   ...KEYS,
   ...WEBHOOKS,
 } as const satisfies Record<string, OperationDefinition>;

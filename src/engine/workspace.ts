@@ -1,6 +1,6 @@
 import { createKeyActions, KEY_OPERATIONS, type KeyCache } from './access/index.js';
 import { BOARD_OPERATIONS, createBoardsService } from './boards/index.js';
-import { createChangelogActions, createChangelogService } from './changelog/index.js';
+import { CHANGELOG_OPERATIONS, createChangelogActions, createChangelogService } from './changelog/index.js';
 import { COMPANY_OPERATIONS, createCompaniesService } from './companies/index.js';
 import { CONTACT_OPERATIONS, createContactActions, createContactsService } from './contacts/index.js';
 import { createEventsService } from './events/index.js';
@@ -10,7 +10,13 @@ import { createNotificationsService } from './notifications/index.js';
 import { updateSettings, type WorkspaceSettings } from './organizations/index.js';
 import { createParticipation, createPortalSecretActions } from './participation/index.js';
 import { createPortalReader } from './portal/index.js';
-import { createPostActions, createPostsService, createTagsService, POST_OPERATIONS } from './posts/index.js';
+import {
+  createPostActions,
+  createPostsService,
+  createTagsService,
+  POST_OPERATIONS,
+  TAG_OPERATIONS,
+} from './posts/index.js';
 import { createPrivacyActions, createPrivacyService } from './privacy/index.js';
 import type { SecretBox } from './secrets/index.js';
 import type { Bindings } from './shared/index.js';
@@ -47,9 +53,9 @@ export const CONCEPTS = {
   /** The paying accounts contacts belong to (identify's `companies`, and their own operations). */
   companies: concept(createCompaniesService, COMPANY_OPERATIONS),
   boards: concept(createBoardsService, BOARD_OPERATIONS),
-  tags: concept(createTagsService),
+  tags: concept(createTagsService, TAG_OPERATIONS),
   posts: concept(createPostsService, POST_OPERATIONS),
-  changelog: concept(createChangelogService),
+  changelog: concept(createChangelogService, CHANGELOG_OPERATIONS),
   /** What the public portal reads: public boards, their shown posts and comments, the roadmap, the changelog. */
   portal: concept(createPortalReader),
   /** What end-users do on public boards (post, vote, comment), and how they take part on the portal: its token secret, sign-in, codes, sessions. */

@@ -1,4 +1,5 @@
 export * from './boards.js';
+export * from './changelog.js';
 export * from './comments.js';
 export * from './common.js';
 export * from './companies.js';
@@ -11,6 +12,7 @@ export * from './json-schema.js';
 export * from './plans.js';
 export * from './posts.js';
 export * from './privacy.js';
+export * from './tags.js';
 export * from './votes.js';
 export * from './webhooks.js';
 export * from './whoami.js';

@@ -171,6 +171,20 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       expect(
         await page.evaluate(() => document.activeElement?.closest('li')?.querySelector('.post-title')?.textContent),
       ).toBe('Calendar sync');
+      // Pressed again, the vote is taken back in place: the count goes down, the button is no longer pressed, the
+      // focus stays; pressed once more, it counts again.
+      await row('Calendar sync').locator('.vote-button').click();
+      await expect.poll(() => row('Calendar sync').locator('.vote-button').getAttribute('aria-pressed')).toBe('false');
+      expect(await row('Calendar sync').locator('[data-vote-count]').textContent()).toBe('0');
+      expect((await stand.engine.workspace(orgId).posts.retrieve(calendar)).voteCount).toBe(0);
+      expect(await page.locator('#vote-status').textContent()).toBe('Your vote is taken back.');
+      expect(
+        await page.evaluate(() => document.activeElement?.closest('li')?.querySelector('.post-title')?.textContent),
+      ).toBe('Calendar sync');
+      await row('Calendar sync').locator('.vote-button').click();
+      await expect.poll(() => row('Calendar sync').locator('.vote-button').getAttribute('aria-pressed')).toBe('true');
+      expect((await stand.engine.workspace(orgId).posts.retrieve(calendar)).voteCount).toBe(1);
+      expect(navigations).toBe(0);
       // While a title is typed, similar posts are offered.
       await page.goto(`${base}/b/feature-requests/new`);
       await page.getByLabel('Title').pressSequentially('A darker mode', { delay: 20 });

@@ -60,7 +60,7 @@ it('every POST says how a retry is made safe; bodies only where the method takes
   for (const id of OPERATION_IDS) {
     const operation = OPERATIONS[id];
     expect('idempotency' in operation, id).toBe(operation.method === 'POST');
-    if ('body' in OPERATION_SCHEMAS[id]) expect(['POST', 'PATCH'], id).toContain(operation.method);
+    if ('body' in OPERATION_SCHEMAS[id]) expect(['POST', 'PUT', 'PATCH'], id).toContain(operation.method);
     if (answersPage(id)) expect(operation.method, id).toBe('GET');
     for (const name of pathParams(operation.path)) expect(name, id).toMatch(/^[a-z]+Id$/);
   }

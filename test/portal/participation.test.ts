@@ -318,6 +318,45 @@ describeEngine(
       ]);
     });
 
+    it('takes a vote back without the script, from the list (the pressed row posts to /unvote) and from the post page', async () => {
+      const { org, w, board, post, base } = await workspace();
+      const { secret } = await w.participation.secret.create();
+      const token = await mint(e.engine.clock(), secret, { sub: 'u-8', email: 'kim@example.com' }, { aud: org.id });
+      const v = new Visitor(app);
+      await v.get(`${base}/sign-in?token=${token}`);
+      const listPath = `${base}/b/${board.slug}`;
+      const postPath = `${listPath}/p/${post.slug}`;
+      await v.get(listPath);
+      await v.post(`${postPath}/vote`, { website: '', return: listPath });
+      expect((await w.posts.retrieve(post.id)).voteCount).toBe(1);
+      const list = await v.get(listPath);
+      expect(list.text).toContain(
+        `<button type="submit" formaction="${postPath}/unvote" class="vote-button" aria-pressed="true"`,
+      );
+      const back = await v.post(`${postPath}/unvote`, { website: '', return: listPath });
+      expect(back.status).toBe(303);
+      expect(back.location).toBe(`${listPath}?done=unvote`);
+      expect((await w.posts.retrieve(post.id)).voteCount).toBe(0);
+      const after = await v.get(back.location!);
+      expect(after.text).toContain('Your vote is taken back.');
+      expect(after.text).toContain(`formaction="${postPath}/vote" class="vote-button" aria-pressed="false"`);
+      // Again from the post page: its form posts to /unvote once voted; taking back twice changes nothing.
+      await v.post(`${postPath}/vote`, { website: '' });
+      expect((await v.get(postPath)).text).toContain(`<form class="vote" method="post" action="${postPath}/unvote">`);
+      expect((await v.post(`${postPath}/unvote`, { website: '' })).location).toBe(`${postPath}?done=unvote`);
+      expect((await v.post(`${postPath}/unvote`, { website: '' })).location).toBe(`${postPath}?done=unvote`);
+      expect((await w.posts.retrieve(post.id)).voteCount).toBe(0);
+      const kinds = (await w.events.list()).map((ev) => ev.type).filter((k) => k.startsWith('vote.'));
+      expect(kinds).toEqual(['vote.created', 'vote.deleted', 'vote.created', 'vote.deleted']);
+      // Nobody signed in takes a vote back without saying who they are first.
+      const visitor = new Visitor(app);
+      await visitor.get(postPath);
+      const stranger = await visitor.post(`${postPath}/unvote`, { website: '' });
+      expect(stranger.status).toBe(200);
+      expect(stranger.text).toContain('Confirm your email to take your vote back');
+      expect((await w.posts.retrieve(post.id)).voteCount).toBe(0);
+    });
+
     it('refuses other algorithms, alg none, a wrong audience, an expired or far-off token and a bad signature, saying which', async () => {
       const { org, w, base } = await workspace();
       const noSecret = await new Visitor(app).get(

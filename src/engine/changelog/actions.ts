@@ -1,6 +1,7 @@
 import { type Actor, actAs, auditOf } from '../members/index.js';
 import type { WorkspaceContext } from '../store/index.js';
-import { type ChangelogEdit, createChangelogService } from './service.js';
+import { createChangelogService } from './api.js';
+import type { ChangelogEdit } from './service.js';
 
 /** The changelog, as one team member: anyone who may triage, each change audited. */
 export function createChangelogActions(ctx: WorkspaceContext, actor: Actor) {

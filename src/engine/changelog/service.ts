@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHANGELOG_POSTS_MAX } from '../../schemas/changelog.js';
 import {
   type ChangelogEntry,
   type CreateChangelogInput,
@@ -17,10 +18,11 @@ async function read({ db, organizationId }: WorkspaceContext, entryId: string): 
   return entry;
 }
 
-/** A draft entry on a board; its slug derives from the title, unique in the board. */
+/** A draft entry on a board; its slug derives from the title, unique in the board; `postIds`: the posts it ships. */
 export async function create(
   { db, organizationId, clock }: WorkspaceContext,
   input: CreateChangelogInput,
+  postIds: readonly string[] = [],
 ): Promise<ChangelogEntry> {
   const i = parseInput(createChangelogInputSchema, input);
   return withSlugRetry(() =>
@@ -41,6 +43,7 @@ export async function create(
         updatedAt: now.toISOString(),
       };
       await changelogEntries.insert(tx, entry);
+      if (postIds.length > 0) await linkIn(tx, organizationId, entry.id, [...new Set(postIds)]);
       return entry;
     }),
   );
@@ -50,11 +53,10 @@ export async function create(
 const editSchema = z.strictObject({ title: postTitleSchema.optional(), body: z.string().max(50_000).optional() });
 export type ChangelogEdit = z.input<typeof editSchema>;
 
-/** A changelog entry links at most this many posts (those it ships). */
-export const CHANGELOG_POSTS_MAX = 50;
+export { CHANGELOG_POSTS_MAX };
 
 /** A draft of the workspace, locked; a published entry is 409 (what was published stays as it was mailed). */
-async function requireDraft(tx: Sql, organizationId: string, entryId: string): Promise<ChangelogEntry> {
+export async function requireDraft(tx: Sql, organizationId: string, entryId: string): Promise<ChangelogEntry> {
   const entry = await changelogEntries.find(tx, organizationId, entryId);
   if (!entry) throw new FeedbackError('ERR_NOT_FOUND', `No changelog entry with id ${entryId}.`);
   if (entry.status === 'published')
@@ -93,12 +95,17 @@ export async function linkPosts(
     throw new FeedbackError('ERR_VALIDATION', `A changelog entry links at most ${CHANGELOG_POSTS_MAX} posts.`);
   return db.transaction(async (tx) => {
     await requireDraft(tx, organizationId, entryId);
-    const live = new Set((await posts.findLiveMany(tx, organizationId, ids)).map((p) => p.id));
-    const missing = ids.find((id) => !live.has(id));
-    if (missing) throw new FeedbackError('ERR_NOT_FOUND', `No post with id ${missing}.`);
-    await changelogEntries.setPosts(tx, entryId, ids);
-    return ids;
+    return linkIn(tx, organizationId, entryId, ids);
   });
+}
+
+/** Make these the posts a draft ships, in the caller's transaction: live posts of the workspace, or 404. */
+export async function linkIn(tx: Sql, organizationId: string, entryId: string, ids: readonly string[]) {
+  const live = new Set((await posts.findLiveMany(tx, organizationId, ids)).map((p) => p.id));
+  const missing = ids.find((id) => !live.has(id));
+  if (missing) throw new FeedbackError('ERR_NOT_FOUND', `No post with id ${missing}.`);
+  await changelogEntries.setPosts(tx, entryId, ids);
+  return [...ids];
 }
 
 /** The posts an entry ships (live ones; a post deleted since is left out). */
@@ -152,8 +159,8 @@ export async function publish(
   return published;
 }
 
-/** A workspace's changelog: entries per board, drafts published once. Built once per workspace. */
-export function createChangelogService(ctx: WorkspaceContext) {
+/** A workspace's changelog as the console and the command line use it (api.ts adds the API's half). */
+export function changelogCore(ctx: WorkspaceContext) {
   return {
     create: (input: CreateChangelogInput) => create(ctx, input),
     /** Change a draft's title or Markdown body; a published entry is 409. */
@@ -172,4 +179,3 @@ export function createChangelogService(ctx: WorkspaceContext) {
     },
   };
 }
-export type ChangelogService = ReturnType<typeof createChangelogService>;

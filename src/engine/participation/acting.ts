@@ -9,7 +9,7 @@ import {
   portalSettings,
 } from './participants.js';
 import { filePost } from './post.js';
-import { castVote } from './vote.js';
+import { castVote, takeBackVote } from './vote.js';
 
 /**
  * Do what the person asked, as the engine's public interaction (its change and its events in one transaction). Someone
@@ -38,6 +38,11 @@ export async function act(
       return {
         kind: 'vote',
         ...(await castVote(ctx, { postId: action.postId, ...who, ...(userId ? { userId } : {}) })),
+      };
+    case 'unvote':
+      return {
+        kind: 'unvote',
+        ...(await takeBackVote(ctx, { postId: action.postId, voterKey: voterKeyOf(identity) })),
       };
     case 'comment': {
       const input = {
@@ -69,9 +74,9 @@ export function votedOn(
   identity: PortalIdentity,
   postIds: readonly string[],
 ): Promise<Set<string>> {
-  return votes.votedOn(
-    db,
-    postIds,
-    votes.voterKey(identity.verified ? identity.externalUserId : null, hashEmail(identity.email)!),
-  );
+  return votes.votedOn(db, postIds, voterKeyOf(identity));
 }
+
+/** How the person votes: as the signed-in user the workspace vouched for, else as their email. */
+const voterKeyOf = (identity: PortalIdentity) =>
+  votes.voterKey(identity.verified ? identity.externalUserId : null, hashEmail(identity.email)!);

@@ -28,11 +28,13 @@ export interface PortalIdentity {
 }
 
 /**
- * What an end-user does on the portal: the same three public interactions the engine has. `returnTo` is where the
+ * What an end-user does on the portal: the same three public interactions the engine has, and taking a vote back. `returnTo` is where the
  * page that asked goes afterwards; the engine keeps it with a pending action and does not read it.
  */
 export type PortalAction = (
   | { kind: 'vote'; postId: string; notifyMe: boolean }
+  /** Take one's vote back. */
+  | { kind: 'unvote'; postId: string; notifyMe: boolean }
   | { kind: 'comment'; postId: string; parentId?: string; bodyText: string; notifyMe: boolean }
   | { kind: 'post'; boardId: string; title: string; bodyText?: string; notifyMe: boolean }
 ) & { returnTo?: string };
@@ -40,6 +42,8 @@ export type PortalAction = (
 export type PortalActionResult =
   /** `voteCount`: the post's votes once this one is counted. */
   | { kind: 'vote'; vote: Vote; voteCount: number }
+  /** `removed`: there was a vote to take back; `voteCount`: the post's votes now. */
+  | { kind: 'unvote'; removed: boolean; voteCount: number }
   | { kind: 'comment'; comment: Comment }
   /** `held`: the workspace moderates anonymous posts and this one waits for approval. */
   | { kind: 'post'; post: Post; held: boolean };

@@ -38,3 +38,22 @@ export async function castVote(
     return { vote, voteCount };
   });
 }
+
+/**
+ * Take a vote back: the voter's vote on the post (by their voter key) goes, uncounted, with `vote.deleted`, in one
+ * transaction. Without a vote there, nothing changes (`removed` false). The answer carries the post's vote count.
+ */
+export async function takeBackVote(
+  { db, organizationId, clock }: WorkspaceContext,
+  input: { postId: string; voterKey: string },
+): Promise<{ removed: boolean; voteCount: number }> {
+  return db.transaction(async (tx) => {
+    const post = await publicPost(tx, organizationId, input.postId);
+    const vote = await votes.findOnPost(tx, post.id, { voterKey: input.voterKey, contactId: '' });
+    if (!vote || !(await votes.remove(tx, vote.id, post.id))) return { removed: false, voteCount: post.voteCount };
+    const now = clock();
+    const event = { id: vote.id, postId: post.id, userId: vote.userId, createdAt: vote.createdAt };
+    await emit(tx, { event: 'vote.deleted', organizationId, boardId: post.boardId, vote: event }, now);
+    return { removed: true, voteCount: post.voteCount - 1 };
+  });
+}

@@ -5,5 +5,5 @@ export { type NewComment, writeComment } from './comments.js';
 export { withDetail, withDetails } from './details.js';
 export { requireLivePost } from './references.js';
 export { createPostsService, POST_OPERATIONS, type PostsService } from './service.js';
-export { createTagsService, type Tag, type TagsService } from './tags.js';
+export { createTagsService, TAG_OPERATIONS, type Tag, type TagsService } from './tags.js';
 export { insertPost, type NewPost } from './write.js';

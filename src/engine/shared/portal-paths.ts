@@ -17,6 +17,8 @@ export function pathsOf(handle: string) {
     changelog: `${home}changelog`,
     newPost: (board: string) => `${home}b/${board}/new`,
     vote: (board: string, post: string) => `${home}b/${board}/p/${post}/vote`,
+    /** Where a voter takes their vote back. */
+    unvote: (board: string, post: string) => `${home}b/${board}/p/${post}/unvote`,
     comment: (board: string, post: string) => `${home}b/${board}/p/${post}/comment`,
     signIn: `${home}sign-in`,
     signOut: `${home}sign-out`,

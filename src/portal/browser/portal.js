@@ -1,8 +1,8 @@
 // @ts-check
 // The portal's one script, served as a static asset with a hashed name (assets.ts), so the Content-Security-Policy
 // allows it without 'unsafe-inline'. Every page works without it; it only spares reloads:
-// - a vote by someone signed in counts without leaving the page, on a board's list or a post's page, and the focus
-//   stays on the vote button (anyone else goes on to the page that asks for their email, as without the script);
+// - a vote by someone signed in counts without leaving the page, on a board's list or a post's page (pressed again, it
+//   is taken back), and the focus stays on the vote button (anyone else goes on to the page that asks for their email, as without the script);
 // - while a title is typed on the new-post form, posts with a similar title are listed, so a duplicate is not filed;
 // - in the widget's panel, Escape asks the page around it to close the panel.
 (() => {
@@ -45,21 +45,25 @@
         });
         if (!res.ok) throw new Error(String(res.status));
         const answer = await res.json();
-        // The same button, pressed: it keeps the focus, so a keyboard user stays where they were.
+        // The same button, pressed (or no longer): it keeps the focus, so a keyboard user stays where they were, and
+        // pressing it again does the other (a vote taken back, or cast again).
         const count = button.querySelector('[data-vote-count]');
         if (count) count.textContent = String(answer.voteCount);
         const total = document.querySelector('[data-vote-total]');
         if (total) total.textContent = answer.voteCount === 1 ? '1 vote' : `${answer.voteCount} votes`;
-        button.type = 'button';
-        button.removeAttribute('formaction');
-        button.setAttribute('aria-pressed', 'true');
-        button.title = 'You voted for this';
+        const voted = answer.voted === true;
+        button.setAttribute('formaction', action.replace(/\/(un)?vote$/, voted ? '/unvote' : '/vote'));
+        button.setAttribute('aria-pressed', String(voted));
+        button.title = voted ? 'You voted for this: press to take your vote back' : 'Vote for this';
         button.removeAttribute('aria-busy');
-        if (form.classList.contains('vote')) {
-          form.addEventListener('submit', (e) => e.preventDefault());
-          for (const box of form.querySelectorAll('label.check')) box.remove();
-        }
-        announce(answer.already ? 'You have already voted for this post.' : 'Your vote counts.');
+        if (form.classList.contains('vote')) for (const box of form.querySelectorAll('label.check')) box.remove();
+        announce(
+          voted
+            ? answer.already
+              ? 'You have already voted for this post.'
+              : 'Your vote counts.'
+            : 'Your vote is taken back.',
+        );
         button.focus();
       } catch {
         // Not signed in, or anything else: the page flow, as without the script (to the pressed button's address).

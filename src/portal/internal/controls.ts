@@ -18,28 +18,33 @@ export const honeypot = html`<div class="hp" aria-hidden="true"><label>Leave thi
 const voteInside = (n: number) =>
   html`<span class="arrow" aria-hidden="true">▲</span><span class="sr-only">Vote, </span><strong data-vote-count>${n}</strong><span class="sr-only"> ${n === 1 ? 'vote' : 'votes'}</span>`;
 
-/** Once voted: the same button, pressed (a button that does nothing more). */
-const votedButton = (n: number) =>
-  html`<p class="vote"><button type="button" class="vote-button" aria-pressed="true" title="You voted for this">${voteInside(n)}</button></p>`;
+/** What a vote button's title says, pressed (voted: pressing takes the vote back) or not. */
+export const VOTE_TITLES = { pressed: 'You voted for this: press to take your vote back', open: 'Vote for this' };
+
+/** Where a vote button posts: to vote, or, once voted, to take the vote back. */
+const voteAddress = (frame: PageFrame, boardSlug: string, post: PortalPost, voted: boolean) =>
+  voted ? frame.paths.unvote(boardSlug, post.slug) : frame.paths.vote(boardSlug, post.slug);
+
+/** The vote button: pressed once voted, and then pressing it again takes the vote back. */
+const voteButton = (post: PortalPost, voted: boolean, formaction?: string) =>
+  html`<button type="submit"${formaction ? html` formaction="${formaction}"` : ''} class="vote-button" aria-pressed="${voted ? 'true' : 'false'}" title="${voted ? VOTE_TITLES.pressed : VOTE_TITLES.open}">${voteInside(post.voteCount)}</button>`;
 
 /**
- * A post page's vote control: a form that votes (in place with the script, a form post without), or, once voted, the
- * same button pressed.
+ * A post page's vote control: a form that votes, or once voted takes the vote back (in place with the script, a form
+ * post without).
  */
 export function voteControl(frame: PageFrame, v: { boardSlug: string; post: PortalPost; voted: boolean }): SafeHtml {
-  if (v.voted) return votedButton(v.post.voteCount);
-  return html`<form class="vote" method="post" action="${frame.paths.vote(v.boardSlug, v.post.slug)}">${csrfField(frame)}${honeypot}${
-    frame.viewer ? notifyMe(frame, 'this post') : ''
-  }<button type="submit" class="vote-button" aria-pressed="false" title="Vote for this">${voteInside(v.post.voteCount)}</button></form>`;
+  return html`<form class="vote" method="post" action="${voteAddress(frame, v.boardSlug, v.post, v.voted)}">${csrfField(frame)}${honeypot}${
+    frame.viewer && !v.voted ? notifyMe(frame, 'this post') : ''
+  }${voteButton(v.post, v.voted)}</form>`;
 }
 
 /**
- * A list row's vote button: it submits the list's one form (`votesForm`) to its post's address, so the anti-forgery
- * field, the honeypot and the way back are written once a page, not once a row.
+ * A list row's vote button: it submits the list's one form (`votesForm`) to its post's address (to vote, or to take
+ * the vote back), so the anti-forgery field, the honeypot and the way back are written once a page, not once a row.
  */
 export function listVoteButton(frame: PageFrame, boardSlug: string, post: PortalPost, voted: boolean): SafeHtml {
-  if (voted) return votedButton(post.voteCount);
-  return html`<p class="vote"><button type="submit" formaction="${frame.paths.vote(boardSlug, post.slug)}" class="vote-button" aria-pressed="false" title="Vote for this">${voteInside(post.voteCount)}</button></p>`;
+  return html`<p class="vote">${voteButton(post, voted, voteAddress(frame, boardSlug, post, voted))}</p>`;
 }
 
 /** A list of posts whose rows vote: one form around it, each row's button posting it to its own post. */

@@ -52,6 +52,8 @@ export async function perform(
     return htmlResponse(err.status, messagePage(v.frame, heading, err.message, { href: back, label: 'Back' }), cookies);
   }
   if (json && result.kind === 'vote') return voteAnswer(site, v, result.vote.postId, result.voteCount);
+  if (json && result.kind === 'unvote')
+    return jsonResponse(200, { voted: false, already: !result.removed, voteCount: result.voteCount });
   if (result.kind === 'post')
     return seeOther(result.held ? `${back}?done=held` : `${back}/p/${result.post.slug}?done=post`, cookies);
   return seeOther(`${landing(back, result.kind)}${result.kind === 'comment' ? `#${result.comment.id}` : ''}`, cookies);
@@ -144,7 +146,9 @@ export async function participationForm(
       v.cookies,
     );
   // The script's vote (docs/portal.md): JSON for someone signed in; anyone else is sent on to the pages.
-  const json = built.action.kind === 'vote' && (event.req.headers.get('accept') ?? '').includes('application/json');
+  const json =
+    (built.action.kind === 'vote' || built.action.kind === 'unvote') &&
+    (event.req.headers.get('accept') ?? '').includes('application/json');
   if (v.viewer) {
     const byEmail = await site.overLimit(v, `email:${hashEmail(v.viewer.email)}`, site.limits.actionsPerEmail);
     return (

@@ -220,21 +220,22 @@ export function mountParticipation(router: H3, site: PortalSite): void {
   router.post(`${PORTAL_PATH}/:handle/b/:board/new`, (event) =>
     participationForm(site, event, (form, v) => newPost(site, event, form, v)),
   );
-  router.post(`${PORTAL_PATH}/:handle/b/:board/p/:post/vote`, (event) =>
-    participationForm(site, event, async (form, v) => {
-      const target = await postOf(site, event, v);
-      if (target instanceof Response) return target;
-      // A vote from a board's list returns to that list (a page of this portal's, nothing else).
-      const back = form.get('return') ?? '';
-      const returnTo =
-        back.startsWith(v.paths.home) && !back.includes('//') && back.length <= 2000 ? back : target.path;
-      return {
-        action: { kind: 'vote', postId: target.postId, notifyMe: false, returnTo },
-        heading: 'Confirm your email to vote',
-        hidden: {},
-      };
-    }),
-  );
+  // A vote, and taking it back: from a board's list they return to that list (a page of this portal's, nothing else).
+  for (const kind of ['vote', 'unvote'] as const)
+    router.post(`${PORTAL_PATH}/:handle/b/:board/p/:post/${kind}`, (event) =>
+      participationForm(site, event, async (form, v) => {
+        const target = await postOf(site, event, v);
+        if (target instanceof Response) return target;
+        const back = form.get('return') ?? '';
+        const returnTo =
+          back.startsWith(v.paths.home) && !back.includes('//') && back.length <= 2000 ? back : target.path;
+        return {
+          action: { kind, postId: target.postId, notifyMe: false, returnTo },
+          heading: kind === 'vote' ? 'Confirm your email to vote' : 'Confirm your email to take your vote back',
+          hidden: {},
+        };
+      }),
+    );
   router.post(`${PORTAL_PATH}/:handle/b/:board/p/:post/comment`, (event) =>
     participationForm(site, event, (form, v) => newComment(site, event, form, v)),
   );

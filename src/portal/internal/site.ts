@@ -16,6 +16,7 @@ export type PortalLimits = typeof PORTAL_LIMITS;
 const NOTICES: Record<string, string> = {
   vote: 'Your vote counts.',
   voted: 'You have already voted for this post.',
+  unvote: 'Your vote is taken back.',
   comment: 'Your comment is posted.',
   post: 'Your post is up.',
   held: 'Thank you! Your post will appear once the team has looked at it.',

@@ -4,7 +4,7 @@ import type { ChangelogEntry as ChangelogEntryRecord } from '../../../schemas/in
 export type { ChangelogEntryRecord };
 
 import { onlyOn } from '../model.js';
-import { asIs, defineRows } from '../rows.js';
+import { type After, asIs, defineRows, pageOf } from '../rows.js';
 import { type Sql, toIso, toIsoOrNull, ts, type WriteStatement } from '../sql.js';
 import { Board } from './boards.js';
 import { Organization } from './organizations.js';
@@ -143,4 +143,24 @@ export async function slugsLike(sql: Sql, boardId: string, base: string): Promis
       [boardId, base, `${base}-%`],
     )
   ).map((r) => r.slug);
+}
+
+/** Up to `limit` entries of the workspace (of a board, in a status), newest first, after (createdAt, id). */
+export function page(
+  sql: Sql,
+  organizationId: string,
+  filter: { boardId?: string; status?: 'draft' | 'published' },
+  limit: number,
+  after?: After,
+): Promise<ChangelogEntryRecord[]> {
+  const where = ['ce.organization_id = ?'];
+  const params: unknown[] = [organizationId];
+  if (filter.boardId) where.push('ce.board_id = ?'), params.push(filter.boardId);
+  if (filter.status) where.push('ce.status = ?'), params.push(filter.status);
+  return pageOf(sql, ROWS, { where: where.join(' AND '), params }, limit, after, true);
+}
+
+/** Delete a draft (a published entry stays: it was announced); whether it was one. */
+export async function removeDraft(sql: Sql, id: string): Promise<boolean> {
+  return (await sql.run("DELETE FROM changelog_entry WHERE id = ? AND status = 'draft'", [id])) > 0;
 }

@@ -52,3 +52,10 @@ export async function refsForPosts(
   }
   return out;
 }
+
+/** The posts that carry this tag. */
+export async function postsWith(sql: Sql, tagId: string): Promise<string[]> {
+  return (
+    await sql.all<{ post_id: string }>('SELECT post_id FROM post_tag WHERE tag_id = ? ORDER BY post_id', [tagId])
+  ).map((r) => r.post_id);
+}

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { type After, asIs, defineRows, pageOf } from '../rows.js';
 import { placeholders, type Sql, toIso, ts } from '../sql.js';
 import { Organization } from './organizations.js';
 
@@ -55,4 +56,43 @@ export async function existing(sql: Sql, organizationId: string, ids: string[]):
     [organizationId, ...ids],
   );
   return new Set(rows.map((r) => r.id));
+}
+
+const TAGS = defineRows<TagRow>('tag', 't', {
+  id: asIs,
+  organizationId: asIs,
+  name: asIs,
+  slug: asIs,
+  createdAt: toIso,
+});
+
+/** Up to `limit` tags of the workspace, oldest first, after (createdAt, id). */
+export function page(sql: Sql, organizationId: string, limit: number, after?: After): Promise<TagRow[]> {
+  return pageOf(sql, TAGS, { where: 't.organization_id = ?', params: [organizationId] }, limit, after);
+}
+
+/** A tag of the workspace. */
+export async function find(sql: Sql, organizationId: string, id: string): Promise<TagRow | undefined> {
+  const row = await sql.one(`SELECT ${TAGS.columns} FROM tag t WHERE t.organization_id = ? AND t.id = ?`, [
+    organizationId,
+    id,
+  ]);
+  return row && TAGS.read(row);
+}
+
+/** Rename a tag (its slug with it); whether it was renamed: false when another tag of the workspace has the slug. */
+export async function rename(sql: Sql, tag: TagRow): Promise<boolean> {
+  const taken = await sql.one('SELECT 1 AS taken FROM tag WHERE organization_id = ? AND slug = ? AND id <> ?', [
+    tag.organizationId,
+    tag.slug,
+    tag.id,
+  ]);
+  if (taken) return false;
+  await sql.run('UPDATE tag SET name = ?, slug = ? WHERE id = ?', [tag.name, tag.slug, tag.id]);
+  return true;
+}
+
+/** Delete a tag; the posts that carry it lose it. */
+export async function remove(sql: Sql, id: string): Promise<void> {
+  await sql.run('DELETE FROM tag WHERE id = ?', [id]);
 }
