@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { cursorSchema, pageLimitSchema, pageSchema, timestampSchema } from './common.js';
 import { companyRefSchema } from './companies.js';
+import { contactSchema } from './contacts.js';
 
 /** The voter as a post's votes name them: their contact's identity and revenue. */
-export const voterSchema = z.object({
-  id: z.string(),
-  externalUserId: z.string().nullable(),
-  email: z.string().nullable(),
-  name: z.string().nullable(),
-  plan: z.string().nullable(),
-  mrrCents: z.number().int().nullable(),
-  currency: z.string().nullable(),
+export const voterSchema = contactSchema.pick({
+  id: true,
+  externalUserId: true,
+  email: true,
+  name: true,
+  plan: true,
+  mrrCents: true,
+  currency: true,
 });
 
 /** A vote on a post, with its voter (null for a vote no contact is linked to) and the companies they belong to. */

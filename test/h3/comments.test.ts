@@ -103,6 +103,9 @@ describeMatrix('comments and notes over REST', (h) => {
     expect((await w.call('PATCH', `/v1/comments/${theirs.id}`, { bodyText: 'mine now' })).status).toBe(404);
     expect((await w.call('DELETE', `/v1/comments/${theirs.id}`)).status).toBe(404);
     expect((await w.call('GET', `/v1/posts/${other.post.id}/comments`)).status).toBe(404);
+    // A cursor is validated before anything is looked up: a bad one is 422 even on a post that is not there.
+    expect((await w.call('GET', `/v1/posts/${other.post.id}/comments?cursor=nope`)).status).toBe(422);
+    expect((await w.call('GET', `/v1/posts/${other.post.id}/votes?cursor=nope`)).status).toBe(422);
     expect((await h.request('DELETE', `/v1/comments/${theirs.id}`, { key: other.readKey })).status).toBe(403);
   });
 

@@ -15,11 +15,10 @@ import {
   firstFreeSlug,
   isUniqueViolation,
   newId,
+  pageByCreation,
   parseInput,
   postSummary,
-  readCursor,
   slugify,
-  toPage,
 } from '../shared/index.js';
 import { boards, emit, organizations, posts, type WorkspaceContext } from '../store/index.js';
 import { requireBoard } from './require.js';
@@ -49,15 +48,8 @@ export async function create({ db, organizationId, clock }: WorkspaceContext, bo
 
 /** `GET /v1/boards`: the workspace's boards, oldest first, keyset pages on (createdAt, id). */
 export async function list({ db, organizationId }: WorkspaceContext, query: PageQueryInput = {}): Promise<Page<Board>> {
-  const q = parseInput(pageQuerySchema, query);
-  const key = readCursor(q.cursor, 'boards');
-  const rows = await boards.list(
-    db,
-    organizationId,
-    q.limit + 1,
-    key && { at: key[0] as number, id: key[1] as string },
-  );
-  return toPage(rows, q.limit, 'boards', (last) => [Date.parse(last.createdAt), last.id]);
+  const page = pageByCreation('boards', parseInput(pageQuerySchema, query));
+  return page((limit, after) => boards.list(db, organizationId, limit, after));
 }
 
 /** `PATCH /v1/boards/{boardId}`: fields not given keep their values; a slug another board has is 409. */

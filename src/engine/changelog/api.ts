@@ -7,7 +7,7 @@ import {
 } from '../../schemas/changelog.js';
 import type { Deleted, Page } from '../../schemas/common.js';
 import type { ChangelogEntry } from '../../schemas/interactions.js';
-import { answer, type Bindings, FeedbackError, parseInput, readCursor, toPage } from '../shared/index.js';
+import { answer, type Bindings, FeedbackError, pageByCreation, parseInput } from '../shared/index.js';
 import { changelogEntries, type Sql, type WorkspaceContext } from '../store/index.js';
 import { changelogCore, create, linkIn, publish, requireDraft } from './service.js';
 
@@ -28,16 +28,12 @@ async function requireEntry({ db, organizationId }: WorkspaceContext, entryId: s
 /** `GET /v1/changelog`: the workspace's entries (of a board, in a status), newest first. */
 export async function listEntries(ctx: WorkspaceContext, query: unknown = {}): Promise<Page<ChangelogEntryDetail>> {
   const q = parseInput(listChangelogQuerySchema, query);
-  const key = readCursor(q.cursor, 'changelog');
-  const rows = await changelogEntries.page(
-    ctx.db,
-    ctx.organizationId,
-    { ...(q.boardId && { boardId: q.boardId }), ...(q.status && { status: q.status }) },
-    q.limit + 1,
-    key && { at: key[0] as number, id: key[1] as string },
-  );
-  const page = toPage(rows, q.limit, 'changelog', (last) => [Date.parse(last.createdAt), last.id]);
-  return { data: await Promise.all(page.data.map((e) => withPosts(ctx.db, e))), nextCursor: page.nextCursor };
+  const filter = { ...(q.boardId && { boardId: q.boardId }), ...(q.status && { status: q.status }) };
+  const { data, nextCursor } = await pageByCreation(
+    'changelog',
+    q,
+  )((limit, after) => changelogEntries.page(ctx.db, ctx.organizationId, filter, limit, after));
+  return { data: await Promise.all(data.map((e) => withPosts(ctx.db, e))), nextCursor };
 }
 
 /** `POST /v1/changelog`: a draft on a board, with the posts it ships, in one transaction. */

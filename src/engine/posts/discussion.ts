@@ -6,7 +6,7 @@ import {
 } from '../../schemas/comments.js';
 import type { Deleted, Page } from '../../schemas/common.js';
 import { type PageQueryInput, pageQuerySchema } from '../../schemas/posts.js';
-import { changeTime, FeedbackError, newId, parseInput, readCursor, toPage, validationError } from '../shared/index.js';
+import { changeTime, FeedbackError, newId, pageByCreation, parseInput, validationError } from '../shared/index.js';
 import { comments, contacts, emit, postNotes, type WorkspaceContext } from '../store/index.js';
 import { writeComment } from './comments.js';
 import { requireLivePost } from './references.js';
@@ -15,7 +15,6 @@ import { requireLivePost } from './references.js';
 // team's internal notes, which no public read shows.
 
 const toComment = ({ deletedAt: _d, ...c }: comments.CommentRecord): PostComment => c;
-const keyOf = (last: { createdAt: string; id: string }) => [Date.parse(last.createdAt), last.id];
 
 /** `GET /v1/posts/{postId}/comments`: its live comments, oldest first (replies name their parent). */
 export async function listComments(
@@ -23,17 +22,10 @@ export async function listComments(
   postId: string,
   query: PageQueryInput = {},
 ): Promise<Page<PostComment>> {
-  const q = parseInput(pageQuerySchema, query);
+  const page = pageByCreation('comments', parseInput(pageQuerySchema, query));
   const post = await requireLivePost(db, organizationId, postId);
-  const key = readCursor(q.cursor, 'comments');
-  const rows = await comments.listForPost(
-    db,
-    post.id,
-    q.limit + 1,
-    key && { at: key[0] as number, id: key[1] as string },
-  );
-  const page = toPage(rows, q.limit, 'comments', keyOf);
-  return { data: page.data.map(toComment), nextCursor: page.nextCursor };
+  const { data, nextCursor } = await page((limit, after) => comments.listForPost(db, post.id, limit, after));
+  return { data: data.map(toComment), nextCursor };
 }
 
 /**
@@ -145,16 +137,9 @@ async function requireComment(tx: Parameters<typeof comments.find>[0], organizat
 
 /** `GET /v1/posts/{postId}/notes`: the team's internal notes on the post, oldest first. */
 export async function listNotes({ db, organizationId }: WorkspaceContext, postId: string, query: PageQueryInput = {}) {
-  const q = parseInput(pageQuerySchema, query);
+  const page = pageByCreation('notes', parseInput(pageQuerySchema, query));
   const post = await requireLivePost(db, organizationId, postId);
-  const key = readCursor(q.cursor, 'notes');
-  const rows = await postNotes.pageForPost(
-    db,
-    post.id,
-    q.limit + 1,
-    key && { at: key[0] as number, id: key[1] as string },
-  );
-  return toPage(rows, q.limit, 'notes', keyOf);
+  return page((limit, after) => postNotes.pageForPost(db, post.id, limit, after));
 }
 
 /** `POST /v1/posts/{postId}/notes`: an internal note of the team (no event: notes are never public). */

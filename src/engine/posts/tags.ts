@@ -6,11 +6,10 @@ import {
   type Bindings,
   FeedbackError,
   newId,
+  pageByCreation,
   parseInput,
   postSummary,
-  readCursor,
   slugify,
-  toPage,
 } from '../shared/index.js';
 import { emit, posts, postTags, tags, type WorkspaceContext } from '../store/index.js';
 import { withDetail } from './details.js';
@@ -86,10 +85,8 @@ export async function listTags(
   { db, organizationId }: WorkspaceContext,
   query: PageQueryInput = {},
 ): Promise<Page<Tag>> {
-  const q = parseInput(pageQuerySchema, query);
-  const key = readCursor(q.cursor, 'tags');
-  const rows = await tags.page(db, organizationId, q.limit + 1, key && { at: key[0] as number, id: key[1] as string });
-  return toPage(rows, q.limit, 'tags', (last) => [Date.parse(last.createdAt), last.id]);
+  const page = pageByCreation('tags', parseInput(pageQuerySchema, query));
+  return page((limit, after) => tags.page(db, organizationId, limit, after));
 }
 
 /** `PUT /v1/posts/{postId}/tags`: the post's tags, exactly, as PATCH's `tagIds` sets them (with `post.updated`). */

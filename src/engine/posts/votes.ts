@@ -61,9 +61,9 @@ export async function listVotes(
 ): Promise<Page<PostVote>> {
   const q = parseInput(listPostVotesQuerySchema, query);
   const sort = q.sort ?? 'newest';
-  const post = await requireLivePost(db, organizationId, postId);
   const kind = sort === 'mrr' ? `votes:mrr:${q.currency}` : 'votes:newest';
   const after = readCursor(q.cursor, kind, isPosition(sort)) as postVotes.VotePosition | undefined;
+  const post = await requireLivePost(db, organizationId, postId);
   const rows =
     sort === 'mrr'
       ? await postVotes.byRevenue(db, post.id, q.currency!, q.limit + 1, after)

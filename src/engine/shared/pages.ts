@@ -80,3 +80,23 @@ export function toPage<T>(
   const last = data[data.length - 1];
   return { data, nextCursor: items.length > limit && last !== undefined ? encodeCursor(kind, keyOf(last)) : null };
 }
+
+/** Where a page in creation order starts: the last item's creation time (ms) and id. */
+export interface CreatedAfter {
+  at: number;
+  id: string;
+}
+
+/**
+ * A page of a list in creation order (keyset on createdAt and id, as the store's `pageOf` reads it). The cursor (of
+ * this `kind`) is checked at once, before any database work; the answer then reads one item more than `limit` with
+ * `read` and puts the cursor after the page.
+ */
+export function pageByCreation(kind: string, { cursor, limit }: { cursor?: string | undefined; limit: number }) {
+  const key = readCursor(cursor, kind);
+  const after: CreatedAfter | undefined = key && { at: key[0] as number, id: key[1] as string };
+  return async <T extends { createdAt: string; id: string }>(
+    read: (limit: number, after: CreatedAfter | undefined) => Promise<T[]>,
+  ): Promise<{ data: T[]; nextCursor: string | null }> =>
+    toPage(await read(limit + 1, after), limit, kind, (last) => [Date.parse(last.createdAt), last.id]);
+}

@@ -1,7 +1,7 @@
 import type { Page } from '../../schemas/common.js';
 import { type PageQueryInput, pageQuerySchema } from '../../schemas/posts.js';
 import type { CreateWebhookBody, UpdateWebhookBody, Webhook } from '../../schemas/webhooks.js';
-import { answer, type Bindings, parseInput, readCursor, toPage } from '../shared/index.js';
+import { answer, type Bindings, pageByCreation, parseInput } from '../shared/index.js';
 import { type WorkspaceContext, webhooks } from '../store/index.js';
 import { listDeliveries, replayDelivery, requireWebhook, retrieveDelivery } from './deliveries.js';
 import { create, remove, update, type WebhooksContext } from './registration.js';
@@ -11,15 +11,8 @@ export async function list(
   { db, organizationId }: WorkspaceContext,
   query: PageQueryInput = {},
 ): Promise<Page<Webhook>> {
-  const q = parseInput(pageQuerySchema, query);
-  const key = readCursor(q.cursor, 'webhooks');
-  const rows = await webhooks.list(
-    db,
-    organizationId,
-    q.limit + 1,
-    key && { at: key[0] as number, id: key[1] as string },
-  );
-  return toPage(rows, q.limit, 'webhooks', (last) => [Date.parse(last.createdAt), last.id]);
+  const page = pageByCreation('webhooks', parseInput(pageQuerySchema, query));
+  return page((limit, after) => webhooks.list(db, organizationId, limit, after));
 }
 
 /** A workspace's webhooks: registration, reads, changes, the delivery log and replay. Built once per workspace. */
