@@ -38,7 +38,8 @@ const timed = (fn: (i: number) => Promise<unknown>, runs = RUNS) => timedRuns(fn
  * contact yet; the impact is then built the way the migration builds it from existing votes.
  */
 async function seed(engine: Engine) {
-  const org = await engine.organizations.create({ name: 'Bench', plan: 'paid' });
+  // Its keys' budget is out of the way: the API's list is measured with one key, a few hundred requests a minute.
+  const org = await engine.organizations.create({ name: 'Bench', plan: 'paid', rateLimit: 1_000_000_000 });
   const w = engine.workspace(org.id);
   const boards: string[] = [];
   for (let b = 0; b < BOARDS; b++) boards.push((await w.boards.create({ name: `Board ${b}` })).id);
@@ -214,6 +215,8 @@ interface Row {
   html: string;
   weight: Awaited<ReturnType<typeof firstVisit>>;
   pages: Record<string, { p50: number; p95: number }>;
+  /** The API's posts list (issue 50): a board's posts by votes and by impact, 25 a page, and their next pages. */
+  api: Record<'votes' | 'votesNext' | 'impact' | 'impactNext', { p50: number; p95: number }>;
 }
 
 /** The part-2 pages, with what each shows; the contact's page is of a paying contact with a vote. */
@@ -318,6 +321,28 @@ async function measure(database: 'sqlite' | 'postgresql'): Promise<Row> {
           org.id,
         ]),
     };
+    const apiKey = (await engine.keys.create(org.id, 'read')).key;
+    const api = async (path: string) => {
+      const res = await app.fetch(
+        new Request(`http://bench.test${path}`, { headers: { authorization: `Bearer ${apiKey}` } }),
+      );
+      const body = (await res.json()) as { data: unknown[]; nextCursor: string | null };
+      if (res.status !== 200 || body.data.length === 0) throw new Error(`${path}: ${res.status}`);
+      return body;
+    };
+    const boardPosts = (i: number, sort: string) =>
+      `/v1/posts?boardId=${boards[i % BOARDS]}&sort=${sort}${sort === 'impact' ? '&currency=USD' : ''}`;
+    const nextPages = async (sort: string) =>
+      Promise.all(
+        boards.map(async (_b, i) => `${boardPosts(i, sort)}&cursor=${(await api(boardPosts(i, sort))).nextCursor}`),
+      );
+    const [votesNext, impactNext] = [await nextPages('votes'), await nextPages('impact')];
+    const apiRow = {
+      votes: await timed((i) => api(boardPosts(i, 'votes'))),
+      votesNext: await timed((i) => api(votesNext[i % BOARDS]!)),
+      impact: await timed((i) => api(boardPosts(i, 'impact'))),
+      impactNext: await timed((i) => api(impactNext[i % BOARDS]!)),
+    };
     const row: Row = {
       database,
       seedSeconds,
@@ -332,6 +357,7 @@ async function measure(database: 'sqlite' | 'postgresql'): Promise<Row> {
       html,
       weight,
       pages: {},
+      api: apiRow,
     };
     for (const [key, run] of Object.entries(pages))
       row.pages[key] = await timed(run, key === 'contactsSearch' ? 20 : RUNS);
@@ -376,6 +402,24 @@ Seeded in ${rows[0]!.seedSeconds.toFixed(0)} s (SQLite) and ${rows[1]!.seedSecon
 First visit to the posts page (50 rows), as a browser that takes brotli downloads it (the page compressed by the
 server, and every stylesheet and script it loads): ${kb(rows[0]!.weight.total)} in all
 (${rows[0]!.weight.parts.map(([name, bytes]) => `${name} ${kb(bytes)}`).join(', ')}). Budget (issue 48): 60 KB.
+`);
+
+writeSection(`## API posts list
+
+\`GET /v1/posts\` (issue 50) on the same databases as above (${POSTS.toLocaleString('en')} posts over ${BOARDS} boards, ${PEOPLE.toLocaleString('en')} votes and
+contacts, ${COMPANIES.toLocaleString('en')} companies): one board's posts, 25 a page, each with its tags and impact. Server time of one
+request through \`app.fetch\` with a read key (key, rate limit, validation, the page's query, the posts, their tags and
+impact, JSON), p50 / p95 in ms over ${RUNS} requests after 10 warm-ups, the boards taken in turn; next pages from each
+board's first page's cursor.
+
+| | SQLite | PostgreSQL |
+|---|---|---|
+| a board's posts by votes | ${cell(rows[0]!.api.votes)} | ${cell(rows[1]!.api.votes)} |
+| by votes, next page | ${cell(rows[0]!.api.votesNext)} | ${cell(rows[1]!.api.votesNext)} |
+| a board's posts by impact (USD) | ${cell(rows[0]!.api.impact)} | ${cell(rows[1]!.api.impact)} |
+| by impact, next page | ${cell(rows[0]!.api.impactNext)} | ${cell(rows[1]!.api.impactNext)} |
+
+Target (issue 50): p50 under 15 ms on both databases.
 `);
 
 writeSection(`## Console pages (part 2)
