@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { OPERATION_EXAMPLES } from '../contract/examples.js';
 import {
   OPERATION_DOCS,
   OPERATION_IDS,
@@ -59,12 +60,15 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
   const operation = OPERATIONS[id];
   const schemas: OperationSchemas = OPERATION_SCHEMAS[id];
   const ids = pathParams(operation.path);
+  const example = OPERATION_EXAMPLES[id];
+  const exampleInput = (example.input ?? {}) as Record<string, unknown>;
   const parameters: unknown[] = ids.map((name) => ({
     name,
     in: 'path',
     required: true,
     description: `The ${name.replace(/Id$/, '')}'s id.`,
     schema: { type: 'string' },
+    ...(example.params?.[name] !== undefined && { example: example.params[name] }),
   }));
   if (schemas.query) {
     for (const [name, schema] of Object.entries(schemas.query.shape as Record<string, z.ZodType>)) {
@@ -75,6 +79,7 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
         required: !schema.safeParse(undefined).success,
         description: json.description,
         schema: json,
+        ...(!schemas.body && exampleInput[name] !== undefined && { example: exampleInput[name] }),
       });
     }
   }
@@ -91,7 +96,12 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
   for (const [status, schema] of Object.entries(schemas.responses)) {
     responses[status] = {
       description: `${OPERATION_DOCS[id].summary}: success`,
-      content: { 'application/json': { schema: jsonSchema(schema, 'output') } },
+      content: {
+        'application/json': {
+          schema: jsonSchema(schema, 'output'),
+          ...(String(example.status) === status && { example: example.response }),
+        },
+      },
     };
   }
   const errors = new Set<number>([...EVERY_OPERATION_ERRORS, ...('errors' in operation ? operation.errors : [])]);
@@ -112,7 +122,9 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(schemas.body, 'input') } },
+            content: {
+              'application/json': { schema: jsonSchema(schemas.body, 'input'), example: example.input ?? {} },
+            },
           },
         }
       : {}),

@@ -1,6 +1,17 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Document, Spectral } from '@stoplight/spectral-core';
+import { Json } from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
 import { expect, it } from 'vitest';
+import { OPERATION_EXAMPLES } from '../../src/contract/examples.js';
+import {
+  OPERATION_IDS,
+  OPERATION_SCHEMAS,
+  OPERATIONS,
+  type OperationSchemas,
+  pathParams,
+} from '../../src/contract/index.js';
 import { describeMatrix } from '../helpers/harness.js';
 
 describeMatrix('GET /v1/openapi.json', (h) => {
@@ -29,6 +40,34 @@ describeMatrix('GET /v1/openapi.json', (h) => {
         expect(doc.tags.map((t: { name: string }) => t.name)).toContain(op.tags[0]);
       }
     }
+  });
+
+  it('shows an example of every operation, recorded from a real run, and each is valid against its schemas', async () => {
+    const doc = (await h.request('GET', '/v1/openapi.json', { key: null })).body;
+    for (const id of OPERATION_IDS) {
+      const example = OPERATION_EXAMPLES[id];
+      const schemas: OperationSchemas = OPERATION_SCHEMAS[id];
+      const op = doc.paths[OPERATIONS[id].path.replace(/:([A-Za-z]+)/g, '{$1}')][OPERATIONS[id].method.toLowerCase()];
+      expect(op.responses[String(example.status)].content['application/json'].example, id).toEqual(example.response);
+      const answer = schemas.responses[example.status as 200];
+      expect(answer, `${id} ${example.status}`).toBeDefined();
+      expect(answer!.safeParse(example.response).error, id).toBeUndefined();
+      const input = schemas.body ?? schemas.query;
+      if (input) expect(input.safeParse(example.input ?? {}).error, id).toBeUndefined();
+      if (schemas.body) expect(op.requestBody.content['application/json'].example, id).toEqual(example.input ?? {});
+      for (const name of pathParams(OPERATIONS[id].path)) expect(example.params?.[name], `${id} ${name}`).toBeTruthy();
+    }
+  });
+
+  it("passes Spectral's spectral:oas rules with no error", async () => {
+    const doc = (await h.request('GET', '/v1/openapi.json', { key: null })).body;
+    const spectral = new Spectral();
+    spectral.setRuleset({ extends: [[oas as never, 'recommended']] });
+    const results = await spectral.run(new Document(JSON.stringify(doc), Json));
+    // Severity 0 is an error (1 a warning, 2 information, 3 a hint).
+    expect(
+      results.filter((r) => r.severity === 0).map((r) => `${r.code}: ${r.message} at ${r.path.join('.')}`),
+    ).toEqual([]);
   });
 
   it('declares the statuses any operation answers, and they occur: 400 broken JSON, 405 another method', async () => {
