@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { OPERATION_IDS, OPERATIONS } from '../../src/contract/index.js';
+import { everyOperation } from '../../scripts/every-operation.js';
+import { answersPage, OPERATION_IDS, OPERATIONS } from '../../src/contract/index.js';
 import { createToolServer, engineOperations, toSnake } from '../../src/mcp/index.js';
 import type { Scope } from '../../src/schemas/common.js';
 import { EVENT_KINDS } from '../../src/schemas/events.js';
@@ -352,6 +353,22 @@ describeMatrix(
         details: { required: 'read:write', granted: 'read' },
       });
       expect((await call('list_contacts')).isError).toBe(false);
+      await close();
+    });
+
+    it("every tool, each called once in a walk of every operation, passes the official client's output validation", async () => {
+      const ws = await h.seed();
+      const { call, close } = await connect(h, ws);
+      const called = new Set<string>();
+      await everyOperation(async (id, params = {}, input = {}) => {
+        const name = OPERATIONS[id].tool;
+        const result = await call(name, snakeKeys({ ...params, ...(input as object) }) as Record<string, unknown>);
+        // A result that broke its tool's output schema would have failed the call in the client itself.
+        expect(result.isError, `${name}: ${JSON.stringify(result.error)}`).toBe(false);
+        called.add(name);
+        return answersPage(id) ? result.data.data : result.data;
+      }, `${receiver.origin}/walk`);
+      expect([...called].sort()).toEqual(OPERATION_IDS.map((id) => OPERATIONS[id].tool).sort());
       await close();
     });
   },
