@@ -44,9 +44,10 @@ export const OPENAPI_TAGS = [
 
 /**
  * What any operation can answer whatever it is: 400 (a malformed URL), 401 (the key), 403 (scope or billing), 405 (a
- * known path with another method), 429 (the key's rate limit), 500, and 503 (the database unavailable, with Retry-After).
+ * known path with another method), 422 (a query parameter it does not take), 429 (the key's rate limit), 500, and 503
+ * (the database unavailable, with Retry-After).
  */
-const EVERY_OPERATION_ERRORS = [400, 401, 403, 405, 429, 500, 503] as const;
+const EVERY_OPERATION_ERRORS = [400, 401, 403, 405, 422, 429, 500, 503] as const;
 
 /** An endpoint served beside the operations (the agent tools at /mcp), with its own OpenAPI operation object. */
 export interface DocumentedEndpoint {
@@ -107,7 +108,6 @@ function operationDoc(id: keyof typeof OPERATIONS): Record<string, unknown> {
   const errors = new Set<number>([...EVERY_OPERATION_ERRORS, ...('errors' in operation ? operation.errors : [])]);
   if (ids.length > 0) errors.add(404);
   if (schemas.body) for (const s of [400, 413, 422]) errors.add(s);
-  if (schemas.query) errors.add(422);
   if (operation.method === 'POST') for (const s of [400, 409]) errors.add(s); // Idempotency-Key
   for (const status of [...errors].sort()) responses[String(status)] = errorResponseDoc(status);
   return {
