@@ -31,3 +31,12 @@ it('docs/mcp.md lists every tool with the route it calls', () => {
     expect(routesIn(row!), operation.tool).toContain(`${operation.method} ${normal(operation.path)}`);
   }
 });
+
+it('docs/client.md lists every client method with the route it calls', () => {
+  const text = doc('client.md');
+  for (const operation of Object.values(OPERATIONS)) {
+    const row = text.split('\n').find((line) => line.startsWith(`| \`${operation.client}(`));
+    expect(row, operation.client).toBeDefined();
+    expect(routesIn(row!), operation.client).toContain(`${operation.method} ${normal(operation.path)}`);
+  }
+});
