@@ -1,7 +1,11 @@
-import { type Sql, toInt, toIntOrNull, toIso, toStringOrNull, ts } from '../sql.js';
+import { type Sql, toInt, toIso, toStringOrNull, ts } from '../sql.js';
+import * as contactRows from '../tables/contacts.js';
 
 // A post's votes as the API lists them: each with its contact (if one is linked), newest first or by the voter's
 // revenue in one currency, in keyset pages.
+
+/** The voter as a vote names them: a view of the contact table's one row mapping. */
+const VOTER = contactRows.ROWS.pick('id', 'externalUserId', 'email', 'name', 'plan', 'mrrCents', 'currency');
 
 export interface PostVoteRow {
   id: string;
@@ -9,42 +13,23 @@ export interface PostVoteRow {
   contactId: string | null;
   userId: string | null;
   createdAt: string;
-  voter: {
-    id: string;
-    externalUserId: string | null;
-    email: string | null;
-    name: string | null;
-    plan: string | null;
-    mrrCents: number | null;
-    currency: string | null;
-  } | null;
+  voter: ReturnType<typeof VOTER.read> | null;
 }
 
 /** Where a page starts: newest (the vote's time in ms, its id) or by revenue (the voter's mrrCents, the vote's id). */
 export type VotePosition = readonly [number, string];
 
-const SELECT = `SELECT v.id, v.post_id, v.contact_id, v.user_id, v.created_at,
-  c.id AS c_id, c.external_user_id, c.email, c.name, c.plan, c.mrr_cents, c.currency
+// The vote's own columns are renamed: the contact's `id` is the voter's.
+const SELECT = `SELECT v.id AS vote_id, v.post_id, v.contact_id, v.user_id, v.created_at, ${VOTER.columns}
   FROM vote v LEFT JOIN contact c ON c.id = v.contact_id`;
 
 const read = (r: Record<string, unknown>): PostVoteRow => ({
-  id: r.id as string,
+  id: r.vote_id as string,
   postId: r.post_id as string,
   contactId: toStringOrNull(r.contact_id),
   userId: toStringOrNull(r.user_id),
   createdAt: toIso(r.created_at),
-  voter:
-    r.c_id == null
-      ? null
-      : {
-          id: r.c_id as string,
-          externalUserId: toStringOrNull(r.external_user_id),
-          email: toStringOrNull(r.email),
-          name: toStringOrNull(r.name),
-          plan: toStringOrNull(r.plan),
-          mrrCents: toIntOrNull(r.mrr_cents),
-          currency: toStringOrNull(r.currency),
-        },
+  voter: r.id == null ? null : VOTER.read(r),
 });
 
 /** Up to `limit` of the post's votes, newest first, after `after`. */
