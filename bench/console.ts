@@ -406,7 +406,7 @@ server, and every stylesheet and script it loads): ${kb(rows[0]!.weight.total)} 
 
 writeSection(`## API posts list
 
-\`GET /v1/posts\` (issue 50) on the same databases as above (${POSTS.toLocaleString('en')} posts over ${BOARDS} boards, ${PEOPLE.toLocaleString('en')} votes and
+\`GET /v1/posts\` (issue 50) on the console sections' databases (${POSTS.toLocaleString('en')} posts over ${BOARDS} boards, ${PEOPLE.toLocaleString('en')} votes and
 contacts, ${COMPANIES.toLocaleString('en')} companies): one board's posts, 25 a page, each with its tags and impact. Server time of one
 request through \`app.fetch\` with a read key (key, rate limit, validation, the page's query, the posts, their tags and
 impact, JSON), p50 / p95 in ms over ${RUNS} requests after 10 warm-ups, the boards taken in turn; next pages from each
