@@ -8,12 +8,12 @@ import type { OperationId } from '../src/contract/index.js';
  * How the walk runs an operation: its path ids, its body or query, and whether this call is the one to keep (false:
  * a helper call on the way). It answers the operation's `data`: the item, or a list's items.
  */
-// biome-ignore lint/suspicious/noExplicitAny: the walk reads ids from whatever each operation answers.
 export type RunOperation = (
   id: OperationId,
   params?: Record<string, string>,
   input?: unknown,
   keep?: boolean,
+  // biome-ignore lint/suspicious/noExplicitAny: the walk reads ids from whatever each operation answers.
 ) => Promise<any>;
 
 /** Run every operation once (`receiverUrl`: where the webhook it registers delivers). */

@@ -155,8 +155,14 @@ export function page(
 ): Promise<ChangelogEntryRecord[]> {
   const where = ['ce.organization_id = ?'];
   const params: unknown[] = [organizationId];
-  if (filter.boardId) where.push('ce.board_id = ?'), params.push(filter.boardId);
-  if (filter.status) where.push('ce.status = ?'), params.push(filter.status);
+  if (filter.boardId) {
+    where.push('ce.board_id = ?');
+    params.push(filter.boardId);
+  }
+  if (filter.status) {
+    where.push('ce.status = ?');
+    params.push(filter.status);
+  }
   return pageOf(sql, ROWS, { where: where.join(' AND '), params }, limit, after, true);
 }
 
