@@ -169,7 +169,7 @@ export function createOpenApiDocument(
       title: 'Feedback Service API',
       version: info.version,
       description:
-        'Contacts, boards, posts and signed webhooks. Errors use one envelope: { error: { code, message, details? } }.',
+        'Contacts and companies, boards, posts, votes, comments, tags, the changelog, and signed webhooks. Errors use one envelope: { error: { code, message, details? } }.',
       license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       contact: { name: 'feedback-service', ...(PACKAGE_HOMEPAGE ? { url: PACKAGE_HOMEPAGE } : {}) },
     },
