@@ -7,11 +7,17 @@ export interface Io {
   out(text: string): void;
   err(text: string): void;
   exitCode?: number;
+  /** `err` is a terminal: a progress bar may redraw its line there. */
+  errIsTerminal?: boolean;
 }
 
 /** The process's own streams. */
 export function processIo(): Io {
-  return { out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
+  return {
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+    errIsTerminal: process.stderr.isTTY === true,
+  };
 }
 
 /** One JSON object with `--json`, else the sentence for people; a line each. */

@@ -41,6 +41,7 @@ export {
 } from './engine.js';
 export type { EventsService, StoredEvent } from './events/index.js';
 export { type CheckResult, isDatabaseUnavailable, type Readiness, UNAVAILABLE_RETRY_AFTER_SECONDS } from './health.js';
+export { IMPORT_KINDS, type ImportBundle, type ImportKind, type ImportSummary } from './imports/index.js';
 export {
   type Actor,
   allows,

@@ -4,6 +4,7 @@ import { CHANGELOG_OPERATIONS, createChangelogActions, createChangelogService } 
 import { COMPANY_OPERATIONS, createCompaniesService } from './companies/index.js';
 import { CONTACT_OPERATIONS, createContactActions, createContactsService } from './contacts/index.js';
 import { createEventsService } from './events/index.js';
+import { createImports } from './imports/index.js';
 import type { Actor } from './members/index.js';
 import { createTeamService, type ResolveTxt } from './members/index.js';
 import { createNotificationsService } from './notifications/index.js';
@@ -68,6 +69,8 @@ export const CONCEPTS = {
   privacy: concept(createPrivacyService),
   /** The console's team: members and their roles, invitations, and the audit log. */
   team: concept(createTeamService),
+  /** A team's history brought in from the tool it leaves (`feedback-service import canny|fider`). */
+  imports: concept(createImports),
   /** The console's posts page: every post of the workspace, filtered and sorted as the team works. */
   triage: concept(createTriageReader, TRIAGE_OPERATIONS),
   /** API keys: `whoami` is answered by the caller's key, with no service of the workspace. */

@@ -51,6 +51,7 @@ describe('feedback-service command line', () => {
       'Migration20261209000000CompanyImpact',
       'Migration20261210000000CompanySearch',
       'Migration20261211000000CommentEdits',
+      'Migration20261212000000ImportRecords',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(

@@ -6,6 +6,7 @@ import type * as Board from '../commands/board.js';
 import type * as Changelog from '../commands/changelog.js';
 import type * as Company from '../commands/company.js';
 import type * as Contact from '../commands/contact.js';
+import type * as Import from '../commands/import.js';
 import type * as PortalSecret from '../commands/portal-secret.js';
 import type * as Post from '../commands/post.js';
 import type { Io } from '../io.js';
@@ -52,8 +53,23 @@ export function addPeople(program: Command, io: Io): void {
     );
 }
 
-/** board, post and changelog: content by hand. */
+/** board, post and changelog: content by hand; import: a team's history from the tool it leaves. */
 export function addContent(program: Command, io: Io): void {
+  const imports = group(program, 'import', "bring a team's history in from Canny or Fider (docs/cli.md#import)");
+  for (const source of ['canny', 'fider'] as const) {
+    const command = leaf(
+      imports,
+      `${source} <dir>`,
+      `import boards, posts, statuses, votes, comments, tags${source === 'canny' ? ', changelog entries' : ''} and people from ${source === 'canny' ? "Canny's" : "Fider's"} API responses saved in DIR; a rerun adds only what is new`,
+    )
+      .requiredOption('--org <orgId>', 'the workspace')
+      .option('--dry-run', 'count what would be imported, and write nothing');
+    if (source === 'fider') command.option('--board <name>', 'the board its posts go to (Fider has none)', 'Feedback');
+    command.action(async (dir: string, options: Import.ImportOptions) =>
+      (await import('../commands/import.js')).importExport(source, dir, options, io),
+    );
+  }
+
   const board = group(program, 'board', 'create and list boards');
   leaf(board, 'create', 'create a board')
     .requiredOption('--org <orgId>', 'the workspace')

@@ -7,6 +7,7 @@ import { Companies } from './Migration20261208000000Companies.js';
 import { CompanyImpact } from './Migration20261209000000CompanyImpact.js';
 import { CompanySearch } from './Migration20261210000000CompanySearch.js';
 import { CommentEdits } from './Migration20261211000000CommentEdits.js';
+import { ImportRecords } from './Migration20261212000000ImportRecords.js';
 import { Migration20261122000000Initial as PgInitial } from './postgresql/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as PgContactVersion } from './postgresql/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as PgTagsChangelog } from './postgresql/Migration20261122020000TagsChangelog.js';
@@ -66,6 +67,7 @@ const FOR_BOTH: readonly (readonly [string, BothDialects])[] = [
   ['Migration20261209000000CompanyImpact', CompanyImpact],
   ['Migration20261210000000CompanySearch', CompanySearch],
   ['Migration20261211000000CommentEdits', CommentEdits],
+  ['Migration20261212000000ImportRecords', ImportRecords],
 ];
 
 /** Each dialect's migrations written for it alone, in order (every change up to 2026-12-05). */

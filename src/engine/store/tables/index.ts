@@ -13,6 +13,7 @@ export * as deliveries from './deliveries.js';
 export * as deliveryAttempts from './delivery-attempts.js';
 export * as events from './events.js';
 export * as idempotencyKeys from './idempotency-keys.js';
+export * as importRecords from './import-records.js';
 export * as mail from './mail.js';
 export * as mailPreferences from './mail-preferences.js';
 export * as mailSubscriptions from './mail-subscriptions.js';
