@@ -66,7 +66,11 @@ export interface OperationExample {
   response: unknown;
 }
 
-export const OPERATION_EXAMPLES: Record<OperationId, OperationExample> = ${JSON.stringify(ordered, null, 2)};
+export const OPERATION_EXAMPLES: Record<OperationId, OperationExample> = {
+${Object.entries(ordered)
+  .map(([id, example]) => `  ${id}: ${JSON.stringify(example)},`)
+  .join('\n')}
+};
 `,
   );
 } finally {

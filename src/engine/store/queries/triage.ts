@@ -389,15 +389,9 @@ export function roadmapColumn(
   const live =
     'p.organization_id = ? AND p.status = ? AND p.hide_from_roadmap = ? AND p.deleted_at IS NULL AND p.merged_into_id IS NULL';
   const select = SELECT.replace(' FROM post p', ', p.roadmap_order FROM post p');
+  const params = [organizationId, status, false];
   return postRows.inRoadmapOrder(limit, async ({ where, orderBy }, n) =>
-    (
-      await sql.all(`${select} WHERE ${live} AND ${where} ORDER BY ${orderBy} LIMIT ?`, [
-        organizationId,
-        status,
-        false,
-        n,
-      ])
-    ).map((r) => ({
+    (await sql.all(`${select} WHERE ${live} AND ${where} ORDER BY ${orderBy} LIMIT ?`, [...params, n])).map((r) => ({
       ...readPost(r),
       roadmapOrder: toIntOrNull(r.roadmap_order),
     })),
