@@ -1,4 +1,5 @@
 import { IMPORT_KINDS, type ImportSummary } from '../../engine/index.js';
+import { UsageError } from '../args.js';
 import { type DatabaseOptions, withEngine } from '../common.js';
 import { readCanny } from '../import/canny.js';
 import { readFider } from '../import/fider.js';
@@ -10,9 +11,12 @@ export interface ImportOptions extends DatabaseOptions {
   dryRun?: boolean;
   /** Fider: the board its posts go to. */
   board?: string;
+  /** Canny: the currency of its companies' monthly spend. */
+  currency?: string;
 }
 
 const PLURAL: Record<string, string> = {
+  company: 'companies',
   person: 'people',
   board: 'boards',
   tag: 'tags',
@@ -25,7 +29,11 @@ const PLURAL: Record<string, string> = {
 /** `import canny|fider DIR`: an export brought into a workspace, its progress on stderr, a summary at the end. */
 export async function importExport(source: 'canny' | 'fider', dir: string, options: ImportOptions, io: Io) {
   const files = folder(dir);
-  const bundle = source === 'canny' ? await readCanny(files) : await readFider(files, options.board ?? 'Feedback');
+  const currency = (options.currency ?? 'USD').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency))
+    throw new UsageError(`--currency must be a currency code such as USD, not "${options.currency}"`);
+  const bundle =
+    source === 'canny' ? await readCanny(files, { currency }) : await readFider(files, options.board ?? 'Feedback');
   const summary: ImportSummary = await withEngine(options.db, (e) =>
     e.workspace(options.org).imports.run(bundle, {
       dryRun: options.dryRun === true,

@@ -54,6 +54,7 @@ export async function readFider(files: Files, boardName: string): Promise<Import
   const numbered = new Map(live.map((p) => [str(p.number), str(p.id)]));
   const bundle: ImportBundle = {
     source: 'fider',
+    companies: [],
     people: [],
     boards: [{ id: 'fider', name: boardName, isPublic: true }],
     tags: tags.map((t) => ({ id: str(t.id), name: str(t.name) })),

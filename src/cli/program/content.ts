@@ -60,11 +60,12 @@ export function addContent(program: Command, io: Io): void {
     const command = leaf(
       imports,
       `${source} <dir>`,
-      `import boards, posts, statuses, votes, comments, tags${source === 'canny' ? ', changelog entries' : ''} and people from ${source === 'canny' ? "Canny's" : "Fider's"} API responses saved in DIR; a rerun adds only what is new`,
+      `import boards, posts, statuses, votes, comments, tags${source === 'canny' ? ', changelog entries, companies' : ''} and people from ${source === 'canny' ? "Canny's API responses (or its posts CSV export)" : "Fider's API responses"} saved in DIR; a rerun adds only what is new`,
     )
       .requiredOption('--org <orgId>', 'the workspace')
       .option('--dry-run', 'count what would be imported, and write nothing');
     if (source === 'fider') command.option('--board <name>', 'the board its posts go to (Fider has none)', 'Feedback');
+    else command.option('--currency <code>', "the currency of its companies' monthly spend (Canny names none)", 'USD');
     command.action(async (dir: string, options: Import.ImportOptions) =>
       (await import('../commands/import.js')).importExport(source, dir, options, io),
     );

@@ -1,13 +1,17 @@
+import type { UpsertCompanyBody } from '../../schemas/companies.js';
 import type { PostStatus } from '../../schemas/posts.js';
 
 /** What an import brings in, in the order it writes them (what a kind refers to comes before it). */
-export const IMPORT_KINDS = ['person', 'board', 'tag', 'post', 'vote', 'comment', 'changelog'] as const;
+export const IMPORT_KINDS = ['company', 'person', 'board', 'tag', 'post', 'vote', 'comment', 'changelog'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** What an export holds, in our terms; every id is the source tool's. */
 export interface ImportBundle {
   source: 'canny' | 'fider';
-  people: Array<{ id: string; email: string | null; name: string | null; createdAt?: string }>;
+  /** Paying accounts; a company's id is its externalCompanyId here (Canny's is the one the team's product gave it). */
+  companies: Array<Omit<UpsertCompanyBody, 'externalCompanyId'> & { id: string }>;
+  /** People; `companyIds` are ids of `companies`, the companies a person belongs to. */
+  people: Array<{ id: string; email: string | null; name: string | null; createdAt?: string; companyIds?: string[] }>;
   boards: Array<{ id: string; name: string; isPublic: boolean; createdAt?: string }>;
   tags: Array<{ id: string; name: string }>;
   posts: Array<{

@@ -1,13 +1,14 @@
+import { upsertCompanies } from '../companies/index.js';
 import { insertContact } from '../contacts/index.js';
+import { writePost } from '../posts/index.js';
 import { firstFreeSlug, hashEmail, newId, slugify, suppressionDigest } from '../shared/index.js';
 import {
   boards,
   changelogEntries,
   comments,
+  companies,
   contacts,
   importRecords,
-  posts,
-  postTags,
   type Sql,
   suppressions,
   tags,
@@ -73,12 +74,28 @@ export async function write(
     },
     target: (kind, id) => (id === null ? undefined : known.get(kind)!.get(id)),
   };
-  for (const writer of [people, boardsOf, tagsOf, postsOf, votesOf, commentsOf, changelogOf]) await writer(run);
+  for (const writer of [companiesOf, people, boardsOf, tagsOf, postsOf, votesOf, commentsOf, changelogOf])
+    await writer(run);
 }
 
-/** People with an address: the contact that address has, else a new one (legacy_inferred), unless it was erased. */
+/**
+ * Companies: the one with that externalCompanyId here (left as it is: the workspace's own data is newer), else a new
+ * one, announced by `company.created` as every company made.
+ */
+async function companiesOf(run: Run): Promise<void> {
+  await run.each('company', run.bundle.companies, async ({ id, ...fields }) => {
+    const found = (await companies.findByExternalIds(run.tx, run.organizationId, [id])).get(id);
+    if (found) return found.id;
+    const [made] = await upsertCompanies(run.tx, run.organizationId, [{ externalCompanyId: id, ...fields }], run.now);
+    return made!.company.id;
+  });
+}
+
+/**
+ * People with an address: the contact that address has (left as it is), else a new one (legacy_inferred) with its
+ * companies, unless the address was erased.
+ */
 async function people(run: Run): Promise<void> {
-  // People with an address: the contact that address has, else a new one (legacy_inferred), unless it was erased.
   const salt = await suppressions.saltOf(run.tx, run.organizationId, false);
   await run.each('person', run.bundle.people, async (person) => {
     if (!person.email) return null;
@@ -103,7 +120,11 @@ async function people(run: Run): Promise<void> {
       firstSeenAt: seen,
       lastSeenAt: seen,
     };
-    return (await insertContact(run.tx, run.organizationId, fields, run.now, run.cap))?.id ?? null;
+    const made = await insertContact(run.tx, run.organizationId, fields, run.now, run.cap);
+    if (!made) return null;
+    const memberOf = (person.companyIds ?? []).flatMap((c) => run.target('company', c) ?? []);
+    if (memberOf.length > 0) await companies.setForContact(run.tx, made.id, memberOf);
+    return made.id;
   });
 }
 
@@ -151,37 +172,24 @@ async function postsOf(run: Run): Promise<void> {
   await run.each('post', run.bundle.posts, async (post) => {
     const boardId = run.target('board', post.boardId);
     if (!boardId) return null;
-    const base = slugify(post.title);
-    const id = newId('post', Date.parse(post.createdAt));
     const author = post.authorId === null ? undefined : run.people.get(post.authorId);
-    await posts.insert(
+    const text = post.bodyText.slice(0, 50_000);
+    const made = await writePost(
       run.tx,
+      run.organizationId,
       {
-        id,
-        organizationId: run.organizationId,
         boardId,
-        contactId: run.target('person', post.authorId) ?? null,
-        authorUserId: null,
         title: post.title.slice(0, 200),
-        slug: firstFreeSlug(base, await posts.slugsLike(run.tx, boardId, base)),
-        body: post.bodyText ? JSON.stringify({ type: 'doc', text: post.bodyText }) : '',
-        bodyText: post.bodyText.slice(0, 50_000),
-        status: post.status,
+        ...(text ? { body: { json: { type: 'doc', text }, text } } : {}),
+        contactId: run.target('person', post.authorId) ?? null,
+        authorName: post.authorName ?? author?.name ?? null,
+        tagIds: post.tagIds.flatMap((t) => run.target('tag', t) ?? []).slice(0, 3),
         moderationStatus: 'approved',
-        hideFromRoadmap: false,
-        roadmapOrder: null,
-        mergedIntoId: null,
-        commentCount: 0,
-        voteCount: 0,
-        createdAt: post.createdAt,
-        updatedAt: post.createdAt,
-        deletedAt: null,
+        status: post.status,
       },
-      post.authorName ?? author?.name ?? null,
+      new Date(post.createdAt),
     );
-    const tagIds = post.tagIds.flatMap((t) => run.target('tag', t) ?? []).slice(0, 3);
-    if (tagIds.length > 0) await postTags.setForPost(run.tx, id, new Set(tagIds));
-    return id;
+    return made.id;
   });
 }
 

@@ -6,4 +6,4 @@ export { withDetail, withDetails } from './details.js';
 export { requireLivePost } from './references.js';
 export { createPostsService, POST_OPERATIONS, type PostsService } from './service.js';
 export { createTagsService, TAG_OPERATIONS, type Tag, type TagsService } from './tags.js';
-export { insertPost, type NewPost } from './write.js';
+export { insertPost, type NewPost, writePost } from './write.js';

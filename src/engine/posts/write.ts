@@ -1,4 +1,4 @@
-import type { ModerationStatus, Post } from '../../schemas/posts.js';
+import type { ModerationStatus, Post, PostStatus } from '../../schemas/posts.js';
 import { firstFreeSlug, newId, postSummary, slugify } from '../shared/index.js';
 import { emit, posts, postTags, type Sql } from '../store/index.js';
 
@@ -12,6 +12,8 @@ export interface NewPost {
   authorName?: string | null;
   tagIds?: string[];
   moderationStatus: ModerationStatus;
+  /** `open` unless said (an import keeps the status a post had). */
+  status?: PostStatus;
 }
 
 /**
@@ -19,9 +21,18 @@ export interface NewPost {
  * moderation, its `post.created` event, in the caller's transaction. The board must be in the workspace.
  */
 export async function insertPost(tx: Sql, organizationId: string, input: NewPost, now: Date): Promise<Post> {
+  const post = await writePost(tx, organizationId, input, now);
+  // A post held for moderation is announced when it is approved: until then nobody outside the workspace sees it.
+  if (post.moderationStatus === 'approved')
+    await emit(tx, { event: 'post.created', organizationId, boardId: post.boardId, post: postSummary(post) }, now);
+  return post;
+}
+
+/** A post's row and tags as made `at`, without an event: insertPost's, and an import's (history, not news). */
+export async function writePost(tx: Sql, organizationId: string, input: NewPost, at: Date): Promise<Post> {
   const base = slugify(input.title);
   const post: Post = {
-    id: newId('post', now.getTime()),
+    id: newId('post', at.getTime()),
     organizationId,
     boardId: input.boardId,
     contactId: input.contactId,
@@ -30,21 +41,18 @@ export async function insertPost(tx: Sql, organizationId: string, input: NewPost
     slug: firstFreeSlug(base, await posts.slugsLike(tx, input.boardId, base)),
     body: input.body === undefined ? '' : JSON.stringify(input.body.json),
     bodyText: input.body?.text ?? '',
-    status: 'open',
+    status: input.status ?? 'open',
     moderationStatus: input.moderationStatus,
     hideFromRoadmap: false,
     roadmapOrder: null,
     mergedIntoId: null,
     commentCount: 0,
     voteCount: 0,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
+    createdAt: at.toISOString(),
+    updatedAt: at.toISOString(),
     deletedAt: null,
   };
   await posts.insert(tx, post, input.authorName ?? null);
   if (input.tagIds?.length) await postTags.setForPost(tx, post.id, new Set(input.tagIds));
-  // A post held for moderation is announced when it is approved: until then nobody outside the workspace sees it.
-  if (post.moderationStatus === 'approved')
-    await emit(tx, { event: 'post.created', organizationId, boardId: post.boardId, post: postSummary(post) }, now);
   return post;
 }
