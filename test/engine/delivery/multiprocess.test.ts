@@ -174,12 +174,58 @@ describe.skipIf(!(await postgresReachable()))('webhook scheduler processes shari
 });
 
 describe.skipIf(!(await postgresReachable()))('webhook leases', () => {
+  it('a claim is renewed while its request is in flight: once its first lease has passed, another scheduler still cannot take it', async () => {
+    const db = await createTestDatabase('postgresql');
+    // A 3 s lease, renewed every second while held; the receiver holds the request until the first lease has passed.
+    const options = {
+      database: db.url,
+      webhooks: { allowPrivateNetworks: true, scheduler: { perWebhookConcurrency: 1, leaseMs: 3000 } },
+    };
+    const a = await createEngine(options);
+    await a.migrate();
+    const b = await createEngine(options);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const receiver = await startReceiver(async (_req, res) => {
+      await held;
+      res.end('ok');
+    });
+    try {
+      const org = await a.organizations.create({ name: 'renewal', plan: 'paid' });
+      const w = a.workspace(org.id);
+      await w.webhooks.create({ url: `${receiver.origin}/renewal`, events: ['contact.created'] });
+      await w.contacts.create({ externalUserId: 'renewal-1' });
+      const first = a.scheduler.runDue();
+      await receiver.waitFor(1);
+      const lease = async () =>
+        (await a.db.one<{ lease_expires_at: Date }>(
+          "SELECT lease_expires_at FROM delivery WHERE status = 'pending' AND lease_token IS NOT NULL",
+        ))!.lease_expires_at;
+      const firstLease = new Date(await lease());
+      await until('the first lease has passed', () => Date.now() > firstLease.getTime() + 100);
+      // Renewed: the claim now holds past the first lease, so the other scheduler finds nothing due.
+      expect(new Date(await lease()).getTime()).toBeGreaterThan(firstLease.getTime());
+      expect((await b.scheduler.runDue()).attempted).toBe(0);
+      release();
+      expect((await first).attempted).toBe(1);
+      expect(receiver.requests).toHaveLength(1);
+    } finally {
+      release();
+      await receiver.close();
+      await a.close();
+      await b.close();
+      await db.drop();
+    }
+  });
+
   it('a queue slower than a lease keeps its claims: two schedulers never attempt one delivery twice', async () => {
     const db = await createTestDatabase('postgresql');
     // One request at a time per webhook, 200 ms each, a 1.5 s lease: the backlog (2.4 s) takes longer than a lease.
     // A 200 ms lease lapsed in a pause of a loaded two-core machine (14 attempts, not 12, once in CI): a lease that
-    // lapses is another scheduler's to take, by design. A second's pause is what it takes now. (Turning the renewal
-    // off does not fail this test at either scale: each claim is attempted within its first lease; see the notes.)
+    // lapses is another scheduler's to take, by design. A second's pause is what it takes now. (Each claim is attempted
+    // within its first lease here: the test above is the one that proves the renewal.)
     const options = {
       database: db.url,
       webhooks: { allowPrivateNetworks: true, scheduler: { perWebhookConcurrency: 1, leaseMs: 1500 } },
