@@ -9,6 +9,7 @@ import {
   type KeysService,
   type RateLimiter,
 } from './access/index.js';
+import { mergePeople } from './contacts/index.js';
 import type { DeliveryScheduler } from './delivery/index.js';
 import { createReadiness, type Readiness } from './health.js';
 import { createTeamAccess, type TeamAccess } from './members/index.js';
@@ -19,7 +20,7 @@ import { createOrganizationsService, type OrganizationsService } from './organiz
 import { createEngineScheduler, createMailParts, createWebhookSender, openDatabase, parseDatabase } from './runtime.js';
 import { createSecretBox, lazySecretBox, type ResealReport, resealStored, resolveSecretKeys } from './secrets/index.js';
 import { logErrorLine, logToLogger } from './shared/index.js';
-import { type Database, deliveries, type EngineDatabase, mail } from './store/index.js';
+import { type Database, deliveries, type EngineDatabase, mail, upgradeChores } from './store/index.js';
 import { createWorkspaces, type Workspace } from './workspace.js';
 
 export { type EngineOptions, MAIL_RETENTION_DAYS, type MailOptions, type WebhookOptions } from './options.js';
@@ -141,6 +142,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       // The upgrade that brought sealing seals, once, what was stored before it; a database made now holds nothing.
       if (applied.includes(SEALED_SECRETS_MIGRATION) && !applied.includes(INITIAL_MIGRATION))
         await resealStored(db, secrets);
+      // What a migration left to the engine's code (it writes events); done once, and again if a process died midway.
+      for (const chore of await upgradeChores.pending(db))
+        if (chore === 'merge_people') {
+          await mergePeople(db, clock);
+          await upgradeChores.done(db, chore);
+        }
       return applied;
     },
     async close() {

@@ -52,6 +52,7 @@ describe('feedback-service command line', () => {
       'Migration20261210000000CompanySearch',
       'Migration20261211000000CommentEdits',
       'Migration20261212000000ImportRecords',
+      'Migration20261213000000OnePerson',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(

@@ -1,8 +1,23 @@
 import { type Contact, type IdentifyContactBody, identifyContactBodySchema } from '../../schemas/contacts.js';
 import { namedFields, sameCompanies, toCompanyRef, upsertCompanies } from '../companies/index.js';
-import { changeTime, effectiveContactCap, FeedbackError, mergeMetadata, parseInput } from '../shared/index.js';
+import {
+  changeTime,
+  effectiveContactCap,
+  FeedbackError,
+  hashEmail,
+  mergeMetadata,
+  parseInput,
+} from '../shared/index.js';
 import { companies, contacts, type Sql, type WorkspaceContext } from '../store/index.js';
-import { KEPT_CHANGING, MAX_ROUNDS, newContactOf, type TraitPatch, toContact, traitPatch } from './records.js';
+import {
+  type ContactRecord,
+  KEPT_CHANGING,
+  MAX_ROUNDS,
+  newContactOf,
+  type TraitPatch,
+  toContact,
+  traitPatch,
+} from './records.js';
 import { applyContactPatch, insertContact } from './write.js';
 
 /**
@@ -52,6 +67,9 @@ export async function identify(
       if (updated) return { contact: toContact(updated), created: false };
       continue;
     }
+    const adopted = await adopt(db, organizationId, input, patch, clock());
+    if (adopted) return { contact: toContact(adopted), created: false };
+    if (adopted === null) continue;
     const fields = newContactOf(
       { ...input, metadata: mergeMetadata({}, input.metadata ?? {}) },
       { source: 'identify', consentBasis: 'sdk_identify' },
@@ -61,6 +79,27 @@ export async function identify(
     if (inserted) return { contact: toContact(inserted), created: true };
   }
   throw new FeedbackError('ERR_CONFLICT', KEPT_CHANGING);
+}
+
+/**
+ * The contact the workspace's user already is, without a user id yet: one with their address, made by a mailed code's
+ * opt-in on the portal or by an import. Identify links it (its `contact.updated` names externalUserId, from null)
+ * rather than making a second contact for one person (docs/identity.md). Undefined: none to link; null: it changed
+ * meanwhile (read again).
+ */
+async function adopt(
+  sql: Sql,
+  organizationId: string,
+  input: IdentifyContactBody,
+  patch: TraitPatch,
+  now: Date,
+): Promise<ContactRecord | null | undefined> {
+  if (!input.email) return undefined;
+  const unlinked = (await contacts.findByEmailHash(sql, organizationId, hashEmail(input.email)!)).find(
+    (c) => c.externalUserId === null,
+  );
+  if (!unlinked) return undefined;
+  return applyContactPatch(sql, unlinked, patch, now, { seen: true });
 }
 
 /**
@@ -83,6 +122,8 @@ async function identifyWithCompanies(
     const found = await contacts.findForIdentify(tx, organizationId, input.externalUserId);
     if (!found) throw new FeedbackError('ERR_NOT_FOUND', 'Workspace not found.');
     if (!found.contact) {
+      // The person's contact without a user id yet is linked (the next round sets its companies as any contact's).
+      if ((await adopt(tx, organizationId, input, patch, now)) !== undefined) continue;
       const fields = newContactOf(
         { ...input, metadata: mergeMetadata({}, input.metadata ?? {}) },
         { source: 'identify', consentBasis: 'sdk_identify' },

@@ -4,6 +4,7 @@ export { createContactActions } from './actions.js';
 export { CONTACT_ACTIVITY_LIMIT, type ContactActivity } from './activity.js';
 export { readContactCap } from './caps.js';
 export { identify } from './identify.js';
+export { mergePeople, type PeopleMerged } from './one-person.js';
 export { CONFLICT_MESSAGE, type ContactRecord, type NewContact, newContactOf, toContact } from './records.js';
 export { CONTACT_OPERATIONS, type ContactsService, createContactsService } from './service.js';
 export { insertContact } from './write.js';

@@ -1,4 +1,4 @@
-import { FeedbackError, hashEmail, plainBody } from '../shared/index.js';
+import { FeedbackError, plainBody } from '../shared/index.js';
 import { votes } from '../store/index.js';
 import { comment } from './comment.js';
 import {
@@ -8,6 +8,7 @@ import {
   type PortalIdentity,
   portalSettings,
 } from './participants.js';
+import { voterPerson } from './person.js';
 import { filePost } from './post.js';
 import { castVote, takeBackVote } from './vote.js';
 
@@ -42,7 +43,7 @@ export async function act(
     case 'unvote':
       return {
         kind: 'unvote',
-        ...(await takeBackVote(ctx, { postId: action.postId, voterKey: voterKeyOf(identity) })),
+        ...(await takeBackVote(ctx, { postId: action.postId, email: identity.email, ...(userId ? { userId } : {}) })),
       };
     case 'comment': {
       const input = {
@@ -68,15 +69,14 @@ export async function act(
   }
 }
 
-/** Which of the posts the person voted on (their vote as a signed-in user, or as their email). */
-export function votedOn(
-  { db }: PortalContext,
+/** Which of the posts the person voted on, however they signed in when they did. */
+export async function votedOn(
+  { db, organizationId }: PortalContext,
   identity: PortalIdentity,
   postIds: readonly string[],
 ): Promise<Set<string>> {
-  return votes.votedOn(db, postIds, voterKeyOf(identity));
+  if (postIds.length === 0) return new Set();
+  const userId = identity.verified ? identity.externalUserId : null;
+  const { person } = await voterPerson(db, organizationId, { userId, email: identity.email });
+  return votes.votedOn(db, postIds, person);
 }
-
-/** How the person votes: as the signed-in user the workspace vouched for, else as their email. */
-const voterKeyOf = (identity: PortalIdentity) =>
-  votes.voterKey(identity.verified ? identity.externalUserId : null, hashEmail(identity.email)!);

@@ -2,10 +2,14 @@ import { type PublicVoteInput, publicVoteInputSchema, type Vote } from '../../sc
 import { FeedbackError, hashEmail, newId, parseInput } from '../shared/index.js';
 import { emit, votes, type WorkspaceContext } from '../store/index.js';
 import { interactionContact, publicPost, subscribeOptIn } from './contact.js';
+import { voterPerson } from './person.js';
+
+const ALREADY_VOTED = 'This voter has already voted on this post.';
 
 /**
- * Vote on a post: one vote per voter (user id, or email for anonymous voters) and post. The post is read once (locked,
- * its board's publicness checked in the same statement); the answer carries the post's vote count after this vote.
+ * Vote on a post: one vote per person and post, whichever way they signed in (their user id, their address, or the
+ * contact either leads to: voterPerson). The post is read once (locked, its board's publicness checked in the same
+ * statement: two votes of one person on a post wait for each other); the answer carries the post's vote count.
  */
 export async function castVote(
   { db, organizationId, clock }: WorkspaceContext,
@@ -14,6 +18,8 @@ export async function castVote(
   const i = parseInput(publicVoteInputSchema, input);
   return db.transaction(async (tx) => {
     const post = await publicPost(tx, organizationId, i.postId);
+    const { voterKey, person } = await voterPerson(tx, organizationId, i);
+    if (await votes.findOnPost(tx, post.id, person)) throw new FeedbackError('ERR_CONFLICT', ALREADY_VOTED);
     const now = clock();
     const contactId = await interactionContact(tx, organizationId, i, 'public_vote', now);
     const emailHash = hashEmail(i.email)!;
@@ -28,10 +34,10 @@ export async function castVote(
       ...vote,
       organizationId,
       emailHash,
-      voterKey: votes.voterKey(vote.userId, emailHash),
+      voterKey,
       createdAt: now,
     });
-    if (voteCount === null) throw new FeedbackError('ERR_CONFLICT', 'This voter has already voted on this post.');
+    if (voteCount === null) throw new FeedbackError('ERR_CONFLICT', ALREADY_VOTED);
     await subscribeOptIn(tx, organizationId, contactId, i.notifyMe, post.id, now);
     const event = { id: vote.id, postId: post.id, userId: vote.userId, createdAt: vote.createdAt };
     await emit(tx, { event: 'vote.created', organizationId, boardId: post.boardId, vote: event }, now);
@@ -40,16 +46,17 @@ export async function castVote(
 }
 
 /**
- * Take a vote back: the voter's vote on the post (by their voter key) goes, uncounted, with `vote.deleted`, in one
+ * Take a vote back: the person's vote on the post (however they cast it) goes, uncounted, with `vote.deleted`, in one
  * transaction. Without a vote there, nothing changes (`removed` false). The answer carries the post's vote count.
  */
 export async function takeBackVote(
   { db, organizationId, clock }: WorkspaceContext,
-  input: { postId: string; voterKey: string },
+  input: { postId: string; userId?: string | null; email: string },
 ): Promise<{ removed: boolean; voteCount: number }> {
   return db.transaction(async (tx) => {
     const post = await publicPost(tx, organizationId, input.postId);
-    const vote = await votes.findOnPost(tx, post.id, { voterKey: input.voterKey, contactId: '' });
+    const { person } = await voterPerson(tx, organizationId, input);
+    const vote = await votes.findOnPost(tx, post.id, person);
     if (!vote || !(await votes.remove(tx, vote.id, post.id))) return { removed: false, voteCount: post.voteCount };
     const now = clock();
     const event = { id: vote.id, postId: post.id, userId: vote.userId, createdAt: vote.createdAt };

@@ -38,16 +38,16 @@ async function withCompanies(sql: Sql, rows: postVotes.PostVoteRow[]): Promise<P
 
 /**
  * How a contact votes: by their user id (the workspace's externalUserId) where they have one, else by their address,
- * as the portal counts voters; a contact with neither by their contact id.
+ * as the portal counts voters; a contact with neither by their contact id. Their earlier vote may carry any of these
+ * keys, or the contact (one person, one vote: docs/identity.md).
  */
 function voterOf(contact: { id: string; externalUserId: string | null; email: string | null }) {
   const emailHash = hashEmail(contact.email);
-  const voterKey = contact.externalUserId
-    ? votes.voterKey(contact.externalUserId, '')
-    : emailHash
-      ? votes.voterKey(null, emailHash)
-      : `c:${contact.id}`;
-  return { emailHash, voterKey };
+  const byUser = contact.externalUserId ? votes.voterKey(contact.externalUserId, '') : null;
+  const byAddress = emailHash ? votes.voterKey(null, emailHash) : null;
+  const voterKey = byUser ?? byAddress ?? `c:${contact.id}`;
+  const keys = [...new Set([voterKey, ...(byAddress ? [byAddress] : [])])];
+  return { emailHash, voterKey, person: { keys, contactId: contact.id } };
 }
 
 const isPosition = (sort: 'newest' | 'mrr') => (k: readonly unknown[]) =>
@@ -92,12 +92,12 @@ export async function createVote(
       throw validationError([
         { path: 'contactId', code: 'not_found', message: `No contact with id ${contactId} in this workspace.` },
       ]);
-    const { emailHash, voterKey } = voterOf(contact);
+    const { emailHash, voterKey, person } = voterOf(contact);
     const answer = async (id: string, created: boolean) => ({
       vote: (await withCompanies(tx, [(await postVotes.one(tx, post.id, id))!]))[0]!,
       created,
     });
-    const existing = await votes.findOnPost(tx, post.id, { voterKey, contactId: contact.id });
+    const existing = await votes.findOnPost(tx, post.id, person);
     if (existing) return answer(existing.id, false);
     const now = clock();
     const id = newId('vote', now.getTime());
@@ -129,8 +129,7 @@ export async function deleteVote(
     const post = await requireLivePost(tx, organizationId, postId, true);
     const contact = await contacts.find(tx, organizationId, contactId);
     if (!contact) throw new FeedbackError('ERR_NOT_FOUND', `No contact with id ${contactId}.`);
-    const { voterKey } = voterOf(contact);
-    const vote = await votes.findOnPost(tx, post.id, { voterKey, contactId: contact.id });
+    const vote = await votes.findOnPost(tx, post.id, voterOf(contact).person);
     if (!vote || !(await votes.remove(tx, vote.id, post.id)))
       throw new FeedbackError('ERR_NOT_FOUND', `Contact ${contactId} has no vote on post ${postId}.`);
     const now = clock();

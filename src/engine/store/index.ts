@@ -14,6 +14,7 @@ export * as deliveryOutcomes from './queries/delivery-outcomes.js';
 export * as leases from './queries/leases.js';
 export * as mailClaims from './queries/mail-claims.js';
 export * as mailRecipients from './queries/mail-recipients.js';
+export * as peopleMerge from './queries/people-merge.js';
 export * as portalPages from './queries/portal-pages.js';
 export * as postVotes from './queries/post-votes.js';
 export * as triage from './queries/triage.js';

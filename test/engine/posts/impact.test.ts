@@ -70,11 +70,13 @@ describeEngine('post impact', (h) => {
       ].sort(),
     );
 
-    // One contact voting twice on a post (as their user, then by address alone): counted once.
-    await ws.participation.vote({ postId: c.id, email: 'p2@impact.example', notifyMe: false });
+    // One person voting again on a post (as their user, then by address alone): refused, one vote (docs/identity.md).
+    await expect(ws.participation.vote({ postId: c.id, email: 'p2@impact.example', notifyMe: false })).rejects.toThrow(
+      'This voter has already voted on this post.',
+    );
     expect(
       Number((await h.engine.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM vote WHERE post_id = ?', [c.id]))!.n),
-    ).toBe(2);
+    ).toBe(1);
     await check('a second vote of one contact');
 
     // Revenue up, down to zero, back; currency switched; an unpaying contact starts paying.

@@ -216,6 +216,37 @@ export async function findIdByEmailHash(
   return row?.id;
 }
 
+/**
+ * The contact a person who signed in stands for: the one with their externalUserId (a token's `sub`), else the oldest
+ * with their address's hash; with its user id and address hash, the keys their votes may carry.
+ */
+export async function personOf(
+  sql: Sql,
+  organizationId: string,
+  who: { externalUserId: string | null; emailHash: string },
+): Promise<{ id: string; externalUserId: string | null; emailHash: string | null } | undefined> {
+  const read = (row: Record<string, unknown> | undefined) =>
+    row && {
+      id: row.id as string,
+      externalUserId: toStringOrNull(row.external_user_id),
+      emailHash: toStringOrNull(row.email_hash),
+    };
+  if (who.externalUserId) {
+    const linked = await sql.one<Record<string, unknown>>(
+      'SELECT id, external_user_id, email_hash FROM contact WHERE organization_id = ? AND external_user_id = ?',
+      [organizationId, who.externalUserId],
+    );
+    if (linked) return read(linked);
+  }
+  return read(
+    await sql.one<Record<string, unknown>>(
+      `SELECT id, external_user_id, email_hash FROM contact WHERE organization_id = ? AND email_hash = ?
+       ORDER BY created_at, id LIMIT 1`,
+      [organizationId, who.emailHash],
+    ),
+  );
+}
+
 /** Every contact of the workspace with this address's hash, oldest first: one person, as far as mail and privacy go. */
 export async function findByEmailHash(sql: Sql, organizationId: string, emailHash: string): Promise<ContactRecord[]> {
   const rows = await sql.all(

@@ -35,6 +35,7 @@ export * as teamMembers from './team-members.js';
 export * as teamSessionSso from './team-session-sso.js';
 export * as teamSessions from './team-sessions.js';
 export * as teamSignIns from './team-sign-ins.js';
+export * as upgradeChores from './upgrade-chores.js';
 export * as votes from './votes.js';
 export * as webhooks from './webhooks.js';
 export * as workspaceSso from './workspace-sso.js';

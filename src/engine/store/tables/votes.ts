@@ -108,24 +108,43 @@ export async function anonymize(sql: Sql, ids: readonly string[]): Promise<numbe
   return changed;
 }
 
-/** Which of the posts the voter voted on (one statement, whatever the number of posts). */
-export async function votedOn(sql: Sql, postIds: readonly string[], voterKey: string): Promise<Set<string>> {
+/**
+ * A person as votes know them: every key they may have voted by (`u:` their user id, `e:` their addresses' hashes)
+ * and their contact. One person has one vote on a post whichever way they signed in (docs/identity.md).
+ */
+export interface VoterPerson {
+  keys: readonly string[];
+  contactId: string | null;
+}
+
+/** The SQL condition (and its parameters) matching a person's votes: by any of their keys, or by their contact. */
+function byPerson(person: VoterPerson): { where: string; params: string[] } {
+  const keys = `voter_key IN (${placeholders(person.keys)})`;
+  return person.contactId
+    ? { where: `(${keys} OR contact_id = ?)`, params: [...person.keys, person.contactId] }
+    : { where: keys, params: [...person.keys] };
+}
+
+/** Which of the posts the person voted on (one statement, whatever the number of posts). */
+export async function votedOn(sql: Sql, postIds: readonly string[], person: VoterPerson): Promise<Set<string>> {
   if (!postIds.length) return new Set();
-  const rows = await sql.all(`SELECT post_id FROM vote WHERE voter_key = ? AND post_id IN (${placeholders(postIds)})`, [
-    voterKey,
+  const { where, params } = byPerson(person);
+  const rows = await sql.all(`SELECT post_id FROM vote WHERE ${where} AND post_id IN (${placeholders(postIds)})`, [
+    ...params,
     ...postIds,
   ]);
   return new Set(rows.map((r) => r.post_id as string));
 }
 
 /**
- * Move a post's votes to another (a merge): each voter's vote goes over unless they voted on the target too (that vote
- * stays behind, on the merged post). Both posts' counts are counted again. How many votes moved.
+ * Move a post's votes to another (a merge): each voter's vote goes over unless they voted on the target too, by the
+ * same key or as the same contact (that vote stays behind, on the merged post). Both posts' counts are counted again. How many votes moved.
  */
 export async function moveToPost(sql: Sql, fromPostId: string, toPostId: string): Promise<number> {
   const moved = await sql.run(
-    'UPDATE vote SET post_id = ? WHERE post_id = ? AND voter_key NOT IN (SELECT voter_key FROM vote WHERE post_id = ?)',
-    [toPostId, fromPostId, toPostId],
+    `UPDATE vote SET post_id = ? WHERE post_id = ? AND voter_key NOT IN (SELECT voter_key FROM vote WHERE post_id = ?)
+     AND (contact_id IS NULL OR contact_id NOT IN (SELECT contact_id FROM vote WHERE post_id = ? AND contact_id IS NOT NULL))`,
+    [toPostId, fromPostId, toPostId, toPostId],
   );
   await sql.run(
     'UPDATE post SET vote_count = (SELECT COUNT(*) FROM vote v WHERE v.post_id = post.id) WHERE id IN (?, ?)',
@@ -158,16 +177,16 @@ export async function recentOf(
   }));
 }
 
-/** The vote on a post by this voter key or this contact, if there is one. */
+/** The person's vote on a post (the oldest, were there two), if there is one. */
 export async function findOnPost(
   sql: Sql,
   postId: string,
-  who: { voterKey: string; contactId: string },
+  person: VoterPerson,
 ): Promise<{ id: string; userId: string | null; contactId: string | null; createdAt: string } | undefined> {
+  const { where, params } = byPerson(person);
   const row = await sql.one<Record<string, unknown>>(
-    `SELECT id, user_id, contact_id, created_at FROM vote WHERE post_id = ? AND (voter_key = ? OR contact_id = ?)
-     ORDER BY created_at, id LIMIT 1`,
-    [postId, who.voterKey, who.contactId],
+    `SELECT id, user_id, contact_id, created_at FROM vote WHERE post_id = ? AND ${where} ORDER BY created_at, id LIMIT 1`,
+    [postId, ...params],
   );
   return (
     row && {
