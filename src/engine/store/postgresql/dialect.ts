@@ -15,6 +15,9 @@ export const postgresqlDialect: SqlDialect = {
   jsonRows: (columns, alias) =>
     `json_to_recordset(?::json) AS ${alias} (${columns.map(([name, type]) => `${name} ${type}`).join(', ')})`,
   jsonStrings: 'json_array_elements_text(?::json)',
+  // LIMIT 1 keeps the lateral subquery from being pulled up into a plain join, which the planner is free to loop.
+  rowsOfIds: (table, alias) =>
+    `(SELECT DISTINCT value FROM json_array_elements_text(?::json)) ${alias}_ids CROSS JOIN LATERAL (SELECT * FROM ${table} WHERE id = ${alias}_ids.value LIMIT 1) ${alias}`,
   modifyingCtes: true,
   claims: {
     rowRef: 'ctid',

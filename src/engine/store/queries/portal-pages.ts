@@ -158,23 +158,26 @@ export async function posts(
 }
 
 /**
- * The shown posts of these ids (a search's best matches, read by `searchPosts`), of `status` if given. By id alone:
- * the matches are the board's (a condition on the board would lead the planner to its index).
+ * The shown posts of these ids (a search's best matches, read by `searchPosts`), of `status` if given. By id alone,
+ * each by its primary key: the matches are the board's (a condition on the board would lead the planner to its index).
  */
 export async function shownByIds(
   sql: Sql,
   ids: readonly string[],
   filter: Pick<PostFilter, 'status'>,
 ): Promise<PortalPost[]> {
-  const where = [`p.id IN (SELECT value FROM ${sql.dialect.jsonStrings})`, SHOWN, 'p.merged_into_id IS NULL'];
+  const where = [SHOWN, 'p.merged_into_id IS NULL'];
   const params: unknown[] = [JSON.stringify(ids)];
   if (filter.status) {
     where.push('p.status = ?');
     params.push(filter.status);
   }
-  return (await sql.all(`SELECT ${POSTS.columns} FROM post p WHERE ${where.join(' AND ')}`, params)).map((row) =>
-    POSTS.read(row),
-  );
+  return (
+    await sql.all(
+      `SELECT ${POSTS.columns} FROM ${sql.dialect.rowsOfIds('post', 'p')} WHERE ${where.join(' AND ')}`,
+      params,
+    )
+  ).map((row) => POSTS.read(row));
 }
 
 /** The most votes a shown post of the board has (0 without posts): the bound Trending's windows are checked with. */

@@ -171,11 +171,12 @@ export async function trending(
   });
 }
 
-/** The posts of these ids that pass the filter (a search's best matches, read by `searchPosts`). */
+/** The posts of these ids that pass the filter (a search's best matches, read by `searchPosts`), each by its key. */
 export async function byIds(sql: Sql, ids: readonly string[], filter: TriageFilter): Promise<TriagePost[]> {
   const { where, params } = conditions(sql, filter);
   const found = await sql.all(
-    `${SELECT} WHERE p.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND ${where.join(' AND ')}`,
+    `SELECT ${POSTS.columns}, b.name AS board_name FROM ${sql.dialect.rowsOfIds('post', 'p')} JOIN board b ON b.id = p.board_id
+     WHERE ${where.join(' AND ')}`,
     [JSON.stringify(ids), ...params],
   );
   return found.map(readPost);

@@ -14,6 +14,9 @@ export const sqliteDialect: SqlDialect = {
   jsonRows: (columns, alias) =>
     `(SELECT ${columns.map(([name]) => `value ->> '${name}' AS ${name}`).join(', ')} FROM json_each(?)) ${alias}`,
   jsonStrings: 'json_each(?)',
+  // CROSS JOIN makes the ids the outer loop in SQLite: one primary-key probe each.
+  rowsOfIds: (table, alias) =>
+    `(SELECT DISTINCT value FROM json_each(?)) ${alias}_ids CROSS JOIN ${table} ${alias} ON ${alias}.id = ${alias}_ids.value`,
   modifyingCtes: false,
   claims: {
     rowRef: 'rowid',
