@@ -53,6 +53,7 @@ describe('feedback-service command line', () => {
       'Migration20261211000000CommentEdits',
       'Migration20261212000000ImportRecords',
       'Migration20261213000000OnePerson',
+      'Migration20261214000000SearchForgiveness',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(

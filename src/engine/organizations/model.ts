@@ -1,4 +1,4 @@
-import { SEARCH_LANGUAGES, type SearchLanguage } from '../search/index.js';
+import { SEARCH_LANGUAGES, type SearchLanguage, STEM_LANGUAGES, type StemLanguage } from '../search/index.js';
 import {
   BILLING_STATES,
   type BillingState,
@@ -51,6 +51,13 @@ export interface UpdateOrganizationInput {
   notifyAdminCreated?: boolean;
   /** How PostgreSQL reads its posts' words (one of SEARCH_LANGUAGES); its posts are indexed again. SQLite has one for all. */
   searchLanguage?: SearchLanguage;
+  /** The language a search's words are forgiven in, their stems also matching (one of STEM_LANGUAGES; `none`: off). */
+  searchStems?: StemLanguage;
+  /**
+   * The team's synonyms, replacing the list: groups of 2 to 10 words or phrases that find each other (`sso`, `single
+   * sign-on`, `saml`); at most 100 groups, each word or phrase at most 60 characters.
+   */
+  searchSynonyms?: string[][];
   /** The portal's logo: an https address of an image (at most 2,048 characters); null removes it. */
   portalLogoUrl?: string | null;
   /** The portal's accent colour, `#rrggbb`; null returns to the default. */
@@ -148,9 +155,14 @@ export function check(input: {
   name?: string;
   handle?: string | null;
   searchLanguage?: string;
+  searchStems?: string;
+  searchSynonyms?: unknown;
   portalLogoUrl?: string | null;
   portalAccent?: string | null;
 }) {
+  if (input.searchStems !== undefined && !STEM_LANGUAGES.includes(input.searchStems as StemLanguage))
+    throw new FeedbackError('ERR_VALIDATION', `search stems must be one of ${STEM_LANGUAGES.join(', ')}`);
+  if (input.searchSynonyms !== undefined) checkSynonyms(input.searchSynonyms);
   if (typeof input.portalLogoUrl === 'string') checkLogoUrl(input.portalLogoUrl);
   if (typeof input.portalAccent === 'string' && !ACCENT_PATTERN.test(input.portalAccent))
     throw new FeedbackError('ERR_VALIDATION', 'The accent colour must be # and six hex digits, e.g. #1d4ed8.');
@@ -183,4 +195,24 @@ export function check(input: {
   const rate = input.rateLimit;
   if (rate !== undefined && rate !== null && !(typeof rate === 'number' && Number.isInteger(rate) && rate >= 1))
     throw new FeedbackError('ERR_VALIDATION', 'rate limit must be a positive integer');
+}
+
+/** Synonyms as a workspace keeps them: at most 100 groups of 2 to 10 words or phrases, each 1 to 60 characters. */
+function checkSynonyms(groups: unknown): void {
+  const refuse = (why: string) => {
+    throw new FeedbackError('ERR_VALIDATION', `synonyms: ${why}`);
+  };
+  if (!Array.isArray(groups) || groups.length > 100) refuse('at most 100 groups');
+  (groups as unknown[]).forEach((group, i) => {
+    if (!Array.isArray(group) || group.length < 2 || group.length > 10)
+      refuse(`group ${i + 1} must name 2 to 10 words or phrases`);
+    for (const member of group as unknown[])
+      if (
+        typeof member !== 'string' ||
+        member.trim().length === 0 ||
+        member.length > 60 ||
+        !/[\p{L}\p{N}]/u.test(member)
+      )
+        refuse(`group ${i + 1}: each word or phrase is 1 to 60 characters, with a letter or digit`);
+  });
 }

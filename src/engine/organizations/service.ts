@@ -43,6 +43,8 @@ export async function create(ctx: OrganizationsContext, input: CreateOrganizatio
       portalFrameOrigins: [],
       notifyAdminCreated: false,
       searchLanguage: 'simple',
+      searchStems: 'english',
+      searchSynonyms: [],
       portalLogoUrl: null,
       portalAccent: null,
     },
@@ -67,6 +69,8 @@ function changesOf(input: UpdateOrganizationInput): organizations.OrganizationCh
     portalFrameOrigins: input.portalFrameOrigins && frameOrigins(input.portalFrameOrigins),
     notifyAdminCreated: input.notifyAdminCreated,
     searchLanguage: input.searchLanguage,
+    searchStems: input.searchStems,
+    searchSynonyms: input.searchSynonyms?.map((group) => group.map((m) => m.trim().toLowerCase())),
     portalLogoUrl: input.portalLogoUrl,
     portalAccent: input.portalAccent === null ? null : input.portalAccent?.toLowerCase(),
     ...(cap === 'default'

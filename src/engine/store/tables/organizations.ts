@@ -38,6 +38,10 @@ export const Organization = defineEntity({
     notifyAdminCreated: p.boolean().default(false),
     /** PostgreSQL's text search configuration for its posts (`simple`, `english`, ...; docs/search.md). */
     searchLanguage: p.string().length(40).default('simple'),
+    /** The language a search's words are forgiven in: their stems also match (`english`, ...; `none`; docs/search.md). */
+    searchStems: p.string().length(20).default('english'),
+    /** The team's synonyms: groups of words or phrases that find each other (`[["sso", "single sign-on", "saml"]]`). */
+    searchSynonyms: p.json<string[][]>().default('[]'),
     /** The portal's logo: an https address of an image, shown in its header; null for the workspace's name alone. */
     portalLogoUrl: p.string().length(2048).nullable(),
     /** The portal's accent colour (`#rrggbb`): its links and buttons; null for the default blue. */
@@ -75,6 +79,10 @@ export interface OrganizationRow {
   notifyAdminCreated: boolean;
   /** How PostgreSQL reads its posts' words: a text search configuration (`simple` by default; SQLite has one for all). */
   searchLanguage: string;
+  /** The language a search's words are forgiven in (their stems also match), or `none`. */
+  searchStems: string;
+  /** The team's synonyms: groups of words or phrases, each finding the others. */
+  searchSynonyms: string[][];
   /** The portal's logo (an https image address), or null. */
   portalLogoUrl: string | null;
   /** The portal's accent colour (`#rrggbb`), or null for the default. */
@@ -102,6 +110,8 @@ const ORGANIZATIONS = defineRows<OrganizationRow>('organization', 'o', {
   portalFrameOrigins: toJson,
   notifyAdminCreated: toBool,
   searchLanguage: asIs,
+  searchStems: asIs,
+  searchSynonyms: toJson,
   portalLogoUrl: toStringOrNull,
   portalAccent: toStringOrNull,
   createdAt: toIso,
@@ -114,7 +124,7 @@ export async function insert(
   now: Date,
 ): Promise<void> {
   await sql.run(
-    `INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       org.id,
       org.name,
@@ -131,6 +141,8 @@ export async function insert(
       json(org.portalFrameOrigins),
       org.notifyAdminCreated,
       org.searchLanguage,
+      org.searchStems,
+      json(org.searchSynonyms),
       org.portalLogoUrl,
       org.portalAccent,
       ts(sql, now),
@@ -157,10 +169,15 @@ export type OrganizationChanges = Partial<
     | 'portalFrameOrigins'
     | 'notifyAdminCreated'
     | 'searchLanguage'
+    | 'searchStems'
+    | 'searchSynonyms'
     | 'portalLogoUrl'
     | 'portalAccent'
   >
 >;
+
+/** The columns written as JSON. */
+const JSON_COLUMNS = new Set<keyof OrganizationChanges>(['adminEmails', 'portalFrameOrigins', 'searchSynonyms']);
 
 /** Set the given columns (and `updated_at`); whether the workspace exists. */
 export async function update(sql: Sql, id: string, changes: OrganizationChanges, now: Date): Promise<boolean> {
@@ -168,10 +185,7 @@ export async function update(sql: Sql, id: string, changes: OrganizationChanges,
     [keyof OrganizationChanges, unknown]
   >;
   const sets = ['updated_at = ?', ...entries.map(([field]) => `${ORGANIZATIONS.column(field)} = ?`)];
-  const params = [
-    ts(sql, now),
-    ...entries.map(([field, v]) => (field === 'adminEmails' || field === 'portalFrameOrigins' ? json(v) : v)),
-  ];
+  const params = [ts(sql, now), ...entries.map(([field, v]) => (JSON_COLUMNS.has(field) ? json(v) : v))];
   return (await sql.run(`UPDATE organization SET ${sets.join(', ')} WHERE id = ?`, [...params, id])) > 0;
 }
 

@@ -11,21 +11,44 @@ export interface SearchTerm {
 }
 
 /**
+ * A query as a search that forgives asks it (engine/search/forgive.ts): every group must match, a group when any of
+ * its terms does; each group's first term is the one typed.
+ */
+export type SearchGroup = readonly SearchTerm[];
+
+/** What a post search asks: the terms typed, and, when something forgives them, the groups that stand for them. */
+export interface PostQuery {
+  terms: readonly SearchTerm[];
+  groups?: readonly SearchGroup[];
+}
+
+/** A relevance that puts the posts matching what was typed above those found only by what forgives it. */
+const TYPED_FIRST = 1000;
+
+const fts5Term = (t: SearchTerm) => `"${t.words.join(' ')}"${t.prefix ? '*' : ''}`;
+const tsTerm = (t: SearchTerm) =>
+  t.words.length > 1 ? `(${t.words.map((w) => `'${w}'`).join(' <-> ')})` : `'${t.words[0]}'${t.prefix ? ':*' : ''}`;
+
+/** Groups as an FTS5 query on the given columns: `("a"* OR "b") AND ...`. */
+export function fts5Groups(groups: readonly SearchGroup[], columns: readonly string[]): string {
+  return `{${columns.join(' ')}} : (${groups.map((g) => `(${g.map(fts5Term).join(' OR ')})`).join(' AND ')})`;
+}
+
+/** Groups as a PostgreSQL tsquery: `('a':* | 'b') & ...`. */
+export const tsGroups = (groups: readonly SearchGroup[]) =>
+  groups.map((g) => `(${g.map(tsTerm).join(' | ')})`).join(' & ');
+
+/**
  * The terms as an FTS5 query on the given columns: every term must match (AND), a phrase word for word, a prefix
  * term as `"word"*`. The words are letters and digits only, so quoting them is all the escaping there is.
  */
 export function fts5Query(terms: readonly SearchTerm[], columns: readonly string[]): string {
-  const text = terms.map((t) => `"${t.words.join(' ')}"${t.prefix ? '*' : ''}`).join(' AND ');
-  return `{${columns.join(' ')}} : (${text})`;
+  return `{${columns.join(' ')}} : (${terms.map(fts5Term).join(' AND ')})`;
 }
 
 /** The terms as a PostgreSQL tsquery (for `to_tsquery('simple', ...)`): `'word':*`, `'a' <-> 'b'`, joined by `&`. */
 export function tsQuery(terms: readonly SearchTerm[]): string {
-  return terms
-    .map((t) =>
-      t.words.length > 1 ? `(${t.words.map((w) => `'${w}'`).join(' <-> ')})` : `'${t.words[0]}'${t.prefix ? ':*' : ''}`,
-    )
-    .join(' & ');
+  return terms.map(tsTerm).join(' & ');
 }
 
 /** Where a post search looks: every board of a workspace, or one of them. */
@@ -67,38 +90,53 @@ const PG_QUERY = 'to_tsquery((SELECT o.search_language::regconfig FROM organizat
 /**
  * Up to `count` posts of `scope` matching every term (in the title or the body), the most relevant first, only those
  * at most `atMost` relevant when given. Only the search index is read: SQLite's FTS5 table with BM25 (a title match
- * weighs ten body matches), PostgreSQL's `post_search` with `ts_rank`. The caller reads the posts themselves.
+ * weighs ten body matches), PostgreSQL's `post_search` with `ts_rank`. The caller reads the posts themselves. With
+ * groups (a search that forgives), the posts matching what was typed come first, then those only the groups find.
  */
 export function rankedPosts(
   sql: Sql,
   scope: PostSearchScope,
-  terms: readonly SearchTerm[],
+  query: readonly SearchTerm[] | PostQuery,
   count: number,
   atMost?: number,
 ): Promise<PostMatch[]> {
-  return rankerOf(sql, scope, terms)(count, atMost);
+  return rankerOf(sql, scope, query)(count, atMost);
 }
+
+const asQuery = (query: readonly SearchTerm[] | PostQuery): PostQuery =>
+  Array.isArray(query) ? { terms: query as readonly SearchTerm[] } : (query as PostQuery);
 
 /** `rankedPosts` of one search, for as many counts as its pages ask: on PostgreSQL, its match is worked out once. */
 function rankerOf(
   sql: Sql,
   scope: PostSearchScope,
-  terms: readonly SearchTerm[],
+  asked: readonly SearchTerm[] | PostQuery,
 ): (count: number, atMost?: number) => Promise<PostMatch[]> {
+  const { terms, groups } = asQuery(asked);
   if (sql.dialect.name === 'sqlite') {
     const range = sqliteRange(scope);
+    const inRange = `rowid >= (${range.lower}) AND rowid < (${range.upper})`;
+    // Forgiven: BM25 of the groups, and TYPED_FIRST more for the posts that match what was typed.
+    const relevance = groups
+      ? {
+          sql: `(${SQLITE_RELEVANCE} + CASE WHEN rowid IN (SELECT rowid FROM post_search WHERE post_search MATCH ? AND ${inRange}) THEN ${TYPED_FIRST}.0 ELSE 0.0 END)`,
+          params: [fts5Query(terms, ['title', 'body']), range.param, range.param],
+        }
+      : { sql: SQLITE_RELEVANCE, params: [] };
+    const match = groups ? fts5Groups(groups, ['title', 'body']) : fts5Query(terms, ['title', 'body']);
     return async (count, atMost) => {
       const rows = await sql.all<{ post_id: string; relevance: number }>(
         `SELECT k.post_id, s.relevance FROM (
-           SELECT rowid, ${SQLITE_RELEVANCE} AS relevance FROM post_search
-           WHERE post_search MATCH ? AND rowid >= (${range.lower}) AND rowid < (${range.upper})${atMost === undefined ? '' : ` AND ${SQLITE_RELEVANCE} <= ?`}
+           SELECT rowid, ${relevance.sql} AS relevance FROM post_search
+           WHERE post_search MATCH ? AND ${inRange}${atMost === undefined ? '' : ` AND ${relevance.sql} <= ?`}
            ORDER BY relevance DESC LIMIT ?) s
          JOIN post_search_key k ON k.rowid = s.rowid`,
         [
-          fts5Query(terms, ['title', 'body']),
+          ...relevance.params,
+          match,
           range.param,
           range.param,
-          ...(atMost === undefined ? [] : [atMost]),
+          ...(atMost === undefined ? [] : [...relevance.params, atMost]),
           count,
         ],
       );
@@ -107,12 +145,19 @@ function rankerOf(
   }
   // Normalised by the document's length (1: divided by 1 + its log), as BM25 is: without it, most matches of a short
   // query tie, and a page must then read every tied post to order them by votes. Ranked by the terms as typed; only
-  // the match goes through the workspace's words.
-  const rank = `ts_rank(s.document, ${PG_QUERY}, 1)::float8`;
-  const query = [scope.organizationId, tsQuery(terms)];
+  // the match goes through the workspace's words. Forgiven: ranked by the groups, the posts matching what was typed
+  // TYPED_FIRST higher, and matched by the groups as they are.
+  const rank = groups
+    ? `(ts_rank(s.document, ${PG_QUERY}, 1)::float8 + CASE WHEN s.document @@ ${PG_QUERY} THEN ${TYPED_FIRST} ELSE 0 END)`
+    : `ts_rank(s.document, ${PG_QUERY}, 1)::float8`;
+  const query = groups
+    ? [scope.organizationId, tsGroups(groups), scope.organizationId, tsQuery(terms)]
+    : [scope.organizationId, tsQuery(terms)];
   let matching: Promise<PgMatch | undefined> | undefined;
   return async (count, atMost) => {
-    const match = await (matching ??= pgMatch(sql, scope.organizationId, terms));
+    const match = await (matching ??= groups
+      ? Promise.resolve({ where: `s.document @@ ${PG_QUERY}`, params: [scope.organizationId, tsGroups(groups)] })
+      : pgMatch(sql, scope.organizationId, terms));
     if (match === undefined) return [];
     const rows = await sql.all<{ post_id: string; relevance: number }>(
       `SELECT s.post_id, ${rank} AS relevance FROM post_search s
@@ -246,7 +291,7 @@ export const searchOrder = (a: RankedRow, b: RankedRow) =>
 export async function searchPage<T extends RankedRow>(
   sql: Sql,
   scope: PostSearchScope,
-  terms: readonly SearchTerm[],
+  terms: readonly SearchTerm[] | PostQuery,
   limit: number,
   after: RankedRow | undefined,
   read: (matches: PostMatch[]) => Promise<T[]>,
@@ -264,3 +309,4 @@ export async function searchPage<T extends RankedRow>(
 }
 
 export { indexPending, SQLITE_POST_FLUSH, searchChore } from './search-index.js';
+export { knownWords, startingWords } from './search-words.js';
