@@ -128,6 +128,7 @@ export {
 export type { PostsService, Tag, TagsService } from './posts/index.js';
 export { BULK_LIMIT, type BulkAction, type PostActions } from './posts/index.js';
 export type { PrivacyService } from './privacy/index.js';
+export { STEM_LANGUAGES, type StemLanguage } from './search/index.js';
 export {
   generateSecretKey,
   type ResealReport,

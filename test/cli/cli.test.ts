@@ -404,6 +404,26 @@ describe('feedback-service command line', () => {
     );
     expect(framed.portalFrameOrigins).toEqual(['https://app.example.com', 'http://localhost:3000']);
     expect((await cli('org', 'update', org.id, '--portal-frame-origin', 'none')).portalFrameOrigins).toEqual([]);
+    // Search: the stems' language, and the synonyms, a group each time the flag is given; none clears them.
+    const forgiving = await cli(
+      'org',
+      'update',
+      org.id,
+      '--search-stems',
+      'none',
+      '--search-synonym',
+      'SSO, single sign-on',
+      '--search-synonym',
+      'csv,spreadsheet',
+    );
+    expect(forgiving).toMatchObject({
+      searchStems: 'none',
+      searchSynonyms: [
+        ['sso', 'single sign-on'],
+        ['csv', 'spreadsheet'],
+      ],
+    });
+    expect((await cli('org', 'update', org.id, '--search-synonym', 'none')).searchSynonyms).toEqual([]);
     await expect(cli('org', 'update', org.id, '--portal-frame-origin', 'app.example.com')).rejects.toMatchObject({
       code: 1,
       stdout: expect.stringContaining('is not an origin'),

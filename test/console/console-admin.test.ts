@@ -114,6 +114,13 @@ describeEngine(
         [`${base}/settings/workspace`, [['name', 'Forged']]],
         [`${base}/settings/branding`, [['portalAccent', '#000000']]],
         [
+          `${base}/settings/search`,
+          [
+            ['searchStems', 'none'],
+            ['searchSynonyms', 'sso, saml'],
+          ],
+        ],
+        [
           `${base}/settings/sso`,
           [
             ['issuer', 'https://idp.example.com'],
@@ -244,6 +251,28 @@ describeEngine(
       expect(log).toContain(`X-Service-Delivery: ${delivery.id}`);
       expect(log).toContain('&quot;title&quot;: &quot;Payload shown&quot;');
       expect(log).not.toContain(hookSecret);
+      // Search: the stems' language and the team's synonyms, one group a line; a group of one is refused with why.
+      const lone = await v.post(`${base}/settings/search`, [
+        ['searchStems', 'english'],
+        ['searchSynonyms', 'sso'],
+      ]);
+      expect(lone.status).toBe(422);
+      expect(lone.text).toContain('synonyms: group 1 must name 2 to 10 words or phrases');
+      const searchSaved = await v.post(`${base}/settings/search`, [
+        ['searchStems', 'french'],
+        ['searchSynonyms', 'SSO, single sign-on, saml\n\ncsv,  spreadsheet'],
+      ]);
+      expect(searchSaved.location).toBe(`${base}/settings?done=search`);
+      expect(await h.engine.organizations.get(s.org.id)).toMatchObject({
+        searchStems: 'french',
+        searchSynonyms: [
+          ['sso', 'single sign-on', 'saml'],
+          ['csv', 'spreadsheet'],
+        ],
+      });
+      const shown = (await v.get(`${base}/settings`)).text;
+      expect(shown).toContain('<option value="french" selected>french</option>');
+      expect(shown).toContain('sso, single sign-on, saml\ncsv, spreadsheet</textarea>');
       const light = await v.post(`${base}/settings/branding`, [['portalAccent', '#ffff00']]);
       expect(light.status).toBe(422);
       expect(light.text).toContain('too light');

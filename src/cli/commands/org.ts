@@ -27,7 +27,23 @@ export interface UpdateOptions extends DatabaseOptions {
   notifyAdminCreated?: 'on' | 'off';
   /** Checked by the engine (one of its SEARCH_LANGUAGES). */
   searchLanguage?: string;
+  /** Checked by the engine (one of its STEM_LANGUAGES). */
+  searchStems?: string;
+  /** Each a group, its words or phrases separated by commas; `none` clears the list. */
+  searchSynonym?: string[];
 }
+
+/** The synonym groups as typed: each a comma-separated list; `none` alone clears them. */
+const synonymGroups = (groups: string[] | undefined) =>
+  groups &&
+  (groups.join() === 'none'
+    ? []
+    : groups.map((g) =>
+        g
+          .split(',')
+          .map((m) => m.trim())
+          .filter(Boolean),
+      ));
 
 export async function list(options: ListOptions, io: Io): Promise<void> {
   const orgs = await withEngine(options.db, (e) => e.organizations.list());
@@ -71,6 +87,8 @@ export async function update(orgId: string, options: UpdateOptions, io: Io): Pro
         options.portalFrameOrigin && (options.portalFrameOrigin.join() === 'none' ? [] : options.portalFrameOrigin),
       notifyAdminCreated: onOff(options.notifyAdminCreated),
       searchLanguage: options.searchLanguage as UpdateOrganizationInput['searchLanguage'],
+      searchStems: options.searchStems as UpdateOrganizationInput['searchStems'],
+      searchSynonyms: synonymGroups(options.searchSynonym),
     }),
   );
   print(
@@ -84,6 +102,8 @@ export async function update(orgId: string, options: UpdateOptions, io: Io): Pro
       (org.portalFrameOrigins.length ? `, framed by ${org.portalFrameOrigins.join(' ')}` : '') +
       (org.notifyAdminCreated ? ', notifications to admin-created contacts on' : '') +
       (org.searchLanguage !== 'simple' ? `, posts searched in ${org.searchLanguage}` : '') +
+      (org.searchStems !== 'english' ? `, search stems ${org.searchStems}` : '') +
+      (org.searchSynonyms.length ? `, ${org.searchSynonyms.length} synonym group(s)` : '') +
       '.',
   );
 }

@@ -69,6 +69,15 @@ export function addWorkspaces(program: Command, io: Io): void {
       '--search-language <language>',
       'PostgreSQL: the language posts are searched in: simple (the default, any language), english, french, german, ... (docs/search.md); indexes the posts again',
     )
+    .option(
+      '--search-stems <language>',
+      "the language a search's words are forgiven in, their stems also matching: english (the default), french, german, ..., or none (docs/search.md)",
+    )
+    .option(
+      '--search-synonym <group>',
+      'words or phrases that find each other, separated by commas ("sso, single sign-on, saml"); repeat for several groups; replaces the list; none clears it',
+      repeated,
+    )
     .action(async (orgId: string, options: Org.UpdateOptions) =>
       (await import('../commands/org.js')).update(orgId, options, io),
     );

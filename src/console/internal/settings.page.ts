@@ -1,11 +1,17 @@
 // The settings page: the workspace, the portal, its branding and single sign-on forms, plan and billing shown.
 
-import { CONSOLE_PATH, type OrganizationInfo, type SsoSettings, type Team } from '../../engine/index.js';
+import {
+  CONSOLE_PATH,
+  type OrganizationInfo,
+  type SsoSettings,
+  STEM_LANGUAGES,
+  type Team,
+} from '../../engine/index.js';
 import { html } from '../../h3/index.js';
 import { csrfField, type Frame, page, when } from './layout.js';
 
 /** The settings page's forms, each saving its own fields. */
-export type Part = 'workspace' | 'portal' | 'branding' | 'sso';
+export type Part = 'workspace' | 'portal' | 'branding' | 'search' | 'sso';
 
 export function settingsPage(
   frame: Frame,
@@ -57,6 +63,14 @@ ${check('notifyAdminCreated', ticked('portal', 'notifyAdminCreated', org.notifyA
 <label for="s-logo">Logo <span class="muted">(the https address of an image, shown in the portal’s header; empty for the name alone)</span></label><input id="s-logo" name="portalLogoUrl" type="url" size="60" value="${typed('branding', 'portalLogoUrl', org.portalLogoUrl ?? '')}">
 <label for="s-accent">Accent colour <span class="muted">(links and buttons; dark enough to read on white)</span></label><input id="s-accent" name="portalAccent" type="color" value="${typed('branding', 'portalAccent', org.portalAccent ?? '#1d4ed8')}">
 ${check('resetAccent', false, 'Use the default colour')}
+<p><button type="submit">Save</button></p></form></section>
+
+<section aria-labelledby="search-h"><h2 id="search-h">Search</h2>${error('search')}
+<p class="muted">How searches on the portal and here forgive what people type: a word also finds its stem's words (<em>exporting</em> finds <em>export</em>), and a word of five letters or more one typo away (<em>dashbord</em>). What was typed comes first.</p>
+<form method="post" action="${base}/search">${csrfField(frame)}
+<label for="s-stems">Language of the words' stems</label><select id="s-stems" name="searchStems">${STEM_LANGUAGES.map((l) => html`<option value="${l}"${typed('search', 'searchStems', org.searchStems) === l ? html.raw` selected` : ''}>${l === 'none' ? 'none (words as written)' : l}</option>`)}</select>
+<label for="s-synonyms">Synonyms <span class="muted">(one group a line, separated by commas: each finds the others, e.g. sso, single sign-on, saml)</span></label>
+<textarea id="s-synonyms" name="searchSynonyms" rows="4">${typed('search', 'searchSynonyms', org.searchSynonyms.map((g) => g.join(', ')).join('\n'))}</textarea>
 <p><button type="submit">Save</button></p></form></section>
 
 <section aria-labelledby="sso-h"><h2 id="sso-h">Single sign-on</h2>${error('sso')}

@@ -9,6 +9,7 @@ const DONE: Record<string, string> = {
   workspace: 'Workspace saved.',
   portal: 'Portal settings saved.',
   branding: 'Branding saved: the portal shows it now.',
+  search: 'Search saved: searches on the portal and here forgive as it says now.',
   sso: "Single sign-on saved: people of its domains sign in with it on the workspace's sign-in page, and on the shared one once their domain is verified.",
   sso_off: 'Single sign-on turned off.',
   sso_verified: 'Domain verified: the shared sign-in page now sends its addresses to your provider.',
@@ -42,6 +43,19 @@ const PARTS: Record<Exclude<Part, 'sso'>, (form: URLSearchParams) => WorkspaceSe
   branding: (form) => ({
     portalLogoUrl: form.get('portalLogoUrl')?.trim() || null,
     portalAccent: form.get('resetAccent') === 'on' ? null : form.get('portalAccent')?.trim() || null,
+  }),
+  search: (form) => ({
+    searchStems: (form.get('searchStems') ?? 'english') as WorkspaceSettings['searchStems'],
+    // One group a line, its words or phrases separated by commas.
+    searchSynonyms: (form.get('searchSynonyms') ?? '')
+      .split('\n')
+      .map((line) =>
+        line
+          .split(',')
+          .map((m) => m.trim())
+          .filter(Boolean),
+      )
+      .filter((group) => group.length > 0),
   }),
 };
 

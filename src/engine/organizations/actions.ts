@@ -15,6 +15,8 @@ const SETTINGS = [
   'notifyAdminCreated',
   'portalLogoUrl',
   'portalAccent',
+  'searchStems',
+  'searchSynonyms',
 ] as const satisfies ReadonlyArray<keyof UpdateOrganizationInput>;
 export type WorkspaceSettings = Pick<UpdateOrganizationInput, (typeof SETTINGS)[number]>;
 
