@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/engine/index.js';
-import { portalPages, type Sql, triage } from '../../../src/engine/store/index.js';
+import { portalPages, posts, type Sql, triage } from '../../../src/engine/store/index.js';
 import { createTestDatabase, postgresReachable } from '../../helpers/databases.js';
 
-// A search's best matches are read by id. On a table PostgreSQL has never analyzed (right after a bulk load, before
+// A search's best matches are read by id, and so are the API's posts and the titles a page names. On a table PostgreSQL has never analyzed (right after a bulk load, before
 // autovacuum, or where it is off), `id IN (ids)` was planned as a loop over every post for each id (a Join Filter):
 // 5 s for 4,000 ids of 30,000 posts. Each id is now one primary-key probe, whatever the statistics say.
 
@@ -49,6 +49,8 @@ describe.skipIf(!(await postgresReachable()))('reading matches by id, on a table
       const reads = {
         portal: (sql: Sql) => portalPages.shownByIds(sql, ids, {}),
         console: (sql: Sql) => triage.byIds(sql, ids, { boardId: board.id }),
+        api: (sql: Sql) => posts.findLiveMany(sql, org.id, ids),
+        titles: (sql: Sql) => triage.titles(sql, org.id, ids),
       };
       const plan = async (read: (sql: Sql) => Promise<unknown>) => {
         const { text, params } = await statementOf(engine.db, read);
@@ -71,6 +73,8 @@ describe.skipIf(!(await postgresReachable()))('reading matches by id, on a table
         // And the reads find what they are asked for.
         expect(await reads.portal(engine.db)).toHaveLength(400);
         expect(await reads.console(engine.db)).toHaveLength(400);
+        expect(await reads.api(engine.db)).toHaveLength(400);
+        expect((await reads.titles(engine.db)).size).toBe(400);
       }
     } finally {
       await engine.close();

@@ -76,7 +76,7 @@ export async function candidates(
             AND u.undone_at IS NULL AND u.topic IN (${optOut})) AS opted_out_at,
          (SELECT p.digest FROM mail_preference p WHERE p.organization_id = c.organization_id AND p.email_hash = c.email_hash) AS digest,
          (SELECT count(*) FROM mail m WHERE m.organization_id = c.organization_id AND m.email_hash = c.email_hash AND m.created_at > ?) AS recent
-       FROM contact c WHERE c.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND c.organization_id = ? AND c.email IS NOT NULL`,
+       FROM ${sql.dialect.rowsOfIds('contact', 'c')} WHERE c.organization_id = ? AND c.email IS NOT NULL`,
       [...optOutTopics, ts(sql, hourAgo), JSON.stringify(ids.slice(i, i + CHUNK)), organizationId],
     );
     for (const r of rows) {
@@ -126,12 +126,12 @@ export async function postsConcerning(
   if (postIds.length === 0) return new Set();
   const c = who.contactIds;
   const rows = await sql.all<{ id: string }>(
-    `SELECT p.id FROM post p WHERE p.organization_id = ? AND p.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND (
+    `SELECT p.id FROM ${sql.dialect.rowsOfIds('post', 'p')} WHERE p.organization_id = ? AND (
        ${inList('p.contact_id', c)}
        OR EXISTS (SELECT 1 FROM mail_subscription s WHERE s.topic = 'post:' || p.id AND ${inList('s.contact_id', c)})
        OR EXISTS (SELECT 1 FROM vote v WHERE v.post_id = p.id AND (v.email_hash = ? OR ${inList('v.contact_id', c)}))
        OR EXISTS (SELECT 1 FROM comment m WHERE m.post_id = p.id AND (m.email_hash = ? OR ${inList('m.contact_id', c)})))`,
-    [organizationId, JSON.stringify(postIds), ...c, ...c, who.emailHash, ...c, who.emailHash, ...c],
+    [JSON.stringify(postIds), organizationId, ...c, ...c, who.emailHash, ...c, who.emailHash, ...c],
   );
   return new Set(rows.map((r) => r.id));
 }

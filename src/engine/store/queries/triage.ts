@@ -368,8 +368,8 @@ export async function comments(sql: Sql, postId: string, limit: number): Promise
 export async function titles(sql: Sql, organizationId: string, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await sql.all<{ id: string; title: string }>(
-    `SELECT id, title FROM post WHERE organization_id = ? AND id IN (SELECT value FROM ${sql.dialect.jsonStrings})`,
-    [organizationId, JSON.stringify(ids)],
+    `SELECT p.id, p.title FROM ${sql.dialect.rowsOfIds('post', 'p')} WHERE p.organization_id = ?`,
+    [JSON.stringify(ids), organizationId],
   );
   return new Map(rows.map((r) => [r.id, r.title]));
 }

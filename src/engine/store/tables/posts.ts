@@ -155,8 +155,8 @@ export async function findLive(
 export async function findLiveMany(sql: Sql, organizationId: string, ids: readonly string[]): Promise<PostRecord[]> {
   if (ids.length === 0) return [];
   const rows = await sql.all(
-    `SELECT ${POSTS.columns} FROM post p WHERE p.organization_id = ? AND p.id IN (SELECT value FROM ${sql.dialect.jsonStrings}) AND p.deleted_at IS NULL ORDER BY p.id`,
-    [organizationId, JSON.stringify(ids)],
+    `SELECT ${POSTS.columns} FROM ${sql.dialect.rowsOfIds('post', 'p')} WHERE p.organization_id = ? AND p.deleted_at IS NULL ORDER BY p.id`,
+    [JSON.stringify(ids), organizationId],
   );
   return rows.map((row) => POSTS.read(row));
 }
