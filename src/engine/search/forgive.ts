@@ -141,7 +141,8 @@ function withSynonyms(terms: readonly SearchTerm[], synonyms: Forgiveness['synon
 /** The words one typo away from `word`: a letter left out, two swapped, one changed, one added (its script's letters). */
 export function oneTypoAway(word: string): string[] {
   const letters = [...word];
-  const alphabet = new Set([...'abcdefghijklmnopqrstuvwxyz0123456789', ...letters]);
+  // Latin letters and the word's own (its script's, as typed); digits only in a word that has some.
+  const alphabet = new Set([...'abcdefghijklmnopqrstuvwxyz', ...(/\d/.test(word) ? '0123456789' : ''), ...letters]);
   const out = new Set<string>();
   for (let i = 0; i <= letters.length; i++) {
     const before = letters.slice(0, i).join('');
