@@ -3,7 +3,8 @@
 // - the same queries as the search benchmark, a workspace forgiving them (English stems) against one that does not
 //   (stems `none`), turn about in rounds of 10 queries: their ratio;
 // - the same queries with one typo in the first word (two letters swapped): forgiven, found, and their time;
-// - a one-word query of a word in about one post of eight: a board (the portal) and the workspace (the console).
+// - a one-word query of a word in about one post of eight: a board (the portal) and the workspace (the console);
+// - "similar posts" for a title being typed (a post's title, its last word cut to 3 letters).
 // BENCH_FORGIVE_SIZES (default 100000; 1000000 takes a while). Writes its section to docs/benchmarks.md.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,10 +135,22 @@ async function measure(database: string, label: string, size: number) {
     const common = commonWord(size);
     const one = await turnAbout(
       () => w.portal.posts(board.id, { q: common.word }),
-      () => w.triage.list({ q: common.word }),
+      () => w.triage.list({ q: common.word }), // GET /v1/posts
       { a: async () => {}, b: async () => {} },
     );
-    return { label, size, typed, typoTimes, found, common, one };
+    // "Similar posts" for a title being typed: a first-board post's title, its last word cut to 3 letters.
+    const typing = queries.map((_, i) => {
+      const words = titleOf(((i * 7919) % (size / BOARDS)) * BOARDS).split(' ');
+      return [...words.slice(0, -1), words.at(-1)!.slice(0, 3)].join(' ');
+    });
+    let suggested = 0;
+    for (const t of typing) if ((await w.portal.similar(board.id, t)).length > 0) suggested++;
+    const similar = await turnAbout(
+      (i) => w.portal.similar(board.id, typing[i % typing.length]!),
+      boardSearch(queries),
+      { a: async () => {}, b: async () => {} },
+    );
+    return { label, size, typed, typoTimes, found, common, one, similar, suggested };
   } finally {
     await engine.close();
   }
@@ -152,7 +165,7 @@ try {
       const row = await measure(url, database === 'sqlite' ? 'SQLite' : 'PostgreSQL', size);
       rows.push(row);
       console.log(
-        `${row.label} ${size}: typed queries forgiving ${f(row.typed.a.p50)} ms vs not ${f(row.typed.b.p50)} (ratio ${(row.typed.a.p50 / row.typed.b.p50).toFixed(2)}); with a typo ${f(row.typoTimes.a.p50)} ms (${row.found}/50 found); "${row.common.word}" (${(row.common.share * 100).toFixed(1)} % of posts): board ${f(row.one.a.p50)} ms, workspace ${f(row.one.b.p50)} ms`,
+        `${row.label} ${size}: similar posts ${f(row.similar.a.p50)} ms (${row.suggested}/50 with a suggestion); typed queries forgiving ${f(row.typed.a.p50)} ms vs not ${f(row.typed.b.p50)} (ratio ${(row.typed.a.p50 / row.typed.b.p50).toFixed(2)}); with a typo ${f(row.typoTimes.a.p50)} ms (${row.found}/50 found); "${row.common.word}" (${(row.common.share * 100).toFixed(1)} % of posts): board ${f(row.one.a.p50)} ms, workspace ${f(row.one.b.p50)} ms`,
       );
       if (database === 'postgresql' && !process.env.BENCH_FORGIVE_KEEP) await dropPg('bench_forgive');
     }
@@ -169,12 +182,12 @@ portal (\`w.portal.posts\`), ${ROUNDS} rounds of 10 queries, the two sides turn 
 benchmark's 50 queries; forgiving (English stems, the default) against a workspace with stems \`none\`. "One typo"
 swaps the first word's second and third letters.
 
-| database | posts | typed, forgiving p50 | typed, stems none p50 | ratio | one typo p50 (found) | a word in ${'~'}1 post of 8: board p50 | workspace (console) p50 |
-|---|---|---|---|---|---|---|---|
+| database | posts | typed, forgiving p50 | typed, stems none p50 | ratio | one typo p50 (found) | a word in ${'~'}1 post of 8: board p50 | workspace (GET /v1/posts) p50 | similar posts while typing p50 (with a suggestion) |
+|---|---|---|---|---|---|---|---|---|
 ${rows
   .map(
     (r) =>
-      `| ${r.label} | ${n(r.size)} | ${f(r.typed.a.p50)} ms | ${f(r.typed.b.p50)} ms | **${(r.typed.a.p50 / r.typed.b.p50).toFixed(2)}** | ${f(r.typoTimes.a.p50)} ms (${r.found}/50) | ${f(r.one.a.p50)} ms | ${f(r.one.b.p50)} ms |`,
+      `| ${r.label} | ${n(r.size)} | ${f(r.typed.a.p50)} ms | ${f(r.typed.b.p50)} ms | **${(r.typed.a.p50 / r.typed.b.p50).toFixed(2)}** | ${f(r.typoTimes.a.p50)} ms (${r.found}/50) | ${f(r.one.a.p50)} ms | ${f(r.one.b.p50)} ms | ${f(r.similar.a.p50)} ms (${r.suggested}/50) |`,
   )
   .join('\n')}
 `);

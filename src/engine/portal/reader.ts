@@ -1,5 +1,5 @@
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
-import { parseSearch, type RelevancePosition, searchPosts } from '../search/index.js';
+import { parseSearch, type RelevancePosition, searchPosts, similarPosts } from '../search/index.js';
 import {
   type CursorKey,
   isFiniteNumber,
@@ -169,6 +169,21 @@ export function createPortalReader(ctx: WorkspaceContext) {
     postRef: (boardSlug: string, postSlug: string) => portal.postRef(db, org, boardSlug, postSlug),
     posts: (boardId: string, query: PortalPostsQuery = {}) => postsPage(ctx, boardId, query),
     post: (boardId: string, slug: string) => postPage(ctx, boardId, slug),
+    /** The board's shown posts most alike a title being typed (possible duplicates, docs/search.md), most alike first. */
+    async similar(boardId: string, title: string, limit = 5): Promise<PortalPost[]> {
+      const shown = new Map<string, PortalPost>();
+      const found = await similarPosts(
+        db,
+        { organizationId: org, boardId },
+        title,
+        async (ids) => {
+          for (const p of await portal.shownByIds(db, ids, {})) shown.set(p.id, p);
+          return new Map([...shown].map(([id, p]) => [id, p.title]));
+        },
+        limit,
+      );
+      return found.map((f) => shown.get(f.postId)!);
+    },
     /** Where a post that moved to another board is now (its old address sends there), if one moved from here. */
     movedFrom: (boardId: string, slug: string) => portal.movedFrom(db, org, boardId, slug),
     /** The roadmap's three columns. */

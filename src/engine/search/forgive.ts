@@ -38,7 +38,7 @@ export const TYPO_MIN_LENGTH = 5;
 const TYPO_WORDS = 8;
 
 const stemmers = new Map<string, { stem(word: string): string }>();
-function stemOf(language: string, word: string): string {
+export function stemOf(language: string, word: string): string {
   if (language === 'none') return word;
   let stemmer = stemmers.get(language);
   if (!stemmer) stemmers.set(language, (stemmer = snowball.newStemmer(language)));

@@ -4,4 +4,13 @@
 export { forgive, oneTypoAway, STEM_LANGUAGES, type StemLanguage, TYPO_MIN_LENGTH } from './forgive.js';
 export { SEARCH_LANGUAGES, type SearchLanguage } from './languages.js';
 export { type RelevancePosition, searchPosts } from './posts.js';
+export {
+  BUILT_IN_SYNONYMS,
+  DUPLICATE_THRESHOLD,
+  oneTypoApart,
+  similarity,
+  titleWords,
+  type WordWeight,
+} from './similar.js';
+export { similarPosts } from './similar-posts.js';
 export { parseSearch, SEARCH_MAX_WORDS } from './syntax.js';

@@ -90,7 +90,7 @@ async function newComment(
   };
 }
 
-/** Posts whose titles share words with the title being typed, for the script on the new-post form. */
+/** The board's posts most alike the title being typed (possible duplicates), for the script on the new-post form. */
 async function similar(site: PortalSite, event: H3Event): Promise<Response> {
   const v = await site.visit(event);
   if (!v) return jsonResponse(404, { data: [] });
@@ -101,34 +101,10 @@ async function similar(site: PortalSite, event: H3Event): Promise<Response> {
   if (await site.overLimit(v, `similar:${v.facts.ip}`, site.limits.actionsPerIp * 2))
     return jsonResponse(429, { data: [] });
   const q = (event.url.searchParams.get('q') ?? '').slice(0, 200);
-  // The title's three longest words (of three letters or more); posts matching more of them first, then by votes.
-  const words = textFault(q)
-    ? []
-    : [
-        ...new Set(
-          q
-            .toLowerCase()
-            .split(/[^\p{L}\p{N}]+/u)
-            .filter((w) => w.length >= 3),
-        ),
-      ]
-        .sort((a, b) => b.length - a.length)
-        .slice(0, 3);
-  const found = new Map<string, { title: string; href: string; voteCount: number; hits: number }>();
-  for (const word of words) {
-    for (const p of (await reader.posts(board.id, { q: word, limit: 5 })).data) {
-      const seen = found.get(p.id) ?? {
-        title: p.title,
-        href: v.paths.post(board.slug, p.slug),
-        voteCount: p.voteCount,
-        hits: 0,
-      };
-      seen.hits++;
-      found.set(p.id, seen);
-    }
-  }
-  const data = [...found.values()].sort((a, b) => b.hits - a.hits || b.voteCount - a.voteCount).slice(0, 5);
-  return jsonResponse(200, { data: data.map(({ hits: _hits, ...p }) => p) });
+  // The board's posts most alike the title being typed (engine/search/similar.ts), most alike first.
+  const posts = textFault(q) || q.trim() === '' ? [] : await reader.similar(board.id, q, 5);
+  const data = posts.map((p) => ({ title: p.title, href: v.paths.post(board.slug, p.slug), voteCount: p.voteCount }));
+  return jsonResponse(200, { data });
 }
 
 /** The code an anonymous person was mailed, entered: their session, and what they asked to do. */

@@ -1,0 +1,74 @@
+// The duplicate detection's labelled set (test/fixtures/search/duplicates.json) scored by the similarity the portal and
+// the console use (engine/search/similar.ts) and by the one before it (the portal's "similar posts" of 0.2.0: a post
+// shared one of the title's three longest words, as a prefix); precision and recall at thresholds. `npx tsx
+// scripts/duplicates.ts` prints the table docs/search.md shows; test/engine/search/similar.test.ts holds the gains.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DUPLICATE_THRESHOLD, similarity, titleWords } from '../src/engine/search/index.js';
+
+export interface Labelled {
+  same: [string, string][];
+  different: [string, string][];
+}
+
+export const labelled = (): Labelled =>
+  JSON.parse(readFileSync(join(import.meta.dirname, '../test/fixtures/search/duplicates.json'), 'utf8'));
+
+/** The similarity over the set, each word weighed by how many of the set's titles hold it. */
+export function scorer(set: Labelled) {
+  const titles = [...new Set([...set.same, ...set.different].flat())];
+  const df = new Map<string, number>();
+  for (const t of titles) for (const w of titleWords(t, 'english')) df.set(w, (df.get(w) ?? 0) + 1);
+  const weight = (w: string) => Math.log(1 + titles.length / (df.get(w) ?? 1));
+  return (a: string, b: string) => similarity(titleWords(a, 'english'), titleWords(b, 'english'), weight);
+}
+
+/** 0.2.0's: how many of a's three longest words (3 letters or more) start a word of b. */
+export function before(a: string, b: string): number {
+  const words = (t: string) =>
+    t
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+  const longest = [...new Set(words(a).filter((w) => w.length >= 3))].sort((x, y) => y.length - x.length).slice(0, 3);
+  return longest.filter((w) => words(b).some((u) => u.startsWith(w))).length;
+}
+
+/** Precision and recall of "score >= threshold" over the set. */
+export function measure(set: Labelled, score: (a: string, b: string) => number, threshold: number) {
+  const tp = set.same.filter(([a, b]) => score(a, b) >= threshold).length;
+  const fp = set.different.filter(([a, b]) => score(a, b) >= threshold).length;
+  const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
+  const recall = tp / set.same.length;
+  return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const set = labelled();
+  const score = scorer(set);
+  const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+  console.log(`${set.same.length} pairs asking the same, ${set.different.length} not\n`);
+  console.log('| similarity | threshold | precision | recall | F1 |\n|---|---|---|---|---|');
+  for (const k of [1, 2]) {
+    const m = measure(set, before, k);
+    console.log(
+      `| before (0.2.0): shares ${k} of the 3 longest words | ${k} | ${pct(m.precision)} | ${pct(m.recall)} | ${m.f1.toFixed(2)} |`,
+    );
+  }
+  for (const t of [0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7]) {
+    const m = measure(set, score, t);
+    console.log(
+      `| now${t === DUPLICATE_THRESHOLD ? ' (chosen)' : ''} | ${t} | ${pct(m.precision)} | ${pct(m.recall)} | ${m.f1.toFixed(2)} |`,
+    );
+  }
+  const misses = set.same.filter(([a, b]) => score(a, b) < DUPLICATE_THRESHOLD);
+  const wrong = set.different.filter(([a, b]) => score(a, b) >= DUPLICATE_THRESHOLD);
+  console.log(
+    `\nmissed (${misses.length}):`,
+    misses.map((p) => `${p.join(' / ')} ${score(...p).toFixed(2)}`).join('; '),
+  );
+  console.log(
+    `\ntaken wrongly (${wrong.length}):`,
+    wrong.map((p) => `${p.join(' / ')} ${score(...p).toFixed(2)}`).join('; '),
+  );
+}
