@@ -4,6 +4,7 @@ import { type AppSite, assetResponse, createSiteRouter, html, htmlResponse, seeO
 import { mountChangelog } from './internal/changelog.js';
 import { mountCompanies } from './internal/companies.js';
 import { mountContacts } from './internal/contacts.js';
+import { mountDuplicates } from './internal/duplicates.js';
 import { mountKeys } from './internal/keys.js';
 import { message, page, SCRIPT, STYLESHEET, THEME } from './internal/layout.js';
 import { mountPost } from './internal/post.js';
@@ -70,6 +71,7 @@ export function createConsole(options: ConsoleOptions): AppSite {
   if (!site.embedded) mountSignIn(router, site);
   mountPosts(router, site);
   mountPost(router, site);
+  mountDuplicates(router, site);
   mountRoadmap(router, site);
   mountChangelog(router, site);
   mountContacts(router, site);

@@ -169,6 +169,8 @@ export { entities } from './store/index.js';
 export {
   FREE_VOTERS,
   type Impact,
+  type MergeSuggestion,
+  type PossibleDuplicate,
   ROADMAP_LIMIT,
   TRIAGE_POST_LIMITS,
   TRIAGE_SORTS,

@@ -54,6 +54,7 @@ describe('feedback-service command line', () => {
       'Migration20261212000000ImportRecords',
       'Migration20261213000000OnePerson',
       'Migration20261214000000SearchForgiveness',
+      'Migration20261215000000DuplicateDismissals',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(

@@ -5,6 +5,7 @@ import {
   CONSOLE_PATH,
   FREE_VOTERS,
   type Impact,
+  type PossibleDuplicate,
   type Team,
   TRIAGE_POST_LIMITS,
   type TriagePost,
@@ -228,6 +229,26 @@ ${
 }</details>`;
 }
 
+/** The posts most alike this one: for a role that may triage, merge into one, or say it is not a duplicate. */
+function duplicatesList(
+  base: string,
+  frame: Frame,
+  team: Team,
+  found: PossibleDuplicate[],
+  mayTriage: boolean,
+): SafeHtml {
+  if (found.length === 0) return html``;
+  const href = (id: string) => `${CONSOLE_PATH}/${team.organizationId}/posts/${id}`;
+  return html`<section aria-labelledby="dup-h"><h2 id="dup-h">Possible duplicates</h2><ul class="targets">${found.map(
+    ({ post: t, score }) =>
+      html`<li><a href="${href(t.id)}">${t.title}</a> <span class="muted">${t.boardName} · ${t.voteCount} votes · ${Math.round(score * 100)} % alike</span>${
+        mayTriage
+          ? html` <form method="post" action="${base}/merge" class="inline">${csrfField(frame)}<input type="hidden" name="into" value="${t.id}"><button type="submit" class="secondary">Merge into this<span class="sr-only">: ${t.title}</span></button></form> <form method="post" action="${base}/not-duplicate" class="inline">${csrfField(frame)}<input type="hidden" name="other" value="${t.id}"><button type="submit" class="secondary">Not a duplicate<span class="sr-only">: ${t.title}</span></button></form>`
+          : ''
+      }</li>`,
+  )}</ul></section>`;
+}
+
 /** The post page: everything of the post, and for a role that may triage, every action on it. */
 export function postPage(
   frame: Frame,
@@ -238,6 +259,7 @@ export function postPage(
     refused: Refused | null;
     tags: Array<{ id: string; name: string }>;
     boards: Array<{ id: string; name: string }>;
+    duplicates: PossibleDuplicate[];
   },
 ): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/posts/${d.post.id}`;
@@ -258,6 +280,7 @@ ${mayTriage ? boardForm(base, frame, d, options.boards, refused) : ''}
 ${comments(base, frame, d, mayTriage, refused)}
 ${notes(base, frame, d, mayTriage, refused)}
 ${mayTriage ? editForm(base, frame, d, refused) : ''}
+${d.mergedInto ? '' : duplicatesList(base, frame, team, options.duplicates, mayTriage)}
 ${mayTriage && !d.mergedInto ? mergeForm(base, frame, options.merge.q, options.merge.found, refused) : ''}
 </div><div class="aside-first">${author(d)}${voters(base, d)}</div></div>`;
   return page(frame, body);

@@ -17,6 +17,7 @@ const DONE: Record<string, string> = {
   approved: 'Approved: the post is on the portal.',
   spam: 'Marked as spam: it stays off the portal.',
   merged: 'Merged.',
+  dismissed: 'Noted: not a duplicate. The two are not suggested together again.',
 };
 
 /** What the page shows back after a refused form: the section, why, and what was typed. */
@@ -66,12 +67,16 @@ async function render(
   if (!d) return site.notFound(v, 'There is no such post in this workspace.');
   const q = options.mergeQ?.trim() ?? '';
   const found = q ? (await w.triage.posts({ q, limit: 10 })).data.filter((t) => t.id !== d.post.id) : null;
-  const [tags, boards] = await Promise.all([w.tags.list(), w.boards.list({ limit: 100 }).then((b) => b.data)]);
+  const [tags, boards, duplicates] = await Promise.all([
+    w.tags.list(),
+    w.boards.list({ limit: 100 }).then((b) => b.data),
+    d.mergedInto ? [] : w.triage.duplicates(d.post.id),
+  ]);
   const notice = options.done ? (DONE[options.done] ?? null) : null;
   const frame: Frame = { ...v.frame, title: d.post.title, section: 'posts', team, notice };
   return htmlResponse(
     status,
-    postPage(frame, team, d, { merge: { q, found }, refused: options.refused ?? null, tags, boards }),
+    postPage(frame, team, d, { merge: { q, found }, refused: options.refused ?? null, tags, boards, duplicates }),
     v.cookies,
   );
 }
@@ -143,6 +148,13 @@ const FORMS: Record<string, PostForm> = {
     run: async (form, actions, postId) => {
       await actions.merge(postId, form.get('into') ?? '');
       return 'merged';
+    },
+  },
+  'not-duplicate': {
+    section: 'merge',
+    run: async (form, actions, postId) => {
+      await actions.dismissDuplicate(postId, form.get('other') ?? '');
+      return 'dismissed';
     },
   },
 };

@@ -117,6 +117,7 @@ function sentence(e: AuditShown, n: AuditNames, orgId: string): Words {
     'post.rejected': () => html`rejected ${post(e.resourceId)} as spam`,
     'post.edited': () => html`edited ${post(e.resourceId)}`,
     'post.note_added': () => html`added an internal note to ${post(e.resourceId)}`,
+    'post.duplicate_dismissed': () => html`said ${post(e.resourceId)} and ${post(d.other)} are not duplicates`,
     'comment.official_reply': () => html`replied as the team on ${post(d.postId)}`,
     'roadmap.ordered': () => html`reordered the roadmap's ${status(e.resourceId)} column`,
     'team.member_added': () => html`added ${who(e.resourceId)} to the team as ${String(d.role ?? '')}`,

@@ -10,6 +10,7 @@ import { CommentEdits } from './Migration20261211000000CommentEdits.js';
 import { ImportRecords } from './Migration20261212000000ImportRecords.js';
 import { OnePerson } from './Migration20261213000000OnePerson.js';
 import { SearchForgiveness } from './Migration20261214000000SearchForgiveness.js';
+import { DuplicateDismissals } from './Migration20261215000000DuplicateDismissals.js';
 import { Migration20261122000000Initial as PgInitial } from './postgresql/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as PgContactVersion } from './postgresql/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as PgTagsChangelog } from './postgresql/Migration20261122020000TagsChangelog.js';
@@ -72,6 +73,7 @@ const FOR_BOTH: readonly (readonly [string, BothDialects])[] = [
   ['Migration20261212000000ImportRecords', ImportRecords],
   ['Migration20261213000000OnePerson', OnePerson],
   ['Migration20261214000000SearchForgiveness', SearchForgiveness],
+  ['Migration20261215000000DuplicateDismissals', DuplicateDismissals],
 ];
 
 /** Each dialect's migrations written for it alone, in order (every change up to 2026-12-05). */

@@ -6,7 +6,15 @@ import { COMMENT_BODY_TEXT_MAX } from '../../schemas/interactions.js';
 import type { Post, PostStatus } from '../../schemas/posts.js';
 import { type Actor, type AuditInput, actAs } from '../members/index.js';
 import { FeedbackError, newId, plainBody } from '../shared/index.js';
-import { postNotes, posts, postTags, type Sql, triage, type WorkspaceContext } from '../store/index.js';
+import {
+  duplicateDismissals,
+  postNotes,
+  posts,
+  postTags,
+  type Sql,
+  triage,
+  type WorkspaceContext,
+} from '../store/index.js';
 import { writeComment } from './comments.js';
 import { requireLivePost } from './references.js';
 import { createPostsService, type PostsService } from './service.js';
@@ -281,6 +289,25 @@ export function createPostActions(ctx: WorkspaceContext, actor: Actor) {
     setTags: (postId: string, tagIds: string[]) =>
       change(postId, 'post.tagged', (s) => s.update(postId, { tagIds: [...new Set(tagIds)] }), {
         tagIds: [...new Set(tagIds)],
+      }),
+    /** Say two posts are not duplicates: never suggested together again. */
+    dismissDuplicate: (postId: string, otherId: string) =>
+      actAs(ctx, actor, 'triage', async (inner) => {
+        const [a, b] = await Promise.all(
+          [postId, otherId].map((id) => posts.findLive(inner.db, ctx.organizationId, id)),
+        );
+        if (!a || !b || a.id === b.id)
+          throw new FeedbackError('ERR_NOT_FOUND', 'No such pair of posts in this workspace.');
+        await duplicateDismissals.dismiss(inner.db, ctx.organizationId, a.id, b.id, ctx.clock());
+        return {
+          result: { dismissed: true },
+          audit: {
+            action: 'post.duplicate_dismissed',
+            resourceType: 'post',
+            resourceId: a.id,
+            detail: { other: b.id },
+          },
+        };
       }),
     bulk: (postIds: string[], action: BulkAction) => bulk(as, postIds, action),
     reply: (postId: string, text: string) => reply(as, postId, text),

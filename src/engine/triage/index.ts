@@ -14,8 +14,11 @@ import {
   triage,
   type WorkspaceContext,
 } from '../store/index.js';
+import { type MergeSuggestion, mergeSuggestions, type PossibleDuplicate, possibleDuplicates } from './duplicates.js';
 import { listPosts } from './list.js';
 import { isCount, searchedPage, sortedPage, type TriageSort } from './pages.js';
+
+export type { MergeSuggestion, PossibleDuplicate };
 
 export const ROADMAP_LIMIT = triage.ROADMAP_LIMIT;
 export type TriageComment = triage.TriageComment;
@@ -259,6 +262,10 @@ export function createTriageReader(ctx: WorkspaceContext) {
       return { currencies, mostCommon: chosen };
     },
     posts: (query: TriageQuery = {}) => postsPage(ctx, chooser, query),
+    /** The workspace's posts most alike this one (possible duplicates), but those the team dismissed with it. */
+    duplicates: (postId: string) => possibleDuplicates(ctx, postId),
+    /** Merge suggestions among the newest posts, most alike first. */
+    mergeSuggestions: () => mergeSuggestions(ctx),
     /** `GET /v1/posts`: the API's list of the workspace's posts. */
     list: (query?: ListPostsQuery) => listPosts(ctx, query),
   };

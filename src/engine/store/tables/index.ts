@@ -11,6 +11,7 @@ export * as companies from './companies.js';
 export * as contacts from './contacts.js';
 export * as deliveries from './deliveries.js';
 export * as deliveryAttempts from './delivery-attempts.js';
+export * as duplicateDismissals from './duplicate-dismissals.js';
 export * as events from './events.js';
 export * as idempotencyKeys from './idempotency-keys.js';
 export * as importRecords from './import-records.js';

@@ -336,3 +336,13 @@ export async function inRoadmapOrder<T>(
     )),
   ];
 }
+
+/** The ids of the workspace's newest live, unmerged posts (post_org_created_idx), newest first. */
+export async function newestLiveIds(sql: Sql, organizationId: string, limit: number): Promise<string[]> {
+  const rows = await sql.all<{ id: string }>(
+    `SELECT p.id FROM post p WHERE p.organization_id = ? AND p.deleted_at IS NULL AND p.merged_into_id IS NULL
+     ORDER BY p.created_at DESC, p.id DESC LIMIT ?`,
+    [organizationId, limit],
+  );
+  return rows.map((r) => r.id);
+}
