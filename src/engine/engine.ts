@@ -18,6 +18,7 @@ import type { MailTokens } from './notifications/index.js';
 import type { EngineOptions } from './options.js';
 import { createOrganizationsService, type OrganizationsService } from './organizations/index.js';
 import { createEngineScheduler, createMailParts, createWebhookSender, openDatabase, parseDatabase } from './runtime.js';
+import { createEmbeddings } from './search/index.js';
 import { createSecretBox, lazySecretBox, type ResealReport, resealStored, resolveSecretKeys } from './secrets/index.js';
 import { logErrorLine, logToLogger } from './shared/index.js';
 import { type Database, deliveries, type EngineDatabase, mail, upgradeChores } from './store/index.js';
@@ -111,8 +112,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const keyCache = createKeyCache(clock);
   const sender = createWebhookSender(options);
   const mailParts = createMailParts(options, secrets, clock, log);
+  const embeddings = options.embeddings ? createEmbeddings(options.embeddings, log) : undefined;
   const scheduler = createEngineScheduler(
-    { options, db, orm, clock, secrets, sender, mail: mailParts, connectMs: timeouts.connectMs },
+    { options, db, orm, clock, secrets, sender, mail: mailParts, connectMs: timeouts.connectMs, embeddings },
     log,
   );
   const webhooks = { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false, secrets };
@@ -136,7 +138,16 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     rotateSecrets: () => resealStored(db, secrets),
     mailLinks: mailParts.tokens,
     team: createTeamAccess({ db, clock, secrets, publicUrl: mailParts.publicUrl, resolveTxt }),
-    workspace: createWorkspaces({ db, clock, secrets, webhooks, publicUrl: mailParts.publicUrl, resolveTxt, keyCache }),
+    workspace: createWorkspaces({
+      db,
+      clock,
+      secrets,
+      webhooks,
+      publicUrl: mailParts.publicUrl,
+      resolveTxt,
+      keyCache,
+      ...(embeddings ? { embeddings } : {}),
+    }),
     async migrate() {
       const applied = (await db.lendToOrm(() => orm.getMigrator().up())).map((m) => m.name);
       // The upgrade that brought sealing seals, once, what was stored before it; a database made now holds nothing.

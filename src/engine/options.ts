@@ -1,5 +1,6 @@
 import type { AttemptReport, SchedulerOptions } from './delivery/index.js';
 import type { DatabaseTimeouts } from './orm.js';
+import type { EmbeddingsOptions } from './search/index.js';
 import type { SecretKeys } from './secrets/index.js';
 import type { Logger } from './shared/index.js';
 
@@ -38,6 +39,11 @@ export interface EngineOptions {
    * migrating a new database (the upgrade that brought sealing still needs the key, to seal what 0.1.0 kept in clear).
    */
   secretKeysWhenNeeded?: boolean;
+  /**
+   * An OpenAI-compatible embeddings endpoint (Ollama, llama.cpp's server, ...): possible duplicates then also compare
+   * titles by meaning (docs/search.md#possible-duplicates). Without one, the similarity is lexical alone.
+   */
+  embeddings?: EmbeddingsOptions;
 }
 
 export interface MailOptions {

@@ -22,6 +22,7 @@ import {
   resolveTimeouts,
 } from './orm.js';
 import { redactDeliveredErasures } from './privacy/index.js';
+import { type Embeddings, embedPending } from './search/index.js';
 import type { SecretBox } from './secrets/index.js';
 import { CODE_FAILURE_MEMORY_MS } from './shared/index.js';
 import { codeFailures, createDatabase, type EngineDatabase, mail, search } from './store/index.js';
@@ -124,6 +125,7 @@ export function createEngineScheduler(
     sender: Sender;
     mail: MailParts;
     connectMs: number;
+    embeddings?: Embeddings;
   },
   log: (message: string, error?: unknown) => void,
 ): DeliveryScheduler {
@@ -143,6 +145,8 @@ export function createEngineScheduler(
         () => purgeOutbox(db, clock),
         () => redactDeliveredErasures(db, clock),
         () => search.searchChore(db),
+        // Posts' titles for the embeddings endpoint, when there is one (docs/search.md#possible-duplicates).
+        async () => void (parts.embeddings && (await embedPending(db, parts.embeddings, clock))),
         // Wrong sign-in codes are counted over a day; older ones are forgotten.
         () => codeFailures.removeBefore(db, new Date(clock().getTime() - CODE_FAILURE_MEMORY_MS)),
       ],

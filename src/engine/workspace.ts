@@ -19,6 +19,7 @@ import {
   TAG_OPERATIONS,
 } from './posts/index.js';
 import { createPrivacyActions, createPrivacyService } from './privacy/index.js';
+import type { Embeddings } from './search/index.js';
 import type { SecretBox } from './secrets/index.js';
 import type { Bindings } from './shared/index.js';
 import type { Database } from './store/index.js';
@@ -121,6 +122,8 @@ export interface EngineContext {
   resolveTxt: ResolveTxt;
   /** The authenticated API keys kept in process: a change of keys or settings clears it. */
   keyCache: KeyCache;
+  /** The embeddings endpoint, when the engine has one (possible duplicates by meaning). */
+  embeddings?: Embeddings;
 }
 
 /**

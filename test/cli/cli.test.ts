@@ -55,6 +55,7 @@ describe('feedback-service command line', () => {
       'Migration20261213000000OnePerson',
       'Migration20261214000000SearchForgiveness',
       'Migration20261215000000DuplicateDismissals',
+      'Migration20261216000000PostEmbeddings',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(

@@ -18,6 +18,8 @@ export interface Options extends DatabaseOptions {
   allowPrivateNetworks?: boolean;
   smtpUrl?: string;
   mailFrom?: string;
+  embeddingsUrl?: string;
+  embeddingsModel?: string;
   logMailBodies?: boolean;
   publicUrl?: string;
   logLevel: LogLevel;
@@ -50,6 +52,16 @@ function engineOf(
     onAttempt: metrics?.onAttempt,
     webhooks: { allowPrivateNetworks },
     mail: { smtpUrl: options.smtpUrl, from: options.mailFrom, publicUrl, logBodies: options.logMailBodies === true },
+    ...(options.embeddingsUrl
+      ? {
+          embeddings: {
+            url: options.embeddingsUrl,
+            ...(options.embeddingsModel ? { model: options.embeddingsModel } : {}),
+            // A key is secret: from the environment only, never a flag (which `ps` shows).
+            ...(process.env.FEEDBACK_EMBEDDINGS_KEY ? { apiKey: process.env.FEEDBACK_EMBEDDINGS_KEY } : {}),
+          },
+        }
+      : {}),
   });
 }
 

@@ -60,6 +60,19 @@ function addServe(program: Command, io: Io): void {
         .argParser(smtpUrl),
     )
     .addOption(
+      new Option(
+        '--embeddings-url <url>',
+        'an OpenAI-compatible embeddings endpoint (e.g. Ollama: http://127.0.0.1:11434/v1): possible duplicates also compare titles by meaning (docs/search.md)',
+      )
+        .env('FEEDBACK_EMBEDDINGS_URL')
+        .argParser(httpUrl),
+    )
+    .addOption(
+      new Option('--embeddings-model <name>', 'the model the embeddings endpoint is asked for (nomic-embed-text)').env(
+        'FEEDBACK_EMBEDDINGS_MODEL',
+      ),
+    )
+    .addOption(
       new Option('--mail-from <address>', 'the sender of the mail (notifications show the workspace as its name)').env(
         'FEEDBACK_MAIL_FROM',
       ),

@@ -11,6 +11,7 @@ import { ImportRecords } from './Migration20261212000000ImportRecords.js';
 import { OnePerson } from './Migration20261213000000OnePerson.js';
 import { SearchForgiveness } from './Migration20261214000000SearchForgiveness.js';
 import { DuplicateDismissals } from './Migration20261215000000DuplicateDismissals.js';
+import { PostEmbeddings } from './Migration20261216000000PostEmbeddings.js';
 import { Migration20261122000000Initial as PgInitial } from './postgresql/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as PgContactVersion } from './postgresql/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as PgTagsChangelog } from './postgresql/Migration20261122020000TagsChangelog.js';
@@ -74,6 +75,7 @@ const FOR_BOTH: readonly (readonly [string, BothDialects])[] = [
   ['Migration20261213000000OnePerson', OnePerson],
   ['Migration20261214000000SearchForgiveness', SearchForgiveness],
   ['Migration20261215000000DuplicateDismissals', DuplicateDismissals],
+  ['Migration20261216000000PostEmbeddings', PostEmbeddings],
 ];
 
 /** Each dialect's migrations written for it alone, in order (every change up to 2026-12-05). */

@@ -1,5 +1,5 @@
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
-import { parseSearch, type RelevancePosition, searchPosts, similarPosts } from '../search/index.js';
+import { type Embeddings, parseSearch, type RelevancePosition, searchPosts, similarPosts } from '../search/index.js';
 import {
   type CursorKey,
   isFiniteNumber,
@@ -160,7 +160,7 @@ async function changelogPage(
  * What the public portal reads of a workspace: its public boards and only what they show (live, approved, not merged
  * posts). Pages are keyset pages; a trending walk keeps the time it started at in its cursor, so its order holds.
  */
-export function createPortalReader(ctx: WorkspaceContext) {
+export function createPortalReader(ctx: WorkspaceContext & { embeddings?: Embeddings }) {
   const { db, organizationId: org } = ctx;
   return {
     boards: () => portal.boards(db, org),
@@ -181,6 +181,7 @@ export function createPortalReader(ctx: WorkspaceContext) {
           return new Map([...shown].map(([id, p]) => [id, p.title]));
         },
         limit,
+        ctx.embeddings,
       );
       return found.map((f) => shown.get(f.postId)!);
     },

@@ -1,8 +1,11 @@
 // Possible duplicates in the console (docs/search.md#possible-duplicates): a post's, and the queue of merge
 // suggestions among the newest posts, with the pairs the team dismissed left out.
-import { similarPosts } from '../search/index.js';
+import { type Embeddings, similarPosts } from '../search/index.js';
 import { FeedbackError } from '../shared/index.js';
 import { duplicateDismissals, posts, triage, type WorkspaceContext } from '../store/index.js';
+
+/** A workspace's context, with the embeddings endpoint when the engine has one. */
+type Context = WorkspaceContext & { embeddings?: Embeddings };
 
 /** A possible duplicate of a post: the other post, and how alike their titles are (0 to 1). */
 export interface PossibleDuplicate {
@@ -15,13 +18,13 @@ export const QUEUE_POSTS = 25;
 const QUEUE_LIMIT = 20;
 
 /** The workspace's live, unmerged posts most alike this one's title, but those dismissed with it. */
-export async function possibleDuplicates(ctx: WorkspaceContext, postId: string): Promise<PossibleDuplicate[]> {
+export async function possibleDuplicates(ctx: Context, postId: string): Promise<PossibleDuplicate[]> {
   const post = await posts.findLive(ctx.db, ctx.organizationId, postId);
   if (!post) throw new FeedbackError('ERR_NOT_FOUND', `No post with id ${postId}.`);
   return alike(ctx, post.id, post.title);
 }
 
-async function alike(ctx: WorkspaceContext, postId: string, title: string): Promise<PossibleDuplicate[]> {
+async function alike(ctx: Context, postId: string, title: string): Promise<PossibleDuplicate[]> {
   const read = new Map<string, triage.TriagePost>();
   const found = await similarPosts(
     ctx.db,
@@ -32,6 +35,7 @@ async function alike(ctx: WorkspaceContext, postId: string, title: string): Prom
       return new Map([...read].map(([id, p]) => [id, p.title]));
     },
     6,
+    ctx.embeddings,
   );
   const dismissed = await duplicateDismissals.dismissedAmong(ctx.db, [postId]);
   return found
@@ -52,7 +56,7 @@ export interface MergeSuggestion {
  * (one suggestion a pair, dismissed pairs left out), most alike first. The post with more votes is the one kept
  * (the older on a tie).
  */
-export async function mergeSuggestions(ctx: WorkspaceContext): Promise<MergeSuggestion[]> {
+export async function mergeSuggestions(ctx: Context): Promise<MergeSuggestion[]> {
   const ids = await posts.newestLiveIds(ctx.db, ctx.organizationId, QUEUE_POSTS);
   const byId = new Map((await triage.byIds(ctx.db, ids, {})).map((p) => [p.id, p]));
   const newest = ids.flatMap((id) => byId.get(id) ?? []);

@@ -3,6 +3,7 @@ import type { CompanyRef } from '../../schemas/companies.js';
 import type { ListPostsQuery, Post } from '../../schemas/posts.js';
 import { toCompanyRef } from '../companies/index.js';
 import { ROADMAP_STATUSES } from '../portal/index.js';
+import type { Embeddings } from '../search/index.js';
 import { answer, type Bindings, type CursorKey, FeedbackError, isId, readCursor, toPage } from '../shared/index.js';
 import {
   boards,
@@ -243,7 +244,7 @@ function currencyChooser(ctx: WorkspaceContext): CurrencyChooser {
 }
 
 /** What the console reads of a workspace (built once per workspace). */
-export function createTriageReader(ctx: WorkspaceContext) {
+export function createTriageReader(ctx: WorkspaceContext & { embeddings?: Embeddings }) {
   const chooser = currencyChooser(ctx);
   return {
     post: (postId: string, voters?: VotersQuery) => postDetail(ctx, chooser, postId, voters),

@@ -22,6 +22,7 @@ export * as mailUnsubscribes from './mail-unsubscribes.js';
 export * as organizations from './organizations.js';
 export * as portalCodes from './portal-codes.js';
 export * as portalSessions from './portal-sessions.js';
+export * as postEmbeddings from './post-embeddings.js';
 export * as postImpacts from './post-impacts.js';
 export * as postNotes from './post-notes.js';
 export * as postRedirects from './post-redirects.js';
