@@ -13,7 +13,7 @@ import { createEngine, type Engine } from '../src/engine/index.js';
 import { newId } from '../src/engine/shared/ids.js';
 import { search as searchStore, ts } from '../src/engine/store/index.js';
 import { dropPg, freshPg } from './databases.js';
-import { writeSection } from './doc.js';
+import { notes, writeSection } from './doc.js';
 import { f, insertPosts, quantile } from './measure.js';
 
 const SIZES = (process.env.BENCH_FORGIVE_SIZES ?? '100000').split(',').filter(Boolean).map(Number);
@@ -190,4 +190,6 @@ ${rows
       `| ${r.label} | ${n(r.size)} | ${f(r.typed.a.p50)} ms | ${f(r.typed.b.p50)} ms | **${(r.typed.a.p50 / r.typed.b.p50).toFixed(2)}** | ${f(r.typoTimes.a.p50)} ms (${r.found}/50) | ${f(r.one.a.p50)} ms | ${f(r.one.b.p50)} ms | ${f(r.similar.a.p50)} ms (${r.suggested}/50) |`,
   )
   .join('\n')}
+
+${notes('forgive-notes.md')}
 `);

@@ -201,6 +201,7 @@ export async function seedTour(
     { face: 'console', name: 'workspaces', path: '/console/' },
     { face: 'console', name: 'posts', path: `${consoleAt}/posts` },
     { face: 'console', name: 'post', path: `${consoleAt}/posts/${dark.id}` },
+    { face: 'console', name: 'duplicates', path: `${consoleAt}/duplicates` },
     { face: 'console', name: 'roadmap', path: `${consoleAt}/roadmap` },
     { face: 'console', name: 'changelog', path: `${consoleAt}/changelog` },
     { face: 'console', name: 'changelog-entry', path: `${consoleAt}/changelog/${draft.id}` },
