@@ -25,6 +25,25 @@ export function addWorkspaces(program: Command, io: Io): void {
     .option('--admin-email <email>', 'who hears when a webhook is disabled (repeat for several)', repeated)
     .option('--rate-limit <n>', 'requests per minute per key (default: 600)', wholeNumber)
     .action(async (options: Org.CreateOptions) => (await import('../commands/org.js')).create(options, io));
+  addOrgUpdate(org, io);
+
+  const key = group(program, 'key', 'list, create and revoke API keys');
+  leaf(key, 'list', "a workspace's keys: id, scope, created, revoked, last used (never the key)")
+    .requiredOption('--org <orgId>', 'the workspace')
+    .action(async (options: Key.ListOptions) => (await import('../commands/key.js')).list(options, io));
+  leaf(key, 'create', 'create a key; it is printed only this once')
+    .requiredOption('--org <orgId>', 'the workspace')
+    .addOption(new Option('--scope <scope>', 'what it may do').choices(['read', 'read:write']).makeOptionMandatory())
+    .action(async (options: Key.CreateOptions) => (await import('../commands/key.js')).create(options, io));
+  leaf(key, 'revoke', 'revoke a key at once')
+    .argument('<keyId>', 'the key (key_...)')
+    .action(async (keyId: string, options: Key.RevokeOptions) =>
+      (await import('../commands/key.js')).revoke(keyId, options, io),
+    );
+}
+
+/** org update: every setting of a workspace the command line changes. */
+function addOrgUpdate(org: Command, io: Io): void {
   leaf(org, 'update', 'change a workspace')
     .argument('<orgId>', 'the workspace (org_...)')
     .option('--name <name>', 'its name')
@@ -80,19 +99,5 @@ export function addWorkspaces(program: Command, io: Io): void {
     )
     .action(async (orgId: string, options: Org.UpdateOptions) =>
       (await import('../commands/org.js')).update(orgId, options, io),
-    );
-
-  const key = group(program, 'key', 'list, create and revoke API keys');
-  leaf(key, 'list', "a workspace's keys: id, scope, created, revoked, last used (never the key)")
-    .requiredOption('--org <orgId>', 'the workspace')
-    .action(async (options: Key.ListOptions) => (await import('../commands/key.js')).list(options, io));
-  leaf(key, 'create', 'create a key; it is printed only this once')
-    .requiredOption('--org <orgId>', 'the workspace')
-    .addOption(new Option('--scope <scope>', 'what it may do').choices(['read', 'read:write']).makeOptionMandatory())
-    .action(async (options: Key.CreateOptions) => (await import('../commands/key.js')).create(options, io));
-  leaf(key, 'revoke', 'revoke a key at once')
-    .argument('<keyId>', 'the key (key_...)')
-    .action(async (keyId: string, options: Key.RevokeOptions) =>
-      (await import('../commands/key.js')).revoke(keyId, options, io),
     );
 }

@@ -11,6 +11,8 @@ const DONE: Record<string, string> = {
   dismissed: 'Noted: not duplicates. The two are not suggested together again.',
 };
 
+const votes = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'vote' : 'votes'}`;
+
 const back = (team: Team) => `${CONSOLE_PATH}/${team.organizationId}/duplicates`;
 
 function queuePage(frame: Frame, team: Team, suggestions: MergeSuggestion[]): string {
@@ -25,9 +27,9 @@ ${
     ? html`<p>No possible duplicates among the newest posts.</p>`
     : html`<ul class="targets">${suggestions.map(
         ({ merge, into, score }) =>
-          html`<li><a href="${post(merge.id)}">${merge.title}</a> <span class="muted">(${merge.voteCount} votes)</span> and <a href="${post(into.id)}">${into.title}</a> <span class="muted">(${into.voteCount} votes) · ${Math.round(score * 100)} % alike</span>${
+          html`<li><a href="${post(merge.id)}">${merge.title}</a> <span class="muted">(${votes(merge.voteCount)})</span> and <a href="${post(into.id)}">${into.title}</a> <span class="muted">(${votes(into.voteCount)}) · ${Math.round(score * 100)} % alike</span>${
             mayTriage
-              ? html` <form method="post" action="${base}/merge" class="inline">${csrfField(frame)}<input type="hidden" name="merge" value="${merge.id}"><input type="hidden" name="into" value="${into.id}"><button type="submit" class="secondary">Merge the first into the second<span class="sr-only">: ${merge.title} into ${into.title}</span></button></form> <form method="post" action="${base}/dismiss" class="inline">${csrfField(frame)}<input type="hidden" name="a" value="${merge.id}"><input type="hidden" name="b" value="${into.id}"><button type="submit" class="secondary">Not duplicates<span class="sr-only">: ${merge.title} and ${into.title}</span></button></form>`
+              ? html`<div><form method="post" action="${base}/merge" class="inline">${csrfField(frame)}<input type="hidden" name="merge" value="${merge.id}"><input type="hidden" name="into" value="${into.id}"><button type="submit" class="secondary">Merge the first into the second<span class="sr-only">: ${merge.title} into ${into.title}</span></button></form> <form method="post" action="${base}/dismiss" class="inline">${csrfField(frame)}<input type="hidden" name="a" value="${merge.id}"><input type="hidden" name="b" value="${into.id}"><button type="submit" class="secondary">Not duplicates<span class="sr-only">: ${merge.title} and ${into.title}</span></button></form></div>`
               : ''
           }</li>`,
       )}</ul>`

@@ -241,9 +241,9 @@ function duplicatesList(
   const href = (id: string) => `${CONSOLE_PATH}/${team.organizationId}/posts/${id}`;
   return html`<section aria-labelledby="dup-h"><h2 id="dup-h">Possible duplicates</h2><ul class="targets">${found.map(
     ({ post: t, score }) =>
-      html`<li><a href="${href(t.id)}">${t.title}</a> <span class="muted">${t.boardName} · ${t.voteCount} votes · ${Math.round(score * 100)} % alike</span>${
+      html`<li><a href="${href(t.id)}">${t.title}</a> <span class="muted">${t.boardName} · ${t.voteCount.toLocaleString('en')} ${t.voteCount === 1 ? 'vote' : 'votes'} · ${Math.round(score * 100)} % alike</span>${
         mayTriage
-          ? html` <form method="post" action="${base}/merge" class="inline">${csrfField(frame)}<input type="hidden" name="into" value="${t.id}"><button type="submit" class="secondary">Merge into this<span class="sr-only">: ${t.title}</span></button></form> <form method="post" action="${base}/not-duplicate" class="inline">${csrfField(frame)}<input type="hidden" name="other" value="${t.id}"><button type="submit" class="secondary">Not a duplicate<span class="sr-only">: ${t.title}</span></button></form>`
+          ? html`<div><form method="post" action="${base}/merge" class="inline">${csrfField(frame)}<input type="hidden" name="into" value="${t.id}"><button type="submit" class="secondary">Merge into this<span class="sr-only">: ${t.title}</span></button></form> <form method="post" action="${base}/not-duplicate" class="inline">${csrfField(frame)}<input type="hidden" name="other" value="${t.id}"><button type="submit" class="secondary">Not a duplicate<span class="sr-only">: ${t.title}</span></button></form></div>`
           : ''
       }</li>`,
   )}</ul></section>`;

@@ -85,10 +85,10 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
       notice: done && /^\d{1,3}$/.test(done) ? `Done: ${done} ${done === '1' ? 'post' : 'posts'} changed.` : null,
     };
     const body = html`<h1>Posts</h1>
-<p><a href="${CONSOLE_PATH}/${team.organizationId}/duplicates">Possible duplicates among the newest posts</a></p>
 ${filters(team, { ...query, fresh }, boards, tags, result.currencies, result.currency, lastLook)}
 ${table(team, result.data, result.sort, tags, boards, allows(team.role, 'triage'), v.frame.csrf)}
-${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/posts?${next.toString()}" rel="next">Next page</a></p>` : ''}`;
+${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/posts?${next.toString()}" rel="next">Next page</a></p>` : ''}
+<p><a href="${CONSOLE_PATH}/${team.organizationId}/duplicates">Possible duplicates among the newest posts</a></p>`;
     return htmlResponse(200, page(frame, body), v.cookies);
   });
 }
