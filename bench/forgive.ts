@@ -10,43 +10,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, type Engine } from '../src/engine/index.js';
-import { newId } from '../src/engine/shared/ids.js';
-import { search as searchStore, ts } from '../src/engine/store/index.js';
+import { search as searchStore } from '../src/engine/store/index.js';
 import { dropPg, freshPg } from './databases.js';
 import { notes, writeSection } from './doc.js';
-import { f, insertPosts, quantile } from './measure.js';
+import { f, quantile } from './measure.js';
+import { BOARDS, bodyOf, queriesFor, seedPosts, titleOf } from './search-fixture.js';
 
 const SIZES = (process.env.BENCH_FORGIVE_SIZES ?? '100000').split(',').filter(Boolean).map(Number);
 const DATABASES = (process.env.BENCH_FORGIVE_DATABASES ?? 'sqlite,postgresql').split(',');
-const BOARDS = 10;
-const VOCABULARY = 5000;
 const ROUNDS = 20;
 
-// The search benchmark's vocabulary (bench/search.ts): made-up words, drawn with a skew.
-const SYLLABLES = [...'bcdfghjklmnprstvz'].flatMap((c) => [...'aeiou'].map((v) => c + v));
-const spelled = (n: number) => {
-  let h = Math.imul(n + 1, 0x9e3779b1) >>> 0;
-  const parts: string[] = [];
-  for (let k = 0; k < 2 + (n % 3); k++) {
-    parts.push(SYLLABLES[h % SYLLABLES.length]!);
-    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
-  }
-  return parts.join('');
-};
-const wordNumber = (seed: number) => Math.floor(VOCABULARY * ((seed * 0.6180339887) % 1) ** 2);
-const words = (seed: number, n: number) =>
-  Array.from({ length: n }, (_, k) => spelled(wordNumber(seed * 31 + k * 7 + 1))).join(' ');
-const titleOf = (i: number) => words(i, 3 + (i % 7));
-const bodyOf = (i: number) => words(i + 1_000_003, 4 + ((i * 37) % 76));
-
-/** The search benchmark's queries: two words of a title of the first board, the second as typed so far. */
-const queriesFor = (size: number) =>
-  Array.from({ length: 50 }, (_, i) => {
-    const n = ((i * 7919) % (size / BOARDS)) * BOARDS;
-    const title = titleOf(n).split(' ');
-    const typed = title[2]!;
-    return `${title[0]} ${typed.slice(0, Math.min(typed.length - 1, 3 + (i % 3)))}`;
-  });
 /** The same with the first word's second and third letters swapped: one typo. */
 const typo = (q: string) => {
   const [first, ...rest] = q.split(' ');
@@ -67,23 +40,7 @@ function commonWord(size: number): { word: string; share: number } {
 }
 
 async function seed(engine: Engine, size: number) {
-  const org = await engine.organizations.create({ name: 'Forgive', plan: 'paid' });
-  const w = engine.workspace(org.id);
-  const boards: Array<{ id: string }> = [];
-  for (let b = 0; b < BOARDS; b++) boards.push(await w.boards.create({ name: `Board ${b}` }));
-  const start = Date.now() - 365 * 24 * 3600_000;
-  const at = (i: number) => ts(engine.db, new Date(start + Math.floor((i / size) * 365 * 24 * 3600_000)));
-  await insertPosts(engine, size, (i) => ({
-    id: newId('post'),
-    organizationId: org.id,
-    boardId: boards[i % BOARDS]!.id,
-    title: titleOf(i),
-    slug: `p-${i}`,
-    bodyText: bodyOf(i),
-    status: 'open',
-    voteCount: (i * 7919) % 500,
-    at: at(i),
-  }));
+  const { org, w, boards } = await seedPosts(engine, size);
   // The scheduler's search chore, as within a minute of a load; no ANALYZE.
   await searchStore.searchChore(engine.db);
   return { org, w, board: boards[0]! };

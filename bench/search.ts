@@ -10,61 +10,22 @@ import { join } from 'node:path';
 import { createEngine, type Engine } from '../src/engine/index.js';
 import { parseSearch } from '../src/engine/search/index.js';
 import { newId } from '../src/engine/shared/ids.js';
-import { type Sql, search as searchStore, ts } from '../src/engine/store/index.js';
+import { type Sql, search as searchStore } from '../src/engine/store/index.js';
 import { dropPg, freshPg } from './databases.js';
 import { notes, writeSection } from './doc.js';
-import { f, insertMany, insertPosts, timed } from './measure.js';
+import { f, insertMany, timed } from './measure.js';
+import { BOARDS, queriesFor, seedPosts, VOCABULARY, word, words } from './search-fixture.js';
 
 // BENCH_SEARCH_DATABASES=sqlite (or postgresql) measures one of them, and prints its sections instead of writing them.
 const DATABASES = (process.env.BENCH_SEARCH_DATABASES ?? 'sqlite,postgresql').split(',');
 const SIZES = (process.env.BENCH_SEARCH_SIZES ?? '100000,1000000').split(',').filter(Boolean).map(Number);
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 100);
-const BOARDS = 10;
-const VOCABULARY = 5000;
-
-/**
- * The vocabulary: VOCABULARY made-up words of 2 to 4 syllables (4 to 8 letters), numbered by how common they are, and
- * drawn with a skew, as text is: low numbers are common, high ones rare. Spelled from their number by a hash, so, as in
- * a language, how common a word is says nothing of the words that share its first letters.
- */
-const SYLLABLES = [...'bcdfghjklmnprstvz'].flatMap((c) => [...'aeiou'].map((v) => c + v));
-const spelled = (n: number) => {
-  let h = Math.imul(n + 1, 0x9e3779b1) >>> 0;
-  const parts: string[] = [];
-  for (let k = 0; k < 2 + (n % 3); k++) {
-    parts.push(SYLLABLES[h % SYLLABLES.length]!);
-    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
-  }
-  return parts.join('');
-};
-const word = (seed: number) => spelled(Math.floor(VOCABULARY * ((seed * 0.6180339887) % 1) ** 2));
-const words = (seed: number, n: number) => Array.from({ length: n }, (_, k) => word(seed * 31 + k * 7 + 1)).join(' ');
-/** A post's title (3 to 9 words) and body (4 to 79 words): lengths vary as people write. */
-const titleOf = (i: number) => words(i, 3 + (i % 7));
-const bodyOf = (i: number) => words(i + 1_000_003, 4 + ((i * 37) % 76));
-
 /** `fn(i)` RUNS times after 10 warm-ups. */
 const timedRuns = (fn: (i: number) => Promise<unknown>) => timed(fn, RUNS);
 
 /** A workspace of BOARDS boards holding `size` posts, and `size` contacts. */
 async function seed(engine: Engine, size: number) {
-  const org = await engine.organizations.create({ name: 'Bench', plan: 'paid' });
-  const w = engine.workspace(org.id);
-  const boards: Array<{ id: string }> = [];
-  for (let b = 0; b < BOARDS; b++) boards.push(await w.boards.create({ name: `Board ${b}` }));
-  const start = Date.now() - 365 * 24 * 3600_000;
-  const at = (i: number) => ts(engine.db, new Date(start + Math.floor((i / size) * 365 * 24 * 3600_000)));
-  await insertPosts(engine, size, (i) => ({
-    id: newId('post'),
-    organizationId: org.id,
-    boardId: boards[i % BOARDS]!.id,
-    title: titleOf(i),
-    slug: `p-${i}`,
-    bodyText: bodyOf(i),
-    status: 'open',
-    voteCount: (i * 7919) % 500,
-    at: at(i),
-  }));
+  const { org, w, boards, at } = await seedPosts(engine, size);
   await insertMany(
     engine,
     'contact',
@@ -105,18 +66,7 @@ async function seed(engine: Engine, size: number) {
   return { org, w, boards };
 }
 
-/**
- * Queries people type, built from posts that exist (so each finds at least one): two words of a title, the second as
- * typed so far (its first 3 to 5 letters); set when the size is known.
- */
 let queries: string[] = [];
-const queriesFor = (size: number) =>
-  Array.from({ length: 50 }, (_, i) => {
-    const n = ((i * 7919) % (size / BOARDS)) * BOARDS; // a post of the first board
-    const title = titleOf(n).split(' ');
-    const typed = title[2]!;
-    return `${title[0]} ${typed.slice(0, Math.min(typed.length - 1, 3 + (i % 3)))}`;
-  });
 
 /** The same search as a LIKE scan: every word a substring of the title or body, top votes first (what search was). */
 async function unindexed(sql: Sql, where: string, id: string, q: string) {
