@@ -7,7 +7,7 @@ const { RateLimitWindow } = entities;
 const SEARCH_TABLES = /^((post|contact|company)_search(_\w+)?|search_(pending|watermark))$/;
 
 /** Every table both databases have: each entity of the table modules (store/entities.ts, in name order), but the one-database ones below. */
-export const ENTITIES = Object.values(entities).filter((e) => e !== RateLimitWindow);
+export const ENTITIES: readonly unknown[] = Object.values(entities).filter((e) => e !== RateLimitWindow);
 /** The tables one database alone has: PostgreSQL's shared rate-limit windows (SQLite counts in process memory). */
 const ONLY_ON: Record<SqlDialect['name'], readonly unknown[]> = { sqlite: [], postgresql: [RateLimitWindow] };
 
