@@ -4,7 +4,7 @@
 // scripts/duplicates.ts` prints the table docs/search.md shows; test/engine/search/similar.test.ts holds the gains.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DUPLICATE_THRESHOLD, similarity, titleWords } from '../src/engine/search/index.js';
+import { DUPLICATE_THRESHOLD, similarity, titleReader } from '../src/engine/search/index.js';
 
 export interface Labelled {
   same: [string, string][];
@@ -17,10 +17,11 @@ export const labelled = (): Labelled =>
 /** The similarity over the set, each word weighed by how many of the set's titles hold it. */
 export function scorer(set: Labelled) {
   const titles = [...new Set([...set.same, ...set.different].flat())];
+  const read = titleReader('english');
   const df = new Map<string, number>();
-  for (const t of titles) for (const w of titleWords(t, 'english')) df.set(w, (df.get(w) ?? 0) + 1);
+  for (const t of titles) for (const w of read(t)) df.set(w, (df.get(w) ?? 0) + 1);
   const weight = (w: string) => Math.log(1 + titles.length / (df.get(w) ?? 1));
-  return (a: string, b: string) => similarity(titleWords(a, 'english'), titleWords(b, 'english'), weight);
+  return (a: string, b: string) => similarity(read(a), read(b), weight);
 }
 
 /** 0.2.0's: how many of a's three longest words (3 letters or more) start a word of b. */

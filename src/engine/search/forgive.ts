@@ -2,6 +2,7 @@
 // away, and the team's synonyms; what they typed is still ranked first. Quoted words and phrases are taken as typed.
 import snowball from 'snowball-stemmers';
 import { type SearchGroup, type SearchTerm, type Sql, search } from '../store/index.js';
+import { wordsOf } from './syntax.js';
 
 /** The languages a search's words may be stemmed in (Snowball's), and `none`. */
 export const STEM_LANGUAGES = [
@@ -51,7 +52,6 @@ export interface Forgiveness {
   synonyms: readonly (readonly string[])[];
 }
 
-const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 const term = (words: string[], prefix: boolean): SearchTerm => ({ words, prefix });
 const same = (a: SearchTerm, b: SearchTerm) => a.prefix === b.prefix && a.words.join(' ') === b.words.join(' ');
 

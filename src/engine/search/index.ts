@@ -10,7 +10,7 @@ export {
   DUPLICATE_THRESHOLD,
   oneTypoApart,
   similarity,
-  titleWords,
+  titleReader,
   type WordWeight,
 } from './similar.js';
 export { similarPosts } from './similar-posts.js';

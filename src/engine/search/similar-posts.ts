@@ -7,7 +7,7 @@ import {
   search,
 } from '../store/index.js';
 import { cosine, type Embeddings } from './embeddings.js';
-import { DUPLICATE_THRESHOLD, similarity, titleWords } from './similar.js';
+import { DUPLICATE_THRESHOLD, similarity, titleReader } from './similar.js';
 
 /** With an embeddings endpoint: the newest posts of the scope whose vectors are compared, and the best kept. */
 const SEMANTIC_POSTS = 5000;
@@ -42,7 +42,8 @@ export async function similarPosts(
   const org = await organizations.find(db, scope.organizationId);
   const stems = org?.searchStems ?? 'english';
   const synonyms = org?.searchSynonyms ?? [];
-  const asked = titleWords(title, stems, synonyms);
+  const read = titleReader(stems, synonyms);
+  const asked = read(title);
   const lookedUp = asked.filter((w) => !w.startsWith('=') && w.length >= 2).sort((a, b) => b.length - a.length);
   const [found, meaning] = await Promise.all([
     Promise.all(
@@ -61,7 +62,7 @@ export async function similarPosts(
   return [...titles]
     .map(([postId, t]) => ({
       postId,
-      score: Math.max(similarity(asked, titleWords(t, stems, synonyms), weight), meaning.get(postId) ?? 0),
+      score: Math.max(similarity(asked, read(t), weight), meaning.get(postId) ?? 0),
     }))
     .filter((c) => c.score >= DUPLICATE_THRESHOLD)
     .sort((a, b) => b.score - a.score || (a.postId < b.postId ? 1 : -1))

@@ -2,6 +2,7 @@
 // each word by its stem, a word of 5 letters or more also by a word one typo away, and phrases that mean the same
 // (the team's synonyms, and a few of software's own) as one word. Lexical: no model, nothing to download.
 import { stemOf } from './forgive.js';
+import { wordsOf } from './syntax.js';
 
 /** Words that say little of what a title asks for: function words, and the words every request uses. */
 const STOPWORDS = new Set(
@@ -36,26 +37,29 @@ export const BUILT_IN_SYNONYMS: readonly (readonly string[])[] = [
   ['ics', 'ical'],
 ];
 
-/** A title as the similarity reads it: its words stemmed, and a phrase of a synonym group also as the group's word. */
-export function titleWords(title: string, stems: string, synonyms: readonly (readonly string[])[] = []): string[] {
-  const words = title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const groups = [...synonyms, ...BUILT_IN_SYNONYMS].map((g) =>
-    g.map((member) => member.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((m) => m.length > 0),
-  );
-  const out: string[] = [];
-  for (let i = 0; i < words.length; ) {
-    let best: { length: number; group: number } | undefined;
-    groups.forEach((group, g) => {
-      for (const member of group)
-        if (member.length > (best?.length ?? 0) && member.every((w, k) => words[i + k] === w))
-          best = { length: member.length, group: g };
-    });
-    // A phrase of a group is the group's word, and its own words too ("dark mode" is also "dark" and "mode").
-    if (best) out.push(`=${best.group}`);
-    const word = words[i++]!;
-    if (!STOPWORDS.has(word)) out.push(stemOf(stems, word));
-  }
-  return [...new Set(out)];
+/**
+ * How the similarity reads titles, in a stem language with a workspace's synonyms (the groups read once): each title
+ * as its words stemmed, and a phrase of a synonym group also as the group's word.
+ */
+export function titleReader(stems: string, synonyms: readonly (readonly string[])[] = []): (title: string) => string[] {
+  const groups = [...synonyms, ...BUILT_IN_SYNONYMS].map((g) => g.map(wordsOf).filter((m) => m.length > 0));
+  return (title) => {
+    const words = wordsOf(title);
+    const out: string[] = [];
+    for (let i = 0; i < words.length; ) {
+      let best: { length: number; group: number } | undefined;
+      groups.forEach((group, g) => {
+        for (const member of group)
+          if (member.length > (best?.length ?? 0) && member.every((w, k) => words[i + k] === w))
+            best = { length: member.length, group: g };
+      });
+      // A phrase of a group is the group's word, and its own words too ("dark mode" is also "dark" and "mode").
+      if (best) out.push(`=${best.group}`);
+      const word = words[i++]!;
+      if (!STOPWORDS.has(word)) out.push(stemOf(stems, word));
+    }
+    return [...new Set(out)];
+  };
 }
 
 /** Whether two words are one typo apart (both of 5 letters or more): one left out, added, changed, or two swapped. */

@@ -15,7 +15,8 @@ export const SEARCH_MAX_WORDS = 16;
 /** A word this short is matched whole: a one-letter prefix would match nearly everything. */
 const PREFIX_MIN_LENGTH = 2;
 
-const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+/** A text's words, lower-cased: letters and digits, anything else separates them. */
+export const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** The terms of a query as people type it; none when it holds no word. */
 export function parseSearch(input: string): SearchTerm[] {

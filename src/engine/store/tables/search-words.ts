@@ -3,16 +3,16 @@
 // index folds them), PostgreSQL's from `post_search_word` (the workspace's words, listed by the search chore).
 import { type Sql, toStringOrNull } from '../sql.js';
 
-/** PostgreSQL: beyond this many posts whose words are not listed yet (a bulk load), their words are not read. */
-const PENDING_READ = 200;
+/** Beyond this many posts whose words are not listed yet (a bulk load), a search does not read their words: its prefixes stay prefixes. */
+export const PENDING_WORDS_READ = 200;
 
 /**
  * PostgreSQL: the words of the workspace's posts not listed yet (written since the search chore last ran), as a
- * subquery `n(word)` taking the workspace id, unless a bulk load left more than PENDING_READ of them.
+ * subquery `n(word)` taking the workspace id, unless a bulk load left more than PENDING_WORDS_READ of them.
  */
 const PENDING_WORDS = `SELECT n.word FROM post_search_word_pending p JOIN post_search s ON s.post_id = p.post_id,
   unnest(tsvector_to_array(s.document)) n(word)
-  WHERE p.organization_id = ? AND (SELECT count(*) FROM (SELECT 1 FROM post_search_word_pending WHERE organization_id = p.organization_id LIMIT ${PENDING_READ + 1}) b) <= ${PENDING_READ}`;
+  WHERE p.organization_id = ? AND (SELECT count(*) FROM (SELECT 1 FROM post_search_word_pending WHERE organization_id = p.organization_id LIMIT ${PENDING_WORDS_READ + 1}) b) <= ${PENDING_WORDS_READ}`;
 
 /** A word as SQLite's index holds it: lower case, without accents (`unicode61 remove_diacritics 2`). */
 const folded = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '');

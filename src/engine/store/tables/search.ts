@@ -3,6 +3,7 @@
 // contacts' trigram indexes. The syntax is engine/search/'s; how its terms read on each database, and what else differs, is here.
 import type { Sql } from '../sql.js';
 import { SLOT_SHIFT, WORKSPACE_SHIFT } from './search-index.js';
+import { PENDING_WORDS_READ } from './search-words.js';
 
 /** One term of a query: a word, or a phrase of words; `prefix` also matches longer words that start with it. */
 export interface SearchTerm {
@@ -183,8 +184,6 @@ interface PgMatch {
 
 /** A prefix that stands for more of a workspace's words than this stays a prefix match in the index. */
 const PREFIX_WORDS = 64;
-/** Beyond this many posts whose words are not listed yet, a search does not read their words: its prefixes stay prefixes. */
-export const PENDING_WORDS_READ = 200;
 
 /**
  * PostgreSQL: the conditions that find the posts matching `terms` in a workspace, or undefined when none can. A prefix
@@ -309,4 +308,4 @@ export async function searchPage<T extends RankedRow>(
 }
 
 export { indexPending, SQLITE_POST_FLUSH, searchChore } from './search-index.js';
-export { knownWords, startingWords } from './search-words.js';
+export { knownWords, PENDING_WORDS_READ, startingWords } from './search-words.js';
