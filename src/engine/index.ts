@@ -41,6 +41,28 @@ export {
 } from './engine.js';
 export type { EventsService, StoredEvent } from './events/index.js';
 export { type CheckResult, isDatabaseUnavailable, type Readiness, UNAVAILABLE_RETRY_AFTER_SECONDS } from './health.js';
+export {
+  acceptedLanguages,
+  CATALOGS,
+  type Catalog,
+  canonicalTag,
+  checkWording,
+  DEFAULT_LOCALE,
+  directionOf,
+  type HtmlValues,
+  isLocale,
+  LOCALE_NAMES,
+  LOCALE_TAG_MAX,
+  LOCALES,
+  type Locale,
+  type MessageKey,
+  type MessageTags,
+  type MessageValues,
+  nearestLocale,
+  type Translator,
+  translator,
+  type Wording,
+} from './i18n/index.js';
 export { IMPORT_KINDS, type ImportBundle, type ImportKind, type ImportSummary } from './imports/index.js';
 export {
   type Actor,

@@ -3,7 +3,7 @@
 // token), and reading a form no larger than FORM_MAX_BYTES.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { getRequestIP, type H3Event, parseCookies } from 'h3';
-import { type Engine, FeedbackError } from '../engine/index.js';
+import { type Engine, FeedbackError, translator } from '../engine/index.js';
 import { textFault } from '../schemas/input.js';
 import { readBodyText } from './internal/body.js';
 
@@ -101,7 +101,11 @@ export function csrfOf(event: H3Event, facts: RequestFacts, path: string): { tok
  * Whether a state-changing request comes from another site: the browser's Fetch Metadata (`Sec-Fetch-Site`) when it
  * sends it, else `Origin` against the request's host; then the form's token against the cookie. Both must pass.
  */
-export function forgeryRefusal(event: H3Event, form: URLSearchParams, trustProxy: boolean): string | null {
+export function forgeryReason(
+  event: H3Event,
+  form: URLSearchParams,
+  trustProxy: boolean,
+): 'page.forged' | 'page.expired' | null {
   const headers = event.req.headers;
   const site = headers.get('sec-fetch-site');
   const origin = headers.get('origin');
@@ -110,7 +114,7 @@ export function forgeryRefusal(event: H3Event, form: URLSearchParams, trustProxy
   if (
     site ? site !== 'same-origin' && site !== 'none' : origin !== null && origin !== 'null' && safeHost(origin) !== host
   )
-    return 'This form was sent from another site, so it was not accepted.';
+    return 'page.forged';
   const cookieToken = readCookie(event, CSRF_COOKIE) ?? '';
   const formToken = form.get('csrf') ?? '';
   if (
@@ -118,9 +122,18 @@ export function forgeryRefusal(event: H3Event, form: URLSearchParams, trustProxy
     cookieToken.length !== formToken.length ||
     !timingSafeEqual(Buffer.from(cookieToken), Buffer.from(formToken))
   )
-    return 'This form has expired (or cookies are off). Go back, reload the page and send it again.';
+    return 'page.expired';
   return null;
 }
+
+/** `forgeryReason`, in English words (the console's). */
+export function forgeryRefusal(event: H3Event, form: URLSearchParams, trustProxy: boolean): string | null {
+  const reason = forgeryReason(event, form, trustProxy);
+  return reason ? translator().t(reason) : null;
+}
+
+/** Why a form could not be read: its status, the message's name in the catalogs, and the message in English. */
+export type FormRefusal = { status: number; key: 'page.notAForm' | 'page.tooLarge'; message: string };
 
 function safeHost(origin: string): string | null {
   try {
@@ -131,26 +144,40 @@ function safeHost(origin: string): string | null {
 }
 
 /** The form's fields, or why it cannot be read (too large, not a form). */
-export async function readForm(event: H3Event): Promise<URLSearchParams | { status: number; message: string }> {
+export async function readForm(event: H3Event): Promise<URLSearchParams | FormRefusal> {
   const type = event.req.headers.get('content-type') ?? '';
   if (!type.startsWith('application/x-www-form-urlencoded'))
-    return { status: 415, message: 'This site takes forms sent by its own pages.' };
+    return { status: 415, key: 'page.notAForm', message: translator().t('page.notAForm') };
   const text = await readFormText(event);
   return typeof text === 'string' ? new URLSearchParams(text) : text;
 }
 
 /** A form body's text, read no further than FORM_MAX_BYTES whatever its framing; 413 past it. */
-export async function readFormText(event: H3Event): Promise<string | { status: 413; message: string }> {
+export async function readFormText(event: H3Event): Promise<string | (FormRefusal & { status: 413 })> {
   try {
     return await readBodyText(event.req as Request, FORM_MAX_BYTES);
   } catch (err) {
     if (err instanceof FeedbackError && err.code === 'ERR_PAYLOAD_TOO_LARGE')
-      return { status: 413, message: 'That form is too large to send.' };
+      return { status: 413, key: 'page.tooLarge', message: translator().t('page.tooLarge') };
     throw err;
   }
 }
 
-/** A form field's text, trimmed, or why it cannot be taken. */
+/** A form field's text, trimmed, or what is wrong with it: missing, too long, or characters no text may hold. */
+export function fieldFault(
+  form: URLSearchParams,
+  name: string,
+  max: number,
+  required: boolean,
+): { value?: string; fault?: 'required' | 'tooLong' | 'characters'; detail?: string } {
+  const value = (form.get(name) ?? '').trim();
+  if (!value) return required ? { fault: 'required' } : {};
+  if (value.length > max) return { fault: 'tooLong' };
+  const detail = textFault(value);
+  return detail ? { fault: 'characters', detail } : { value };
+}
+
+/** A form field's text, trimmed, or why it cannot be taken, in English (the console's words). */
 export function field(
   form: URLSearchParams,
   name: string,
@@ -158,9 +185,8 @@ export function field(
   max: number,
   required: boolean,
 ): { value?: string; error?: string } {
-  const value = (form.get(name) ?? '').trim();
-  if (!value) return required ? { error: `${label} is required.` } : {};
-  if (value.length > max) return { error: `${label} must be at most ${max} characters.` };
-  const fault = textFault(value);
-  return fault ? { error: `${label} ${fault}.` } : { value };
+  const { value, fault, detail } = fieldFault(form, name, max, required);
+  if (fault === 'required') return { error: `${label} is required.` };
+  if (fault === 'tooLong') return { error: `${label} must be at most ${max} characters.` };
+  return fault ? { error: `${label} ${detail}.` } : value === undefined ? {} : { value };
 }

@@ -21,6 +21,8 @@ export {
   FORM_MAX_BYTES,
   factsOf,
   field,
+  fieldFault,
+  forgeryReason,
   forgeryRefusal,
   type RequestFacts,
   readCookie,

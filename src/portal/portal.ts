@@ -1,13 +1,15 @@
 import { getRouterParams, onResponse } from 'h3';
-import { type Engine, PORTAL_PATH } from '../engine/index.js';
+import { type Engine, PORTAL_PATH, translator } from '../engine/index.js';
 import { type AppSite, brandStylesheet, createSiteRouter } from '../h3/index.js';
 import { ASSETS, assetResponse, WIDGET } from './internal/assets.js';
+import { pageLocale } from './internal/languages.js';
 import { mountMailPages } from './internal/mail.js';
 import { errorPage, unavailablePage } from './internal/pages.js';
 import { mountParticipation } from './internal/participation.js';
 import { mountReading } from './internal/reading.js';
 import { cspFor } from './internal/responses.js';
 import { PORTAL_LIMITS, type PortalLimits, PortalSite } from './internal/site.js';
+import { mountLanguage } from './internal/switcher.js';
 
 export { PORTAL_LIMITS, PORTAL_PATH, type PortalLimits };
 
@@ -51,7 +53,7 @@ export function createPortal(options: PortalOptions): AppSite {
   // query), so it is cached for good and needs no inline style.
   router.get(`${PORTAL_PATH}/assets/theme/:file`, (event) => {
     const accent = /^([0-9a-f]{6})\.css$/.exec(getRouterParams(event).file ?? '')?.[1];
-    if (!accent) return site.notFound(null, 'No such file.');
+    if (!accent) return site.notFound(null, translator().t('page.noFile'));
     return new Response(brandStylesheet(`#${accent}`), {
       headers: {
         'content-type': 'text/css; charset=utf-8',
@@ -67,11 +69,15 @@ export function createPortal(options: PortalOptions): AppSite {
     const asset = ASSETS.get(getRouterParams(event).name ?? '');
     return asset
       ? assetResponse(asset, event.req.headers.get('accept-encoding'))
-      : site.notFound(null, 'No such file.');
+      : site.notFound(null, translator().t('page.noFile'));
   });
   mountReading(router, site);
   mountParticipation(router, site);
   mountMailPages(router, site);
-  router.all('/**', () => site.notFound(null, 'No such page.'));
+  mountLanguage(router, site);
+  router.all('/**', (event) => {
+    const tr = translator(pageLocale(event, {}));
+    return site.notFound(null, tr.t('page.noPage'), tr);
+  });
   return served;
 }

@@ -28,12 +28,26 @@ export const CONTACT_TRAIT_FIELDS = [
   'mrrCents',
   'currency',
   'metadata',
+  'locale',
 ] as const;
 export type ContactTraitField = (typeof CONTACT_TRAIT_FIELDS)[number];
 
 export const externalUserIdSchema = z.string().min(1).max(255);
 export const emailSchema = z.email().max(320);
 export const contactNameSchema = z.string().min(1).max(200);
+/** A BCP 47 language tag (`de`, `pt-BR`): the language the person reads the portal and its mail in. */
+export const localeTagSchema = z
+  .string()
+  .min(2)
+  .max(35)
+  .refine((tag) => {
+    try {
+      return Intl.getCanonicalLocales(tag).length === 1;
+    } catch {
+      return false;
+    }
+  }, 'must be a BCP 47 language tag, e.g. de or pt-BR')
+  .describe('The language the person reads the portal and its mail in (BCP 47, e.g. de or pt-BR).');
 const traitShape = {
   email: emailSchema.nullable().optional(),
   name: contactNameSchema.nullable().optional(),
@@ -41,6 +55,7 @@ const traitShape = {
   mrrCents: mrrCentsSchema.nullable().optional(),
   currency: currencySchema.nullable().optional(),
   metadata: metadataSchema.optional(),
+  locale: localeTagSchema.nullable().optional(),
 };
 
 /** Body of `POST /v1/contacts`. */
@@ -103,6 +118,8 @@ export const contactSchema = z.object({
   mrrCents: z.number().int().nullable(),
   currency: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
+  /** The language the person reads the portal and its mail in (BCP 47), or null: their browser's, else the workspace's. */
+  locale: z.string().nullable(),
   /** Open enum: see CONTACT_SOURCES. */
   source: z.string(),
   /** Open enum: see CONSENT_BASES. */

@@ -63,6 +63,8 @@ export const eventContactSchema = z.object({
   source: z.string(),
   consentBasis: z.string(),
   metadata: z.record(z.string(), z.unknown()),
+  /** The language the person reads the portal and its mail in (BCP 47), or null. */
+  locale: z.string().nullable(),
   firstSeenAt: timestampSchema,
   lastSeenAt: timestampSchema,
   createdAt: timestampSchema,

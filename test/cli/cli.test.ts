@@ -56,6 +56,7 @@ describe('feedback-service command line', () => {
       'Migration20261214000000SearchForgiveness',
       'Migration20261215000000DuplicateDismissals',
       'Migration20261216000000PostEmbeddings',
+      'Migration20261217000000Languages',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(

@@ -19,6 +19,7 @@ describeEngine('a change and its event commit together', (h) => {
             mrrCents: null,
             currency: null,
             metadata: {},
+            locale: null,
             source: 'admin',
             consentBasis: 'admin_created',
           },

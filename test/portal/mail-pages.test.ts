@@ -108,10 +108,11 @@ describeEngine(
     it('a link cut short or forged is refused with a sentence; an expired one says so', async () => {
       const m = await mailed();
       const v = new Visitor(app);
-      const cut = await v.get(m.unsubscribe.slice(base.length, -5));
+      // The token is before the language (`?t=…&lang=en`): cut it short.
+      const cut = await v.get(m.unsubscribe.slice(base.length).replace(/(.{5})&lang=en$/, ''));
       expect(cut.status).toBe(400);
       expect(cut.text).toContain('This link is not valid');
-      const forged = await fetch(m.unsubscribe.replace(/\.([\w-]+)$/, '.AAAA$1'), {
+      const forged = await fetch(m.unsubscribe.replace(/\.([\w-]+)&lang=en$/, '.AAAA$1'), {
         method: 'POST',
         body: 'List-Unsubscribe=One-Click',
       });

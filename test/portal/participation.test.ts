@@ -215,7 +215,7 @@ describeEngine(
         for (let i = 0; i < 5; i++) last = (await v.post(asked.location!, { code: 'abcdef' })).text;
       }
       expect(last).toMatch(
-        /That code is wrong\. Too many wrong codes were typed for this address, so codes for it are paused until \d\d:\d\d UTC on \d{4}-\d\d-\d\d\. Try again then\./,
+        /That code is wrong\. Too many wrong codes were typed for this address, so codes for it are paused until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC\. Try again then\./,
       );
       const refused = await v.post(kept.location!, { code: right });
       expect(refused.status).toBe(422);
@@ -505,11 +505,24 @@ describeEngine(
       await v.get(postPath);
       const voted = await v.post(`${postPath}/vote`, {}, { accept: 'application/json' });
       expect(voted.status).toBe(200);
-      expect(JSON.parse(voted.text)).toEqual({ voted: true, already: false, voteCount: 1 });
-      expect(JSON.parse((await v.post(`${postPath}/vote`, {}, { accept: 'application/json' })).text)).toEqual({
+      // With the words the script shows, in the page's language.
+      expect(JSON.parse(voted.text)).toEqual({
+        voted: true,
+        already: false,
+        voteCount: 1,
+        words: {
+          count: '1',
+          label: 'Vote, 1 vote',
+          total: '1 vote',
+          title: 'You voted for this: press to take your vote back',
+          notice: 'Your vote counts.',
+        },
+      });
+      expect(JSON.parse((await v.post(`${postPath}/vote`, {}, { accept: 'application/json' })).text)).toMatchObject({
         voted: true,
         already: true,
         voteCount: 1,
+        words: { notice: 'You have already voted for this post.' },
       });
       expect((await w.posts.retrieve(post.id)).voteCount).toBe(1);
       const similar = JSON.parse(
@@ -517,6 +530,8 @@ describeEngine(
       );
       expect(similar.data.map((p: { title: string }) => p.title).sort()).toEqual(['Dark mode']);
       expect(similar.data[0].href).toBe(postPath);
+      expect(similar.data[0].votes).toBe('1 vote');
+      expect(similar.heading).toBe('Similar posts: vote for one instead?');
       expect(JSON.parse((await v.get(`${base}/b/${board.slug}/similar?q=ab`)).text).data).toEqual([]);
     });
 

@@ -53,6 +53,7 @@ export async function backfill(
           mrrCents: null,
           currency: null,
           metadata: {},
+          locale: null,
           source: user.source ?? 'admin',
           consentBasis: 'legacy_inferred',
           firstSeenAt: new Date(user.firstSeenAt),

@@ -7,4 +7,4 @@ export { identify } from './identify.js';
 export { mergePeople, type PeopleMerged } from './one-person.js';
 export { CONFLICT_MESSAGE, type ContactRecord, type NewContact, newContactOf, toContact } from './records.js';
 export { CONTACT_OPERATIONS, type ContactsService, createContactsService } from './service.js';
-export { insertContact } from './write.js';
+export { applyContactPatch, insertContact } from './write.js';

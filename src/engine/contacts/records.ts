@@ -6,6 +6,7 @@ import {
   type ContactTraitField,
 } from '../../schemas/contacts.js';
 import type { EventContact } from '../../schemas/events.js';
+import { canonicalTag } from '../i18n/index.js';
 import { patchOf } from '../shared/index.js';
 import type { contacts } from '../store/index.js';
 
@@ -23,7 +24,10 @@ export type TraitPatch = Partial<{
 }>;
 
 export interface NewContact
-  extends Pick<ContactRecord, 'externalUserId' | 'email' | 'name' | 'plan' | 'mrrCents' | 'currency' | 'metadata'> {
+  extends Pick<
+    ContactRecord,
+    'externalUserId' | 'email' | 'name' | 'plan' | 'mrrCents' | 'currency' | 'metadata' | 'locale'
+  > {
   source: ContactSource;
   consentBasis: ConsentBasis;
   firstSeenAt?: Date;
@@ -41,6 +45,7 @@ export function toContact(r: ContactRecord): Contact {
     mrrCents: r.mrrCents,
     currency: r.currency,
     metadata: r.metadata,
+    locale: r.locale,
     source: r.source,
     consentBasis: r.consentBasis,
     firstSeenAt: r.firstSeenAt.toISOString(),
@@ -57,7 +62,12 @@ export function toEventContact(r: ContactRecord): EventContact {
 }
 
 /** The trait patch a validated body carries: only the keys present. */
-export const traitPatch = (body: Record<string, unknown>): TraitPatch => patchOf(body, CONTACT_TRAIT_FIELDS);
+export function traitPatch(body: Record<string, unknown>): TraitPatch {
+  const patch: TraitPatch = patchOf(body, CONTACT_TRAIT_FIELDS);
+  // A language tag as we keep it: in its canonical case (`pt-br` as `pt-BR`).
+  if (typeof patch.locale === 'string') patch.locale = canonicalTag(patch.locale) ?? patch.locale;
+  return patch;
+}
 
 /** The fields of a new contact from a validated body: what it omits is null (metadata: empty). */
 export function newContactOf(
@@ -69,6 +79,7 @@ export function newContactOf(
     mrrCents?: number | null;
     currency?: string | null;
     metadata?: Record<string, unknown>;
+    locale?: string | null;
   },
   provenance: { source: ContactSource; consentBasis: ConsentBasis },
 ): NewContact {
@@ -80,6 +91,7 @@ export function newContactOf(
     mrrCents: input.mrrCents ?? null,
     currency: input.currency ?? null,
     metadata: input.metadata ?? {},
+    locale: input.locale ? (canonicalTag(input.locale) ?? null) : null,
     source: provenance.source,
     consentBasis: provenance.consentBasis,
   };

@@ -28,6 +28,7 @@ export async function insertContact(
     mrrCents: input.mrrCents,
     currency: input.currency,
     metadata: input.metadata,
+    locale: input.locale,
     source: input.source,
     consentBasis: input.consentBasis,
     firstSeenAt: input.firstSeenAt ?? now,

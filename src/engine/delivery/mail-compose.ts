@@ -1,3 +1,4 @@
+import { nearestLocale, translator, type Wording } from '../i18n/index.js';
 import type { OutgoingMail } from '../mail/index.js';
 import {
   ACCOUNT_MAIL_KINDS,
@@ -11,7 +12,7 @@ import {
 } from '../notifications/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import { MAIL_PAGES, pathsOf } from '../shared/index.js';
-import { boards, changelogEntries, organizations, type Sql, teamMembers } from '../store/index.js';
+import { boards, changelogEntries, contacts, organizations, type Sql, teamMembers } from '../store/index.js';
 
 /** One message the mail lane holds: the due rows of one recipient, claimed together under one lease token. */
 export interface HeldMail {
@@ -66,7 +67,7 @@ async function composed(
   c: Composing,
   m: HeldMail,
   name: string,
-  words: { subject: string; text: string; html: string },
+  words: { subject: string; text: string; html: string; locale?: string },
   headers: Record<string, string>,
   about: string,
 ): Promise<ComposedMail> {
@@ -79,7 +80,12 @@ async function composed(
     html: words.html,
     messageId,
     // Not a person writing: vacation responders stay quiet.
-    headers: { ...headers, 'Auto-Submitted': 'auto-generated' },
+    headers: {
+      ...headers,
+      'Auto-Submitted': 'auto-generated',
+      // The message's language (RFC 3282), which readers and screen readers use.
+      ...(words.locale ? { 'Content-Language': words.locale } : {}),
+    },
   });
   const envelope = { from: c.settings.from, to: m.email };
   return { envelope, raw, subject: words.subject, text: words.text, about, messageId };
@@ -127,19 +133,28 @@ async function linksOf(c: Composing, m: HeldMail, organizationId: string, payloa
     base && m.contactId
       ? await c.tokens.sign({ organizationId, contactId: m.contactId, emailHash: m.emailHash })
       : null;
-  const link = (path: string) => `${base}${path}?t=${token}`;
+  // The recipient's language: their contact's, else the workspace's; every link keeps it (`lang`).
+  // The team's own mail (a webhook disabled, to its admins) is the console's, in English.
+  const team = payloads.every((p) => p.kind === 'webhook_disabled');
+  const person = m.contactId && !team ? await contacts.find(c.db, organizationId, m.contactId) : undefined;
+  const tr = team
+    ? translator()
+    : translator(nearestLocale([person?.locale, org?.locale]) ?? undefined, (org?.portalWording ?? {}) as Wording);
+  const lang = `lang=${encodeURIComponent(tr.locale)}`;
+  const link = (path: string) => `${base}${path}?t=${token}&${lang}`;
   // A changelog entry's whole body (the payload holds an excerpt; a published entry's text does not change).
   const bodies = new Map<string, string | null>();
   for (const p of payloads)
     if (p.kind === 'changelog' && !bodies.has(p.entry.id))
       bodies.set(p.entry.id, await c.changelogBodyOf(organizationId, p.entry.id));
   return {
+    tr,
     workspace: org?.name ?? 'Feedback',
     brand: { name: org?.name ?? 'Feedback', logoUrl: org?.portalLogoUrl ?? null, accent: org?.portalAccent ?? null },
     changelogBody: (id: string) => bodies.get(id) ?? null,
     postUrl: (post: PostRef) =>
-      portal && slugs.has(post.boardId) ? `${base}${portal.post(slugs.get(post.boardId)!, post.slug)}` : null,
-    changelogUrl: portal ? `${base}${portal.changelog}` : null,
+      portal && slugs.has(post.boardId) ? `${base}${portal.post(slugs.get(post.boardId)!, post.slug)}?${lang}` : null,
+    changelogUrl: portal ? `${base}${portal.changelog}?${lang}` : null,
     preferencesUrl: token ? link(MAIL_PAGES.preferences) : null,
     unsubscribeUrl: token ? link(MAIL_PAGES.unsubscribe) : null,
   };

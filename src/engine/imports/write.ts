@@ -115,6 +115,7 @@ async function people(run: Run): Promise<void> {
       mrrCents: null,
       currency: null,
       metadata: {},
+      locale: null,
       source: 'admin' as const,
       consentBasis: 'legacy_inferred' as const,
       firstSeenAt: seen,

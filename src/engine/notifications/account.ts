@@ -4,6 +4,7 @@
 // and its secret (a code, a link's token) is sealed in the row: the tables keep sign-ins as digests only, and the
 // outbox must not be the place a database reader finds a working code.
 
+import { isLocale, type Translator, translator } from '../i18n/index.js';
 import { type SecretBox, sealedAt } from '../secrets/index.js';
 import { hashEmail, html, newId } from '../shared/index.js';
 import { mail, type Sql } from '../store/index.js';
@@ -28,7 +29,15 @@ export type AccountMail =
       expiresAt: string;
     }
   /** A code that confirms an address on a workspace's portal. */
-  | { kind: 'portal_code'; workspace: string; code: string; requestedAt: string; expiresAt: string };
+  | {
+      kind: 'portal_code';
+      workspace: string;
+      /** The language of the page that asked for it (absent in rows written before languages: English). */
+      locale?: string;
+      code: string;
+      requestedAt: string;
+      expiresAt: string;
+    };
 
 export const ACCOUNT_MAIL_KINDS: ReadonlySet<string> = new Set<AccountMail['kind']>([
   'team_sign_in',
@@ -78,11 +87,13 @@ export function renderAccountMail(
   m: AccountMail,
   email: string,
   branding: { logoUrl: string | null; accent: string | null } | null = null,
-): { subject: string; text: string; html: string; from: string } {
+): { subject: string; text: string; html: string; from: string; locale: string } {
   let subject: string;
   let lines: string[];
   let from: string;
   let link: { href: string; label: string } | null = null;
+  // The console's mail is English; a portal code speaks the language of the page that asked.
+  let lang: Translator = translator();
   switch (m.kind) {
     case 'team_sign_in': {
       link = m.link ? { href: m.link, label: 'Sign in' } : null;
@@ -109,15 +120,19 @@ export function renderAccountMail(
       ];
       break;
     }
-    case 'portal_code':
-      from = m.workspace;
-      subject = `${m.code} is your code for ${m.workspace}`;
+    case 'portal_code': {
+      const tr = translator(isLocale(m.locale) ? m.locale : undefined);
+      const { workspace, code } = m;
+      from = workspace;
+      lang = tr;
+      subject = tr.t('mail.codeSubject', { code, workspace });
       lines = [
-        `Someone asked for a code to take part on ${m.workspace}'s feedback page as ${email} on ${when(m.requestedAt)}.`,
-        `Your code is ${m.code}. Enter it on the page that asked for it to confirm your address. It works once, for ${lifetime(m.requestedAt, m.expiresAt, 60_000)} minutes.`,
-        'If it was not you, ignore this message: nothing happens without the code.',
+        tr.t('mail.codeAsked', { workspace, email, when: tr.exactTime(m.requestedAt) }),
+        tr.t('mail.codeEnter', { code, minutes: lifetime(m.requestedAt, m.expiresAt, 60_000) }),
+        tr.t('mail.codeIgnore'),
       ];
       break;
+    }
   }
   const text = [...lines.flatMap((line) => [line, '']), ...(link ? [`${link.label}: ${link.href}`, ''] : [])].join(
     '\n',
@@ -129,7 +144,11 @@ export function renderAccountMail(
     title: subject,
     preheader: lines[0]!,
     content: html`${heading(subject)}${code ? codeBlock(code) : ''}${lines.map(para)}${link ? mailButton(brand, link) : ''}`,
-    footer: m.kind === 'portal_code' ? `Sent by ${m.workspace}'s feedback page.` : 'Sent by the feedback console.',
+    footer:
+      m.kind === 'portal_code'
+        ? lang.t('mail.codeFooter', { workspace: m.workspace })
+        : 'Sent by the feedback console.',
+    lang,
   });
-  return { subject, text, html: body, from };
+  return { subject, text, html: body, from, locale: lang.locale };
 }

@@ -53,17 +53,20 @@ export function mailLayout(v: {
   preheader: string;
   content: SafeHtml;
   footer: SafeHtml | string;
+  /** The message's language and writing direction (English unless given). */
+  lang?: { locale: string; dir: 'ltr' | 'rtl' };
 }): string {
   const { brand } = v;
+  const lang = v.lang ?? { locale: 'en', dir: 'ltr' };
   return String(html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light"><title>${v.title}</title></head>
-<body style="margin:0;padding:0;background:${SURFACE}">
+<html lang="${lang.locale}" dir="${lang.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light"><title>${v.title}</title></head>
+<body dir="${lang.dir}" style="margin:0;padding:0;background:${SURFACE}">
 <div style="display:none;max-height:0;overflow:hidden">${v.preheader}</div>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${SURFACE}"><tr><td align="center" style="padding:24px 12px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border:1px solid ${LINE};border-radius:12px">
 <tr><td style="padding:20px 28px;border-bottom:1px solid ${LINE};font:700 17px/1.3 ${FONT};color:${INK}">${
     brand.logoUrl
-      ? html`<img src="${brand.logoUrl}" alt="" height="28" style="height:28px;width:auto;vertical-align:middle;margin-right:8px;border:0">`
+      ? html`<img src="${brand.logoUrl}" alt="" height="28" style="height:28px;width:auto;vertical-align:middle;margin-inline-end:8px;border:0">`
       : ''
   }<span style="vertical-align:middle">${brand.name}</span></td></tr>
 <tr><td style="padding:24px 28px;font:15px/1.6 ${FONT};color:${INK}">${v.content}</td></tr>

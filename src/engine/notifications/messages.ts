@@ -1,4 +1,5 @@
-import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
+import { type Translator, translator } from '../i18n/index.js';
 import { html, markdown, type SafeHtml } from '../shared/index.js';
 import { heading, inlineMarkdownStyles, type MailBrand, mailButton, mailLayout, para } from './layout.js';
 
@@ -32,6 +33,8 @@ export type MailPayload =
 
 /** What the words of a message need from the workspace and the server. */
 export interface MessageContext {
+  /** The recipient's language (their contact's, else the workspace's), with the workspace's own wording. */
+  tr?: Translator;
   workspace: string;
   /** The post's page on the portal, absolute; null without a portal or a public URL. */
   postUrl(post: PostRef): string | null;
@@ -49,10 +52,12 @@ export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
+  /** The language it is written in. */
+  locale: string;
 }
 
-const label = (status: string) => POST_STATUS_LABELS[status as PostStatus] ?? status;
-const quoted = (title: string) => `“${title}”`;
+const label = (tr: Translator, status: string) =>
+  (POST_STATUSES as readonly string[]).includes(status) ? tr.t(`status.${status as PostStatus}`) : status;
 
 /** One item: its headline, its lines, its link; a changelog entry also its rendered body and its posts. */
 interface Item {
@@ -64,72 +69,73 @@ interface Item {
 }
 
 /** A changelog entry as the mail says it: its title, why the person gets it, its whole text, the posts it ships. */
-function changelogItem(p: Extract<MailPayload, { kind: 'changelog' }>, ctx: MessageContext): Item {
+function changelogItem(tr: Translator, p: Extract<MailPayload, { kind: 'changelog' }>, ctx: MessageContext): Item {
   const body = ctx.changelogBody?.(p.entry.id) ?? p.entry.excerpt;
-  const why = p.forPost
-    ? `${quoted(p.forPost.title)}, which you took part in or follow, ships with this update.`
-    : null;
+  const why = p.forPost ? tr.t('mail.shipsWhy', { title: p.forPost.title }) : null;
   const ships = p.ships ?? [];
-  const shipLine = (s: PostRef) => `- ${quoted(s.title)}${ctx.postUrl(s) ? `: ${ctx.postUrl(s)}` : ''}`;
+  const shipLine = (s: PostRef) => {
+    const url = ctx.postUrl(s);
+    return url ? tr.t('mail.shipLine', { title: s.title, url }) : tr.t('mail.shipLineBare', { title: s.title });
+  };
   const lines = [
     p.entry.title,
     ...(why ? [why] : []),
     ...(body ? [body] : []),
-    ...(ships.length ? [`It ships:\n${ships.map(shipLine).join('\n')}`] : []),
+    ...(ships.length ? [[tr.t('mail.shipsText'), ...ships.map(shipLine)].join('\n')] : []),
   ];
   const rich = html`${heading(p.entry.title)}${why ? para(why) : ''}${body ? html.raw`${inlineMarkdownStyles(String(markdown(body)))}` : ''}${
     ships.length
-      ? html`<p style="margin:16px 0 6px;font-weight:600">It ships</p><ul style="margin:0 0 12px;padding-left:20px">${ships.map(
+      ? html`<p style="margin:16px 0 6px;font-weight:600">${tr.t('mail.ships')}</p><ul style="margin:0 0 12px;padding-inline-start:20px">${ships.map(
           (s) => html`<li>${ctx.postUrl(s) ? html`<a href="${ctx.postUrl(s)!}">${s.title}</a>` : s.title}</li>`,
         )}</ul>`
       : ''
   }`;
   return {
     headline: p.forPost
-      ? `${quoted(p.forPost.title)} shipped: ${p.entry.title}`
-      : `New in ${ctx.workspace}: ${p.entry.title}`,
+      ? tr.t('mail.shipped', { title: p.forPost.title, entry: p.entry.title })
+      : tr.t('mail.newIn', { workspace: ctx.workspace, entry: p.entry.title }),
     lines,
-    link: ctx.changelogUrl ? { href: ctx.changelogUrl, label: 'Read the changelog' } : null,
+    link: ctx.changelogUrl ? { href: ctx.changelogUrl, label: tr.t('mail.readChangelog') } : null,
     rich,
   };
 }
 
-function item(p: MailPayload, ctx: MessageContext): Item {
+function item(tr: Translator, p: MailPayload, ctx: MessageContext): Item {
   switch (p.kind) {
     case 'post_status': {
       const href = ctx.postUrl(p.post);
+      const title = p.post.title;
       if (p.mergedInto) {
+        const target = p.mergedInto.title;
         return {
-          headline: `${quoted(p.post.title)} was merged into ${quoted(p.mergedInto.title)}`,
-          lines: [
-            `${quoted(p.post.title)} is a duplicate of ${quoted(p.mergedInto.title)}: its votes and news continue there.`,
-          ],
-          link: ctx.postUrl(p.mergedInto) ? { href: ctx.postUrl(p.mergedInto)!, label: 'See the post' } : null,
+          headline: tr.t('mail.merged', { title, target }),
+          lines: [tr.t('mail.mergedText', { title, target })],
+          link: ctx.postUrl(p.mergedInto) ? { href: ctx.postUrl(p.mergedInto)!, label: tr.t('mail.seePost') } : null,
         };
       }
       return {
-        headline: `${quoted(p.post.title)} is now ${label(p.to)}`,
+        headline: tr.t('mail.status', { title, status: label(tr, p.to) }),
         lines: [
-          `${quoted(p.post.title)} moved from ${label(p.from)} to ${label(p.to)}.`,
-          ...(p.note ? [`The ${ctx.workspace} team wrote:`, p.note] : []),
+          tr.t('mail.statusMoved', { title, from: label(tr, p.from), to: label(tr, p.to) }),
+          ...(p.note ? [tr.t('mail.teamWrote', { workspace: ctx.workspace }), p.note] : []),
         ],
-        link: href ? { href, label: 'See the post' } : null,
+        link: href ? { href, label: tr.t('mail.seePost') } : null,
       };
     }
     case 'reply': {
-      const who = p.comment.authorName ?? 'Someone';
+      const name = p.comment.authorName ?? tr.t('mail.someone');
       const href = ctx.postUrl(p.post);
       return {
         headline:
           p.replyTo === 'comment'
-            ? `${who} replied to your comment on ${quoted(p.post.title)}`
-            : `New comment on ${quoted(p.post.title)}`,
-        lines: [`${who} wrote:`, p.comment.excerpt],
-        link: href ? { href: `${href}#${p.comment.id}`, label: 'Read and reply' } : null,
+            ? tr.t('mail.replyToComment', { name, title: p.post.title })
+            : tr.t('mail.newComment', { title: p.post.title }),
+        lines: [tr.t('mail.wrote', { name }), p.comment.excerpt],
+        link: href ? { href: anchored(href, p.comment.id), label: tr.t('mail.readAndReply') } : null,
       };
     }
     case 'changelog':
-      return changelogItem(p, ctx);
+      return changelogItem(tr, p, ctx);
     case 'webhook_disabled':
       return {
         headline: `Webhook disabled after ${p.failures} failed deliveries: ${p.webhook.url}`,
@@ -143,37 +149,41 @@ function item(p: MailPayload, ctx: MessageContext): Item {
   }
 }
 
+/** A link to a comment on a post's page: the anchor after the address's query (`?lang=de#cmt_…`). */
+const anchored = (href: string, id: string) => `${href}#${id}`;
+
 /** Why the person gets this, in one line. */
-function reason(items: readonly MailPayload[], workspace: string): string {
+function reason(tr: Translator, items: readonly MailPayload[], workspace: string): string {
   const kinds = new Set(items.map((p) => p.kind));
+  // The team's own mail (an admin's) is the console's, in English.
   if (kinds.has('webhook_disabled') && kinds.size === 1)
     return `You get this because you are an admin of ${workspace}.`;
-  if (kinds.size > 1)
-    return `You get this digest because of your activity on ${workspace}'s feedback boards and what you asked to hear about.`;
+  if (kinds.size > 1) return tr.t('mail.whyDigest', { workspace });
   if (kinds.has('changelog') && items.some((p) => p.kind === 'changelog' && p.forPost))
-    return `You get this because you took part in a post this update ships on ${workspace}'s feedback board or asked to hear about it.`;
-  if (kinds.has('changelog')) return `You get this because you subscribed to ${workspace}'s changelog.`;
-  if (kinds.has('reply'))
-    return `You get this because someone answered what you wrote on ${workspace}'s feedback board.`;
-  return `You get this because you took part in this post on ${workspace}'s feedback board or asked to hear about it.`;
+    return tr.t('mail.whyShipped', { workspace });
+  if (kinds.has('changelog')) return tr.t('mail.whyChangelog', { workspace });
+  if (kinds.has('reply')) return tr.t('mail.whyReply', { workspace });
+  return tr.t('mail.whyPost', { workspace });
 }
 
 /** The words of one message: one item, or a digest of several. Plain text, and the same as HTML. */
 export function renderMail(items: readonly MailPayload[], ctx: MessageContext): RenderedMail {
-  const parts = items.map((p) => item(p, ctx));
-  const subject = parts.length === 1 ? parts[0]!.headline : `${parts.length} updates from ${ctx.workspace}`;
+  const tr = ctx.tr ?? translator();
+  const parts = items.map((p) => item(tr, p, ctx));
+  const subject =
+    parts.length === 1 ? parts[0]!.headline : tr.t('mail.digest', { count: parts.length, workspace: ctx.workspace });
   const footer = [
     // The signature separator (RFC 3676): mail clients set what follows apart.
     '-- ',
-    reason(items, ctx.workspace),
-    ...(ctx.preferencesUrl ? [`Choose what you get: ${ctx.preferencesUrl}`] : []),
-    ...(ctx.unsubscribeUrl ? [`Unsubscribe from all ${ctx.workspace} email: ${ctx.unsubscribeUrl}`] : []),
+    reason(tr, items, ctx.workspace),
+    ...(ctx.preferencesUrl ? [tr.t('mail.chooseAt', { url: ctx.preferencesUrl })] : []),
+    ...(ctx.unsubscribeUrl ? [tr.t('mail.unsubscribeAt', { workspace: ctx.workspace, url: ctx.unsubscribeUrl })] : []),
   ];
   const textItems = parts.map((part) =>
     [
       ...(parts.length > 1 ? [part.headline, ''] : []),
       ...part.lines,
-      ...(part.link ? ['', `${part.link.label}: ${part.link.href}`] : []),
+      ...(part.link ? ['', tr.t('mail.linkAt', { label: part.link.label, url: part.link.href })] : []),
     ].join('\n'),
   );
   const text = [...textItems.flatMap((t) => [t, '']), ...footer].join('\n');
@@ -184,8 +194,10 @@ export function renderMail(items: readonly MailPayload[], ctx: MessageContext): 
         part.link ? mailButton(brand, part.link) : ''
       }</section>`,
   );
-  const footerHtml = html`${reason(items, ctx.workspace)}${ctx.preferencesUrl ? html`<br><a href="${ctx.preferencesUrl}" style="color:#525a66">Choose what you get</a>` : ''}${
-    ctx.unsubscribeUrl ? html` · <a href="${ctx.unsubscribeUrl}" style="color:#525a66">Unsubscribe</a>` : ''
+  const footerHtml = html`${reason(tr, items, ctx.workspace)}${ctx.preferencesUrl ? html`<br><a href="${ctx.preferencesUrl}" style="color:#525a66">${tr.t('mail.choose')}</a>` : ''}${
+    ctx.unsubscribeUrl
+      ? html` · <a href="${ctx.unsubscribeUrl}" style="color:#525a66">${tr.t('mail.unsubscribe')}</a>`
+      : ''
   }`;
   const body = mailLayout({
     brand,
@@ -193,6 +205,7 @@ export function renderMail(items: readonly MailPayload[], ctx: MessageContext): 
     preheader: parts[0]!.lines.find((l) => l !== parts[0]!.headline) ?? subject,
     content: html`${htmlItems}`,
     footer: footerHtml,
+    lang: tr,
   });
-  return { subject, text, html: body };
+  return { subject, text, html: body, locale: tr.locale };
 }

@@ -67,6 +67,7 @@ export function createMailTokens(secrets: SecretBox, clock: () => Date) {
         throw new FeedbackError(
           'ERR_UNAUTHORIZED',
           `This link has expired (links in our emails work for ${MAIL_TOKEN_DAYS} days); the next email brings a new one.`,
+          { reason: 'expired', days: MAIL_TOKEN_DAYS },
         );
       }
       throw new FeedbackError(

@@ -17,6 +17,8 @@ const SETTINGS = [
   'portalAccent',
   'searchStems',
   'searchSynonyms',
+  'locale',
+  'portalWording',
 ] as const satisfies ReadonlyArray<keyof UpdateOrganizationInput>;
 export type WorkspaceSettings = Pick<UpdateOrganizationInput, (typeof SETTINGS)[number]>;
 

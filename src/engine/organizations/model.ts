@@ -1,3 +1,4 @@
+import { checkWording, isLocale, LOCALES, type Locale, type Wording } from '../i18n/index.js';
 import { SEARCH_LANGUAGES, type SearchLanguage, STEM_LANGUAGES, type StemLanguage } from '../search/index.js';
 import {
   BILLING_STATES,
@@ -29,6 +30,8 @@ export interface CreateOrganizationInput {
   contactCap?: number | null;
   adminEmails?: string[];
   rateLimit?: number;
+  /** The portal's and its mail's default language; English unless given. */
+  locale?: Locale;
 }
 
 export interface UpdateOrganizationInput {
@@ -62,6 +65,10 @@ export interface UpdateOrganizationInput {
   portalLogoUrl?: string | null;
   /** The portal's accent colour, `#rrggbb`; null returns to the default. */
   portalAccent?: string | null;
+  /** The portal's and its mail's language where the person's own is not known (one of LOCALES). */
+  locale?: Locale;
+  /** The team's own words for some of the portal's messages, replacing the whole set (docs/portal.md). */
+  portalWording?: Wording;
 }
 
 /** An accent colour as the portal takes it: `#` and six hex digits. */
@@ -159,7 +166,12 @@ export function check(input: {
   searchSynonyms?: unknown;
   portalLogoUrl?: string | null;
   portalAccent?: string | null;
+  locale?: string;
+  portalWording?: unknown;
 }) {
+  if (input.locale !== undefined && !isLocale(input.locale))
+    throw new FeedbackError('ERR_VALIDATION', `locale must be one of ${LOCALES.join(', ')}`);
+  if (input.portalWording !== undefined) checkPortalWording(input.portalWording);
   if (input.searchStems !== undefined && !STEM_LANGUAGES.includes(input.searchStems as StemLanguage))
     throw new FeedbackError('ERR_VALIDATION', `search stems must be one of ${STEM_LANGUAGES.join(', ')}`);
   if (input.searchSynonyms !== undefined) checkSynonyms(input.searchSynonyms);
@@ -195,6 +207,22 @@ export function check(input: {
   const rate = input.rateLimit;
   if (rate !== undefined && rate !== null && !(typeof rate === 'number' && Number.isInteger(rate) && rate >= 1))
     throw new FeedbackError('ERR_VALIDATION', 'rate limit must be a positive integer');
+}
+
+/** A workspace's own words: per locale, per message, each one that could replace ours (`checkWording`). */
+function checkPortalWording(wording: unknown): void {
+  if (typeof wording !== 'object' || wording === null || Array.isArray(wording))
+    throw new FeedbackError('ERR_VALIDATION', 'wording must be an object of locales');
+  let count = 0;
+  for (const [locale, messages] of Object.entries(wording)) {
+    if (typeof messages !== 'object' || messages === null || Array.isArray(messages))
+      throw new FeedbackError('ERR_VALIDATION', `wording.${locale} must be an object of messages`);
+    for (const [key, message] of Object.entries(messages)) {
+      const why = typeof message === 'string' ? checkWording(locale, key, message) : 'The message must be text.';
+      if (why) throw new FeedbackError('ERR_VALIDATION', `wording ${locale} ${key}: ${why}`);
+      if (++count > 500) throw new FeedbackError('ERR_VALIDATION', 'wording: at most 500 messages in all');
+    }
+  }
 }
 
 /** Synonyms as a workspace keeps them: at most 100 groups of 2 to 10 words or phrases, each 1 to 60 characters. */

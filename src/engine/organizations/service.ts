@@ -47,6 +47,8 @@ export async function create(ctx: OrganizationsContext, input: CreateOrganizatio
       searchSynonyms: [],
       portalLogoUrl: null,
       portalAccent: null,
+      locale: input.locale ?? 'en',
+      portalWording: {},
     },
     now,
   );
@@ -73,6 +75,8 @@ function changesOf(input: UpdateOrganizationInput): organizations.OrganizationCh
     searchSynonyms: input.searchSynonyms?.map((group) => group.map((m) => m.trim().toLowerCase())),
     portalLogoUrl: input.portalLogoUrl,
     portalAccent: input.portalAccent === null ? null : input.portalAccent?.toLowerCase(),
+    locale: input.locale,
+    portalWording: input.portalWording,
     ...(cap === 'default'
       ? { contactCapOverride: false, contactCap: null }
       : cap !== undefined

@@ -20,7 +20,7 @@ export async function requestCode(
   ctx: PortalContext,
   who: { email: string; name?: string | null },
   action: PortalAction,
-  mail: { workspace: string },
+  mail: { workspace: string; locale?: string },
 ): Promise<{ codeId: string }> {
   if ((await portalSettings(ctx)).portalVerifiedOnly)
     throw new FeedbackError('ERR_FORBIDDEN', `${mail.workspace} takes feedback only from signed-in users.`);
@@ -52,6 +52,8 @@ export async function requestCode(
       payload: {
         kind: 'portal_code',
         workspace: mail.workspace,
+        // The language of the page that asked: the mail speaks it too.
+        ...(mail.locale ? { locale: mail.locale } : {}),
         code,
         requestedAt: now.toISOString(),
         expiresAt: expiresAt.toISOString(),
@@ -82,7 +84,12 @@ export async function confirmCode(
     });
   });
   if ('refusal' in outcome)
-    throw new FeedbackError('ERR_VALIDATION', outcome.refusal, { retry: 'retry' in outcome && outcome.retry === true });
+    throw new FeedbackError('ERR_VALIDATION', outcome.refusal, {
+      retry: 'retry' in outcome && outcome.retry === true,
+      reason: outcome.reason,
+      ...(outcome.left !== undefined ? { left: outcome.left } : {}),
+      ...(outcome.codesPausedUntil ? { pausedUntil: outcome.codesPausedUntil.toISOString() } : {}),
+    });
   const { row } = outcome;
   const session = await startSession(
     ctx,

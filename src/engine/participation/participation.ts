@@ -2,6 +2,7 @@ import type { PublicCommentInput, PublicPostInput, PublicVoteInput } from '../..
 import { act, votedOn } from './acting.js';
 import { confirmCode, requestCode } from './codes.js';
 import { comment } from './comment.js';
+import { chooseLocale, personLocale } from './language.js';
 import type { PortalAction, PortalContext, PortalIdentity } from './participants.js';
 import { filePost } from './post.js';
 import { createSecret, rotateSecret, secretState } from './secret.js';
@@ -37,13 +38,20 @@ export function createParticipation(ctx: PortalContext) {
     session: (token: string | undefined) => sessionOf(ctx, token),
     signOut: (token: string) => signOut(ctx, token),
     /** Mail a one-time code to an anonymous person; the action waits for it. */
-    requestCode: (who: { email: string; name?: string | null }, action: PortalAction, mail: { workspace: string }) =>
-      requestCode(ctx, who, action, mail),
+    requestCode: (
+      who: { email: string; name?: string | null },
+      action: PortalAction,
+      mail: { workspace: string; locale?: string },
+    ) => requestCode(ctx, who, action, mail),
     /** Confirm a code: the action it waited with, and a session. */
     confirmCode: (codeId: string, code: string) => confirmCode(ctx, codeId, code),
     /** Do what the person asked on the portal: a post, vote or comment as above, as the person signed in. */
     act: (identity: PortalIdentity, action: PortalAction) => act(ctx, identity, action),
     votedOn: (identity: PortalIdentity, postIds: readonly string[]) => votedOn(ctx, identity, postIds),
+    /** The language tag on the person's contact, if any (docs/portal.md, "Languages"). */
+    locale: (identity: PortalIdentity) => personLocale(ctx, identity),
+    /** Keep the language the person chose on the portal on their contact (with `contact.updated`). */
+    chooseLocale: (identity: PortalIdentity, locale: string) => chooseLocale(ctx, identity, locale),
   };
 }
 export type Participation = ReturnType<typeof createParticipation>;

@@ -70,7 +70,8 @@ async function verifiedClaims(ctx: PortalContext, token: string, now: Date): Pro
  */
 export async function signIn(ctx: PortalContext, token: string): Promise<PortalSession> {
   const now = ctx.clock();
-  const { sub, email, name, plan } = (await verifiedClaims(ctx, token, now)) as JWTPayload & Record<string, unknown>;
+  const { sub, email, name, plan, locale } = (await verifiedClaims(ctx, token, now)) as JWTPayload &
+    Record<string, unknown>;
   if (typeof email !== 'string') throw refuse('The sign-in token has no email claim.');
   let contact;
   try {
@@ -79,6 +80,8 @@ export async function signIn(ctx: PortalContext, token: string): Promise<PortalS
       email,
       ...(name !== undefined ? { name } : {}),
       ...(plan !== undefined ? { plan } : {}),
+      // The person's language (docs/portal.md): the portal and its mail speak it from now on.
+      ...(locale !== undefined ? { locale } : {}),
     }));
   } catch (err) {
     if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION')

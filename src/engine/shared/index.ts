@@ -5,7 +5,7 @@ export * from './email.js';
 export * from './equality.js';
 export * from './errors.js';
 export * from './faults.js';
-export { html, SafeHtml } from './html.js';
+export { escapeHtml, html, SafeHtml } from './html.js';
 export * from './ids.js';
 export * from './log.js';
 export { markdown } from './markdown.js';

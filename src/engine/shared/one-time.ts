@@ -37,7 +37,16 @@ export interface OneTimeWords {
 }
 
 /** Used, or refused: why, whether the same row may be tried again, and whether a wrong code was typed (to be counted). */
-export type OneTimeOutcome<T> = { row: T } | { refusal: string; retry?: true; wrongCode?: true };
+export type OneTimeOutcome<T> =
+  | { row: T }
+  | {
+      refusal: string;
+      /** Why, by name (the portal words it in the person's language): and with `wrong`, the tries left. */
+      reason: 'gone' | 'expired' | 'last_try' | 'wrong' | 'paused' | 'wrong_paused';
+      left?: number;
+      retry?: true;
+      wrongCode?: true;
+    };
 
 /**
  * Use a one-time row (given back once used): with `code` null (a link's token found it) or the right code, it is removed and used; an expired
@@ -51,11 +60,11 @@ export async function useOnce<T extends OneTimeRow>(
   store: OneTimeStore,
   words: OneTimeWords,
 ): Promise<OneTimeOutcome<T>> {
-  const gone = { refusal: `This ${words.noun} is no longer valid; ask for a new one.` };
+  const gone = { refusal: `This ${words.noun} is no longer valid; ask for a new one.`, reason: 'gone' as const };
   if (!row) return gone;
   if (row.expiresAt <= now) {
     await store.remove(row.id);
-    return { refusal: `This ${words.noun} has expired; ask for a new one.` };
+    return { refusal: `This ${words.noun} has expired; ask for a new one.`, reason: 'expired' };
   }
   if (
     code !== null &&
@@ -65,6 +74,7 @@ export async function useOnce<T extends OneTimeRow>(
       await store.remove(row.id);
       return {
         refusal: `That code is wrong, and it was the last try; ask for ${words.askAfterLastTry}.`,
+        reason: 'last_try',
         wrongCode: true,
       };
     }
@@ -72,6 +82,8 @@ export async function useOnce<T extends OneTimeRow>(
     const left = words.attempts - row.attempts - 1;
     return {
       refusal: `That code is wrong; ${left} ${left === 1 ? 'try' : 'tries'} left.`,
+      reason: 'wrong',
+      left,
       retry: true,
       wrongCode: true,
     };

@@ -26,6 +26,8 @@ export function pathsOf(handle: string) {
     similar: (board: string) => `${home}b/${board}/similar`,
     /** For someone signed in: their email settings (the preferences page, with a token of their own). */
     notifications: `${home}notifications`,
+    /** Where the language switcher posts (docs/portal.md, "Languages"). */
+    language: `${home}language`,
   };
 }
 export type Paths = ReturnType<typeof pathsOf>;

@@ -47,23 +47,21 @@
         const answer = await res.json();
         // The same button, pressed (or no longer): it keeps the focus, so a keyboard user stays where they were, and
         // pressing it again does the other (a vote taken back, or cast again).
+        // The answer's words are in the page's language (the server's catalogs): the count, the button's, the notice.
+        const words = answer.words;
         const count = button.querySelector('[data-vote-count]');
-        if (count) count.textContent = String(answer.voteCount);
+        if (count) count.textContent = words.count;
+        const label = button.querySelector('[data-vote-label]');
+        if (label) label.textContent = words.label;
         const total = document.querySelector('[data-vote-total]');
-        if (total) total.textContent = answer.voteCount === 1 ? '1 vote' : `${answer.voteCount} votes`;
+        if (total) total.textContent = words.total;
         const voted = answer.voted === true;
         button.setAttribute('formaction', action.replace(/\/(un)?vote$/, voted ? '/unvote' : '/vote'));
         button.setAttribute('aria-pressed', String(voted));
-        button.title = voted ? 'You voted for this: press to take your vote back' : 'Vote for this';
+        button.title = words.title;
         button.removeAttribute('aria-busy');
         if (form.classList.contains('vote')) for (const box of form.querySelectorAll('label.check')) box.remove();
-        announce(
-          voted
-            ? answer.already
-              ? 'You have already voted for this post.'
-              : 'Your vote counts.'
-            : 'Your vote is taken back.',
-        );
+        announce(words.notice);
         button.focus();
       } catch {
         // Not signed in, or anything else: the page flow, as without the script (to the pressed button's address).
@@ -91,18 +89,22 @@
           headers: { accept: 'application/json' },
         }).catch(() => null);
         if (!res?.ok || asked !== q) return;
-        const posts = (await res.json()).data;
-        const items = posts.map((/** @type {{ href: string, title: string, voteCount: number }} */ p) => {
+        const answer = await res.json();
+        const items = answer.data.map((/** @type {{ href: string, title: string, votes: string }} */ p) => {
           const li = document.createElement('li');
           const a = document.createElement('a');
           a.href = p.href;
           a.textContent = p.title;
-          li.append(a, ` (${p.voteCount === 1 ? '1 vote' : `${p.voteCount} votes`})`);
+          a.dir = 'auto';
+          const votes = document.createElement('span');
+          votes.className = 'muted';
+          votes.textContent = p.votes;
+          li.append(a, ' ', votes);
           return li;
         });
         if (items.length) {
           const heading = document.createElement('p');
-          heading.textContent = 'Similar posts: vote for one instead?';
+          heading.textContent = answer.heading;
           const ul = document.createElement('ul');
           ul.append(...items);
           list.replaceChildren(heading, ul);

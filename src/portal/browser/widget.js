@@ -12,8 +12,35 @@
     return;
   }
   const origin = new URL(script.src, location.href).origin;
-  const home = `/portal/${handle}/`;
-  const label = script.dataset.label || 'Feedback';
+  /**
+   * Every language's words, filled in by the server (src/portal/internal/assets.ts).
+   * @type {Record<string, { label: string, close: string, refused: string, open: string }>}
+   */
+  const WORDS = /* WORDS */ {};
+  /**
+   * The language of the panel: `data-locale`, else the host page's `<html lang>`, else the browser's, matched to the
+   * portal's languages by their tag, then by their language alone (`pt` is `pt-BR`); null leaves it to the portal.
+   * @param {readonly (string | null | undefined)[]} wanted
+   */
+  const nearest = (wanted) => {
+    const ours = Object.keys(WORDS);
+    for (const tag of wanted) {
+      if (!tag) continue;
+      const exact = ours.find((l) => l.toLowerCase() === tag.toLowerCase());
+      const language = tag.split('-')[0]?.toLowerCase();
+      // Traditional Chinese is not Simplified: zh-TW, zh-HK and zh-Hant match no catalog of ours.
+      const traditional = /^zh-(tw|hk|mo|hant)/i.test(tag);
+      const near = traditional ? undefined : ours.find((l) => l.split('-')[0]?.toLowerCase() === language);
+      if (exact || near) return exact || near || null;
+    }
+    return null;
+  };
+  const locale = nearest([script.dataset.locale, document.documentElement.lang, ...navigator.languages]);
+  const words = WORDS[locale ?? 'en'] ?? WORDS.en;
+  const home = `/portal/${handle}/${locale ? `?lang=${encodeURIComponent(locale)}` : ''}`;
+  const label = script.dataset.label || words?.label || 'Feedback';
+  /** @param {string} message */
+  const say = (message) => message.replace('{label}', label);
   /** @type {string | null} */
   let token = null;
   const host = document.createElement('div');
@@ -34,11 +61,16 @@
     '.refused a { color: #1d4ed8; }' +
     '</style>' +
     '<button class="open" type="button" aria-expanded="false" aria-controls="panel"></button>' +
-    '<div class="panel" id="panel" role="dialog" aria-label="" hidden><div class="bar"><span class="title"></span><button class="close" type="button" aria-label="Close">\u00d7</button></div></div>';
+    '<div class="panel" id="panel" role="dialog" aria-label="" hidden><div class="bar"><span class="title"></span><button class="close" type="button" aria-label="">\u00d7</button></div></div>';
   const open = /** @type {HTMLButtonElement} */ (root.querySelector('.open'));
   const panel = /** @type {HTMLElement} */ (root.querySelector('.panel'));
   open.textContent = label;
   panel.setAttribute('aria-label', label);
+  if (locale) {
+    panel.lang = locale;
+    open.lang = locale;
+  }
+  /** @type {HTMLElement} */ (root.querySelector('.close')).setAttribute('aria-label', words?.close ?? 'Close');
   /** @type {HTMLElement} */ (root.querySelector('.title')).textContent = label;
   /** @type {HTMLIFrameElement | null} */
   let frame = null;
@@ -54,20 +86,21 @@
     box.className = 'refused';
     box.setAttribute('role', 'alert');
     const text = document.createElement('p');
-    text.textContent = `${label} cannot be shown on this site.`;
+    text.textContent = say(words?.refused ?? '{label} cannot be shown on this site.');
     const link = document.createElement('a');
     link.href = origin + home;
     link.target = '_blank';
     link.rel = 'noopener';
-    link.textContent = `Open ${label} in a new tab`;
+    link.textContent = say(words?.open ?? 'Open {label} in a new tab');
     box.append(text, link);
     panel.append(box);
     console.error(
       `[feedback-service] the portal refused to be framed by ${location.origin}: list it with \`feedback-service org update ORG_ID --portal-frame-origin ${location.origin}\` (docs/portal.md)`,
     );
   }
+  const base = `/portal/${handle}/`;
   const address = () =>
-    origin + (token ? `${home}sign-in?token=${encodeURIComponent(token)}&return=${encodeURIComponent(home)}` : home);
+    origin + (token ? `${base}sign-in?token=${encodeURIComponent(token)}&return=${encodeURIComponent(home)}` : home);
   function show() {
     let shown = frame;
     if (!shown) {

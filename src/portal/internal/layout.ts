@@ -1,17 +1,24 @@
-import { type Paths, PORTAL_PATH } from '../../engine/index.js';
-import { exactTime, html, initials, relativeTime, type SafeHtml } from '../../h3/index.js';
+import { LOCALE_NAMES, LOCALES, type Paths, PORTAL_PATH, type Translator } from '../../engine/index.js';
+import { html, initials, type SafeHtml } from '../../h3/index.js';
 import { SCRIPT, STYLESHEET, THEME } from './assets.js';
 
-/** A time as people say it ("3 days ago"), the exact instant on hover and in `datetime`. */
-export const when = (iso: string, now = Date.now()): SafeHtml =>
-  html`<time datetime="${iso}" title="${exactTime(iso)}">${relativeTime(iso, now)}</time>`;
+/** A time as people say it ("3 days ago") in the page's language, the exact instant on hover and in `datetime`. */
+export const when = (tr: Translator, iso: string, now = Date.now()): SafeHtml =>
+  html`<time datetime="${iso}" title="${tr.exactTime(iso)}">${tr.relativeTime(iso, now)}</time>`;
 
 /** A person's initials in a circle; decorative (the name is always written beside it). */
 export const avatar = (name: string): SafeHtml =>
   html`<span class="avatar" aria-hidden="true">${initials(name)}</span>`;
 
-/** `n thing` or `n things`. */
-export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+/**
+ * Where the language switcher sends the choice: a portal page posts it (with the anti-forgery token and the page to
+ * come back to); a mail's page asks for itself again with `lang` (its token is in its address).
+ */
+export interface Here {
+  method: 'get' | 'post';
+  action: string;
+  fields: ReadonlyArray<readonly [string, string]>;
+}
 
 export type Section = 'boards' | 'roadmap' | 'changelog';
 
@@ -24,6 +31,10 @@ export interface Viewer {
 }
 
 export interface PageFrame {
+  /** The page's words: its language, with the workspace's own wording. */
+  tr: Translator;
+  /** Where the page is, for the language switcher; none on pages that offer no switcher. */
+  here?: Here;
   workspace: string;
   paths: Paths;
   title: string;
@@ -62,15 +73,28 @@ function summaryTags(title: string, workspace: string, summary: PageFrame['summa
 <meta name="twitter:card" content="summary">`;
 }
 
+/**
+ * The language switcher: a form that asks for the same page in another language, sent by its button (choosing alone
+ * changes nothing, so a keyboard user can look through the list: WCAG 3.2.2).
+ */
+function languages(tr: Translator, here: Here): SafeHtml {
+  const options = LOCALES.map(
+    (l) =>
+      html`<option value="${l}" lang="${l}"${l === tr.locale ? html.raw` selected` : ''}>${LOCALE_NAMES[l]}</option>`,
+  );
+  const kept = here.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  return html`<form class="languages" method="${here.method}" action="${here.action}"><label for="language">${tr.t('layout.language')}</label><select id="language" name="lang" data-switch-language>${options}</select>${kept}<button type="submit" class="secondary">${tr.t('layout.languageApply')}</button></form>`;
+}
+
 /** The document every portal page is: its head, a skip link, the header bar, the main content and the footer. */
 function shell(
-  frame: Pick<PageFrame, 'title' | 'workspace' | 'notice' | 'brand' | 'summary'>,
+  frame: Pick<PageFrame, 'tr' | 'here' | 'title' | 'workspace' | 'notice' | 'brand' | 'summary'>,
   bar: SafeHtml,
   main: SafeHtml,
 ): string {
-  const { title, workspace, brand } = frame;
+  const { title, workspace, brand, tr } = frame;
   return String(html`<!doctype html>
-<html lang="en">
+<html lang="${tr.locale}" dir="${tr.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -83,7 +107,7 @@ ${brand?.accent ? html`<link rel="stylesheet" href="${PORTAL_PATH}/assets/theme/
 <script src="${PORTAL_PATH}/assets/${SCRIPT.name}" defer></script>
 </head>
 <body>
-<a class="skip" href="#main">Skip to content</a>
+<a class="skip" href="#main">${tr.t('layout.skip')}</a>
 <header class="site"><div class="bar">
 ${bar}
 </div></header>
@@ -91,7 +115,7 @@ ${bar}
 ${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''}
 ${main}
 </main>
-<footer class="site"><span>Feedback for <span dir="auto">${workspace}</span></span><button type="button" class="theme-toggle" data-theme-toggle hidden>Theme</button></footer>
+<footer class="site"><span>${tr.html('layout.footer', { workspace }, { name: (inside) => html`<span dir="auto">${inside}</span>` })}</span>${frame.here ? languages(tr, frame.here) : ''}<button type="button" class="theme-toggle" data-theme-toggle hidden>${tr.t('layout.theme')}</button></footer>
 </body>
 </html>
 `);
@@ -100,26 +124,31 @@ ${main}
 /** Who is signed in, as a compact menu: their initials; their name, email settings and sign out inside. */
 function account(frame: PageFrame, viewer: Viewer): SafeHtml {
   const name = viewer.name ?? viewer.email;
-  return html`<details class="account"><summary aria-label="Account: ${name}">${avatar(name)}</summary>
-<div class="menu card"><span class="muted">Signed in as <strong dir="auto">${name}</strong></span>
-<a href="${frame.paths.notifications}">Email settings</a>
-<form method="post" action="${frame.paths.signOut}">${csrfField(frame)}<button type="submit" class="link">Sign out</button></form></div></details>`;
+  const { tr } = frame;
+  return html`<details class="account"><summary aria-label="${tr.t('account.label', { name })}">${avatar(name)}</summary>
+<div class="menu card"><span class="muted">${tr.html('account.signedInAs', { name }, { strong: (inside) => html`<strong dir="auto">${inside}</strong>` })}</span>
+<a href="${frame.paths.notifications}">${tr.t('account.emailSettings')}</a>
+<form method="post" action="${frame.paths.signOut}">${csrfField(frame)}<button type="submit" class="link">${tr.t('account.signOut')}</button></form></div></details>`;
 }
 
 /** The frame of every page of a workspace's portal: its name, the sections, who is signed in, and the main content. */
 export function page(frame: PageFrame, main: SafeHtml): string {
+  const { tr } = frame;
   const link = (section: Section, href: string, label: string) =>
     html`<li><a href="${href}"${frame.section === section ? html.raw` aria-current="page"` : ''}>${label}</a></li>`;
   const logo = frame.brand?.logoUrl ? html`<img class="logo" src="${frame.brand.logoUrl}" alt="" height="28">` : '';
   const bar = html`<a class="name" href="${frame.paths.home}">${logo}<span dir="auto">${frame.workspace}</span></a>
-<nav class="sections" aria-label="Sections"><ul>
-${link('boards', frame.paths.home, 'Boards')}${link('roadmap', frame.paths.roadmap, 'Roadmap')}${link('changelog', frame.paths.changelog, 'Changelog')}
+<nav class="sections" aria-label="${tr.t('layout.sections')}"><ul>
+${link('boards', frame.paths.home, tr.t('nav.boards'))}${link('roadmap', frame.paths.roadmap, tr.t('nav.roadmap'))}${link('changelog', frame.paths.changelog, tr.t('nav.changelog'))}
 </ul></nav>
 ${frame.viewer ? html`<div class="tools">${account(frame, frame.viewer)}</div>` : ''}`;
   return shell(frame, bar, main);
 }
 
 /** A page a mail's link leads to: the workspace's name and nothing else around it (the workspace may have no portal). */
-export function mailPage(frame: { workspace: string; title: string; notice?: string | null }, main: SafeHtml): string {
+export function mailPage(
+  frame: { tr: Translator; here?: Here; workspace: string; title: string; notice?: string | null },
+  main: SafeHtml,
+): string {
   return shell(frame, html`<span class="name">${frame.workspace}</span>`, main);
 }

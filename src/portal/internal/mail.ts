@@ -5,11 +5,15 @@ import {
   type MailRecipient,
   type OrganizationInfo,
   PORTAL_PATH,
+  type Translator,
+  translator,
+  type Wording,
 } from '../../engine/index.js';
 import { spentBudget } from '../../h3/index.js';
+import { askedLocale, languageCookie, pageLocale } from './languages.js';
 import { invalidLinkPage, type MailFrame, preferencesPage, refusedPage, unsubscribePage } from './mail-pages.js';
 import { messagePage } from './pages.js';
-import { csrfOf, factsOf, forgeryRefusal, readForm, readFormText } from './requests.js';
+import { csrfOf, factsOf, forgeryReason, readForm, readFormText } from './requests.js';
 import { htmlResponse, respond } from './responses.js';
 import type { PortalSite } from './site.js';
 
@@ -20,7 +24,14 @@ const MAIL_PAGES_PER_IP = 60;
 const tokenPage = (status: number, body: string, cookies: readonly string[] = []) =>
   respond(status, body, cookies, { 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
 
-type Linked = { recipient: MailRecipient; org: OrganizationInfo; token: string };
+type Linked = { recipient: MailRecipient; org: OrganizationInfo; token: string; tr: Translator };
+
+/** The page's words where no workspace is known (a link that does not verify): the address's or browser's language. */
+const bareWords = (event: H3Event) => translator(pageLocale(event, {}));
+
+/** The words of a mail's page: its workspace's, in the language the link asks for (a mail's links name the recipient's). */
+const wordsOf = (event: H3Event, org: OrganizationInfo) =>
+  translator(pageLocale(event, { workspace: org.locale }), org.portalWording as Wording);
 
 /**
  * The recipient and workspace a link names, or the page that says why the link does not work. Pages count against the
@@ -32,7 +43,8 @@ async function linked(site: PortalSite, event: H3Event, limited = true): Promise
   const ip = factsOf(event, site.trustProxy).ip;
   const seconds = limited ? await spentBudget(engine, 'portal', `mail-pages:${ip}`, MAIL_PAGES_PER_IP) : null;
   if (seconds !== null) {
-    return respond(429, invalidLinkPage(null, `Too many requests: please wait ${seconds} seconds and try again.`), [], {
+    const tr = bareWords(event);
+    return respond(429, invalidLinkPage(tr, tr.t('page.wait', { seconds })), [], {
       'retry-after': String(seconds),
     });
   }
@@ -41,13 +53,20 @@ async function linked(site: PortalSite, event: H3Event, limited = true): Promise
   try {
     recipient = await engine.mailLinks.verify(token);
   } catch (err) {
-    if (err instanceof FeedbackError && err.code === 'ERR_UNAUTHORIZED')
-      return tokenPage(400, invalidLinkPage(null, err.message));
+    if (err instanceof FeedbackError && err.code === 'ERR_UNAUTHORIZED') {
+      const tr = bareWords(event);
+      const days = Number(err.details?.days);
+      const why = err.details?.reason === 'expired' ? tr.t('link.expired', { days }) : tr.t('link.notValid');
+      return tokenPage(400, invalidLinkPage(tr, why));
+    }
     throw err;
   }
   const org = await engine.organizations.get(recipient.organizationId);
-  if (!org) return tokenPage(404, invalidLinkPage(null, 'This workspace no longer exists.'));
-  return { recipient, org, token };
+  if (!org) {
+    const tr = bareWords(event);
+    return tokenPage(404, invalidLinkPage(tr, tr.t('link.noWorkspace')));
+  }
+  return { recipient, org, token, tr: wordsOf(event, org) };
 }
 
 function frameOf(
@@ -56,17 +75,22 @@ function frameOf(
   link: Linked,
   notice?: string,
 ): { frame: MailFrame; cookies: string[] } {
-  const csrf = csrfOf(event, factsOf(event, site.trustProxy));
+  const facts = factsOf(event, site.trustProxy);
+  const csrf = csrfOf(event, facts);
   const t = encodeURIComponent(link.token);
+  const asked = askedLocale(event);
   return {
     frame: {
+      tr: link.tr,
+      // The switcher asks for this page again in another language (the token is the page's only authority).
+      here: { method: 'get', action: event.url.pathname, fields: [['t', link.token]] },
       workspace: link.org.name,
       preferences: `${MAIL_PAGES.preferences}?t=${t}`,
       unsubscribe: `${MAIL_PAGES.unsubscribe}?t=${t}`,
       csrf: csrf.token,
       notice,
     },
-    cookies: csrf.setCookie ? [csrf.setCookie] : [],
+    cookies: [...(csrf.setCookie ? [csrf.setCookie] : []), ...(asked ? [languageCookie(asked, facts)] : [])],
   };
 }
 
@@ -79,12 +103,12 @@ async function oneClick(site: PortalSite, event: H3Event): Promise<Response> {
   if (link instanceof Response) return link;
   const body = await readFormText(event);
   if (typeof body !== 'string')
-    return tokenPage(413, refusedPage(link.org.name, 'Not sent', 'That request is too large.'));
+    return tokenPage(413, refusedPage(link.tr, link.org.name, link.tr.t('link.notSent'), link.tr.t('link.tooLarge')));
   // Multipart or urlencoded: only the page's own button (urlencoded) says where it came from.
   const fromPage = new URLSearchParams(body).get('from') === 'page';
   const notifications = site.engine.workspace(link.org.id).notifications;
   await notifications.unsubscribe(link.recipient, fromPage ? 'preferences' : 'one_click');
-  const { frame, cookies } = frameOf(site, event, link, 'You are unsubscribed.');
+  const { frame, cookies } = frameOf(site, event, link, link.tr.t('unsubscribe.notice'));
   return tokenPage(200, unsubscribePage(frame, await notifications.preferences(link.recipient)), cookies);
 }
 
@@ -93,10 +117,11 @@ async function savePreferences(site: PortalSite, event: H3Event): Promise<Respon
   const link = await linked(site, event);
   if (link instanceof Response) return link;
   const form = await readForm(event);
+  const { tr } = link;
   if (!(form instanceof URLSearchParams))
-    return tokenPage(form.status, refusedPage(link.org.name, 'Not saved', form.message));
-  const forged = forgeryRefusal(event, form, site.trustProxy);
-  if (forged) return tokenPage(403, refusedPage(link.org.name, 'Not saved', forged));
+    return tokenPage(form.status, refusedPage(tr, link.org.name, tr.t('link.notSaved'), tr.t(form.key)));
+  const forged = forgeryReason(event, form, site.trustProxy);
+  if (forged) return tokenPage(403, refusedPage(tr, link.org.name, tr.t('link.notSaved'), tr.t(forged)));
   const digest = form.get('digest');
   const on = new Set(form.getAll('post'));
   try {
@@ -109,7 +134,7 @@ async function savePreferences(site: PortalSite, event: H3Event): Promise<Respon
     });
   } catch (err) {
     if (!(err instanceof FeedbackError && err.code === 'ERR_VALIDATION')) throw err;
-    return tokenPage(422, refusedPage(link.org.name, 'Not saved', err.message));
+    return tokenPage(422, refusedPage(tr, link.org.name, tr.t('link.notSaved'), err.message));
   }
   return respond(303, null, [], {
     location: `${MAIL_PAGES.preferences}?t=${encodeURIComponent(link.token)}&done=saved`,
@@ -121,26 +146,15 @@ async function savePreferences(site: PortalSite, event: H3Event): Promise<Respon
 /** Someone signed in on a portal: their own preferences page, by a link made for them now. */
 async function ownSettings(site: PortalSite, event: H3Event): Promise<Response> {
   const v = await site.visit(event);
-  if (!v) return site.notFound(null, 'No such portal.');
+  if (!v) return site.noPortal(event);
+  const { tr } = v.frame;
   if (!v.viewer)
-    return htmlResponse(
-      401,
-      messagePage(
-        v.frame,
-        'Sign in first',
-        'Your email settings are in the emails we send you, or here once you are signed in.',
-      ),
-      v.cookies,
-    );
+    return htmlResponse(401, messagePage(v.frame, tr.t('prefs.signInHeading'), tr.t('prefs.signInText')), v.cookies);
   const recipient = await site.engine.workspace(v.org.id).notifications.recipientFor(v.viewer.email);
   if (!recipient)
     return htmlResponse(
       200,
-      messagePage(
-        v.frame,
-        'No email from us',
-        `${v.org.name} sends you no email: tick “Email me” when you vote, comment or post to hear back.`,
-      ),
+      messagePage(v.frame, tr.t('prefs.noneHeading'), tr.t('prefs.noneText', { workspace: v.org.name })),
       v.cookies,
     );
   const token = encodeURIComponent(await site.engine.mailLinks.sign(recipient));
@@ -176,7 +190,7 @@ export function mountMailPages(router: H3, site: PortalSite): void {
       site,
       event,
       link,
-      event.url.searchParams.get('done') === 'saved' ? 'Your email settings are saved.' : undefined,
+      event.url.searchParams.get('done') === 'saved' ? link.tr.t('prefs.saved') : undefined,
     );
     return tokenPage(
       200,

@@ -1,24 +1,33 @@
-import type { PortalBoard, PortalChangelogEntry, PortalComment, PortalPost, PortalSort } from '../../engine/index.js';
+import {
+  type PortalBoard,
+  type PortalChangelogEntry,
+  type PortalComment,
+  type PortalPost,
+  type PortalSort,
+  type Translator,
+  translator,
+} from '../../engine/index.js';
 import { html, markdown, type SafeHtml } from '../../h3/index.js';
-import { POST_STATUSES, type PostStatus, POST_STATUS_LABELS as STATUS_LABELS } from '../../schemas/posts.js';
+import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import { honeypot, listVoteButton, notifyMe, voteControl, voteCount, votesForm } from './controls.js';
-import { avatar, count, csrfField, mailPage, type PageFrame, page, when } from './layout.js';
+import { avatar, csrfField, mailPage, type PageFrame, page, when } from './layout.js';
 
 /** A post's status as a coloured pill (its colour is the design system's for that status). */
-const status = (s: PostStatus) => html`<span class="pill s-${s}">${STATUS_LABELS[s]}</span>`;
+const status = (tr: Translator, s: PostStatus) => html`<span class="pill s-${s}">${tr.t(`status.${s}`)}</span>`;
 
 /** An empty list, said plainly, with what to do next where there is something. */
 const empty = (text: string, next?: SafeHtml) => html`<div class="empty"><p>${text}</p>${next ?? ''}</div>`;
 
 export function boardsPage(frame: PageFrame, boards: PortalBoard[]): string {
+  const { tr } = frame;
   const items = boards.map(
     (b) =>
-      html`<li><a class="card" href="${frame.paths.board(b.slug)}"><span class="board-name" dir="auto">${b.name}</span>${b.description ? html`<span class="board-description" dir="auto">${b.description}</span>` : ''}<span class="counts">${count(b.postCount, 'post')}</span></a></li>`,
+      html`<li><a class="card" href="${frame.paths.board(b.slug)}"><span class="board-name" dir="auto">${b.name}</span>${b.description ? html`<span class="board-description" dir="auto">${b.description}</span>` : ''}<span class="counts">${tr.t('boards.posts', { count: b.postCount })}</span></a></li>`,
   );
   return page(
-    { ...frame, summary: { description: `Ideas and feedback for ${frame.workspace}: vote on what matters to you.` } },
-    html`<h1>Boards</h1>
-${boards.length ? html`<ul class="boards">${items}</ul>` : empty('No public boards yet.')}`,
+    { ...frame, summary: { description: tr.t('boards.summary', { workspace: frame.workspace }) } },
+    html`<h1>${tr.t('nav.boards')}</h1>
+${boards.length ? html`<ul class="boards">${items}</ul>` : empty(tr.t('boards.empty'))}`,
   );
 }
 
@@ -44,8 +53,6 @@ export interface BoardView {
 /** How many earlier pages a board's address remembers for "Previous page" (further back, the first page is a link). */
 export const PAGES_REMEMBERED = 10;
 
-const SORT_LABELS: Record<PortalSort, string> = { top: 'Top', new: 'New', trending: 'Trending' };
-
 /** The query string of a board page: what is set, in a fixed order. */
 function boardQuery(v: {
   sort?: PortalSort;
@@ -65,11 +72,12 @@ function boardQuery(v: {
 }
 
 function postItem(frame: PageFrame, boardSlug: string, p: PortalPost, vote: { voted: boolean } | null): SafeHtml {
+  const { tr } = frame;
   return html`<li class="card">
-${vote ? listVoteButton(frame, boardSlug, p, vote.voted) : voteCount(p.voteCount)}
+${vote ? listVoteButton(frame, boardSlug, p, vote.voted) : voteCount(tr, p.voteCount)}
 <div class="text"><a class="post-title" dir="auto" href="${frame.paths.post(boardSlug, p.slug)}">${p.title}</a>
 ${p.bodyText ? html`<p class="excerpt" dir="auto">${p.bodyText.slice(0, 300)}</p>` : ''}
-<div class="meta">${status(p.status)}<span>${count(p.commentCount, 'comment')}</span><span>${when(p.createdAt)}</span></div></div>
+<div class="meta">${status(tr, p.status)}<span>${tr.t('board.comments', { count: p.commentCount })}</span><span>${when(tr, p.createdAt)}</span></div></div>
 </li>`;
 }
 
@@ -77,45 +85,46 @@ ${p.bodyText ? html`<p class="excerpt" dir="auto">${p.bodyText.slice(0, 300)}</p
  * Previous and next page. A keyset page knows only the next one, so the address carries the cursors of the pages
  * before (`before`, at most PAGES_REMEMBERED); further back than that, the link is to the first page.
  */
-function pager(base: string, v: BoardView): SafeHtml | string {
+function pager(tr: Translator, base: string, v: BoardView): SafeHtml | string {
   const state = { sort: v.sort, q: v.q, status: v.status };
   const previous = v.before.length
-    ? html`<a href="${base}${boardQuery({ ...state, cursor: v.before.at(-1) || null, before: v.before.slice(0, -1) })}" rel="prev">← Previous page</a>`
+    ? html`<a href="${base}${boardQuery({ ...state, cursor: v.before.at(-1) || null, before: v.before.slice(0, -1) })}" rel="prev">${tr.t('pager.previous')}</a>`
     : v.cursor
-      ? html`<a href="${base}${boardQuery(state)}">← First page</a>`
+      ? html`<a href="${base}${boardQuery(state)}">${tr.t('pager.first')}</a>`
       : html`<span></span>`;
   const next = v.nextCursor
-    ? html`<a href="${base}${boardQuery({ ...state, cursor: v.nextCursor, before: [...v.before, v.cursor ?? ''].slice(-PAGES_REMEMBERED) })}" rel="next">Next page →</a>`
+    ? html`<a href="${base}${boardQuery({ ...state, cursor: v.nextCursor, before: [...v.before, v.cursor ?? ''].slice(-PAGES_REMEMBERED) })}" rel="next">${tr.t('pager.next')}</a>`
     : '';
-  return v.cursor || next ? html`<nav class="pager" aria-label="Pages">${previous}${next}</nav>` : '';
+  return v.cursor || next ? html`<nav class="pager" aria-label="${tr.t('pager.label')}">${previous}${next}</nav>` : '';
 }
 
 export function boardPage(frame: PageFrame, v: BoardView): string {
+  const { tr } = frame;
   const base = frame.paths.board(v.board.slug);
   const here = `${base}${boardQuery({ sort: v.sort, q: v.q, status: v.status, cursor: v.cursor, before: v.before })}`;
   const sorts = (['top', 'new', 'trending'] as const).map(
     (sort) =>
-      html`<li><a href="${base}${boardQuery({ sort, q: v.q, status: v.status })}"${sort === v.sort ? html.raw` aria-current="true"` : ''}>${SORT_LABELS[sort]}</a></li>`,
+      html`<li><a href="${base}${boardQuery({ sort, q: v.q, status: v.status })}"${sort === v.sort ? html.raw` aria-current="true"` : ''}>${tr.t(`board.sort.${sort}`)}</a></li>`,
   );
   const options = POST_STATUSES.filter((s) => s !== 'duplicate').map(
-    (s) => html`<option value="${s}"${s === v.status ? html.raw` selected` : ''}>${STATUS_LABELS[s]}</option>`,
+    (s) => html`<option value="${s}"${s === v.status ? html.raw` selected` : ''}>${tr.t(`status.${s}`)}</option>`,
   );
   const filtered = Boolean(v.q || v.status);
   return page(
     {
       ...frame,
       summary: {
-        description: `${v.board.name}: ideas and feedback for ${frame.workspace}. Vote on what matters to you.`,
+        description: tr.t('board.summary', { board: v.board.name, workspace: frame.workspace }),
       },
     },
-    html`<div class="head"><h1 dir="auto">${v.board.name}</h1><a class="button" href="${frame.paths.newPost(v.board.slug)}">New post</a></div>
+    html`<div class="head"><h1 dir="auto">${v.board.name}</h1><a class="button" href="${frame.paths.newPost(v.board.slug)}">${tr.t('board.newPost')}</a></div>
 <form class="filters" method="get" action="${base}" role="search">
 ${v.sort !== 'top' ? html`<input type="hidden" name="sort" value="${v.sort}">` : ''}
-<label class="sr-only" for="q">Search posts</label><input id="q" type="search" name="q" value="${v.q ?? ''}" maxlength="200" placeholder="Search posts">
-<label class="sr-only" for="status">Status</label><select id="status" name="status"><option value="">Any status</option>${options}</select>
-<button type="submit" class="secondary">Apply</button>
+<label class="sr-only" for="q">${tr.t('board.search')}</label><input id="q" type="search" name="q" value="${v.q ?? ''}" maxlength="200" placeholder="${tr.t('board.search')}">
+<label class="sr-only" for="status">${tr.t('board.status')}</label><select id="status" name="status"><option value="">${tr.t('board.anyStatus')}</option>${options}</select>
+<button type="submit" class="secondary">${tr.t('board.apply')}</button>
 </form>
-${v.relevance ? html`<p class="muted">Most relevant first. <a href="${base}${boardQuery({ sort: v.sort, status: v.status })}">Clear the search</a></p>` : html`<nav aria-label="Sort posts"><ul class="sorts">${sorts}</ul></nav>`}
+${v.relevance ? html`<p class="muted">${tr.t('board.relevant')} <a href="${base}${boardQuery({ sort: v.sort, status: v.status })}">${tr.t('board.clearSearch')}</a></p>` : html`<nav aria-label="${tr.t('board.sorts')}"><ul class="sorts">${sorts}</ul></nav>`}
 ${
   v.posts.length
     ? v.canTakePart
@@ -126,13 +135,13 @@ ${
         )
       : html`<ul class="posts">${v.posts.map((p) => postItem(frame, v.board.slug, p, null))}</ul>`
     : filtered
-      ? empty('No posts match.', html`<p><a href="${base}">Show every post</a></p>`)
+      ? empty(tr.t('board.noMatch'), html`<p><a href="${base}">${tr.t('board.showAll')}</a></p>`)
       : empty(
-          'No posts yet. Be the first to share an idea.',
-          html`<p><a class="button" href="${frame.paths.newPost(v.board.slug)}">New post</a></p>`,
+          tr.t('board.empty'),
+          html`<p><a class="button" href="${frame.paths.newPost(v.board.slug)}">${tr.t('board.newPost')}</a></p>`,
         )
 }
-${pager(base, v)}`,
+${pager(tr, base, v)}`,
   );
 }
 
@@ -150,13 +159,14 @@ export interface PostView {
 }
 
 const signInOnly = (frame: PageFrame) =>
-  html`<p class="notice">${frame.workspace} takes feedback from signed-in users: sign in on ${frame.workspace}'s site to vote, comment and post.</p>`;
+  html`<p class="notice">${frame.tr.t('post.signInOnly', { workspace: frame.workspace })}</p>`;
 
 /** What an author is called: the name they gave, else their contact's (the engine fills it in), else "Anonymous". */
-const authorOf = (c: { authorName: string | null }) => c.authorName ?? 'Anonymous';
+const authorOf = (tr: Translator, c: { authorName: string | null }) => c.authorName ?? tr.t('post.anonymous');
 
 /** Comments as a tree: replies under their parent, oldest first; a reply whose parent is not shown stands at the top. */
 function thread(
+  tr: Translator,
   comments: PortalComment[],
   replyHref: ((c: PortalComment) => string) | null,
   workspace: string,
@@ -186,11 +196,11 @@ function thread(
         continue;
       }
       const c = top.list[top.index++]!;
-      const who = c.official ? (c.authorName ?? workspace) : authorOf(c);
+      const who = c.official ? (c.authorName ?? workspace) : authorOf(tr, c);
       let face = avatars.get(who);
       if (face === undefined) avatars.set(who, (face = avatar(who)));
       out.push(
-        html`<li class="comment${c.official ? ' official' : ''}" id="${c.id}"><div class="who-said">${face}<strong dir="auto">${who}</strong>${c.official ? html`<span class="team-badge">${workspace} team</span>` : ''}${when(c.createdAt, now)}</div><div class="body" dir="auto">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">Reply<span class="sr-only"> to ${who}</span></a>` : ''}`,
+        html`<li class="comment${c.official ? ' official' : ''}" id="${c.id}"><div class="who-said">${face}<strong dir="auto">${who}</strong>${c.official ? html`<span class="team-badge">${tr.t('comment.team', { workspace })}</span>` : ''}${when(tr, c.createdAt, now)}</div><div class="body" dir="auto">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">${tr.html('comment.reply', { name: who }, { hidden: (inside) => html`<span class="sr-only">${inside}</span>` })}</a>` : ''}`,
       );
       const replies = children.get(c.id);
       if (replies?.length) {
@@ -204,33 +214,35 @@ function thread(
 }
 
 export function postPage(frame: PageFrame, v: PostView): string {
+  const { tr } = frame;
   const p = v.post;
   const paths = frame.paths;
   const reply = v.replyTo;
   const commentForm = html`<form class="stack" id="comment-form" method="post" action="${paths.comment(v.board.slug, p.slug)}">
-${csrfField(frame)}${honeypot}
-${reply ? html`<input type="hidden" name="parent_id" value="${reply.id}"><p class="muted">Replying to ${authorOf(reply)}: <a href="${paths.post(v.board.slug, p.slug)}#comment-form">cancel</a></p>` : ''}
-<label>${reply ? 'Your reply' : 'Your comment'} <textarea name="body_text" required maxlength="10000"></textarea></label>
-${frame.viewer ? notifyMe(frame, 'this post') : ''}
-<button type="submit">${reply ? 'Reply' : 'Comment'}</button>
+${csrfField(frame)}${honeypot(tr)}
+${reply ? html`<input type="hidden" name="parent_id" value="${reply.id}"><p class="muted">${tr.html('comment.replyingTo', { name: authorOf(tr, reply) }, { cancel: (inside) => html`<a href="${paths.post(v.board.slug, p.slug)}#comment-form">${inside}</a>` })}</p>` : ''}
+<label>${tr.t(reply ? 'comment.yourReply' : 'comment.yourComment')} <textarea name="body_text" required maxlength="10000"></textarea></label>
+${frame.viewer ? notifyMe(frame, 'notify.post') : ''}
+<button type="submit">${tr.t(reply ? 'comment.sendReply' : 'comment.send')}</button>
 </form>`;
-  const description = p.bodyText ? p.bodyText : `${count(p.voteCount, 'vote')} on ${v.board.name}, ${frame.workspace}.`;
+  const description =
+    p.bodyText || tr.t('post.summary', { count: p.voteCount, board: v.board.name, workspace: frame.workspace });
   return page(
     { ...frame, summary: { description, type: 'article' } },
-    html`<p class="crumbs"><a href="${paths.board(v.board.slug)}">← ${v.board.name}</a></p>
+    html`<p class="crumbs"><a href="${paths.board(v.board.slug)}">${tr.t('post.back', { board: v.board.name })}</a></p>
 <article class="post card">
-${v.canTakePart ? voteControl(frame, { boardSlug: v.board.slug, post: p, voted: v.voted }) : voteCount(p.voteCount)}
+${v.canTakePart ? voteControl(frame, { boardSlug: v.board.slug, post: p, voted: v.voted }) : voteCount(tr, p.voteCount)}
 <div class="text">
 <h1 dir="auto">${p.title}</h1>
-<div class="meta">${status(p.status)}<span class="author">${avatar(authorOf(p))}<span dir="auto">${authorOf(p)}</span></span>${when(p.createdAt)}<span data-vote-total>${count(p.voteCount, 'vote')}</span></div>
+<div class="meta">${status(tr, p.status)}<span class="author">${avatar(authorOf(tr, p))}<span dir="auto">${authorOf(tr, p)}</span></span>${when(tr, p.createdAt)}<span data-vote-total>${tr.t('vote.count', { count: p.voteCount })}</span></div>
 ${p.bodyText ? html`<div class="body" dir="auto">${p.bodyText}</div>` : ''}
 </div>
 </article>
 ${v.canTakePart ? '' : signInOnly(frame)}
-${v.merged.length ? html`<h2>Merged into this post</h2><ul>${v.merged.map((m) => html`<li><span dir="auto">${m.title}</span> <span class="muted">${count(m.voteCount, 'vote')}</span></li>`)}</ul>` : ''}
-<h2>${count(v.comments.length, 'comment')}</h2>
-${v.comments.length ? thread(v.comments, v.canTakePart ? (c) => `?reply=${c.id}#comment-form` : null, frame.workspace) : html`<p class="muted">No comments yet. Start the conversation.</p>`}
-${v.canTakePart ? html`<h2>${reply ? 'Reply' : 'Add a comment'}</h2>${commentForm}` : ''}`,
+${v.merged.length ? html`<h2>${tr.t('post.merged')}</h2><ul>${v.merged.map((m) => html`<li><span dir="auto">${m.title}</span> <span class="muted">${tr.t('vote.count', { count: m.voteCount })}</span></li>`)}</ul>` : ''}
+<h2>${tr.t('post.comments', { count: v.comments.length })}</h2>
+${v.comments.length ? thread(tr, v.comments, v.canTakePart ? (c) => `?reply=${c.id}#comment-form` : null, frame.workspace) : html`<p class="muted">${tr.t('post.noComments')}</p>`}
+${v.canTakePart ? html`<h2>${tr.t(reply ? 'post.replyHeading' : 'post.addComment')}</h2>${commentForm}` : ''}`,
   );
 }
 
@@ -239,19 +251,20 @@ export function newPostPage(
   frame: PageFrame,
   v: { board: { name: string; slug: string }; canTakePart: boolean },
 ): string {
+  const { tr } = frame;
   return page(
     frame,
     html`<p><a href="${frame.paths.board(v.board.slug)}">${v.board.name}</a></p>
-<h1>New post</h1>
+<h1>${tr.t('newPost.heading')}</h1>
 ${
   v.canTakePart
     ? html`<form class="stack" method="post" action="${frame.paths.newPost(v.board.slug)}">
-${csrfField(frame)}${honeypot}
-<label>Title <input type="text" name="title" required maxlength="200" autocomplete="off" data-similar="${frame.paths.similar(v.board.slug)}"></label>
+${csrfField(frame)}${honeypot(tr)}
+<label>${tr.t('newPost.title')} <input type="text" name="title" required maxlength="200" autocomplete="off" data-similar="${frame.paths.similar(v.board.slug)}"></label>
 <div id="similar" aria-live="polite"></div>
-<label>Details <span class="muted">(optional)</span> <textarea name="details" maxlength="50000"></textarea></label>
-${frame.viewer ? notifyMe(frame, 'this post') : ''}
-<button type="submit">Post</button>
+<label>${tr.t('newPost.details')} <span class="muted">${tr.t('newPost.optional')}</span> <textarea name="details" maxlength="50000"></textarea></label>
+${frame.viewer ? notifyMe(frame, 'notify.post') : ''}
+<button type="submit">${tr.t('newPost.send')}</button>
 </form>`
     : signInOnly(frame)
 }`,
@@ -263,33 +276,35 @@ export function identifyPage(
   frame: PageFrame,
   v: { action: string; heading: string; hidden: Record<string, string>; name?: string; email?: string; error?: string },
 ): string {
+  const { tr } = frame;
   return page(
     frame,
     html`<h1>${v.heading}</h1>
-<p>We will email you a code to confirm your address. Your name is shown with what you write; your email is not.</p>
+<p>${tr.t('identify.intro')}</p>
 ${v.error ? html`<p class="error" role="alert">${v.error}</p>` : ''}
 <form class="stack" method="post" action="${v.action}">
-${csrfField(frame)}${honeypot}
+${csrfField(frame)}${honeypot(tr)}
 ${Object.entries(v.hidden).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
-<label>Your name <input type="text" name="name" autocomplete="name" maxlength="200" value="${v.name ?? ''}"></label>
-<label>Your email <input type="email" name="email" autocomplete="email" required maxlength="320" value="${v.email ?? ''}"></label>
-${notifyMe(frame, 'updates to this post (status changes and replies)')}
-<button type="submit">Email me a code</button>
+<label>${tr.t('identify.name')} <input type="text" name="name" autocomplete="name" maxlength="200" value="${v.name ?? ''}"></label>
+<label>${tr.t('identify.email')} <input type="email" name="email" autocomplete="email" required maxlength="320" value="${v.email ?? ''}"></label>
+${notifyMe(frame, 'notify.updates')}
+<button type="submit">${tr.t('identify.send')}</button>
 </form>`,
   );
 }
 
 /** Where the emailed code is entered. */
 export function codePage(frame: PageFrame, v: { action: string; error?: string }): string {
+  const { tr } = frame;
   return page(
     frame,
-    html`<h1>Check your email</h1>
-<p>We sent a six-digit code to the address you gave. It works once, for 15 minutes.</p>
+    html`<h1>${tr.t('code.heading')}</h1>
+<p>${tr.t('code.intro')}</p>
 ${v.error ? html`<p class="error" role="alert">${v.error}</p>` : ''}
 <form class="stack" method="post" action="${v.action}">
 ${csrfField(frame)}
-<label>Code <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required></label>
-<button type="submit">Confirm</button>
+<label>${tr.t('code.label')} <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required></label>
+<button type="submit">${tr.t('code.send')}</button>
 </form>`,
   );
 }
@@ -298,10 +313,23 @@ export function mergedPage(
   frame: PageFrame,
   v: { post: PortalPost; target: (PortalPost & { boardSlug: string }) | null },
 ): string {
+  const { tr } = frame;
+  const target = v.target;
   return page(
     frame,
     html`<h1 dir="auto">${v.post.title}</h1>
-<p class="notice">This post was merged into ${v.target ? html`<a dir="auto" href="${frame.paths.post(v.target.boardSlug, v.target.slug)}">${v.target.title}</a>` : 'another post'}: votes and comments continue there.</p>`,
+<p class="notice">${
+      target
+        ? tr.html(
+            'merged.into',
+            { title: target.title },
+            {
+              link: (inside) =>
+                html`<a dir="auto" href="${frame.paths.post(target.boardSlug, target.slug)}">${inside}</a>`,
+            },
+          )
+        : tr.t('merged.intoAnother')
+    }</p>`,
   );
 }
 
@@ -309,24 +337,26 @@ export function roadmapPage(
   frame: PageFrame,
   columns: Array<{ status: PostStatus; posts: Array<PortalPost & { boardSlug: string }> }>,
 ): string {
+  const { tr } = frame;
   const column = (c: (typeof columns)[number]) => html`<section aria-labelledby="col-${c.status}">
-<h2 id="col-${c.status}">${status(c.status)}<span class="muted">${c.posts.length}</span></h2>
-${c.posts.length ? html`<ol>${c.posts.map((p) => html`<li class="card"><a dir="auto" href="${frame.paths.post(p.boardSlug, p.slug)}">${p.title}</a><span class="muted">${count(p.voteCount, 'vote')}</span></li>`)}</ol>` : html`<p class="muted">Nothing here yet.</p>`}
+<h2 id="col-${c.status}">${status(tr, c.status)}<span class="muted">${tr.number(c.posts.length)}</span></h2>
+${c.posts.length ? html`<ol>${c.posts.map((p) => html`<li class="card"><a dir="auto" href="${frame.paths.post(p.boardSlug, p.slug)}">${p.title}</a><span class="muted">${tr.t('vote.count', { count: p.voteCount })}</span></li>`)}</ol>` : html`<p class="muted">${tr.t('roadmap.empty')}</p>`}
 </section>`;
-  return page(frame, html`<h1>Roadmap</h1><div class="roadmap">${columns.map(column)}</div>`);
+  return page(frame, html`<h1>${tr.t('nav.roadmap')}</h1><div class="roadmap">${columns.map(column)}</div>`);
 }
 
 export function changelogPage(
   frame: PageFrame,
   v: { data: PortalChangelogEntry[]; nextCursor: string | null; cursor?: string | null },
 ): string {
+  const { tr } = frame;
   const entry = (e: PortalChangelogEntry) =>
-    html`<article class="card" id="${e.slug}"><h2 dir="auto">${e.title}</h2><p class="muted">${when(e.publishedAt)}</p>${e.body ? html`<div class="markdown" dir="auto">${markdown(e.body)}</div>` : ''}</article>`;
+    html`<article class="card" id="${e.slug}"><h2 dir="auto">${e.title}</h2><p class="muted">${when(tr, e.publishedAt)}</p>${e.body ? html`<div class="markdown" dir="auto">${markdown(e.body)}</div>` : ''}</article>`;
   return page(
     frame,
-    html`<h1>Changelog</h1>
-${v.data.length ? html`<div class="entries">${v.data.map(entry)}</div>` : empty('Nothing published yet. Shipped work will be announced here.')}
-${v.nextCursor || v.cursor ? html`<nav class="pager" aria-label="Pages">${v.cursor ? html`<a href="${frame.paths.changelog}">← Newest entries</a>` : html`<span></span>`}${v.nextCursor ? html`<a href="${frame.paths.changelog}?cursor=${v.nextCursor}" rel="next">Older entries →</a>` : ''}</nav>` : ''}`,
+    html`<h1>${tr.t('nav.changelog')}</h1>
+${v.data.length ? html`<div class="entries">${v.data.map(entry)}</div>` : empty(tr.t('changelog.empty'))}
+${v.nextCursor || v.cursor ? html`<nav class="pager" aria-label="${tr.t('pager.label')}">${v.cursor ? html`<a href="${frame.paths.changelog}">${tr.t('changelog.newer')}</a>` : html`<span></span>`}${v.nextCursor ? html`<a href="${frame.paths.changelog}?cursor=${v.nextCursor}" rel="next">${tr.t('changelog.older')}</a>` : ''}</nav>` : ''}`,
   );
 }
 
@@ -334,33 +364,35 @@ ${v.nextCursor || v.cursor ? html`<nav class="pager" aria-label="Pages">${v.curs
  * The page for when the database cannot be reached (a restart, a failover, a network fault): it needs nothing from the
  * database, and says what happened to what was being sent.
  */
-export function unavailablePage(): string {
+export function unavailablePage(tr: Translator = translator()): string {
   return mailPage(
-    { workspace: 'Feedback', title: 'Temporarily unavailable' },
-    html`<h1>We will be right back</h1><p>This page cannot be shown right now: the service cannot reach its database. If you were sending something, it was not saved.</p><p>Please try again in a few seconds.</p>`,
+    { tr, workspace: tr.t('layout.feedback'), title: tr.t('page.unavailableTitle') },
+    html`<h1>${tr.t('page.unavailableHeading')}</h1><p>${tr.t('page.unavailableText')}</p><p>${tr.t('page.unavailableRetry')}</p>`,
   );
 }
 
 /** The page for a failure nobody expected; the log has the details under the request's id. */
-export function errorPage(): string {
+export function errorPage(tr: Translator = translator()): string {
   return mailPage(
-    { workspace: 'Feedback', title: 'Error' },
-    html`<h1>Something went wrong</h1><p>Please try again.</p>`,
+    { tr, workspace: tr.t('layout.feedback'), title: tr.t('page.errorTitle') },
+    html`<h1>${tr.t('page.errorHeading')}</h1><p>${tr.t('page.errorText')}</p>`,
   );
 }
 
+/** A page that says one thing: a heading, a sentence, the way back. Without a workspace, the bare page in `tr`'s words. */
 export function messagePage(
   frame: Omit<PageFrame, 'title'> | null,
   heading: string,
-  text: string,
+  text: string | SafeHtml,
   back?: { href: string; label: string },
+  tr: Translator = frame?.tr ?? translator(),
 ): string {
   if (!frame)
     return String(
-      html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${heading}</title></head><body><main><h1>${heading}</h1><p>${text}</p></main></body></html>`,
+      html`<!doctype html><html lang="${tr.locale}" dir="${tr.dir}"><head><meta charset="utf-8"><title>${heading}</title></head><body><main><h1>${heading}</h1><p>${text}</p></main></body></html>`,
     );
   return page(
     { ...frame, title: heading },
-    html`<h1>${heading}</h1><p>${text}</p><p>${back ? html`<a href="${back.href}">${back.label}</a> · ` : ''}<a href="${frame.paths.home}">All boards</a></p>`,
+    html`<h1>${heading}</h1><p>${text}</p><p>${back ? html`<a href="${back.href}">${back.label}</a> · ` : ''}<a href="${frame.paths.home}">${tr.t('page.allBoards')}</a></p>`,
   );
 }

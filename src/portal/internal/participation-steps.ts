@@ -8,6 +8,7 @@ import {
 } from '../../engine/index.js';
 import { sessionCookie as siteSessionCookie } from '../../h3/index.js';
 import { emailSchema } from '../../schemas/contacts.js';
+import { voteTitle } from './controls.js';
 import { identifyPage, messagePage } from './pages.js';
 import { field, SESSION_COOKIE, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, seeOther } from './responses.js';
@@ -24,7 +25,23 @@ export function sessionCookie(v: Visit, session: PortalSession | null): string {
 /** The script's vote answer: whether it counted now or already had, and the post's votes. */
 async function voteAnswer(site: PortalSite, v: Visit, postId: string, voteCount?: number): Promise<Response> {
   const count = voteCount ?? (await site.engine.workspace(v.org.id).posts.retrieve(postId)).voteCount;
-  return jsonResponse(200, { voted: true, already: voteCount === undefined, voteCount: count });
+  return voteJson(v, { voted: true, already: voteCount === undefined, voteCount: count });
+}
+
+/** The script's vote answer, with the words it shows in the page's language: the count, the button's and the notice. */
+function voteJson(v: Visit, a: { voted: boolean; already: boolean; voteCount: number }): Response {
+  const { tr } = v.frame;
+  const notice = a.voted ? (a.already ? 'notice.voted' : 'notice.vote') : 'notice.unvote';
+  return jsonResponse(200, {
+    ...a,
+    words: {
+      count: tr.number(a.voteCount),
+      label: tr.t('vote.button', { count: a.voteCount }),
+      total: tr.t('vote.count', { count: a.voteCount }),
+      title: voteTitle(tr, a.voted),
+      notice: tr.t(notice),
+    },
+  });
 }
 
 /** Where to land after an action: the page it came from, with what was done (`done=`) added to its query. */
@@ -48,12 +65,22 @@ export async function perform(
     if (err.code === 'ERR_CONFLICT' && action.kind === 'vote')
       return json ? voteAnswer(site, v, action.postId) : seeOther(landing(back, 'voted'), cookies);
     if (json) return jsonResponse(err.status, { error: err.toJSON() });
-    const heading = err.code === 'ERR_NOT_FOUND' ? 'Not found' : 'Could not send that';
-    return htmlResponse(err.status, messagePage(v.frame, heading, err.message, { href: back, label: 'Back' }), cookies);
+    const { tr } = v.frame;
+    const [heading, text] =
+      err.code === 'ERR_NOT_FOUND'
+        ? [tr.t('page.notFound'), tr.t('page.noPost')]
+        : err.code === 'ERR_FORBIDDEN'
+          ? [tr.t('takePart.heading'), tr.t('takePart.text', { workspace: v.org.name })]
+          : [tr.t('page.notSent'), tr.t('page.notDone')];
+    return htmlResponse(
+      err.status,
+      messagePage(v.frame, heading, text, { href: back, label: tr.t('page.back') }),
+      cookies,
+    );
   }
   if (json && result.kind === 'vote') return voteAnswer(site, v, result.vote.postId, result.voteCount);
   if (json && result.kind === 'unvote')
-    return jsonResponse(200, { voted: false, already: !result.removed, voteCount: result.voteCount });
+    return voteJson(v, { voted: false, already: !result.removed, voteCount: result.voteCount });
   if (result.kind === 'post')
     return seeOther(result.held ? `${back}?done=held` : `${back}/p/${result.post.slug}?done=post`, cookies);
   return seeOther(`${landing(back, result.kind)}${result.kind === 'comment' ? `#${result.comment.id}` : ''}`, cookies);
@@ -77,12 +104,12 @@ async function emailStep(
       v.cookies,
     );
   if (!form.has('email')) return identify(200);
-  const name = field(form, 'name', 'Your name', 200, false);
+  const { tr } = v.frame;
+  const name = field(form, 'name', 200, tr, { tooLong: 'field.name.tooLong' });
   const email = (form.get('email') ?? '').trim();
   const values = { name: form.get('name') ?? '', email };
   if (name.error) return identify(422, name.error, values);
-  if (!emailSchema.safeParse(email).success)
-    return identify(422, 'Enter an email address like name@example.com.', values);
+  if (!emailSchema.safeParse(email).success) return identify(422, tr.t('field.email.invalid'), values);
   const limited =
     (await site.overLimit(v, `code-ip:${v.facts.ip}`, site.limits.codesPerIp)) ??
     (await site.overLimit(v, `code-email:${hashEmail(email)}`, site.limits.codesPerEmail));
@@ -92,7 +119,7 @@ async function emailStep(
     const { codeId } = await v.participation.requestCode(
       { email, name: name.value ?? null },
       { ...built.action, notifyMe },
-      { workspace: v.org.name },
+      { workspace: v.org.name, locale: tr.locale },
     );
     return seeOther(v.paths.confirm(codeId), v.cookies);
   } catch (err) {
@@ -104,10 +131,12 @@ async function emailStep(
     );
     const page = htmlResponse(
       429,
-      messagePage(v.frame, 'Codes are paused for this address', err.message, {
-        href: built.action.returnTo ?? v.paths.home,
-        label: 'Back',
-      }),
+      messagePage(
+        v.frame,
+        tr.t('code.pausedHeading'),
+        tr.t('code.paused', { until: tr.exactTime(String(err.details?.resetAt)) }),
+        { href: built.action.returnTo ?? v.paths.home, label: tr.t('page.back') },
+      ),
       v.cookies,
     );
     page.headers.set('retry-after', String(seconds));
@@ -126,7 +155,8 @@ export async function participationForm(
   build: (form: URLSearchParams, v: Visit) => Promise<Built | Response>,
 ): Promise<Response> {
   const v = await site.visit(event);
-  if (!v) return site.notFound(null, 'No such portal.');
+  if (!v) return site.noPortal(event);
+  const { tr } = v.frame;
   const form = await site.form(event, v);
   if (form instanceof Response) return form;
   const built = await build(form, v);
@@ -139,9 +169,9 @@ export async function participationForm(
   if (!v.canTakePart)
     return htmlResponse(
       403,
-      messagePage(v.frame, 'Sign in to take part', `${v.org.name} takes feedback only from signed-in users.`, {
+      messagePage(v.frame, tr.t('takePart.heading'), tr.t('takePart.text', { workspace: v.org.name }), {
         href: back,
-        label: 'Back',
+        label: tr.t('page.back'),
       }),
       v.cookies,
     );
@@ -156,7 +186,6 @@ export async function participationForm(
       perform(site, v, v.viewer, { ...built.action, notifyMe: form.get('notify_me') === 'on' }, v.cookies, json)
     );
   }
-  if (json)
-    return jsonResponse(401, { error: { code: 'ERR_UNAUTHORIZED', message: 'Confirm your email address first.' } });
+  if (json) return jsonResponse(401, { error: { code: 'ERR_UNAUTHORIZED', message: tr.t('takePart.confirmFirst') } });
   return emailStep(site, event, v, form, built);
 }

@@ -1,5 +1,6 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
-import { FeedbackError, PORTAL_PATH } from '../../engine/index.js';
+import { FeedbackError, PORTAL_PATH, type Translator } from '../../engine/index.js';
+import { html } from '../../h3/index.js';
 import { textFault } from '../../schemas/input.js';
 import { COMMENT_BODY_TEXT_MAX } from '../../schemas/interactions.js';
 import { POST_BODY_TEXT_MAX, POST_TITLE_MAX, SLUG_PATTERN as SLUG } from '../../schemas/posts.js';
@@ -12,6 +13,27 @@ import type { PortalSite } from './site.js';
 const CODE_ID = /^pcode_[0-9a-z]{26}$/;
 const COMMENT_ID = /^cmt_[0-9a-z]{26}$/;
 
+/** Why a code was not taken, in the page's words (the engine names the reason). */
+function codeRefusal(tr: Translator, err: FeedbackError): string {
+  const d = err.details ?? {};
+  switch (d.reason) {
+    case 'gone':
+      return tr.t('code.gone');
+    case 'expired':
+      return tr.t('code.expired');
+    case 'last_try':
+      return tr.t('code.lastTry');
+    case 'wrong':
+      return tr.t('code.wrong', { left: Number(d.left) });
+    case 'paused':
+      return tr.t('code.paused', { until: tr.exactTime(String(d.pausedUntil)) });
+    case 'wrong_paused':
+      return tr.t('code.wrongPaused', { until: tr.exactTime(String(d.pausedUntil)) });
+    default:
+      return err.message;
+  }
+}
+
 /** The post a form on a post page is for, from the page's address (one statement); the 404 page when it is not on the portal. */
 async function postOf(
   site: PortalSite,
@@ -23,24 +45,28 @@ async function postOf(
     SLUG.test(boardSlug ?? '') && SLUG.test(postSlug ?? '')
       ? await site.engine.workspace(v.org.id).portal.postRef(boardSlug!, postSlug!)
       : undefined;
-  if (!ref) return site.notFound(v, 'There is no such post.');
+  if (!ref) return site.notFound(v, v.frame.tr.t('page.noPost'));
   return { postId: ref.postId, path: v.paths.post(boardSlug!, postSlug!) };
 }
 
 /** The new-post form, sent: its title and details. */
 async function newPost(site: PortalSite, event: H3Event, form: URLSearchParams, v: Visit): Promise<Built | Response> {
+  const { tr } = v.frame;
   const { board: slug } = getRouterParams(event);
   const board = SLUG.test(slug ?? '') ? await site.engine.workspace(v.org.id).portal.boardBySlug(slug!) : undefined;
-  if (!board) return site.notFound(v, 'There is no such board.');
-  const title = field(form, 'title', 'The title', POST_TITLE_MAX, true);
-  const details = field(form, 'details', 'The details', POST_BODY_TEXT_MAX, false);
+  if (!board) return site.notFound(v, tr.t('page.noBoard'));
+  const title = field(form, 'title', POST_TITLE_MAX, tr, {
+    required: 'field.title.required',
+    tooLong: 'field.title.tooLong',
+  });
+  const details = field(form, 'details', POST_BODY_TEXT_MAX, tr, { tooLong: 'field.details.tooLong' });
   const error = title.error ?? details.error;
   if (error)
     return htmlResponse(
       422,
-      messagePage(v.frame, 'Could not send that', error, {
+      messagePage(v.frame, tr.t('page.notSent'), error, {
         href: v.paths.newPost(board.slug),
-        label: 'Back to the form',
+        label: tr.t('page.backToForm'),
       }),
       v.cookies,
     );
@@ -53,7 +79,7 @@ async function newPost(site: PortalSite, event: H3Event, form: URLSearchParams, 
       notifyMe: false,
       returnTo: v.paths.board(board.slug),
     },
-    heading: 'Confirm your email to post',
+    heading: tr.t('identify.post'),
     hidden: { title: title.value!, ...(details.value ? { details: details.value } : {}) },
   };
 }
@@ -65,17 +91,21 @@ async function newComment(
   form: URLSearchParams,
   v: Visit,
 ): Promise<Built | Response> {
+  const { tr } = v.frame;
   const target = await postOf(site, event, v);
   if (target instanceof Response) return target;
-  const body = field(form, 'body_text', 'The comment', COMMENT_BODY_TEXT_MAX, true);
+  const body = field(form, 'body_text', COMMENT_BODY_TEXT_MAX, tr, {
+    required: 'field.comment.required',
+    tooLong: 'field.comment.tooLong',
+  });
   const parentId = form.get('parent_id') || undefined;
   if (body.error)
     return htmlResponse(
       422,
-      messagePage(v.frame, 'Could not send that', body.error, { href: target.path, label: 'Back to the post' }),
+      messagePage(v.frame, tr.t('page.notSent'), body.error, { href: target.path, label: tr.t('page.backToPost') }),
       v.cookies,
     );
-  if (parentId !== undefined && !COMMENT_ID.test(parentId)) return site.notFound(v, 'There is no such comment.');
+  if (parentId !== undefined && !COMMENT_ID.test(parentId)) return site.notFound(v, tr.t('page.noComment'));
   return {
     action: {
       kind: 'comment',
@@ -85,7 +115,7 @@ async function newComment(
       notifyMe: false,
       returnTo: target.path,
     },
-    heading: 'Confirm your email to comment',
+    heading: tr.t('identify.comment'),
     hidden: { body_text: body.value!, ...(parentId ? { parent_id: parentId } : {}) },
   };
 }
@@ -103,16 +133,24 @@ async function similar(site: PortalSite, event: H3Event): Promise<Response> {
   const q = (event.url.searchParams.get('q') ?? '').slice(0, 200);
   // The board's posts most alike the title being typed (engine/search/similar.ts), most alike first.
   const posts = textFault(q) || q.trim() === '' ? [] : await reader.similar(board.id, q, 5);
-  const data = posts.map((p) => ({ title: p.title, href: v.paths.post(board.slug, p.slug), voteCount: p.voteCount }));
-  return jsonResponse(200, { data });
+  const { tr } = v.frame;
+  const data = posts.map((p) => ({
+    title: p.title,
+    href: v.paths.post(board.slug, p.slug),
+    voteCount: p.voteCount,
+    votes: tr.t('vote.count', { count: p.voteCount }),
+  }));
+  // The words the script shows them with, in the page's language.
+  return jsonResponse(200, { data, heading: tr.t('newPost.similar') });
 }
 
 /** The code an anonymous person was mailed, entered: their session, and what they asked to do. */
 async function confirmCode(site: PortalSite, event: H3Event): Promise<Response> {
   const v = await site.visit(event);
-  if (!v) return site.notFound(null, 'No such portal.');
+  if (!v) return site.noPortal(event);
+  const { tr } = v.frame;
   const codeId = getRouterParams(event).code ?? '';
-  if (!CODE_ID.test(codeId)) return site.notFound(v, 'There is no such code.');
+  if (!CODE_ID.test(codeId)) return site.notFound(v, tr.t('page.noCode'));
   const form = await site.form(event, v);
   if (form instanceof Response) return form;
   const limited = await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.actionsPerIp);
@@ -122,13 +160,14 @@ async function confirmCode(site: PortalSite, event: H3Event): Promise<Response> 
     confirmed = await v.participation.confirmCode(codeId, form.get('code') ?? '');
   } catch (err) {
     if (!(err instanceof FeedbackError && err.code === 'ERR_VALIDATION')) throw err;
+    const refusal = codeRefusal(tr, err);
     if (err.details?.retry)
       return htmlResponse(
         422,
-        codePage({ ...v.frame, title: 'Check your email' }, { action: v.paths.confirm(codeId), error: err.message }),
+        codePage({ ...v.frame, title: tr.t('code.heading') }, { action: v.paths.confirm(codeId), error: refusal }),
         v.cookies,
       );
-    return htmlResponse(422, messagePage(v.frame, 'Code not accepted', err.message), v.cookies);
+    return htmlResponse(422, messagePage(v.frame, tr.t('code.notAccepted'), refusal), v.cookies);
   }
   return perform(site, v, confirmed.session.identity, confirmed.action, [
     ...v.cookies,
@@ -142,15 +181,11 @@ async function confirmCode(site: PortalSite, event: H3Event): Promise<Response> 
  */
 async function signIn(site: PortalSite, event: H3Event): Promise<Response> {
   const v = await site.visit(event);
-  if (!v) return site.notFound(null, 'No such portal.');
+  if (!v) return site.noPortal(event);
+  const { tr } = v.frame;
   const query = event.url.searchParams;
   const token = query.get('token');
-  if (!token)
-    return htmlResponse(
-      400,
-      messagePage(v.frame, 'Could not sign you in', 'The sign-in link has no token.'),
-      v.cookies,
-    );
+  if (!token) return htmlResponse(400, messagePage(v.frame, tr.t('signIn.failed'), tr.t('signIn.noToken')), v.cookies);
   const limited = await site.overLimit(v, `ip:${v.facts.ip}`, site.limits.actionsPerIp);
   if (limited) return limited;
   let session;
@@ -158,7 +193,9 @@ async function signIn(site: PortalSite, event: H3Event): Promise<Response> {
     session = await v.participation.signIn(token);
   } catch (err) {
     if (!(err instanceof FeedbackError && (err.code === 'ERR_UNAUTHORIZED' || err.code === 'ERR_FORBIDDEN'))) throw err;
-    return respond(err.status, messagePage(v.frame, 'Could not sign you in', err.message), v.cookies, {
+    // What went wrong is for the workspace's developers (it names the token's fault), in English as they wrote it.
+    const said = html`${tr.t('signIn.refused', { workspace: v.org.name })}</p><p class="muted" lang="en">${tr.t('signIn.detail', { workspace: v.org.name, detail: err.message })}`;
+    return respond(err.status, messagePage(v.frame, tr.t('signIn.failed'), said), v.cookies, {
       'referrer-policy': 'no-referrer',
     });
   }
@@ -180,14 +217,15 @@ export function mountParticipation(router: H3, site: PortalSite): void {
   router.get(`${PORTAL_PATH}/:handle/b/:board/similar`, (event) => similar(site, event));
   router.get(`${PORTAL_PATH}/:handle/b/:board/new`, async (event) => {
     const v = await site.visit(event);
-    if (!v) return site.notFound(null, 'No such portal.');
+    if (!v) return site.noPortal(event);
+    const { tr } = v.frame;
     const { board: slug } = getRouterParams(event);
     const board = SLUG.test(slug ?? '') ? await site.engine.workspace(v.org.id).portal.boardBySlug(slug!) : undefined;
-    if (!board) return site.notFound(v, 'There is no such board.');
+    if (!board) return site.notFound(v, tr.t('page.noBoard'));
     return htmlResponse(
       200,
       newPostPage(
-        { ...v.frame, title: `New post · ${board.name}`, section: 'boards' },
+        { ...v.frame, title: tr.t('newPost.pageTitle', { board: board.name }), section: 'boards' },
         { board, canTakePart: v.canTakePart },
       ),
       v.cookies,
@@ -207,7 +245,7 @@ export function mountParticipation(router: H3, site: PortalSite): void {
           back.startsWith(v.paths.home) && !back.includes('//') && back.length <= 2000 ? back : target.path;
         return {
           action: { kind, postId: target.postId, notifyMe: false, returnTo },
-          heading: kind === 'vote' ? 'Confirm your email to vote' : 'Confirm your email to take your vote back',
+          heading: v.frame.tr.t(kind === 'vote' ? 'identify.vote' : 'identify.unvote'),
           hidden: {},
         };
       }),
@@ -217,12 +255,12 @@ export function mountParticipation(router: H3, site: PortalSite): void {
   );
   router.get(`${PORTAL_PATH}/:handle/confirm/:code`, async (event) => {
     const v = await site.visit(event);
-    if (!v) return site.notFound(null, 'No such portal.');
+    if (!v) return site.noPortal(event);
     const codeId = getRouterParams(event).code ?? '';
-    if (!CODE_ID.test(codeId)) return site.notFound(v, 'There is no such code.');
+    if (!CODE_ID.test(codeId)) return site.notFound(v, v.frame.tr.t('page.noCode'));
     return htmlResponse(
       200,
-      codePage({ ...v.frame, title: 'Check your email' }, { action: v.paths.confirm(codeId) }),
+      codePage({ ...v.frame, title: v.frame.tr.t('code.heading') }, { action: v.paths.confirm(codeId) }),
       v.cookies,
     );
   });
@@ -230,7 +268,7 @@ export function mountParticipation(router: H3, site: PortalSite): void {
   router.get(`${PORTAL_PATH}/:handle/sign-in`, (event) => signIn(site, event));
   router.post(`${PORTAL_PATH}/:handle/sign-out`, async (event) => {
     const v = await site.visit(event);
-    if (!v) return site.notFound(null, 'No such portal.');
+    if (!v) return site.noPortal(event);
     const form = await site.form(event, v);
     if (form instanceof Response) return form;
     const token = readCookie(event, SESSION_COOKIE);

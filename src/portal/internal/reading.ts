@@ -18,20 +18,17 @@ import type { PortalSite } from './site.js';
 /** A board's page: its posts by the sort asked for, the search and the status filter, a keyset page at a time. */
 async function boardRoute(site: PortalSite, event: H3Event): Promise<Response> {
   const v = await site.visit(event);
-  if (!v) return site.notFound(null, 'No such portal.');
+  if (!v) return site.noPortal(event);
   const { board: slug } = getRouterParams(event);
   const reader = site.engine.workspace(v.org.id).portal;
   const board = SLUG.test(slug ?? '') ? await reader.boardBySlug(slug!) : undefined;
-  if (!board) return site.notFound(v, 'There is no such board.');
+  const { tr } = v.frame;
+  if (!board) return site.notFound(v, tr.t('page.noBoard'));
   const query = event.url.searchParams;
   // The input rule of every request (U+0000, unpaired surrogates) holds for the search text too.
   const q = query.get('q')?.slice(0, 200);
   if (q !== undefined && textFault(q))
-    return htmlResponse(
-      400,
-      messagePage(v.frame, 'Cannot search for that', 'The search text holds characters that cannot be searched for.'),
-      v.cookies,
-    );
+    return htmlResponse(400, messagePage(v.frame, tr.t('search.refused'), tr.t('search.refusedText')), v.cookies);
   const sort = (query.get('sort') ?? undefined) as PortalSort | undefined;
   let page;
   try {
@@ -72,7 +69,7 @@ async function boardRoute(site: PortalSite, event: H3Event): Promise<Response> {
 /** A post's page (or where it was merged), with its comments and whether the viewer voted. */
 async function postRoute(site: PortalSite, event: H3Event): Promise<Response> {
   const v = await site.visit(event);
-  if (!v) return site.notFound(null, 'No such portal.');
+  if (!v) return site.noPortal(event);
   const { board: boardSlug, post: postSlug } = getRouterParams(event);
   const reader = site.engine.workspace(v.org.id).portal;
   const board = SLUG.test(boardSlug ?? '') ? await reader.boardBySlug(boardSlug!) : undefined;
@@ -86,7 +83,7 @@ async function postRoute(site: PortalSite, event: H3Event): Promise<Response> {
         headers: { location: v.frame.paths.post(moved.boardSlug, moved.slug) },
       });
   }
-  if (!board || !found) return site.notFound(v, 'There is no such post.');
+  if (!board || !found) return site.notFound(v, v.frame.tr.t('page.noPost'));
   const frame = { ...v.frame, title: found.post.title, section: 'boards' as const };
   if (found.post.mergedIntoId) {
     // A merged post's address sends its visitors (and search engines) to the post it was merged into, for good.
@@ -122,11 +119,11 @@ export function mountReading(router: H3, site: PortalSite): void {
     if (!event.url.pathname.endsWith('/'))
       return new Response(null, { status: 308, headers: { location: `${event.url.pathname}/` } });
     const v = await site.visit(event);
-    if (!v) return site.notFound(null, 'No such portal.');
+    if (!v) return site.noPortal(event);
     return htmlResponse(
       200,
       boardsPage(
-        { ...v.frame, title: 'Boards', section: 'boards' },
+        { ...v.frame, title: v.frame.tr.t('nav.boards'), section: 'boards' },
         await site.engine.workspace(v.org.id).portal.boards(),
       ),
       v.cookies,
@@ -136,11 +133,11 @@ export function mountReading(router: H3, site: PortalSite): void {
   router.get(`${PORTAL_PATH}/:handle/b/:board/p/:post`, (event) => postRoute(site, event));
   router.get(`${PORTAL_PATH}/:handle/roadmap`, async (event) => {
     const v = await site.visit(event);
-    if (!v) return site.notFound(null, 'No such portal.');
+    if (!v) return site.noPortal(event);
     return htmlResponse(
       200,
       roadmapPage(
-        { ...v.frame, title: 'Roadmap', section: 'roadmap' },
+        { ...v.frame, title: v.frame.tr.t('nav.roadmap'), section: 'roadmap' },
         await site.engine.workspace(v.org.id).portal.roadmap(),
       ),
       v.cookies,
@@ -148,7 +145,7 @@ export function mountReading(router: H3, site: PortalSite): void {
   });
   router.get(`${PORTAL_PATH}/:handle/changelog`, async (event) => {
     const v = await site.visit(event);
-    if (!v) return site.notFound(null, 'No such portal.');
+    if (!v) return site.noPortal(event);
     const reader = site.engine.workspace(v.org.id).portal;
     const cursor = event.url.searchParams.get('cursor') ?? undefined;
     const entries = await reader.changelog({ cursor }).catch((err: unknown) => {
@@ -157,7 +154,10 @@ export function mountReading(router: H3, site: PortalSite): void {
     });
     return htmlResponse(
       200,
-      changelogPage({ ...v.frame, title: 'Changelog', section: 'changelog' }, { ...entries, cursor: cursor ?? null }),
+      changelogPage(
+        { ...v.frame, title: v.frame.tr.t('nav.changelog'), section: 'changelog' },
+        { ...entries, cursor: cursor ?? null },
+      ),
       v.cookies,
     );
   });

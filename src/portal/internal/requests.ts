@@ -1,18 +1,19 @@
 import type { H3Event } from 'h3';
 import {
+  type MessageKey,
   type OrganizationInfo,
   type Participation,
   type Paths,
   PORTAL_PATH,
   type PortalIdentity,
+  type Translator,
 } from '../../engine/index.js';
-import { type RequestFacts, csrfOf as siteCsrfOf } from '../../h3/index.js';
+import { fieldFault, type RequestFacts, csrfOf as siteCsrfOf } from '../../h3/index.js';
 import type { PageFrame } from './layout.js';
 
 export {
   factsOf,
-  field,
-  forgeryRefusal,
+  forgeryReason,
   type RequestFacts,
   readCookie,
   readForm,
@@ -38,3 +39,18 @@ export interface Visit {
 
 /** The portal pages' anti-forgery token (its cookie shared by every workspace's portal). */
 export const csrfOf = (event: H3Event, facts: RequestFacts) => siteCsrfOf(event, facts, PORTAL_PATH);
+
+/** A form field's text, trimmed, or what is wrong with it in the page's words. */
+export function field(
+  form: URLSearchParams,
+  name: string,
+  max: number,
+  tr: Translator,
+  words: { required?: MessageKey; tooLong: MessageKey },
+): { value?: string; error?: string } {
+  const { value, fault } = fieldFault(form, name, max, words.required !== undefined);
+  if (fault === 'required') return { error: tr.t(words.required!) };
+  if (fault === 'tooLong') return { error: tr.t(words.tooLong, { max }) };
+  if (fault === 'characters') return { error: tr.t('field.characters') };
+  return value === undefined ? {} : { value };
+}

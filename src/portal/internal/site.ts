@@ -1,6 +1,17 @@
 import { getRouterParams, type H3Event } from 'h3';
-import { type Engine, HANDLE_PATTERN, type OrganizationInfo, pathsOf } from '../../engine/index.js';
+import {
+  type Engine,
+  HANDLE_PATTERN,
+  type MessageKey,
+  type MessageValues,
+  type OrganizationInfo,
+  pathsOf,
+  type Translator,
+  translator,
+  type Wording,
+} from '../../engine/index.js';
 import { SiteBase } from '../../h3/index.js';
+import { askedLocale, languageCookie, pageLocale } from './languages.js';
 import type { PageFrame } from './layout.js';
 import { messagePage } from './pages.js';
 import { csrfOf, factsOf, readCookie, SESSION_COOKIE, type Visit } from './requests.js';
@@ -13,15 +24,24 @@ export const PORTAL_LIMITS = { actionsPerIp: 30, actionsPerEmail: 20, codesPerIp
 export type PortalLimits = typeof PORTAL_LIMITS;
 
 /** What `?done=` says on the page a form leads to. */
-const NOTICES: Record<string, string> = {
-  vote: 'Your vote counts.',
-  voted: 'You have already voted for this post.',
-  unvote: 'Your vote is taken back.',
-  comment: 'Your comment is posted.',
-  post: 'Your post is up.',
-  held: 'Thank you! Your post will appear once the team has looked at it.',
-  'signed-out': 'You are signed out.',
+const NOTICES: Record<string, MessageKey> = {
+  vote: 'notice.vote',
+  voted: 'notice.voted',
+  unvote: 'notice.unvote',
+  comment: 'notice.comment',
+  post: 'notice.post',
+  held: 'notice.held',
+  'signed-out': 'notice.signedOut',
 };
+
+/** The page a language switcher comes back to: this one, without `lang` and `done`. */
+function thisPage(event: H3Event): string {
+  const query = new URLSearchParams(event.url.search);
+  query.delete('lang');
+  query.delete('done');
+  const rest = query.toString();
+  return `${event.url.pathname}${rest ? `?${rest}` : ''}`;
+}
 
 /**
  * What every portal route shares: the engine, whether a proxy in front is trusted, the request budgets, and the
@@ -36,8 +56,18 @@ export class PortalSite extends SiteBase<Visit> {
     super(engine, trustProxy, 'portal');
   }
 
-  protected messagePage(v: Visit | null, heading: string, text: string): string {
-    return messagePage(v?.frame ?? null, heading, text);
+  protected messagePage(v: Visit | null, heading: string, text: string, tr?: Translator): string {
+    return messagePage(v?.frame ?? null, heading, text, undefined, tr);
+  }
+
+  protected override say(v: Visit | null, key: MessageKey, values?: MessageValues): string {
+    return (v?.frame.tr ?? translator()).t(key, values);
+  }
+
+  /** The page for an address that is no workspace's portal, in the browser's language. */
+  noPortal(event: H3Event): Response {
+    const tr = translator(pageLocale(event, {}));
+    return this.notFound(null, tr.t('page.noPortal'), tr);
   }
 
   /** A portal's budgets are its workspace's. */
@@ -46,7 +76,7 @@ export class PortalSite extends SiteBase<Visit> {
   }
 
   /** The workspace behind a handle, if its portal is on. */
-  async workspaceOf(event: H3Event): Promise<{ org: OrganizationInfo; frame: Omit<PageFrame, 'title'> } | null> {
+  async workspaceOf(event: H3Event): Promise<{ org: OrganizationInfo; frame: Omit<PageFrame, 'title' | 'tr'> } | null> {
     const handle = getRouterParams(event).handle ?? '';
     if (!HANDLE_PATTERN.test(handle)) return null;
     const org = await this.engine.organizations.byHandle(handle);
@@ -75,13 +105,32 @@ export class PortalSite extends SiteBase<Visit> {
     const participation = this.engine.workspace(ws.org.id).participation;
     const sessionToken = readCookie(event, SESSION_COOKIE);
     const viewer = sessionToken ? await participation.session(sessionToken) : null;
-    const notice = NOTICES[event.url.searchParams.get('done') ?? ''] ?? null;
+    const tr = translator(
+      pageLocale(event, {
+        person: viewer ? await participation.locale(viewer) : null,
+        workspace: ws.org.locale,
+      }),
+      ws.org.portalWording as Wording,
+    );
+    const notice = NOTICES[event.url.searchParams.get('done') ?? ''];
+    const cookies = csrf.setCookie ? [csrf.setCookie] : [];
+    // A link that names its language (a mail's): this browser keeps it.
+    const asked = askedLocale(event);
+    if (asked) cookies.push(languageCookie(asked, facts));
+    const here = {
+      method: 'post' as const,
+      action: ws.frame.paths.language,
+      fields: [
+        ['csrf', csrf.token],
+        ['return', thisPage(event)],
+      ] as const,
+    };
     return {
       org: ws.org,
       paths: ws.frame.paths,
-      frame: { ...ws.frame, viewer, csrf: csrf.token, notice },
+      frame: { ...ws.frame, tr, here, viewer, csrf: csrf.token, notice: notice ? tr.t(notice) : null },
       facts,
-      cookies: csrf.setCookie ? [csrf.setCookie] : [],
+      cookies,
       participation,
       viewer,
       canTakePart: !ws.org.portalVerifiedOnly || viewer?.verified === true,

@@ -45,6 +45,8 @@ export interface EventContact {
   /** Open enum: accept values added in minor releases. */
   consentBasis: string;
   metadata: Record<string, unknown>;
+  /** The language the person reads the portal and its mail in (BCP 47), or null. */
+  locale: string | null;
   firstSeenAt: Timestamp;
   lastSeenAt: Timestamp;
   createdAt: Timestamp;

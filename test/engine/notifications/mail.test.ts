@@ -57,7 +57,7 @@ describeEngine(
       const unfolded = (key: string) =>
         message!.headerLines.find((l) => l.key === key)?.line.replace(/\r\n[ \t]+/g, ' ');
       expect(unfolded('list-unsubscribe')).toMatch(
-        new RegExp(`^List-Unsubscribe:\\s+<${PUBLIC_URL}/portal/mail/unsubscribe\\?t=[\\w.-]+>$`),
+        new RegExp(`^List-Unsubscribe:\\s+<${PUBLIC_URL}/portal/mail/unsubscribe\\?t=[\\w.-]+&lang=en>$`),
       );
       expect(unfolded('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
       expect(message!.text).toMatch(new RegExp(`Choose what you get: ${PUBLIC_URL}/portal/mail/preferences\\?t=`));
@@ -199,7 +199,7 @@ describeEngine(
       expect(htmlPart).toContain('<img src="https://cdn.acme.example/logo.png"');
       expect(htmlPart).toContain('background:#0f766e');
       expect(htmlPart).toMatch(
-        /<a href="https:\/\/feedback\.test\/portal\/[\w-]+\/b\/[\w-]+\/p\/night-theme">Night theme<\/a>/,
+        /<a href="https:\/\/feedback\.test\/portal\/[\w-]+\/b\/[\w-]+\/p\/night-theme\?lang=en">Night theme<\/a>/,
       );
     });
 

@@ -84,13 +84,18 @@ export async function useCode<T extends OneTimeRow & { email: string }>(
   const emailHash = row && hashEmail(row.email)!;
   if (emailHash && code !== null) {
     const paused = await pausedUntil(sql, scope, emailHash, now);
-    if (paused) return { refusal: codesPausedMessage(paused) };
+    if (paused) return { refusal: codesPausedMessage(paused), reason: 'paused', codesPausedUntil: paused };
   }
   const used = await useOnce(row, code, now, store, words);
   if (!('refusal' in used) || !used.wrongCode || !emailHash) return used;
   await insert(sql, { id: newId('cf', now.getTime()), scope, emailHash, createdAt: now });
   const paused = await pausedUntil(sql, scope, emailHash, now);
   return paused
-    ? { refusal: `That code is wrong. ${codesPausedMessage(paused)}`, wrongCode: true, codesPausedUntil: paused }
+    ? {
+        refusal: `That code is wrong. ${codesPausedMessage(paused)}`,
+        reason: 'wrong_paused',
+        wrongCode: true,
+        codesPausedUntil: paused,
+      }
     : used;
 }

@@ -48,6 +48,8 @@ export const Contact = defineEntity({
     mrrCents: p.integer().nullable(),
     currency: p.string().length(3).nullable(),
     metadata: p.json<Record<string, unknown>>(),
+    /** The language the person reads the portal and its mail in (a BCP 47 tag), or null. */
+    locale: p.string().length(35).nullable(),
     source: p.string().length(40),
     consentBasis: p.string().length(40),
     firstSeenAt: p.datetime().length(3),
@@ -70,6 +72,7 @@ export interface ContactRecord {
   mrrCents: number | null;
   currency: string | null;
   metadata: Record<string, unknown>;
+  locale: string | null;
   source: string;
   consentBasis: string;
   firstSeenAt: Date;
@@ -81,7 +84,7 @@ export interface ContactRecord {
 }
 
 /** The fields a trait change may set. */
-export type TraitField = 'externalUserId' | 'email' | 'name' | 'plan' | 'mrrCents' | 'currency' | 'metadata';
+export type TraitField = 'externalUserId' | 'email' | 'name' | 'plan' | 'mrrCents' | 'currency' | 'metadata' | 'locale';
 
 /** The contact table's one row mapping; the contacts list (queries/contact-lists.ts) reads with it too. */
 export const ROWS = defineRows<ContactRecord>('contact', 'c', {
@@ -94,6 +97,7 @@ export const ROWS = defineRows<ContactRecord>('contact', 'c', {
   mrrCents: toIntOrNull,
   currency: toStringOrNull,
   metadata: (v) => toJson<Record<string, unknown>>(v) ?? {},
+  locale: toStringOrNull,
   source: asIs,
   consentBasis: asIs,
   firstSeenAt: toDate,
@@ -224,23 +228,24 @@ export async function personOf(
   sql: Sql,
   organizationId: string,
   who: { externalUserId: string | null; emailHash: string },
-): Promise<{ id: string; externalUserId: string | null; emailHash: string | null } | undefined> {
+): Promise<{ id: string; externalUserId: string | null; emailHash: string | null; locale: string | null } | undefined> {
   const read = (row: Record<string, unknown> | undefined) =>
     row && {
       id: row.id as string,
       externalUserId: toStringOrNull(row.external_user_id),
       emailHash: toStringOrNull(row.email_hash),
+      locale: toStringOrNull(row.locale),
     };
   if (who.externalUserId) {
     const linked = await sql.one<Record<string, unknown>>(
-      'SELECT id, external_user_id, email_hash FROM contact WHERE organization_id = ? AND external_user_id = ?',
+      'SELECT id, external_user_id, email_hash, locale FROM contact WHERE organization_id = ? AND external_user_id = ?',
       [organizationId, who.externalUserId],
     );
     if (linked) return read(linked);
   }
   return read(
     await sql.one<Record<string, unknown>>(
-      `SELECT id, external_user_id, email_hash FROM contact WHERE organization_id = ? AND email_hash = ?
+      `SELECT id, external_user_id, email_hash, locale FROM contact WHERE organization_id = ? AND email_hash = ?
        ORDER BY created_at, id LIMIT 1`,
       [organizationId, who.emailHash],
     ),
@@ -290,8 +295,8 @@ export async function count(sql: Sql, organizationId: string): Promise<number> {
 export function insert(sql: Sql, r: ContactRecord): WriteStatement {
   return {
     sql: `INSERT INTO contact (id, organization_id, external_user_id, email, email_hash, name, plan, mrr_cents, currency, metadata,
-       source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at, version)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       locale, source, consent_basis, first_seen_at, last_seen_at, created_at, updated_at, version)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (organization_id, external_user_id) DO NOTHING`,
     // Named by what could collide: two inserts of one externalUserId.
     row: r.externalUserId === null ? `contact ${r.id}` : `contact ${r.organizationId} ${r.externalUserId}`,
@@ -306,6 +311,7 @@ export function insert(sql: Sql, r: ContactRecord): WriteStatement {
       r.mrrCents,
       r.currency,
       json(r.metadata),
+      r.locale,
       r.source,
       r.consentBasis,
       ts(sql, r.firstSeenAt),
@@ -329,6 +335,7 @@ const TRAIT_COLUMNS: Record<TraitField, (c: ContactRecord) => Array<[string, unk
   mrrCents: (c) => [['mrr_cents', c.mrrCents]],
   currency: (c) => [['currency', c.currency]],
   metadata: (c) => [['metadata', json(c.metadata)]],
+  locale: (c) => [['locale', c.locale]],
 };
 
 /**

@@ -46,6 +46,10 @@ export const Organization = defineEntity({
     portalLogoUrl: p.string().length(2048).nullable(),
     /** The portal's accent colour (`#rrggbb`): its links and buttons; null for the default blue. */
     portalAccent: p.string().length(7).nullable(),
+    /** The portal's and its mail's language where nobody says which they read (`en`, `de`, ...; docs/portal.md). */
+    locale: p.string().length(35).default('en'),
+    /** The team's own words for some of the portal's messages, per language (`{ "de": { "board.newPost": "…" } }`). */
+    portalWording: p.json<Record<string, Record<string, string>>>().default('{}'),
     /** The random salt of its suppression list's hashes (made at its first erasure). */
     privacySalt: p.string().length(64).nullable(),
     createdAt: p.datetime().length(3),
@@ -87,6 +91,10 @@ export interface OrganizationRow {
   portalLogoUrl: string | null;
   /** The portal's accent colour (`#rrggbb`), or null for the default. */
   portalAccent: string | null;
+  /** The portal's and its mail's language where the person's own is not known. */
+  locale: string;
+  /** The team's own words for some of the portal's messages, per language. */
+  portalWording: Record<string, Record<string, string>>;
   createdAt: string;
   updatedAt: string;
 }
@@ -114,6 +122,8 @@ const ORGANIZATIONS = defineRows<OrganizationRow>('organization', 'o', {
   searchSynonyms: toJson,
   portalLogoUrl: toStringOrNull,
   portalAccent: toStringOrNull,
+  locale: asIs,
+  portalWording: (v) => toJson<Record<string, Record<string, string>>>(v) ?? {},
   createdAt: toIso,
   updatedAt: toIso,
 });
@@ -124,7 +134,7 @@ export async function insert(
   now: Date,
 ): Promise<void> {
   await sql.run(
-    `INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO organization (${ORGANIZATIONS.names}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       org.id,
       org.name,
@@ -145,6 +155,8 @@ export async function insert(
       json(org.searchSynonyms),
       org.portalLogoUrl,
       org.portalAccent,
+      org.locale,
+      json(org.portalWording),
       ts(sql, now),
       ts(sql, now),
     ],
@@ -173,11 +185,18 @@ export type OrganizationChanges = Partial<
     | 'searchSynonyms'
     | 'portalLogoUrl'
     | 'portalAccent'
+    | 'locale'
+    | 'portalWording'
   >
 >;
 
 /** The columns written as JSON. */
-const JSON_COLUMNS = new Set<keyof OrganizationChanges>(['adminEmails', 'portalFrameOrigins', 'searchSynonyms']);
+const JSON_COLUMNS = new Set<keyof OrganizationChanges>([
+  'adminEmails',
+  'portalFrameOrigins',
+  'searchSynonyms',
+  'portalWording',
+]);
 
 /** Set the given columns (and `updated_at`); whether the workspace exists. */
 export async function update(sql: Sql, id: string, changes: OrganizationChanges, now: Date): Promise<boolean> {
