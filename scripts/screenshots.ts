@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConsole } from '../src/console/index.js';
-import { createEngine } from '../src/engine/index.js';
+import { createEngine, translator } from '../src/engine/index.js';
 import { createApp, serveNode } from '../src/h3/index.js';
 import { createPortal } from '../src/portal/index.js';
 import { launchChromium } from '../test/helpers/browser.js';
@@ -40,7 +40,7 @@ try {
       for (const stop of stops) {
         const page = await (stop.signedOut ? outside : context).newPage();
         await page.goto(`${server.url}${stop.path}`);
-        await stop.steps?.(page);
+        await stop.steps?.(page, translator());
         const file = join(OUT, `${stop.face}-${stop.name}-${screen.name}-${theme}.png`);
         await page.screenshot({ path: file, fullPage: screen.width > 500 });
         await page.close();

@@ -138,11 +138,12 @@ a:hover { text-decoration: underline; }
 p a, .markdown a, .body a, .notice a { text-decoration: underline; text-underline-offset: .15em; }
 :focus-visible { outline: 2px solid var(--focus); outline-offset: 2px; border-radius: 2px; }
 .muted { color: var(--muted); }
-.sr-only, .hp { position: absolute; left: -9999px; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-.skip { position: absolute; left: -9999px; }
-.skip:focus { left: var(--sp-4); top: var(--sp-4); background: var(--bg); padding: var(--sp-2) var(--sp-4); z-index: 10; }
+.sr-only, .hp { position: absolute; inset-inline-start: -9999px; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.skip { position: absolute; inset-inline-start: -9999px; }
+.skip:focus { inset-inline-start: var(--sp-4); top: var(--sp-4); background: var(--bg); padding: var(--sp-2) var(--sp-4); z-index: 10; }
 input, select, textarea { font: inherit; color: var(--ink); background: var(--bg); border: 1px solid var(--control); border-radius: var(--r-sm); padding: .4rem .6rem; max-width: 100%; }
-select { appearance: none; padding-right: 1.8rem; background-image: linear-gradient(45deg, transparent 50%, var(--muted) 50%), linear-gradient(135deg, var(--muted) 50%, transparent 50%); background-position: calc(100% - 14px) 55%, calc(100% - 9px) 55%; background-size: 5px 5px; background-repeat: no-repeat; }
+select { appearance: none; padding-inline-end: 1.8rem; background-image: linear-gradient(45deg, transparent 50%, var(--muted) 50%), linear-gradient(135deg, var(--muted) 50%, transparent 50%); background-position: calc(100% - 14px) 55%, calc(100% - 9px) 55%; background-size: 5px 5px; background-repeat: no-repeat; }
+[dir="rtl"] select { background-position: 9px 55%, 14px 55%; }
 textarea { width: 100%; min-height: 6rem; }
 button, .button { font: inherit; font-weight: 600; display: inline-flex; align-items: center; gap: var(--sp-1); padding: .4rem .9rem; border-radius: var(--r-sm); border: 1px solid var(--accent); background: var(--accent); color: var(--accent-ink); cursor: pointer; text-decoration: none; line-height: 1.4; }
 .button:hover { text-decoration: none; }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsole } from '../../src/console/index.js';
+import { translator } from '../../src/engine/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { axeViolations, HAS_CHROMIUM, useBrowserStand, withAxe } from '../helpers/browser.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
@@ -52,7 +53,7 @@ describe.skipIf(!HAS_CHROMIUM)('the look of every page, on a laptop and a phone,
             const res = await page.goto(`${stand.server.url}${stop.path}`);
             const where = `${stop.face} ${stop.name}`;
             expect(res?.status(), where).toBe(stop.name === 'not-found' ? 404 : 200);
-            await stop.steps?.(page);
+            await stop.steps?.(page, translator());
             // The theme asked for is the one drawn (the page's background is the theme's).
             const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
             expect(background, where).toBe(theme === 'dark' ? 'rgb(14, 16, 20)' : 'rgb(255, 255, 255)');

@@ -427,6 +427,33 @@ describe('feedback-service command line', () => {
       ],
     });
     expect((await cli('org', 'update', org.id, '--search-synonym', 'none')).searchSynonyms).toEqual([]);
+    // Languages: the workspace's default, and its own wording, one message at a time (docs/portal.md).
+    const worded = await cli(
+      'org',
+      'update',
+      org.id,
+      '--locale',
+      'de',
+      '--wording',
+      'de:board.newPost=Idee einreichen',
+      '--wording',
+      'fr:board.newPost=Proposer une idée',
+    );
+    expect(worded).toMatchObject({
+      locale: 'de',
+      portalWording: { de: { 'board.newPost': 'Idee einreichen' }, fr: { 'board.newPost': 'Proposer une idée' } },
+    });
+    expect((await cli('org', 'update', org.id, '--wording', 'fr:board.newPost=')).portalWording).toEqual({
+      de: { 'board.newPost': 'Idee einreichen' },
+    });
+    await expect(
+      cli('org', 'update', org.id, '--wording', 'de:board.newPost=Neu für {workspace}'),
+    ).rejects.toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining('which board.newPost does not have'),
+    });
+    await expect(cli('org', 'update', org.id, '--locale', 'sv')).rejects.toMatchObject({ code: 2 });
+    expect((await cli('org', 'update', org.id, '--wording', 'none')).portalWording).toEqual({});
     await expect(cli('org', 'update', org.id, '--portal-frame-origin', 'app.example.com')).rejects.toMatchObject({
       code: 1,
       stdout: expect.stringContaining('is not an origin'),

@@ -120,6 +120,7 @@ describeEngine(
             ['searchSynonyms', 'sso, saml'],
           ],
         ],
+        [`${base}/settings/languages`, [['locale', 'ja']]],
         [
           `${base}/settings/sso`,
           [
@@ -273,6 +274,33 @@ describeEngine(
       const shown = (await v.get(`${base}/settings`)).text;
       expect(shown).toContain('<option value="french" selected>french</option>');
       expect(shown).toContain('sso, single sign-on, saml\ncsv, spreadsheet</textarea>');
+      // Languages: the default, and the team's own words, a line each; a line that is not one is refused by number.
+      const badLine = await v.post(`${base}/settings/languages`, [
+        ['locale', 'de'],
+        ['portalWording', 'de:board.newPost=Idee einreichen\nnot a line'],
+      ]);
+      expect(badLine.status).toBe(422);
+      expect(badLine.text).toContain('Line 2 of your own words: write it as language:message=words.');
+      const unfit = await v.post(`${base}/settings/languages`, [
+        ['locale', 'de'],
+        ['portalWording', 'de:board.newPost=Neu für {workspace}'],
+      ]);
+      expect(unfit.status).toBe(422);
+      expect(unfit.text).toContain('which board.newPost does not have');
+      const languages = await v.post(`${base}/settings/languages`, [
+        ['locale', 'de'],
+        ['portalWording', 'de:board.newPost = Idee einreichen\n\nfr:board.newPost=Proposer une idée'],
+      ]);
+      expect(languages.location).toBe(`${base}/settings?done=languages`);
+      expect(await h.engine.organizations.get(s.org.id)).toMatchObject({
+        locale: 'de',
+        portalWording: { de: { 'board.newPost': 'Idee einreichen' }, fr: { 'board.newPost': 'Proposer une idée' } },
+      });
+      const languagesShown = (await v.get(`${base}/settings`)).text;
+      expect(languagesShown).toContain('<option value="de" lang="de" selected>Deutsch</option>');
+      expect(languagesShown).toContain(
+        'de:board.newPost=Idee einreichen\nfr:board.newPost=Proposer une idée</textarea>',
+      );
       const light = await v.post(`${base}/settings/branding`, [['portalAccent', '#ffff00']]);
       expect(light.status).toBe(422);
       expect(light.text).toContain('too light');

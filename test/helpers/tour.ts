@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { CLI_ACTOR, type Engine, hashEmail } from '../../src/engine/index.js';
+import { CLI_ACTOR, type Engine, hashEmail, type Translator, translator } from '../../src/engine/index.js';
 import { seedConsole } from '../browser/console-seed.js';
 
 // A tour of every page of the portal and the console, on one seeded workspace: what the look test checks at two
@@ -14,7 +14,7 @@ export interface TourStop {
    * For a page a form leads to (the email step of a vote, a code page): what a person does on `path` to get there.
    * It ends once the page is shown.
    */
-  steps?: (page: Page) => Promise<void>;
+  steps?: (page: Page, tr: Translator) => Promise<void>;
   /** Seen by someone not signed into the console (its sign-in pages send a signed-in person on to their workspace). */
   signedOut?: boolean;
 }
@@ -23,10 +23,10 @@ export interface TourStop {
 let addresses = 0;
 const freshAddress = () => `visitor-${++addresses}-${Date.now()}@example.com`;
 
-/** An anonymous person presses a board row's Vote: the portal asks who they are first. */
-async function voteAnonymously(page: Page): Promise<void> {
+/** An anonymous person presses a board row's Vote: the portal asks who they are first (in the page's language). */
+async function voteAnonymously(page: Page, tr: Translator = translator()): Promise<void> {
   await page.locator('ul.posts .vote-button[aria-pressed="false"]').first().click();
-  await page.getByRole('heading', { name: 'Confirm your email to vote' }).waitFor();
+  await page.getByRole('heading', { name: tr.t('identify.vote') }).waitFor();
 }
 
 /** The two screens every page is looked at on: a laptop and a phone. */
@@ -175,12 +175,12 @@ export async function seedTour(
       face: 'portal',
       name: 'code',
       path: `${portal}/b/${ideas.slug}`,
-      async steps(page) {
-        await voteAnonymously(page);
-        await page.getByLabel('Your name').fill('Robin');
-        await page.getByLabel('Your email').fill(freshAddress());
-        await page.getByRole('button', { name: 'Email me a code' }).click();
-        await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+      async steps(page, tr = translator()) {
+        await voteAnonymously(page, tr);
+        await page.getByLabel(tr.t('identify.name')).fill('Robin');
+        await page.getByLabel(tr.t('identify.email')).fill(freshAddress());
+        await page.getByRole('button', { name: tr.t('identify.send') }).click();
+        await page.getByRole('heading', { name: tr.t('code.heading') }).waitFor();
       },
     },
     { face: 'mail', name: 'preferences', path: `/portal/mail/preferences?t=${mailToken}` },

@@ -1,4 +1,4 @@
-import type { BillingState, Plan, UpdateOrganizationInput } from '../../engine/index.js';
+import { type BillingState, FeedbackError, type Plan, type UpdateOrganizationInput } from '../../engine/index.js';
 import { type DatabaseOptions, withEngine } from '../common.js';
 import { type Io, print } from '../io.js';
 
@@ -31,6 +31,32 @@ export interface UpdateOptions extends DatabaseOptions {
   searchStems?: string;
   /** Each a group, its words or phrases separated by commas; `none` clears the list. */
   searchSynonym?: string[];
+  /** One of LOCALES (commander checks). */
+  locale?: string;
+  /** Each `locale:key=message` (an empty message removes it); `none` alone removes them all. */
+  wording?: string[];
+}
+
+/**
+ * The workspace's wording after the changes typed: each `locale:key=message` set (or, empty, removed) over what it
+ * has; `none` alone starts from nothing. The engine checks each message.
+ */
+function wordingAfter(current: Record<string, Record<string, string>>, changes: string[] | undefined) {
+  if (!changes) return undefined;
+  if (changes.join() === 'none') return {};
+  const next: Record<string, Record<string, string>> = Object.fromEntries(
+    Object.entries(current).map(([locale, messages]) => [locale, { ...messages }]),
+  );
+  for (const change of changes) {
+    const match = /^([A-Za-z-]+):([\w.]+)=(.*)$/s.exec(change);
+    if (!match) throw new FeedbackError('ERR_VALIDATION', `--wording ${change}: write it as locale:key=message`);
+    const [, locale, key, message] = match as unknown as [string, string, string, string];
+    const messages = (next[locale] ??= {});
+    if (message === '') delete messages[key];
+    else messages[key] = message;
+    if (Object.keys(messages).length === 0) delete next[locale];
+  }
+  return next;
 }
 
 /** The synonym groups as typed: each a comma-separated list; `none` alone clears them. */
@@ -71,8 +97,12 @@ export async function create(options: CreateOptions, io: Io): Promise<void> {
 const onOff = (state: 'on' | 'off' | undefined) => (state === undefined ? undefined : state === 'on');
 
 export async function update(orgId: string, options: UpdateOptions, io: Io): Promise<void> {
-  const org = await withEngine(options.db, (e) =>
+  const org = await withEngine(options.db, async (e) =>
     e.organizations.update(orgId, {
+      ...(options.wording
+        ? { portalWording: wordingAfter((await e.organizations.get(orgId))?.portalWording ?? {}, options.wording) }
+        : {}),
+      locale: options.locale as UpdateOrganizationInput['locale'],
       name: options.name,
       plan: options.plan,
       billingState: options.billing,
@@ -104,6 +134,10 @@ export async function update(orgId: string, options: UpdateOptions, io: Io): Pro
       (org.searchLanguage !== 'simple' ? `, posts searched in ${org.searchLanguage}` : '') +
       (org.searchStems !== 'english' ? `, search stems ${org.searchStems}` : '') +
       (org.searchSynonyms.length ? `, ${org.searchSynonyms.length} synonym group(s)` : '') +
+      (org.locale !== 'en' ? `, language ${org.locale}` : '') +
+      (Object.keys(org.portalWording).length
+        ? `, own wording in ${Object.keys(org.portalWording).sort().join(', ')}`
+        : '') +
       '.',
   );
 }

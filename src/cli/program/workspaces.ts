@@ -1,6 +1,7 @@
 // org and key: workspaces and their API keys.
 
 import { type Command, Option } from 'commander';
+import { LOCALES } from '../../schemas/locales.js';
 import { BILLING_STATES, PLANS } from '../../schemas/plans.js';
 import { contactCap, contactCapOrDefault, rateLimitOrDefault, repeated, wholeNumber } from '../args.js';
 import type * as Key from '../commands/key.js';
@@ -95,6 +96,17 @@ function addOrgUpdate(org: Command, io: Io): void {
     .option(
       '--search-synonym <group>',
       'words or phrases that find each other, separated by commas ("sso, single sign-on, saml"); repeat for several groups; replaces the list; none clears it',
+      repeated,
+    )
+    .addOption(
+      new Option(
+        '--locale <locale>',
+        "the portal's and its mail's language where the person's own is not known (docs/portal.md)",
+      ).choices(LOCALES),
+    )
+    .option(
+      '--wording <locale:key=message>',
+      'your own words for one of the portal\'s messages in one language, e.g. de:board.newPost="Idee einreichen"; an empty message removes it; none removes them all (repeat for several; docs/portal.md)',
       repeated,
     )
     .action(async (orgId: string, options: Org.UpdateOptions) =>

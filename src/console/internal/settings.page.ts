@@ -2,16 +2,18 @@
 
 import {
   CONSOLE_PATH,
+  LOCALE_NAMES,
+  LOCALES,
   type OrganizationInfo,
   type SsoSettings,
   STEM_LANGUAGES,
   type Team,
 } from '../../engine/index.js';
-import { html } from '../../h3/index.js';
+import { html, type SafeHtml } from '../../h3/index.js';
 import { csrfField, type Frame, page, when } from './layout.js';
 
 /** The settings page's forms, each saving its own fields. */
-export type Part = 'workspace' | 'portal' | 'branding' | 'search' | 'sso';
+export type Part = 'workspace' | 'portal' | 'branding' | 'search' | 'languages' | 'sso';
 
 export function settingsPage(
   frame: Frame,
@@ -73,6 +75,8 @@ ${check('resetAccent', false, 'Use the default colour')}
 <textarea id="s-synonyms" name="searchSynonyms" rows="4">${typed('search', 'searchSynonyms', org.searchSynonyms.map((g) => g.join(', ')).join('\n'))}</textarea>
 <p><button type="submit">Save</button></p></form></section>
 
+${languagesPart(frame, base, org, error('languages'), (name, saved) => typed('languages', name, saved))}
+
 <section aria-labelledby="sso-h"><h2 id="sso-h">Single sign-on</h2>${error('sso')}
 <p class="muted wrap-anywhere">OpenID Connect (Google Workspace, Okta, Entra ID, Keycloak...). Register a web application at your provider with the redirect URI <code>${origin.callback}</code>. Single sign-on signs in people on the team; it does not add anyone.</p>
 ${sso ? ssoState(frame, base, sso, origin.site) : html`<p>Off.</p>`}
@@ -85,6 +89,29 @@ ${sso ? ssoState(frame, base, sso, origin.site) : html`<p>Off.</p>`}
 ${sso ? html`<form method="post" action="${base}/sso/off">${csrfField(frame)}<button type="submit" class="secondary">Turn single sign-on off</button></form>` : ''}
 </section>`;
   return page(frame, body);
+}
+
+/** The wording as the form shows it: a line per message, `language:message=your words`. */
+const wordingLines = (wording: Record<string, Record<string, string>>) =>
+  Object.entries(wording)
+    .flatMap(([locale, messages]) => Object.entries(messages).map(([key, text]) => `${locale}:${key}=${text}`))
+    .join('\n');
+
+/** The languages form: the workspace's default language and its own words (docs/portal.md). */
+function languagesPart(
+  frame: Frame,
+  base: string,
+  org: OrganizationInfo,
+  error: SafeHtml | string,
+  typed: (name: string, saved: string) => string,
+) {
+  return html`<section aria-labelledby="languages-h"><h2 id="languages-h">Languages</h2>${error}
+<p class="muted">The portal, the widget and their mail speak each person's language: the one they chose (or your app gives), else their browser's, else the default below. Ten languages: ${LOCALES.map((l) => LOCALE_NAMES[l]).join(', ')}.</p>
+<form method="post" action="${base}/languages">${csrfField(frame)}
+<label for="s-locale">Default language</label><select id="s-locale" name="locale">${LOCALES.map((l) => html`<option value="${l}" lang="${l}"${typed('locale', org.locale) === l ? html.raw` selected` : ''}>${LOCALE_NAMES[l]}</option>`)}</select>
+<label for="s-wording">Your own words <span class="muted">(one a line, language:message=your words, e.g. de:board.newPost=Idee einreichen; the messages' names are in the portal's guide)</span></label>
+<textarea id="s-wording" name="portalWording" rows="4">${typed('portalWording', wordingLines(org.portalWording))}</textarea>
+<p><button type="submit">Save</button></p></form></section>`;
 }
 
 /**

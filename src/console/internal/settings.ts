@@ -1,5 +1,11 @@
 import type { H3, H3Event } from 'h3';
-import { CONSOLE_PATH, SSO_CALLBACK_PATH, type Team, type WorkspaceSettings } from '../../engine/index.js';
+import {
+  CONSOLE_PATH,
+  FeedbackError,
+  SSO_CALLBACK_PATH,
+  type Team,
+  type WorkspaceSettings,
+} from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import type { Frame } from './layout.js';
 import { type Part, settingsPage } from './settings.page.js';
@@ -10,6 +16,7 @@ const DONE: Record<string, string> = {
   portal: 'Portal settings saved.',
   branding: 'Branding saved: the portal shows it now.',
   search: 'Search saved: searches on the portal and here forgive as it says now.',
+  languages: 'Languages saved: the portal and its mail speak them now.',
   sso: "Single sign-on saved: people of its domains sign in with it on the workspace's sign-in page, and on the shared one once their domain is verified.",
   sso_off: 'Single sign-on turned off.',
   sso_verified: 'Domain verified: the shared sign-in page now sends its addresses to your provider.',
@@ -57,7 +64,24 @@ const PARTS: Record<Exclude<Part, 'sso'>, (form: URLSearchParams) => WorkspaceSe
       )
       .filter((group) => group.length > 0),
   }),
+  languages: (form) => ({
+    locale: (form.get('locale') ?? 'en') as WorkspaceSettings['locale'],
+    portalWording: wordingOf(form.get('portalWording') ?? ''),
+  }),
 };
+
+/** The wording the form's lines say; a line that is not `language:message=words` is refused, named by its number. */
+function wordingOf(text: string): Record<string, Record<string, string>> {
+  const wording: Record<string, Record<string, string>> = {};
+  for (const [i, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue;
+    const match = /^\s*([A-Za-z-]+):([\w.]+)\s*=\s*(.+?)\s*$/.exec(line);
+    if (!match)
+      throw new FeedbackError('ERR_VALIDATION', `Line ${i + 1} of your own words: write it as language:message=words.`);
+    (wording[match[1]!] ??= {})[match[2]!] = match[3]!;
+  }
+  return wording;
+}
 
 const back = (team: Team) => `${CONSOLE_PATH}/${team.organizationId}/settings`;
 type Refused = { part: Part; message: string; drafts: URLSearchParams } | null;

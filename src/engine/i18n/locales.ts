@@ -4,9 +4,9 @@
 import { match } from '@formatjs/intl-localematcher';
 import Negotiator from 'negotiator';
 
-/** The locales with a complete catalog, English first (the catalogs' source). */
-export const LOCALES = ['en', 'de', 'fr', 'es', 'pt-BR', 'it', 'nl', 'ja', 'zh-CN', 'ar'] as const;
-export type Locale = (typeof LOCALES)[number];
+import { LOCALES, type Locale } from '../../schemas/locales.js';
+
+export { LOCALES, type Locale };
 export const DEFAULT_LOCALE: Locale = 'en';
 
 /** Each locale's name in its own language, as the switcher lists it. */

@@ -17,11 +17,13 @@ nav.sections a[aria-current="page"] { color: var(--ink); background: var(--sunke
 .account { position: relative; }
 .account summary { list-style: none; cursor: pointer; display: inline-flex; align-items: center; gap: var(--sp-2); border-radius: var(--r-full); }
 .account summary::-webkit-details-marker { display: none; }
-.account .menu { position: absolute; right: 0; top: calc(100% + var(--sp-2)); z-index: 5; min-width: 14rem; max-width: calc(100vw - 2rem); padding: var(--sp-3); display: flex; flex-direction: column; gap: var(--sp-2); }
+.account .menu { position: absolute; inset-inline-end: 0; top: calc(100% + var(--sp-2)); z-index: 5; min-width: 14rem; max-width: calc(100vw - 2rem); padding: var(--sp-3); display: flex; flex-direction: column; gap: var(--sp-2); }
 .account form { margin: 0; }
-.tools { display: flex; align-items: center; gap: var(--sp-3); margin-left: auto; }
+.tools { display: flex; align-items: center; gap: var(--sp-3); margin-inline-start: auto; }
 main { width: 100%; max-width: 56rem; margin: 0 auto; padding: var(--sp-4); flex: 1; }
 footer.site { width: 100%; max-width: 56rem; margin: 0 auto; padding: var(--sp-4); color: var(--muted); font-size: var(--text-sm); display: flex; justify-content: space-between; gap: var(--sp-3); flex-wrap: wrap; align-items: center; }
+footer.site form.languages { display: flex; align-items: center; gap: var(--sp-2); margin-inline-start: auto; }
+footer.site form.languages select, footer.site form.languages button { font-size: var(--text-sm); padding-block: .25rem; min-height: 2rem; }
 .head { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: var(--sp-3); margin-bottom: var(--sp-3); }
 .head h1 { margin: 0; }
 .crumbs { margin: 0 0 var(--sp-2); font-size: var(--text-sm); }
@@ -57,14 +59,14 @@ article.post .text { flex: 1; min-width: 0; }
 article.post h1 { margin: 0 0 var(--sp-2); font-size: var(--text-xl); }
 .body { white-space: pre-wrap; margin: var(--sp-3) 0 0; }
 .author { display: inline-flex; align-items: center; gap: var(--sp-2); color: var(--ink); }
-.comments, .comments ul { list-style: none; padding-left: 0; margin: 0; }
-.comments ul { margin-left: var(--sp-4); border-left: 2px solid var(--line); padding-left: var(--sp-3); }
+.comments, .comments ul { list-style: none; padding-inline-start: 0; margin: 0; }
+.comments ul { margin-inline-start: var(--sp-4); border-inline-start: 2px solid var(--line); padding-inline-start: var(--sp-3); }
 .comment { margin: var(--sp-3) 0; }
 .comment > .who-said { display: flex; align-items: center; gap: var(--sp-2); font-size: var(--text-sm); color: var(--muted); }
 .comment > .who-said strong { color: var(--ink); }
 .comment > .body { margin: var(--sp-1) 0 0 2.25rem; }
-.comment > .reply { margin-left: 2.25rem; font-size: var(--text-sm); }
-.comment.official > .body { border-left: 3px solid var(--accent); padding-left: var(--sp-2); }
+.comment > .reply { margin-inline-start: 2.25rem; font-size: var(--text-sm); }
+.comment.official > .body { border-inline-start: 3px solid var(--accent); padding-inline-start: var(--sp-2); }
 .team-badge { font-size: var(--text-xs); font-weight: 600; color: var(--accent); border: 1px solid var(--accent-line); border-radius: var(--r-full); padding: 0 .45rem; }
 .roadmap { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: var(--sp-3); }
 .roadmap section { background: var(--surface); border: 1px solid var(--line); border-radius: var(--r-md); padding: var(--sp-2) var(--sp-3) var(--sp-3); }
@@ -82,7 +84,7 @@ fieldset { border: 1px solid var(--line); border-radius: var(--r-md); padding: v
 legend { font-weight: 600; padding: 0 var(--sp-1); }
 .follows { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: var(--sp-2); }
 .actions { display: flex; gap: var(--sp-3); align-items: center; flex-wrap: wrap; }
-#similar ul { margin: var(--sp-1) 0 0; padding-left: var(--sp-5); }
+#similar ul { margin: var(--sp-1) 0 0; padding-inline-start: var(--sp-5); }
 .notice { margin: 0 0 var(--sp-3); }
 @media (max-width: 40rem) {
   header.site .bar { gap: var(--sp-1) var(--sp-3); padding: var(--sp-2) var(--sp-3); }
