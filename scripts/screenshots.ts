@@ -1,6 +1,10 @@
 // npm run screenshots: every page of the portal and the console, at 1280 and 390 px, light and dark, written to
 // docs/images/<face>-<page>-<width>-<theme>.png (docs/portal.md and docs/console.md show them). It starts what the
-// tests start: a fresh SQLite file, the engine migrated and seeded, the server, Debian's chromium.
+// tests start: a fresh SQLite file, the engine migrated and seeded, the server, Debian's chromium. Then the board page
+// on a phone in German, Japanese and Arabic (docs/images/portal-board-<locale>-390.png). `npm run screenshots --
+// languages` takes only those (Japanese and Arabic need their fonts: apt-get install fonts-noto-cjk fonts-noto-core).
+const ONLY_LANGUAGES = process.argv.includes('languages');
+
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -33,7 +37,17 @@ const browser = await launchChromium();
 try {
   const { stops, signInLink, organizationId } = await seedTour(engine, receiverUrl);
   const session = await tourSession(browser, server.url, signInLink);
-  for (const screen of SCREENS)
+  const board = stops.find((s) => s.face === 'portal' && s.name === 'board')!;
+  for (const locale of ['de', 'ja', 'ar']) {
+    const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 }, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(`${server.url}${board.path}`);
+    const file = join(OUT, `portal-board-${locale}-390.png`);
+    await page.screenshot({ path: file });
+    console.log(file);
+    await context.close();
+  }
+  for (const screen of ONLY_LANGUAGES ? [] : SCREENS)
     for (const theme of THEMES) {
       const context = await tourContext(browser, session, screen, theme);
       const outside = await tourContext(browser, null, screen, theme);
@@ -62,7 +76,7 @@ try {
   const origin = `http://localhost:${(host.address() as AddressInfo).port}`;
   await engine.organizations.update(organizationId, { portalFrameOrigins: [origin] });
   try {
-    for (const screen of SCREENS)
+    for (const screen of ONLY_LANGUAGES ? [] : SCREENS)
       for (const theme of THEMES) {
         const context = await tourContext(browser, session, screen, theme);
         const page = await context.newPage();

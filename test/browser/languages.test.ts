@@ -16,9 +16,9 @@ const PHONE = { width: 390, height: 844 };
 const english = CATALOGS.en;
 const keys = Object.keys(english) as Array<keyof typeof english>;
 
-/** What on the page is a message's name, or an English message where the language has its own words. */
+/** What on the page (screen readers' text included) is a message's name, or an English message where the language has its own words. */
 async function untranslated(page: Page, locale: Locale): Promise<string[]> {
-  const text = await page.evaluate(() => document.body.innerText);
+  const text = await page.evaluate(() => document.body.textContent ?? '');
   const names = keys.filter((k) => text.includes(k));
   if (locale === 'en') return names;
   // Messages of three words or more, without values, that the language words otherwise (the seed's own text is
@@ -70,6 +70,8 @@ describe.skipIf(!HAS_CHROMIUM)('every portal page in every language, on a phone'
           await stop.steps?.(tab, tr);
           const root = await tab.evaluate(() => [document.documentElement.lang, document.documentElement.dir]);
           expect(root, where).toEqual([locale, tr.dir]);
+          // The theme button's words are set by its script, from the page's.
+          expect(await tab.locator('[data-theme-toggle]').textContent(), where).toBe(tr.t('layout.themeAuto'));
           for (const left of await untranslated(tab, locale)) found.push(`${where}: ${left}`);
           const width = await tab.evaluate(() => document.documentElement.scrollWidth);
           if (width > PHONE.width) found.push(`${where}: ${width} px wide`);

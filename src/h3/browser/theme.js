@@ -32,8 +32,10 @@
     for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (
       document.querySelectorAll('button[data-theme-toggle]')
     )) {
+      // The page's own words for each theme, where it gives them (the portal's, in its language).
       const show = () => {
-        button.textContent = LABELS[chosen] ?? LABELS.auto;
+        button.textContent =
+          button.dataset[`label${chosen[0]?.toUpperCase()}${chosen.slice(1)}`] ?? LABELS[chosen] ?? LABELS.auto;
       };
       show();
       button.hidden = false;

@@ -115,7 +115,7 @@ ${bar}
 ${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''}
 ${main}
 </main>
-<footer class="site"><span>${tr.html('layout.footer', { workspace }, { name: (inside) => html`<span dir="auto">${inside}</span>` })}</span>${frame.here ? languages(tr, frame.here) : ''}<button type="button" class="theme-toggle" data-theme-toggle hidden>${tr.t('layout.theme')}</button></footer>
+<footer class="site"><span>${tr.html('layout.footer', { workspace }, { name: (inside) => html`<span dir="auto">${inside}</span>` })}</span>${frame.here ? languages(tr, frame.here) : ''}<button type="button" class="theme-toggle" data-theme-toggle data-label-auto="${tr.t('layout.themeAuto')}" data-label-light="${tr.t('layout.themeLight')}" data-label-dark="${tr.t('layout.themeDark')}" hidden>${tr.t('layout.theme')}</button></footer>
 </body>
 </html>
 `);
