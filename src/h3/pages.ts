@@ -3,7 +3,7 @@
 // their static assets, compressed once under names that change with their content.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { H3 } from 'h3';
+import { H3, type H3Event } from 'h3';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../engine/index.js';
 import type { AppSite } from './app.js';
 import { isClientAbort } from './internal/body.js';
@@ -159,10 +159,10 @@ export async function finishSiteAnswer(
 
 /** The pages a site answers its failures with. */
 export interface SitePages {
-  /** The database is away (503, with Retry-After). */
-  unavailable(): string;
+  /** The database is away (503, with Retry-After); the request, for the page's language. */
+  unavailable(event: H3Event): string;
   /** Anything else unexpected (500). */
-  error(): string;
+  error(event: H3Event): string;
 }
 
 /**
@@ -183,17 +183,17 @@ export function createSiteRouter(name: string, path: string, pages: SitePages): 
         debug?.(
           `[feedback-service] ${name}: client abort on ${event.url.pathname}: the client closed the connection mid-request`,
         );
-        return htmlResponse(400, pages.error());
+        return htmlResponse(400, pages.error(event));
       }
       if (isDatabaseUnavailable(cause)) {
         report?.(`[feedback-service] ${name}: database unavailable on ${event.url.pathname}`, cause);
-        return respond(503, pages.unavailable(), [], {
+        return respond(503, pages.unavailable(event), [], {
           'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
           'cache-control': 'no-store',
         });
       }
       report?.(`[feedback-service] ${name} error on ${event.url.pathname}`, cause);
-      return htmlResponse(500, pages.error());
+      return htmlResponse(500, pages.error(event));
     },
   });
   const site: AppSite = {

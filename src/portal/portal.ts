@@ -36,9 +36,10 @@ export interface PortalOptions {
  */
 export function createPortal(options: PortalOptions): AppSite {
   const site = new PortalSite(options.engine, options.trustProxy ?? false, { ...PORTAL_LIMITS, ...options.limits });
+  // Failure pages need nothing from the database: the address's or the browser's language.
   const { router, site: served } = createSiteRouter('portal', PORTAL_PATH, {
-    unavailable: unavailablePage,
-    error: errorPage,
+    unavailable: (event) => unavailablePage(translator(pageLocale(event, {}))),
+    error: (event) => errorPage(translator(pageLocale(event, {}))),
   });
   // A workspace that lets sites frame its portal (the widget), or shows a logo from elsewhere, says so in the policy
   // of every page it answers.

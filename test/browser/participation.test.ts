@@ -221,7 +221,8 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       host.once('exit', (code) => reject(new Error(`examples/portal-host.mjs exited ${code}`)));
     });
     const refused = await otherSite(
-      `<!doctype html><html lang="en"><title>Elsewhere</title><script src="${stand.server.url}/portal/widget.js" data-portal="acme" async></script></html>`,
+      // A German site: the widget speaks its language, and opens the portal in it.
+      `<!doctype html><html lang="de"><title>Anderswo</title><script src="${stand.server.url}/portal/widget.js" data-portal="acme" async></script></html>`,
     );
     await stand.engine.organizations.update(orgId, { portalFrameOrigins: [allowed] });
     const context = await stand.browser.newContext({ viewport: { width: 1100, height: 800 } });
@@ -259,10 +260,11 @@ describe.skipIf(!HAS_CHROMIUM)('taking part on the portal in chromium', () => {
       const other = await context.newPage();
       await other.goto(refused.origin);
       await other.getByRole('button', { name: 'Feedback' }).click();
-      await other.getByRole('alert').getByText('Feedback cannot be shown on this site.').waitFor();
-      expect(await other.getByRole('link', { name: 'Open Feedback in a new tab' }).getAttribute('href')).toBe(
-        `${stand.server.url}/portal/acme/`,
+      await other.getByRole('alert').getByText('Feedback kann auf dieser Website nicht angezeigt werden.').waitFor();
+      expect(await other.getByRole('link', { name: 'Feedback in einem neuen Tab öffnen' }).getAttribute('href')).toBe(
+        `${stand.server.url}/portal/acme/?lang=de`,
       );
+      expect(await other.getByRole('button', { name: 'Schließen' }).count()).toBe(1);
       expect(await other.locator('iframe[title="Feedback"]').isHidden()).toBe(true);
       const framed = other.frames().find((f) => f !== other.mainFrame());
       expect(await framed!.getByText('Feature requests').count()).toBe(0);

@@ -643,7 +643,7 @@ describe('feedback-service command line', () => {
       expect(loaded.some((url) => url.endsWith('/src/cli/index.ts'))).toBe(true); // the trace sees our modules
       expect(
         loaded.filter((url) =>
-          /\/src\/(?!cli\/(index|program|args|io|program\/[a-z]+)\.ts$|contract\/version\.ts$|schemas\/(plans|team)\.ts$)|@mikro-orm|libsql|\/pg\/|\/zod\//.test(
+          /\/src\/(?!cli\/(index|program|args|io|program\/[a-z]+)\.ts$|contract\/version\.ts$|schemas\/(plans|team|locales)\.ts$)|@mikro-orm|libsql|\/pg\/|\/zod\//.test(
             url,
           ),
         ),

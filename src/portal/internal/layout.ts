@@ -98,7 +98,7 @@ function shell(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · ${workspace}</title>
+<title>${tr.t('layout.title', { page: title, workspace })}</title>
 ${summaryTags(title, workspace, frame.summary)}
 ${brand?.logoUrl ? html`<link rel="icon" href="${brand.logoUrl}">` : html`<link rel="icon" href="/favicon.svg" type="image/svg+xml">`}
 <link rel="stylesheet" href="${PORTAL_PATH}/assets/${STYLESHEET.name}">

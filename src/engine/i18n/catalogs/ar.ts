@@ -2,6 +2,7 @@
 import type { Catalog } from './catalog.js';
 
 export const ar: Catalog = {
+  'layout.title': '{page} · {workspace}',
   'layout.skip': 'انتقل إلى المحتوى',
   'layout.sections': 'الأقسام',
   'layout.footer': 'آراء حول <name>{workspace}</name>',

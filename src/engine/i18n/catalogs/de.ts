@@ -2,6 +2,7 @@
 import type { Catalog } from './catalog.js';
 
 export const de: Catalog = {
+  'layout.title': '{page} · {workspace}',
   'layout.skip': 'Zum Inhalt springen',
   'layout.sections': 'Bereiche',
   'layout.footer': 'Feedback für <name>{workspace}</name>',

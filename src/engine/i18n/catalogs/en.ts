@@ -3,6 +3,7 @@
 // fills in. A test fails when another catalog misses a key, a message does not parse, or its values differ.
 export const en = {
   // Every page
+  'layout.title': '{page} · {workspace}',
   'layout.skip': 'Skip to content',
   'layout.sections': 'Sections',
   'layout.footer': 'Feedback for <name>{workspace}</name>',

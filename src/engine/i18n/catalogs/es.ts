@@ -2,6 +2,7 @@
 import type { Catalog } from './catalog.js';
 
 export const es: Catalog = {
+  'layout.title': '{page} · {workspace}',
   'layout.skip': 'Saltar al contenido',
   'layout.sections': 'Secciones',
   'layout.footer': 'Comentarios para <name>{workspace}</name>',

@@ -2,6 +2,7 @@
 import type { Catalog } from './catalog.js';
 
 export const fr: Catalog = {
+  'layout.title': '{page} · {workspace}',
   'layout.skip': 'Aller au contenu',
   'layout.sections': 'Rubriques',
   'layout.footer': 'Vos retours pour <name>{workspace}</name>',

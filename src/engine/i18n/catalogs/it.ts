@@ -2,6 +2,7 @@
 import type { Catalog } from './catalog.js';
 
 export const it: Catalog = {
+  'layout.title': '{page} · {workspace}',
   'layout.skip': 'Vai al contenuto',
   'layout.sections': 'Sezioni',
   'layout.footer': 'Feedback per <name>{workspace}</name>',

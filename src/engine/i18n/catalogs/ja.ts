@@ -2,6 +2,7 @@
 import type { Catalog } from './catalog.js';
 
 export const ja: Catalog = {
+  'layout.title': '{page}｜{workspace}',
   'layout.skip': '本文へ移動',
   'layout.sections': 'セクション',
   'layout.footer': '<name>{workspace}</name> へのフィードバック',

@@ -2,6 +2,7 @@
 import type { Catalog } from './catalog.js';
 
 export const nl: Catalog = {
+  'layout.title': '{page} · {workspace}',
   'layout.skip': 'Naar de inhoud',
   'layout.sections': 'Onderdelen',
   'layout.footer': 'Feedback voor <name>{workspace}</name>',

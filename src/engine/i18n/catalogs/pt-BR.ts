@@ -2,6 +2,7 @@
 import type { Catalog } from './catalog.js';
 
 export const ptBR: Catalog = {
+  'layout.title': '{page} · {workspace}',
   'layout.skip': 'Pular para o conteúdo',
   'layout.sections': 'Seções',
   'layout.footer': 'Feedback para <name>{workspace}</name>',

@@ -2,6 +2,7 @@
 import type { Catalog } from './catalog.js';
 
 export const zhCN: Catalog = {
+  'layout.title': '{page} - {workspace}',
   'layout.skip': '跳到正文',
   'layout.sections': '栏目',
   'layout.footer': '<name>{workspace}</name> 的反馈',
