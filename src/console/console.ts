@@ -20,6 +20,7 @@ import {
   type HostMemberOf,
 } from './internal/site.js';
 import { mountTeam } from './internal/team.js';
+import { say, sayHtml } from './internal/words.js';
 import { mountWebhooks } from './internal/webhooks.js';
 
 export { CONSOLE_LIMITS, CONSOLE_PATH, type ConsoleLimits, type HostMember, type HostMemberOf };
@@ -60,13 +61,18 @@ export function createConsole(options: ConsoleOptions): AppSite {
   );
   const { router, site: served } = createSiteRouter('console', CONSOLE_PATH, {
     unavailable: () =>
-      message({ title: 'Unavailable', csrf: '' }, 'Unavailable', 'The database is unreachable; try again in a moment.'),
-    error: () => message({ title: 'Error', csrf: '' }, 'Something went wrong', 'The error is in the server log.'),
+      message(
+        { title: say('console.unavailable'), csrf: '' },
+        say('console.unavailable'),
+        say('console.unavailableText'),
+      ),
+    error: () =>
+      message({ title: say('console.error'), csrf: '' }, say('console.errorHeading'), say('console.errorText')),
   });
   const assets = new Map([STYLESHEET, SCRIPT, THEME].map((a) => [a.name, a]));
   router.get(`${CONSOLE_PATH}/assets/:name`, (event) => {
     const found = assets.get(getRouterParams(event).name ?? '');
-    return found ? assetResponse(found, event.req.headers.get('accept-encoding')) : htmlResponse(404, 'Not found');
+    return found ? assetResponse(found, event.req.headers.get('accept-encoding')) : htmlResponse(404, say('console.notFound'));
   });
   if (!site.embedded) mountSignIn(router, site);
   mountPosts(router, site);
@@ -91,17 +97,17 @@ export function createConsole(options: ConsoleOptions): AppSite {
     // Teams that ask for their own single sign-on, and (for a session that single sign-on alone proved) the way to the others.
     const more = html`${
       elsewhere.length
-        ? html`<h2>Sign in with single sign-on</h2><p class="muted">These workspaces ask their people to sign in with their own provider.</p><ul class="teams">${elsewhere.map(
+        ? html`<h2>${say('console.ssoWorkspaces')}</h2><p class="muted">${say('console.ssoWorkspacesText')}</p><ul class="teams">${elsewhere.map(
             (t) =>
               html`<li><a href="${CONSOLE_PATH}/${t.organizationId}/sign-in">${t.workspace}</a> <span class="muted">${t.role}</span></li>`,
           )}</ul>`
         : ''
-    }${addressProven || embedded ? '' : html`<p class="muted">Single sign-on opened the workspaces above. On another workspace's team too? <a href="${CONSOLE_PATH}/sign-in">Sign in with an emailed code</a> to open it.</p>`}`;
+    }${addressProven || embedded ? '' : html`<p class="muted">${sayHtml('console.ssoOpened', {}, { link: (inside) => html`<a href="${CONSOLE_PATH}/sign-in">${inside}</a>` })}</p>`}`;
     const body =
       teams.length || elsewhere.length
-        ? html`<h1>Your workspaces</h1><ul class="teams">${teams.map((t) => html`<li><a href="${CONSOLE_PATH}/${t.organizationId}/posts">${t.workspace}</a> <span class="muted">${t.role}</span></li>`)}</ul>${more}`
-        : html`<h1>No workspace</h1><p>You are not on any workspace's team any more. Ask an owner to add you again.</p>${more}`;
-    return htmlResponse(200, page({ ...v.frame, title: 'Workspaces' }, body, { narrow: true }), v.cookies);
+        ? html`<h1>${say('console.yourWorkspaces')}</h1><ul class="teams">${teams.map((t) => html`<li><a href="${CONSOLE_PATH}/${t.organizationId}/posts">${t.workspace}</a> <span class="muted">${t.role}</span></li>`)}</ul>${more}`
+        : html`<h1>${say('console.noWorkspace')}</h1><p>${say('console.noWorkspaceText')}</p>${more}`;
+    return htmlResponse(200, page({ ...v.frame, title: say('console.workspaces') }, body, { narrow: true }), v.cookies);
   });
   router.get(CONSOLE_PATH, () => seeOther(`${CONSOLE_PATH}/`));
   router.all('/**', async (event) => site.notFound(await site.visit(event)));

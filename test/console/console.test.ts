@@ -337,7 +337,8 @@ describeEngine(
       ]);
       expect(audit.text).toContain('own2@example.com');
       // In words: who did what to whom, never an action code.
-      expect(audit.text).toContain("changed new.person@example.com's role from member to viewer.");
+      // (The sentence is a message of the catalogs: its text escaped as any value is.)
+      expect(audit.text).toContain('changed new.person@example.com&#39;s role from member to viewer.');
       expect(audit.text).toContain('removed new.person@example.com from the team.');
       expect(audit.text).not.toContain('<code>team.');
 

@@ -1,14 +1,16 @@
 import {
   allows,
   CONSOLE_PATH,
+  type ConsoleKey,
   type Impact,
   type SectionCounts,
   type Team,
   type TeamIdentity,
 } from '../../engine/index.js';
 import { asset, html, initials, readPackagedFile, respond, type SafeHtml, THEME_SCRIPT } from '../../h3/index.js';
-import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+import type { PostStatus } from '../../schemas/posts.js';
 import { CONSOLE_CSS } from './styles.js';
+import { say, sayHtml } from './words.js';
 
 export const STYLESHEET = asset('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS);
 /** The console's browser script (src/console/browser/console.js, type-checked and linted as the sources are). */
@@ -19,7 +21,7 @@ export const THEME = THEME_SCRIPT;
 
 /** A post's status as a coloured pill (the design system's colour for it). */
 export const pill = (status: PostStatus): SafeHtml =>
-  html`<span class="pill s-${status}">${POST_STATUS_LABELS[status]}</span>`;
+  html`<span class="pill s-${status}">${say(`status.${status}`)}</span>`;
 
 /** A person's initials in a circle; decorative (the name is written beside it). */
 export const avatar = (name: string): SafeHtml =>
@@ -68,17 +70,17 @@ export type Section =
   | 'settings'
   | 'team'
   | 'audit';
-const SECTIONS: Array<{ id: Section; label: string; manage?: true; signIn?: true }> = [
-  { id: 'posts', label: 'Posts' },
-  { id: 'roadmap', label: 'Roadmap' },
-  { id: 'changelog', label: 'Changelog' },
-  { id: 'contacts', label: 'Contacts' },
-  { id: 'companies', label: 'Companies' },
-  { id: 'webhooks', label: 'Webhooks', manage: true },
-  { id: 'keys', label: 'API keys', manage: true },
-  { id: 'settings', label: 'Settings', manage: true },
-  { id: 'team', label: 'Team', signIn: true },
-  { id: 'audit', label: 'Audit log', manage: true },
+const SECTIONS: Array<{ id: Section; manage?: true; signIn?: true }> = [
+  { id: 'posts' },
+  { id: 'roadmap' },
+  { id: 'changelog' },
+  { id: 'contacts' },
+  { id: 'companies' },
+  { id: 'webhooks', manage: true },
+  { id: 'keys', manage: true },
+  { id: 'settings', manage: true },
+  { id: 'team', signIn: true },
+  { id: 'audit', manage: true },
 ];
 
 /** What a section's count says, and whether it wants attention (something waits for the team). */
@@ -88,14 +90,15 @@ function countOf(
 ): { text: string; label: string; attention: boolean } | null {
   if (!counts) return null;
   const n = {
-    posts: [counts.held, 'held for moderation', true],
-    changelog: [counts.drafts, counts.drafts === 1 ? 'draft' : 'drafts', false],
-    webhooks: [counts.webhooksOff, 'off', true],
-    keys: [counts.keys, counts.keys === 1 ? 'key in use' : 'keys in use', false],
-    team: [counts.members, counts.members === 1 ? 'member' : 'members', false],
-  }[id as string] as [number, string, boolean] | undefined;
+    posts: [counts.held, 'console.count.held', true],
+    changelog: [counts.drafts, 'console.count.drafts', false],
+    webhooks: [counts.webhooksOff, 'console.count.webhooksOff', true],
+    keys: [counts.keys, 'console.count.keys', false],
+    team: [counts.members, 'console.count.members', false],
+  }[id as string] as [number, ConsoleKey, boolean] | undefined;
   if (!n || n[0] === 0) return null;
-  return { text: n[0] >= 100 ? '99+' : String(n[0]), label: `${n[0] >= 100 ? '99+' : n[0]} ${n[1]}`, attention: n[2] };
+  const shown = n[0] >= 100 ? '99+' : String(n[0]);
+  return { text: shown, label: say(n[1], { count: n[0], shown }), attention: n[2] };
 }
 
 /** The navigation: the sections owners and admins have for them; the team for the console's own sign-in (a host has its own). */
@@ -103,13 +106,13 @@ function sections(frame: Frame, team: Team): SafeHtml {
   const items = SECTIONS.filter(
     (s) => (!s.manage || allows(team.role, 'manage')) && (!s.signIn || frame.embedded !== true),
   );
-  return html`<nav aria-label="Sections"><ul>${items.map((s) => {
+  return html`<nav aria-label="${say('console.sections')}"><ul>${items.map((s) => {
     const c = countOf(s.id, frame.counts);
-    return html`<li><a href="${CONSOLE_PATH}/${team.organizationId}/${s.id}"${s.id === frame.section ? html.raw` aria-current="page"` : ''}><span>${s.label}</span>${c ? html`<span class="count${c.attention ? ' attention' : ''}"><span aria-hidden="true">${c.text}</span><span class="sr-only">${c.label}</span></span>` : ''}</a></li>`;
+    return html`<li><a href="${CONSOLE_PATH}/${team.organizationId}/${s.id}"${s.id === frame.section ? html.raw` aria-current="page"` : ''}><span>${say(`console.section.${s.id}`)}</span>${c ? html`<span class="count${c.attention ? ' attention' : ''}"><span aria-hidden="true">${c.text}</span><span class="sr-only">${c.label}</span></span>` : ''}</a></li>`;
   })}</ul></nav>`;
 }
 
-const themeToggle = html`<button type="button" class="theme-toggle" data-theme-toggle hidden>Theme</button>`;
+const themeToggle = html`<button type="button" class="theme-toggle" data-theme-toggle hidden>${say('console.theme')}</button>`;
 
 /** The side bar of a signed-in page: the workspace, the sections with their counts, who is signed in. */
 function sidebar(frame: Frame, identity: TeamIdentity): SafeHtml {
@@ -117,9 +120,9 @@ function sidebar(frame: Frame, identity: TeamIdentity): SafeHtml {
   const who = html`<span class="me">${avatar(identity.email)}<span class="email muted">${identity.email}${team ? ` · ${team.role}` : ''}</span></span>`;
   const account = frame.embedded
     ? html`<div class="who">${who}${themeToggle}</div>`
-    : html`<div class="who">${who}${identity.teams.length > 1 ? html`<a href="${CONSOLE_PATH}/">Switch workspace</a>` : ''}<form method="post" action="${CONSOLE_PATH}/sign-out">${csrfField(frame)}<button type="submit" class="link">Sign out</button></form>${themeToggle}</div>`;
+    : html`<div class="who">${who}${identity.teams.length > 1 ? html`<a href="${CONSOLE_PATH}/">${say('console.switchWorkspace')}</a>` : ''}<form method="post" action="${CONSOLE_PATH}/sign-out">${csrfField(frame)}<button type="submit" class="link">${say('console.signOut')}</button></form>${themeToggle}</div>`;
   return html`<aside class="sidebar">
-<a class="name" href="${CONSOLE_PATH}/">${team ? team.workspace : 'Feedback console'}</a>
+<a class="name" href="${CONSOLE_PATH}/">${team ? team.workspace : say('console.name')}</a>
 ${team ? sections(frame, team) : ''}
 ${account}
 </aside>`;
@@ -133,13 +136,13 @@ ${main}
 </main>`;
   const body = frame.identity
     ? html`<div class="shell">${sidebar(frame, frame.identity)}${content}</div>`
-    : html`<header class="bar"><span class="name">Feedback console</span>${themeToggle}</header>${content}`;
+    : html`<header class="bar"><span class="name">${say('console.name')}</span>${themeToggle}</header>${content}`;
   return String(html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${frame.title} · Feedback console</title>
+<title>${say('console.title', { page: frame.title })}</title>
 ${options.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${options.refreshTo}">` : ''}
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${CONSOLE_PATH}/assets/${STYLESHEET.name}">
@@ -147,7 +150,7 @@ ${options.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${options.r
 <script src="${CONSOLE_PATH}/assets/${SCRIPT.name}" defer></script>
 </head>
 <body>
-<a class="skip" href="#main">Skip to content</a>
+<a class="skip" href="#main">${say('console.skip')}</a>
 ${body}
 </body>
 </html>
@@ -173,18 +176,17 @@ export function shownOnce(
   cookies: string[],
 ): Response {
   const body = html`<h1>${frame.title}</h1>
-<p><strong>Copy it now: it is shown this once.</strong> No page shows it again.</p>
-<p><label for="secret">Secret</label><input id="secret" class="secret" readonly value="${secret}" size="70"></p>
+<p>${sayHtml('console.shownOnce', {}, { strong: (inside) => html`<strong>${inside}</strong>` })}</p>
+<p><label for="secret">${say('console.secret')}</label><input id="secret" class="secret" readonly value="${secret}" size="70"></p>
 <p class="muted">${hint}</p>
 <p><a href="${next.href}">${next.label}</a></p>`;
   return respond(200, page(frame, body), cookies, { 'cache-control': 'no-store' });
 }
 
 /** Who a post's impact comes from: "6 companies and 3 people", "1 company", "2 people". */
-export const payersText = (i: Impact) =>
-  [
-    i.payingCompanies ? `${i.payingCompanies} ${i.payingCompanies === 1 ? 'company' : 'companies'}` : '',
-    i.payingPeople ? `${i.payingPeople} ${i.payingPeople === 1 ? 'person' : 'people'}` : '',
-  ]
-    .filter(Boolean)
-    .join(' and ');
+export const payersText = (i: Impact) => {
+  const values = { companies: i.payingCompanies, people: i.payingPeople };
+  if (i.payingCompanies && i.payingPeople) return say('console.payers.both', values);
+  if (i.payingCompanies) return say('console.payers.companies', values);
+  return i.payingPeople ? say('console.payers.people', values) : '';
+};

@@ -3,6 +3,7 @@ import { CONSOLE_PATH, FeedbackError, type SignInFacts } from '../../engine/inde
 import { htmlResponse, readCookie, respond, seeOther, sessionCookie } from '../../h3/index.js';
 import { codePage, continuingPage, emailPage, linkPage, pausedPage } from './sign-in.page.js';
 import { CONSOLE_SESSION_COOKIE, type ConsoleSite, type ConsoleVisit } from './site.js';
+import { say } from './words.js';
 
 /** A workspace id as it may appear in a path (anything else is not looked up). */
 const ORG_ID = /^org_[0-9a-z]{26}$/;
@@ -46,7 +47,7 @@ async function startSso(site: ConsoleSite, event: H3Event, organizationId: strin
   const again = (status: number, error: string) =>
     htmlResponse(status, emailPage(v.frame, { error, email, organizationId: organizationId ?? undefined }), v.cookies);
   if (organizationId !== null && !ORG_ID.test(organizationId))
-    return again(422, 'This workspace does not sign in with single sign-on: use the emailed code.');
+    return again(422, say('console.signIn.noSso'));
   try {
     const started = await site.engine.team.startSso({ email, organizationId }, event.url.origin);
     const keep = sessionCookie(SSO_COOKIE, SSO_COOKIE_PATH, v.facts, {
@@ -78,7 +79,7 @@ async function requestCode(site: ConsoleSite, event: H3Event): Promise<Response>
     return respond(429, pausedPage(v.frame, codesPausedUntil), v.cookies, { 'retry-after': String(wait) });
   } catch (err) {
     if (!(err instanceof FeedbackError) || err.code !== 'ERR_VALIDATION') throw err;
-    const error = 'Enter an email address like name@example.com.';
+    const error = say('console.signIn.badEmail');
     return htmlResponse(422, emailPage(v.frame, { error, email }), v.cookies);
   }
 }

@@ -20,6 +20,7 @@ import {
   sessionCookie,
 } from '../../h3/index.js';
 import { type Frame, message } from './layout.js';
+import { say } from './words.js';
 
 /** The cookie that holds a team member's session token (its path is the console's). */
 export const CONSOLE_SESSION_COOKIE = 'fs_console';
@@ -93,7 +94,7 @@ export class ConsoleSite extends SiteBase<ConsoleVisit> {
     const frame = v?.frame ?? { csrf: '', team: null };
     return message({ ...frame, title: heading } as Frame, heading, text, {
       href: `${CONSOLE_PATH}/`,
-      label: 'Back to the console',
+      label: say('console.backToConsole'),
     });
   }
 
@@ -144,9 +145,9 @@ export class ConsoleSite extends SiteBase<ConsoleVisit> {
     return htmlResponse(
       401,
       message(
-        { ...v.frame, title: 'Not signed in' },
-        'Not signed in',
-        'Sign in to the application this console is part of, then open it again.',
+        { ...v.frame, title: say('console.notSignedIn') },
+        say('console.notSignedIn'),
+        say('console.notSignedInText'),
       ),
       v.cookies,
     );
@@ -194,13 +195,13 @@ export class ConsoleSite extends SiteBase<ConsoleVisit> {
   async manager(event: H3Event): Promise<{ v: ConsoleVisit; team: Team } | Response> {
     const m = await this.member(event);
     if (m instanceof Response || allows(m.team.role, 'manage')) return m;
-    const frame = { ...m.v.frame, title: 'Not for your role', team: m.team };
+    const frame = { ...m.v.frame, title: say('console.notForRole'), team: m.team };
     return htmlResponse(
       403,
       message(
         frame,
-        'Not for your role',
-        'Only owners and admins manage this. Ask one of them if something here needs changing.',
+        say('console.notForRole'),
+        say('console.notForRoleText'),
       ),
       m.v.cookies,
     );
@@ -226,7 +227,7 @@ export class ConsoleSite extends SiteBase<ConsoleVisit> {
       return seeOther(`${to}${to.includes('?') ? '&' : '?'}done=${done}`, m.v.cookies);
     } catch (err) {
       if (!(err instanceof FeedbackError)) throw err;
-      return refused ? refused(m, err) : this.refused(m.v, m.team, err, { href: back(m.team), label: 'Back' });
+      return refused ? refused(m, err) : this.refused(m.v, m.team, err, { href: back(m.team), label: say('console.back') });
     }
   }
 
@@ -234,7 +235,7 @@ export class ConsoleSite extends SiteBase<ConsoleVisit> {
   refused(v: ConsoleVisit, team: Team, err: FeedbackError, back: { href: string; label: string }): Response {
     return htmlResponse(
       statusOf(err),
-      message({ ...v.frame, title: 'Not done', team }, 'Nothing was changed', err.message, back),
+      message({ ...v.frame, title: say('console.notDone'), team }, say('console.nothingChanged'), err.message, back),
       v.cookies,
     );
   }

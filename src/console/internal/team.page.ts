@@ -3,21 +3,26 @@
 import {
   allows,
   CONSOLE_PATH,
+  type ConsoleKey,
+  consoleEn,
+  type HtmlValues,
   TEAM_ROLES,
   type Team,
   type TeamMemberInfo,
   type TeamService,
 } from '../../engine/index.js';
 import { html, type SafeHtml } from '../../h3/index.js';
-import { POST_STATUS_LABELS, type PostStatus } from '../../schemas/posts.js';
+import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import { avatar, csrfField, type Frame, page, when } from './layout.js';
+import { say, sayHtml } from './words.js';
 
-export const ROLE_HELP: Record<string, string> = {
-  owner: 'everything, including the team’s owners',
-  admin: 'everything but the team’s owners',
-  member: 'triage: posts, comments, statuses',
-  viewer: 'read only',
-};
+/** The tags the console's messages use: a screen reader's words, small print, emphasis. */
+const hidden = { hidden: (inside: SafeHtml) => html`<span class="sr-only">${inside}</span>` };
+const muted = { muted: (inside: SafeHtml) => html`<span class="muted">${inside}</span>` };
+const strong = { strong: (inside: SafeHtml) => html`<strong>${inside}</strong>` };
+
+/** What a role may do, in a few words. */
+export const roleHelp = (role: (typeof TEAM_ROLES)[number]) => say(`console.team.role.${role}`);
 
 export const roleOptions = (selected: string) =>
   TEAM_ROLES.map((r) => html`<option value="${r}"${r === selected ? html.raw` selected` : ''}>${r}</option>`);
@@ -34,26 +39,26 @@ export function teamPage(
     (m) => html`<tr><td>${m.name ? html`${m.name}<br><span class="muted">${m.email}</span>` : m.email}</td>
 <td>${
       manages
-        ? html`<form method="post" action="${base}/role" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><label class="sr-only" for="role-${m.email}">Role of ${m.email}</label><select id="role-${m.email}" name="role">${roleOptions(m.role)}</select> <button type="submit" class="secondary">Change<span class="sr-only"> the role of ${m.email}</span></button></form>`
+        ? html`<form method="post" action="${base}/role" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><label class="sr-only" for="role-${m.email}">${say('console.team.roleOf', { email: m.email })}</label><select id="role-${m.email}" name="role">${roleOptions(m.role)}</select> <button type="submit" class="secondary">${sayHtml('console.team.change', { email: m.email }, hidden)}</button></form>`
         : m.role
     }</td>
-<td>${m.joinedAt ? when(m.joinedAt) : html`<span class="muted">invited</span>`}</td>
-<td>${manages ? html`<form method="post" action="${base}/remove" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><button type="submit" class="secondary">Remove<span class="sr-only"> ${m.email}</span></button></form>` : ''}</td></tr>`,
+<td>${m.joinedAt ? when(m.joinedAt) : html`<span class="muted">${say('console.team.invited')}</span>`}</td>
+<td>${manages ? html`<form method="post" action="${base}/remove" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><button type="submit" class="secondary">${sayHtml('console.team.remove', { email: m.email }, hidden)}</button></form>` : ''}</td></tr>`,
   );
   const invite = manages
-    ? html`<section aria-labelledby="invite-h"><h2 id="invite-h">Invite someone</h2>
+    ? html`<section aria-labelledby="invite-h"><h2 id="invite-h">${say('console.team.invite')}</h2>
 <form method="post" action="${base}/invite">${csrfField(frame)}
-<label for="invite-email">Their work email</label><input id="invite-email" name="email" type="email" required value="${refused?.drafts.email ?? ''}"${refused ? html.raw` aria-invalid="true" aria-describedby="team-error"` : ''}>
-<label for="invite-name">Name <span class="muted">(optional: signs their official replies)</span></label><input id="invite-name" name="name" value="${refused?.drafts.name ?? ''}">
-<label for="invite-role">Role</label><select id="invite-role" name="role">${roleOptions(refused?.drafts.role ?? 'member')}</select>
-<ul class="muted">${TEAM_ROLES.map((r) => html`<li><strong>${r}</strong>: ${ROLE_HELP[r]}</li>`)}</ul>
-<p><button type="submit">Send invitation</button></p>
+<label for="invite-email">${say('console.team.theirEmail')}</label><input id="invite-email" name="email" type="email" required value="${refused?.drafts.email ?? ''}"${refused ? html.raw` aria-invalid="true" aria-describedby="team-error"` : ''}>
+<label for="invite-name">${sayHtml('console.team.name', {}, muted)}</label><input id="invite-name" name="name" value="${refused?.drafts.name ?? ''}">
+<label for="invite-role">${say('console.team.role')}</label><select id="invite-role" name="role">${roleOptions(refused?.drafts.role ?? 'member')}</select>
+<ul class="muted">${TEAM_ROLES.map((r) => html`<li>${sayHtml('console.team.roleHelp', { role: r, help: roleHelp(r) }, strong)}</li>`)}</ul>
+<p><button type="submit">${say('console.team.send')}</button></p>
 </form></section>`
     : '';
-  const body = html`<h1>Team</h1>
+  const body = html`<h1>${say('console.team.heading')}</h1>
 ${refused ? html`<p class="error" role="alert" id="team-error">${refused.message}</p>` : ''}
-<table><caption class="muted">Who works on ${team.workspace}'s feedback</caption>
-<thead><tr><th scope="col">Person</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<table><caption class="muted">${say('console.team.caption', { workspace: team.workspace })}</caption>
+<thead><tr><th scope="col">${say('console.team.person')}</th><th scope="col">${say('console.team.role')}</th><th scope="col">${say('console.team.joined')}</th><th scope="col"><span class="sr-only">${say('console.team.actions')}</span></th></tr></thead>
 <tbody>${rows}</tbody></table>
 ${invite}`;
   return page(frame, body);
@@ -79,81 +84,78 @@ export interface AuditNames {
 
 type Words = SafeHtml | string;
 
-/** How someone signed in, as the log says it. */
-const METHODS: Record<string, string> = {
-  code: 'with an emailed code',
-  link: 'with an emailed link',
-  sso: 'with single sign-on',
-  host: "through the host's admin",
-};
-
 /** An entry as a sentence: who did what to which, in the names the team knows (never ids where a name exists). */
 function sentence(e: AuditShown, n: AuditNames, orgId: string): Words {
   const d = e.detail as Record<string, unknown>;
   const post = (id: unknown) =>
     typeof id === 'string' && n.posts.has(id)
       ? html`<a href="${CONSOLE_PATH}/${orgId}/posts/${id}" dir="auto">“${n.posts.get(id)}”</a>`
-      : html`a post that is gone`;
+      : say('console.audit.postGone');
   const status = (s: unknown) =>
-    typeof s === 'string' && s in POST_STATUS_LABELS
-      ? html`<strong>${POST_STATUS_LABELS[s as PostStatus]}</strong>`
+    typeof s === 'string' && (POST_STATUSES as readonly string[]).includes(s)
+      ? html`<strong>${say(`status.${s as PostStatus}`)}</strong>`
       : '';
-  const board = (id: unknown) => (typeof id === 'string' ? (n.boards.get(id) ?? 'a board that is gone') : '');
+  const board = (id: unknown) =>
+    typeof id === 'string' ? (n.boards.get(id) ?? say('console.audit.boardGone')) : '';
   const tags = (ids: unknown) => {
     const list = (Array.isArray(ids) ? ids : [ids]).filter((t): t is string => typeof t === 'string');
-    return list.length ? list.map((t) => `“${n.tags.get(t) ?? 'a tag that is gone'}”`).join(', ') : 'no tags';
+    return list.length
+      ? list.map((t) => say('console.audit.tag', { name: n.tags.get(t) ?? say('console.audit.tagGone') })).join(', ')
+      : say('console.audit.noTags');
   };
   const who = (email: unknown) => (typeof email === 'string' ? (n.people.get(email) ?? email) : '');
+  const text = (v: unknown) => String(v ?? '');
+  const why = (key: ConsoleKey, withReason: ConsoleKey) =>
+    typeof d.reason === 'string' ? say(withReason, { reason: d.reason }) : say(key);
+  const on = (key: ConsoleKey, values: HtmlValues = {}) => sayHtml(key, { post: post(e.resourceId), ...values });
   const said: Record<string, () => Words> = {
     'post.status_changed': () =>
-      html`moved ${post(e.resourceId)} from ${status(d.from)} to ${status(d.to)}${d.note ? ', with a public note' : ''}`,
-    'post.moved': () => html`moved ${post(e.resourceId)} from the board ${board(d.from)} to ${board(d.to)}`,
+      on('console.audit.post.status_changed', { from: status(d.from), to: status(d.to), note: d.note ? 'yes' : 'no' }),
+    'post.moved': () => on('console.audit.post.moved', { from: board(d.from), to: board(d.to) }),
     'post.tagged': () =>
       d.added
-        ? html`tagged ${post(e.resourceId)} ${tags(d.added)}`
-        : html`set the tags of ${post(e.resourceId)} to ${tags(d.tagIds)}`,
-    'post.merged': () => html`merged ${post(e.resourceId)} into ${post(d.into)}`,
-    'post.approved': () => html`approved ${post(e.resourceId)}`,
-    'post.rejected': () => html`rejected ${post(e.resourceId)} as spam`,
-    'post.edited': () => html`edited ${post(e.resourceId)}`,
-    'post.note_added': () => html`added an internal note to ${post(e.resourceId)}`,
-    'post.duplicate_dismissed': () => html`said ${post(e.resourceId)} and ${post(d.other)} are not duplicates`,
-    'comment.official_reply': () => html`replied as the team on ${post(d.postId)}`,
-    'roadmap.ordered': () => html`reordered the roadmap's ${status(e.resourceId)} column`,
-    'team.member_added': () => html`added ${who(e.resourceId)} to the team as ${String(d.role ?? '')}`,
-    'team.member_removed': () => html`removed ${who(e.resourceId)} from the team`,
+        ? on('console.audit.post.tagged', { tags: tags(d.added) })
+        : on('console.audit.post.tagsSet', { tags: tags(d.tagIds) }),
+    'post.merged': () => on('console.audit.post.merged', { into: post(d.into) }),
+    'post.approved': () => on('console.audit.post.approved'),
+    'post.rejected': () => on('console.audit.post.rejected'),
+    'post.edited': () => on('console.audit.post.edited'),
+    'post.note_added': () => on('console.audit.post.note_added'),
+    'post.duplicate_dismissed': () => on('console.audit.post.duplicate_dismissed', { other: post(d.other) }),
+    'comment.official_reply': () => sayHtml('console.audit.comment.official_reply', { post: post(d.postId) }),
+    'roadmap.ordered': () => sayHtml('console.audit.roadmap.ordered', { status: status(e.resourceId) }),
+    'team.member_added': () => say('console.audit.team.member_added', { who: who(e.resourceId), role: text(d.role) }),
+    'team.member_removed': () => say('console.audit.team.member_removed', { who: who(e.resourceId) }),
     'team.role_changed': () =>
-      html`changed ${who(e.resourceId)}'s role from ${String(d.from ?? '')} to ${String(d.to ?? '')}`,
-    'team.signed_in': () => `signed in${typeof d.method === 'string' ? ` (${METHODS[d.method] ?? d.method})` : ''}`,
-    'team.sign_in_failed': () => `failed to sign in${typeof d.reason === 'string' ? `: ${d.reason}` : ''}`,
-    'team.sso_configured': () => `set up single sign-on with ${String(d.issuer ?? 'a provider')}`,
-    'team.sso_removed': () => 'removed single sign-on',
-    'team.sso_required': () => 'required single sign-on for the team',
-    'team.sso_not_required': () => 'stopped requiring single sign-on',
-    'team.sso_refused': () => `was refused single sign-on${typeof d.reason === 'string' ? `: ${d.reason}` : ''}`,
-    'team.sso_domain_verified': () => `verified the domain ${String(d.domain ?? '')} for single sign-on`,
-    'team.sso_domain_released': () => `released the domain ${String(d.domain ?? '')}`,
-    'api_key.created': () => `created an API key (${String(d.scope ?? '')})`,
-    'api_key.revoked': () => 'revoked an API key',
-    'api_key.rotated': () => 'rotated an API key',
-    'portal_secret.created': () => "created the portal's sign-in secret",
-    'portal_secret.rotated': () => "rotated the portal's sign-in secret",
-    'webhook.created': () => 'added a webhook',
-    'webhook.updated': () => 'changed a webhook',
-    'webhook.deleted': () => 'deleted a webhook',
-    'webhook.enabled': () => 'turned a webhook on',
-    'webhook.disabled': () => 'turned a webhook off',
-    'webhook.delivery_replayed': () => 'sent a webhook delivery again',
-    'changelog.drafted': () => 'drafted a changelog entry',
-    'changelog.edited': () => 'edited a changelog draft',
-    'changelog.published': () => 'published a changelog entry',
-    'contact.created': () => 'added a contact',
-    'contact.exported': () => "exported a contact's data",
-    'contact.erased': () => 'erased a contact',
-    'workspace.settings_changed': () => `changed the settings (${Object.keys(d).join(', ') || 'none'})`,
+      say('console.audit.team.role_changed', { who: who(e.resourceId), from: text(d.from), to: text(d.to) }),
+    'team.signed_in': () =>
+      typeof d.method === 'string'
+        ? say('console.audit.team.signed_inWith', {
+            method: (METHODS as ReadonlySet<string>).has(d.method) ? say(`console.audit.method.${d.method as Method}`) : d.method,
+          })
+        : say('console.audit.team.signed_in'),
+    'team.sign_in_failed': () => why('console.audit.team.sign_in_failed', 'console.audit.team.sign_in_failedWhy'),
+    'team.sso_configured': () =>
+      say('console.audit.team.sso_configured', { issuer: text(d.issuer ?? say('console.audit.team.aProvider')) }),
+    'team.sso_refused': () => why('console.audit.team.sso_refused', 'console.audit.team.sso_refusedWhy'),
+    'team.sso_domain_verified': () => say('console.audit.team.sso_domain_verified', { domain: text(d.domain) }),
+    'team.sso_domain_released': () => say('console.audit.team.sso_domain_released', { domain: text(d.domain) }),
+    'api_key.created': () => say('console.audit.api_key.created', { scope: text(d.scope) }),
+    'workspace.settings_changed': () =>
+      say('console.audit.workspace.settings_changed', { fields: Object.keys(d).join(', ') || say('console.audit.none') }),
   };
-  return said[e.action]?.() ?? html`did <code>${e.action}</code>${e.resourceId ? ` to ${e.resourceId}` : ''}`;
+  const plain = `console.audit.${e.action}` as ConsoleKey;
+  if (said[e.action]) return said[e.action]!();
+  if (Object.hasOwn(consoleEn, plain)) return say(plain);
+  const code = { code: (inside: SafeHtml) => html`<code>${inside}</code>` };
+  return e.resourceId
+    ? sayHtml('console.audit.otherTo', { action: e.action, resource: e.resourceId }, code)
+    : sayHtml('console.audit.other', { action: e.action }, code);
 }
+
+/** How someone signed in, as the log says it. */
+const METHODS = new Set(['code', 'link', 'sso', 'host'] as const);
+type Method = 'code' | 'link' | 'sso' | 'host';
 
 export function auditPage(
   frame: Frame,
@@ -162,17 +164,17 @@ export function auditPage(
   names: AuditNames,
   next: string | null,
 ): string {
-  const body = html`<h1>Audit log</h1>
-<p class="muted">Everything the team did in the console or with the command line, newest first.</p>
+  const body = html`<h1>${say('console.audit.heading')}</h1>
+<p class="muted">${say('console.audit.intro')}</p>
 ${
   entries.length
     ? html`<ol class="audit">${entries.map(
         (e) =>
-          html`<li data-action="${e.action}">${avatar(n(names, e.actor))}<div><strong>${n(names, e.actor)}</strong> ${sentence(e, names, team.organizationId)}.<div class="muted">${when(e.createdAt, 'second')} UTC${e.actor !== n(names, e.actor) ? ` · ${e.actor}` : ''}${e.ip ? ` · from ${e.ip}` : ''}</div></div></li>`,
+          html`<li data-action="${e.action}">${avatar(n(names, e.actor))}<div>${sayHtml('console.audit.entry', { who: n(names, e.actor), what: sentence(e, names, team.organizationId) }, strong)}<div class="muted">${sayHtml('console.audit.when', { when: when(e.createdAt, 'second') })}${e.actor !== n(names, e.actor) ? say('console.audit.as', { actor: e.actor }) : ''}${e.ip ? say('console.audit.from', { ip: e.ip }) : ''}</div></div></li>`,
       )}</ol>`
-    : html`<p>Nothing yet.</p>`
+    : html`<p>${say('console.audit.nothing')}</p>`
 }
-${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/audit?cursor=${next}" rel="next">Older entries</a></p>` : ''}`;
+${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/audit?cursor=${next}" rel="next">${say('console.audit.older')}</a></p>` : ''}`;
   return page(frame, body);
 }
 

@@ -1,4 +1,4 @@
-export { CATALOGS, type Catalog, type MessageKey } from './catalogs/index.js';
+export { CATALOGS, type Catalog, type ConsoleKey, consoleEn, type MessageKey } from './catalogs/index.js';
 export {
   acceptedLanguages,
   canonicalTag,

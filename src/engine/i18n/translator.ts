@@ -3,7 +3,7 @@
 // (docs/portal.md, "Your own words") replaces a message where it has one.
 import { IntlMessageFormat } from 'intl-messageformat';
 import { escapeHtml, SafeHtml } from '../shared/index.js';
-import { CATALOGS, type MessageKey } from './catalogs/index.js';
+import { CATALOGS, type ConsoleKey, consoleEn, type MessageKey } from './catalogs/index.js';
 import { DEFAULT_LOCALE, directionOf, type Locale } from './locales.js';
 
 /** A message's values: text and numbers, and in `html` messages also HTML made by the `html` tag. */
@@ -19,9 +19,9 @@ export interface Translator {
   readonly locale: Locale;
   readonly dir: 'ltr' | 'rtl';
   /** A message as text. */
-  t(key: MessageKey, values?: MessageValues): string;
+  t(key: MessageKey | ConsoleKey, values?: MessageValues): string;
   /** A message as HTML: its text and values escaped, SafeHtml values and its tags' markup as they are. */
-  html(key: MessageKey, values?: HtmlValues, tags?: MessageTags): SafeHtml;
+  html(key: MessageKey | ConsoleKey, values?: HtmlValues, tags?: MessageTags): SafeHtml;
   /** An instant as people say it ("3 days ago"); after a year, the date itself. */
   relativeTime(iso: string, now?: number): string;
   /** The exact instant (`27 Nov 2026, 14:03 UTC`), in the locale's order. */
@@ -100,7 +100,11 @@ export function translator(locale: Locale = DEFAULT_LOCALE, wording?: Wording): 
   }
   const catalog = CATALOGS[locale];
   const english = CATALOGS.en;
-  const messageOf = (key: MessageKey): string => own?.[key] ?? catalog[key] ?? english[key] ?? key;
+  // The console's messages are English only this turn.
+  const messageOf = (key: MessageKey | ConsoleKey): string =>
+    (key.startsWith('console.')
+      ? consoleEn[key as ConsoleKey]
+      : (own?.[key as MessageKey] ?? catalog[key as MessageKey] ?? english[key as MessageKey])) ?? key;
   const f = formattersOf(locale);
   const phrases = new Map<string, string>();
   const t: Translator = {
