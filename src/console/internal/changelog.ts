@@ -1,15 +1,17 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
+import type { ConsoleKey } from '../../engine/index.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
 import type { ChangelogEntry } from '../../schemas/interactions.js';
 import { type EditorState, entryPage, listPage, type Shipped } from './changelog.page.js';
 import type { Frame } from './layout.js';
 import { type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
+import { say } from './words.js';
 
-const DONE: Record<string, string> = {
-  created: 'Draft created. Write it, link the posts it ships, then publish.',
-  saved: 'Draft saved.',
-  published: 'Published: it is on the portal’s changelog, and the mail is on its way.',
+const DONE: Record<string, ConsoleKey> = {
+  created: 'console.done.changelog.created',
+  saved: 'console.done.changelog.saved',
+  published: 'console.done.changelog.published',
 };
 
 /** The candidates a draft may link: the posts it links, then the roadmap's planned and in-progress posts. */
@@ -49,7 +51,7 @@ async function renderEntry(
     title: entry.title,
     section: 'changelog',
     team,
-    notice: options.done ? (DONE[options.done] ?? null) : null,
+    notice: options.done ? (DONE[options.done] ? say(DONE[options.done]!) : null) : null,
   };
   return htmlResponse(status, entryPage(frame, team, entry, candidates, linked, state), v.cookies);
 }
@@ -75,7 +77,7 @@ async function renderList(
 ) {
   const w = site.engine.workspace(team.organizationId);
   const [entries, boards] = await Promise.all([w.changelog.all(), w.boards.list({ limit: 100 }).then((b) => b.data)]);
-  const notice = done ? (DONE[done] ?? null) : null;
+  const notice = done ? (DONE[done] ? say(DONE[done]!) : null) : null;
   const frame: Frame = { ...v.frame, title: 'Changelog', section: 'changelog', team, notice };
   return htmlResponse(status, listPage(frame, team, entries, boards, refused), v.cookies);
 }

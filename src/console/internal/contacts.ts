@@ -1,14 +1,15 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
 import { CONSOLE_PATH, type ContactActivity, FeedbackError, type Team } from '../../engine/index.js';
+import type { ConsoleKey } from '../../engine/index.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
 import { CONTACT_SORTS, type ContactSort } from '../../schemas/contacts.js';
 import { contactPage, listPage, newContactPage, requestPage } from './contacts.page.js';
 import type { Frame } from './layout.js';
 import { type ActContext, type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
 
-const DONE: Record<string, string> = {
-  created: 'Contact added. The attestation is in the audit log.',
-  erased: 'Erased. The erasure is in the audit log.',
+const DONE: Record<string, ConsoleKey> = {
+  created: 'console.done.contacts.created',
+  erased: 'console.done.contacts.erased',
 };
 
 /** A contact's body from the form: only what was filled in; revenue in cents from a decimal amount. */

@@ -2,13 +2,14 @@
 // pair to merge or to dismiss; dismissed pairs are not suggested again.
 import type { H3, H3Event } from 'h3';
 import { allows, CONSOLE_PATH, type MergeSuggestion, type Team } from '../../engine/index.js';
+import type { ConsoleKey } from '../../engine/index.js';
 import { html, htmlResponse } from '../../h3/index.js';
 import { csrfField, type Frame, page } from './layout.js';
 import { type ConsoleSite, noticeOf } from './site.js';
 
-const DONE: Record<string, string> = {
-  merged: 'Merged: its votes, subscribers and notes are on the post kept.',
-  dismissed: 'Noted: not duplicates. The two are not suggested together again.',
+const DONE: Record<string, ConsoleKey> = {
+  merged: 'console.done.duplicates.merged',
+  dismissed: 'console.done.duplicates.dismissed',
 };
 
 const votes = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'vote' : 'votes'}`;

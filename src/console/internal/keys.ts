@@ -1,18 +1,22 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
+import type { ConsoleKey } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import { GRACE, keysPage } from './keys.page.js';
 import { type Frame, shownOnce } from './layout.js';
 import { type ActContext, type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
+import { say } from './words.js';
 
 const graceOf = (form: URLSearchParams) => {
   const seconds = Number(form.get('grace'));
-  if (!GRACE.some(([s]) => s === seconds))
-    throw new FeedbackError('ERR_VALIDATION', 'Choose how long the old one keeps working.');
+  if (!GRACE.some((s) => s === seconds))
+    throw new FeedbackError('ERR_VALIDATION', say('console.keys.chooseGrace'));
   return seconds;
 };
 
-const DONE: Record<string, string> = { revoked: 'Key revoked: requests with it are refused from now on.' };
+const DONE: Record<string, ConsoleKey> = {
+  revoked: 'console.done.keys.revoked',
+};
 
 const back = (team: Team) => `${CONSOLE_PATH}/${team.organizationId}/keys`;
 const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -30,7 +34,7 @@ async function render(
     site.engine.keys.list(team.organizationId),
     site.engine.workspace(team.organizationId).participation.secret.state(),
   ]);
-  const frame: Frame = { ...v.frame, title: 'API keys', section: 'keys', team, notice };
+  const frame: Frame = { ...v.frame, title: say('console.keys.title'), section: 'keys', team, notice };
   return htmlResponse(status, keysPage(frame, team, keys, portal, site.engine.clock(), refused), v.cookies);
 }
 
@@ -40,7 +44,7 @@ const shown = ({ v, team }: ActContext, title: string, secret: string, note: str
     { ...v.frame, title, section: 'keys', team },
     secret,
     note,
-    { href: back(team), label: 'Back to the keys' },
+    { href: back(team), label: say('console.keys.back') },
     v.cookies,
   );
 
@@ -51,20 +55,15 @@ const FORMS: Record<string, KeyForm> = {
   '': async (site, ctx) => {
     const scope = ctx.form.get('scope');
     if (scope !== 'read' && scope !== 'read:write')
-      throw new FeedbackError('ERR_VALIDATION', 'Choose the key’s scope.');
+      throw new FeedbackError('ERR_VALIDATION', say('console.keys.chooseScope'));
     const key = await site.engine.workspace(ctx.team.organizationId).as(ctx.actor).keys.create(scope);
-    return shown(
-      ctx,
-      'API key created',
-      key.key,
-      `Scope ${key.scope}. Keep it in your backend’s secrets, never in a browser.`,
-    );
+    return shown(ctx, say('console.keys.created'), key.key, say('console.keys.createdNote', { scope: key.scope }));
   },
   '/:key/rotate': async (site, ctx, event) => {
     const keys = site.engine.workspace(ctx.team.organizationId).as(ctx.actor).keys;
     const key = await keys.rotate(getRouterParams(event).key ?? '', graceOf(ctx.form));
-    const note = `The new key replaces ${key.replaces}, which works until ${utc(key.previousValidUntil)}.`;
-    return shown(ctx, 'API key rotated', key.key, note);
+    const note = say('console.keys.rotatedNote', { replaces: key.replaces, until: utc(key.previousValidUntil) });
+    return shown(ctx, say('console.keys.rotated'), key.key, note);
   },
   '/:key/revoke': async (site, ctx, event) => {
     await site.engine
@@ -75,8 +74,7 @@ const FORMS: Record<string, KeyForm> = {
   },
   '/portal': async (site, ctx) => {
     const { secret } = await site.engine.workspace(ctx.team.organizationId).as(ctx.actor).portalSecret.create();
-    const note = 'Your backend signs portal sign-in tokens with it (HS256; the whole string is the key).';
-    return shown(ctx, 'Portal secret created', secret, note);
+    return shown(ctx, say('console.keys.portalCreated'), secret, say('console.keys.portalNote'));
   },
   '/portal/rotate': async (site, ctx) => {
     const rotated = await site.engine
@@ -84,9 +82,9 @@ const FORMS: Record<string, KeyForm> = {
       .as(ctx.actor)
       .portalSecret.rotate(graceOf(ctx.form));
     const until = rotated.previousValidUntil
-      ? `The old one verifies until ${utc(rotated.previousValidUntil)}.`
-      : 'The old one no longer verifies.';
-    return shown(ctx, 'Portal secret rotated', rotated.secret, until);
+      ? say('console.keys.oldUntil', { until: utc(rotated.previousValidUntil) })
+      : say('console.keys.oldNoMore');
+    return shown(ctx, say('console.keys.portalRotated'), rotated.secret, until);
   },
 };
 

@@ -1,23 +1,25 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError, type PostActions, type Team, type VotersQuery } from '../../engine/index.js';
+import type { ConsoleKey } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import type { Frame } from './layout.js';
 import { postPage, type Refused } from './post.page.js';
 import { type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
+import { say } from './words.js';
 
 /** What each action's success says on the page it returns to (a fixed word in the address, never text sent back). */
-const DONE: Record<string, string> = {
-  status: 'Status changed.',
-  reply: 'Reply posted: it shows on the portal as the team’s.',
-  internal: 'Internal note added.',
-  edit: 'Post saved.',
-  tags: 'Tags saved.',
-  moved: 'Moved: its old portal address sends to the new one.',
-  approved: 'Approved: the post is on the portal.',
-  spam: 'Marked as spam: it stays off the portal.',
-  merged: 'Merged.',
-  dismissed: 'Noted: not a duplicate. The two are not suggested together again.',
+const DONE: Record<string, ConsoleKey> = {
+  status: 'console.done.post.status',
+  reply: 'console.done.post.reply',
+  internal: 'console.done.post.internal',
+  edit: 'console.done.post.edit',
+  tags: 'console.done.post.tags',
+  moved: 'console.done.post.moved',
+  approved: 'console.done.post.approved',
+  spam: 'console.done.post.spam',
+  merged: 'console.done.post.merged',
+  dismissed: 'console.done.post.dismissed',
 };
 
 /** What the page shows back after a refused form: the section, why, and what was typed. */
@@ -72,7 +74,7 @@ async function render(
     w.boards.list({ limit: 100 }).then((b) => b.data),
     d.mergedInto ? [] : w.triage.duplicates(d.post.id),
   ]);
-  const notice = options.done ? (DONE[options.done] ?? null) : null;
+  const notice = options.done ? (DONE[options.done] ? say(DONE[options.done]!) : null) : null;
   const frame: Frame = { ...v.frame, title: d.post.title, section: 'posts', team, notice };
   return htmlResponse(
     status,

@@ -1,14 +1,15 @@
 import type { H3 } from 'h3';
 import { CONSOLE_PATH, FeedbackError, ROADMAP_STATUSES, type Team } from '../../engine/index.js';
+import type { ConsoleKey } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import type { PostStatus } from '../../schemas/posts.js';
 import type { Frame } from './layout.js';
 import { roadmapPage } from './roadmap.page.js';
 import { type ConsoleSite, noticeOf } from './site.js';
 
-const DONE: Record<string, string> = {
-  moved: 'Moved: the portal’s roadmap shows the new order.',
-  ordered: 'Order saved: the portal’s roadmap shows it.',
+const DONE: Record<string, ConsoleKey> = {
+  moved: 'console.done.roadmap.moved',
+  ordered: 'console.done.roadmap.ordered',
 };
 
 /**

@@ -6,22 +6,23 @@ import {
   type Team,
   type WorkspaceSettings,
 } from '../../engine/index.js';
+import type { ConsoleKey } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import type { Frame } from './layout.js';
 import { type Part, settingsPage } from './settings.page.js';
 import { type ActContext, type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
 
-const DONE: Record<string, string> = {
-  workspace: 'Workspace saved.',
-  portal: 'Portal settings saved.',
-  branding: 'Branding saved: the portal shows it now.',
-  search: 'Search saved: searches on the portal and here forgive as it says now.',
-  languages: 'Languages saved: the portal and its mail speak them now.',
-  sso: "Single sign-on saved: people of its domains sign in with it on the workspace's sign-in page, and on the shared one once their domain is verified.",
-  sso_off: 'Single sign-on turned off.',
-  sso_verified: 'Domain verified: the shared sign-in page now sends its addresses to your provider.',
-  sso_required: 'Single sign-on is now required for the addresses of your verified domains.',
-  sso_not_required: 'Single sign-on is no longer required: emailed codes work again for everyone on the team.',
+const DONE: Record<string, ConsoleKey> = {
+  workspace: 'console.done.settings.workspace',
+  portal: 'console.done.settings.portal',
+  branding: 'console.done.settings.branding',
+  search: 'console.done.settings.search',
+  languages: 'console.done.settings.languages',
+  sso: 'console.done.settings.sso',
+  sso_off: 'console.done.settings.sso_off',
+  sso_verified: 'console.done.settings.sso_verified',
+  sso_required: 'console.done.settings.sso_required',
+  sso_not_required: 'console.done.settings.sso_not_required',
 };
 
 const lines = (text: string | null) =>

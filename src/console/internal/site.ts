@@ -3,6 +3,7 @@ import {
   type Actor,
   allows,
   CONSOLE_PATH,
+  type ConsoleKey,
   type Engine,
   FeedbackError,
   type Team,
@@ -54,9 +55,10 @@ export function statusOf(err: FeedbackError): number {
 }
 
 /** What a page says after a form (`?done=word`, as `act` answers): the page's words for it, or nothing. */
-export function noticeOf(event: H3Event, notices: Record<string, string>): string | null {
+export function noticeOf(event: H3Event, notices: Record<string, ConsoleKey>): string | null {
   const done = event.url.searchParams.get('done');
-  return done ? (notices[done] ?? null) : null;
+  const key = done ? notices[done] : undefined;
+  return key ? say(key) : null;
 }
 
 /** A form posted by a team member: the visit, the workspace, the form's fields and who acts. */

@@ -1,14 +1,16 @@
 import type { H3, H3Event } from 'h3';
 import { type Actor, CONSOLE_PATH, FeedbackError, isTeamRole, type Team } from '../../engine/index.js';
+import type { ConsoleKey } from '../../engine/index.js';
 import { html, htmlResponse, seeOther } from '../../h3/index.js';
 import { type Frame, page } from './layout.js';
 import { type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
 import { auditPage, postIdsOf, teamPage } from './team.page.js';
+import { say } from './words.js';
 
-const DONE: Record<string, string> = {
-  invited: 'Invitation sent: the link in it works once, for 7 days.',
-  role: 'Role changed.',
-  removed: 'Removed from the team: their access ended at once.',
+const DONE: Record<string, ConsoleKey> = {
+  invited: 'console.done.team.invited',
+  role: 'console.done.team.role',
+  removed: 'console.done.team.removed',
 };
 
 async function renderTeam(
@@ -23,7 +25,7 @@ async function renderTeam(
   return htmlResponse(
     status,
     teamPage(
-      { ...v.frame, title: 'Team', section: 'team', team, notice: done ? (DONE[done] ?? null) : null },
+      { ...v.frame, title: say('console.team.heading'), section: 'team', team, notice: done ? (DONE[done] ? say(DONE[done]!) : null) : null },
       team,
       members,
       refused,
@@ -61,7 +63,7 @@ function teamAction(
 
 const roleOf = (form: URLSearchParams) => {
   const role = form.get('role') ?? '';
-  if (!isTeamRole(role)) throw new FeedbackError('ERR_VALIDATION', 'Choose a role from the list.');
+  if (!isTeamRole(role)) throw new FeedbackError('ERR_VALIDATION', say('console.team.chooseRole'));
   return role;
 };
 
@@ -105,7 +107,7 @@ function mountAudit(router: H3, site: ConsoleSite): void {
   router.get(`${CONSOLE_PATH}/:org/audit`, async (event) => {
     const m = await site.member(event);
     if (m instanceof Response) return m;
-    const frame: Frame = { ...m.v.frame, title: 'Audit log', section: 'audit', team: m.team };
+    const frame: Frame = { ...m.v.frame, title: say('console.audit.heading'), section: 'audit', team: m.team };
     const team = site.engine.workspace(m.team.organizationId).team;
     const actor = site.actor(m.v);
     let result;
@@ -116,7 +118,7 @@ function mountAudit(router: H3, site: ConsoleSite): void {
       if (err.code === 'ERR_FORBIDDEN')
         return htmlResponse(
           403,
-          page(frame, html`<h1>Audit log</h1><p>Only owners and admins read the audit log.</p>`),
+          page(frame, html`<h1>${say('console.audit.heading')}</h1><p>${say('console.audit.ownersOnly')}</p>`),
           m.v.cookies,
         );
       result = await team.auditLog(actor);

@@ -1,18 +1,18 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
 import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
+import type { ConsoleKey } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import type { UpdateWebhookBody, Webhook } from '../../schemas/webhooks.js';
 import { type Frame, shownOnce } from './layout.js';
 import { type ActContext, type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
 import { listPage, webhookPage } from './webhooks.page.js';
 
-const DONE: Record<string, string> = {
-  saved: 'Webhook saved.',
-  enabled:
-    'Enabled: its failure count is back to zero, and new events are delivered again. Replay what it missed below.',
-  disabled: 'Disabled: its pending deliveries ended as failed; replay them once it is enabled again.',
-  deleted: 'Webhook deleted, with its delivery log.',
-  replayed: 'Replay queued: a new delivery of the same event, due now.',
+const DONE: Record<string, ConsoleKey> = {
+  saved: 'console.done.webhooks.saved',
+  enabled: 'console.done.webhooks.enabled',
+  disabled: 'console.done.webhooks.disabled',
+  deleted: 'console.done.webhooks.deleted',
+  replayed: 'console.done.webhooks.replayed',
 };
 
 /** The body of a create or an edit from the form. */

@@ -84,4 +84,6 @@ export const consoleTeam = {
   "console.audit.none": "none",
   "console.audit.other": "did <code>{action}</code>",
   "console.audit.otherTo": "did <code>{action}</code> to {resource}",
+  "console.team.chooseRole": "Choose a role from the list.",
+  "console.audit.ownersOnly": "Only owners and admins read the audit log.",
 } as const;
