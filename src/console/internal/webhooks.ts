@@ -6,6 +6,7 @@ import type { UpdateWebhookBody, Webhook } from '../../schemas/webhooks.js';
 import { type Frame, shownOnce } from './layout.js';
 import { type ActContext, type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
 import { listPage, webhookPage } from './webhooks.page.js';
+import { say } from './words.js';
 
 const DONE: Record<string, ConsoleKey> = {
   saved: 'console.done.webhooks.saved',
@@ -45,7 +46,7 @@ async function renderList(
 ) {
   const service = site.engine.workspace(team.organizationId).webhooks;
   const [hooks, failures] = await Promise.all([service.list({ limit: 100 }), service.failureCounts()]);
-  const body = listPage(frameOf(v, team, 'Webhooks', notice), team, hooks.data, failures, refused);
+  const body = listPage(frameOf(v, team, say('console.webhooks.heading'), notice), team, hooks.data, failures, refused);
   return htmlResponse(status, body, v.cookies);
 }
 
@@ -63,7 +64,7 @@ async function renderHook(
     hook = await service.retrieve(id);
   } catch (err) {
     if (err instanceof FeedbackError && err.code === 'ERR_NOT_FOUND')
-      return site.notFound(v, 'There is no such webhook in this workspace.');
+      return site.notFound(v, say('console.webhooks.noSuch'));
     throw err;
   }
   const log = await service.listDeliveries(id, { cursor: view.cursor, limit: 25 }).catch((err: unknown) => {
@@ -71,7 +72,7 @@ async function renderHook(
     throw err;
   });
   const failures = (await service.failureCounts()).get(id) ?? 0;
-  const frame = frameOf(v, team, 'Webhook', view.notice ?? null);
+  const frame = frameOf(v, team, say('console.webhooks.title'), view.notice ?? null);
   const body = webhookPage(frame, team, hook, failures, log.data, log.nextCursor, view.refused ?? null);
   return htmlResponse(view.status ?? 200, body, v.cookies);
 }
@@ -83,9 +84,9 @@ const createWebhook = (site: ConsoleSite) => (event: H3Event) =>
     listPath,
     async ({ form, team, actor, v }) => {
       const created = await site.engine.workspace(team.organizationId).as(actor).webhooks.create(webhookBody(form));
-      const next = { href: `${listPath(team)}/${created.id}`, label: 'Go to the webhook' };
-      const why = 'Your receiver checks each request’s signature with it (the whole string is the HMAC key).';
-      return shownOnce(frameOf(v, team, 'Webhook added'), created.secret, why, next, v.cookies);
+      const next = { href: `${listPath(team)}/${created.id}`, label: say('console.webhooks.goTo') };
+      const why = say('console.webhooks.secretWhy');
+      return shownOnce(frameOf(v, team, say('console.webhooks.addedTitle')), created.secret, why, next, v.cookies);
     },
     (m, err) => renderList(site, m.v, m.team, null, { message: err.message, drafts: m.form }, statusOf(err)),
   );
@@ -139,7 +140,7 @@ export function mountWebhooks(router: H3, site: ConsoleSite): void {
     site,
     async ({ form, team, actor }, id) => {
       if (form.get('confirm') !== '1')
-        throw new FeedbackError('ERR_VALIDATION', 'Tick the box to confirm the deletion: nothing was deleted.');
+        throw new FeedbackError('ERR_VALIDATION', say('console.webhooks.tickToDelete'));
       await site.engine.workspace(team.organizationId).as(actor).webhooks.delete(id);
       return 'deleted';
     },

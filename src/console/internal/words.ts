@@ -8,13 +8,23 @@ import {
   type MessageValues,
   translator,
 } from '../../engine/index.js';
-import type { SafeHtml } from '../../h3/index.js';
+import { html, type SafeHtml } from '../../h3/index.js';
 
 const english = translator();
 
 /** A console message (or one it shares with the portal: a status's name) as text. */
 export const say = (key: ConsoleKey | MessageKey, values?: MessageValues): string => english.t(key, values);
 
-/** A console message as HTML (values escaped; tags wrapped as given). */
+/** The tags every console message may use: a screen reader's words, small print, emphasis, code. */
+const COMMON_TAGS: MessageTags = {
+  hidden: (inside) => html`<span class="sr-only">${inside}</span>`,
+  muted: (inside) => html`<span class="muted">${inside}</span>`,
+  held: (inside) => html`<span class="held">${inside}</span>`,
+  strong: (inside) => html`<strong>${inside}</strong>`,
+  em: (inside) => html`<em>${inside}</em>`,
+  code: (inside) => html`<code>${inside}</code>`,
+};
+
+/** A console message as HTML (values escaped; its tags wrapped: the common ones, and those given, such as a link). */
 export const sayHtml = (key: ConsoleKey, values?: HtmlValues, tags?: MessageTags): SafeHtml =>
-  english.html(key, values, tags);
+  english.html(key, values, tags ? { ...COMMON_TAGS, ...tags } : COMMON_TAGS);

@@ -79,8 +79,10 @@ function formattersOf(locale: Locale) {
 /** The parts of a formatted message as HTML: text escaped, HTML values and tags' markup as made. */
 function joined(parts: unknown): SafeHtml {
   if (typeof parts === 'string') return new SafeHtml(escapeHtml(parts));
+  // A message that is one tag or one HTML value formats to that alone.
+  if (parts instanceof SafeHtml) return parts;
   let out = '';
-  for (const part of parts as unknown[]) {
+  for (const part of (Array.isArray(parts) ? parts : [parts]) as unknown[]) {
     if (part instanceof SafeHtml) out += part.value;
     else if (Array.isArray(part)) out += joined(part).value;
     else out += escapeHtml(String(part));

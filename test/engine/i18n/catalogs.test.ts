@@ -9,7 +9,7 @@ import {
   nearestLocale,
   translator,
 } from '../../../src/engine/index.js';
-import { html } from '../../../src/h3/index.js';
+import { html, type SafeHtml } from '../../../src/h3/index.js';
 
 const english = CATALOGS.en;
 const keys = Object.keys(english).sort();
@@ -90,6 +90,15 @@ describe('the message catalogs', () => {
       ),
     ).toBe(
       'Cette publication a été fusionnée avec <a href="/p">&lt;b&gt;Dark &amp; light&lt;/b&gt;</a> : les votes et les commentaires continuent là-bas.',
+    );
+  });
+
+  it('a message that is one tag, or one HTML value, is that alone', () => {
+    const tr = translator();
+    const bold = { strong: (inside: SafeHtml) => html`<b>${inside}</b>` };
+    expect(String(tr.html('account.signedInAs', { name: 'A&B' }, bold))).toBe('Signed in as <b>A&amp;B</b>');
+    expect(String(tr.html('console.webhooks.disabled', {}, { held: (inside) => html`<i>${inside}</i>` }))).toBe(
+      '<i>Disabled</i>',
     );
   });
 
