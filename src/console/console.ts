@@ -20,8 +20,8 @@ import {
   type HostMemberOf,
 } from './internal/site.js';
 import { mountTeam } from './internal/team.js';
-import { say, sayHtml } from './internal/words.js';
 import { mountWebhooks } from './internal/webhooks.js';
+import { say, sayHtml } from './internal/words.js';
 
 export { CONSOLE_LIMITS, CONSOLE_PATH, type ConsoleLimits, type HostMember, type HostMemberOf };
 
@@ -72,7 +72,9 @@ export function createConsole(options: ConsoleOptions): AppSite {
   const assets = new Map([STYLESHEET, SCRIPT, THEME].map((a) => [a.name, a]));
   router.get(`${CONSOLE_PATH}/assets/:name`, (event) => {
     const found = assets.get(getRouterParams(event).name ?? '');
-    return found ? assetResponse(found, event.req.headers.get('accept-encoding')) : htmlResponse(404, say('console.notFound'));
+    return found
+      ? assetResponse(found, event.req.headers.get('accept-encoding'))
+      : htmlResponse(404, say('console.notFound'));
   });
   if (!site.embedded) mountSignIn(router, site);
   mountPosts(router, site);

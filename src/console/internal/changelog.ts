@@ -1,6 +1,6 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
-import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
 import type { ConsoleKey } from '../../engine/index.js';
+import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
 import type { ChangelogEntry } from '../../schemas/interactions.js';
 import { type EditorState, entryPage, listPage, type Shipped } from './changelog.page.js';

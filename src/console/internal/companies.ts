@@ -5,6 +5,7 @@ import { COMPANY_SORTS, type CompanySort } from '../../schemas/companies.js';
 import { companiesPage, companyPage } from './companies.page.js';
 import type { Frame } from './layout.js';
 import type { ConsoleSite, ConsoleVisit } from './site.js';
+import { say } from './words.js';
 
 const frameOf = (v: ConsoleVisit, team: Team, title: string): Frame => ({
   ...v.frame,
@@ -29,7 +30,13 @@ const listCompanies = (site: ConsoleSite) => async (event: H3Event) => {
     if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION') return companies.list(ask);
     throw err;
   });
-  const body = companiesPage(frameOf(m.v, m.team, 'Companies'), m.team, { q, sort }, result.data, result.nextCursor);
+  const body = companiesPage(
+    frameOf(m.v, m.team, say('console.companies.heading')),
+    m.team,
+    { q, sort },
+    result.data,
+    result.nextCursor,
+  );
   return htmlResponse(200, body, m.v.cookies);
 };
 
@@ -42,11 +49,16 @@ const showCompany = (site: ConsoleSite) => async (event: H3Event) => {
   try {
     const activity = await w.companies.activity(id);
     const members = await w.contacts.listForCompany(id, { limit: 50 });
-    const body = companyPage(frameOf(m.v, m.team, activity.company.name ?? 'Company'), m.team, activity, members);
+    const body = companyPage(
+      frameOf(m.v, m.team, activity.company.name ?? say('console.companies.title')),
+      m.team,
+      activity,
+      members,
+    );
     return htmlResponse(200, body, m.v.cookies);
   } catch (err) {
     if (err instanceof FeedbackError && err.code === 'ERR_NOT_FOUND')
-      return site.notFound(m.v, 'There is no such company in this workspace.');
+      return site.notFound(m.v, say('console.companies.noSuch'));
     throw err;
   }
 };

@@ -1,11 +1,12 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
-import { CONSOLE_PATH, type ContactActivity, FeedbackError, type Team } from '../../engine/index.js';
 import type { ConsoleKey } from '../../engine/index.js';
+import { CONSOLE_PATH, type ContactActivity, FeedbackError, type Team } from '../../engine/index.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
 import { CONTACT_SORTS, type ContactSort } from '../../schemas/contacts.js';
 import { contactPage, listPage, newContactPage, requestPage } from './contacts.page.js';
 import type { Frame } from './layout.js';
 import { type ActContext, type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
+import { say } from './words.js';
 
 const DONE: Record<string, ConsoleKey> = {
   created: 'console.done.contacts.created',
@@ -24,10 +25,7 @@ function contactBody(form: URLSearchParams): Record<string, unknown> {
   const mrr = text('mrr');
   if (mrr !== undefined || text('currency') !== undefined) {
     if (mrr === undefined || !/^\d{1,9}(\.\d{1,2})?$/.test(mrr))
-      throw new FeedbackError(
-        'ERR_VALIDATION',
-        'Write the monthly revenue as an amount, e.g. 49 or 49.90, with its currency.',
-      );
+      throw new FeedbackError('ERR_VALIDATION', say('console.contacts.mrrFormat'));
     body.mrrCents = Math.round(Number(mrr) * 100);
     body.currency = text('currency')?.toUpperCase();
   }
@@ -55,7 +53,7 @@ async function activityOf(
     return await site.engine.workspace(team.organizationId).contacts.activity(id);
   } catch (err) {
     if (err instanceof FeedbackError && err.code === 'ERR_NOT_FOUND')
-      return site.notFound(v, 'There is no such contact in this workspace.');
+      return site.notFound(v, say('console.contacts.noSuch'));
     throw err;
   }
 }
@@ -90,7 +88,7 @@ const listContacts = (site: ConsoleSite) => async (event: H3Event) => {
     if (err instanceof FeedbackError && err.code === 'ERR_VALIDATION') return contacts.list(ask, only);
     throw err;
   });
-  const frame = frameOf(m.v, m.team, 'Contacts', noticeOf(event, DONE));
+  const frame = frameOf(m.v, m.team, say('console.contacts.heading'), noticeOf(event, DONE));
   return htmlResponse(200, listPage(frame, m.team, query, result.data, result.nextCursor, currencies), m.v.cookies);
 };
 
@@ -111,7 +109,10 @@ const createContact = (site: ConsoleSite) => (event: H3Event) =>
     },
     async (m, err) => {
       const drafts = Object.fromEntries(NEW_CONTACT_FIELDS.map((k) => [k, m.form.get(k) ?? '']));
-      const body = newContactPage(frameOf(m.v, m.team, 'Add a contact'), m.team, { drafts, refused: err.message });
+      const body = newContactPage(frameOf(m.v, m.team, say('console.contacts.addTitle')), m.team, {
+        drafts,
+        refused: err.message,
+      });
       return htmlResponse(statusOf(err), body, m.v.cookies);
     },
   );
@@ -122,7 +123,12 @@ const showContact = (site: ConsoleSite) => async (event: H3Event) => {
   if (m instanceof Response) return m;
   const a = await activityOf(site, m.v, m.team, contactOf(event));
   if (a instanceof Response) return a;
-  const frame = frameOf(m.v, m.team, a.contact.name ?? a.contact.email ?? 'Contact', noticeOf(event, DONE));
+  const frame = frameOf(
+    m.v,
+    m.team,
+    a.contact.name ?? a.contact.email ?? say('console.contacts.contact'),
+    noticeOf(event, DONE),
+  );
   return htmlResponse(200, contactPage(frame, m.team, a), m.v.cookies);
 };
 
@@ -132,7 +138,11 @@ const requestForm = (site: ConsoleSite, kind: 'export' | 'erase') => async (even
   if (m instanceof Response) return m;
   const a = await activityOf(site, m.v, m.team, contactOf(event));
   if (a instanceof Response) return a;
-  const frame = frameOf(m.v, m.team, kind === 'export' ? 'Export' : 'Erase');
+  const frame = frameOf(
+    m.v,
+    m.team,
+    say(kind === 'export' ? 'console.contacts.exportTitle' : 'console.contacts.eraseTitle'),
+  );
   return htmlResponse(200, requestPage(frame, m.team, a, kind, null), m.v.cookies);
 };
 
@@ -154,18 +164,18 @@ const eraseContact = (site: ConsoleSite) => (event: H3Event) =>
     listPath,
     async ({ form, team, actor }) => {
       if ((form.get('confirm') ?? '').trim().toLowerCase() !== 'erase')
-        throw new FeedbackError('ERR_VALIDATION', 'Type erase to confirm: nothing was erased.');
+        throw new FeedbackError('ERR_VALIDATION', say('console.contacts.typeEraseError'));
       await site.engine.workspace(team.organizationId).as(actor).contacts.erase(contactOf(event));
       return 'erased';
     },
     async (m: ActContext, err) => {
       if (err.code !== 'ERR_VALIDATION')
-        return site.refused(m.v, m.team, err, { href: listPath(m.team), label: 'Back to the contacts' });
+        return site.refused(m.v, m.team, err, { href: listPath(m.team), label: say('console.contacts.back') });
       const a = await activityOf(site, m.v, m.team, contactOf(event));
       if (a instanceof Response) return a;
       return htmlResponse(
         422,
-        requestPage(frameOf(m.v, m.team, 'Erase'), m.team, a, 'erase', err.message),
+        requestPage(frameOf(m.v, m.team, say('console.contacts.eraseTitle')), m.team, a, 'erase', err.message),
         m.v.cookies,
       );
     },
@@ -178,7 +188,10 @@ export function mountContacts(router: H3, site: ConsoleSite): void {
   router.get(`${list}/new`, async (event) => {
     const m = await site.manager(event);
     if (m instanceof Response) return m;
-    const body = newContactPage(frameOf(m.v, m.team, 'Add a contact'), m.team, { drafts: {}, refused: null });
+    const body = newContactPage(frameOf(m.v, m.team, say('console.contacts.addTitle')), m.team, {
+      drafts: {},
+      refused: null,
+    });
     return htmlResponse(200, body, m.v.cookies);
   });
   router.post(list, createContact(site));

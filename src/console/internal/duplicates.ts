@@ -1,8 +1,8 @@
 // The queue of merge suggestions: possible duplicates among the workspace's newest posts (docs/search.md), each a
 // pair to merge or to dismiss; dismissed pairs are not suggested again.
 import type { H3, H3Event } from 'h3';
-import { allows, CONSOLE_PATH, type MergeSuggestion, type Team } from '../../engine/index.js';
 import type { ConsoleKey } from '../../engine/index.js';
+import { allows, CONSOLE_PATH, type MergeSuggestion, type Team } from '../../engine/index.js';
 import { html, htmlResponse } from '../../h3/index.js';
 import { csrfField, type Frame, page } from './layout.js';
 import { type ConsoleSite, noticeOf } from './site.js';

@@ -1,6 +1,6 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
-import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
 import type { ConsoleKey } from '../../engine/index.js';
+import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import { GRACE, keysPage } from './keys.page.js';
 import { type Frame, shownOnce } from './layout.js';
@@ -9,8 +9,7 @@ import { say } from './words.js';
 
 const graceOf = (form: URLSearchParams) => {
   const seconds = Number(form.get('grace'));
-  if (!GRACE.some((s) => s === seconds))
-    throw new FeedbackError('ERR_VALIDATION', say('console.keys.chooseGrace'));
+  if (!GRACE.some((s) => s === seconds)) throw new FeedbackError('ERR_VALIDATION', say('console.keys.chooseGrace'));
   return seconds;
 };
 

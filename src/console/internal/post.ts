@@ -1,6 +1,6 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
-import { CONSOLE_PATH, FeedbackError, type PostActions, type Team, type VotersQuery } from '../../engine/index.js';
 import type { ConsoleKey } from '../../engine/index.js';
+import { CONSOLE_PATH, FeedbackError, type PostActions, type Team, type VotersQuery } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import type { Frame } from './layout.js';

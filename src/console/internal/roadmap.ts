@@ -1,6 +1,6 @@
 import type { H3 } from 'h3';
-import { CONSOLE_PATH, FeedbackError, ROADMAP_STATUSES, type Team } from '../../engine/index.js';
 import type { ConsoleKey } from '../../engine/index.js';
+import { CONSOLE_PATH, FeedbackError, ROADMAP_STATUSES, type Team } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import type { PostStatus } from '../../schemas/posts.js';
 import type { Frame } from './layout.js';

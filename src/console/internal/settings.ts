@@ -1,4 +1,5 @@
 import type { H3, H3Event } from 'h3';
+import type { ConsoleKey } from '../../engine/index.js';
 import {
   CONSOLE_PATH,
   FeedbackError,
@@ -6,7 +7,6 @@ import {
   type Team,
   type WorkspaceSettings,
 } from '../../engine/index.js';
-import type { ConsoleKey } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import type { Frame } from './layout.js';
 import { type Part, settingsPage } from './settings.page.js';

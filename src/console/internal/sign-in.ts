@@ -46,8 +46,7 @@ async function startSso(site: ConsoleSite, event: H3Event, organizationId: strin
   const email = (form.get('email') ?? '').trim();
   const again = (status: number, error: string) =>
     htmlResponse(status, emailPage(v.frame, { error, email, organizationId: organizationId ?? undefined }), v.cookies);
-  if (organizationId !== null && !ORG_ID.test(organizationId))
-    return again(422, say('console.signIn.noSso'));
+  if (organizationId !== null && !ORG_ID.test(organizationId)) return again(422, say('console.signIn.noSso'));
   try {
     const started = await site.engine.team.startSso({ email, organizationId }, event.url.origin);
     const keep = sessionCookie(SSO_COOKIE, SSO_COOKIE_PATH, v.facts, {

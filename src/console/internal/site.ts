@@ -198,15 +198,7 @@ export class ConsoleSite extends SiteBase<ConsoleVisit> {
     const m = await this.member(event);
     if (m instanceof Response || allows(m.team.role, 'manage')) return m;
     const frame = { ...m.v.frame, title: say('console.notForRole'), team: m.team };
-    return htmlResponse(
-      403,
-      message(
-        frame,
-        say('console.notForRole'),
-        say('console.notForRoleText'),
-      ),
-      m.v.cookies,
-    );
+    return htmlResponse(403, message(frame, say('console.notForRole'), say('console.notForRoleText')), m.v.cookies);
   }
 
   /**
@@ -229,7 +221,9 @@ export class ConsoleSite extends SiteBase<ConsoleVisit> {
       return seeOther(`${to}${to.includes('?') ? '&' : '?'}done=${done}`, m.v.cookies);
     } catch (err) {
       if (!(err instanceof FeedbackError)) throw err;
-      return refused ? refused(m, err) : this.refused(m.v, m.team, err, { href: back(m.team), label: say('console.back') });
+      return refused
+        ? refused(m, err)
+        : this.refused(m.v, m.team, err, { href: back(m.team), label: say('console.back') });
     }
   }
 

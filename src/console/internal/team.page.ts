@@ -95,8 +95,7 @@ function sentence(e: AuditShown, n: AuditNames, orgId: string): Words {
     typeof s === 'string' && (POST_STATUSES as readonly string[]).includes(s)
       ? html`<strong>${say(`status.${s as PostStatus}`)}</strong>`
       : '';
-  const board = (id: unknown) =>
-    typeof id === 'string' ? (n.boards.get(id) ?? say('console.audit.boardGone')) : '';
+  const board = (id: unknown) => (typeof id === 'string' ? (n.boards.get(id) ?? say('console.audit.boardGone')) : '');
   const tags = (ids: unknown) => {
     const list = (Array.isArray(ids) ? ids : [ids]).filter((t): t is string => typeof t === 'string');
     return list.length
@@ -131,7 +130,9 @@ function sentence(e: AuditShown, n: AuditNames, orgId: string): Words {
     'team.signed_in': () =>
       typeof d.method === 'string'
         ? say('console.audit.team.signed_inWith', {
-            method: (METHODS as ReadonlySet<string>).has(d.method) ? say(`console.audit.method.${d.method as Method}`) : d.method,
+            method: (METHODS as ReadonlySet<string>).has(d.method)
+              ? say(`console.audit.method.${d.method as Method}`)
+              : d.method,
           })
         : say('console.audit.team.signed_in'),
     'team.sign_in_failed': () => why('console.audit.team.sign_in_failed', 'console.audit.team.sign_in_failedWhy'),
@@ -142,7 +143,9 @@ function sentence(e: AuditShown, n: AuditNames, orgId: string): Words {
     'team.sso_domain_released': () => say('console.audit.team.sso_domain_released', { domain: text(d.domain) }),
     'api_key.created': () => say('console.audit.api_key.created', { scope: text(d.scope) }),
     'workspace.settings_changed': () =>
-      say('console.audit.workspace.settings_changed', { fields: Object.keys(d).join(', ') || say('console.audit.none') }),
+      say('console.audit.workspace.settings_changed', {
+        fields: Object.keys(d).join(', ') || say('console.audit.none'),
+      }),
   };
   const plain = `console.audit.${e.action}` as ConsoleKey;
   if (said[e.action]) return said[e.action]!();

@@ -1,6 +1,6 @@
 import type { H3, H3Event } from 'h3';
-import { type Actor, CONSOLE_PATH, FeedbackError, isTeamRole, type Team } from '../../engine/index.js';
 import type { ConsoleKey } from '../../engine/index.js';
+import { type Actor, CONSOLE_PATH, FeedbackError, isTeamRole, type Team } from '../../engine/index.js';
 import { html, htmlResponse, seeOther } from '../../h3/index.js';
 import { type Frame, page } from './layout.js';
 import { type ConsoleSite, type ConsoleVisit, statusOf } from './site.js';
@@ -25,7 +25,13 @@ async function renderTeam(
   return htmlResponse(
     status,
     teamPage(
-      { ...v.frame, title: say('console.team.heading'), section: 'team', team, notice: done ? (DONE[done] ? say(DONE[done]!) : null) : null },
+      {
+        ...v.frame,
+        title: say('console.team.heading'),
+        section: 'team',
+        team,
+        notice: done ? (DONE[done] ? say(DONE[done]!) : null) : null,
+      },
       team,
       members,
       refused,

@@ -10,7 +10,9 @@ import { say, sayHtml } from './words.js';
 /** A webhook's state in words: enabled (with failures so far), or disabled and why. */
 function stateOf(w: Webhook, failures: number): SafeHtml {
   if (w.enabled)
-    return failures ? sayHtml('console.webhooks.enabledFailing', { failures }) : html`${say('console.webhooks.enabled')}`;
+    return failures
+      ? sayHtml('console.webhooks.enabledFailing', { failures })
+      : html`${say('console.webhooks.enabled')}`;
   const why =
     failures >= WEBHOOK_LIMITS.consecutiveFailures
       ? say('console.webhooks.afterFailures', { failures })

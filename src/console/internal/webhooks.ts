@@ -1,6 +1,6 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
-import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
 import type { ConsoleKey } from '../../engine/index.js';
+import { CONSOLE_PATH, FeedbackError, type Team } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import type { UpdateWebhookBody, Webhook } from '../../schemas/webhooks.js';
 import { type Frame, shownOnce } from './layout.js';
@@ -139,8 +139,7 @@ export function mountWebhooks(router: H3, site: ConsoleSite): void {
   const remove = onHook(
     site,
     async ({ form, team, actor }, id) => {
-      if (form.get('confirm') !== '1')
-        throw new FeedbackError('ERR_VALIDATION', say('console.webhooks.tickToDelete'));
+      if (form.get('confirm') !== '1') throw new FeedbackError('ERR_VALIDATION', say('console.webhooks.tickToDelete'));
       await site.engine.workspace(team.organizationId).as(actor).webhooks.delete(id);
       return 'deleted';
     },

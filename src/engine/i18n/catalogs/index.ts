@@ -11,8 +11,8 @@ import { nl } from './nl.js';
 import { ptBR } from './pt-BR.js';
 import { zhCN } from './zh-CN.js';
 
-export { consoleEn } from './console/index.js';
 export type { Catalog, ConsoleKey, MessageKey } from './catalog.js';
+export { consoleEn } from './console/index.js';
 
 export const CATALOGS: Readonly<Record<Locale, Catalog>> = {
   en,
