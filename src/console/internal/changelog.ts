@@ -35,7 +35,7 @@ async function renderEntry(
     entry = await w.changelog.retrieve(entryId);
   } catch (err) {
     if (err instanceof FeedbackError && err.code === 'ERR_NOT_FOUND')
-      return site.notFound(v, 'There is no such changelog entry in this workspace.');
+      return site.notFound(v, say('console.changelog.noSuch'));
     throw err;
   }
   const linked = await w.changelog.linkedPosts(entry.id);
@@ -78,7 +78,7 @@ async function renderList(
   const w = site.engine.workspace(team.organizationId);
   const [entries, boards] = await Promise.all([w.changelog.all(), w.boards.list({ limit: 100 }).then((b) => b.data)]);
   const notice = done ? (DONE[done] ? say(DONE[done]!) : null) : null;
-  const frame: Frame = { ...v.frame, title: 'Changelog', section: 'changelog', team, notice };
+  const frame: Frame = { ...v.frame, title: say('console.changelog.heading'), section: 'changelog', team, notice };
   return htmlResponse(status, listPage(frame, team, entries, boards, refused), v.cookies);
 }
 

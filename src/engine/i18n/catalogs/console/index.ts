@@ -1,6 +1,7 @@
 // The console's words (docs/console.md): English this turn, in the same catalogs and the same ICU MessageFormat as the
 // portal's, so that the console can follow the portal into other languages (a catalog per language beside these).
 
+import { consoleChangelog } from './changelog.js';
 import { consoleDone } from './done.js';
 import { consoleKeys } from './keys.js';
 import { consoleLayout } from './layout.js';
@@ -11,10 +12,11 @@ import { consoleWebhooks } from './webhooks.js';
 
 export const consoleEn = {
   ...consoleLayout,
-  ...consolePeople,
-  ...consoleWebhooks,
-  ...consoleKeys,
-  ...consoleDone,
-  ...consoleTeam,
   ...consoleSignIn,
+  ...consoleTeam,
+  ...consoleKeys,
+  ...consoleWebhooks,
+  ...consolePeople,
+  ...consoleChangelog,
+  ...consoleDone,
 } as const;
