@@ -3,16 +3,17 @@
 import type { H3, H3Event } from 'h3';
 import type { ConsoleKey } from '../../engine/index.js';
 import { allows, CONSOLE_PATH, type MergeSuggestion, type Team } from '../../engine/index.js';
-import { html, htmlResponse } from '../../h3/index.js';
+import { html, htmlResponse, type SafeHtml } from '../../h3/index.js';
 import { csrfField, type Frame, page } from './layout.js';
 import { type ConsoleSite, noticeOf } from './site.js';
+import { say, sayHtml } from './words.js';
 
 const DONE: Record<string, ConsoleKey> = {
   merged: 'console.done.duplicates.merged',
   dismissed: 'console.done.duplicates.dismissed',
 };
 
-const votes = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'vote' : 'votes'}`;
+const votes = (n: number) => say('console.votes', { count: n });
 
 const back = (team: Team) => `${CONSOLE_PATH}/${team.organizationId}/duplicates`;
 
@@ -20,17 +21,18 @@ function queuePage(frame: Frame, team: Team, suggestions: MergeSuggestion[]): st
   const base = back(team);
   const post = (id: string) => `${CONSOLE_PATH}/${team.organizationId}/posts/${id}`;
   const mayTriage = allows(team.role, 'triage');
-  const body = html`<p class="crumbs"><a href="${CONSOLE_PATH}/${team.organizationId}/posts">Posts</a> › Possible duplicates</p>
-<h1>Possible duplicates</h1>
-<p class="muted">Among the newest posts, those most alike another post by their titles, most alike first. Merging moves the votes (one per person), subscribers and notes to the post kept; its portal page sends there.</p>
+  const link = (href: string) => (inside: SafeHtml) => html`<a href="${href}">${inside}</a>`;
+  const body = html`<p class="crumbs">${sayHtml('console.duplicates.crumbs', {}, { posts: link(`${CONSOLE_PATH}/${team.organizationId}/posts`) })}</p>
+<h1>${say('console.duplicates.heading')}</h1>
+<p class="muted">${say('console.duplicates.intro')}</p>
 ${
   suggestions.length === 0
-    ? html`<p>No possible duplicates among the newest posts.</p>`
+    ? html`<p>${say('console.duplicates.none')}</p>`
     : html`<ul class="targets">${suggestions.map(
         ({ merge, into, score }) =>
-          html`<li><a href="${post(merge.id)}">${merge.title}</a> <span class="muted">(${votes(merge.voteCount)})</span> and <a href="${post(into.id)}">${into.title}</a> <span class="muted">(${votes(into.voteCount)}) · ${Math.round(score * 100)} % alike</span>${
+          html`<li>${sayHtml('console.duplicates.pair', { merge: merge.title, into: into.title, mergeVotes: votes(merge.voteCount), intoVotes: votes(into.voteCount), score: Math.round(score * 100) / 100 }, { mergeLink: link(post(merge.id)), intoLink: link(post(into.id)) })}${
             mayTriage
-              ? html`<div><form method="post" action="${base}/merge" class="inline">${csrfField(frame)}<input type="hidden" name="merge" value="${merge.id}"><input type="hidden" name="into" value="${into.id}"><button type="submit" class="secondary">Merge the first into the second<span class="sr-only">: ${merge.title} into ${into.title}</span></button></form> <form method="post" action="${base}/dismiss" class="inline">${csrfField(frame)}<input type="hidden" name="a" value="${merge.id}"><input type="hidden" name="b" value="${into.id}"><button type="submit" class="secondary">Not duplicates<span class="sr-only">: ${merge.title} and ${into.title}</span></button></form></div>`
+              ? html`<div><form method="post" action="${base}/merge" class="inline">${csrfField(frame)}<input type="hidden" name="merge" value="${merge.id}"><input type="hidden" name="into" value="${into.id}"><button type="submit" class="secondary">${sayHtml('console.duplicates.merge', { merge: merge.title, into: into.title })}</button></form> <form method="post" action="${base}/dismiss" class="inline">${csrfField(frame)}<input type="hidden" name="a" value="${merge.id}"><input type="hidden" name="b" value="${into.id}"><button type="submit" class="secondary">${sayHtml('console.duplicates.dismiss', { merge: merge.title, into: into.title })}</button></form></div>`
               : ''
           }</li>`,
       )}</ul>`
@@ -47,7 +49,7 @@ export function mountDuplicates(router: H3, site: ConsoleSite): void {
     const suggestions = await site.engine.workspace(m.team.organizationId).triage.mergeSuggestions();
     const frame: Frame = {
       ...m.v.frame,
-      title: 'Possible duplicates',
+      title: say('console.duplicates.heading'),
       section: 'posts',
       team: m.team,
       notice: noticeOf(event, DONE),

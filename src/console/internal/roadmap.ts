@@ -6,6 +6,7 @@ import type { PostStatus } from '../../schemas/posts.js';
 import type { Frame } from './layout.js';
 import { roadmapPage } from './roadmap.page.js';
 import { type ConsoleSite, noticeOf } from './site.js';
+import { say } from './words.js';
 
 const DONE: Record<string, ConsoleKey> = {
   moved: 'console.done.roadmap.moved',
@@ -24,14 +25,20 @@ export function mountRoadmap(router: H3, site: ConsoleSite): void {
     if (m instanceof Response) return m;
     const columns = await site.engine.workspace(m.team.organizationId).triage.roadmap();
     const notice = noticeOf(event, DONE);
-    const frame: Frame = { ...m.v.frame, title: 'Roadmap', section: 'roadmap', team: m.team, notice };
+    const frame: Frame = {
+      ...m.v.frame,
+      title: say('console.roadmap.heading'),
+      section: 'roadmap',
+      team: m.team,
+      notice,
+    };
     return htmlResponse(200, roadmapPage(frame, m.team, columns), m.v.cookies);
   });
   // One post to a place in its column (0 is the top).
   router.post(`${CONSOLE_PATH}/:org/roadmap/move`, (event) =>
     site.act(event, back, async ({ form, team, actor }) => {
       const status = form.get('status');
-      if (!isColumn(status)) throw new FeedbackError('ERR_VALIDATION', 'Choose a column of the roadmap.');
+      if (!isColumn(status)) throw new FeedbackError('ERR_VALIDATION', say('console.roadmap.chooseColumn'));
       await site.engine
         .workspace(team.organizationId)
         .as(actor)
@@ -43,7 +50,7 @@ export function mountRoadmap(router: H3, site: ConsoleSite): void {
   router.post(`${CONSOLE_PATH}/:org/roadmap/order`, (event) =>
     site.act(event, back, async ({ form, team, actor }) => {
       const status = form.get('status');
-      if (!isColumn(status)) throw new FeedbackError('ERR_VALIDATION', 'Choose a column of the roadmap.');
+      if (!isColumn(status)) throw new FeedbackError('ERR_VALIDATION', say('console.roadmap.chooseColumn'));
       await site.engine.workspace(team.organizationId).as(actor).posts.reorder(status, form.getAll('post'));
       return 'ordered';
     }),

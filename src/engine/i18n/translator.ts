@@ -115,7 +115,9 @@ export function translator(locale: Locale = DEFAULT_LOCALE, wording?: Wording): 
     t: (key, values) => String(formatOf(locale, messageOf(key)).format(values)),
     html(key, values, tags) {
       const all: Record<string, unknown> = { ...values };
-      for (const [name, wrap] of Object.entries(tags ?? {})) all[name] = (inside: unknown[]) => wrap(joined(inside));
+      // A tag's name is never a value's (the tag would be written in its place).
+      for (const [name, wrap] of Object.entries(tags ?? {}))
+        if (!(name in all)) all[name] = (inside: unknown[]) => wrap(joined(inside));
       return joined(formatOf(locale, messageOf(key)).format(all as never));
     },
     relativeTime(iso, now = Date.now()) {

@@ -6,12 +6,14 @@ import { consoleDone } from './done.js';
 import { consoleKeys } from './keys.js';
 import { consoleLayout } from './layout.js';
 import { consolePeople } from './people.js';
+import { consolePosts } from './posts.js';
 import { consoleSignIn } from './sign-in.js';
 import { consoleTeam } from './team.js';
 import { consoleWebhooks } from './webhooks.js';
 
 export const consoleEn = {
   ...consoleLayout,
+  ...consolePosts,
   ...consoleSignIn,
   ...consoleTeam,
   ...consoleKeys,
