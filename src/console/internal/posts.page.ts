@@ -10,18 +10,14 @@ import {
   type TriageSort,
 } from '../../engine/index.js';
 import { html } from '../../h3/index.js';
-import { POST_STATUS_LABELS, POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
+import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import { money, payersText, pill, when } from './layout.js';
+import { say, sayHtml } from './words.js';
 
-export const label = (status: PostStatus) => POST_STATUS_LABELS[status];
+export const label = (status: PostStatus) => say(`status.${status}`);
 
 /** The query the page's filter form and links carry, read leniently: an unknown value is no filter. */
-export const SORT_LABELS: Record<TriageSort, string> = {
-  votes: 'Most votes',
-  newest: 'Newest',
-  trending: 'Trending (7 days)',
-  impact: 'Impact (revenue)',
-};
+const sortLabel = (sort: TriageSort) => say(`console.posts.sort.${sort}`);
 
 export type Named = Array<{ id: string; name: string }>;
 
@@ -37,17 +33,17 @@ export function filters(
   const option = (value: string, text: string, selected: boolean) =>
     html`<option value="${value}"${selected ? html.raw` selected` : ''}>${text}</option>`;
   return html`<form class="filters" method="get" action="${CONSOLE_PATH}/${team.organizationId}/posts" role="search">
-<label><span class="sr-only">Search</span><input type="search" name="q" value="${query.q ?? ''}" placeholder="Search posts"></label>
-<label>Board <select name="board">${option('', 'All boards', !query.boardId)}${boards.map((b) => option(b.id, b.name, b.id === query.boardId))}</select></label>
-<label>Status <select name="status">${option('', 'Any status', !query.status)}${POST_STATUSES.map((s) => option(s, label(s), s === query.status))}</select></label>
-${tags.length ? html`<label>Tag <select name="tag">${option('', 'Any tag', !query.tagId)}${tags.map((t) => option(t.id, t.name, t.id === query.tagId))}</select></label>` : ''}
-<label>Voters' plan <input name="plan" size="6" value="${query.voterPlan ?? ''}" title="Posts someone on this plan voted for"></label>
-<label>Company plan <input name="company_plan" size="6" value="${query.companyPlan ?? ''}" title="Posts someone of a company on this plan voted for"></label>
-<label>Sort <select name="sort">${TRIAGE_SORTS.map((s) => option(s, SORT_LABELS[s], s === (query.sort ?? 'votes')))}</select></label>
-${currencies.length > 1 ? html`<label>Currency <select name="currency">${currencies.map((c) => option(c, c, c === currency))}</select></label>` : ''}
-<label class="check"><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> Held</label>
-${lastLook ? html`<label class="check"><input type="checkbox" name="new" value="1"${query.fresh ? html.raw` checked` : ''}> New since my last look <span class="muted">(${when(lastLook.toISOString(), 'minute')} UTC)</span></label>` : ''}
-<button type="submit">Show</button>
+<label><span class="sr-only">${say('console.posts.search')}</span><input type="search" name="q" value="${query.q ?? ''}" placeholder="${say('console.posts.searchPlaceholder')}"></label>
+<label>${say('console.posts.board')} <select name="board">${option('', say('console.posts.allBoards'), !query.boardId)}${boards.map((b) => option(b.id, b.name, b.id === query.boardId))}</select></label>
+<label>${say('console.posts.status')} <select name="status">${option('', say('console.posts.anyStatus'), !query.status)}${POST_STATUSES.map((s) => option(s, label(s), s === query.status))}</select></label>
+${tags.length ? html`<label>${say('console.posts.tag')} <select name="tag">${option('', say('console.posts.anyTag'), !query.tagId)}${tags.map((t) => option(t.id, t.name, t.id === query.tagId))}</select></label>` : ''}
+<label>${say('console.posts.votersPlan')} <input name="plan" size="6" value="${query.voterPlan ?? ''}" title="${say('console.posts.votersPlanTitle')}"></label>
+<label>${say('console.posts.companyPlan')} <input name="company_plan" size="6" value="${query.companyPlan ?? ''}" title="${say('console.posts.companyPlanTitle')}"></label>
+<label>${say('console.posts.sort')} <select name="sort">${TRIAGE_SORTS.map((s) => option(s, sortLabel(s), s === (query.sort ?? 'votes')))}</select></label>
+${currencies.length > 1 ? html`<label>${say('console.posts.currency')} <select name="currency">${currencies.map((c) => option(c, c, c === currency))}</select></label>` : ''}
+<label class="check"><input type="checkbox" name="held" value="1"${query.held ? html.raw` checked` : ''}> ${say('console.posts.held')}</label>
+${lastLook ? html`<label class="check"><input type="checkbox" name="new" value="1"${query.fresh ? html.raw` checked` : ''}> ${sayHtml('console.posts.newSince', { when: when(lastLook.toISOString(), 'minute') })}</label>` : ''}
+<button type="submit">${say('console.posts.show')}</button>
 </form>`;
 }
 
@@ -60,18 +56,18 @@ export const impactCell = (impact: Impact[]) =>
     .filter((i) => i.mrrCents > 0)
     .map(
       (i) =>
-        html`<span class="impact-line"><strong>${money(i.mrrCents, i.currency)}</strong> <span class="payers">from ${payersText(i)}</span></span>`,
+        html`<span class="impact-line"><strong>${money(i.mrrCents, i.currency)}</strong> <span class="payers">${say('console.posts.from', { payers: payersText(i) })}</span></span>`,
     );
 
 /** The bulk form's choices: a status, a tag to add, approve or reject held posts. */
 export function bulkControls(tags: Named, boards: Named) {
-  return html`<div class="bulk"><label for="bulk-action">With the chosen posts</label>
+  return html`<div class="bulk"><label for="bulk-action">${say('console.posts.withChosen')}</label>
 <select id="bulk-action" name="action">
-<optgroup label="Set the status">${POST_STATUSES.map((s) => html`<option value="status:${s}">${label(s)}</option>`)}</optgroup>
-${tags.length ? html`<optgroup label="Add a tag">${tags.map((t) => html`<option value="tag:${t.id}">${t.name}</option>`)}</optgroup>` : ''}
-${boards.length > 1 ? html`<optgroup label="Move to the board">${boards.map((b) => html`<option value="move:${b.id}">${b.name}</option>`)}</optgroup>` : ''}
-<optgroup label="Held for moderation"><option value="approve">Approve</option><option value="reject">Reject as spam</option></optgroup>
-</select> <button type="submit">Apply</button></div>`;
+<optgroup label="${say('console.posts.setStatus')}">${POST_STATUSES.map((s) => html`<option value="status:${s}">${label(s)}</option>`)}</optgroup>
+${tags.length ? html`<optgroup label="${say('console.posts.addTag')}">${tags.map((t) => html`<option value="tag:${t.id}">${t.name}</option>`)}</optgroup>` : ''}
+${boards.length > 1 ? html`<optgroup label="${say('console.posts.moveTo')}">${boards.map((b) => html`<option value="move:${b.id}">${b.name}</option>`)}</optgroup>` : ''}
+<optgroup label="${say('console.posts.moderation')}"><option value="approve">${say('console.posts.approve')}</option><option value="reject">${say('console.posts.reject')}</option></optgroup>
+</select> <button type="submit">${say('console.posts.apply')}</button></div>`;
 }
 
 export function table(
@@ -83,18 +79,29 @@ export function table(
   mayTriage: boolean,
   csrf: string,
 ) {
-  const none: Record<string, string> = {
-    impact: 'No post matches with paying voters in this currency. Sort by votes to see every post.',
-    trending: 'No post that matches got a vote in the last 7 days. Sort by votes to see every post.',
+  const none =
+    sort === 'impact'
+      ? 'console.posts.noneImpact'
+      : sort === 'trending'
+        ? 'console.posts.noneTrending'
+        : 'console.posts.none';
+  if (posts.length === 0) return html`<p>${say(none)}</p>`;
+  // The words every row repeats, said once.
+  const words = {
+    held: say('console.posts.heldMark'),
+    board: say('console.posts.board'),
+    votes: say('console.posts.votes'),
+    impact: say('console.posts.impact'),
+    comments: say('console.posts.comments'),
+    created: say('console.posts.created'),
   };
-  if (posts.length === 0) return html`<p>${none[sort] ?? 'No posts match.'}</p>`;
   const tagName = new Map(tags.map((t) => [t.id, t.name]));
   const rows = html`<table class="posts cards">
-<caption class="muted">Posts of every board <span class="keys">(keys: j and k move, x ticks, Enter opens, / searches)</span></caption>
-<thead><tr>${mayTriage ? html`<th scope="col"><span class="sr-only">Choose</span></th>` : ''}<th scope="col">Post</th><th scope="col">Board</th><th scope="col">Status</th><th scope="col" class="num">Votes</th><th scope="col" class="num">Impact</th><th scope="col" class="num">Comments</th><th scope="col">Created</th></tr></thead>
+<caption class="muted">${sayHtml('console.posts.caption', {}, { keys: (inside) => html`<span class="keys">${inside}</span>` })}</caption>
+<thead><tr>${mayTriage ? html`<th scope="col"><span class="sr-only">${say('console.posts.choose')}</span></th>` : ''}<th scope="col">${say('console.posts.post')}</th><th scope="col">${words.board}</th><th scope="col">${say('console.posts.status')}</th><th scope="col" class="num">${words.votes}</th><th scope="col" class="num">${words.impact}</th><th scope="col" class="num">${words.comments}</th><th scope="col">${words.created}</th></tr></thead>
 <tbody>${posts.map(
     (p) =>
-      html`<tr>${mayTriage ? html`<td class="pick"><input type="checkbox" name="post" value="${p.id}" id="pick-${p.id}" aria-label="Choose ${p.title}"></td>` : ''}<td class="title long"><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}" dir="auto">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">held</span>` : ''}${p.tagIds.map((id) => html` <span class="tag">${tagName.get(id) ?? ''}</span>`)}</td><td data-label="Board">${p.boardName}</td><td>${pill(p.status)}</td><td class="num" data-label="Votes">${p.voteCount}</td><td class="num impact" data-label="Impact">${impactCell(p.impact)}</td><td class="num" data-label="Comments">${p.commentCount}</td><td data-label="Created">${when(p.createdAt)}</td></tr>`,
+      html`<tr>${mayTriage ? html`<td class="pick"><input type="checkbox" name="post" value="${p.id}" id="pick-${p.id}" aria-label="${say('console.posts.chooseOne', { title: p.title })}"></td>` : ''}<td class="title long"><a href="${CONSOLE_PATH}/${team.organizationId}/posts/${p.id}" dir="auto">${p.title}</a>${p.moderationStatus === 'pending' ? html` <span class="held">${words.held}</span>` : ''}${p.tagIds.map((id) => html` <span class="tag">${tagName.get(id) ?? ''}</span>`)}</td><td data-label="${words.board}">${p.boardName}</td><td>${pill(p.status)}</td><td class="num" data-label="${words.votes}">${p.voteCount}</td><td class="num impact" data-label="${words.impact}">${impactCell(p.impact)}</td><td class="num" data-label="${words.comments}">${p.commentCount}</td><td data-label="${words.created}">${when(p.createdAt)}</td></tr>`,
   )}</tbody>
 </table>`;
   if (!mayTriage) return rows;

@@ -12,6 +12,7 @@ import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import { type Frame, page } from './layout.js';
 import { filters, table } from './posts.page.js';
 import type { ConsoleSite } from './site.js';
+import { say } from './words.js';
 
 function queryOf(params: URLSearchParams): TriageQuery {
   const status = params.get('status') ?? '';
@@ -48,7 +49,7 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
       (team) => `${CONSOLE_PATH}/${team.organizationId}/posts`,
       async ({ form, team, actor }) => {
         const action = bulkAction(form.get('action') ?? '');
-        if (!action) throw new FeedbackError('ERR_VALIDATION', 'Choose what to do with the chosen posts.');
+        if (!action) throw new FeedbackError('ERR_VALIDATION', say('console.posts.chooseAction'));
         const { changed } = await site.engine
           .workspace(team.organizationId)
           .as(actor)
@@ -79,10 +80,10 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
     const done = event.url.searchParams.get('done');
     const frame: Frame = {
       ...v.frame,
-      title: 'Posts',
+      title: say('console.posts.heading'),
       section: 'posts',
       team,
-      notice: done && /^\d{1,3}$/.test(done) ? `Done: ${done} ${done === '1' ? 'post' : 'posts'} changed.` : null,
+      notice: done && /^\d{1,3}$/.test(done) ? say('console.posts.done', { count: Number(done) }) : null,
     };
     const body = html`<h1>Posts</h1>
 ${filters(team, { ...query, fresh }, boards, tags, result.currencies, result.currency, lastLook)}
