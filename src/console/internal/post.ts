@@ -40,7 +40,7 @@ function act(site: ConsoleSite, event: H3Event, form: PostForm) {
     (team) => `${CONSOLE_PATH}/${team.organizationId}/posts/${postId}`,
     ({ form: sent, team, actor }) => form.run(sent, site.engine.workspace(team.organizationId).as(actor).posts, postId),
     async (m, err) => {
-      if (err.code === 'ERR_NOT_FOUND') return site.notFound(m.v, 'There is no such post in this workspace.');
+      if (err.code === 'ERR_NOT_FOUND') return site.notFound(m.v, say('console.post.noSuch'));
       const drafts = Object.fromEntries(
         Object.entries(form.drafts ?? {}).map(([draft, field]) => [draft, m.form.get(field) ?? '']),
       );
@@ -66,7 +66,7 @@ async function render(
 ) {
   const w = site.engine.workspace(team.organizationId);
   const d = await w.triage.post(postId, options.voters);
-  if (!d) return site.notFound(v, 'There is no such post in this workspace.');
+  if (!d) return site.notFound(v, say('console.post.noSuch'));
   const q = options.mergeQ?.trim() ?? '';
   const found = q ? (await w.triage.posts({ q, limit: 10 })).data.filter((t) => t.id !== d.post.id) : null;
   const [tags, boards, duplicates] = await Promise.all([
@@ -91,7 +91,7 @@ const FORMS: Record<string, PostForm> = {
     section: 'status',
     run: async (form, actions, postId) => {
       const status = form.get('status') ?? '';
-      if (!isStatus(status)) throw new FeedbackError('ERR_VALIDATION', 'Choose a status from the list.');
+      if (!isStatus(status)) throw new FeedbackError('ERR_VALIDATION', say('console.post.chooseStatus'));
       await actions.setStatus(postId, status, form.get('note'));
       return 'status';
     },
@@ -102,7 +102,7 @@ const FORMS: Record<string, PostForm> = {
     run: async (form, actions, postId) => {
       const decision = form.get('decision');
       if (decision !== 'approved' && decision !== 'spam')
-        throw new FeedbackError('ERR_VALIDATION', 'Choose approve or reject.');
+        throw new FeedbackError('ERR_VALIDATION', say('console.post.chooseDecision'));
       await actions.moderate(postId, decision);
       return decision;
     },

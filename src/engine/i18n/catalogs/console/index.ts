@@ -6,6 +6,7 @@ import { consoleDone } from './done.js';
 import { consoleKeys } from './keys.js';
 import { consoleLayout } from './layout.js';
 import { consolePeople } from './people.js';
+import { consolePost } from './post.js';
 import { consolePosts } from './posts.js';
 import { consoleSignIn } from './sign-in.js';
 import { consoleTeam } from './team.js';
@@ -13,6 +14,7 @@ import { consoleWebhooks } from './webhooks.js';
 
 export const consoleEn = {
   ...consoleLayout,
+  ...consolePost,
   ...consolePosts,
   ...consoleSignIn,
   ...consoleTeam,
