@@ -72,11 +72,11 @@ ${metadata.map(([k, v]) => row(k, typeof v === 'string' ? v : JSON.stringify(v))
 </tbody></table>
 </div><div>
 <h2>${sayHtml('console.contacts.postsCount', { count: c.postCount })}</h2>
-${a.posts.length ? html`<ul class="targets">${a.posts.map((p) => html`<li><a href="${base}/posts/${p.id}">${p.title}</a> <span class="muted">${when(p.createdAt)}</span></li>`)}</ul>` : html`<p class="muted">None.</p>`}
+${a.posts.length ? html`<ul class="targets">${a.posts.map((p) => html`<li><a href="${base}/posts/${p.id}">${p.title}</a> <span class="muted">${when(p.createdAt)}</span></li>`)}</ul>` : html`<p class="muted">${say('console.contacts.noneYet')}</p>`}
 <h2>${sayHtml('console.contacts.votesCount', { count: c.voteCount })}</h2>
-${a.votes.length ? html`<ul class="targets">${a.votes.map((v) => html`<li><a href="${base}/posts/${v.postId}">${v.postTitle}</a> <span class="muted">${when(v.createdAt)}</span></li>`)}</ul>` : html`<p class="muted">None.</p>`}
+${a.votes.length ? html`<ul class="targets">${a.votes.map((v) => html`<li><a href="${base}/posts/${v.postId}">${v.postTitle}</a> <span class="muted">${when(v.createdAt)}</span></li>`)}</ul>` : html`<p class="muted">${say('console.contacts.noneYet')}</p>`}
 <h2>${sayHtml('console.contacts.commentsCount', { count: c.commentCount })}</h2>
-${a.comments.length ? html`<ol class="comments">${a.comments.map((m) => html`<li><div class="body">${m.bodyText}</div><div class="meta"><a href="${base}/posts/${m.postId}">${say('console.contacts.onThePost')}</a> · ${when(m.createdAt)}</div></li>`)}</ol>` : html`<p class="muted">None.</p>`}
+${a.comments.length ? html`<ol class="comments">${a.comments.map((m) => html`<li><div class="body">${m.bodyText}</div><div class="meta"><a href="${base}/posts/${m.postId}">${say('console.contacts.onThePost')}</a> · ${when(m.createdAt)}</div></li>`)}</ol>` : html`<p class="muted">${say('console.contacts.noneYet')}</p>`}
 </div></div>
 ${
   manage

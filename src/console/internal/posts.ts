@@ -85,11 +85,11 @@ export function mountPosts(router: H3, site: ConsoleSite): void {
       team,
       notice: done && /^\d{1,3}$/.test(done) ? say('console.posts.done', { count: Number(done) }) : null,
     };
-    const body = html`<h1>Posts</h1>
+    const body = html`<h1>${say('console.posts.heading')}</h1>
 ${filters(team, { ...query, fresh }, boards, tags, result.currencies, result.currency, lastLook)}
 ${table(team, result.data, result.sort, tags, boards, allows(team.role, 'triage'), v.frame.csrf)}
-${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/posts?${next.toString()}" rel="next">Next page</a></p>` : ''}
-<p><a href="${CONSOLE_PATH}/${team.organizationId}/duplicates">Possible duplicates among the newest posts</a></p>`;
+${next ? html`<p class="pager"><a href="${CONSOLE_PATH}/${team.organizationId}/posts?${next.toString()}" rel="next">${say('console.posts.next')}</a></p>` : ''}
+<p><a href="${CONSOLE_PATH}/${team.organizationId}/duplicates">${say('console.posts.duplicatesLink')}</a></p>`;
     return htmlResponse(200, page(frame, body), v.cookies);
   });
 }

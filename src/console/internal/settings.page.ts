@@ -11,6 +11,7 @@ import {
 } from '../../engine/index.js';
 import { html, type SafeHtml } from '../../h3/index.js';
 import { csrfField, type Frame, page, when } from './layout.js';
+import { say, sayHtml } from './words.js';
 
 /** The settings page's forms, each saving its own fields. */
 export type Part = 'workspace' | 'portal' | 'branding' | 'search' | 'languages' | 'sso';
@@ -34,59 +35,61 @@ export function settingsPage(
   const ticked = (part: Part, name: string, saved: boolean) =>
     refused?.part === part ? refused.drafts.get(name) === 'on' : saved;
   const portalAddress = org.handle ? `${origin.site}/portal/${org.handle}/` : null;
-  const body = html`<h1>Settings</h1>
-<section aria-labelledby="workspace-h"><h2 id="workspace-h">Workspace</h2>${error('workspace')}
+  const save = html`<p><button type="submit">${say('console.settings.save')}</button></p>`;
+  const link = (href: string) => (inside: SafeHtml) => html`<a href="${href}">${inside}</a>`;
+  const body = html`<h1>${say('console.settings.heading')}</h1>
+<section aria-labelledby="workspace-h"><h2 id="workspace-h">${say('console.settings.workspace')}</h2>${error('workspace')}
 <form method="post" action="${base}/workspace">${csrfField(frame)}
-<label for="s-name">Name</label><input id="s-name" name="name" required maxlength="200" value="${typed('workspace', 'name', org.name)}">
-<label for="s-admins">Admin addresses <span class="muted">(one per line: they get notices such as a disabled webhook)</span></label>
+<label for="s-name">${say('console.settings.name')}</label><input id="s-name" name="name" required maxlength="200" value="${typed('workspace', 'name', org.name)}">
+<label for="s-admins">${sayHtml('console.settings.admins')}</label>
 <textarea id="s-admins" name="adminEmails" rows="3">${typed('workspace', 'adminEmails', org.adminEmails.join('\n'))}</textarea>
-<p><button type="submit">Save</button></p></form>
-<table class="facts"><caption class="muted">Set by whoever runs this server (<code>feedback-service org update</code>)</caption><tbody>
-<tr><th scope="row">Plan</th><td>${org.plan}</td></tr>
-<tr><th scope="row">Billing</th><td>${org.billingState === 'read_only' ? html`<span class="held">read only: changes through the API are refused</span>` : 'active'}</td></tr>
-<tr><th scope="row">Contacts</th><td>${org.contactCap === null ? 'unlimited' : `at most ${org.contactCap.toLocaleString('en')}`}</td></tr>
-<tr><th scope="row">API requests</th><td>${org.rateLimit} a minute per key</td></tr>
+${save}</form>
+<table class="facts"><caption class="muted">${sayHtml('console.settings.operator')}</caption><tbody>
+<tr><th scope="row">${say('console.settings.plan')}</th><td>${org.plan}</td></tr>
+<tr><th scope="row">${say('console.settings.billing')}</th><td>${org.billingState === 'read_only' ? html`<span class="held">${say('console.settings.readOnly')}</span>` : say('console.settings.active')}</td></tr>
+<tr><th scope="row">${say('console.settings.contacts')}</th><td>${org.contactCap === null ? say('console.settings.unlimited') : say('console.settings.atMost', { count: org.contactCap })}</td></tr>
+<tr><th scope="row">${say('console.settings.requests')}</th><td>${say('console.settings.perMinute', { count: org.rateLimit })}</td></tr>
 </tbody></table></section>
 
-<section aria-labelledby="portal-h"><h2 id="portal-h">Portal</h2>${error('portal')}
-${portalAddress && org.portalEnabled ? html`<p>The portal is at <a href="${portalAddress}">${portalAddress}</a>.</p>` : html`<p class="muted">The portal is off.</p>`}
+<section aria-labelledby="portal-h"><h2 id="portal-h">${say('console.settings.portal')}</h2>${error('portal')}
+${portalAddress && org.portalEnabled ? html`<p>${sayHtml('console.settings.portalAt', { address: portalAddress }, { link: link(portalAddress) })}</p>` : html`<p class="muted">${say('console.settings.portalOff')}</p>`}
 <form method="post" action="${base}/portal">${csrfField(frame)}
-<label for="s-handle">Handle <span class="muted">(its address: /portal/<em>handle</em>/; lower-case letters, digits and dashes)</span></label><input id="s-handle" name="handle" maxlength="40" value="${typed('portal', 'handle', org.handle ?? '')}">
-${check('portalEnabled', ticked('portal', 'portalEnabled', org.portalEnabled), 'The portal is on')}
-${check('portalModeration', ticked('portal', 'portalModeration', org.portalModeration), 'Hold posts by people who are not signed in with your token until someone approves them')}
-${check('portalVerifiedOnly', ticked('portal', 'portalVerifiedOnly', org.portalVerifiedOnly), 'Only people signed in with your token may post, vote and comment')}
-${check('notifyAdminCreated', ticked('portal', 'notifyAdminCreated', org.notifyAdminCreated), 'Mail contacts added by hand (you attest a lawful basis when adding each)')}
-<label for="s-frames">Sites that may frame the portal <span class="muted">(the widget; one origin per line, e.g. https://app.example.com)</span></label>
+<label for="s-handle">${sayHtml('console.settings.handle')}</label><input id="s-handle" name="handle" maxlength="40" value="${typed('portal', 'handle', org.handle ?? '')}">
+${check('portalEnabled', ticked('portal', 'portalEnabled', org.portalEnabled), say('console.settings.portalOn'))}
+${check('portalModeration', ticked('portal', 'portalModeration', org.portalModeration), say('console.settings.moderation'))}
+${check('portalVerifiedOnly', ticked('portal', 'portalVerifiedOnly', org.portalVerifiedOnly), say('console.settings.verifiedOnly'))}
+${check('notifyAdminCreated', ticked('portal', 'notifyAdminCreated', org.notifyAdminCreated), say('console.settings.notifyAdminCreated'))}
+<label for="s-frames">${sayHtml('console.settings.frames')}</label>
 <textarea id="s-frames" name="portalFrameOrigins" rows="3">${typed('portal', 'portalFrameOrigins', org.portalFrameOrigins.join('\n'))}</textarea>
-<p><button type="submit">Save</button></p></form></section>
+${save}</form></section>
 
-<section aria-labelledby="branding-h"><h2 id="branding-h">Branding</h2>${error('branding')}
+<section aria-labelledby="branding-h"><h2 id="branding-h">${say('console.settings.branding')}</h2>${error('branding')}
 <form method="post" action="${base}/branding">${csrfField(frame)}
-<label for="s-logo">Logo <span class="muted">(the https address of an image, shown in the portal’s header; empty for the name alone)</span></label><input id="s-logo" name="portalLogoUrl" type="url" size="60" value="${typed('branding', 'portalLogoUrl', org.portalLogoUrl ?? '')}">
-<label for="s-accent">Accent colour <span class="muted">(links and buttons; dark enough to read on white)</span></label><input id="s-accent" name="portalAccent" type="color" value="${typed('branding', 'portalAccent', org.portalAccent ?? '#1d4ed8')}">
-${check('resetAccent', false, 'Use the default colour')}
-<p><button type="submit">Save</button></p></form></section>
+<label for="s-logo">${sayHtml('console.settings.logo')}</label><input id="s-logo" name="portalLogoUrl" type="url" size="60" value="${typed('branding', 'portalLogoUrl', org.portalLogoUrl ?? '')}">
+<label for="s-accent">${sayHtml('console.settings.accent')}</label><input id="s-accent" name="portalAccent" type="color" value="${typed('branding', 'portalAccent', org.portalAccent ?? '#1d4ed8')}">
+${check('resetAccent', false, say('console.settings.defaultColour'))}
+${save}</form></section>
 
-<section aria-labelledby="search-h"><h2 id="search-h">Search</h2>${error('search')}
-<p class="muted">How searches on the portal and here forgive what people type: a word also finds its stem's words (<em>exporting</em> finds <em>export</em>), and a word of five letters or more one typo away (<em>dashbord</em>). What was typed comes first.</p>
+<section aria-labelledby="search-h"><h2 id="search-h">${say('console.settings.search')}</h2>${error('search')}
+<p class="muted">${sayHtml('console.settings.searchIntro')}</p>
 <form method="post" action="${base}/search">${csrfField(frame)}
-<label for="s-stems">Language of the words' stems</label><select id="s-stems" name="searchStems">${STEM_LANGUAGES.map((l) => html`<option value="${l}"${typed('search', 'searchStems', org.searchStems) === l ? html.raw` selected` : ''}>${l === 'none' ? 'none (words as written)' : l}</option>`)}</select>
-<label for="s-synonyms">Synonyms <span class="muted">(one group a line, separated by commas: each finds the others, e.g. sso, single sign-on, saml)</span></label>
+<label for="s-stems">${say('console.settings.stems')}</label><select id="s-stems" name="searchStems">${STEM_LANGUAGES.map((l) => html`<option value="${l}"${typed('search', 'searchStems', org.searchStems) === l ? html.raw` selected` : ''}>${l === 'none' ? say('console.settings.stemsNone') : l}</option>`)}</select>
+<label for="s-synonyms">${sayHtml('console.settings.synonyms')}</label>
 <textarea id="s-synonyms" name="searchSynonyms" rows="4">${typed('search', 'searchSynonyms', org.searchSynonyms.map((g) => g.join(', ')).join('\n'))}</textarea>
-<p><button type="submit">Save</button></p></form></section>
+${save}</form></section>
 
 ${languagesPart(frame, base, org, error('languages'), (name, saved) => typed('languages', name, saved))}
 
-<section aria-labelledby="sso-h"><h2 id="sso-h">Single sign-on</h2>${error('sso')}
-<p class="muted wrap-anywhere">OpenID Connect (Google Workspace, Okta, Entra ID, Keycloak...). Register a web application at your provider with the redirect URI <code>${origin.callback}</code>. Single sign-on signs in people on the team; it does not add anyone.</p>
-${sso ? ssoState(frame, base, sso, origin.site) : html`<p>Off.</p>`}
+<section aria-labelledby="sso-h"><h2 id="sso-h">${say('console.settings.sso')}</h2>${error('sso')}
+<p class="muted wrap-anywhere">${sayHtml('console.settings.ssoIntro', { callback: origin.callback })}</p>
+${sso ? ssoState(frame, base, sso, origin.site) : html`<p>${say('console.settings.off')}</p>`}
 <form method="post" action="${base}/sso">${csrfField(frame)}
-<label for="s-issuer">Issuer</label><input id="s-issuer" name="issuer" type="url" size="60" required value="${typed('sso', 'issuer', sso?.issuer ?? '')}" placeholder="https://accounts.google.com">
-<label for="s-client">Client id</label><input id="s-client" name="clientId" required size="60" value="${typed('sso', 'clientId', sso?.clientId ?? '')}">
-<label for="s-secret">Client secret <span class="muted">(${sso ? 'type it again to save a change: it is never shown' : 'sealed at rest, never shown'})</span></label><input id="s-secret" name="clientSecret" type="password" required autocomplete="off" size="60">
-<label for="s-domains">Email domains that sign in this way <span class="muted">(one per line)</span></label><textarea id="s-domains" name="domains" rows="2" required>${typed('sso', 'domains', sso?.domains.map((d) => d.domain).join('\n') ?? '')}</textarea>
-<p><button type="submit">Save single sign-on</button></p></form>
-${sso ? html`<form method="post" action="${base}/sso/off">${csrfField(frame)}<button type="submit" class="secondary">Turn single sign-on off</button></form>` : ''}
+<label for="s-issuer">${say('console.settings.issuer')}</label><input id="s-issuer" name="issuer" type="url" size="60" required value="${typed('sso', 'issuer', sso?.issuer ?? '')}" placeholder="https://accounts.google.com">
+<label for="s-client">${say('console.settings.clientId')}</label><input id="s-client" name="clientId" required size="60" value="${typed('sso', 'clientId', sso?.clientId ?? '')}">
+<label for="s-secret">${sayHtml('console.settings.clientSecret', { again: sso ? 'yes' : 'no' })}</label><input id="s-secret" name="clientSecret" type="password" required autocomplete="off" size="60">
+<label for="s-domains">${sayHtml('console.settings.domains')}</label><textarea id="s-domains" name="domains" rows="2" required>${typed('sso', 'domains', sso?.domains.map((d) => d.domain).join('\n') ?? '')}</textarea>
+<p><button type="submit">${say('console.settings.saveSso')}</button></p></form>
+${sso ? html`<form method="post" action="${base}/sso/off">${csrfField(frame)}<button type="submit" class="secondary">${say('console.settings.ssoOff')}</button></form>` : ''}
 </section>`;
   return page(frame, body);
 }
@@ -105,13 +108,13 @@ function languagesPart(
   error: SafeHtml | string,
   typed: (name: string, saved: string) => string,
 ) {
-  return html`<section aria-labelledby="languages-h"><h2 id="languages-h">Languages</h2>${error}
-<p class="muted">The portal, the widget and their mail speak each person's language: the one they chose (or your app gives), else their browser's, else the default below. Ten languages: ${LOCALES.map((l) => LOCALE_NAMES[l]).join(', ')}.</p>
+  return html`<section aria-labelledby="languages-h"><h2 id="languages-h">${say('console.settings.languages')}</h2>${error}
+<p class="muted">${say('console.settings.languagesIntro', { names: LOCALES.map((l) => LOCALE_NAMES[l]).join(', ') })}</p>
 <form method="post" action="${base}/languages">${csrfField(frame)}
-<label for="s-locale">Default language</label><select id="s-locale" name="locale">${LOCALES.map((l) => html`<option value="${l}" lang="${l}"${typed('locale', org.locale) === l ? html.raw` selected` : ''}>${LOCALE_NAMES[l]}</option>`)}</select>
-<label for="s-wording">Your own words <span class="muted">(one a line, language:message=your words, e.g. de:board.newPost=Idee einreichen; the messages' names are in the portal's guide)</span></label>
+<label for="s-locale">${say('console.settings.defaultLanguage')}</label><select id="s-locale" name="locale">${LOCALES.map((l) => html`<option value="${l}" lang="${l}"${typed('locale', org.locale) === l ? html.raw` selected` : ''}>${LOCALE_NAMES[l]}</option>`)}</select>
+<label for="s-wording">${sayHtml('console.settings.wording')}</label>
 <textarea id="s-wording" name="portalWording" rows="4">${typed('portalWording', wordingLines(org.portalWording))}</textarea>
-<p><button type="submit">Save</button></p></form></section>`;
+<p><button type="submit">${say('console.settings.save')}</button></p></form></section>`;
 }
 
 /**
@@ -121,20 +124,23 @@ function languagesPart(
 function ssoState(frame: Frame, base: string, sso: SsoSettings, site: string) {
   const signInPage = `${site}${CONSOLE_PATH}/${frame.team!.organizationId}/sign-in`;
   const anyVerified = sso.domains.some((d) => d.verified);
-  return html`<div class="wrap-anywhere"><p>On: <code>${sso.issuer}</code> (client <code>${sso.clientId}</code>).</p>
-<p>Your workspace's sign-in page: <a href="${signInPage}">${signInPage}</a>. Single sign-on works there for every domain below. The shared sign-in page sends an address to your provider only once its domain is verified, which proves the domain is yours.</p>
-<table class="facts"><caption class="muted">Domains</caption><tbody>
+  return html`<div class="wrap-anywhere"><p>${sayHtml('console.settings.ssoOn', { issuer: sso.issuer, client: sso.clientId })}</p>
+<p>${sayHtml('console.settings.ownPage', { page: signInPage }, { link: (inside) => html`<a href="${signInPage}">${inside}</a>` })}</p>
+<table class="facts"><caption class="muted">${say('console.settings.domainsCaption')}</caption><tbody>
 ${sso.domains.map(
   (d) =>
     html`<tr><th scope="row">${d.domain}</th><td>${
       d.verified
-        ? html`Verified (${d.verifiedBy === 'operator' ? 'by whoever runs this server' : 'DNS'}${d.verifiedAt ? html`, ${when(d.verifiedAt)}` : ''})`
-        : html`Not verified. Add a TXT record <code>${d.record.name}</code> with the value <code>${d.record.value}</code> at your DNS provider, then
-<form method="post" action="${base}/sso/verify" class="inline">${csrfField(frame)}<input type="hidden" name="domain" value="${d.domain}"><button type="submit" class="secondary">Check ${d.domain}</button></form>`
+        ? sayHtml('console.settings.verified', {
+            by: d.verifiedBy === 'operator' ? 'operator' : 'dns',
+            at: d.verifiedAt ? when(d.verifiedAt) : 'none',
+          })
+        : html`${sayHtml('console.settings.notVerified', { name: d.record.name, value: d.record.value })}
+<form method="post" action="${base}/sso/verify" class="inline">${csrfField(frame)}<input type="hidden" name="domain" value="${d.domain}"><button type="submit" class="secondary">${say('console.settings.check', { domain: d.domain })}</button></form>`
     }</td></tr>`,
 )}
 </tbody></table>
 <form method="post" action="${base}/sso/require">${csrfField(frame)}
-<label class="check"><input type="checkbox" name="required" value="on"${sso.required ? html.raw` checked` : ''}${anyVerified || sso.required ? '' : html.raw` disabled`}> Require single sign-on for people of the verified domains: no emailed codes for their addresses in this workspace${anyVerified ? '' : ' (verify a domain first)'}</label>
-<p><button type="submit" class="secondary">Save</button></p></form></div>`;
+<label class="check"><input type="checkbox" name="required" value="on"${sso.required ? html.raw` checked` : ''}${anyVerified || sso.required ? '' : html.raw` disabled`}> ${say('console.settings.require', { verified: anyVerified ? 'yes' : 'no' })}</label>
+<p><button type="submit" class="secondary">${say('console.settings.save')}</button></p></form></div>`;
 }

@@ -11,6 +11,7 @@ import { htmlResponse } from '../../h3/index.js';
 import type { Frame } from './layout.js';
 import { type Part, settingsPage } from './settings.page.js';
 import { type ActContext, type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
+import { say } from './words.js';
 
 const DONE: Record<string, ConsoleKey> = {
   workspace: 'console.done.settings.workspace',
@@ -77,8 +78,7 @@ function wordingOf(text: string): Record<string, Record<string, string>> {
   for (const [i, line] of text.split('\n').entries()) {
     if (!line.trim()) continue;
     const match = /^\s*([A-Za-z-]+):([\w.]+)\s*=\s*(.+?)\s*$/.exec(line);
-    if (!match)
-      throw new FeedbackError('ERR_VALIDATION', `Line ${i + 1} of your own words: write it as language:message=words.`);
+    if (!match) throw new FeedbackError('ERR_VALIDATION', say('console.settings.badLine', { line: i + 1 }));
     (wording[match[1]!] ??= {})[match[2]!] = match[3]!;
   }
   return wording;
@@ -101,7 +101,7 @@ async function render(
     site.engine.organizations.get(team.organizationId),
     site.engine.workspace(team.organizationId).team.sso(),
   ]);
-  const frame: Frame = { ...v.frame, title: 'Settings', section: 'settings', team, notice };
+  const frame: Frame = { ...v.frame, title: say('console.settings.heading'), section: 'settings', team, notice };
   const address = siteAddress(site.engine.team.ssoCallbackUrl(origin));
   return htmlResponse(status, settingsPage(frame, team, org!, sso, address, refused), v.cookies);
 }

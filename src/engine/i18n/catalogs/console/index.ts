@@ -8,12 +8,14 @@ import { consoleLayout } from './layout.js';
 import { consolePeople } from './people.js';
 import { consolePost } from './post.js';
 import { consolePosts } from './posts.js';
+import { consoleSettings } from './settings.js';
 import { consoleSignIn } from './sign-in.js';
 import { consoleTeam } from './team.js';
 import { consoleWebhooks } from './webhooks.js';
 
 export const consoleEn = {
   ...consoleLayout,
+  ...consoleSettings,
   ...consolePost,
   ...consolePosts,
   ...consoleSignIn,

@@ -64,4 +64,6 @@ export const consolePosts = {
   'console.posts.chooseAction': 'Choose what to do with the chosen posts.',
   'console.posts.heading': 'Posts',
   'console.posts.done': 'Done: {count, plural, one {# post} other {# posts}} changed.',
+  'console.posts.next': 'Next page',
+  'console.posts.duplicatesLink': 'Possible duplicates among the newest posts',
 } as const;
