@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsole } from '../../src/console/index.js';
-import { translator } from '../../src/engine/index.js';
+import { CATALOGS, consoleEn, translator } from '../../src/engine/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { axeViolations, HAS_CHROMIUM, useBrowserStand, withAxe } from '../helpers/browser.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
@@ -19,6 +19,7 @@ import {
 // The look (docs/portal.md, docs/console.md): every page of the portal and the console, at 1280 and 390 px, in the
 // light and the dark theme, is no wider than the screen and has no serious or critical accessibility violation
 // (axe-core, colour contrast included). The same tour is what `npm run screenshots` photographs.
+const MESSAGE_NAMES = new Set([...Object.keys(CATALOGS.en), ...Object.keys(consoleEn)]);
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const receiver: Receiver = await startReceiver((_req, res) => void res.writeHead(200).end('ok'));
 afterAll(() => receiver.close());
@@ -57,6 +58,16 @@ describe.skipIf(!HAS_CHROMIUM)('the look of every page, on a laptop and a phone,
             // The theme asked for is the one drawn (the page's background is the theme's).
             const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
             expect(background, where).toBe(theme === 'dark' ? 'rgb(14, 16, 20)' : 'rgb(255, 255, 255)');
+            // Every word on it is a message of the catalogs said in full, never a message's name in its place (code,
+            // such as an event's kind, may look like one).
+            const texts = await page.evaluate(() => {
+              const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+              const out: string[] = [];
+              for (let n = walker.nextNode(); n; n = walker.nextNode())
+                if (!n.parentElement?.closest('code, pre, textarea')) out.push((n.textContent ?? '').trim());
+              return out;
+            });
+            for (const t of texts) if (MESSAGE_NAMES.has(t)) found.push(`${where}: shows ${t}`);
             const width = await page.evaluate(() => document.documentElement.scrollWidth);
             if (width > screen.width) found.push(`${where}: ${width} px wide`);
             for (const v of await axeViolations(page)) found.push(`${where}: ${v}`);

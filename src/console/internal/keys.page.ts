@@ -1,7 +1,7 @@
 // The API keys page: the keys with their scope and last use, and the portal secret; forms to create, rotate, revoke.
 
 import { type ApiKeyInfo, CONSOLE_PATH, type Team } from '../../engine/index.js';
-import { html, type SafeHtml } from '../../h3/index.js';
+import { html } from '../../h3/index.js';
 import { csrfField, type Frame, page, when } from './layout.js';
 import { say, sayHtml } from './words.js';
 
@@ -26,11 +26,10 @@ export function keysPage(
       : live(k)
         ? html`<span class="held">${sayHtml('console.keys.rotatedUntil', { until: when(k.revokedAt, 'minute') })}</span>`
         : html`<span class="muted">${sayHtml('console.keys.revokedAt', { at: when(k.revokedAt, 'minute') })}</span>`;
-  const hidden = { hidden: (inside: SafeHtml) => html`<span class="sr-only">${inside}</span>` };
   const body = html`<h1>${say('console.keys.heading')}</h1>
 ${refused ? html`<p class="error" role="alert">${refused}</p>` : ''}
 <section aria-labelledby="keys-h"><h2 id="keys-h">${say('console.keys.keys')}</h2>
-<p class="muted">${sayHtml('console.keys.intro', {}, { code: (inside) => html`<code>${inside}</code>` })}</p>
+<p class="muted">${sayHtml('console.keys.intro')}</p>
 ${
   keys.length
     ? html`<table><thead><tr><th scope="col">${say('console.keys.key')}</th><th scope="col">${say('console.keys.scope')}</th><th scope="col">${say('console.keys.made')}</th><th scope="col">${say('console.keys.lastUsed')}</th><th scope="col">${say('console.keys.state')}</th><th scope="col"><span class="sr-only">${say('console.keys.actions')}</span></th></tr></thead>
@@ -39,8 +38,8 @@ ${
           html`<tr><td><code>${k.id}</code></td><td>${k.scope}</td><td>${when(k.createdAt, 'minute')}</td><td>${k.lastUsedAt ? when(k.lastUsedAt, 'minute') : html`<span class="muted">${say('console.keys.never')}</span>`}</td><td>${state(k)}</td><td>${
             // A rotated key still in its grace period can be ended now; only an active one is rotated.
             live(k)
-              ? html`${k.revokedAt === null ? html`<form method="post" action="${base}/${k.id}/rotate" class="inline">${csrfField(frame)}${graceSelect(`grace-${k.id}`)} <button type="submit" class="secondary">${sayHtml('console.keys.rotate', { key: k.id }, hidden)}</button></form>` : ''}
-<form method="post" action="${base}/${k.id}/revoke" class="inline">${csrfField(frame)}<button type="submit" class="secondary">${sayHtml(k.revokedAt === null ? 'console.keys.revoke' : 'console.keys.endNow', { key: k.id }, hidden)}</button></form>`
+              ? html`${k.revokedAt === null ? html`<form method="post" action="${base}/${k.id}/rotate" class="inline">${csrfField(frame)}${graceSelect(`grace-${k.id}`)} <button type="submit" class="secondary">${sayHtml('console.keys.rotate', { key: k.id })}</button></form>` : ''}
+<form method="post" action="${base}/${k.id}/revoke" class="inline">${csrfField(frame)}<button type="submit" class="secondary">${sayHtml(k.revokedAt === null ? 'console.keys.revoke' : 'console.keys.endNow', { key: k.id })}</button></form>`
               : ''
           }</td></tr>`,
       )}</tbody></table>`

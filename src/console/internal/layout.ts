@@ -176,7 +176,7 @@ export function shownOnce(
   cookies: string[],
 ): Response {
   const body = html`<h1>${frame.title}</h1>
-<p>${sayHtml('console.shownOnce', {}, { strong: (inside) => html`<strong>${inside}</strong>` })}</p>
+<p>${sayHtml('console.shownOnce')}</p>
 <p><label for="secret">${say('console.secret')}</label><input id="secret" class="secret" readonly value="${secret}" size="70"></p>
 <p class="muted">${hint}</p>
 <p><a href="${next.href}">${next.label}</a></p>`;

@@ -119,7 +119,7 @@ export function author(d: TriagePostDetail): SafeHtml {
 ${
   contact
     ? html`${person({ ...contact, name: contact.name ?? name, companies: [] }, org)}<dl class="facts"><dt>${say('console.post.plan')}</dt><dd>${contact.plan ?? say('console.post.none')}</dd><dt>${say('console.post.revenue')}</dt><dd>${revenue(contact)}</dd>${contact.companies.length ? html`<dt>${say('console.post.companies', { count: contact.companies.length })}</dt><dd>${companiesOf(org, contact)}</dd>` : ''}</dl>`
-    : html`<p class="muted">${name ? sayHtml('console.post.nameNotLinked', { name }, { name: (inside) => html`<span dir="auto">${inside}</span>` }) : say('console.post.byTeam')}</p>`
+    : html`<p class="muted">${name ? sayHtml('console.post.nameNotLinked', { name }, { who: (inside) => html`<span dir="auto">${inside}</span>` }) : say('console.post.byTeam')}</p>`
 }</section>`;
 }
 

@@ -30,7 +30,7 @@ ${
 ${options.error ? html`<p id="email-error" class="error" role="alert">${options.error}</p>` : ''}
 <p><button type="submit">${say('console.signIn.sendCode')}</button> <button type="submit" class="secondary" formaction="${sso}" formnovalidate>${say('console.signIn.sso')}</button></p>
 </form>
-${options.organizationId ? '' : html`<p class="muted">${sayHtml('console.signIn.ownPage', {}, { code: (inside) => html`<code>${inside}</code>`, em: (inside) => html`<em>${inside}</em>` })}</p>`}`,
+${options.organizationId ? '' : html`<p class="muted">${sayHtml('console.signIn.ownPage')}</p>`}`,
     { narrow: true },
   );
 };

@@ -16,11 +16,6 @@ import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import { avatar, csrfField, type Frame, page, when } from './layout.js';
 import { say, sayHtml } from './words.js';
 
-/** The tags the console's messages use: a screen reader's words, small print, emphasis. */
-const hidden = { hidden: (inside: SafeHtml) => html`<span class="sr-only">${inside}</span>` };
-const muted = { muted: (inside: SafeHtml) => html`<span class="muted">${inside}</span>` };
-const strong = { strong: (inside: SafeHtml) => html`<strong>${inside}</strong>` };
-
 /** What a role may do, in a few words. */
 export const roleHelp = (role: (typeof TEAM_ROLES)[number]) => say(`console.team.role.${role}`);
 
@@ -39,19 +34,19 @@ export function teamPage(
     (m) => html`<tr><td>${m.name ? html`${m.name}<br><span class="muted">${m.email}</span>` : m.email}</td>
 <td>${
       manages
-        ? html`<form method="post" action="${base}/role" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><label class="sr-only" for="role-${m.email}">${say('console.team.roleOf', { email: m.email })}</label><select id="role-${m.email}" name="role">${roleOptions(m.role)}</select> <button type="submit" class="secondary">${sayHtml('console.team.change', { email: m.email }, hidden)}</button></form>`
+        ? html`<form method="post" action="${base}/role" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><label class="sr-only" for="role-${m.email}">${say('console.team.roleOf', { email: m.email })}</label><select id="role-${m.email}" name="role">${roleOptions(m.role)}</select> <button type="submit" class="secondary">${sayHtml('console.team.change', { email: m.email })}</button></form>`
         : m.role
     }</td>
 <td>${m.joinedAt ? when(m.joinedAt) : html`<span class="muted">${say('console.team.invited')}</span>`}</td>
-<td>${manages ? html`<form method="post" action="${base}/remove" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><button type="submit" class="secondary">${sayHtml('console.team.remove', { email: m.email }, hidden)}</button></form>` : ''}</td></tr>`,
+<td>${manages ? html`<form method="post" action="${base}/remove" class="inline">${csrfField(frame)}<input type="hidden" name="email" value="${m.email}"><button type="submit" class="secondary">${sayHtml('console.team.remove', { email: m.email })}</button></form>` : ''}</td></tr>`,
   );
   const invite = manages
     ? html`<section aria-labelledby="invite-h"><h2 id="invite-h">${say('console.team.invite')}</h2>
 <form method="post" action="${base}/invite">${csrfField(frame)}
 <label for="invite-email">${say('console.team.theirEmail')}</label><input id="invite-email" name="email" type="email" required value="${refused?.drafts.email ?? ''}"${refused ? html.raw` aria-invalid="true" aria-describedby="team-error"` : ''}>
-<label for="invite-name">${sayHtml('console.team.name', {}, muted)}</label><input id="invite-name" name="name" value="${refused?.drafts.name ?? ''}">
+<label for="invite-name">${sayHtml('console.team.name', {})}</label><input id="invite-name" name="name" value="${refused?.drafts.name ?? ''}">
 <label for="invite-role">${say('console.team.role')}</label><select id="invite-role" name="role">${roleOptions(refused?.drafts.role ?? 'member')}</select>
-<ul class="muted">${TEAM_ROLES.map((r) => html`<li>${sayHtml('console.team.roleHelp', { role: r, help: roleHelp(r) }, strong)}</li>`)}</ul>
+<ul class="muted">${TEAM_ROLES.map((r) => html`<li>${sayHtml('console.team.roleHelp', { role: r, help: roleHelp(r) })}</li>`)}</ul>
 <p><button type="submit">${say('console.team.send')}</button></p>
 </form></section>`
     : '';
@@ -150,10 +145,9 @@ function sentence(e: AuditShown, n: AuditNames, orgId: string): Words {
   const plain = `console.audit.${e.action}` as ConsoleKey;
   if (said[e.action]) return said[e.action]!();
   if (Object.hasOwn(consoleEn, plain)) return say(plain);
-  const code = { code: (inside: SafeHtml) => html`<code>${inside}</code>` };
   return e.resourceId
-    ? sayHtml('console.audit.otherTo', { action: e.action, resource: e.resourceId }, code)
-    : sayHtml('console.audit.other', { action: e.action }, code);
+    ? sayHtml('console.audit.otherTo', { action: e.action, resource: e.resourceId })
+    : sayHtml('console.audit.other', { action: e.action });
 }
 
 /** How someone signed in, as the log says it. */
@@ -173,7 +167,7 @@ ${
   entries.length
     ? html`<ol class="audit">${entries.map(
         (e) =>
-          html`<li data-action="${e.action}">${avatar(n(names, e.actor))}<div>${sayHtml('console.audit.entry', { who: n(names, e.actor), what: sentence(e, names, team.organizationId) }, strong)}<div class="muted">${sayHtml('console.audit.when', { when: when(e.createdAt, 'second') })}${e.actor !== n(names, e.actor) ? say('console.audit.as', { actor: e.actor }) : ''}${e.ip ? say('console.audit.from', { ip: e.ip }) : ''}</div></div></li>`,
+          html`<li data-action="${e.action}">${avatar(n(names, e.actor))}<div>${sayHtml('console.audit.entry', { who: n(names, e.actor), what: sentence(e, names, team.organizationId) })}<div class="muted">${sayHtml('console.audit.when', { when: when(e.createdAt, 'second') })}${e.actor !== n(names, e.actor) ? say('console.audit.as', { actor: e.actor }) : ''}${e.ip ? say('console.audit.from', { ip: e.ip }) : ''}</div></div></li>`,
       )}</ol>`
     : html`<p>${say('console.audit.nothing')}</p>`
 }

@@ -5,6 +5,7 @@ import {
   acceptedLanguages,
   CATALOGS,
   checkWording,
+  consoleEn,
   LOCALES,
   nearestLocale,
   translator,
@@ -41,6 +42,7 @@ describe('the message catalogs', () => {
           faults.push(`${key}: does not parse (${(err as Error).message})`);
           continue;
         }
+        for (const name of names) if (names.has(`<${name}>`)) faults.push(`${key}: <${name}> and {${name}}`);
         const wanted = [...namesIn(english[key as keyof typeof english])].sort();
         if (JSON.stringify([...names].sort()) !== JSON.stringify(wanted))
           faults.push(`${key}: names ${[...names].sort().join(' ')}, English ${wanted.join(' ')}`);
@@ -51,6 +53,24 @@ describe('the message catalogs', () => {
       }
       expect(faults).toEqual([]);
     });
+
+  it("the console's messages (English this turn) parse and format, leaving no ICU syntax behind", () => {
+    const faults: string[] = [];
+    for (const [key, message] of Object.entries(consoleEn)) {
+      const names = namesIn(message);
+      // A tag is never named as a value is: the value would be written in the tag's place.
+      for (const name of names) if (names.has(`<${name}>`)) faults.push(`${key}: <${name}> and {${name}}`);
+      try {
+        const out = new IntlMessageFormat(message, 'en').format(sample(message) as never);
+        const text = Array.isArray(out) ? out.join('') : String(out);
+        if (/[{}]/.test(text)) faults.push(`${key}: formats as ${text}`);
+      } catch (err) {
+        faults.push(`${key}: ${(err as Error).message}`);
+      }
+    }
+    expect(Object.keys(consoleEn).length).toBeGreaterThan(300);
+    expect(faults).toEqual([]);
+  });
 
   it('the translations are translations: most messages differ from the English one', () => {
     for (const locale of LOCALES.filter((l) => l !== 'en')) {

@@ -24,7 +24,7 @@ export const consolePost = {
   'console.post.none': 'None',
   'console.post.revenue': 'Revenue',
   'console.post.companies': '{count, plural, one {Company} other {Companies}}',
-  'console.post.nameNotLinked': '<name>{name}</name> (not linked to a contact)',
+  'console.post.nameNotLinked': '<who>{name}</who> (not linked to a contact)',
   'console.post.byTeam': 'The team (written in the console or through the API).',
   'console.post.notPaying': 'Not paying',
   'console.post.payingIn': 'Paying in {currency}',
