@@ -96,27 +96,34 @@ export function renderAccountMail(
   let lang: Translator = translator();
   switch (m.kind) {
     case 'team_sign_in': {
-      link = m.link ? { href: m.link, label: 'Sign in' } : null;
-      from = 'Feedback console';
-      subject = m.code ? `${m.code} is your feedback console code` : 'Your feedback console sign-in link';
+      const t = lang.t;
+      link = m.link ? { href: m.link, label: t('console.mail.signIn') } : null;
+      from = t('console.mail.from');
+      subject = m.code ? t('console.mail.codeSubject', { code: m.code }) : t('console.mail.linkSubject');
       lines = [
-        `Someone asked to sign in to the feedback console as ${email} on ${when(m.requestedAt)}.`,
-        m.code
-          ? `Your code is ${m.code}.${link ? ' Or open the link below.' : ''}`
-          : 'Sign-in codes for this address are paused after too many wrong codes were typed, so this message has a link only.',
-        `It works once, for ${lifetime(m.requestedAt, m.expiresAt, 60_000)} minutes. If it was not you, ignore this message: nobody can sign in without ${m.code ? 'the code or the link' : 'the link'}. Never share it.`,
+        t('console.mail.asked', { email, when: when(m.requestedAt) }),
+        m.code ? t('console.mail.code', { code: m.code, link: link ? 'yes' : 'no' }) : t('console.mail.paused'),
+        t('console.mail.works', {
+          minutes: lifetime(m.requestedAt, m.expiresAt, 60_000),
+          code: m.code ? 'yes' : 'no',
+        }),
       ];
       break;
     }
     case 'team_invitation': {
-      link = m.link ? { href: m.link, label: `Join ${m.workspace}` } : null;
-      from = m.workspace;
-      subject = `You are invited to ${m.workspace}'s feedback console`;
+      const t = lang.t;
+      const workspace = m.workspace;
+      link = m.link ? { href: m.link, label: t('console.mail.join', { workspace }) } : null;
+      from = workspace;
+      subject = t('console.mail.invited', { workspace });
       lines = [
-        `${m.invitedBy} added you to ${m.workspace}'s team as ${m.role}.`,
+        t('console.mail.added', { by: m.invitedBy, workspace, role: m.role }),
         link
-          ? `Open the link below to sign in. It works once, for ${lifetime(m.invitedAt, m.expiresAt, 86_400_000)} days; after that, sign in on the console's sign-in page with your address${m.consoleUrl ? ` (${m.consoleUrl})` : ''}.`
-          : "Sign in on the console's sign-in page with your address: a code will be mailed to you.",
+          ? t('console.mail.openLink', {
+              days: lifetime(m.invitedAt, m.expiresAt, 86_400_000),
+              url: m.consoleUrl ?? 'none',
+            })
+          : t('console.mail.signInPage'),
       ];
       break;
     }
@@ -145,9 +152,7 @@ export function renderAccountMail(
     preheader: lines[0]!,
     content: html`${heading(subject)}${code ? codeBlock(code) : ''}${lines.map(para)}${link ? mailButton(brand, link) : ''}`,
     footer:
-      m.kind === 'portal_code'
-        ? lang.t('mail.codeFooter', { workspace: m.workspace })
-        : 'Sent by the feedback console.',
+      m.kind === 'portal_code' ? lang.t('mail.codeFooter', { workspace: m.workspace }) : lang.t('console.mail.footer'),
     lang,
   });
   return { subject, text, html: body, from, locale: lang.locale };

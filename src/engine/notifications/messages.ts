@@ -138,11 +138,16 @@ function item(tr: Translator, p: MailPayload, ctx: MessageContext): Item {
       return changelogItem(tr, p, ctx);
     case 'webhook_disabled':
       return {
-        headline: `Webhook disabled after ${p.failures} failed deliveries: ${p.webhook.url}`,
+        headline: tr.t('console.mail.webhookDisabled', { failures: p.failures, url: p.webhook.url }),
         lines: [
-          `The webhook ${p.webhook.id} (${p.webhook.url}) of ${ctx.workspace} was disabled after ${p.failures} consecutive failed delivery attempts.`,
-          'Its pending deliveries were ended as failed (reason webhook_disabled).',
-          `Once the receiver works again, re-enable it with PATCH /v1/webhooks/${p.webhook.id} {"enabled": true}, and replay the deliveries you need with POST /v1/webhooks/${p.webhook.id}/deliveries/{deliveryId}/replay.`,
+          tr.t('console.mail.webhookDisabledText', {
+            id: p.webhook.id,
+            url: p.webhook.url,
+            workspace: ctx.workspace,
+            failures: p.failures,
+          }),
+          tr.t('console.mail.webhookEnded'),
+          tr.t('console.mail.webhookAgain', { id: p.webhook.id }),
         ],
         link: null,
       };
@@ -156,8 +161,7 @@ const anchored = (href: string, id: string) => `${href}#${id}`;
 function reason(tr: Translator, items: readonly MailPayload[], workspace: string): string {
   const kinds = new Set(items.map((p) => p.kind));
   // The team's own mail (an admin's) is the console's, in English.
-  if (kinds.has('webhook_disabled') && kinds.size === 1)
-    return `You get this because you are an admin of ${workspace}.`;
+  if (kinds.has('webhook_disabled') && kinds.size === 1) return tr.t('console.mail.whyAdmin', { workspace });
   if (kinds.size > 1) return tr.t('mail.whyDigest', { workspace });
   if (kinds.has('changelog') && items.some((p) => p.kind === 'changelog' && p.forPost))
     return tr.t('mail.whyShipped', { workspace });

@@ -63,7 +63,8 @@ describe('the message catalogs', () => {
       try {
         const out = new IntlMessageFormat(message, 'en').format(sample(message) as never);
         const text = Array.isArray(out) ? out.join('') : String(out);
-        if (/[{}]/.test(text)) faults.push(`${key}: formats as ${text}`);
+        // Braces quoted in the message ('{…}') are meant: a JSON body, an address's placeholder.
+        if (/[{}]/.test(text) && !message.includes("'{")) faults.push(`${key}: formats as ${text}`);
       } catch (err) {
         faults.push(`${key}: ${(err as Error).message}`);
       }

@@ -5,6 +5,7 @@ import { consoleChangelog } from './changelog.js';
 import { consoleDone } from './done.js';
 import { consoleKeys } from './keys.js';
 import { consoleLayout } from './layout.js';
+import { consoleMail } from './mail.js';
 import { consolePeople } from './people.js';
 import { consolePost } from './post.js';
 import { consolePosts } from './posts.js';
@@ -15,6 +16,7 @@ import { consoleWebhooks } from './webhooks.js';
 
 export const consoleEn = {
   ...consoleLayout,
+  ...consoleMail,
   ...consoleSettings,
   ...consolePost,
   ...consolePosts,
