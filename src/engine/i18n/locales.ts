@@ -34,32 +34,55 @@ export const isLocale = (value: unknown): value is Locale =>
 /** The longest language tag a contact or a workspace may carry (BCP 47's practical bound). */
 export const LOCALE_TAG_MAX = 35;
 
+/** Answers kept: the tags and headers people send repeat, and matching one costs microseconds each request. */
+const KEPT = 1000;
+function kept<V>(map: Map<string, V>, key: string, make: () => V): V {
+  const found = map.get(key);
+  if (found !== undefined || map.has(key)) return found as V;
+  if (map.size >= KEPT) map.clear();
+  const value = make();
+  map.set(key, value);
+  return value;
+}
+
+const canonical = new Map<string, string | null>();
 /** A well-formed BCP 47 tag in its canonical case (`pt-br` as `pt-BR`), or null for anything else. */
 export function canonicalTag(tag: string): string | null {
   if (tag.length === 0 || tag.length > LOCALE_TAG_MAX) return null;
-  try {
-    return Intl.getCanonicalLocales(tag)[0] ?? null;
-  } catch {
-    return null;
-  }
+  return kept(canonical, tag, () => {
+    try {
+      return Intl.getCanonicalLocales(tag)[0] ?? null;
+    } catch {
+      return null;
+    }
+  });
 }
+
+const nearest = new Map<string, Locale | null>();
+/** The locale we have nearest a tag, or null when none is near enough. */
+const nearestTo = (tag: string): Locale | null =>
+  kept(nearest, tag, () => {
+    const found = match([tag], LOCALES, '', { algorithm: 'best fit' });
+    return isLocale(found) ? found : null;
+  });
 
 /** The locale we have that is nearest the first of `wanted` we can serve at all; null when none is near enough. */
 export function nearestLocale(wanted: readonly (string | null | undefined)[]): Locale | null {
-  const tags = wanted.flatMap((w) => {
+  // One at a time, so that a person's first choice wins over a nearer match of their second.
+  for (const w of wanted) {
     const tag = w ? canonicalTag(w) : null;
-    return tag ? [tag] : [];
-  });
-  for (const tag of tags) {
-    // One at a time, so that a person's first choice wins over a nearer match of their second.
-    const found = match([tag], LOCALES, '', { algorithm: 'best fit' });
-    if (isLocale(found)) return found;
+    const found = tag ? nearestTo(tag) : null;
+    if (found) return found;
   }
   return null;
 }
 
+const accepted = new Map<string, string[]>();
 /** The languages of an `Accept-Language` header, most wanted first (q=0 and `*` left out). */
 export function acceptedLanguages(header: string | null | undefined): string[] {
   if (!header) return [];
-  return new Negotiator({ headers: { 'accept-language': header.slice(0, 500) } }).languages().filter((l) => l !== '*');
+  const value = header.slice(0, 500);
+  return kept(accepted, value, () =>
+    new Negotiator({ headers: { 'accept-language': value } }).languages().filter((l) => l !== '*'),
+  );
 }

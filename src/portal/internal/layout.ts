@@ -1,4 +1,4 @@
-import { LOCALE_NAMES, LOCALES, type Paths, PORTAL_PATH, type Translator } from '../../engine/index.js';
+import { LOCALE_NAMES, LOCALES, type Locale, type Paths, PORTAL_PATH, type Translator } from '../../engine/index.js';
 import { html, initials, type SafeHtml } from '../../h3/index.js';
 import { SCRIPT, STYLESHEET, THEME } from './assets.js';
 
@@ -78,12 +78,27 @@ function summaryTags(title: string, workspace: string, summary: PageFrame['summa
  * changes nothing, so a keyboard user can look through the list: WCAG 3.2.2).
  */
 function languages(tr: Translator, here: Here): SafeHtml {
-  const options = LOCALES.map(
-    (l) =>
-      html`<option value="${l}" lang="${l}"${l === tr.locale ? html.raw` selected` : ''}>${LOCALE_NAMES[l]}</option>`,
-  );
+  const options = languageOptions(tr.locale);
   const kept = here.fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
   return html`<form class="languages" method="${here.method}" action="${here.action}"><label for="language">${tr.t('layout.language')}</label><select id="language" name="lang" data-switch-language>${options}</select>${kept}<button type="submit" class="secondary">${tr.t('layout.languageApply')}</button></form>`;
+}
+
+const OPTIONS = new Map<string, SafeHtml>();
+/**
+ * The switcher's options, the chosen one selected: made once per language. Each language's name is written with
+ * character references (`&#26085;`), so that a page in a Latin script stays one-byte text all through (a page holding
+ * one CJK character is stored, joined, hashed and sent as two-byte text, which costs every page some microseconds).
+ */
+function languageOptions(chosen: Locale): SafeHtml {
+  let options = OPTIONS.get(chosen);
+  if (!options) {
+    const ascii = (name: string) => name.replace(/[^\x20-\x7e]/gu, (c) => `&#${c.codePointAt(0)};`);
+    options = html.raw`${LOCALES.map(
+      (l) => `<option value="${l}" lang="${l}"${l === chosen ? ' selected' : ''}>${ascii(LOCALE_NAMES[l])}</option>`,
+    ).join('')}`;
+    OPTIONS.set(chosen, options);
+  }
+  return options;
 }
 
 /** The document every portal page is: its head, a skip link, the header bar, the main content and the footer. */

@@ -182,8 +182,11 @@ function thread(
   // A long thread repeats a few names and one "now": each name's avatar is written once.
   const now = Date.now();
   const avatars = new Map<string, SafeHtml>();
-  // And each name's reply label (a message formatted once a name, not once a comment).
-  const replyLabels = new Map<string, SafeHtml>();
+  // The reply link's words: the message formatted once, each comment's name filled in (escaped) where it goes.
+  const replyParts = String(
+    tr.html('comment.reply', { name: '\u0000' }, { hidden: (inside) => html`<span class="sr-only">${inside}</span>` }),
+  ).split('\u0000');
+  const replyLabel = (who: string) => html.raw`${replyParts.join(String(html`${who}`))}`;
   const badge = tr.t('comment.team', { workspace });
   // Iterative, so a long reply chain cannot exhaust the stack.
   const render = (root: string | null): SafeHtml => {
@@ -202,18 +205,8 @@ function thread(
       const who = c.official ? (c.authorName ?? workspace) : authorOf(tr, c);
       let face = avatars.get(who);
       if (face === undefined) avatars.set(who, (face = avatar(who)));
-      let reply = replyLabels.get(who);
-      if (reply === undefined && replyHref)
-        replyLabels.set(
-          who,
-          (reply = tr.html(
-            'comment.reply',
-            { name: who },
-            { hidden: (inside) => html`<span class="sr-only">${inside}</span>` },
-          )),
-        );
       out.push(
-        html`<li class="comment${c.official ? ' official' : ''}" id="${c.id}"><div class="who-said">${face}<strong dir="auto">${who}</strong>${c.official ? html`<span class="team-badge">${badge}</span>` : ''}${when(tr, c.createdAt, now)}</div><div class="body" dir="auto">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">${reply}</a>` : ''}`,
+        html`<li class="comment${c.official ? ' official' : ''}" id="${c.id}"><div class="who-said">${face}<strong dir="auto">${who}</strong>${c.official ? html`<span class="team-badge">${badge}</span>` : ''}${when(tr, c.createdAt, now)}</div><div class="body" dir="auto">${c.bodyText}</div>${replyHref ? html`<a class="reply" href="${replyHref(c)}">${replyLabel(who)}</a>` : ''}`,
       );
       const replies = children.get(c.id);
       if (replies?.length) {
