@@ -221,45 +221,6 @@ export function brandStylesheet(accent: string): string {
 `;
 }
 
-const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-  ['second', 60],
-  ['minute', 60],
-  ['hour', 24],
-  ['day', 7],
-  ['week', 4.35],
-  ['month', 12],
-];
-
-/**
- * An instant as people say it, relative to `now`: "just now", "5 minutes ago", "yesterday", "3 weeks ago"; after a
- * year, the date itself (`2025-03-14`). Pages put it in a `<time>` with the exact instant on hover.
- */
-export function relativeTime(iso: string, now = Date.now()): string {
-  let amount = (Date.parse(iso) - now) / 1000;
-  if (Math.abs(amount) < 45) return 'just now';
-  for (const [unit, size] of STEPS) {
-    if (Math.abs(amount) < size) return said(Math.round(amount), unit);
-    amount /= size;
-  }
-  return iso.slice(0, 10);
-}
-
-/**
- * `RELATIVE.format`, remembered: there are at most a few hundred phrases ("3 hours ago"), and formatting one costs a
- * microsecond and a half, which a thread of 500 comments would pay 500 times.
- */
-const PHRASES = new Map<string, string>();
-function said(amount: number, unit: Intl.RelativeTimeFormatUnit): string {
-  const key = `${amount}${unit}`;
-  let phrase = PHRASES.get(key);
-  if (phrase === undefined) PHRASES.set(key, (phrase = RELATIVE.format(amount, unit)));
-  return phrase;
-}
-
-/** The exact instant, as the hover text shows it: `2026-11-27 14:03 UTC`. */
-export const exactTime = (iso: string): string => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-
 const SEPARATORS = /[\s._-]+/;
 /** A letter or a digit, in any script. */
 const LETTER = /[\p{L}\p{N}]/u;

@@ -4,12 +4,10 @@ export {
   brandStylesheet,
   DARK,
   DESIGN_CSS,
-  exactTime,
   fitAccent,
   initials,
   LIGHT,
   type Palette,
-  relativeTime,
   type StatusTone,
   THEME_SCRIPT,
 } from './design.js';

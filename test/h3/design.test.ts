@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contrastRatio } from '../../src/engine/index.js';
-import { brandStylesheet, DARK, fitAccent, initials, LIGHT, type Palette, relativeTime } from '../../src/h3/index.js';
+import { contrastRatio, translator } from '../../src/engine/index.js';
+import { brandStylesheet, DARK, fitAccent, initials, LIGHT, type Palette } from '../../src/h3/index.js';
 import { POST_STATUSES } from '../../src/schemas/posts.js';
 
 // The design system's exact rules (docs/design.md): contrast in both themes, the accent fitted to each, the words.
@@ -47,6 +47,8 @@ describe('the design system', () => {
 
   it('times are said as people say them, and exactly after a year', () => {
     const now = Date.parse('2026-11-27T12:00:00.000Z');
+    // (The portal's translator says them, here in English.)
+    const relativeTime = (iso: string, at: number) => translator().relativeTime(iso, at);
     const ago = (ms: number) => relativeTime(new Date(now - ms).toISOString(), now);
     expect(ago(10_000)).toBe('just now');
     expect(ago(5 * 60_000)).toBe('5 minutes ago');
