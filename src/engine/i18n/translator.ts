@@ -122,6 +122,33 @@ function joined(parts: unknown): SafeHtml {
   return new SafeHtml(out);
 }
 
+/** An instant as people say it, relative to `now`; a phrase per amount and unit kept in `phrases` (a number key). */
+function relative(
+  iso: string,
+  now: number,
+  format: Intl.RelativeTimeFormat,
+  phrases: Map<number, string>,
+  justNow: () => string,
+): string {
+  let amount = (Date.parse(iso) - now) / 1000;
+  if (Math.abs(amount) < 45) return justNow();
+  for (let step = 0; step < RELATIVE_STEPS.length; step++) {
+    const [unit, size] = RELATIVE_STEPS[step]!;
+    if (Math.abs(amount) < size) {
+      const n = Math.round(amount);
+      const key = n * RELATIVE_STEPS.length + step;
+      let phrase = phrases.get(key);
+      if (phrase === undefined) {
+        if (phrases.size >= KEPT) phrases.clear();
+        phrases.set(key, (phrase = format.format(n, unit)));
+      }
+      return phrase;
+    }
+    amount /= size;
+  }
+  return iso.slice(0, 10);
+}
+
 /** Whether a message's values are a count alone (a plural's usual one). */
 function onlyCount(values: MessageValues): boolean {
   for (const name in values) if (name !== 'count') return false;
@@ -199,26 +226,7 @@ function makeTranslator(locale: Locale, own: Wording[Locale]): Translator {
         if (!(name in all)) all[name] = (inside: unknown[]) => wrap(joined(inside));
       return joined(formatOfKey(key).format(all as never));
     },
-    relativeTime(iso, now = Date.now()) {
-      let amount = (Date.parse(iso) - now) / 1000;
-      if (Math.abs(amount) < 45) return t.t('time.justNow');
-      for (let step = 0; step < RELATIVE_STEPS.length; step++) {
-        const [unit, size] = RELATIVE_STEPS[step]!;
-        if (Math.abs(amount) < size) {
-          const n = Math.round(amount);
-          // A phrase per amount and unit, kept (a number key: no string made to look it up).
-          const key = n * RELATIVE_STEPS.length + step;
-          let phrase = phrases.get(key);
-          if (phrase === undefined) {
-            if (phrases.size >= KEPT) phrases.clear();
-            phrases.set(key, (phrase = f.relative.format(n, unit)));
-          }
-          return phrase;
-        }
-        amount /= size;
-      }
-      return iso.slice(0, 10);
-    },
+    relativeTime: (iso, now = Date.now()) => relative(iso, now, f.relative, phrases, () => t.t('time.justNow')),
     // To the minute, as it shows: each minute written once.
     exactTime(iso) {
       const minute = iso.slice(0, 16);
