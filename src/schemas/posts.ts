@@ -13,16 +13,6 @@ export const POST_STATUSES = [
 export type PostStatus = (typeof POST_STATUSES)[number];
 export const postStatusSchema = z.enum(POST_STATUSES);
 /** A status as people read it (the portal's pages, notification mail). */
-export const POST_STATUS_LABELS: Record<PostStatus, string> = {
-  open: 'Open',
-  under_review: 'Under review',
-  planned: 'Planned',
-  in_progress: 'In progress',
-  shipped: 'Shipped',
-  declined: 'Declined',
-  duplicate: 'Duplicate',
-};
-
 export const MODERATION_STATUSES = ['approved', 'pending', 'spam'] as const;
 export type ModerationStatus = (typeof MODERATION_STATUSES)[number];
 

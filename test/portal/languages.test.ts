@@ -116,6 +116,18 @@ describeEngine(
       expect(rootOf((await again.get(`${base}/`, { 'accept-language': 'de' })).text)).toEqual(['pt-BR', 'ltr']);
     });
 
+    it('a refused sign-in token is said in the page’s language, its fault in English for the developers who minted it', async () => {
+      const { org, w, base } = await workspace();
+      await w.participation.secret.create();
+      const token = await mint('not-the-secret-not-the-secret-xx', org.id, { sub: 'u-2', email: 'x@example.com' });
+      const refused = await new Visitor(app).get(`${base}/sign-in?token=${token}`, { 'accept-language': 'de' });
+      expect(refused.status).toBe(401);
+      expect(rootOf(refused.text)).toEqual(['de', 'ltr']);
+      expect(refused.text).toContain('<h1>Anmeldung nicht möglich</h1>');
+      expect(refused.text).toContain('Der Anmeldelink hat nicht funktioniert.');
+      expect(refused.text).toMatch(/<p class="muted" lang="en">Für die Entwickler von Acme: [A-Z][^<]+<\/p>/);
+    });
+
     it('identify sets a person’s language; a tag that is not one is refused in the documented envelope', async () => {
       const { w } = await workspace();
       const contact = await w.contacts.identify({ externalUserId: 'u-9', email: 'x@example.com', locale: 'de-at' });

@@ -14,7 +14,7 @@ import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import { money, payersText, pill, when } from './layout.js';
 import { say, sayHtml } from './words.js';
 
-export const label = (status: PostStatus) => say(`status.${status}`);
+const label = (status: PostStatus) => say(`status.${status}`);
 
 /** The query the page's filter form and links carry, read leniently: an unknown value is no filter. */
 const sortLabel = (sort: TriageSort) => say(`console.posts.sort.${sort}`);

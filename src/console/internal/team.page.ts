@@ -17,7 +17,7 @@ import { avatar, csrfField, type Frame, page, when } from './layout.js';
 import { say, sayHtml } from './words.js';
 
 /** What a role may do, in a few words. */
-export const roleHelp = (role: (typeof TEAM_ROLES)[number]) => say(`console.team.role.${role}`);
+const roleHelp = (role: (typeof TEAM_ROLES)[number]) => say(`console.team.role.${role}`);
 
 export const roleOptions = (selected: string) =>
   TEAM_ROLES.map((r) => html`<option value="${r}"${r === selected ? html.raw` selected` : ''}>${r}</option>`);

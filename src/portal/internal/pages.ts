@@ -385,11 +385,24 @@ export function errorPage(tr: Translator = translator()): string {
   );
 }
 
+/**
+ * A sign-in token refused: what to do, in the page's words, and what was wrong with the token in English, for the
+ * workspace's developers who minted it.
+ */
+export function signInRefusedPage(frame: Omit<PageFrame, 'title'>, detail: string): string {
+  const { tr, workspace } = frame;
+  const heading = tr.t('signIn.failed');
+  return page(
+    { ...frame, title: heading },
+    html`<h1>${heading}</h1><p>${tr.t('signIn.refused', { workspace })}</p><p class="muted" lang="en">${tr.t('signIn.detail', { workspace, detail })}</p><p><a href="${frame.paths.home}">${tr.t('page.allBoards')}</a></p>`,
+  );
+}
+
 /** A page that says one thing: a heading, a sentence, the way back. Without a workspace, the bare page in `tr`'s words. */
 export function messagePage(
   frame: Omit<PageFrame, 'title'> | null,
   heading: string,
-  text: string | SafeHtml,
+  text: string,
   back?: { href: string; label: string },
   tr: Translator = frame?.tr ?? translator(),
 ): string {

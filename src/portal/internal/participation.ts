@@ -1,10 +1,9 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
 import { FeedbackError, PORTAL_PATH, type Translator } from '../../engine/index.js';
-import { html } from '../../h3/index.js';
 import { textFault } from '../../schemas/input.js';
 import { COMMENT_BODY_TEXT_MAX } from '../../schemas/interactions.js';
 import { POST_BODY_TEXT_MAX, POST_TITLE_MAX, SLUG_PATTERN as SLUG } from '../../schemas/posts.js';
-import { codePage, messagePage, newPostPage } from './pages.js';
+import { codePage, messagePage, newPostPage, signInRefusedPage } from './pages.js';
 import { type Built, participationForm, perform, sessionCookie } from './participation-steps.js';
 import { field, readCookie, SESSION_COOKIE, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, respond, seeOther } from './responses.js';
@@ -193,9 +192,7 @@ async function signIn(site: PortalSite, event: H3Event): Promise<Response> {
     session = await v.participation.signIn(token);
   } catch (err) {
     if (!(err instanceof FeedbackError && (err.code === 'ERR_UNAUTHORIZED' || err.code === 'ERR_FORBIDDEN'))) throw err;
-    // What went wrong is for the workspace's developers (it names the token's fault), in English as they wrote it.
-    const said = html`${tr.t('signIn.refused', { workspace: v.org.name })}</p><p class="muted" lang="en">${tr.t('signIn.detail', { workspace: v.org.name, detail: err.message })}`;
-    return respond(err.status, messagePage(v.frame, tr.t('signIn.failed'), said), v.cookies, {
+    return respond(err.status, signInRefusedPage(v.frame, err.message), v.cookies, {
       'referrer-policy': 'no-referrer',
     });
   }
