@@ -64,6 +64,7 @@ export {
   type Translator,
   translator,
   type Wording,
+  wordingLine,
 } from './i18n/index.js';
 export { IMPORT_KINDS, type ImportBundle, type ImportKind, type ImportSummary } from './imports/index.js';
 export {

@@ -2,9 +2,9 @@ import { getRouterParams, onResponse } from 'h3';
 import { type Engine, PORTAL_PATH, translator } from '../engine/index.js';
 import { type AppSite, brandStylesheet, createSiteRouter } from '../h3/index.js';
 import { ASSETS, assetResponse, WIDGET } from './internal/assets.js';
-import { pageLocale } from './internal/languages.js';
+import { bareWords } from './internal/languages.js';
 import { mountMailPages } from './internal/mail.js';
-import { errorPage, unavailablePage } from './internal/pages.js';
+import { errorPage, unavailablePage } from './internal/message-pages.js';
 import { mountParticipation } from './internal/participation.js';
 import { mountReading } from './internal/reading.js';
 import { cspFor } from './internal/responses.js';
@@ -38,8 +38,8 @@ export function createPortal(options: PortalOptions): AppSite {
   const site = new PortalSite(options.engine, options.trustProxy ?? false, { ...PORTAL_LIMITS, ...options.limits });
   // Failure pages need nothing from the database: the address's or the browser's language.
   const { router, site: served } = createSiteRouter('portal', PORTAL_PATH, {
-    unavailable: (event) => unavailablePage(translator(pageLocale(event, {}))),
-    error: (event) => errorPage(translator(pageLocale(event, {}))),
+    unavailable: (event) => unavailablePage(bareWords(event)),
+    error: (event) => errorPage(bareWords(event)),
   });
   // A workspace that lets sites frame its portal (the widget), or shows a logo from elsewhere, says so in the policy
   // of every page it answers.
@@ -77,7 +77,7 @@ export function createPortal(options: PortalOptions): AppSite {
   mountMailPages(router, site);
   mountLanguage(router, site);
   router.all('/**', (event) => {
-    const tr = translator(pageLocale(event, {}));
+    const tr = bareWords(event);
     return site.notFound(null, tr.t('page.noPage'), tr);
   });
   return served;

@@ -1,4 +1,10 @@
-import { type BillingState, FeedbackError, type Plan, type UpdateOrganizationInput } from '../../engine/index.js';
+import {
+  type BillingState,
+  FeedbackError,
+  type Plan,
+  type UpdateOrganizationInput,
+  wordingLine,
+} from '../../engine/index.js';
 import { type DatabaseOptions, withEngine } from '../common.js';
 import { type Io, print } from '../io.js';
 
@@ -48,9 +54,9 @@ function wordingAfter(current: Record<string, Record<string, string>>, changes: 
     Object.entries(current).map(([locale, messages]) => [locale, { ...messages }]),
   );
   for (const change of changes) {
-    const match = /^([A-Za-z-]+):([\w.]+)=(.*)$/s.exec(change);
-    if (!match) throw new FeedbackError('ERR_VALIDATION', `--wording ${change}: write it as locale:key=message`);
-    const [, locale, key, message] = match as unknown as [string, string, string, string];
+    const said = wordingLine(change);
+    if (!said) throw new FeedbackError('ERR_VALIDATION', `--wording ${change}: write it as locale:key=message`);
+    const { locale, key, message } = said;
     const messages = (next[locale] ??= {});
     if (message === '') delete messages[key];
     else messages[key] = message;

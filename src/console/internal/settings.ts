@@ -6,6 +6,7 @@ import {
   SSO_CALLBACK_PATH,
   type Team,
   type WorkspaceSettings,
+  wordingLine,
 } from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import type { Frame } from './layout.js';
@@ -77,9 +78,9 @@ function wordingOf(text: string): Record<string, Record<string, string>> {
   const wording: Record<string, Record<string, string>> = {};
   for (const [i, line] of text.split('\n').entries()) {
     if (!line.trim()) continue;
-    const match = /^\s*([A-Za-z-]+):([\w.]+)\s*=\s*(.+?)\s*$/.exec(line);
-    if (!match) throw new FeedbackError('ERR_VALIDATION', say('console.settings.badLine', { line: i + 1 }));
-    (wording[match[1]!] ??= {})[match[2]!] = match[3]!;
+    const said = wordingLine(line);
+    if (!said?.message) throw new FeedbackError('ERR_VALIDATION', say('console.settings.badLine', { line: i + 1 }));
+    (wording[said.locale] ??= {})[said.key] = said.message;
   }
   return wording;
 }

@@ -136,10 +136,11 @@ async function linksOf(c: Composing, m: HeldMail, organizationId: string, payloa
   // The recipient's language: their contact's, else the workspace's; every link keeps it (`lang`).
   // The team's own mail (a webhook disabled, to its admins) is the console's, in English.
   const team = payloads.every((p) => p.kind === 'webhook_disabled');
-  const person = m.contactId && !team ? await contacts.find(c.db, organizationId, m.contactId) : undefined;
+  // One column of one row: a message is written in its recipient's language.
+  const personal = m.contactId && !team ? await contacts.localeOf(c.db, organizationId, m.contactId) : null;
   const tr = team
     ? translator()
-    : translator(nearestLocale([person?.locale, org?.locale]) ?? undefined, (org?.portalWording ?? {}) as Wording);
+    : translator(nearestLocale([personal, org?.locale]) ?? undefined, (org?.portalWording ?? {}) as Wording);
   const lang = `lang=${encodeURIComponent(tr.locale)}`;
   const link = (path: string) => `${base}${path}?t=${token}&${lang}`;
   // A changelog entry's whole body (the payload holds an excerpt; a published entry's text does not change).

@@ -19,4 +19,4 @@ export {
   translator,
   type Wording,
 } from './translator.js';
-export { checkWording } from './wording.js';
+export { checkWording, wordingLine } from './wording.js';

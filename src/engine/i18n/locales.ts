@@ -3,8 +3,8 @@
 // to Simplified Chinese; Traditional Chinese to none), by @formatjs/intl-localematcher's CLDR distances.
 import { match } from '@formatjs/intl-localematcher';
 import Negotiator from 'negotiator';
-
 import { LOCALES, type Locale } from '../../schemas/locales.js';
+import { kept } from './kept.js';
 
 export { LOCALES, type Locale };
 export const DEFAULT_LOCALE: Locale = 'en';
@@ -33,17 +33,6 @@ export const isLocale = (value: unknown): value is Locale =>
 
 /** The longest language tag a contact or a workspace may carry (BCP 47's practical bound). */
 export const LOCALE_TAG_MAX = 35;
-
-/** Answers kept: the tags and headers people send repeat, and matching one costs microseconds each request. */
-const KEPT = 1000;
-function kept<V>(map: Map<string, V>, key: string, make: () => V): V {
-  const found = map.get(key);
-  if (found !== undefined || map.has(key)) return found as V;
-  if (map.size >= KEPT) map.clear();
-  const value = make();
-  map.set(key, value);
-  return value;
-}
 
 const canonical = new Map<string, string | null>();
 /** A well-formed BCP 47 tag in its canonical case (`pt-br` as `pt-BR`), or null for anything else. */

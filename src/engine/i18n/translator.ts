@@ -4,6 +4,7 @@
 import { IntlMessageFormat } from 'intl-messageformat';
 import { escapeHtml, SafeHtml } from '../shared/index.js';
 import { CATALOGS, type ConsoleKey, consoleEn, type MessageKey } from './catalogs/index.js';
+import { kept } from './kept.js';
 import { DEFAULT_LOCALE, directionOf, type Locale } from './locales.js';
 
 /** A message's values: text and numbers, and in `html` messages also HTML made by the `html` tag. */
@@ -33,16 +34,8 @@ export interface Translator {
 const compiled = new Map<string, IntlMessageFormat>();
 
 /** A message compiled for a locale, kept (the catalogs' are a few hundred; a workspace's own are bounded too). */
-function formatOf(locale: Locale, message: string): IntlMessageFormat {
-  const key = `${locale}\u0000${message}`;
-  let format = compiled.get(key);
-  if (!format) {
-    if (compiled.size >= 20_000) compiled.clear();
-    format = new IntlMessageFormat(message, locale, undefined, { ignoreTag: false });
-    compiled.set(key, format);
-  }
-  return format;
-}
+const formatOf = (locale: Locale, message: string): IntlMessageFormat =>
+  kept(compiled, `${locale}\u0000${message}`, () => new IntlMessageFormat(message, locale), 20_000);
 
 const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['second', 60],
@@ -93,20 +86,14 @@ const FORMATTERS = new Map<
   Locale,
   { relative: Intl.RelativeTimeFormat; exact: (time: number) => string; n: Intl.NumberFormat }
 >();
-function formattersOf(locale: Locale) {
-  let f = FORMATTERS.get(locale);
-  if (!f) {
-    f = {
-      relative: new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
-      exact: exactFormatter(
-        new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC', hourCycle: 'h23' }),
-      ),
-      n: new Intl.NumberFormat(locale),
-    };
-    FORMATTERS.set(locale, f);
-  }
-  return f;
-}
+const formattersOf = (locale: Locale) =>
+  kept(FORMATTERS, locale, () => ({
+    relative: new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
+    exact: exactFormatter(
+      new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC', hourCycle: 'h23' }),
+    ),
+    n: new Intl.NumberFormat(locale),
+  }));
 
 /** The parts of a formatted message as HTML: text escaped, HTML values and tags' markup as made. */
 function joined(parts: unknown): SafeHtml {
@@ -137,12 +124,7 @@ function relative(
     if (Math.abs(amount) < size) {
       const n = Math.round(amount);
       const key = n * RELATIVE_STEPS.length + step;
-      let phrase = phrases.get(key);
-      if (phrase === undefined) {
-        if (phrases.size >= KEPT) phrases.clear();
-        phrases.set(key, (phrase = format.format(n, unit)));
-      }
-      return phrase;
+      return kept(phrases, key, () => format.format(n, unit));
     }
     amount /= size;
   }
@@ -158,27 +140,11 @@ function onlyCount(values: MessageValues): boolean {
 /** Translators made, by locale and wording (a workspace's wording is read with each request; its translator is kept). */
 const translators = new Map<string, Translator>();
 
-/** Results kept per translator: a page says the same few hundred things, formatting each costs microseconds. */
-const KEPT = 2000;
-function keep<V>(map: Map<string, V>, key: string, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    if (map.size >= KEPT) map.clear();
-    map.set(key, (value = make()));
-  }
-  return value;
-}
-
 /** The translator of a locale, with a workspace's own wording where it has some. */
 export function translator(locale: Locale = DEFAULT_LOCALE, wording?: Wording): Translator {
   const own = wording?.[locale];
   const id = own && Object.keys(own).length ? `${locale}\u0000${JSON.stringify(own)}` : locale;
-  const made = translators.get(id);
-  if (made) return made;
-  if (translators.size >= 500) translators.clear();
-  const t = makeTranslator(locale, own);
-  translators.set(id, t);
-  return t;
+  return kept(translators, id, () => makeTranslator(locale, own), 500);
 }
 
 function makeTranslator(locale: Locale, own: Wording[Locale]): Translator {
@@ -191,7 +157,7 @@ function makeTranslator(locale: Locale, own: Wording[Locale]): Translator {
       : (own?.[key as MessageKey] ?? catalog[key as MessageKey] ?? english[key as MessageKey])) ?? key;
   const f = formattersOf(locale);
   const formats = new Map<string, IntlMessageFormat>();
-  const formatOfKey = (key: MessageKey | ConsoleKey) => keep(formats, key, () => formatOf(locale, messageOf(key)));
+  const formatOfKey = (key: MessageKey | ConsoleKey) => kept(formats, key, () => formatOf(locale, messageOf(key)));
   // What a message says with no values, or with a count alone (most of a page's words), kept.
   const said = new Map<string, string>();
   const counted = new Map<string, Map<number, string>>();
@@ -202,21 +168,13 @@ function makeTranslator(locale: Locale, own: Wording[Locale]): Translator {
     locale,
     dir: directionOf(locale),
     t(key, values) {
-      if (values === undefined) {
-        const text = said.get(key);
-        return text ?? keep(said, key, () => String(formatOfKey(key).format()));
-      }
-      if (typeof values.count === 'number' && onlyCount(values)) {
-        let byCount = counted.get(key);
-        if (!byCount) counted.set(key, (byCount = new Map()));
-        const n = values.count;
-        let text = byCount.get(n);
-        if (text === undefined) {
-          if (byCount.size >= KEPT) byCount.clear();
-          byCount.set(n, (text = String(formatOfKey(key).format(values))));
-        }
-        return text;
-      }
+      if (values === undefined) return kept(said, key, () => String(formatOfKey(key).format()));
+      if (typeof values.count === 'number' && onlyCount(values))
+        return kept(
+          kept(counted, key, () => new Map<number, string>()),
+          values.count,
+          () => String(formatOfKey(key).format(values)),
+        );
       return String(formatOfKey(key).format(values));
     },
     html(key, values, tags) {
@@ -230,16 +188,9 @@ function makeTranslator(locale: Locale, own: Wording[Locale]): Translator {
     // To the minute, as it shows: each minute written once.
     exactTime(iso) {
       const minute = iso.slice(0, 16);
-      return exact.get(minute) ?? keep(exact, minute, () => `${f.exact(Date.parse(iso))} UTC`);
+      return kept(exact, minute, () => `${f.exact(Date.parse(iso))} UTC`);
     },
-    number(n) {
-      let text = numbers.get(n);
-      if (text === undefined) {
-        if (numbers.size >= KEPT) numbers.clear();
-        numbers.set(n, (text = f.n.format(n)));
-      }
-      return text;
-    },
+    number: (n) => kept(numbers, n, () => f.n.format(n)),
   };
   return t;
 }

@@ -46,3 +46,12 @@ export function checkWording(locale: string, key: string, message: string): stri
     return `The message uses ${unknown.join(', ')}, which ${key} does not have (it has ${[...allowed].join(', ') || 'none'}).`;
   return null;
 }
+
+/**
+ * One message of a workspace's wording as people type it, `locale:key=message` (the command line's `--wording`, a line
+ * of the console's form); null when it is not written that way. An empty message is the command line's way to remove one.
+ */
+export function wordingLine(text: string): { locale: string; key: string; message: string } | null {
+  const match = /^\s*([A-Za-z-]+):([\w.]+)\s*=\s*(.*?)\s*$/s.exec(text);
+  return match ? { locale: match[1]!, key: match[2]!, message: match[3]! } : null;
+}

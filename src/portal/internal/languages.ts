@@ -10,6 +10,8 @@ import {
   type Locale,
   nearestLocale,
   PORTAL_PATH,
+  type Translator,
+  translator,
 } from '../../engine/index.js';
 import { cookie, type RequestFacts, readCookie } from '../../h3/index.js';
 
@@ -31,6 +33,9 @@ export function pageLocale(event: H3Event, known: { person?: string | null; work
     workspace
   );
 }
+
+/** The words of a page no workspace frames (no such portal, a failure, a mail link that does not verify). */
+export const bareWords = (event: H3Event): Translator => translator(pageLocale(event, {}));
 
 /** The cookie that remembers a language chosen in this browser (a year). */
 export const languageCookie = (locale: Locale, facts: RequestFacts): string =>

@@ -10,9 +10,9 @@ import {
   type Wording,
 } from '../../engine/index.js';
 import { spentBudget } from '../../h3/index.js';
-import { askedLocale, languageCookie, pageLocale } from './languages.js';
+import { askedLocale, bareWords, languageCookie, pageLocale } from './languages.js';
 import { invalidLinkPage, type MailFrame, preferencesPage, refusedPage, unsubscribePage } from './mail-pages.js';
-import { messagePage } from './pages.js';
+import { messagePage } from './message-pages.js';
 import { csrfOf, factsOf, forgeryReason, readForm, readFormText } from './requests.js';
 import { htmlResponse, respond } from './responses.js';
 import type { PortalSite } from './site.js';
@@ -25,9 +25,6 @@ const tokenPage = (status: number, body: string, cookies: readonly string[] = []
   respond(status, body, cookies, { 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
 
 type Linked = { recipient: MailRecipient; org: OrganizationInfo; token: string; tr: Translator };
-
-/** The page's words where no workspace is known (a link that does not verify): the address's or browser's language. */
-const bareWords = (event: H3Event) => translator(pageLocale(event, {}));
 
 /** The words of a mail's page: its workspace's, in the language the link asks for (a mail's links name the recipient's). */
 const wordsOf = (event: H3Event, org: OrganizationInfo) =>

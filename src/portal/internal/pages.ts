@@ -1,16 +1,15 @@
-import {
-  type PortalBoard,
-  type PortalChangelogEntry,
-  type PortalComment,
-  type PortalPost,
-  type PortalSort,
-  type Translator,
-  translator,
+import type {
+  PortalBoard,
+  PortalChangelogEntry,
+  PortalComment,
+  PortalPost,
+  PortalSort,
+  Translator,
 } from '../../engine/index.js';
 import { html, markdown, type SafeHtml } from '../../h3/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import { honeypot, listVoteButton, notifyMe, voteControl, voteCount, votesForm } from './controls.js';
-import { avatar, csrfField, mailPage, type PageFrame, page, when } from './layout.js';
+import { avatar, csrfField, type PageFrame, page, when } from './layout.js';
 
 /** A post's status as a coloured pill (its colour is the design system's for that status). */
 const status = (tr: Translator, s: PostStatus) => html`<span class="pill s-${s}">${tr.t(`status.${s}`)}</span>`;
@@ -363,55 +362,5 @@ export function changelogPage(
     html`<h1>${tr.t('nav.changelog')}</h1>
 ${v.data.length ? html`<div class="entries">${v.data.map(entry)}</div>` : empty(tr.t('changelog.empty'))}
 ${v.nextCursor || v.cursor ? html`<nav class="pager" aria-label="${tr.t('pager.label')}">${v.cursor ? html`<a href="${frame.paths.changelog}">${tr.t('changelog.newer')}</a>` : html`<span></span>`}${v.nextCursor ? html`<a href="${frame.paths.changelog}?cursor=${v.nextCursor}" rel="next">${tr.t('changelog.older')}</a>` : ''}</nav>` : ''}`,
-  );
-}
-
-/**
- * The page for when the database cannot be reached (a restart, a failover, a network fault): it needs nothing from the
- * database, and says what happened to what was being sent.
- */
-export function unavailablePage(tr: Translator = translator()): string {
-  return mailPage(
-    { tr, workspace: tr.t('layout.feedback'), title: tr.t('page.unavailableTitle') },
-    html`<h1>${tr.t('page.unavailableHeading')}</h1><p>${tr.t('page.unavailableText')}</p><p>${tr.t('page.unavailableRetry')}</p>`,
-  );
-}
-
-/** The page for a failure nobody expected; the log has the details under the request's id. */
-export function errorPage(tr: Translator = translator()): string {
-  return mailPage(
-    { tr, workspace: tr.t('layout.feedback'), title: tr.t('page.errorTitle') },
-    html`<h1>${tr.t('page.errorHeading')}</h1><p>${tr.t('page.errorText')}</p>`,
-  );
-}
-
-/**
- * A sign-in token refused: what to do, in the page's words, and what was wrong with the token in English, for the
- * workspace's developers who minted it.
- */
-export function signInRefusedPage(frame: Omit<PageFrame, 'title'>, detail: string): string {
-  const { tr, workspace } = frame;
-  const heading = tr.t('signIn.failed');
-  return page(
-    { ...frame, title: heading },
-    html`<h1>${heading}</h1><p>${tr.t('signIn.refused', { workspace })}</p><p class="muted" lang="en">${tr.t('signIn.detail', { workspace, detail })}</p><p><a href="${frame.paths.home}">${tr.t('page.allBoards')}</a></p>`,
-  );
-}
-
-/** A page that says one thing: a heading, a sentence, the way back. Without a workspace, the bare page in `tr`'s words. */
-export function messagePage(
-  frame: Omit<PageFrame, 'title'> | null,
-  heading: string,
-  text: string,
-  back?: { href: string; label: string },
-  tr: Translator = frame?.tr ?? translator(),
-): string {
-  if (!frame)
-    return String(
-      html`<!doctype html><html lang="${tr.locale}" dir="${tr.dir}"><head><meta charset="utf-8"><title>${heading}</title></head><body><main><h1>${heading}</h1><p>${text}</p></main></body></html>`,
-    );
-  return page(
-    { ...frame, title: heading },
-    html`<h1>${heading}</h1><p>${text}</p><p>${back ? html`<a href="${back.href}">${back.label}</a> · ` : ''}<a href="${frame.paths.home}">${tr.t('page.allBoards')}</a></p>`,
   );
 }

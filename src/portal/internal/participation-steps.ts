@@ -9,7 +9,8 @@ import {
 import { sessionCookie as siteSessionCookie } from '../../h3/index.js';
 import { emailSchema } from '../../schemas/contacts.js';
 import { voteTitle } from './controls.js';
-import { identifyPage, messagePage } from './pages.js';
+import { messagePage } from './message-pages.js';
+import { identifyPage } from './pages.js';
 import { field, SESSION_COOKIE, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, seeOther } from './responses.js';
 import type { PortalSite } from './site.js';

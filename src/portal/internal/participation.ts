@@ -3,7 +3,8 @@ import { FeedbackError, PORTAL_PATH, type Translator } from '../../engine/index.
 import { textFault } from '../../schemas/input.js';
 import { COMMENT_BODY_TEXT_MAX } from '../../schemas/interactions.js';
 import { POST_BODY_TEXT_MAX, POST_TITLE_MAX, SLUG_PATTERN as SLUG } from '../../schemas/posts.js';
-import { codePage, messagePage, newPostPage, signInRefusedPage } from './pages.js';
+import { messagePage, signInRefusedPage } from './message-pages.js';
+import { codePage, newPostPage } from './pages.js';
 import { type Built, participationForm, perform, sessionCookie } from './participation-steps.js';
 import { field, readCookie, SESSION_COOKIE, type Visit } from './requests.js';
 import { htmlResponse, jsonResponse, respond, seeOther } from './responses.js';

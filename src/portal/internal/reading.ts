@@ -2,16 +2,8 @@ import { getRouterParams, type H3, type H3Event } from 'h3';
 import { FeedbackError, PORTAL_PATH, type PortalSort } from '../../engine/index.js';
 import { textFault } from '../../schemas/input.js';
 import { type PostStatus, SLUG_PATTERN as SLUG } from '../../schemas/posts.js';
-import {
-  boardPage,
-  boardsPage,
-  changelogPage,
-  mergedPage,
-  messagePage,
-  PAGES_REMEMBERED,
-  postPage,
-  roadmapPage,
-} from './pages.js';
+import { messagePage } from './message-pages.js';
+import { boardPage, boardsPage, changelogPage, mergedPage, PAGES_REMEMBERED, postPage, roadmapPage } from './pages.js';
 import { htmlResponse } from './responses.js';
 import type { PortalSite } from './site.js';
 

@@ -11,9 +11,9 @@ import {
   type Wording,
 } from '../../engine/index.js';
 import { SiteBase } from '../../h3/index.js';
-import { askedLocale, languageCookie, pageLocale } from './languages.js';
+import { askedLocale, bareWords, languageCookie, pageLocale } from './languages.js';
 import type { PageFrame } from './layout.js';
-import { messagePage } from './pages.js';
+import { messagePage } from './message-pages.js';
 import { csrfOf, factsOf, readCookie, SESSION_COOKIE, type Visit } from './requests.js';
 
 /**
@@ -66,7 +66,7 @@ export class PortalSite extends SiteBase<Visit> {
 
   /** The page for an address that is no workspace's portal, in the browser's language. */
   noPortal(event: H3Event): Response {
-    const tr = translator(pageLocale(event, {}));
+    const tr = bareWords(event);
     return this.notFound(null, tr.t('page.noPortal'), tr);
   }
 

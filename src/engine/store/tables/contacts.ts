@@ -276,6 +276,15 @@ export async function externalUserIdTaken(
   return row !== undefined;
 }
 
+/** The language a contact reads in (null when it has none, or is gone): what a message to it is written in. */
+export async function localeOf(sql: Sql, organizationId: string, id: string): Promise<string | null> {
+  const row = await sql.one<{ locale: unknown }>('SELECT locale FROM contact WHERE organization_id = ? AND id = ?', [
+    organizationId,
+    id,
+  ]);
+  return toStringOrNull(row?.locale);
+}
+
 /** How many contacts the workspace has, counting no further than `atMost` (an index range of that length). */
 export async function countUpTo(sql: Sql, organizationId: string, atMost: number): Promise<number> {
   const row = await sql.one<{ n: unknown }>(
