@@ -16,8 +16,15 @@ export type RunOperation = (
   // biome-ignore lint/suspicious/noExplicitAny: the walk reads ids from whatever each operation answers.
 ) => Promise<any>;
 
-/** Run every operation once (`receiverUrl`: where the webhook it registers delivers). */
-export async function everyOperation(run: RunOperation, receiverUrl: string): Promise<void> {
+/**
+ * Run every operation once (`receiverUrl`: where the webhook it registers delivers; `connectService`: connects a
+ * service to the workspace as the console does, for the integrations' operations to list and remove).
+ */
+export async function everyOperation(
+  run: RunOperation,
+  receiverUrl: string,
+  connectService: () => Promise<unknown>,
+): Promise<void> {
   const ada = await run('createContact', undefined, {
     externalUserId: 'user_42',
     email: 'ada@example.com',
@@ -130,6 +137,9 @@ export async function everyOperation(run: RunOperation, receiverUrl: string): Pr
   const delivery = deliveries[0];
   if (delivery) await run('replayWebhookDelivery', { webhookId: hook.id, deliveryId: delivery.id });
   await run('deleteWebhook', { webhookId: hook.id });
+  await connectService();
+  const connected = await run('listIntegrations', undefined, { limit: 10 });
+  await run('deleteIntegration', { integrationId: connected[0].id });
   await run('deleteCompany', { companyId: company.id });
   await run('deleteContact', { contactId: grace.id });
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '../src/client/index.js';
 import { OPERATION_IDS } from '../src/contract/index.js';
-import { createEngine } from '../src/engine/index.js';
+import { CLI_ACTOR, createEngine } from '../src/engine/index.js';
 import { createApp } from '../src/h3/index.js';
 import { everyOperation, type RunOperation } from './every-operation.js';
 
@@ -47,7 +47,12 @@ try {
     if (keep) examples[id] = { ...(params && { params }), ...(input !== undefined && { input }), status, response };
     return response.data;
   };
-  await everyOperation(run, 'https://hooks.example.com/feedback');
+  await everyOperation(run, 'https://hooks.example.com/feedback', () =>
+    engine
+      .workspace(org.id)
+      .as(CLI_ACTOR)
+      .integrations.connect({ service: 'slack', webhookUrl: 'https://hooks.slack.com/services/T000/B000/XXXX' }),
+  );
 
   const missing = OPERATION_IDS.filter((id) => !(id in examples));
   if (missing.length > 0) throw new Error(`No example for ${missing.join(', ')}`);

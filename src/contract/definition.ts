@@ -48,6 +48,10 @@ export const RESOURCES = {
   },
   webhooks: { tag: 'Webhooks', description: 'Receivers of signed event deliveries, their delivery log and replays.' },
   keys: { tag: 'Keys', description: 'The API key in use and its rate-limit budget.' },
+  integrations: {
+    tag: 'Integrations',
+    description: 'Connections to Linear, GitHub and Slack: listed, and removed (the console connects them).',
+  },
 } as const;
 
 /**

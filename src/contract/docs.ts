@@ -8,6 +8,7 @@ import { CHANGELOG_DOCS } from './rows/changelog.js';
 import { COMMENT_DOCS } from './rows/comments.js';
 import { COMPANY_DOCS } from './rows/companies.js';
 import { CONTACT_DOCS } from './rows/contacts.js';
+import { INTEGRATION_DOCS } from './rows/integrations.js';
 import { KEY_DOCS } from './rows/keys.js';
 import { POST_DOCS } from './rows/posts.js';
 import { TAG_DOCS } from './rows/tags.js';
@@ -26,4 +27,5 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = /* @__PURE__ */
   CHANGELOG_DOCS,
   KEY_DOCS,
   WEBHOOK_DOCS,
+  INTEGRATION_DOCS,
 );

@@ -4,6 +4,7 @@ import { CHANGELOG } from './rows/changelog.js';
 import { COMMENTS } from './rows/comments.js';
 import { COMPANIES } from './rows/companies.js';
 import { CONTACTS } from './rows/contacts.js';
+import { INTEGRATIONS } from './rows/integrations.js';
 import { KEYS } from './rows/keys.js';
 import { POSTS } from './rows/posts.js';
 import { TAGS } from './rows/tags.js';
@@ -36,6 +37,7 @@ export const OPERATIONS = {
   ...CHANGELOG,
   ...KEYS,
   ...WEBHOOKS,
+  ...INTEGRATIONS,
 } as const satisfies Record<string, OperationDefinition>;
 
 export type OperationId = keyof typeof OPERATIONS;

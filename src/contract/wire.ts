@@ -61,4 +61,6 @@ export const WIRE: Record<OperationId, WireRow> = {
     'webhooks.replayDelivery',
     0,
   ],
+  listIntegrations: ['GET', '/v1/integrations', 'integrations.list', 5],
+  deleteIntegration: ['DELETE', '/v1/integrations/:integrationId', 'integrations.delete', 0],
 };

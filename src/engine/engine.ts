@@ -12,6 +12,12 @@ import {
 import { mergePeople } from './contacts/index.js';
 import type { DeliveryScheduler } from './delivery/index.js';
 import { createReadiness, type Readiness } from './health.js';
+import {
+  createIntegrationHttp,
+  createIntegrations,
+  type Integrations,
+  integrationsConfig,
+} from './integrations/index.js';
 import { createTeamAccess, type TeamAccess } from './members/index.js';
 import { INITIAL_MIGRATION, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
 import type { MailTokens } from './notifications/index.js';
@@ -45,6 +51,8 @@ export interface Engine {
   readonly scheduler: DeliveryScheduler;
   /** Signing in to the console: a person (an address) on any number of workspaces' teams. */
   readonly team: TeamAccess;
+  /** Linear, GitHub and Slack across workspaces: the inbound webhooks, the OAuth hand-offs (docs/integrations.md). */
+  readonly integrations: Integrations;
   /** The operations of one workspace. The caller always names it. */
   workspace(organizationId: string): Workspace;
   /** The signed tokens in notification links: who a link is for (`verify`), and a link's token (`sign`). */
@@ -113,8 +121,27 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const sender = createWebhookSender(options);
   const mailParts = createMailParts(options, secrets, clock, log);
   const embeddings = options.embeddings ? createEmbeddings(options.embeddings, log) : undefined;
+  const config = integrationsConfig(options.integrations);
+  const integrationParts = {
+    config,
+    http: createIntegrationHttp(config, options.webhooks?.allowPrivateNetworks ?? false),
+    secrets,
+    publicUrl: mailParts.publicUrl,
+  };
+  const integrations = createIntegrations(db, clock, integrationParts);
   const scheduler = createEngineScheduler(
-    { options, db, orm, clock, secrets, sender, mail: mailParts, connectMs: timeouts.connectMs, embeddings },
+    {
+      options,
+      db,
+      orm,
+      clock,
+      secrets,
+      sender,
+      mail: mailParts,
+      integrations: integrations.runner,
+      connectMs: timeouts.connectMs,
+      embeddings,
+    },
     log,
   );
   const webhooks = { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false, secrets };
@@ -137,6 +164,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     deliveryBacklog: () => backlog(db, clock),
     rotateSecrets: () => resealStored(db, secrets),
     mailLinks: mailParts.tokens,
+    integrations,
     team: createTeamAccess({ db, clock, secrets, publicUrl: mailParts.publicUrl, resolveTxt }),
     workspace: createWorkspaces({
       db,
@@ -146,6 +174,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       publicUrl: mailParts.publicUrl,
       resolveTxt,
       keyCache,
+      integrations: integrationParts,
       ...(embeddings ? { embeddings } : {}),
     }),
     async migrate() {
@@ -166,6 +195,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await scheduler.stop();
       await mailParts.transport.close();
       await sender.close();
+      await integrations.close();
       await db.close();
       await orm.close(true);
     },

@@ -68,6 +68,19 @@ export {
 } from './i18n/index.js';
 export { IMPORT_KINDS, type ImportBundle, type ImportKind, type ImportSummary } from './imports/index.js';
 export {
+  type ConnectInput,
+  type IntegrationActions,
+  type IntegrationsOptions,
+  type IntegrationsService,
+  type IntegrationView,
+  inboundPath,
+  LINEAR_SCOPES,
+  LINEAR_WINDOW_MS,
+  SLACK_SCOPES,
+  SLACK_SHORTCUT,
+  SLACK_WINDOW_MS,
+} from './integrations/index.js';
+export {
   type Actor,
   allows,
   CLI_ACTOR,

@@ -1,4 +1,5 @@
 import type { AttemptReport, SchedulerOptions } from './delivery/index.js';
+import type { IntegrationsOptions } from './integrations/index.js';
 import type { DatabaseTimeouts } from './orm.js';
 import type { EmbeddingsOptions } from './search/index.js';
 import type { SecretKeys } from './secrets/index.js';
@@ -44,6 +45,12 @@ export interface EngineOptions {
    * titles by meaning (docs/search.md#possible-duplicates). Without one, the similarity is lexical alone.
    */
   embeddings?: EmbeddingsOptions;
+  /**
+   * Linear, GitHub and Slack (docs/integrations.md): each service's API address (a GitHub Enterprise Server's, or a
+   * local stand-in) and the OAuth apps workspaces connect through. A workspace's own keys and tokens are kept sealed per
+   * connection; without this option every service is reached at its public address, by pasted credentials.
+   */
+  integrations?: IntegrationsOptions;
 }
 
 export interface MailOptions {

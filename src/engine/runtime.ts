@@ -8,6 +8,7 @@ import {
   createScheduler,
   createSender,
   type DeliveryScheduler,
+  type IntegrationRunner,
   type Sender,
 } from './delivery/index.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/index.js';
@@ -25,7 +26,7 @@ import { redactDeliveredErasures } from './privacy/index.js';
 import { type Embeddings, embedPending } from './search/index.js';
 import type { SecretBox } from './secrets/index.js';
 import { CODE_FAILURE_MEMORY_MS } from './shared/index.js';
-import { codeFailures, createDatabase, type EngineDatabase, mail, search } from './store/index.js';
+import { codeFailures, createDatabase, type EngineDatabase, integrationJobs, mail, search } from './store/index.js';
 
 /** The database the engine works on: MikroORM (schema, migrations, connections) and the explicit-SQL layer on its connections. */
 export async function openDatabase(
@@ -73,10 +74,12 @@ export type MailParts = {
   publicUrl: () => string | undefined;
 };
 
-/** The outbox's retention: settled rows older than MAIL_RETENTION_DAYS, a thousand at a time. */
+/** The outbox's retention: settled rows older than MAIL_RETENTION_DAYS (mail a thousand at a time, and integration jobs). */
 async function purgeOutbox(db: EngineDatabase, clock: () => Date): Promise<void> {
   const before = new Date(clock().getTime() - MAIL_RETENTION_DAYS * 86_400_000);
   while ((await mail.purgeSettled(db, before, 1000)) === 1000);
+  // The integrations' settled jobs too: what they did is on the posts and in the audit log.
+  await integrationJobs.prune(db, before);
 }
 
 /** What hears of each delivery attempt: the logger's line and the caller's listener. */
@@ -124,6 +127,7 @@ export function createEngineScheduler(
     secrets: SecretBox;
     sender: Sender;
     mail: MailParts;
+    integrations: IntegrationRunner;
     connectMs: number;
     embeddings?: Embeddings;
   },
@@ -141,6 +145,7 @@ export function createEngineScheduler(
         transport: m.transport,
         compose: createComposer(db, m.tokens, parts.secrets, { from: m.from, publicUrl: m.publicUrl, log }, clock),
       },
+      integrations: parts.integrations,
       chores: [
         () => purgeOutbox(db, clock),
         () => redactDeliveredErasures(db, clock),

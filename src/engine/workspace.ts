@@ -5,6 +5,12 @@ import { COMPANY_OPERATIONS, createCompaniesService } from './companies/index.js
 import { CONTACT_OPERATIONS, createContactActions, createContactsService } from './contacts/index.js';
 import { createEventsService } from './events/index.js';
 import { createImports } from './imports/index.js';
+import {
+  createIntegrationActions,
+  createIntegrationsService,
+  INTEGRATION_OPERATIONS,
+  type IntegrationsParts,
+} from './integrations/index.js';
 import type { Actor } from './members/index.js';
 import { createTeamService, type ResolveTxt } from './members/index.js';
 import { createNotificationsService } from './notifications/index.js';
@@ -74,6 +80,8 @@ export const CONCEPTS = {
   imports: concept(createImports),
   /** The console's posts page: every post of the workspace, filtered and sorted as the team works. */
   triage: concept(createTriageReader, TRIAGE_OPERATIONS),
+  /** Connections to Linear, GitHub and Slack, and a post's linked issues. */
+  integrations: concept(createIntegrationsService, INTEGRATION_OPERATIONS),
   /** API keys: `whoami` is answered by the caller's key, with no service of the workspace. */
   keys: { operations: KEY_OPERATIONS } satisfies Concept<undefined, typeof KEY_OPERATIONS>,
 };
@@ -108,6 +116,7 @@ export interface WorkspaceActions {
   contacts: ReturnType<typeof createContactActions> & ReturnType<typeof createPrivacyActions>;
   changelog: ReturnType<typeof createChangelogActions>;
   posts: ReturnType<typeof createPostActions>;
+  integrations: ReturnType<typeof createIntegrationActions>;
 }
 
 /** What every workspace's services run with: the engine's database, clock and the parts some of them need. */
@@ -124,6 +133,8 @@ export interface EngineContext {
   keyCache: KeyCache;
   /** The embeddings endpoint, when the engine has one (possible duplicates by meaning). */
   embeddings?: Embeddings;
+  /** Linear, GitHub and Slack: the server's configuration, the outbound transport, the sealing key. */
+  integrations: IntegrationsParts;
 }
 
 /**
@@ -167,6 +178,7 @@ class LazyWorkspace {
       contacts: { ...createContactActions(ctx, actor), ...createPrivacyActions(ctx, actor) },
       changelog: createChangelogActions(ctx, actor),
       posts: createPostActions(ctx, actor),
+      integrations: createIntegrationActions(ctx, actor),
     };
   }
 }

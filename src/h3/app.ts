@@ -5,6 +5,7 @@ import { DOCS_PATH, DOCS_SCRIPT_PATH } from './docs.js';
 import { FAVICON_PATHS, mountFavicon } from './favicon.js';
 import type { Admitted } from './internal/admit.js';
 import { type FailureLog, failureResponse } from './internal/failures.js';
+import { INBOUND_PATH, mountInbound } from './internal/inbound.js';
 import { observe, record } from './internal/observe.js';
 import {
   HEALTH_PATH,
@@ -90,6 +91,7 @@ function routeTable(endpoints: readonly AppEndpoint[], withMetrics: boolean) {
       ...FAVICON_PATHS,
       ...(withMetrics ? [METRICS_PATH] : []),
     ].map((path) => ({ method: 'GET', path })),
+    { method: 'POST', path: INBOUND_PATH },
     ...endpoints,
   ].map((r) => ({ method: r.method, regex: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}/?$`) }));
 }
@@ -169,6 +171,7 @@ export function createApp(options: AppOptions): H3 {
   );
   mountFavicon(app);
   mountGuests(app, options, log);
+  mountInbound(app, engine);
   mountOperations(app, engine, metrics);
   const routes = routeTable(endpoints, Boolean(metrics));
   app.all(

@@ -7,6 +7,7 @@ export * from './contacts.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './input.js';
+export * from './integrations.js';
 export * from './interactions.js';
 export * from './json-schema.js';
 export * from './plans.js';

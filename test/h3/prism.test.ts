@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { everyOperation } from '../../scripts/every-operation.js';
 import { createClient } from '../../src/client/index.js';
 import { fillPath, OPERATION_IDS, OPERATION_SCHEMAS, OPERATIONS, pathParams } from '../../src/contract/index.js';
+import { CLI_ACTOR } from '../../src/engine/index.js';
 import { describeMatrix } from '../helpers/harness.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
 
@@ -87,14 +88,22 @@ describeMatrix(
           return res;
         };
         const client = createClient({ apiKey: ws.key, baseUrl: prism.url, fetch: through });
-        await everyOperation(async (id, params, input) => {
-          const body = (await client.operation(id, {
-            ...(params && { params }),
-            ...(input !== undefined && { input }),
-          })) as { data: unknown };
-          (statuses.get(id) ?? statuses.set(id, new Set()).get(id)!).add(200);
-          return body.data;
-        }, `${receiver.origin}/prism`);
+        await everyOperation(
+          async (id, params, input) => {
+            const body = (await client.operation(id, {
+              ...(params && { params }),
+              ...(input !== undefined && { input }),
+            })) as { data: unknown };
+            (statuses.get(id) ?? statuses.set(id, new Set()).get(id)!).add(200);
+            return body.data;
+          },
+          `${receiver.origin}/prism`,
+          () =>
+            h.engine.workspace(ws.org.id).as(CLI_ACTOR).integrations.connect({
+              service: 'slack',
+              webhookUrl: 'https://hooks.slack.com/services/T000/B000/XXXX',
+            }),
+        );
         expect(statuses.size).toBe(OPERATION_IDS.length);
 
         // The errors of every operation: no key (401), a read key writing (403), an id that is nobody's (404), a body

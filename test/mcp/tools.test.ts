@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { everyOperation } from '../../scripts/every-operation.js';
 import { answersPage, OPERATION_IDS, OPERATIONS } from '../../src/contract/index.js';
+import { CLI_ACTOR } from '../../src/engine/index.js';
 import { createToolServer, engineOperations, toSnake } from '../../src/mcp/index.js';
 import type { Scope } from '../../src/schemas/common.js';
 import { EVENT_KINDS } from '../../src/schemas/events.js';
@@ -360,14 +361,22 @@ describeMatrix(
       const ws = await h.seed();
       const { call, close } = await connect(h, ws);
       const called = new Set<string>();
-      await everyOperation(async (id, params = {}, input = {}) => {
-        const name = OPERATIONS[id].tool;
-        const result = await call(name, snakeKeys({ ...params, ...(input as object) }) as Record<string, unknown>);
-        // A result that broke its tool's output schema would have failed the call in the client itself.
-        expect(result.isError, `${name}: ${JSON.stringify(result.error)}`).toBe(false);
-        called.add(name);
-        return answersPage(id) ? result.data.data : result.data;
-      }, `${receiver.origin}/walk`);
+      await everyOperation(
+        async (id, params = {}, input = {}) => {
+          const name = OPERATIONS[id].tool;
+          const result = await call(name, snakeKeys({ ...params, ...(input as object) }) as Record<string, unknown>);
+          // A result that broke its tool's output schema would have failed the call in the client itself.
+          expect(result.isError, `${name}: ${JSON.stringify(result.error)}`).toBe(false);
+          called.add(name);
+          return answersPage(id) ? result.data.data : result.data;
+        },
+        `${receiver.origin}/walk`,
+        () =>
+          h.engine
+            .workspace(ws.org.id)
+            .as(CLI_ACTOR)
+            .integrations.connect({ service: 'slack', webhookUrl: 'https://hooks.slack.com/services/T000/B000/XXXX' }),
+      );
       expect([...called].sort()).toEqual(OPERATION_IDS.map((id) => OPERATIONS[id].tool).sort());
       await close();
     });

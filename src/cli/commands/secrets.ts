@@ -15,7 +15,7 @@ export async function rotate(options: DatabaseOptions, io: Io): Promise<void> {
     report: await e.rotateSecrets(),
   }));
   const human =
-    `Sealed under key ${keyId}: ${report.webhookSecrets} webhook secrets, ${report.idempotentAnswers} kept Idempotency-Key answers, ${report.portalSecrets} workspaces' portal secrets, ${report.ssoSecrets} single sign-on client secrets, ${report.accountMail} sign-in and invitation messages not sent yet.` +
+    `Sealed under key ${keyId}: ${report.webhookSecrets} webhook secrets, ${report.idempotentAnswers} kept Idempotency-Key answers, ${report.portalSecrets} workspaces' portal secrets, ${report.ssoSecrets} single sign-on client secrets, ${report.accountMail} sign-in and invitation messages not sent yet, ${report.integrationCredentials} integrations' credentials.` +
     (report.unopenable > 0
       ? `\n${report.unopenable} values are sealed under a key that is not configured; they were left as they are.`
       : '');

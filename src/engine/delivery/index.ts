@@ -2,12 +2,16 @@
 // together), and the shapes of what it reports.
 
 export { deliveryHeaders } from './attempt.js';
+export { INTEGRATION_RETRY_SCHEDULE_MS } from './integration-lane.js';
 export { createComposer } from './mail-compose.js';
 export { MAIL_RETRY_SCHEDULE_MS } from './mail-lane.js';
 export {
   type AttemptReport,
   createScheduler,
   type DeliveryScheduler,
+  type IntegrationRunner,
+  type IntegrationSummary,
+  type JobResult,
   type MailSummary,
   type RunSummary,
   type SchedulerOptions,

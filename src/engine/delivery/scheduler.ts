@@ -1,5 +1,6 @@
 /**
- * The scheduler's loop, over its lanes: webhook deliveries (webhook-lane.ts) and mail (mail-lane.ts). Each lane claims
+ * The scheduler's loop, over its lanes: webhook deliveries (webhook-lane.ts), mail (mail-lane.ts) and the integrations'
+ * jobs (integration-lane.ts). Each lane claims
  * due rows of its table with leases, holds them (leases renewed), sends them through its send queue and records the
  * outcome only where the lease is still its own; this loop decides when they claim.
  *
@@ -17,6 +18,7 @@ import type { MailTransport } from '../mail/index.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { Database, DeliveryKind } from '../store/index.js';
 import type { AttemptReport } from './attempt.js';
+import { IntegrationLane, type IntegrationRunner, type IntegrationSummary } from './integration-lane.js';
 import { listenForDeliveries } from './listener.js';
 import { LaneLoop } from './loop.js';
 import type { Composer } from './mail-compose.js';
@@ -26,11 +28,13 @@ import type { Sender } from './sender.js';
 import { WebhookLane } from './webhook-lane.js';
 
 export type { AttemptReport } from './attempt.js';
+export type { IntegrationRunner, IntegrationSummary, JobResult } from './integration-lane.js';
 export type { MailSummary } from './mail-lane.js';
 
-/** What a run did: webhook delivery attempts, and what the mail lane did. */
+/** What a run did: webhook delivery attempts, what the mail lane did, and the integrations' jobs. */
 export interface RunSummary extends WebhookSummary {
   mail: MailSummary;
+  integrations: IntegrationSummary;
 }
 
 export interface SchedulerOptions {
@@ -71,6 +75,8 @@ export interface SchedulerDeps {
   secrets: SecretBox;
   /** Where notification mail goes, and how it is put into words. */
   mail: { transport: MailTransport; compose: Composer };
+  /** Does the integrations' jobs (Linear, GitHub, Slack calls and inbound webhooks). */
+  integrations: IntegrationRunner;
   /** Housekeeping run every `choresMs` while running. */
   chores?: ReadonlyArray<() => Promise<unknown>>;
   /** Hears of every attempt (the server's attempt log line and metrics). */
@@ -87,6 +93,7 @@ class Scheduler implements DeliveryScheduler {
   readonly #choresMs: number;
   readonly #webhooks: WebhookLane;
   readonly #mail: MailLane;
+  readonly #integrations: IntegrationLane;
   readonly #loop: LaneLoop;
   #running = false;
   #timers: NodeJS.Timeout[] = [];
@@ -98,7 +105,7 @@ class Scheduler implements DeliveryScheduler {
     const leaseMs = options.leaseMs ?? 60_000;
     this.#pollMs = options.pollMs ?? 1000;
     this.#choresMs = options.choresMs ?? 60_000;
-    const host = (lane: () => WebhookLane | MailLane) => ({
+    const host = (lane: () => WebhookLane | MailLane | IntegrationLane) => ({
       pump: () => void this.#loop.want(lane()),
       settle: () => this.#loop.settleIfIdle(),
     });
@@ -114,7 +121,12 @@ class Scheduler implements DeliveryScheduler {
       { connections: options.mailConnections ?? 4, leaseMs },
       host(() => this.#mail),
     );
-    this.#loop = new LaneLoop([this.#webhooks, this.#mail], deps.log);
+    this.#integrations = new IntegrationLane(
+      { db: deps.db, clock: deps.clock, runner: deps.integrations, log: deps.log },
+      leaseMs,
+      host(() => this.#integrations),
+    );
+    this.#loop = new LaneLoop([this.#webhooks, this.#mail, this.#integrations], deps.log);
   }
 
   get running(): boolean {
@@ -122,7 +134,7 @@ class Scheduler implements DeliveryScheduler {
   }
 
   get totals(): Readonly<RunSummary> {
-    return { ...this.#webhooks.totals, mail: this.#mail.totals };
+    return { ...this.#webhooks.totals, mail: this.#mail.totals, integrations: this.#integrations.totals };
   }
 
   async start(): Promise<void> {
@@ -161,6 +173,7 @@ class Scheduler implements DeliveryScheduler {
     }
     const after = this.totals;
     const m = after.mail;
+    const i = after.integrations;
     return {
       attempted: after.attempted - before.attempted,
       succeeded: after.succeeded - before.succeeded,
@@ -171,6 +184,11 @@ class Scheduler implements DeliveryScheduler {
         failed: m.failed - before.mail.failed,
         unconfirmed: m.unconfirmed - before.mail.unconfirmed,
         cancelled: m.cancelled - before.mail.cancelled,
+      },
+      integrations: {
+        done: i.done - before.integrations.done,
+        retried: i.retried - before.integrations.retried,
+        failed: i.failed - before.integrations.failed,
       },
     };
   }

@@ -1,4 +1,12 @@
-import { type Database, idempotencyKeys, mail, organizations, webhooks, workspaceSso } from '../store/index.js';
+import {
+  type Database,
+  idempotencyKeys,
+  integrations,
+  mail,
+  organizations,
+  webhooks,
+  workspaceSso,
+} from '../store/index.js';
 import type { SecretBox } from './keys.js';
 
 /** Where each kind of sealed value is kept: the context it is bound to. */
@@ -11,6 +19,8 @@ export const sealedAt = {
   ssoPending: () => 'sso-pending',
   /** What a sign-in code's or an invitation's mail says, in its outbox row until it is sent. */
   accountMail: (mailId: string) => `mail:${mailId}`,
+  /** A connection to Linear, GitHub or Slack: its tokens, keys and inbound signing secret, as one JSON object. */
+  integrationCredentials: (integrationId: string) => `integration:${integrationId}`,
 };
 
 /** What a reseal did: values now sealed under the current key, and values no configured key opens (left as they are). */
@@ -21,6 +31,8 @@ export interface ResealReport {
   ssoSecrets: number;
   /** Sign-in codes' and invitations' mail not sent yet. */
   accountMail: number;
+  /** Connections to Linear, GitHub and Slack. */
+  integrationCredentials: number;
   unopenable: number;
 }
 
@@ -118,7 +130,15 @@ function sealedKinds(db: Database, keyId: string) {
     context: (row) => sealedAt.accountMail(row.id),
     replace: (row, [sealed]) => mail.replacePayload(db, row.id, row.payload, sealed!),
   };
-  return [webhookSecrets, idempotentAnswers, portalSecrets, ssoSecrets, accountMail] as const;
+  const integrationCredentials: SealedKind<{ id: string; credentials: string }, string> = {
+    counted: 'integrationCredentials',
+    ...byId,
+    read: (after) => integrations.credentialsNotSealedWith(db, keyId, after, BATCH),
+    values: (row) => [row.credentials],
+    context: (row) => sealedAt.integrationCredentials(row.id),
+    replace: (row, [sealed]) => integrations.replaceCredentials(db, row.id, row.credentials, sealed!),
+  };
+  return [webhookSecrets, idempotentAnswers, portalSecrets, ssoSecrets, accountMail, integrationCredentials] as const;
 }
 
 /**
@@ -134,6 +154,7 @@ export async function resealStored(db: Database, box: SecretBox): Promise<Reseal
     portalSecrets: 0,
     ssoSecrets: 0,
     accountMail: 0,
+    integrationCredentials: 0,
     unopenable: 0,
   };
   for (const kind of sealedKinds(db, box.keyId)) await resealKind(box, report, kind as SealedKind<unknown, unknown>);

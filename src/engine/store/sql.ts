@@ -28,7 +28,7 @@ export interface Sql {
 export const DELIVERY_CHANNEL = 'feedback_service_delivery';
 
 /** What the scheduler sends, a lane each: webhook deliveries, and mail. A commit wakes only the lanes of what it wrote. */
-export type DeliveryKind = 'webhooks' | 'mail';
+export type DeliveryKind = 'webhooks' | 'mail' | 'integrations';
 
 /** Statements that run at once and return their result (SQLite's driver is synchronous). */
 export interface SyncSql {

@@ -12,6 +12,7 @@ import { startSmtpSink } from '../../helpers/smtp.js';
 const stripe = new Stripe('sk_test_unused');
 /** What runDue reports of the mail lane when these webhook tests cause no mail. */
 const NO_MAIL = { sent: 0, retried: 0, failed: 0, unconfirmed: 0, cancelled: 0 };
+const NO_JOBS = { done: 0, retried: 0, failed: 0 };
 const smtp = await startSmtpSink();
 afterAll(() => smtp.close());
 /** Everything the engines log; no webhook secret may ever appear in it. */
@@ -118,7 +119,13 @@ describeMatrix(
       const events = await w.events.list();
       // Every kind occurs (some twice: two posts are created, and a merge changes a status), each event delivered once.
       expect([...new Set(events.map((e) => e.type))].sort()).toEqual([...EVENT_KINDS].sort());
-      expect(summary).toEqual({ attempted: events.length, succeeded: events.length, failed: 0, mail: NO_MAIL });
+      expect(summary).toEqual({
+        attempted: events.length,
+        succeeded: events.length,
+        failed: 0,
+        mail: NO_MAIL,
+        integrations: NO_JOBS,
+      });
       const got = sentTo('/all');
       expect(got.map((r) => r.headers['x-service-delivery']).sort()).toEqual(
         (await deliveries(h, ws, hook.id)).map((d) => d.id).sort(),
@@ -162,7 +169,13 @@ describeMatrix(
       const ws = await h.seed();
       const hook = await register(h, ws, `${receiver.origin}/fail?status=500`, ['contact.created']);
       await newContact(h, ws, 'schedule-1');
-      expect(await h.engine.scheduler.runDue()).toEqual({ attempted: 1, succeeded: 0, failed: 1, mail: NO_MAIL });
+      expect(await h.engine.scheduler.runDue()).toEqual({
+        attempted: 1,
+        succeeded: 0,
+        failed: 1,
+        mail: NO_MAIL,
+        integrations: NO_JOBS,
+      });
       for (const wait of RETRY_SCHEDULE_MS.slice(1)) {
         h.advance(wait - 1000);
         expect((await h.engine.scheduler.runDue()).attempted).toBe(0);
@@ -202,7 +215,13 @@ describeMatrix(
       const redirect = await register(h, ws, `${receiver.origin}/redirect`, ['contact.created']);
       const notFound = await register(h, ws, `${receiver.origin}/gone?status=404`, ['contact.created']);
       await newContact(h, ws, 'codes-1');
-      expect(await h.engine.scheduler.runDue()).toEqual({ attempted: 4, succeeded: 2, failed: 2, mail: NO_MAIL });
+      expect(await h.engine.scheduler.runDue()).toEqual({
+        attempted: 4,
+        succeeded: 2,
+        failed: 2,
+        mail: NO_MAIL,
+        integrations: NO_JOBS,
+      });
       for (const hook of [ok204, ok299])
         expect((await deliveries(h, ws, hook.id))[0]).toMatchObject({ status: 'succeeded', failedAt: null });
       const [redirected] = await deliveries(h, ws, redirect.id);
@@ -229,7 +248,13 @@ describeMatrix(
       const dead = await register(h, ws, `http://127.0.0.1:${deadPort}/`, ['contact.created']);
       const big = await register(h, ws, `${receiver.origin}/big`, ['contact.created']);
       await newContact(h, ws, 'failures-1');
-      expect(await h.engine.scheduler.runDue()).toEqual({ attempted: 3, succeeded: 1, failed: 2, mail: NO_MAIL });
+      expect(await h.engine.scheduler.runDue()).toEqual({
+        attempted: 3,
+        succeeded: 1,
+        failed: 2,
+        mail: NO_MAIL,
+        integrations: NO_JOBS,
+      });
       const [timedOut] = await deliveries(h, ws, slow.id);
       expect(timedOut.attempts[0]).toMatchObject({
         statusCode: null,
@@ -367,7 +392,13 @@ describeMatrix(
       const ws = await h.seed();
       const hook = await register(h, ws, `${receiver.origin}/backlog`, ['contact.created']);
       for (let i = 0; i < 150; i++) await newContact(h, ws, `backlog-${i}`);
-      expect(await h.engine.scheduler.runDue()).toEqual({ attempted: 150, succeeded: 150, failed: 0, mail: NO_MAIL });
+      expect(await h.engine.scheduler.runDue()).toEqual({
+        attempted: 150,
+        succeeded: 150,
+        failed: 0,
+        mail: NO_MAIL,
+        integrations: NO_JOBS,
+      });
       const ids = sentTo('/backlog').map((r) => r.headers['x-service-delivery']);
       expect(new Set(ids).size).toBe(150);
       expect((await deliveries(h, ws, hook.id)).every((d) => d.status === 'succeeded')).toBe(true);
@@ -387,7 +418,13 @@ describeMatrix(
          SELECT 'evt_instant_' || g, ?, 'contact.created', '{"event":"contact.created"}', ? FROM (${series}) x`,
         [ws.org.id, now],
       );
-      expect(await h.engine.scheduler.runDue()).toEqual({ attempted: 150, succeeded: 150, failed: 0, mail: NO_MAIL });
+      expect(await h.engine.scheduler.runDue()).toEqual({
+        attempted: 150,
+        succeeded: 150,
+        failed: 0,
+        mail: NO_MAIL,
+        integrations: NO_JOBS,
+      });
       expect(new Set(sentTo('/instant').map((r) => r.headers['x-service-delivery'])).size).toBe(150);
       expect((await deliveries(h, ws, hook.id)).every((d) => d.status === 'succeeded')).toBe(true);
     });
@@ -492,7 +529,13 @@ describeMatrix(
         );
       }
       await newContact(h, ws, 'ssrf-1');
-      expect(await h.engine.scheduler.runDue()).toEqual({ attempted: 3, succeeded: 0, failed: 3, mail: NO_MAIL });
+      expect(await h.engine.scheduler.runDue()).toEqual({
+        attempted: 3,
+        succeeded: 0,
+        failed: 3,
+        mail: NO_MAIL,
+        integrations: NO_JOBS,
+      });
       expect(receiver.requests).toEqual([]);
       const errors = await h.engine.db.all<{ error: string }>(
         'SELECT a.error FROM delivery_attempt a JOIN delivery d ON d.id = a.delivery_id WHERE d.organization_id = ? ORDER BY d.webhook_id',

@@ -130,6 +130,7 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
         portalSecrets: 1,
         ssoSecrets: 0,
         accountMail: 1,
+        integrationCredentials: 0,
         unopenable: 0,
       });
       expect(await b.rotateSecrets()).toEqual({
@@ -138,6 +139,7 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
         portalSecrets: 0,
         ssoSecrets: 0,
         accountMail: 0,
+        integrationCredentials: 0,
         unopenable: 0,
       });
       const kept = await b.idempotency.begin(org.id, 'kept', 'f'.repeat(64));
@@ -178,6 +180,7 @@ for (const dialect of ['sqlite', 'postgresql'] as const) {
         portalSecrets: 0,
         ssoSecrets: 0,
         accountMail: 0,
+        integrationCredentials: 0,
         unopenable: 3,
       });
     });
@@ -240,6 +243,7 @@ describe('the key of the embedded default', () => {
       portalSecrets: 0,
       ssoSecrets: 0,
       accountMail: 0,
+      integrationCredentials: 0,
       unopenable: 0,
     });
     await second.close();

@@ -1,7 +1,7 @@
 import { DELIVERY_CHANNEL, placeholders, type Sql, ts } from '../sql.js';
 
-/** The tables the scheduler's lanes claim from: webhook deliveries and mail. Each has `lease_token` and `lease_expires_at`. */
-export type LeasedTable = 'delivery' | 'mail';
+/** The tables the scheduler's lanes claim from: webhook deliveries, mail and the integrations' jobs. Each has `lease_token` and `lease_expires_at`. */
+export type LeasedTable = 'delivery' | 'mail' | 'integration_job';
 
 /** Push the leases of these held rows (all claimed under `token`) out to `until`. */
 export async function renewLeases(

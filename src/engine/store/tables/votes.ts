@@ -198,6 +198,12 @@ export async function findOnPost(
   );
 }
 
+/** The contact who cast a vote, or null (a vote of no contact, or erased). */
+export async function voterOf(sql: Sql, id: string): Promise<string | null> {
+  const row = await sql.one<{ contact_id: unknown }>('SELECT contact_id FROM vote WHERE id = ?', [id]);
+  return row ? toStringOrNull(row.contact_id) : null;
+}
+
 /** Delete a vote and count it off its post; whether it was there. */
 export async function remove(sql: Sql, id: string, postId: string): Promise<boolean> {
   if ((await sql.run('DELETE FROM vote WHERE id = ? AND post_id = ?', [id, postId])) === 0) return false;

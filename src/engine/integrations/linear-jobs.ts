@@ -1,0 +1,87 @@
+// The jobs of a Linear connection: check it, create or link an issue from a post, act on Linear's webhooks.
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_STATUS_MAPPINGS, type StatusMapping } from '../../schemas/integrations.js';
+import type { PostStatus } from '../../schemas/posts.js';
+import { integrations } from '../store/index.js';
+import { linkIssue, moveLinkedPosts, replyOnLinkedPosts } from './effects.js';
+import { CallFailure } from './http.js';
+import { type LinearDelivery, type LinearIssue, linearApi, linearIdentifierOf } from './linear.js';
+import type { JobContext, JobHandler } from './runner.js';
+
+const api = (c: JobContext) => linearApi(c.parts, c.credentials, c.clock);
+
+const asLink = (issue: LinearIssue) => ({
+  externalId: issue.id,
+  key: issue.identifier,
+  url: issue.url,
+  title: issue.title,
+  state: issue.state?.name ?? null,
+});
+
+/** What a post asks of Linear: an issue in a team, under the id chosen when it was asked (Linear's idempotency). */
+export interface CreateLinearIssue {
+  postId: string;
+  issueId: string;
+  teamId: string;
+  title: string;
+  description: string;
+}
+export const newLinearIssueId = () => randomUUID();
+
+/** The Linear state types that move a post, as the team set them (or the defaults). */
+export const linearMapping = (settings: Record<string, unknown>): StatusMapping =>
+  (settings.statusMap as StatusMapping | undefined) ?? DEFAULT_STATUS_MAPPINGS.linear;
+
+export const LINEAR_JOBS: Record<string, JobHandler> = {
+  async 'linear.verify'(c) {
+    const who = await api(c).verify();
+    const teams = who.teams.nodes.map((t) => ({ id: t.id, key: t.key, name: t.name }));
+    await c.complete((_ctx, tx) => integrations.noteAccount(tx, c.integration.id, who.organization.name, { teams }));
+  },
+  async 'linear.create_issue'(c) {
+    const ask = c.job.payload as CreateLinearIssue;
+    const issue = await api(c).createIssue({
+      id: ask.issueId,
+      teamId: ask.teamId,
+      title: ask.title,
+      description: ask.description,
+    });
+    await c.complete((ctx) => linkIssue(ctx, c.integration as never, ask.postId, asLink(issue), 'created'));
+  },
+  async 'linear.link_issue'(c) {
+    const ask = c.job.payload as { postId: string; reference: string };
+    const identifier = linearIdentifierOf(ask.reference);
+    if (!identifier) throw new CallFailure(`“${ask.reference}” is not a Linear issue’s identifier or URL.`, false);
+    const issue = await api(c).issue(identifier);
+    if (!issue) throw new CallFailure(`Linear has no issue ${identifier} these credentials can read.`, false);
+    await c.complete((ctx) => linkIssue(ctx, c.integration as never, ask.postId, asLink(issue), 'linked'));
+  },
+  async 'linear.webhook'(c) {
+    const d = c.job.payload as LinearDelivery;
+    const settings = c.integration.settings;
+    if (d.type === 'Issue' && (d.action === 'update' || d.action === 'create')) {
+      const state = d.data.state as { name?: string; type?: string } | undefined;
+      // An update moves posts only when the state itself changed (Linear names the old one in `updatedFrom`).
+      const stateChanged = d.action === 'create' || (d.updatedFrom !== undefined && 'stateId' in d.updatedFrom);
+      const status: PostStatus | null =
+        stateChanged && state?.type ? (linearMapping(settings)[state.type] ?? null) : null;
+      const issue = {
+        externalId: String(d.data.id),
+        state: state?.name ?? null,
+        title: typeof d.data.title === 'string' ? d.data.title : null,
+      };
+      await c.complete((ctx, tx) => moveLinkedPosts(ctx, tx, c.integration, issue, status).then(() => undefined));
+      return;
+    }
+    if (d.type === 'Comment' && d.action === 'create' && settings.replyComments === true) {
+      const issueId = String(d.data.issueId ?? (d.data.issue as { id?: string } | undefined)?.id ?? '');
+      const text = String(d.data.body ?? '').trim();
+      const author = (d.data.user as { name?: string } | undefined)?.name ?? null;
+      await c.complete(async (ctx, tx) => {
+        if (issueId && text) await replyOnLinkedPosts(ctx, tx, c.integration, issueId, { author, text });
+      });
+      return;
+    }
+    await c.complete();
+  },
+};
