@@ -25,6 +25,8 @@ export interface FakeLinear {
   readonly issues: Map<string, FakeLinearIssue>;
   /** The GraphQL requests received, parsed. */
   readonly calls: Array<{ headers: ReceivedRequest['headers']; query: string; variables: Record<string, unknown> }>;
+  /** Where the fake's time comes from (its rate limit's reset): the engine's clock in a test that moves it. */
+  clock(now: () => number): void;
   /** Answer the next `n` requests as rate-limited. */
   rateLimit(n: number): void;
   /** Run before an `issueCreate` is answered (after the issue is made): a test may kill its caller there. */
@@ -46,6 +48,7 @@ export async function startFakeLinear(): Promise<FakeLinear> {
   const issues = new Map<string, FakeLinearIssue>();
   const calls: FakeLinear['calls'] = [];
   let limited = 0;
+  let now = () => Date.now();
   let hook: ((issue: FakeLinearIssue, res: ServerResponse) => boolean | undefined) | null = null;
   let number = 100;
   const make = (
@@ -109,7 +112,7 @@ export async function startFakeLinear(): Promise<FakeLinear> {
       return send(res, 400, error('ratelimited', 'RATELIMITED', 'Rate limit exceeded'), {
         'x-ratelimit-requests-limit': '1500',
         'x-ratelimit-requests-remaining': '0',
-        'x-ratelimit-requests-reset': String(Date.now() + 30_000),
+        'x-ratelimit-requests-reset': String(now() + 30_000),
       });
     }
     if (query.includes('issueCreate')) {
@@ -146,6 +149,7 @@ export async function startFakeLinear(): Promise<FakeLinear> {
     tokenUrl: `${receiver.origin}/oauth/token`,
     issues,
     calls,
+    clock: (c) => void (now = c),
     rateLimit: (n) => void (limited = n),
     onCreate: (h) => void (hook = h),
     addIssue: (identifier, title, state = { name: 'Backlog', type: 'backlog' }) => {
