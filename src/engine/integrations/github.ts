@@ -4,7 +4,7 @@
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/core';
 import type { Credentials, IntegrationsParts } from './context.js';
-import { CallFailure, retryAfterOf } from './http.js';
+import { CallFailure, innerFailure, retryAfterOf } from './http.js';
 
 /** An issue as our links keep it. */
 export interface GitHubIssue {
@@ -18,7 +18,8 @@ export interface GitHubIssue {
 
 /** A GitHub error as the lane sees it: rate limits (403 or 429 with the limit spent) and outages are tried again. */
 export function githubFailure(err: unknown, now: Date): CallFailure {
-  if (err instanceof CallFailure) return err;
+  const inner = innerFailure(err);
+  if (inner) return inner;
   const e = err as { status?: number; message?: string; response?: { headers?: Record<string, string> } };
   const status = e.status ?? 0;
   const message = `GitHub: ${status ? `${status} ` : ''}${e.message ?? String(err)}`;

@@ -20,6 +20,19 @@ export class CallFailure extends Error {
   }
 }
 
+/**
+ * The failure inside what an SDK threw (octokit's `cause`, Slack's `original`): our own refusal, or the SSRF guard's at
+ * connect time, neither of which another attempt would change. Null when it is neither.
+ */
+export function innerFailure(err: unknown): CallFailure | null {
+  for (let e = err as { cause?: unknown; original?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof CallFailure) return e;
+    if (e instanceof BlockedAddressError) return new CallFailure(e.message, false);
+    e = (e.cause ?? e.original) as typeof e;
+  }
+  return null;
+}
+
 /** How long a `Retry-After` header (seconds or an HTTP date) says to wait, or null. */
 export function retryAfterOf(headers: Headers, now: Date): number | null {
   const value = headers.get('retry-after');

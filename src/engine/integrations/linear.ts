@@ -2,7 +2,7 @@
 // webhooks verified by their `Linear-Signature` (HMAC-SHA256 of the raw body) and their signed `webhookTimestamp`.
 import { LinearClient, LinearError, LinearErrorType } from '@linear/sdk';
 import type { Credentials, IntegrationsParts } from './context.js';
-import { CallFailure } from './http.js';
+import { CallFailure, innerFailure } from './http.js';
 
 /** An issue as our links keep it. */
 export interface LinearIssue {
@@ -20,7 +20,8 @@ const CREATE = `mutation IssueCreate($input: IssueCreateInput!) { issueCreate(in
 
 /** A Linear error as the lane sees it: rate limits and outages are tried again, a refused request is not. */
 function failureOf(err: unknown, now: Date): CallFailure {
-  if (err instanceof CallFailure) return err;
+  const inner = innerFailure(err);
+  if (inner) return inner;
   if (!(err instanceof LinearError)) return new CallFailure(`Linear: ${(err as Error).message}`, true);
   const message = `Linear: ${err.message}`;
   switch (err.type) {

@@ -3,11 +3,12 @@
 import { WebClient } from '@slack/web-api';
 import type { SlackNotice } from '../../schemas/integrations.js';
 import type { Credentials, IntegrationsParts } from './context.js';
-import { CallFailure, retryAfterOf } from './http.js';
+import { CallFailure, innerFailure, retryAfterOf } from './http.js';
 
 /** A Slack error as the lane sees it: rate limits and outages are tried again, a refused request is not. */
 export function slackFailure(err: unknown): CallFailure {
-  if (err instanceof CallFailure) return err;
+  const inner = innerFailure(err);
+  if (inner) return inner;
   const e = err as {
     code?: string;
     message?: string;
@@ -121,7 +122,7 @@ export async function postToIncomingWebhook(
       body: JSON.stringify(message),
     });
   } catch (err) {
-    throw err instanceof CallFailure ? err : new CallFailure(`Slack: ${(err as Error).message}`, true);
+    throw innerFailure(err) ?? new CallFailure(`Slack: ${(err as Error).message}`, true);
   }
   const text = (await response.text()).slice(0, 200);
   if (response.ok) return;
