@@ -41,7 +41,7 @@ interface Held {
 /**
  * The integrations' outbox as a lane of the scheduler: due jobs claimed under a lease (the claim counts the attempt
  * begun, so an attempt after a crash knows one may have reached the service), done by the runner at most 16 at a time
- * and 2 per connection, then tried again on the schedule (or when the service's `Retry-After` says, if later), or
+ * and one per connection (in claim order), then tried again on the schedule (or when the service's `Retry-After` says, if later), or
  * failed for good after the last attempt.
  */
 export class IntegrationLane implements Lane {
@@ -74,7 +74,8 @@ export class IntegrationLane implements Lane {
     this.#leases = createLeases(deps.db, 'integration_job', deps.clock, leaseMs, deps.log);
     this.#queue = new SendQueue<Held, JobResult>({
       concurrency: 16,
-      perKey: 2,
+      // One call at a time per connection: its notices reach the channel in the order of their events.
+      perKey: 1,
       attempt: (h) => this.#attempt(h),
       done: (_key, h, result) => this.#done(h, result),
     });

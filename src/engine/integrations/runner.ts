@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { IntegrationRunner, JobResult } from '../delivery/index.js';
-import { FeedbackError } from '../shared/index.js';
+import { FeedbackError, newId } from '../shared/index.js';
 import {
   type Database,
   inTransaction,
@@ -37,7 +36,8 @@ export async function enqueue(
   now: Date,
   job: Omit<integrationJobs.NewJob, 'id' | 'now'> & { id?: string },
 ): Promise<boolean> {
-  return integrationJobs.insert(sql, { ...job, id: job.id ?? `ijob_${randomUUID().replaceAll('-', '')}`, now });
+  // Time-sortable ids: a connection's jobs written in one millisecond are claimed in the order they were written.
+  return integrationJobs.insert(sql, { ...job, id: job.id ?? newId('ijob', now.getTime()), now });
 }
 
 /** The lane's runner: a job's connection and credentials, its handler, and what its outcome says of the connection. */

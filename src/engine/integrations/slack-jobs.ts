@@ -19,9 +19,9 @@ export const SLACK_SHORTCUT = 'send_to_feedback';
 async function send(c: JobContext, message: SlackMessage): Promise<void> {
   const { credentials, job } = c;
   if (credentials.webhookUrl) {
-    // An incoming webhook has no way to ask what it received: an attempt after one whose outcome is unknown (the
-    // process died mid-call, or no answer came) is not made, so a message is posted at most once.
-    if (job.attemptCount > 1 && (job.lastError === null || /timeout|abort/i.test(job.lastError))) return;
+    // An incoming webhook has no way to ask what it received: after an attempt that recorded nothing (its process
+    // died mid-call) the message is not posted again, so it is posted at most once.
+    if (job.attemptCount > 1 && job.lastError === null) return;
     return postToIncomingWebhook(c.parts, credentials.webhookUrl, message);
   }
   const channel = (c.integration.settings as SlackSettings).channel;

@@ -1,6 +1,6 @@
 // Slack: the Web API through `@slack/web-api`'s client (our transport, its own retries off: the lane retries), or an
 // incoming webhook; messages as Block Kit.
-import { WebClient } from '@slack/web-api';
+import { LogLevel, WebClient } from '@slack/web-api';
 import type { SlackNotice } from '../../schemas/integrations.js';
 import type { Credentials, IntegrationsParts } from './context.js';
 import { CallFailure, innerFailure, retryAfterOf } from './http.js';
@@ -61,6 +61,8 @@ export function slackApi(parts: IntegrationsParts, credentials: Credentials) {
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: parts.config.timeoutMs,
+    // The lane records every failure on the job and the connection; the client's own warnings would repeat them.
+    logLevel: LogLevel.ERROR,
   });
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
@@ -122,7 +124,16 @@ export async function postToIncomingWebhook(
       body: JSON.stringify(message),
     });
   } catch (err) {
-    throw innerFailure(err) ?? new CallFailure(`Slack: ${(err as Error).message}`, true);
+    const inner = innerFailure(err);
+    if (inner) throw inner;
+    // An incoming webhook cannot be asked what it received: only a call that surely never reached Slack is made again.
+    const code = (err as { cause?: { code?: string } }).cause?.code ?? '';
+    const unsent = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT'];
+    if (unsent.includes(code)) throw new CallFailure(`Slack: ${code}`, true);
+    throw new CallFailure(
+      `Slack: no answer (${code || (err as Error).message}); not sent again, since an incoming webhook cannot be asked whether it arrived`,
+      false,
+    );
   }
   const text = (await response.text()).slice(0, 200);
   if (response.ok) return;

@@ -4,7 +4,8 @@ import { forBothDialects } from './both.js';
  * Integrations (docs/integrations.md): a workspace's connections to Linear, GitHub and Slack, the issues linked to
  * posts, and the integrations' outbox, which the scheduler's integration lane works. The `event_integration_fan_out`
  * trigger writes a Slack notice's job with the event that causes it, in the same statement, as `event_fan_out` writes
- * a webhook's delivery; its delivery id (`evt:<event id>`) makes it one job whatever happens.
+ * a webhook's delivery; its delivery id (`evt:<event id>`) makes it one job whatever happens, and its id keeps the
+ * event's whole id, so a connection's notices are claimed in the order their events happened.
  */
 export const Integrations = forBothDialects({
   sqlite: [
@@ -19,7 +20,7 @@ export const Integrations = forBothDialects({
     "create index `integration_job_due_idx` on `integration_job` (`next_attempt_at`, `id`) where `status` = 'pending'",
     'create trigger `event_integration_fan_out` after insert on `event` begin ' +
       'insert into `integration_job` (`id`, `organization_id`, `integration_id`, `kind`, `delivery_id`, `payload`, `status`, `attempt_count`, `next_attempt_at`, `created_at`) ' +
-      "select 'ijob_' || substr(new.`id`, 5, 10) || lower(hex(randomblob(8))), new.`organization_id`, i.`id`, 'slack.notice', 'evt:' || new.`id`, new.`payload`, 'pending', 0, new.`created_at`, new.`created_at` " +
+      "select 'ijob_' || substr(new.`id`, 5) || lower(hex(randomblob(1))), new.`organization_id`, i.`id`, 'slack.notice', 'evt:' || new.`id`, new.`payload`, 'pending', 0, new.`created_at`, new.`created_at` " +
       "from `integration` i where i.`organization_id` = new.`organization_id` and instr(i.`notify_events`, ',' || new.`type` || ',') > 0; " +
       'end',
   ],
@@ -42,7 +43,7 @@ export const Integrations = forBothDialects({
     `create function "event_integration_fan_out"() returns trigger language plpgsql as $$
 begin
   insert into "integration_job" ("id", "organization_id", "integration_id", "kind", "delivery_id", "payload", "status", "attempt_count", "next_attempt_at", "created_at")
-  select 'ijob_' || substr(new."id", 5, 10) || substr(replace(gen_random_uuid()::text, '-', ''), 1, 16), new."organization_id", i."id", 'slack.notice', 'evt:' || new."id", new."payload"::text, 'pending', 0, new."created_at", new."created_at"
+  select 'ijob_' || substr(new."id", 5) || substr(replace(gen_random_uuid()::text, '-', ''), 1, 2), new."organization_id", i."id", 'slack.notice', 'evt:' || new."id", new."payload"::text, 'pending', 0, new."created_at", new."created_at"
   from "integration" i
   where i."organization_id" = new."organization_id" and position(',' || new."type" || ',' in i."notify_events") > 0;
   if found then
