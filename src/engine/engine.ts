@@ -12,18 +12,20 @@ import {
 import { mergePeople } from './contacts/index.js';
 import type { DeliveryScheduler } from './delivery/index.js';
 import { createReadiness, type Readiness } from './health.js';
-import {
-  createIntegrationHttp,
-  createIntegrations,
-  type Integrations,
-  integrationsConfig,
-} from './integrations/index.js';
+import type { Integrations } from './integrations/index.js';
 import { createTeamAccess, type TeamAccess } from './members/index.js';
 import { INITIAL_MIGRATION, SEALED_SECRETS_MIGRATION } from './migrations/index.js';
 import type { MailTokens } from './notifications/index.js';
 import type { EngineOptions } from './options.js';
 import { createOrganizationsService, type OrganizationsService } from './organizations/index.js';
-import { createEngineScheduler, createMailParts, createWebhookSender, openDatabase, parseDatabase } from './runtime.js';
+import {
+  createEngineScheduler,
+  createIntegrationParts,
+  createMailParts,
+  createWebhookSender,
+  openDatabase,
+  parseDatabase,
+} from './runtime.js';
 import { createEmbeddings } from './search/index.js';
 import { createSecretBox, lazySecretBox, type ResealReport, resealStored, resolveSecretKeys } from './secrets/index.js';
 import { logErrorLine, logToLogger } from './shared/index.js';
@@ -121,14 +123,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const sender = createWebhookSender(options);
   const mailParts = createMailParts(options, secrets, clock, log);
   const embeddings = options.embeddings ? createEmbeddings(options.embeddings, log) : undefined;
-  const config = integrationsConfig(options.integrations);
-  const integrationParts = {
-    config,
-    http: createIntegrationHttp(config, options.webhooks?.allowPrivateNetworks ?? false),
+  const { parts: integrationParts, integrations } = createIntegrationParts(
+    options,
+    db,
+    clock,
     secrets,
-    publicUrl: mailParts.publicUrl,
-  };
-  const integrations = createIntegrations(db, clock, integrationParts);
+    mailParts.publicUrl,
+  );
   const scheduler = createEngineScheduler(
     {
       options,

@@ -11,6 +11,7 @@ import {
   type IntegrationRunner,
   type Sender,
 } from './delivery/index.js';
+import { createIntegrationHttp, createIntegrations, integrationsConfig } from './integrations/index.js';
 import { createLogTransport, createSmtpTransport, type MailTransport } from './mail/index.js';
 import { createMailTokens, type MailTokens } from './notifications/index.js';
 import { type EngineOptions, MAIL_RETENTION_DAYS } from './options.js';
@@ -106,6 +107,20 @@ function attemptListener(options: EngineOptions): ((a: AttemptReport) => void) |
     );
     onAttempt?.(a);
   };
+}
+
+/** Linear, GitHub and Slack: the operator's configuration, one guarded transport, and the runner of their jobs. */
+export function createIntegrationParts(
+  options: EngineOptions,
+  db: EngineDatabase,
+  clock: () => Date,
+  secrets: SecretBox,
+  publicUrl: () => string | undefined,
+) {
+  const config = integrationsConfig(options.integrations);
+  const http = createIntegrationHttp(config, options.webhooks?.allowPrivateNetworks ?? false);
+  const parts = { config, http, secrets, publicUrl };
+  return { parts, integrations: createIntegrations(db, clock, parts) };
 }
 
 /** The webhook sender: the SSRF guard at connect time and the receiver time-out. */

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { networkInterfaces } from 'node:os';
 import { createConsole } from '../../console/index.js';
-import { createEngine, type Engine } from '../../engine/index.js';
+import { createEngine, type Engine, type IntegrationsOptions } from '../../engine/index.js';
 import { createApp, createMetrics, type Metrics, serveNode } from '../../h3/index.js';
 import { mcpEndpoint } from '../../mcp/http.js';
 import { createPortal } from '../../portal/index.js';
@@ -33,6 +33,34 @@ export interface Options extends DatabaseOptions {
 /** How long requests in flight have to finish once a stop signal came. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * Linear, GitHub and Slack as the operator set them in the environment (docs/integrations.md): each service's address
+ * (a GitHub Enterprise Server's) and the OAuth apps workspaces connect through. Secrets come from the environment
+ * only, never a flag.
+ */
+export function integrationsFromEnv(env: NodeJS.ProcessEnv): IntegrationsOptions {
+  const v = (name: string) => env[`FEEDBACK_${name}`] || undefined;
+  const app = (prefix: string) =>
+    v(`${prefix}_CLIENT_ID`) && v(`${prefix}_CLIENT_SECRET`)
+      ? { clientId: v(`${prefix}_CLIENT_ID`)!, clientSecret: v(`${prefix}_CLIENT_SECRET`)! }
+      : undefined;
+  const linearApp = app('LINEAR');
+  const slackApp = app('SLACK');
+  return {
+    linear: {
+      ...(v('LINEAR_API_URL') ? { apiUrl: v('LINEAR_API_URL') } : {}),
+      ...(linearApp ? { oauth: linearApp } : {}),
+    },
+    github: v('GITHUB_API_URL') ? { apiUrl: v('GITHUB_API_URL') } : {},
+    slack: {
+      ...(v('SLACK_API_URL') ? { apiUrl: v('SLACK_API_URL') } : {}),
+      ...(slackApp && v('SLACK_SIGNING_SECRET')
+        ? { oauth: { ...slackApp, signingSecret: v('SLACK_SIGNING_SECRET')! } }
+        : {}),
+    },
+  };
+}
+
 /** The engine `serve` runs, from its options and environment; the links in mail use `publicUrl()`. */
 function engineOf(
   options: Options,
@@ -51,6 +79,7 @@ function engineOf(
     logger,
     onAttempt: metrics?.onAttempt,
     webhooks: { allowPrivateNetworks },
+    integrations: integrationsFromEnv(process.env),
     mail: { smtpUrl: options.smtpUrl, from: options.mailFrom, publicUrl, logBodies: options.logMailBodies === true },
     ...(options.embeddingsUrl
       ? {

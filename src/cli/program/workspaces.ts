@@ -1,15 +1,16 @@
-// org and key: workspaces and their API keys.
+// org, key and integration: workspaces, their API keys and their connections to Linear, GitHub and Slack.
 
 import { type Command, Option } from 'commander';
 import { LOCALES } from '../../schemas/locales.js';
 import { BILLING_STATES, PLANS } from '../../schemas/plans.js';
 import { contactCap, contactCapOrDefault, rateLimitOrDefault, repeated, wholeNumber } from '../args.js';
+import type * as Integration from '../commands/integration.js';
 import type * as Key from '../commands/key.js';
 import type * as Org from '../commands/org.js';
 import type { Io } from '../io.js';
 import { group, leaf } from './build.js';
 
-/** org and key: workspaces and their API keys. */
+/** org, key and integration: workspaces, their API keys and their connections to Linear, GitHub and Slack. */
 export function addWorkspaces(program: Command, io: Io): void {
   const org = group(program, 'org', 'list, create and update workspaces (organizations)');
   leaf(org, 'list', 'every workspace: id, name, plan, billing state, contact cap').action(
@@ -40,6 +41,25 @@ export function addWorkspaces(program: Command, io: Io): void {
     .argument('<keyId>', 'the key (key_...)')
     .action(async (keyId: string, options: Key.RevokeOptions) =>
       (await import('../commands/key.js')).revoke(keyId, options, io),
+    );
+
+  const integration = group(
+    program,
+    'integration',
+    "list and remove a workspace's Linear, GitHub and Slack connections",
+  );
+  leaf(
+    integration,
+    'list',
+    "a workspace's connections: id, service, how it signs in, account, status (never a credential)",
+  )
+    .requiredOption('--org <orgId>', 'the workspace')
+    .action(async (options: Integration.Options) => (await import('../commands/integration.js')).list(options, io));
+  leaf(integration, 'remove', 'disconnect a service: its credentials, linked issues and waiting calls go')
+    .argument('<integrationId>', 'the connection (int_...)')
+    .requiredOption('--org <orgId>', 'the workspace')
+    .action(async (integrationId: string, options: Integration.Options) =>
+      (await import('../commands/integration.js')).remove(integrationId, options, io),
     );
 }
 

@@ -11,14 +11,10 @@ import {
 } from '../../schemas/integrations.js';
 import { POST_STATUSES } from '../../schemas/posts.js';
 import { type Actor, actAs, auditOf } from '../members/index.js';
-import { requireLivePost } from '../posts/index.js';
 import { FeedbackError, newId } from '../shared/index.js';
-import { integrations, issueLinks, type Sql } from '../store/index.js';
+import { integrations, type Sql } from '../store/index.js';
 import { type Credentials, type IntegrationsContext, sealCredentials } from './context.js';
-import { githubIssueOf, repoOf } from './github.js';
-import { linearIdentifierOf } from './linear.js';
-import { newLinearIssueId } from './linear-jobs.js';
-import { impactLine, postAddresses } from './links.js';
+import { requestIssue, requestLink, unlink } from './issue-actions.js';
 import { enqueue } from './runner.js';
 import { disconnect } from './service.js';
 
@@ -173,7 +169,7 @@ export function createIntegrationActions(ctx: IntegrationsContext, actor: Actor)
       asTeam('manage', async (tx) => {
         const row = await requireIntegration(tx, ctx.organizationId, { id });
         return {
-          result: await disconnect({ ...ctx, db: tx as never }, id),
+          result: await disconnect(tx, ctx.organizationId, id),
           audit: audit('integration.disconnected', id, { service: row.service }),
         };
       }),
@@ -186,72 +182,11 @@ export function createIntegrationActions(ctx: IntegrationsContext, actor: Actor)
       }),
     /** Ask Linear (a team's id) or GitHub (`owner/repo`) for an issue made from the post. */
     createIssue: (postId: string, service: 'linear' | 'github', target: string, title?: string) =>
-      asTeam('triage', async (tx, now) => {
-        const row = await requireIntegration(tx, ctx.organizationId, { service });
-        const post = await requireLivePost(tx, ctx.organizationId, postId, true);
-        if (service === 'github' && !repoOf(target)) throw invalid('Choose a repository (owner/name).');
-        if (service === 'linear' && !text(target)) throw invalid('Choose a Linear team.');
-        const where = await postAddresses(tx, ctx.organizationId, post, ctx.integrations.publicUrl());
-        const body = [
-          post.bodyText,
-          `**Impact:** ${await impactLine(tx, post)}`,
-          [
-            where.console && `[Open in the console](${where.console})`,
-            where.portal && `[View on the portal](${where.portal})`,
-          ]
-            .filter(Boolean)
-            .join(' · '),
-        ]
-          .filter(Boolean)
-          .join('\n\n');
-        const heading = text(title) || post.title;
-        const payload =
-          service === 'linear'
-            ? { postId, issueId: newLinearIssueId(), teamId: text(target), title: heading, description: body }
-            : { postId, repo: text(target), title: heading, body };
-        await enqueue(tx, now, {
-          organizationId: ctx.organizationId,
-          integrationId: row.id,
-          kind: `${service}.create_issue`,
-          postId,
-          payload,
-        });
-        return {
-          result: { queued: true },
-          audit: auditOf('post')('post.issue_requested', postId, { service, target }),
-        };
-      }),
+      asTeam('triage', (tx, now) => requestIssue(ctx, tx, now, { postId, service, target, title })),
     /** Link an issue that exists, by its URL or its identifier (`ENG-123`, `owner/repo#12`). */
     linkIssue: (postId: string, service: 'linear' | 'github', reference: string) =>
-      asTeam('triage', async (tx, now) => {
-        const row = await requireIntegration(tx, ctx.organizationId, { service });
-        await requireLivePost(tx, ctx.organizationId, postId, true);
-        const ok = service === 'linear' ? linearIdentifierOf(reference) : githubIssueOf(reference);
-        if (!ok)
-          throw invalid(
-            service === 'linear'
-              ? 'Give the issue’s URL or identifier (ENG-123).'
-              : 'Give the issue’s URL or owner/repo#number.',
-          );
-        const payload = { postId, reference: text(reference) };
-        await enqueue(tx, now, {
-          organizationId: ctx.organizationId,
-          integrationId: row.id,
-          kind: `${service}.link_issue`,
-          postId,
-          payload,
-        });
-        return {
-          result: { queued: true },
-          audit: auditOf('post')('post.issue_link_requested', postId, { service, reference }),
-        };
-      }),
-    unlink: (linkId: string) =>
-      asTeam('triage', async (tx) => {
-        const link = await issueLinks.remove(tx, ctx.organizationId, linkId);
-        if (!link) throw new FeedbackError('ERR_NOT_FOUND', 'No such linked issue.');
-        return { result: link, audit: auditOf('post')('post.issue_unlinked', link.postId, { issue: link.key }) };
-      }),
+      asTeam('triage', (tx, now) => requestLink(ctx, tx, now, { postId, service, reference })),
+    unlink: (linkId: string) => asTeam('triage', (tx) => unlink(ctx, tx, linkId)),
   };
 }
 export type IntegrationActions = ReturnType<typeof createIntegrationActions>;

@@ -4,7 +4,7 @@ import type { Page } from '../../schemas/common.js';
 import type { Integration } from '../../schemas/integrations.js';
 import { type PageQueryInput, pageQuerySchema } from '../../schemas/posts.js';
 import { answer, type Bindings, FeedbackError, pageByCreation, parseInput } from '../shared/index.js';
-import { integrationJobs, integrations, issueLinks, type WorkspaceContext } from '../store/index.js';
+import { integrationJobs, integrations, issueLinks, type Sql, type WorkspaceContext } from '../store/index.js';
 import { type IntegrationsContext, inboundUrl } from './context.js';
 
 /** `GET /v1/integrations`: oldest first, keyset pages on (createdAt, id). */
@@ -14,7 +14,7 @@ async function list({ db, organizationId }: WorkspaceContext, query: PageQueryIn
 }
 
 /** `DELETE /v1/integrations/{id}`: the connection, its links and its jobs go; the services keep what they have. */
-export async function disconnect({ db, organizationId }: WorkspaceContext, id: string) {
+export async function disconnect(db: Sql, organizationId: string, id: string) {
   if (!(await integrations.remove(db, organizationId, id)))
     throw new FeedbackError('ERR_NOT_FOUND', 'No integration with this id in this workspace.');
   return { id, deleted: true as const };
@@ -26,7 +26,7 @@ export type IntegrationView = Integration & { settings: Record<string, unknown>;
 export function createIntegrationsService(ctx: IntegrationsContext) {
   return {
     list: (query?: PageQueryInput) => list(ctx, query),
-    delete: (id: string) => disconnect(ctx, id),
+    delete: (id: string) => disconnect(ctx.db, ctx.organizationId, id),
     /** Every connection of the workspace, by service (the console's Integrations page). */
     async overview(): Promise<IntegrationView[]> {
       const rows = await integrations.allOf(ctx.db, ctx.organizationId);

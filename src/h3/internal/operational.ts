@@ -6,6 +6,7 @@ import { FAVICON_PATHS } from '../favicon.js';
 import { METRICS_PATH, type Metrics } from '../metrics.js';
 import { type DocumentedEndpoint, errorResponseDoc, OPENAPI_PATH } from '../openapi.js';
 import { bearerToken } from './admit.js';
+import { INBOUND_DOC } from './inbound.js';
 import { errorResponse, json, jsonText } from './respond.js';
 import { scopeOf } from './scope.js';
 
@@ -136,6 +137,7 @@ export function operational(withMetrics: boolean): DocumentedEndpoint[] {
         },
       }),
     ),
+    INBOUND_DOC,
     ...(withMetrics
       ? [
           get(METRICS_PATH, {

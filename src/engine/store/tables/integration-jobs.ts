@@ -120,17 +120,20 @@ export async function claim(
   if (!s) claims.set(db.dialect.name, (s = statement(claimText(db.dialect))));
   const now = ts(db, c.now);
   const rows = await db.all<Record<string, unknown>>(s, [c.token, ts(db, c.leaseUntil), now, now, c.limit]);
-  return rows.map((r) => ({
-    id: r.id as string,
-    organizationId: r.organization_id as string,
-    integrationId: r.integration_id as string,
-    kind: r.kind as string,
-    postId: toStringOrNull(r.post_id),
-    payload: JSON.parse(r.payload as string) as unknown,
-    attemptCount: toInt(r.attempt_count),
-    lastError: toStringOrNull(r.last_error),
-    createdAt: toDate(r.created_at),
-  }));
+  // RETURNING keeps no order: in id order (time-sortable), a connection's jobs are done as they were written.
+  return rows
+    .map((r) => ({
+      id: r.id as string,
+      organizationId: r.organization_id as string,
+      integrationId: r.integration_id as string,
+      kind: r.kind as string,
+      postId: toStringOrNull(r.post_id),
+      payload: JSON.parse(r.payload as string) as unknown,
+      attemptCount: toInt(r.attempt_count),
+      lastError: toStringOrNull(r.last_error),
+      createdAt: toDate(r.created_at),
+    }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /**
