@@ -27,7 +27,14 @@ import {
   parseDatabase,
 } from './runtime.js';
 import { createEmbeddings } from './search/index.js';
-import { createSecretBox, lazySecretBox, type ResealReport, resealStored, resolveSecretKeys } from './secrets/index.js';
+import {
+  createSecretBox,
+  lazySecretBox,
+  type ResealReport,
+  resealStored,
+  resolveSecretKeys,
+  type SecretBox,
+} from './secrets/index.js';
 import { logErrorLine, logToLogger } from './shared/index.js';
 import { type Database, deliveries, type EngineDatabase, mail, upgradeChores } from './store/index.js';
 import { createWorkspaces, type Workspace } from './workspace.js';
@@ -102,6 +109,21 @@ async function backlog(db: EngineDatabase, clock: () => Date) {
   };
 }
 
+/** Apply the checked-in migrations, and what they leave to the engine's code; the names applied now. */
+async function migrate(db: EngineDatabase, orm: MikroORM, secrets: SecretBox, clock: () => Date): Promise<string[]> {
+  const applied = (await db.lendToOrm(() => orm.getMigrator().up())).map((m) => m.name);
+  // The upgrade that brought sealing seals, once, what was stored before it; a database made now holds nothing.
+  if (applied.includes(SEALED_SECRETS_MIGRATION) && !applied.includes(INITIAL_MIGRATION))
+    await resealStored(db, secrets);
+  // What a migration left to the engine's code (it writes events); done once, and again if a process died midway.
+  for (const chore of await upgradeChores.pending(db))
+    if (chore === 'merge_people') {
+      await mergePeople(db, clock);
+      await upgradeChores.done(db, chore);
+    }
+  return applied;
+}
+
 /**
  * Open the database and build the engine. Call `migrate()` before first use of a new database.
  * @example
@@ -123,28 +145,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const sender = createWebhookSender(options);
   const mailParts = createMailParts(options, secrets, clock, log);
   const embeddings = options.embeddings ? createEmbeddings(options.embeddings, log) : undefined;
-  const { parts: integrationParts, integrations } = createIntegrationParts(
-    options,
-    db,
-    clock,
-    secrets,
-    mailParts.publicUrl,
-  );
-  const scheduler = createEngineScheduler(
-    {
-      options,
-      db,
-      orm,
-      clock,
-      secrets,
-      sender,
-      mail: mailParts,
-      integrations: integrations.runner,
-      connectMs: timeouts.connectMs,
-      embeddings,
-    },
-    log,
-  );
+  const { parts: integrationParts, integrations } = createIntegrationParts(options, db, clock, secrets, mailParts);
+  const connectMs = timeouts.connectMs;
+  const schedulerParts = { options, db, orm, clock, secrets, sender, mail: mailParts, connectMs, embeddings };
+  const scheduler = createEngineScheduler({ ...schedulerParts, integrations: integrations.runner }, log);
   const webhooks = { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false, secrets };
   const resolveTxt =
     options.dns?.resolveTxt ?? ((name: string) => import('node:dns/promises').then((dns) => dns.resolveTxt(name)));
@@ -178,19 +182,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       integrations: integrationParts,
       ...(embeddings ? { embeddings } : {}),
     }),
-    async migrate() {
-      const applied = (await db.lendToOrm(() => orm.getMigrator().up())).map((m) => m.name);
-      // The upgrade that brought sealing seals, once, what was stored before it; a database made now holds nothing.
-      if (applied.includes(SEALED_SECRETS_MIGRATION) && !applied.includes(INITIAL_MIGRATION))
-        await resealStored(db, secrets);
-      // What a migration left to the engine's code (it writes events); done once, and again if a process died midway.
-      for (const chore of await upgradeChores.pending(db))
-        if (chore === 'merge_people') {
-          await mergePeople(db, clock);
-          await upgradeChores.done(db, chore);
-        }
-      return applied;
-    },
+    migrate: () => migrate(db, orm, secrets, clock),
     async close() {
       limits.close();
       await scheduler.stop();

@@ -115,11 +115,11 @@ export function createIntegrationParts(
   db: EngineDatabase,
   clock: () => Date,
   secrets: SecretBox,
-  publicUrl: () => string | undefined,
+  mail: { publicUrl: () => string | undefined },
 ) {
   const config = integrationsConfig(options.integrations);
   const http = createIntegrationHttp(config, options.webhooks?.allowPrivateNetworks ?? false);
-  const parts = { config, http, secrets, publicUrl };
+  const parts = { config, http, secrets, publicUrl: mail.publicUrl };
   return { parts, integrations: createIntegrations(db, clock, parts) };
 }
 

@@ -57,6 +57,7 @@ describe('feedback-service command line', () => {
       'Migration20261215000000DuplicateDismissals',
       'Migration20261216000000PostEmbeddings',
       'Migration20261217000000Languages',
+      'Migration20261218000000Integrations',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(
