@@ -5,6 +5,7 @@ import { mountChangelog } from './internal/changelog.js';
 import { mountCompanies } from './internal/companies.js';
 import { mountContacts } from './internal/contacts.js';
 import { mountDuplicates } from './internal/duplicates.js';
+import { mountIntegrations } from './internal/integrations.js';
 import { mountKeys } from './internal/keys.js';
 import { message, page, SCRIPT, STYLESHEET, THEME } from './internal/layout.js';
 import { mountPost } from './internal/post.js';
@@ -85,6 +86,7 @@ export function createConsole(options: ConsoleOptions): AppSite {
   mountContacts(router, site);
   mountCompanies(router, site);
   mountWebhooks(router, site);
+  mountIntegrations(router, site);
   mountKeys(router, site);
   mountSettings(router, site);
   mountTeam(router, site);

@@ -40,7 +40,7 @@ import { type Database, deliveries, type EngineDatabase, mail, upgradeChores } f
 import { createWorkspaces, type Workspace } from './workspace.js';
 
 export { type EngineOptions, MAIL_RETENTION_DAYS, type MailOptions, type WebhookOptions } from './options.js';
-export type { Workspace } from './workspace.js';
+export type { Workspace, WorkspaceActions } from './workspace.js';
 
 export interface Engine {
   readonly dialect: 'sqlite' | 'postgresql';

@@ -38,6 +38,7 @@ export {
   type MailOptions,
   type WebhookOptions,
   type Workspace,
+  type WorkspaceActions,
 } from './engine.js';
 export type { EventsService, StoredEvent } from './events/index.js';
 export { type CheckResult, isDatabaseUnavailable, type Readiness, UNAVAILABLE_RETRY_AFTER_SECONDS } from './health.js';

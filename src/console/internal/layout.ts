@@ -66,6 +66,7 @@ export type Section =
   | 'contacts'
   | 'companies'
   | 'webhooks'
+  | 'integrations'
   | 'keys'
   | 'settings'
   | 'team'
@@ -77,6 +78,7 @@ const SECTIONS: Array<{ id: Section; manage?: true; signIn?: true }> = [
   { id: 'contacts' },
   { id: 'companies' },
   { id: 'webhooks', manage: true },
+  { id: 'integrations', manage: true },
   { id: 'keys', manage: true },
   { id: 'settings', manage: true },
   { id: 'team', signIn: true },

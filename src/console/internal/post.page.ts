@@ -15,10 +15,11 @@ import {
 import { html, type SafeHtml } from '../../h3/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import { avatar, csrfField, type Frame, money, page, payersText, pill, when } from './layout.js';
+import { issuesSection, type PostIssues } from './post-issues.page.js';
 import { say, sayHtml } from './words.js';
 
 export interface Refused {
-  section: 'status' | 'tags' | 'board' | 'reply' | 'internal' | 'edit' | 'merge' | 'moderate';
+  section: 'status' | 'tags' | 'board' | 'reply' | 'internal' | 'edit' | 'merge' | 'moderate' | 'issues';
   message: string;
   drafts: Record<string, string>;
 }
@@ -275,6 +276,7 @@ export function postPage(
     tags: Array<{ id: string; name: string }>;
     boards: Array<{ id: string; name: string }>;
     duplicates: PossibleDuplicate[];
+    issues: PostIssues;
   },
 ): string {
   const base = `${CONSOLE_PATH}/${team.organizationId}/posts/${d.post.id}`;
@@ -294,6 +296,7 @@ ${mayTriage ? '' : html`${refused ? html`<p class="error" role="alert">${refused
 ${mayTriage ? statusForm(base, frame, d, refused) : ''}
 ${tagsForm(base, frame, d, options.tags, mayTriage, refused)}
 ${mayTriage ? boardForm(base, frame, d, options.boards, refused) : ''}
+${issuesSection(base, frame, team, options.issues, p.title, mayTriage, errorFor(refused, 'issues'))}
 ${comments(base, frame, d, mayTriage, refused)}
 ${notes(base, frame, d, mayTriage, refused)}
 ${mayTriage ? editForm(base, frame, d, refused) : ''}

@@ -1,6 +1,13 @@
 import { getRouterParams, type H3, type H3Event } from 'h3';
 import type { ConsoleKey } from '../../engine/index.js';
-import { CONSOLE_PATH, FeedbackError, type PostActions, type Team, type VotersQuery } from '../../engine/index.js';
+import {
+  CONSOLE_PATH,
+  FeedbackError,
+  type PostActions,
+  type Team,
+  type VotersQuery,
+  type WorkspaceActions,
+} from '../../engine/index.js';
 import { htmlResponse } from '../../h3/index.js';
 import { POST_STATUSES, type PostStatus } from '../../schemas/posts.js';
 import type { Frame } from './layout.js';
@@ -20,12 +27,14 @@ const DONE: Record<string, ConsoleKey> = {
   spam: 'console.done.post.spam',
   merged: 'console.done.post.merged',
   dismissed: 'console.done.post.dismissed',
+  requested: 'console.done.integrations.requested',
+  unlinked: 'console.done.integrations.unlinked',
 };
 
 /** What the page shows back after a refused form: the section, why, and what was typed. */
 interface PostForm {
   section: Refused['section'];
-  run: (form: URLSearchParams, actions: PostActions, postId: string) => Promise<string>;
+  run: (form: URLSearchParams, actions: PostActions, postId: string, all: WorkspaceActions) => Promise<string>;
   drafts?: Record<string, string>;
 }
 
@@ -38,7 +47,10 @@ function act(site: ConsoleSite, event: H3Event, form: PostForm) {
   return site.act(
     event,
     (team) => `${CONSOLE_PATH}/${team.organizationId}/posts/${postId}`,
-    ({ form: sent, team, actor }) => form.run(sent, site.engine.workspace(team.organizationId).as(actor).posts, postId),
+    ({ form: sent, team, actor }) => {
+      const all = site.engine.workspace(team.organizationId).as(actor);
+      return form.run(sent, all.posts, postId, all);
+    },
     async (m, err) => {
       if (err.code === 'ERR_NOT_FOUND') return site.notFound(m.v, say('console.post.noSuch'));
       const drafts = Object.fromEntries(
@@ -69,21 +81,33 @@ async function render(
   if (!d) return site.notFound(v, say('console.post.noSuch'));
   const q = options.mergeQ?.trim() ?? '';
   const found = q ? (await w.triage.posts({ q, limit: 10 })).data.filter((t) => t.id !== d.post.id) : null;
-  const [tags, boards, duplicates] = await Promise.all([
+  const [tags, boards, duplicates, linked, connected] = await Promise.all([
     w.tags.list(),
     w.boards.list({ limit: 100 }).then((b) => b.data),
     d.mergedInto ? [] : w.triage.duplicates(d.post.id),
+    w.integrations.forPost(d.post.id),
+    w.integrations.overview(),
   ]);
+  const issues = { ...linked, trackers: connected.filter((i) => i.service !== 'slack') };
   const notice = options.done ? (DONE[options.done] ? say(DONE[options.done]!) : null) : null;
   const frame: Frame = { ...v.frame, title: d.post.title, section: 'posts', team, notice };
   return htmlResponse(
     status,
-    postPage(frame, team, d, { merge: { q, found }, refused: options.refused ?? null, tags, boards, duplicates }),
+    postPage(frame, team, d, {
+      merge: { q, found },
+      refused: options.refused ?? null,
+      tags,
+      boards,
+      duplicates,
+      issues,
+    }),
     v.cookies,
   );
 }
 
 const isStatus = (s: string): s is PostStatus => (POST_STATUSES as readonly string[]).includes(s);
+const trackerOf = (form: URLSearchParams): 'linear' | 'github' =>
+  form.get('service') === 'github' ? 'github' : 'linear';
 
 /** The post page's forms, by the path they post to under the post's address. */
 const FORMS: Record<string, PostForm> = {
@@ -150,6 +174,27 @@ const FORMS: Record<string, PostForm> = {
     run: async (form, actions, postId) => {
       await actions.merge(postId, form.get('into') ?? '');
       return 'merged';
+    },
+  },
+  issue: {
+    section: 'issues',
+    run: async (form, _actions, postId, all) => {
+      await all.integrations.createIssue(postId, trackerOf(form), form.get('target') ?? '', form.get('title') ?? '');
+      return 'requested';
+    },
+  },
+  link: {
+    section: 'issues',
+    run: async (form, _actions, postId, all) => {
+      await all.integrations.linkIssue(postId, trackerOf(form), form.get('reference') ?? '');
+      return 'requested';
+    },
+  },
+  unlink: {
+    section: 'issues',
+    run: async (form, _actions, _postId, all) => {
+      await all.integrations.unlink(form.get('link') ?? '');
+      return 'unlinked';
     },
   },
   'not-duplicate': {

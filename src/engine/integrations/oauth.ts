@@ -87,3 +87,38 @@ export async function exchangeCode(
     ...(hook?.channel_id ? { channel: hook.channel_id } : {}),
   };
 }
+
+/** How long a person has to come back from the service: ten minutes. */
+const STATE_MS = 10 * 60_000;
+const STATE_CONTEXT = 'integration-oauth-state';
+
+/**
+ * The `state` an OAuth round trip carries: the workspace, the service and the person who started it, sealed, for ten
+ * minutes. The way back takes it only from the same person, so a code someone else obtained cannot be made to connect
+ * their account to this workspace.
+ */
+export function sealState(
+  parts: IntegrationsParts,
+  now: Date,
+  s: { organizationId: string; service: string; email: string },
+) {
+  return parts.secrets.seal(JSON.stringify({ ...s, until: now.getTime() + STATE_MS }), STATE_CONTEXT);
+}
+
+export function openState(
+  parts: IntegrationsParts,
+  now: Date,
+  state: string,
+): { organizationId: string; service: 'linear' | 'slack'; email: string } | null {
+  try {
+    const s = JSON.parse(parts.secrets.open(state, STATE_CONTEXT)) as {
+      organizationId: string;
+      service: 'linear' | 'slack';
+      email: string;
+      until: number;
+    };
+    return s.until > now.getTime() && (s.service === 'linear' || s.service === 'slack') ? s : null;
+  } catch {
+    return null;
+  }
+}

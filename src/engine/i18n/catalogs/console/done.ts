@@ -36,6 +36,12 @@ export const consoleDone = {
   'console.done.team.role': 'Role changed.',
   'console.done.team.removed': 'Removed from the team: their access ended at once.',
   'console.done.webhooks.saved': 'Webhook saved.',
+  'console.done.integrations.connected':
+    'Connected. The credentials are being checked; this page shows the account once they are.',
+  'console.done.integrations.saved': 'Saved.',
+  'console.done.integrations.disconnected': 'Disconnected.',
+  'console.done.integrations.requested': 'Asked. The issue is linked here as soon as the service answers.',
+  'console.done.integrations.unlinked': 'Unlinked.',
   'console.done.webhooks.enabled':
     'Enabled: its failure count is back to zero, and new events are delivered again. Replay what it missed below.',
   'console.done.webhooks.disabled':

@@ -3,6 +3,7 @@
 
 import { consoleChangelog } from './changelog.js';
 import { consoleDone } from './done.js';
+import { consoleIntegrations } from './integrations.js';
 import { consoleKeys } from './keys.js';
 import { consoleLayout } from './layout.js';
 import { consoleMail } from './mail.js';
@@ -24,6 +25,7 @@ export const consoleEn = {
   ...consoleTeam,
   ...consoleKeys,
   ...consoleWebhooks,
+  ...consoleIntegrations,
   ...consolePeople,
   ...consoleChangelog,
   ...consoleDone,

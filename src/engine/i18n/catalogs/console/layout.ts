@@ -13,6 +13,7 @@ export const consoleLayout = {
   'console.section.contacts': 'Contacts',
   'console.section.companies': 'Companies',
   'console.section.webhooks': 'Webhooks',
+  'console.section.integrations': 'Integrations',
   'console.section.keys': 'API keys',
   'console.section.settings': 'Settings',
   'console.section.team': 'Team',
