@@ -16,6 +16,9 @@ import { createEngine, translator } from '../src/engine/index.js';
 import { createApp, serveNode } from '../src/h3/index.js';
 import { createPortal } from '../src/portal/index.js';
 import { launchChromium } from '../test/helpers/browser.js';
+import { startFakeGitHub } from '../test/helpers/fakes/github.js';
+import { startFakeLinear } from '../test/helpers/fakes/linear.js';
+import { startFakeSlack } from '../test/helpers/fakes/slack.js';
 import { SCREENS, seedTour, THEMES, tourContext, tourSession } from '../test/helpers/tour.js';
 
 const OUT = join(import.meta.dirname, '../docs/images');
@@ -23,10 +26,18 @@ const dir = mkdtempSync(join(tmpdir(), 'feedback-screenshots-'));
 const receiver = createServer((_req, res) => void res.writeHead(200).end('ok')).listen(0, '127.0.0.1');
 await once(receiver, 'listening');
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+// Linear, GitHub and Slack as the tests' local stand-ins: the Integrations page shows connected accounts.
+const [linear, github, slack] = await Promise.all([startFakeLinear(), startFakeGitHub(), startFakeSlack()]);
 const engine = await createEngine({
   log: () => {},
   database: join(dir, 'shots.db'),
   webhooks: { allowPrivateNetworks: true },
+  mail: { publicUrl: 'https://feedback.acme.example' },
+  integrations: {
+    linear: { apiUrl: linear.apiUrl },
+    github: { apiUrl: github.origin },
+    slack: { apiUrl: slack.apiUrl, hooksUrl: slack.hooksUrl },
+  },
 });
 await engine.migrate();
 const server = await serveNode(
@@ -96,5 +107,6 @@ try {
   await server.close();
   await engine.close();
   receiver.close();
+  await Promise.all([linear.close(), github.close(), slack.close()]);
   rmSync(dir, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@ import { CATALOGS, LOCALES, type Locale, translator } from '../../src/engine/ind
 import { createPortal } from '../../src/portal/index.js';
 import { axeViolations, HAS_CHROMIUM, useBrowserStand, withAxe } from '../helpers/browser.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
-import { seedTour, type TourStop } from '../helpers/tour.js';
+import { seedTour, TOUR_ENGINE_OPTIONS, type TourStop } from '../helpers/tour.js';
 
 // Every portal page (and a mail's page) in each of its languages, on a phone (docs/portal.md, "Languages"): the
 // browser asks for the language (Accept-Language), and each page answers in it, in its direction, with no message
@@ -41,7 +41,7 @@ describe.skipIf(!HAS_CHROMIUM)('every portal page in every language, on a phone'
     (engine) => ({
       sites: [createPortal({ engine, limits: { actionsPerIp: 10_000, codesPerIp: 10_000, codesPerEmail: 100 } })],
     }),
-    { webhooks: { allowPrivateNetworks: true } },
+    TOUR_ENGINE_OPTIONS,
   );
   let stops: TourStop[];
   beforeAll(async () => {

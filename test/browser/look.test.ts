@@ -10,6 +10,7 @@ import {
   SCREENS,
   seedTour,
   THEMES,
+  TOUR_ENGINE_OPTIONS,
   type TourSession,
   type TourStop,
   tourContext,
@@ -25,9 +26,10 @@ const receiver: Receiver = await startReceiver((_req, res) => void res.writeHead
 afterAll(() => receiver.close());
 
 describe.skipIf(!HAS_CHROMIUM)('the look of every page, on a laptop and a phone, light and dark', () => {
-  const stand = useBrowserStand((engine) => ({ sites: [createPortal({ engine }), createConsole({ engine })] }), {
-    webhooks: { allowPrivateNetworks: true },
-  });
+  const stand = useBrowserStand(
+    (engine) => ({ sites: [createPortal({ engine }), createConsole({ engine })] }),
+    TOUR_ENGINE_OPTIONS,
+  );
   let stops: TourStop[];
   let session: TourSession;
   let organizationId: string;

@@ -1,6 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CLI_ACTOR, type Engine, hashEmail, type Translator, translator } from '../../src/engine/index.js';
 import { seedConsole } from '../browser/console-seed.js';
+import { GITHUB_TOKEN } from './fakes/github.js';
+import { LINEAR_API_KEY, LINEAR_TEAM } from './fakes/linear.js';
 
 // A tour of every page of the portal and the console, on one seeded workspace: what the look test checks at two
 // widths in both themes, and what `npm run screenshots` photographs for docs/images.
@@ -35,6 +37,19 @@ export const SCREENS = [
   { name: '390', width: 390, height: 844 },
 ] as const;
 export const THEMES = ['light', 'dark'] as const;
+
+/**
+ * The engine options of a tour whose pages are only looked at: webhooks to the tour's receiver, and Linear, GitHub and
+ * Slack at an address where nothing listens (port 9), so their calls fail at once, on this machine.
+ */
+export const TOUR_ENGINE_OPTIONS = {
+  webhooks: { allowPrivateNetworks: true },
+  integrations: {
+    linear: { apiUrl: 'http://127.0.0.1:9/graphql' },
+    github: { apiUrl: 'http://127.0.0.1:9' },
+    slack: { apiUrl: 'http://127.0.0.1:9/api', hooksUrl: 'http://127.0.0.1:9/services/' },
+  },
+};
 
 /**
  * Seed a workspace as a team would have it a few weeks in (posts in every status, votes of paying contacts in two
@@ -132,6 +147,15 @@ export async function seedTour(
   await w.changelog.publish(entry.id);
   const draft = await w.changelog.create({ boardId: ideas.id, title: 'Dark mode', body: 'Coming soon.' });
   await owner.keys.create('read:write');
+  // Linear, GitHub and Slack connected, at the engine's addresses for them (local stand-ins for the screenshots, an
+  // address where nothing listens for the look's tests: TOUR_ENGINE_OPTIONS), and an issue asked of Linear for a post.
+  await owner.integrations.connect({ service: 'linear', apiKey: LINEAR_API_KEY, webhookSecret: 'tour-secret' });
+  await owner.integrations.connect({ service: 'github', token: GITHUB_TOKEN, webhookSecret: 'tour-secret' });
+  const hooks = engine.integrations.config.slack.hooksUrl;
+  const slack = await owner.integrations.connect({ service: 'slack', webhookUrl: `${hooks}T0001/B0001/tour` });
+  await owner.integrations.updateSettings(slack.id, { notices: ['post.created', 'post.status_changed'] });
+  await engine.scheduler.runDue();
+  await owner.integrations.createIssue(dark.id, 'linear', LINEAR_TEAM.id);
   await engine.scheduler.runDue();
   const contact = (await w.contacts.list({ limit: 1 })).data[0]!;
   const company = (await w.companies.list()).data[0]!;
@@ -214,6 +238,7 @@ export async function seedTour(
     { face: 'console', name: 'company', path: `${consoleAt}/companies/${company.id}` },
     { face: 'console', name: 'webhooks', path: `${consoleAt}/webhooks` },
     { face: 'console', name: 'webhook', path: `${consoleAt}/webhooks/${hook.id}` },
+    { face: 'console', name: 'integrations', path: `${consoleAt}/integrations` },
     { face: 'console', name: 'keys', path: `${consoleAt}/keys` },
     { face: 'console', name: 'settings', path: `${consoleAt}/settings` },
     { face: 'console', name: 'team', path: `${consoleAt}/team` },

@@ -30,7 +30,9 @@ function state(i: IntegrationView | undefined): SafeHtml {
   const auth = say(`console.integrations.auth.${i.auth}`);
   const who = i.account
     ? sayHtml('console.integrations.connectedTo', { account: i.account, auth })
-    : html`${say('console.integrations.checking', { auth })}`;
+    : i.auth === 'incoming_webhook'
+      ? html`${say('console.integrations.connectedWith', { auth })}`
+      : html`${say('console.integrations.checking', { auth })}`;
   const failing =
     i.status === 'failing'
       ? html`<p>${sayHtml('console.integrations.failing', { at: when(i.lastErrorAt ?? i.updatedAt, 'minute'), error: i.lastError ?? '' })}</p>`
@@ -41,7 +43,7 @@ function state(i: IntegrationView | undefined): SafeHtml {
 function inbound(i: IntegrationView | undefined, service: IntegrationService): SafeHtml {
   if (!i || (service === 'slack' && i.auth === 'incoming_webhook')) return html``;
   const id = `${service}-inbound`;
-  return html`<p>${field(id, say('console.integrations.inbound', { service: name(service) }), html`<input id="${id}" readonly value="${i.inboundUrl}" size="60">`)}<br><span class="muted">${say('console.integrations.inboundHelp')}</span></p>`;
+  return html`<p>${field(id, say('console.integrations.inbound', { service: name(service) }), html`<input id="${id}" class="wide" readonly value="${i.inboundUrl}">`)}<br><span class="muted">${say('console.integrations.inboundHelp')}</span></p>`;
 }
 
 function connectForm(
@@ -85,7 +87,7 @@ function mapping(service: 'linear' | 'github', settings: Record<string, unknown>
   return html`<fieldset><legend>${say('console.integrations.mapping')}</legend><div class="mapping">${states.map(
     (s) => {
       const id = `${service}-map-${s}`;
-      return html`<label for="${id}">${say(`console.integrations.state.${s}` as never)}</label><select id="${id}" name="map.${s}"><option value="">${say('console.integrations.noChange')}</option>${POST_STATUSES.map(
+      return html`<div><label for="${id}">${say(`console.integrations.state.${s}` as never)}</label><select id="${id}" name="map.${s}"><option value="">${say('console.integrations.noChange')}</option>${POST_STATUSES.map(
         (p) => html`<option value="${p}"${map[s] === p ? html.raw` selected` : ''}>${say(`status.${p}`)}</option>`,
       )}</select>`;
     },
@@ -110,7 +112,7 @@ function choices(frame: Frame, base: string, i: IntegrationView): SafeHtml {
       ? slackChoices(i)
       : html`${mapping(i.service, i.settings)}${i.service === 'linear' ? html`<label class="check"><input type="checkbox" name="replyComments" value="1"${i.settings.replyComments === true ? html.raw` checked` : ''}> ${say('console.integrations.replyComments')}</label>` : ''}`;
   return html`<form method="post" action="${base}/${i.id}/settings">${csrfField(frame)}${inner}<p><button type="submit">${say('console.integrations.save')}</button></p></form>
-<form method="post" action="${base}/${i.id}/disconnect">${csrfField(frame)}<label class="check"><input type="checkbox" name="confirm" value="1" required> ${say('console.integrations.disconnectConfirm')}</label> <button type="submit" class="secondary">${say('console.integrations.disconnect')}</button></form>`;
+<details><summary>${say('console.integrations.disconnect')}</summary><form method="post" action="${base}/${i.id}/disconnect">${csrfField(frame)}<label class="check"><input type="checkbox" name="confirm" value="1" required> ${say('console.integrations.disconnectConfirm')}</label> <button type="submit" class="secondary">${say('console.integrations.disconnect')}</button></form></details>`;
 }
 
 export function integrationsPage(

@@ -97,6 +97,18 @@ form.board label { display: inline; }
 .keys { font-size: var(--text-xs); display: none; }
 .js .keys { display: inline; }
 fieldset { border: 1px solid var(--line); border-radius: var(--r-md); }
+.integration { padding: 0 var(--sp-4) var(--sp-2); margin: var(--sp-4) 0; }
+.integration > h2 { margin: var(--sp-3) 0 0; font-size: var(--text-lg); }
+.integration input.wide { width: 100%; font-family: var(--mono); font-size: var(--text-sm); }
+.mapping { display: flex; flex-wrap: wrap; gap: var(--sp-2) var(--sp-4); }
+.mapping > div { flex: 0 1 12rem; min-width: 0; }
+.mapping label { margin: 0; font-weight: 400; }
+.mapping select { width: 100%; }
+.inline-fields { display: flex; flex-wrap: wrap; gap: var(--sp-1) var(--sp-3); align-items: end; flex: 1 1 100%; }
+.inline-fields label { margin: 0; }
+ul.issues { list-style: none; padding: 0; margin: var(--sp-2) 0; }
+ul.issues li { padding: var(--sp-1) 0; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
+ul.issues a { font-weight: 600; }
 fieldset.tags { border: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: var(--sp-1) var(--sp-4); }
 fieldset.tags label { font-weight: 400; margin: 0; }
 .roadmap { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: var(--sp-3); }

@@ -12,6 +12,7 @@ export const consoleIntegrations = {
     'New posts, comments, status changes and paying voters in a channel; “Send to feedback” from any message.',
   'console.integrations.notConnected': 'Not connected.',
   'console.integrations.connectedTo': 'Connected to <strong>{account}</strong> with {auth}.',
+  'console.integrations.connectedWith': 'Connected with {auth}.',
   'console.integrations.checking': 'Connected with {auth}; checking the credentials…',
   'console.integrations.failing': '<held>Its last call failed</held> {at}: {error}',
   'console.integrations.auth.api_key': 'an API key',
