@@ -5,7 +5,7 @@ import { createApp, DARK } from '../../src/h3/index.js';
 import { createPortal } from '../../src/portal/index.js';
 import { describeEngine } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
-import { Visitor } from '../portal/visitor.js';
+import { consoleMember, Visitor } from '../portal/visitor.js';
 
 // The console's part 2 over app.fetch (docs/console.md): the roadmap, changelog, contacts, webhooks, keys and settings
 // pages; every form refused on the server to a role that may not use it (a viewer's forged POST changes nothing), no
@@ -42,17 +42,7 @@ describeEngine(
       const entry = await w.changelog.create({ boardId: board.id, title: 'Autumn' });
       return { org, w, board, first, second, contact, hook, key, entry };
     }
-    async function signedIn(orgId: string, role: TeamRole) {
-      const email = `${role}.${Math.random().toString(36).slice(2, 8)}@example.com`;
-      const { signIn } = await h.engine
-        .workspace(orgId)
-        .team.add(CLI_ACTOR, { email, role }, { invite: false, workspace: 'Acme' });
-      const token = new URL(signIn.link!, 'http://console.test').searchParams.get('token')!;
-      const v = new Visitor(app, 'http://console.test');
-      await v.get(`/console/sign-in/link?token=${token}`);
-      await v.post('/console/sign-in/link', { token });
-      return v;
-    }
+    const signedIn = (orgId: string, role: TeamRole) => consoleMember(app, h.engine, orgId, role);
 
     /** Every form of the new pages, as a viewer would forge it, with what must stay as it was. */
     function forms(s: Awaited<ReturnType<typeof workspace>>): Array<[path: string, fields: Array<[string, string]>]> {

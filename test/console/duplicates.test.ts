@@ -4,7 +4,7 @@ import { CLI_ACTOR, type TeamRole } from '../../src/engine/index.js';
 import { createApp } from '../../src/h3/index.js';
 import { describeEngine } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
-import { Visitor } from '../portal/visitor.js';
+import { consoleMember } from '../portal/visitor.js';
 
 // Possible duplicates in the console (issue 52): on a post's page and as a queue of merge suggestions; a member merges
 // or dismisses (remembered: never suggested again), a viewer reads and every forged form of theirs changes nothing.
@@ -29,17 +29,7 @@ describeEngine(
       const copy = await w.posts.create(board.id, { title: 'Dark mode dashboard export' });
       return { org, w, kept, copy };
     }
-    async function signedIn(orgId: string, role: TeamRole) {
-      const email = `${role}.${Math.random().toString(36).slice(2, 8)}@example.com`;
-      const { signIn } = await h.engine
-        .workspace(orgId)
-        .team.add(CLI_ACTOR, { email, role }, { invite: false, workspace: 'Dupes' });
-      const token = new URL(signIn.link!, 'http://console.test').searchParams.get('token')!;
-      const v = new Visitor(app, 'http://console.test');
-      await v.get(`/console/sign-in/link?token=${token}`);
-      await v.post('/console/sign-in/link', { token });
-      return v;
-    }
+    const signedIn = (orgId: string, role: TeamRole) => consoleMember(app, h.engine, orgId, role);
 
     it('a post\'s page lists its possible duplicates; "Not a duplicate" is remembered, on the page and in the queue', async () => {
       const { org, w, kept, copy } = await workspace();

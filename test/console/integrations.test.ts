@@ -7,7 +7,7 @@ import { LINEAR_API_KEY, LINEAR_TEAM, startFakeLinear } from '../helpers/fakes/l
 import { SLACK_BOT_TOKEN, SLACK_CHANNEL, startFakeSlack } from '../helpers/fakes/slack.js';
 import { describeEngine } from '../helpers/harness.js';
 import { startSmtpSink } from '../helpers/smtp.js';
-import { Visitor } from '../portal/visitor.js';
+import { consoleMember } from '../portal/visitor.js';
 
 // The console's Integrations page and a post's linked issues (docs/integrations.md), over app.fetch: connecting by
 // pasted credentials and by OAuth, the choices, disconnecting; creating, linking and unlinking an issue from a post;
@@ -39,17 +39,7 @@ describeEngine(
       const post = await w.posts.create(board.id, { title: 'Dark mode' });
       return { org, w, board, post, base: `/console/${org.id}` };
     }
-    async function signedIn(orgId: string, role: TeamRole) {
-      const email = `${role}.${Math.random().toString(36).slice(2, 8)}@example.com`;
-      const { signIn } = await h.engine
-        .workspace(orgId)
-        .team.add(CLI_ACTOR, { email, role }, { invite: false, workspace: 'Acme' });
-      const token = new URL(signIn.link!, 'http://console.test').searchParams.get('token')!;
-      const v = new Visitor(app, 'http://console.test');
-      await v.get(`/console/sign-in/link?token=${token}`);
-      await v.post('/console/sign-in/link', { token });
-      return v;
-    }
+    const signedIn = (orgId: string, role: TeamRole) => consoleMember(app, h.engine, orgId, role);
 
     it('an admin connects the three services by pasting credentials; the page shows each account and the URL to paste', async () => {
       const s = await workspace();

@@ -1,5 +1,6 @@
 // What the integrations' suites share: a workspace with a team and a post with voters, the jobs and links as the
 // database holds them, and an inbound delivery sent through the engine.
+import type { ServerResponse } from 'node:http';
 import { type Actor, CLI_ACTOR, type Engine } from '../../src/engine/index.js';
 import { addresses, portalWorkspace } from './notifications.js';
 
@@ -44,4 +45,18 @@ export async function auditOf(w: IntegrationWorkspace) {
 /** Send an inbound delivery to the engine as the HTTP endpoint would. */
 export function deliver(engine: Engine, integrationId: string, d: { body: string; headers: Record<string, string> }) {
   return engine.integrations.receive(integrationId, new Headers(d.headers), Buffer.from(d.body, 'utf8'));
+}
+
+/**
+ * A fake's hook that cuts the connection instead of the first answer (the call reached the service and did its work;
+ * the caller never heard), and lets every later one through.
+ */
+export function loseFirstAnswer() {
+  let cut = true;
+  return (...args: unknown[]): boolean => {
+    if (!cut) return false;
+    cut = false;
+    (args.at(-1) as ServerResponse).destroy();
+    return true;
+  };
 }

@@ -1,4 +1,5 @@
 import type { H3 } from 'h3';
+import { CLI_ACTOR, type Engine, type TeamRole } from '../../src/engine/index.js';
 
 export interface Page {
   status: number;
@@ -78,4 +79,20 @@ export class Visitor {
       },
     });
   }
+}
+
+/**
+ * A person of `role` on the workspace's team, signed into the console by their one-time link, as a visitor of `app`
+ * at http://console.test (the engine's public address in the console's suites).
+ */
+export async function consoleMember(app: H3, engine: Engine, organizationId: string, role: TeamRole): Promise<Visitor> {
+  const email = `${role}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const { signIn } = await engine
+    .workspace(organizationId)
+    .team.add(CLI_ACTOR, { email, role }, { invite: false, workspace: 'Acme' });
+  const token = new URL(signIn.link!, 'http://console.test').searchParams.get('token')!;
+  const v = new Visitor(app, 'http://console.test');
+  await v.get(`/console/sign-in/link?token=${token}`);
+  await v.post('/console/sign-in/link', { token });
+  return v;
 }

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GITHUB_REPO, GITHUB_TOKEN, githubDelivery, startFakeGitHub } from '../../helpers/fakes/github.js';
 import { describeEngine, refusal } from '../../helpers/harness.js';
-import { auditOf, deliver, integrationWorkspace, jobsOf } from '../../helpers/integrations.js';
+import { auditOf, deliver, integrationWorkspace, jobsOf, loseFirstAnswer } from '../../helpers/integrations.js';
 
 // GitHub (docs/integrations.md): a fine-grained token or a GitHub App (its JWT traded for installation tokens), on a
 // GitHub Enterprise Server's API address; an issue made from a post (its body marked, so a repeated call finds it
@@ -92,13 +92,7 @@ describeEngine(
     it('GitHub has no idempotency key: a call whose answer was lost finds its own issue by the mark, and makes none twice', async () => {
       const w = await connected();
       const title = `Lost answer ${h.database}`;
-      let cut = true;
-      github.onCreate((_issue, res) => {
-        if (!cut) return false;
-        cut = false;
-        res.destroy();
-        return true;
-      });
+      github.onCreate(loseFirstAnswer());
       try {
         await w.member.integrations.createIssue(w.post.id, 'github', GITHUB_REPO, title);
         await h.engine.scheduler.runDue();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../../../src/engine/index.js';
 import { LINEAR_API_KEY, LINEAR_TEAM, linearDelivery, startFakeLinear } from '../../helpers/fakes/linear.js';
 import { describeEngine, refusal } from '../../helpers/harness.js';
-import { auditOf, deliver, integrationWorkspace, jobsOf } from '../../helpers/integrations.js';
+import { auditOf, deliver, integrationWorkspace, jobsOf, loseFirstAnswer } from '../../helpers/integrations.js';
 import { startSmtpSink } from '../../helpers/smtp.js';
 
 // Linear (docs/integrations.md): connected with an API key, an issue made from a post (Linear's client-chosen id makes
@@ -110,13 +110,7 @@ describeEngine(
 
     it('a call that reached Linear but whose answer was lost is made again with the same id: one issue, one link', async () => {
       const w = await connected();
-      let cut = true;
-      linear.onCreate((_issue, res) => {
-        if (!cut) return false;
-        cut = false;
-        res.destroy();
-        return true;
-      });
+      linear.onCreate(loseFirstAnswer());
       try {
         await w.member.integrations.createIssue(w.post.id, 'linear', LINEAR_TEAM.id, `Night theme ${h.database}`);
         await h.engine.scheduler.runDue();

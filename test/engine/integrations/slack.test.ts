@@ -8,7 +8,7 @@ import {
   startFakeSlack,
 } from '../../helpers/fakes/slack.js';
 import { describeEngine, refusal } from '../../helpers/harness.js';
-import { auditOf, deliver, integrationWorkspace, jobsOf } from '../../helpers/integrations.js';
+import { auditOf, deliver, integrationWorkspace, jobsOf, loseFirstAnswer } from '../../helpers/integrations.js';
 
 // Slack (docs/integrations.md): notices of chosen events in a channel (Block Kit, links to the console and the portal),
 // "a company paying at least X voted", the message shortcut "Send to feedback" (a modal, then a post by the message's
@@ -97,13 +97,7 @@ describeEngine(
     it('a message whose answer was lost is looked for by its metadata before posting again: one message', async () => {
       const w = await connected();
       const title = `Lost answer ${h.database}`;
-      let cut = true;
-      slack.onPost((res) => {
-        if (!cut) return false;
-        cut = false;
-        res.destroy();
-        return true;
-      });
+      slack.onPost(loseFirstAnswer());
       try {
         await w.ws.posts.create(w.board.id, { title });
         await h.engine.scheduler.runDue();
@@ -148,13 +142,7 @@ describeEngine(
       await w.ws.posts.create(w.board.id, { title });
       await h.engine.scheduler.runDue();
       expect(slack.hooked.filter((m) => m.text.includes(title))).toHaveLength(1);
-      let cut = true;
-      slack.onPost((res) => {
-        if (!cut) return false;
-        cut = false;
-        res.destroy();
-        return true;
-      });
+      slack.onPost(loseFirstAnswer());
       const silent = `No answer ${h.database}`;
       try {
         await w.ws.posts.create(w.board.id, { title: silent });
