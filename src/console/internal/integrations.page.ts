@@ -89,7 +89,7 @@ function mapping(service: 'linear' | 'github', settings: Record<string, unknown>
       const id = `${service}-map-${s}`;
       return html`<div><label for="${id}">${say(`console.integrations.state.${s}` as never)}</label><select id="${id}" name="map.${s}"><option value="">${say('console.integrations.noChange')}</option>${POST_STATUSES.map(
         (p) => html`<option value="${p}"${map[s] === p ? html.raw` selected` : ''}>${say(`status.${p}`)}</option>`,
-      )}</select>`;
+      )}</select></div>`;
     },
   )}</div></fieldset>`;
 }
