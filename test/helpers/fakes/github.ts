@@ -58,7 +58,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
 
   async function appOf(auth: string | undefined): Promise<string | null> {
     const jwt = /^bearer (.+)$/i.exec(auth ?? '')?.[1];
-    if (!jwt || jwt.split('.').length !== 3) return null;
+    if (jwt?.split('.').length !== 3) return null;
     for (const [id, app] of apps) {
       try {
         const { payload } = await jwtVerify(jwt, await importSPKI(app.key, 'RS256'), { algorithms: ['RS256'] });

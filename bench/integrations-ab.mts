@@ -1,0 +1,66 @@
+// What the integrations cost the write path (issue 51): every event's insert now also fires the
+// `event_integration_fan_out` trigger (a Slack notice's job, for a workspace whose Slack connection takes that kind).
+// Identify changing a trait (one update and its `contact.updated` event) against an earlier checkout's, in one process,
+// taking turns, on SQLite and on PostgreSQL; medians of 30 rounds of 50 identifies each side, the side that goes first
+// alternating. The new side's workspace has Linear and Slack connected (Slack taking post events only).
+// Run: BENCH_BASE=/path/to/older/checkout npx tsx bench/integrations-ab.mts
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase } from '../test/helpers/databases.js';
+
+async function stand(root: string, dialect: 'sqlite' | 'postgresql', connect: boolean) {
+  const { createEngine, CLI_ACTOR } = await import(`${root}/src/engine/index.ts`);
+  const database =
+    dialect === 'sqlite'
+      ? join(mkdtempSync(join(tmpdir(), 'ab-')), 'x.db')
+      : (await createTestDatabase('postgresql')).url;
+  const engine = await createEngine({ log: () => {}, database });
+  await engine.migrate();
+  const org = await engine.organizations.create({ name: 'Bench', plan: 'paid' });
+  const w = engine.workspace(org.id);
+  if (connect) {
+    await w.as(CLI_ACTOR).integrations.connect({ service: 'linear', apiKey: 'k' });
+    const slack = await w
+      .as(CLI_ACTOR)
+      .integrations.connect({ service: 'slack', webhookUrl: 'https://hooks.slack.com/services/T/B/x' });
+    await w.as(CLI_ACTOR).integrations.updateSettings(slack.id, { notices: ['post.created'] });
+  }
+  for (let i = 0; i < 50; i++) await w.contacts.identify({ externalUserId: `u${i}`, plan: 'a' });
+  let flip = 0;
+  return {
+    engine,
+    async round() {
+      const plan = ++flip % 2 ? 'b' : 'a';
+      const t0 = performance.now();
+      for (let i = 0; i < 50; i++) await w.contacts.identify({ externalUserId: `u${i}`, plan });
+      return (performance.now() - t0) / 50;
+    },
+  };
+}
+
+const base = process.env.BENCH_BASE;
+if (!base) throw new Error('Set BENCH_BASE to a checkout of the commit to compare with');
+for (const dialect of ['sqlite', 'postgresql'] as const) {
+  const a = await stand(base, dialect, false);
+  const b = await stand(join(import.meta.dirname, '..'), dialect, true);
+  const times = { old: [] as number[], new: [] as number[] };
+  for (let round = 0; round < 30; round++)
+    for (const [name, s] of (round % 2
+      ? [
+          ['old', a],
+          ['new', b],
+        ]
+      : [
+          ['new', b],
+          ['old', a],
+        ]) as Array<['old' | 'new', typeof a]>)
+      times[name].push(await s.round());
+  const med = (x: number[]) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)]!;
+  const [o, n] = [med(times.old), med(times.new)];
+  console.log(
+    `${dialect}: identify (a changed trait) old ${(o * 1000).toFixed(0)} us, new ${(n * 1000).toFixed(0)} us, new/old ${(n / o).toFixed(2)}`,
+  );
+  await a.engine.close();
+  await b.engine.close();
+}
