@@ -3,7 +3,8 @@
 // Identify changing a trait (one update and its `contact.updated` event) against an earlier checkout's, in one process,
 // taking turns, on SQLite and on PostgreSQL; medians of 30 rounds of 50 identifies each side, the side that goes first
 // alternating. The new side's workspace has Linear and Slack connected (Slack taking post events only).
-// Run: BENCH_BASE=/path/to/older/checkout npx tsx bench/integrations-ab.mts
+// Run: FEEDBACK_SECRET_KEY=$(npx tsx src/cli/index.ts secrets generate-key) BENCH_BASE=/path/to/older/checkout \
+//   npx tsx bench/integrations-ab.mts
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
