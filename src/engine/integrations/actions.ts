@@ -13,25 +13,10 @@ import { POST_STATUSES } from '../../schemas/posts.js';
 import { type Actor, actAs, auditOf } from '../members/index.js';
 import { FeedbackError, newId } from '../shared/index.js';
 import { integrations, type Sql } from '../store/index.js';
-import { type Credentials, type IntegrationsContext, sealCredentials } from './context.js';
+import { type ConnectInput, type Credentials, type IntegrationsContext, sealCredentials } from './context.js';
 import { requestIssue, requestLink, unlink } from './issue-actions.js';
 import { enqueue } from './runner.js';
 import { disconnect } from './service.js';
-
-/** What the team gives to connect a service (the fields of its way in). */
-export type ConnectInput =
-  | { service: 'linear'; apiKey?: string; accessToken?: string; refreshToken?: string; webhookSecret?: string }
-  | {
-      service: 'github';
-      token?: string;
-      appId?: string;
-      privateKey?: string;
-      installationId?: string;
-      webhookSecret?: string;
-      /** A GitHub Enterprise Server's API address (`https://github.example.com/api/v3`). */
-      apiUrl?: string;
-    }
-  | { service: 'slack'; botToken?: string; signingSecret?: string; channel?: string; webhookUrl?: string };
 
 const invalid = (message: string) => new FeedbackError('ERR_VALIDATION', message);
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');

@@ -44,6 +44,21 @@ export const sealCredentials = (secrets: SecretBox, integrationId: string, crede
 export const openCredentials = (secrets: SecretBox, row: integrations.StoredIntegration): Credentials =>
   JSON.parse(secrets.open(row.credentials, sealedAt.integrationCredentials(row.id))) as Credentials;
 
+/** What the team gives to connect a service (the fields of its way in). */
+export type ConnectInput =
+  | { service: 'linear'; apiKey?: string; accessToken?: string; refreshToken?: string; webhookSecret?: string }
+  | {
+      service: 'github';
+      token?: string;
+      appId?: string;
+      privateKey?: string;
+      installationId?: string;
+      webhookSecret?: string;
+      /** A GitHub Enterprise Server's API address (`https://github.example.com/api/v3`). */
+      apiUrl?: string;
+    }
+  | { service: 'slack'; botToken?: string; signingSecret?: string; channel?: string; webhookUrl?: string };
+
 /** The inbound URL of a connection: where its service sends webhooks (and Slack its interactions). */
 export const inboundPath = (integrationId: string) => `/integrations/${integrationId}/webhook`;
 export function inboundUrl(parts: IntegrationsParts, integrationId: string): string {

@@ -12,8 +12,8 @@ import { authorizeUrl, exchangeCode, openState, sealState } from './oauth.js';
 import { createRunner } from './runner.js';
 import { SLACK_JOBS } from './slack-jobs.js';
 
-export { type ConnectInput, createIntegrationActions, type IntegrationActions } from './actions.js';
-export { type IntegrationsContext, type IntegrationsParts, inboundPath } from './context.js';
+export { createIntegrationActions, type IntegrationActions } from './actions.js';
+export { type ConnectInput, type IntegrationsContext, type IntegrationsParts, inboundPath } from './context.js';
 export { createIntegrationHttp, type IntegrationHttp } from './http.js';
 export { type InboundAnswer, LINEAR_WINDOW_MS, SLACK_WINDOW_MS } from './inbound.js';
 export { LINEAR_SCOPES, SLACK_SCOPES } from './oauth.js';

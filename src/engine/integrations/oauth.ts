@@ -2,8 +2,7 @@
 // person to the service and back; the code is traded for a token in that request (a code lives for minutes: it cannot
 // wait in the outbox).
 import { FeedbackError } from '../shared/index.js';
-import type { ConnectInput } from './actions.js';
-import type { IntegrationsParts } from './context.js';
+import type { ConnectInput, IntegrationsParts } from './context.js';
 
 /** The scopes asked for: Linear's to read and write issues and comments; Slack's bot scopes (docs/integrations.md). */
 export const LINEAR_SCOPES = 'read,write';
