@@ -191,6 +191,25 @@ describeEngine(
       });
       expect(linear.calls.at(-1)!.headers.authorization).toMatch(/^Bearer /);
 
+      // Linear ends the token (a day): the next call renews it with the refresh token, seals the new pair, and is made.
+      const linearId = (await s.w.integrations.overview())[0]!.id;
+      const sealedBefore = await h.engine.db.one<{ credentials: string }>(
+        'SELECT credentials FROM integration WHERE id = ?',
+        [linearId],
+      );
+      linear.expireToken();
+      await s.w
+        .as(CLI_ACTOR)
+        .integrations.createIssue(s.post.id, 'linear', LINEAR_TEAM.id, `After renewal ${h.database}`);
+      await h.engine.scheduler.runDue();
+      expect([...linear.issues.values()].some((i) => i.title === `After renewal ${h.database}`)).toBe(true);
+      const sealedAfter = await h.engine.db.one<{ credentials: string }>(
+        'SELECT credentials FROM integration WHERE id = ?',
+        [linearId],
+      );
+      expect(sealedAfter!.credentials).not.toBe(sealedBefore!.credentials);
+      expect((await s.w.integrations.overview())[0]).toMatchObject({ status: 'active' });
+
       const slackStart = new URL((await admin.get(`${s.base}/integrations/slack/oauth`)).location!);
       expect(slackStart.searchParams.get('scope')).toContain('chat:write');
       const slackState = slackStart.searchParams.get('state')!;

@@ -3,12 +3,29 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_STATUS_MAPPINGS, type StatusMapping } from '../../schemas/integrations.js';
 import type { PostStatus } from '../../schemas/posts.js';
 import { integrations } from '../store/index.js';
+import { sealCredentials } from './context.js';
 import { linkIssue, moveLinkedPosts, replyOnLinkedPosts } from './effects.js';
 import { CallFailure } from './http.js';
 import { type LinearDelivery, type LinearIssue, linearApi, linearIdentifierOf } from './linear.js';
+import { refreshLinearToken } from './oauth.js';
 import type { JobContext, JobHandler } from './runner.js';
 
-const api = (c: JobContext) => linearApi(c.parts, c.credentials, c.clock);
+/**
+ * Linear as the connection's credentials reach it: an OAuth token Linear refuses is renewed once with its refresh token
+ * (the new pair sealed in place of the old, where no other process renewed it first), and the call made again.
+ */
+async function withLinear<T>(c: JobContext, run: (linear: ReturnType<typeof linearApi>) => Promise<T>): Promise<T> {
+  try {
+    return await run(linearApi(c.parts, c.credentials, c.clock));
+  } catch (err) {
+    const refresh = c.credentials.refreshToken;
+    if (!(err instanceof CallFailure) || !err.credentials || !refresh) throw err;
+    const credentials = { ...c.credentials, ...(await refreshLinearToken(c.parts, refresh)) };
+    const sealed = sealCredentials(c.parts.secrets, c.integration.id, credentials);
+    await integrations.replaceCredentials(c.db, c.integration.id, c.integration.credentials, sealed);
+    return run(linearApi(c.parts, credentials, c.clock));
+  }
+}
 
 const asLink = (issue: LinearIssue) => ({
   externalId: issue.id,
@@ -34,25 +51,22 @@ export const linearMapping = (settings: Record<string, unknown>): StatusMapping 
 
 export const LINEAR_JOBS: Record<string, JobHandler> = {
   async 'linear.verify'(c) {
-    const who = await api(c).verify();
+    const who = await withLinear(c, (linear) => linear.verify());
     const teams = who.teams.nodes.map((t) => ({ id: t.id, key: t.key, name: t.name }));
     await c.complete((_ctx, tx) => integrations.noteAccount(tx, c.integration.id, who.organization.name, { teams }));
   },
   async 'linear.create_issue'(c) {
     const ask = c.job.payload as CreateLinearIssue;
-    const issue = await api(c).createIssue({
-      id: ask.issueId,
-      teamId: ask.teamId,
-      title: ask.title,
-      description: ask.description,
-    });
+    const issue = await withLinear(c, (linear) =>
+      linear.createIssue({ id: ask.issueId, teamId: ask.teamId, title: ask.title, description: ask.description }),
+    );
     await c.complete((ctx) => linkIssue(ctx, c.integration as never, ask.postId, asLink(issue), 'created'));
   },
   async 'linear.link_issue'(c) {
     const ask = c.job.payload as { postId: string; reference: string };
     const identifier = linearIdentifierOf(ask.reference);
     if (!identifier) throw new CallFailure(`“${ask.reference}” is not a Linear issue’s identifier or URL.`, false);
-    const issue = await api(c).issue(identifier);
+    const issue = await withLinear(c, (linear) => linear.issue(identifier));
     if (!issue) throw new CallFailure(`Linear has no issue ${identifier} these credentials can read.`, false);
     await c.complete((ctx) => linkIssue(ctx, c.integration as never, ask.postId, asLink(issue), 'linked'));
   },

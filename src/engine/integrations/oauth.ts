@@ -3,6 +3,7 @@
 // wait in the outbox).
 import { FeedbackError } from '../shared/index.js';
 import type { ConnectInput, IntegrationsParts } from './context.js';
+import { CallFailure } from './http.js';
 
 /** The scopes asked for: Linear's to read and write issues and comments; Slack's bot scopes (docs/integrations.md). */
 export const LINEAR_SCOPES = 'read,write';
@@ -84,6 +85,46 @@ export async function exchangeCode(
     botToken: answer.access_token,
     signingSecret: app.signingSecret,
     ...(hook?.channel_id ? { channel: hook.channel_id } : {}),
+  };
+}
+
+/**
+ * A Linear OAuth access token ended (Linear's tokens last a day, with a refresh token that is good once): the next pair,
+ * from the refresh token. A refused refresh leaves the connection failing until the team connects again.
+ */
+export async function refreshLinearToken(
+  parts: IntegrationsParts,
+  refreshToken: string,
+): Promise<{ accessToken: string; refreshToken: string }> {
+  const app = parts.config.linear.oauth;
+  if (!app)
+    throw new CallFailure(
+      'Linear: the OAuth token ended, and this server has no Linear OAuth app to renew it',
+      true,
+      null,
+      true,
+    );
+  let answer: Record<string, unknown>;
+  try {
+    answer = await formPost(parts, app.tokenUrl, {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+    });
+  } catch (err) {
+    throw new CallFailure(
+      `Linear: the OAuth token could not be renewed (${(err as Error).message}); connect again`,
+      true,
+      null,
+      true,
+    );
+  }
+  if (typeof answer.access_token !== 'string')
+    throw new CallFailure('Linear: no token came back from the renewal', true, null, true);
+  return {
+    accessToken: answer.access_token,
+    refreshToken: typeof answer.refresh_token === 'string' ? answer.refresh_token : refreshToken,
   };
 }
 

@@ -29,6 +29,8 @@ export interface FakeLinear {
   clock(now: () => number): void;
   /** Answer the next `n` requests as rate-limited. */
   rateLimit(n: number): void;
+  /** End the OAuth access token in force (as its expiry does): calls with it are refused until it is refreshed. */
+  expireToken(): void;
   /** Run before an `issueCreate` is answered (after the issue is made): a test may kill its caller there. */
   onCreate(hook: ((issue: FakeLinearIssue, res: ServerResponse) => boolean | undefined) | null): void;
   /** An issue made in Linear directly (to link). */
@@ -49,6 +51,9 @@ export async function startFakeLinear(): Promise<FakeLinear> {
   const calls: FakeLinear['calls'] = [];
   let limited = 0;
   let now = () => Date.now();
+  /** The OAuth access token in force, and the refresh token that trades for the next (the code grant starts them). */
+  let accessToken: string | null = LINEAR_OAUTH_TOKEN;
+  let refreshToken = 'lin_refresh_initial';
   let hook: ((issue: FakeLinearIssue, res: ServerResponse) => boolean | undefined) | null = null;
   let number = 100;
   const make = (
@@ -85,12 +90,19 @@ export async function startFakeLinear(): Promise<FakeLinear> {
   const receiver = await startReceiver((req, res) => {
     if (req.path === '/oauth/token') {
       const form = new URLSearchParams(req.body);
-      if (form.get('code') !== 'linear-code' || form.get('grant_type') !== 'authorization_code')
+      const grant = form.get('grant_type');
+      const byCode = grant === 'authorization_code' && form.get('code') === 'linear-code';
+      const byRefresh = grant === 'refresh_token' && form.get('refresh_token') === refreshToken;
+      if ((!byCode && !byRefresh) || form.get('client_secret') === null)
         return send(res, 400, { error: 'invalid_grant' });
+      // A refresh token is good once: the answer carries the next one.
+      accessToken = byCode ? LINEAR_OAUTH_TOKEN : `lin_oauth_${randomUUID()}`;
+      refreshToken = `lin_refresh_${randomUUID()}`;
       return send(res, 200, {
-        access_token: LINEAR_OAUTH_TOKEN,
+        access_token: accessToken,
         token_type: 'Bearer',
-        expires_in: 315705599,
+        expires_in: 86399,
+        refresh_token: refreshToken,
         scope: 'read write',
       });
     }
@@ -101,7 +113,7 @@ export async function startFakeLinear(): Promise<FakeLinear> {
     };
     calls.push({ headers: req.headers, query, variables });
     const auth = req.headers.authorization;
-    if (auth !== LINEAR_API_KEY && auth !== `Bearer ${LINEAR_OAUTH_TOKEN}`)
+    if (auth !== LINEAR_API_KEY && (accessToken === null || auth !== `Bearer ${accessToken}`))
       return send(
         res,
         400,
@@ -151,6 +163,7 @@ export async function startFakeLinear(): Promise<FakeLinear> {
     calls,
     clock: (c) => void (now = c),
     rateLimit: (n) => void (limited = n),
+    expireToken: () => void (accessToken = null),
     onCreate: (h) => void (hook = h),
     addIssue: (identifier, title, state = { name: 'Backlog', type: 'backlog' }) => {
       const issue = make(randomUUID(), title, LINEAR_TEAM.id, '', state);
