@@ -48,11 +48,15 @@ describeEngine(
       expect(first.text).toContain('Not connected.');
       const connect = (service: string, fields: Record<string, string>) =>
         admin.post(`${s.base}/integrations/${service}/connect`, fields);
-      expect((await connect('linear', { apiKey: LINEAR_API_KEY, webhookSecret: 'whs' })).location).toBe(
-        `${s.base}/integrations?done=connected`,
-      );
-      await connect('github', { token: GITHUB_TOKEN, webhookSecret: 'ghs' });
-      await connect('slack', { botToken: SLACK_BOT_TOKEN, signingSecret: 'sss', channel: SLACK_CHANNEL });
+      expect(
+        (await connect('linear', { apiKey: LINEAR_API_KEY, webhookSecret: 'lin-webhook-secret-q7Zr' })).location,
+      ).toBe(`${s.base}/integrations?done=connected`);
+      await connect('github', { token: GITHUB_TOKEN, webhookSecret: 'gh-webhook-secret-Wk2p' });
+      await connect('slack', {
+        botToken: SLACK_BOT_TOKEN,
+        signingSecret: 'slack-signing-secret-Hv9d',
+        channel: SLACK_CHANNEL,
+      });
       await h.engine.scheduler.runDue();
       const page = (await admin.get(`${s.base}/integrations`)).text;
       expect(page).toContain('Connected to <strong>Acme</strong> with an API key.');
@@ -60,7 +64,14 @@ describeEngine(
       expect(page).toContain('Connected to <strong>Acme HQ</strong> with a bot token.');
       const ids = (await s.w.integrations.overview()).map((i) => i.id);
       for (const id of ids) expect(page).toContain(`/integrations/${id}/webhook`);
-      for (const secret of [LINEAR_API_KEY, GITHUB_TOKEN, SLACK_BOT_TOKEN, 'whs', 'ghs', 'sss'])
+      for (const secret of [
+        LINEAR_API_KEY,
+        GITHUB_TOKEN,
+        SLACK_BOT_TOKEN,
+        'lin-webhook-secret-q7Zr',
+        'gh-webhook-secret-Wk2p',
+        'slack-signing-secret-Hv9d',
+      ])
         expect(page).not.toContain(secret);
       const refused = await connect('slack', { botToken: 'wrong' });
       expect(refused.status).toBe(422);
