@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase } from '../test/helpers/databases.js';
+import { takingTurns } from './measure.js';
 
 async function stand(root: string, dialect: 'sqlite' | 'postgresql', connect: boolean) {
   const { createEngine, CLI_ACTOR } = await import(`${root}/src/engine/index.ts`);
@@ -45,20 +46,7 @@ if (!base) throw new Error('Set BENCH_BASE to a checkout of the commit to compar
 for (const dialect of ['sqlite', 'postgresql'] as const) {
   const a = await stand(base, dialect, false);
   const b = await stand(join(import.meta.dirname, '..'), dialect, true);
-  const times = { old: [] as number[], new: [] as number[] };
-  for (let round = 0; round < 30; round++)
-    for (const [name, s] of (round % 2
-      ? [
-          ['old', a],
-          ['new', b],
-        ]
-      : [
-          ['new', b],
-          ['old', a],
-        ]) as Array<['old' | 'new', typeof a]>)
-      times[name].push(await s.round());
-  const med = (x: number[]) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)]!;
-  const [o, n] = [med(times.old), med(times.new)];
+  const { old: o, new: n } = await takingTurns(30, (side) => (side === 'old' ? a : b).round());
   console.log(
     `${dialect}: identify (a changed trait) old ${(o * 1000).toFixed(0)} us, new ${(n * 1000).toFixed(0)} us, new/old ${(n / o).toFixed(2)}`,
   );

@@ -5,6 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { takingTurns } from './measure.js';
 
 async function stand(root: string) {
   const { createEngine } = await import(`${root}/src/engine/index.ts`);
@@ -37,31 +38,12 @@ const b = await stand(join(import.meta.dirname, '..'));
 const get = async (app: any, url: string) =>
   (await app.fetch(new Request(url, { headers: { 'accept-language': 'en-US,en;q=0.9' } }))).text();
 for (const which of ['board', 'post'] as const) {
-  const times = { old: [] as number[], new: [] as number[] };
-  for (let round = 0; round < 40; round++) {
-    for (const [name, s] of (round % 2
-      ? [
-          ['old', a],
-          ['new', b],
-        ]
-      : [
-          ['new', b],
-          ['old', a],
-        ]) as Array<['old' | 'new', typeof a]>) {
-      const t0 = performance.now();
-      for (let i = 0; i < 10; i++) await get(s.app, s[which]);
-      times[name].push((performance.now() - t0) / 10);
-    }
-  }
-  const med = (x: number[]) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)]!;
-  console.log(
-    which,
-    'old',
-    med(times.old).toFixed(3),
-    'new',
-    med(times.new).toFixed(3),
-    'ratio',
-    (med(times.new) / med(times.old)).toFixed(2),
-  );
+  const med = await takingTurns(40, async (side) => {
+    const s = side === 'old' ? a : b;
+    const t0 = performance.now();
+    for (let i = 0; i < 10; i++) await get(s.app, s[which]);
+    return (performance.now() - t0) / 10;
+  });
+  console.log(which, 'old', med.old.toFixed(3), 'new', med.new.toFixed(3), 'ratio', (med.new / med.old).toFixed(2));
 }
 process.exit(0);

@@ -167,3 +167,19 @@ export async function firstVisit(
   }
   return { total: parts.reduce((n, [, b]) => n + b, 0), parts };
 }
+
+/**
+ * An A/B in one process: `rounds` turns each of the old and the new side (the side that goes first alternating, so
+ * neither always runs warm), each turn timed by `turn`; the medians.
+ */
+export async function takingTurns(
+  rounds: number,
+  turn: (side: 'old' | 'new') => Promise<number>,
+): Promise<{ old: number; new: number }> {
+  const times = { old: [] as number[], new: [] as number[] };
+  for (let round = 0; round < rounds; round++)
+    for (const side of round % 2 ? (['old', 'new'] as const) : (['new', 'old'] as const))
+      times[side].push(await turn(side));
+  const median = (x: number[]) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)]!;
+  return { old: median(times.old), new: median(times.new) };
+}

@@ -40,6 +40,12 @@ export const LINEAR_STATE_TYPES = ['triage', 'backlog', 'unstarted', 'started', 
 /** What GitHub's `issues` events say of an issue. */
 export const GITHUB_ISSUE_STATES = ['closed_completed', 'closed_not_planned', 'reopened'] as const;
 
+/** Each tracker's states a mapping names. */
+export const ISSUE_STATES: Readonly<Record<'linear' | 'github', readonly string[]>> = Object.freeze({
+  linear: LINEAR_STATE_TYPES,
+  github: GITHUB_ISSUE_STATES,
+});
+
 /** Which post status an issue's state moves its linked posts to; a state not named moves nothing. */
 export const statusMappingSchema = z.record(z.string(), postStatusSchema);
 export type StatusMapping = Partial<Record<string, PostStatus>>;
@@ -49,6 +55,10 @@ export const DEFAULT_STATUS_MAPPINGS: Readonly<Record<'linear' | 'github', Statu
   linear: { started: 'in_progress', completed: 'shipped', canceled: 'declined' },
   github: { closed_completed: 'shipped', closed_not_planned: 'declined', reopened: 'planned' },
 });
+
+/** A connection's mapping: the team's (its settings' `statusMap`), else the service's default. */
+export const statusMappingOf = (service: 'linear' | 'github', settings: Record<string, unknown>): StatusMapping =>
+  (settings.statusMap as StatusMapping | undefined) ?? DEFAULT_STATUS_MAPPINGS[service];
 
 /** The events a Slack connection may post to its channel. */
 export const SLACK_NOTICES = ['post.created', 'comment.created', 'post.status_changed', 'vote.created'] as const;

@@ -3,12 +3,11 @@
 import { CONSOLE_PATH, type IntegrationView, type Team } from '../../engine/index.js';
 import { html, type SafeHtml } from '../../h3/index.js';
 import {
-  DEFAULT_STATUS_MAPPINGS,
-  GITHUB_ISSUE_STATES,
   INTEGRATION_SERVICES,
   type IntegrationService,
-  LINEAR_STATE_TYPES,
+  ISSUE_STATES,
   SLACK_NOTICES,
+  statusMappingOf,
 } from '../../schemas/integrations.js';
 import { POST_STATUSES } from '../../schemas/posts.js';
 import { csrfField, type Frame, page, when } from './layout.js';
@@ -82,16 +81,15 @@ ${field(`${p}-hook`, say('console.integrations.webhookUrl'), text(`${p}-hook`, '
 }
 
 function mapping(service: 'linear' | 'github', settings: Record<string, unknown>): SafeHtml {
-  const states: readonly string[] = service === 'linear' ? LINEAR_STATE_TYPES : GITHUB_ISSUE_STATES;
-  const map = (settings.statusMap as Record<string, string> | undefined) ?? DEFAULT_STATUS_MAPPINGS[service];
-  return html`<fieldset><legend>${say('console.integrations.mapping')}</legend><div class="mapping">${states.map(
-    (s) => {
-      const id = `${service}-map-${s}`;
-      return html`<div><label for="${id}">${say(`console.integrations.state.${s}` as never)}</label><select id="${id}" name="map.${s}"><option value="">${say('console.integrations.noChange')}</option>${POST_STATUSES.map(
-        (p) => html`<option value="${p}"${map[s] === p ? html.raw` selected` : ''}>${say(`status.${p}`)}</option>`,
-      )}</select></div>`;
-    },
-  )}</div></fieldset>`;
+  const map = statusMappingOf(service, settings);
+  return html`<fieldset><legend>${say('console.integrations.mapping')}</legend><div class="mapping">${ISSUE_STATES[
+    service
+  ].map((s) => {
+    const id = `${service}-map-${s}`;
+    return html`<div><label for="${id}">${say(`console.integrations.state.${s}` as never)}</label><select id="${id}" name="map.${s}"><option value="">${say('console.integrations.noChange')}</option>${POST_STATUSES.map(
+      (p) => html`<option value="${p}"${map[s] === p ? html.raw` selected` : ''}>${say(`status.${p}`)}</option>`,
+    )}</select></div>`;
+  })}</div></fieldset>`;
 }
 
 function slackChoices(i: IntegrationView): SafeHtml {
@@ -110,7 +108,7 @@ function choices(frame: Frame, base: string, i: IntegrationView): SafeHtml {
   const inner =
     i.service === 'slack'
       ? slackChoices(i)
-      : html`${mapping(i.service, i.settings)}${i.service === 'linear' ? html`<label class="check"><input type="checkbox" name="replyComments" value="1"${i.settings.replyComments === true ? html.raw` checked` : ''}> ${say('console.integrations.replyComments')}</label>` : ''}`;
+      : html`${mapping(i.service, i.settings)}${i.service === 'linear' ? html`<input type="hidden" name="replyComments" value="0"><label class="check"><input type="checkbox" name="replyComments" value="1"${i.settings.replyComments === true ? html.raw` checked` : ''}> ${say('console.integrations.replyComments')}</label>` : ''}`;
   return html`<form method="post" action="${base}/${i.id}/settings">${csrfField(frame)}${inner}<p><button type="submit">${say('console.integrations.save')}</button></p></form>
 <details><summary>${say('console.integrations.disconnect')}</summary><form method="post" action="${base}/${i.id}/disconnect">${csrfField(frame)}<label class="check"><input type="checkbox" name="confirm" value="1" required> ${say('console.integrations.disconnectConfirm')}</label> <button type="submit" class="secondary">${say('console.integrations.disconnect')}</button></form></details>`;
 }

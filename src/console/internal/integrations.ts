@@ -2,7 +2,7 @@ import { getRouterParams, type H3, type H3Event } from 'h3';
 import type { ConnectInput, ConsoleKey, Team } from '../../engine/index.js';
 import { allows, CONSOLE_PATH, FeedbackError } from '../../engine/index.js';
 import { htmlResponse, seeOther } from '../../h3/index.js';
-import type { IntegrationService } from '../../schemas/integrations.js';
+import { INTEGRATION_SERVICES, type IntegrationService } from '../../schemas/integrations.js';
 import { integrationsPage } from './integrations.page.js';
 import type { Frame } from './layout.js';
 import { type ConsoleSite, type ConsoleVisit, noticeOf, statusOf } from './site.js';
@@ -22,7 +22,6 @@ const frameOf = (v: ConsoleVisit, team: Team, notice: string | null): Frame => (
   team,
   notice,
 });
-const SERVICES: readonly string[] = ['linear', 'github', 'slack'];
 
 async function render(
   site: ConsoleSite,
@@ -55,7 +54,8 @@ function settingsChange(form: URLSearchParams): Record<string, unknown> {
     change.minimumMrr = form.get('minimumMrr');
     change.currency = form.get('currency') || 'USD';
   }
-  if (map.length && form.get('map.started') !== null) change.replyComments = form.get('replyComments') === '1';
+  // Linear's form sends `replyComments` twice when the box is ticked (a hidden 0, then the box's 1), once when not.
+  if (form.has('replyComments')) change.replyComments = form.getAll('replyComments').includes('1');
   return change;
 }
 
@@ -144,7 +144,8 @@ export function mountIntegrations(router: H3, site: ConsoleSite): void {
     `${base}/:service/connect`,
     onPage(site, serviceOf, async ({ form, team, actor }, event) => {
       const service = serviceOf(event);
-      if (!SERVICES.includes(service)) throw new FeedbackError('ERR_NOT_FOUND', 'No such service.');
+      if (!(INTEGRATION_SERVICES as readonly string[]).includes(service))
+        throw new FeedbackError('ERR_NOT_FOUND', 'No such service.');
       await site.engine
         .workspace(team.organizationId)
         .as(actor)

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Database, integrationJobs } from '../store/index.js';
 import type { Lane, LaneHost } from './lane.js';
-import { createLeases, type Leases } from './leases.js';
+import { createLeases, giveBackClaims, type Leases } from './leases.js';
 import { SendQueue } from './send-queue.js';
 
 /** The waits before a job's second to seventh attempts: a service down for hours still gets the call. */
@@ -117,9 +117,11 @@ export class IntegrationLane implements Lane {
     const waiting = this.#queue.takeWaiting();
     if (waiting.length === 0) return;
     try {
-      const byToken = new Map<string, string[]>();
-      for (const h of waiting) (byToken.get(h.token) ?? byToken.set(h.token, []).get(h.token)!).push(h.job.id);
-      for (const [token, ids] of byToken) await integrationJobs.giveBack(this.#db, token, ids);
+      await giveBackClaims(
+        this.#db,
+        'integration_job',
+        waiting.map((h) => ({ token: h.token, id: h.job.id })),
+      );
     } catch (err) {
       this.#log('[feedback-service] giving back integration jobs failed; their leases will lapse', err);
     }

@@ -2,28 +2,31 @@
 // channel's events, and from a post create or link an issue (anyone who triages). Each is audited in its transaction;
 // every call to the service is a job of the outbox, made after the commit by the scheduler's integration lane.
 import {
-  GITHUB_ISSUE_STATES,
   INTEGRATION_SERVICES,
   type IntegrationAuth,
   type IntegrationService,
-  LINEAR_STATE_TYPES,
+  ISSUE_STATES,
   SLACK_NOTICES,
 } from '../../schemas/integrations.js';
 import { POST_STATUSES } from '../../schemas/posts.js';
 import { type Actor, actAs, auditOf } from '../members/index.js';
-import { FeedbackError, newId } from '../shared/index.js';
+import { newId } from '../shared/index.js';
 import { integrations, type Sql } from '../store/index.js';
-import { type ConnectInput, type Credentials, type IntegrationsContext, sealCredentials } from './context.js';
+import {
+  type ConnectInput,
+  type Credentials,
+  type IntegrationsContext,
+  invalid,
+  sealCredentials,
+  trimmed,
+} from './context.js';
 import { requestIssue, requestLink, unlink } from './issue-actions.js';
 import { enqueue } from './runner.js';
-import { disconnect } from './service.js';
-
-const invalid = (message: string) => new FeedbackError('ERR_VALIDATION', message);
-const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+import { disconnect, requireIntegration } from './service.js';
 
 /** The way in a connect input names, its credentials and its settings; a missing or malformed field is refused. */
 function credentialsOf(ctx: IntegrationsContext, input: ConnectInput) {
-  const fields = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, text(v)])) as Record<string, string>;
+  const fields = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, trimmed(v)])) as Record<string, string>;
   const keep = (...names: (keyof Credentials)[]): Credentials =>
     Object.fromEntries(names.filter((n) => fields[n]).map((n) => [n, fields[n]]));
   if (input.service === 'linear') {
@@ -71,7 +74,8 @@ function credentialsOf(ctx: IntegrationsContext, input: ConnectInput) {
 function checkedSettings(service: IntegrationService, change: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (change.statusMap !== undefined) {
-    const states: readonly string[] = service === 'linear' ? LINEAR_STATE_TYPES : GITHUB_ISSUE_STATES;
+    if (service === 'slack') throw invalid('Slack has no status mapping.');
+    const states = ISSUE_STATES[service];
     const map = change.statusMap as Record<string, unknown>;
     for (const [state, status] of Object.entries(map ?? {})) {
       if (!states.includes(state)) throw invalid(`${state} is not a state of ${service}.`);
@@ -81,7 +85,7 @@ function checkedSettings(service: IntegrationService, change: Record<string, unk
     out.statusMap = Object.fromEntries(Object.entries(map ?? {}).filter(([, s]) => s));
   }
   if (change.replyComments !== undefined) out.replyComments = change.replyComments === true;
-  if (change.channel !== undefined) out.channel = text(change.channel) || undefined;
+  if (change.channel !== undefined) out.channel = trimmed(change.channel) || undefined;
   if (change.notices !== undefined) {
     const notices = change.notices as unknown[];
     if (!Array.isArray(notices) || notices.some((n) => !(SLACK_NOTICES as readonly unknown[]).includes(n)))
@@ -94,7 +98,7 @@ function checkedSettings(service: IntegrationService, change: Record<string, unk
     out.minimumMrr = n;
   }
   if (change.currency !== undefined) {
-    const c = text(change.currency).toUpperCase();
+    const c = trimmed(change.currency).toUpperCase();
     if (!/^[A-Z]{3}$/.test(c)) throw invalid('The currency is a three-letter code (USD, EUR).');
     out.currency = c;
   }
@@ -105,16 +109,6 @@ const notifyEventsOf = (service: IntegrationService, settings: Record<string, un
   service === 'slack' && Array.isArray(settings.notices) && settings.notices.length
     ? `,${(settings.notices as string[]).join(',')},`
     : '';
-
-async function requireIntegration(
-  sql: Sql,
-  organizationId: string,
-  by: { id: string } | { service: IntegrationService },
-) {
-  const row = await integrations.find(sql, organizationId, by);
-  if (!row) throw new FeedbackError('ERR_NOT_FOUND', 'That service is not connected to this workspace.');
-  return row;
-}
 
 /** A workspace's integrations, as one team member (or the command line). */
 export function createIntegrationActions(ctx: IntegrationsContext, actor: Actor) {
@@ -128,20 +122,24 @@ export function createIntegrationActions(ctx: IntegrationsContext, actor: Actor)
       asTeam('manage', async (tx, now) => {
         if (!INTEGRATION_SERVICES.includes(input.service)) throw invalid('Choose Linear, GitHub or Slack.');
         const { auth, credentials, settings } = credentialsOf(ctx, input);
-        const had = await integrations.find(tx, ctx.organizationId, { service: input.service });
+        const had = await integrations.find(tx, ctx.organizationId, { service: input.service }, true);
         const id = had?.id ?? newId('int', now.getTime());
         const kept = { ...(had?.settings ?? {}), ...settings };
-        await integrations.upsert(tx, {
-          id,
-          organizationId: ctx.organizationId,
-          service: input.service,
-          auth,
-          account: null,
-          credentials: sealCredentials(ctx.integrations.secrets, id, credentials),
-          settings: kept,
-          notifyEvents: notifyEventsOf(input.service, kept),
-          now,
-        });
+        await integrations.save(
+          tx,
+          {
+            id,
+            organizationId: ctx.organizationId,
+            service: input.service,
+            auth,
+            account: null,
+            credentials: sealCredentials(ctx.integrations.secrets, id, credentials),
+            settings: kept,
+            notifyEvents: notifyEventsOf(input.service, kept),
+            now,
+          },
+          had !== undefined,
+        );
         await enqueue(tx, now, {
           organizationId: ctx.organizationId,
           integrationId: id,

@@ -1,6 +1,7 @@
 import type { IntegrationService } from '../../schemas/integrations.js';
 import type { Actor } from '../members/index.js';
 import { type SecretBox, sealedAt } from '../secrets/index.js';
+import { FeedbackError } from '../shared/index.js';
 import type { integrations, WorkspaceContext } from '../store/index.js';
 import type { IntegrationHttp } from './http.js';
 import type { IntegrationsConfig } from './options.js';
@@ -58,6 +59,11 @@ export type ConnectInput =
       apiUrl?: string;
     }
   | { service: 'slack'; botToken?: string; signingSecret?: string; channel?: string; webhookUrl?: string };
+
+/** A field of the team's input refused: 422 with why. */
+export const invalid = (message: string) => new FeedbackError('ERR_VALIDATION', message);
+/** A field of the team's input, trimmed ('' for anything not a string). */
+export const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
 /** The inbound URL of a connection: where its service sends webhooks (and Slack its interactions). */
 export const inboundPath = (integrationId: string) => `/integrations/${integrationId}/webhook`;

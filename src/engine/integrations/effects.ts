@@ -1,7 +1,7 @@
 // What an integration changes in the workspace: it acts as the team would, through the posts' own actions (the same
 // events, webhooks and mail as the console's, one mail per person through the consent rule), audited as done by
 // `integration:<service>`.
-import type { IntegrationService, PostStatus } from '../../schemas/index.js';
+import type { IntegrationService, IssueLink, PostStatus } from '../../schemas/index.js';
 import { actAs } from '../members/index.js';
 import { createPostActions } from '../posts/index.js';
 import { FeedbackError, newId } from '../shared/index.js';
@@ -15,22 +15,19 @@ export async function moveLinkedPosts(
   integration: { id: string; service: IntegrationService },
   issue: { externalId: string; state: string | null; title: string | null },
   status: PostStatus | null,
-): Promise<string[]> {
+): Promise<void> {
   const links = await issueLinks.forIssue(tx, integration.id, issue.externalId);
   await issueLinks.noteState(tx, integration.id, issue.externalId, issue);
-  if (status === null) return [];
+  if (status === null) return;
   const actions = createPostActions(ctx, integrationActor(integration.service));
-  const moved: string[] = [];
   for (const link of links) {
     try {
-      const before = await actions.setStatus(link.postId, status);
-      moved.push(before.id);
+      await actions.setStatus(link.postId, status);
     } catch (err) {
       // A post deleted or merged since it was linked: nothing to move.
       if (!(err instanceof FeedbackError) || err.code !== 'ERR_NOT_FOUND') throw err;
     }
   }
-  return moved;
 }
 
 /** A comment made in the tracker, posted on each linked post as the team's official reply, signed with its author. */
@@ -40,25 +37,22 @@ export async function replyOnLinkedPosts(
   integration: { id: string; service: IntegrationService },
   externalId: string,
   comment: { author: string | null; text: string },
-): Promise<number> {
+): Promise<void> {
   const links = await issueLinks.forIssue(tx, integration.id, externalId);
   const actions = createPostActions(ctx, integrationActor(integration.service, comment.author));
-  let replied = 0;
   for (const link of links) {
     try {
       await actions.reply(link.postId, comment.text);
-      replied++;
     } catch (err) {
       if (!(err instanceof FeedbackError) || (err.code !== 'ERR_NOT_FOUND' && err.code !== 'ERR_VALIDATION')) throw err;
     }
   }
-  return replied;
 }
 
 /** An issue linked to a post (made from it, or named by the team), audited as the integration's doing. */
 export async function linkIssue(
   ctx: WorkspaceContext,
-  integration: { id: string; service: 'linear' | 'github' },
+  integration: { id: string; service: IssueLink['service'] },
   postId: string,
   issue: { externalId: string; key: string; url: string; title: string | null; state: string | null },
   how: 'created' | 'linked',

@@ -1,11 +1,11 @@
 // The jobs of a GitHub connection: check it, create or link an issue from a post, act on `issues` webhooks.
-import { DEFAULT_STATUS_MAPPINGS, type StatusMapping } from '../../schemas/integrations.js';
+import { statusMappingOf } from '../../schemas/integrations.js';
 import type { PostStatus } from '../../schemas/posts.js';
 import { integrations } from '../store/index.js';
 import { linkIssue, moveLinkedPosts } from './effects.js';
 import { type GitHubIssue, githubApi, githubApiUrl, githubIssueOf, repoOf } from './github.js';
 import { CallFailure } from './http.js';
-import type { JobContext, JobHandler } from './runner.js';
+import { type JobContext, type JobHandler, triedBefore, writtenSince } from './runner.js';
 
 const api = (c: JobContext) =>
   githubApi(c.parts, c.credentials, githubApiUrl(c.parts, c.integration.settings), c.clock);
@@ -33,8 +33,7 @@ const asLink = (repo: string, issue: GitHubIssue) => ({
   state: issue.state,
 });
 
-export const githubMapping = (settings: Record<string, unknown>): StatusMapping =>
-  (settings.statusMap as StatusMapping | undefined) ?? DEFAULT_STATUS_MAPPINGS.github;
+const tracker = (c: JobContext) => ({ id: c.integration.id, service: 'github' as const });
 
 /** Which mapping key an `issues` event is: closed as completed or as not planned, reopened; else none. */
 function stateKey(action: string, reason: string | null | undefined): string | null {
@@ -55,13 +54,13 @@ export const GITHUB_JOBS: Record<string, JobHandler> = {
     const github = api(c);
     const mark = githubMark(c.job.id);
     let issue: GitHubIssue | undefined;
-    if (c.job.attemptCount > 1) {
-      const since = new Date(c.job.createdAt.getTime() - 60_000);
-      issue = (await github.recentIssues(target.owner, target.repo, since)).find((i) => i.body?.includes(mark));
-    }
+    if (triedBefore(c.job))
+      issue = (await github.recentIssues(target.owner, target.repo, writtenSince(c.job))).find((i) =>
+        i.body?.includes(mark),
+      );
     issue ??= await github.createIssue(target.owner, target.repo, ask.title, `${ask.body}\n\n${mark}`);
     const made = issue;
-    await c.complete((ctx) => linkIssue(ctx, c.integration as never, ask.postId, asLink(ask.repo, made), 'created'));
+    await c.complete((ctx) => linkIssue(ctx, tracker(c), ask.postId, asLink(ask.repo, made), 'created'));
   },
   async 'github.link_issue'(c) {
     const ask = c.job.payload as { postId: string; reference: string };
@@ -69,7 +68,7 @@ export const GITHUB_JOBS: Record<string, JobHandler> = {
     if (!ref) throw new CallFailure(`“${ask.reference}” is not a GitHub issue’s URL or owner/repo#number.`, false);
     const issue = await api(c).issue(ref.owner, ref.repo, ref.number);
     const repo = `${ref.owner}/${ref.repo}`;
-    await c.complete((ctx) => linkIssue(ctx, c.integration as never, ask.postId, asLink(repo, issue), 'linked'));
+    await c.complete((ctx) => linkIssue(ctx, tracker(c), ask.postId, asLink(repo, issue), 'linked'));
   },
   async 'github.webhook'(c) {
     const d = c.job.payload as {
@@ -79,12 +78,12 @@ export const GITHUB_JOBS: Record<string, JobHandler> = {
     };
     if (!d.issue || !d.repository?.full_name) return void (await c.complete());
     const key = stateKey(String(d.action ?? ''), d.issue.state_reason);
-    const status: PostStatus | null = key ? (githubMapping(c.integration.settings)[key] ?? null) : null;
+    const status: PostStatus | null = key ? (statusMappingOf('github', c.integration.settings)[key] ?? null) : null;
     const issue = {
       externalId: `${d.repository.full_name}#${d.issue.number}`,
       state: d.issue.state,
       title: d.issue.title,
     };
-    await c.complete((ctx, tx) => moveLinkedPosts(ctx, tx, c.integration, issue, status).then(() => undefined));
+    await c.complete((ctx, tx) => moveLinkedPosts(ctx, tx, c.integration, issue, status));
   },
 };

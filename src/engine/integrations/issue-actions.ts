@@ -3,24 +3,17 @@
 import { auditOf } from '../members/index.js';
 import { requireLivePost } from '../posts/index.js';
 import { FeedbackError } from '../shared/index.js';
-import { integrations, issueLinks, type Sql } from '../store/index.js';
-import type { IntegrationsContext } from './context.js';
+import { issueLinks, type Sql } from '../store/index.js';
+import { type IntegrationsContext, invalid, trimmed } from './context.js';
 import { githubIssueOf, repoOf } from './github.js';
 import { linearIdentifierOf } from './linear.js';
 import { newLinearIssueId } from './linear-jobs.js';
 import { impactLine, postAddresses } from './links.js';
 import { enqueue } from './runner.js';
+import { requireIntegration } from './service.js';
 
 type Tracker = 'linear' | 'github';
-const invalid = (message: string) => new FeedbackError('ERR_VALIDATION', message);
-const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 const postAudit = auditOf('post');
-
-async function trackerOf(tx: Sql, organizationId: string, service: Tracker) {
-  const row = await integrations.find(tx, organizationId, { service });
-  if (!row) throw new FeedbackError('ERR_NOT_FOUND', 'That service is not connected to this workspace.');
-  return row;
-}
 
 /** What an issue made from a post says: the post's text, its impact, and links back to it. */
 async function issueBody(
@@ -43,16 +36,16 @@ export async function requestIssue(
   ask: { postId: string; service: Tracker; target: string; title?: string | undefined },
 ) {
   const { postId, service, target } = ask;
-  const row = await trackerOf(tx, ctx.organizationId, service);
+  const row = await requireIntegration(tx, ctx.organizationId, { service });
   const post = await requireLivePost(tx, ctx.organizationId, postId, true);
   if (service === 'github' && !repoOf(target)) throw invalid('Choose a repository (owner/name).');
-  if (service === 'linear' && !text(target)) throw invalid('Choose a Linear team.');
+  if (service === 'linear' && !trimmed(target)) throw invalid('Choose a Linear team.');
   const body = await issueBody(ctx, tx, post);
-  const title = text(ask.title) || post.title;
+  const title = trimmed(ask.title) || post.title;
   const payload =
     service === 'linear'
-      ? { postId, issueId: newLinearIssueId(), teamId: text(target), title, description: body }
-      : { postId, repo: text(target), title, body };
+      ? { postId, issueId: newLinearIssueId(), teamId: trimmed(target), title, description: body }
+      : { postId, repo: trimmed(target), title, body };
   const kind = `${service}.create_issue`;
   await enqueue(tx, now, { organizationId: ctx.organizationId, integrationId: row.id, kind, postId, payload });
   return { result: { queued: true }, audit: postAudit('post.issue_requested', postId, { service, target }) };
@@ -65,7 +58,7 @@ export async function requestLink(
   ask: { postId: string; service: Tracker; reference: string },
 ) {
   const { postId, service, reference } = ask;
-  const row = await trackerOf(tx, ctx.organizationId, service);
+  const row = await requireIntegration(tx, ctx.organizationId, { service });
   await requireLivePost(tx, ctx.organizationId, postId, true);
   if (!(service === 'linear' ? linearIdentifierOf(reference) : githubIssueOf(reference)))
     throw invalid(
@@ -73,7 +66,7 @@ export async function requestLink(
         ? 'Give the issue’s URL or identifier (ENG-123).'
         : 'Give the issue’s URL or owner/repo#number.',
     );
-  const payload = { postId, reference: text(reference) };
+  const payload = { postId, reference: trimmed(reference) };
   const kind = `${service}.link_issue`;
   await enqueue(tx, now, { organizationId: ctx.organizationId, integrationId: row.id, kind, postId, payload });
   return { result: { queued: true }, audit: postAudit('post.issue_link_requested', postId, { service, reference }) };

@@ -1,6 +1,6 @@
 // The jobs of a Linear connection: check it, create or link an issue from a post, act on Linear's webhooks.
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_STATUS_MAPPINGS, type StatusMapping } from '../../schemas/integrations.js';
+import { statusMappingOf } from '../../schemas/integrations.js';
 import type { PostStatus } from '../../schemas/posts.js';
 import { integrations } from '../store/index.js';
 import { sealCredentials } from './context.js';
@@ -45,9 +45,7 @@ export interface CreateLinearIssue {
 }
 export const newLinearIssueId = () => randomUUID();
 
-/** The Linear state types that move a post, as the team set them (or the defaults). */
-export const linearMapping = (settings: Record<string, unknown>): StatusMapping =>
-  (settings.statusMap as StatusMapping | undefined) ?? DEFAULT_STATUS_MAPPINGS.linear;
+const tracker = (c: JobContext) => ({ id: c.integration.id, service: 'linear' as const });
 
 export const LINEAR_JOBS: Record<string, JobHandler> = {
   async 'linear.verify'(c) {
@@ -60,7 +58,7 @@ export const LINEAR_JOBS: Record<string, JobHandler> = {
     const issue = await withLinear(c, (linear) =>
       linear.createIssue({ id: ask.issueId, teamId: ask.teamId, title: ask.title, description: ask.description }),
     );
-    await c.complete((ctx) => linkIssue(ctx, c.integration as never, ask.postId, asLink(issue), 'created'));
+    await c.complete((ctx) => linkIssue(ctx, tracker(c), ask.postId, asLink(issue), 'created'));
   },
   async 'linear.link_issue'(c) {
     const ask = c.job.payload as { postId: string; reference: string };
@@ -68,7 +66,7 @@ export const LINEAR_JOBS: Record<string, JobHandler> = {
     if (!identifier) throw new CallFailure(`“${ask.reference}” is not a Linear issue’s identifier or URL.`, false);
     const issue = await withLinear(c, (linear) => linear.issue(identifier));
     if (!issue) throw new CallFailure(`Linear has no issue ${identifier} these credentials can read.`, false);
-    await c.complete((ctx) => linkIssue(ctx, c.integration as never, ask.postId, asLink(issue), 'linked'));
+    await c.complete((ctx) => linkIssue(ctx, tracker(c), ask.postId, asLink(issue), 'linked'));
   },
   async 'linear.webhook'(c) {
     const d = c.job.payload as LinearDelivery;
@@ -78,13 +76,13 @@ export const LINEAR_JOBS: Record<string, JobHandler> = {
       // An update moves posts only when the state itself changed (Linear names the old one in `updatedFrom`).
       const stateChanged = d.action === 'create' || (d.updatedFrom !== undefined && 'stateId' in d.updatedFrom);
       const status: PostStatus | null =
-        stateChanged && state?.type ? (linearMapping(settings)[state.type] ?? null) : null;
+        stateChanged && state?.type ? (statusMappingOf('linear', settings)[state.type] ?? null) : null;
       const issue = {
         externalId: String(d.data.id),
         state: state?.name ?? null,
         title: typeof d.data.title === 'string' ? d.data.title : null,
       };
-      await c.complete((ctx, tx) => moveLinkedPosts(ctx, tx, c.integration, issue, status).then(() => undefined));
+      await c.complete((ctx, tx) => moveLinkedPosts(ctx, tx, c.integration, issue, status));
       return;
     }
     if (d.type === 'Comment' && d.action === 'create' && settings.replyComments === true) {

@@ -30,6 +30,14 @@ export interface JobContext {
 /** Does one kind of job; a failure throws (`CallFailure`, or the engine's own refusal). */
 export type JobHandler = (c: JobContext) => Promise<void>;
 
+/**
+ * Whether an earlier attempt of the job may have reached the service: it was claimed before (a claim counts the
+ * attempt before the call), and so may have made what this one is about to make.
+ */
+export const triedBefore = (job: integrationJobs.ClaimedJob) => job.attemptCount > 1;
+/** Since when a repeated attempt looks for what an earlier one made: the job's writing, less a minute of clock drift. */
+export const writtenSince = (job: integrationJobs.ClaimedJob) => new Date(job.createdAt.getTime() - 60_000);
+
 /** A new job for the integrations' outbox, in the caller's transaction. */
 export async function enqueue(
   sql: Sql,

@@ -1,7 +1,7 @@
 // A workspace's integrations as REST and the console read them: the connections (never their credentials), a post's
 // linked issues and its calls on their way; and disconnecting.
 import type { Page } from '../../schemas/common.js';
-import type { Integration } from '../../schemas/integrations.js';
+import type { Integration, IntegrationService } from '../../schemas/integrations.js';
 import { type PageQueryInput, pageQuerySchema } from '../../schemas/posts.js';
 import { answer, type Bindings, FeedbackError, pageByCreation, parseInput } from '../shared/index.js';
 import { integrationJobs, integrations, issueLinks, type Sql, type WorkspaceContext } from '../store/index.js';
@@ -11,6 +11,18 @@ import { type IntegrationsContext, inboundUrl } from './context.js';
 async function list({ db, organizationId }: WorkspaceContext, query: PageQueryInput = {}): Promise<Page<Integration>> {
   const page = pageByCreation('integrations', parseInput(pageQuerySchema, query));
   return page((limit, after) => integrations.list(db, organizationId, limit, after));
+}
+
+/** A connection of the workspace by id or service (locked with `lock`), or 404. */
+export async function requireIntegration(
+  sql: Sql,
+  organizationId: string,
+  by: { id: string } | { service: IntegrationService },
+  lock = false,
+) {
+  const row = await integrations.find(sql, organizationId, by, lock);
+  if (!row) throw new FeedbackError('ERR_NOT_FOUND', 'That service is not connected to this workspace.');
+  return row;
 }
 
 /** `DELETE /v1/integrations/{id}`: the connection, its links and its jobs go; the services keep what they have. */

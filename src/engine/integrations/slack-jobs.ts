@@ -8,7 +8,7 @@ import { FeedbackError, hashEmail, plainBody } from '../shared/index.js';
 import { boards, contacts, integrations, type WorkspaceContext } from '../store/index.js';
 import { integrationActor } from './context.js';
 import { CallFailure } from './http.js';
-import type { JobContext, JobHandler } from './runner.js';
+import { type JobContext, type JobHandler, triedBefore, writtenSince } from './runner.js';
 import { postToIncomingWebhook, type SlackMessage, type SlackSettings, slackApi } from './slack.js';
 import { noticeOf } from './slack-notices.js';
 
@@ -21,13 +21,13 @@ async function send(c: JobContext, message: SlackMessage): Promise<void> {
   if (credentials.webhookUrl) {
     // An incoming webhook has no way to ask what it received: after an attempt that recorded nothing (its process
     // died mid-call) the message is not posted again, so it is posted at most once.
-    if (job.attemptCount > 1 && job.lastError === null) return;
+    if (triedBefore(job) && job.lastError === null) return;
     return postToIncomingWebhook(c.parts, credentials.webhookUrl, message);
   }
   const channel = (c.integration.settings as SlackSettings).channel;
   if (!channel) throw new CallFailure('Slack: no channel is chosen for notices.', false);
   const slack = slackApi(c.parts, credentials);
-  if (job.attemptCount > 1 && (await slack.posted(channel, job.id, new Date(job.createdAt.getTime() - 60_000)))) return;
+  if (triedBefore(job) && (await slack.posted(channel, job.id, writtenSince(job)))) return;
   await slack.post(channel, message, job.id);
 }
 

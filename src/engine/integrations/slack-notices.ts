@@ -3,7 +3,7 @@ import type { WebhookEvent } from '../../schemas/events.js';
 import type { Translator } from '../i18n/index.js';
 import { boards, companies, contacts, type Database, posts, votes } from '../store/index.js';
 import type { IntegrationsParts } from './context.js';
-import { postAddresses } from './links.js';
+import { postAddresses, wholeMoney } from './links.js';
 import type { SlackMessage, SlackSettings } from './slack.js';
 
 /** Slack's mrkdwn with `&`, `<` and `>` escaped (its only special characters in text). */
@@ -57,7 +57,7 @@ export async function noticeOf(
   const post = postId ? await posts.findLive(db, event.organizationId, postId) : undefined;
   if (!post) return null;
   const board = await boards.find(db, event.organizationId, post.boardId);
-  const where = await postAddresses(db, event.organizationId, post, parts.publicUrl());
+  const where = await postAddresses(db, event.organizationId, post, parts.publicUrl(), { board });
   const title = where.console ? `<${where.console}|${esc(post.title)}>` : `*${esc(post.title)}*`;
   let line: string;
   let quote: string | null = null;
@@ -74,10 +74,7 @@ export async function noticeOf(
     if (settings.minimumMrr === undefined || settings.minimumMrr === null) return null;
     const payer = await voterRevenue(db, event.organizationId, event.vote.id, currency);
     if (!payer || payer.mrrCents < settings.minimumMrr * 100) return null;
-    const money = new Intl.NumberFormat('en', { style: 'currency', currency, maximumFractionDigits: 0 }).format(
-      payer.mrrCents / 100,
-    );
-    line = `${esc(payer.name ?? 'A customer')} (${money} a month) voted for ${title}`;
+    line = `${esc(payer.name ?? 'A customer')} (${wholeMoney(payer.mrrCents, currency)} a month) voted for ${title}`;
   } else return null;
   const links = [
     where.console

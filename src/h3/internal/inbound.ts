@@ -1,11 +1,11 @@
 import type { H3 } from 'h3';
-import type { Engine } from '../../engine/index.js';
+import { type Engine, inboundPath } from '../../engine/index.js';
 import { type DocumentedEndpoint, errorResponseDoc } from '../openapi.js';
 import { MAX_BODY_BYTES, readBodyText } from './body.js';
 import { scopeOf } from './scope.js';
 
 /** Where Linear, GitHub and Slack send a connection's webhooks (and Slack its interactions): no key, their signature. */
-export const INBOUND_PATH = '/integrations/:integrationId/webhook';
+export const INBOUND_PATH = inboundPath(':integrationId');
 
 /**
  * The integrations' inbound webhooks: the raw body (at most 1 MiB) goes to the engine, which verifies it by its

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { integrationJobs, leases } from '../../../src/engine/store/index.js';
 import {
   interaction,
   SLACK_BOT_TOKEN,
@@ -156,6 +157,33 @@ describeEngine(
       const job = (await jobsOf(h.engine, id)).filter((j) => j.kind === 'slack.notice').at(-1)!;
       expect(job).toMatchObject({ status: 'failed' });
       expect(job.last_error).toMatch(/not sent again/);
+    });
+
+    it('a claim given back unbegun (a stopping scheduler) takes back the attempt it counted: the message may still go', async () => {
+      const w = await integrationWorkspace(h.engine);
+      const { id } = await w.admin.integrations.connect({
+        service: 'slack',
+        webhookUrl: `${slack.hooksUrl}${SLACK_HOOK_PATH.slice(10)}`,
+      });
+      await h.engine.scheduler.runDue();
+      await w.admin.integrations.updateSettings(id, { notices: ['post.created'] });
+      await w.ws.posts.create(w.board.id, { title: `Given back ${h.database}` });
+      const [claimed] = await integrationJobs
+        .claim(h.engine.db, {
+          now: new Date(now() + 1000),
+          token: 'tok-given-back',
+          leaseUntil: new Date(now() + 60_000),
+          limit: 100,
+        })
+        .then((jobs) => jobs.filter((j) => j.integrationId === id));
+      expect(claimed).toMatchObject({ kind: 'slack.notice', attemptCount: 1 });
+      await leases.releaseLeases(h.engine.db, 'integration_job', 'tok-given-back', [claimed!.id]);
+      expect((await jobsOf(h.engine, id)).find((j) => j.id === claimed!.id)).toMatchObject({
+        attempt_count: 0,
+        status: 'pending',
+      });
+      await h.engine.scheduler.runDue();
+      expect(slack.hooked.filter((m) => m.text.includes(`Given back ${h.database}`))).toHaveLength(1);
     });
 
     it('"Send to feedback": the shortcut opens a modal (boards, title), its submission makes a post by the author, once', async () => {

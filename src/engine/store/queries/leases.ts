@@ -31,12 +31,22 @@ export async function failUnattempted(db: Sql, id: string, token: string, now: D
 }
 
 /**
+ * What else a claim given back undoes, per table: an integration job's claim counted an attempt begun (so that an
+ * attempt after a crash knows one may have reached the service); one never begun is taken back with the lease.
+ */
+const UNCLAIMED: Record<LeasedTable, string> = {
+  delivery: '',
+  mail: '',
+  integration_job: ', attempt_count = attempt_count - 1',
+};
+
+/**
  * Give back claims not yet attempted (a scheduler stopping): the rows are due again at once for any process, and on
  * PostgreSQL the others hear of it now rather than at their next poll.
  */
 export async function releaseLeases(db: Sql, table: LeasedTable, token: string, ids: readonly string[]): Promise<void> {
   await db.run(
-    `UPDATE ${table} SET lease_token = NULL, lease_expires_at = NULL WHERE lease_token = ? AND status = 'pending' AND id IN (${placeholders(ids)})`,
+    `UPDATE ${table} SET lease_token = NULL, lease_expires_at = NULL${UNCLAIMED[table]} WHERE lease_token = ? AND status = 'pending' AND id IN (${placeholders(ids)})`,
     [token, ...ids],
   );
   if (db.dialect.name === 'postgresql') await db.run(`SELECT pg_notify('${DELIVERY_CHANNEL}', '')`);

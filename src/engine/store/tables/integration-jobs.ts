@@ -1,17 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { expressionIndex } from '../model.js';
-import {
-  DELIVERY_CHANNEL,
-  placeholders,
-  type Sql,
-  type SqlDialect,
-  type Statement,
-  statement,
-  toDate,
-  toInt,
-  toStringOrNull,
-  ts,
-} from '../sql.js';
+import { type Sql, type SqlDialect, type Statement, statement, toDate, toInt, toStringOrNull, ts } from '../sql.js';
 import { Integration } from './integrations.js';
 import { Organization } from './organizations.js';
 
@@ -36,7 +25,7 @@ export const IntegrationJob = defineEntity({
     id: p.string().primary().length(40),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     integration: () => p.manyToOne(Integration).deleteRule('cascade'),
-    /** What to do: `linear.create_issue`, `github.webhook`, `slack.notice`, ... (engine/integrations/jobs.ts). */
+    /** What to do: `linear.create_issue`, `github.webhook`, `slack.notice`, ... (engine/integrations/*-jobs.ts). */
     kind: p.string().length(40),
     /** The post it is about, if any (the console shows a post's calls on their way). */
     postId: p.string().length(40).nullable(),
@@ -134,20 +123,6 @@ export async function claim(
       createdAt: toDate(r.created_at),
     }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/**
- * Give back claimed jobs never begun (a stopping scheduler): the attempt their claim counted is taken back with the
- * lease, in one statement, so the next attempt does not take them for calls that may have happened.
- */
-export async function giveBack(sql: Sql, token: string, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await sql.run(
-    `UPDATE integration_job SET attempt_count = attempt_count - 1, lease_token = NULL, lease_expires_at = NULL
-     WHERE lease_token = ? AND status = 'pending' AND id IN (${placeholders(ids)})`,
-    [token, ...ids],
-  );
-  if (sql.dialect.name === 'postgresql') await sql.run(`SELECT pg_notify('${DELIVERY_CHANNEL}', '')`);
 }
 
 /** Done, where the lease is still `token`'s; whether it was (the caller's effects commit only then). */

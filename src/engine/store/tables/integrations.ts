@@ -73,40 +73,34 @@ export interface NewIntegration {
   now: Date;
 }
 
-/** Connect: a new row, or the service's row of the workspace replaced (connecting again keeps the id and its links). */
-export async function upsert(sql: Sql, row: NewIntegration): Promise<string> {
+/**
+ * Connect: a new row, or (`replacing`: the caller read, and holds, the service's row of the workspace under this id)
+ * that row with the new credentials; connecting again keeps the id and so the links.
+ */
+export async function save(sql: Sql, row: NewIntegration, replacing: boolean): Promise<void> {
   const now = ts(sql, row.now);
-  const kept = await sql.one<{ id: string }>(
-    `SELECT id FROM integration WHERE organization_id = ? AND service = ?${sql.dialect.forUpdate}`,
-    [row.organizationId, row.service],
-  );
   const values = [row.auth, row.account, row.credentials, JSON.stringify(row.settings), row.notifyEvents];
-  if (kept) {
-    await sql.run(
-      `UPDATE integration SET auth = ?, account = ?, credentials = ?, settings = ?, notify_events = ?, status = 'active', last_error = NULL, last_error_at = NULL, updated_at = ? WHERE id = ?`,
-      [...values, now, kept.id],
-    );
-    return kept.id;
-  }
   await sql.run(
-    `INSERT INTO integration (id, organization_id, service, auth, account, credentials, settings, notify_events, status, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)`,
-    [row.id, row.organizationId, row.service, ...values, now, now],
+    replacing
+      ? `UPDATE integration SET auth = ?, account = ?, credentials = ?, settings = ?, notify_events = ?, status = 'active', last_error = NULL, last_error_at = NULL, updated_at = ? WHERE id = ?`
+      : `INSERT INTO integration (auth, account, credentials, settings, notify_events, created_at, updated_at, id, organization_id, service, status)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')`,
+    replacing ? [...values, now, row.id] : [...values, now, now, row.id, row.organizationId, row.service],
   );
-  return row.id;
 }
 
-/** A connection of the workspace, by id or by service. */
+/** A connection of the workspace, by id or by service; locked for the transaction with `lock` (PostgreSQL). */
 export async function find(
   sql: Sql,
   organizationId: string,
   by: { id: string } | { service: IntegrationService },
+  lock = false,
 ): Promise<StoredIntegration | undefined> {
   const [column, value] = 'id' in by ? ['id', by.id] : ['service', by.service];
-  const row = await sql.one(`SELECT ${STORED} FROM integration i WHERE i.organization_id = ? AND i.${column} = ?`, [
-    organizationId,
-    value,
-  ]);
+  const row = await sql.one(
+    `SELECT ${STORED} FROM integration i WHERE i.organization_id = ? AND i.${column} = ?${lock ? sql.dialect.forUpdate : ''}`,
+    [organizationId, value],
+  );
   return row && stored(row);
 }
 
