@@ -44,9 +44,21 @@ const THROUGH_API = process.env.BENCH_FORGIVE_LOAD === 'api';
 
 async function seed(engine: Engine, size: number) {
   const { org, w, boards } = THROUGH_API ? await seedThroughApi(engine, size) : await seedPosts(engine, size);
-  // The scheduler's search chore, as within a minute of a load; no ANALYZE.
-  await searchStore.searchChore(engine.db);
-  return { org, w, board: boards[0]! };
+  // The scheduler's search chore, as within a minute of a load; no ANALYZE. On SQLite, as many runs (one a minute) as
+  // it takes to merge the index's segments.
+  const structure = async () =>
+    engine.db.dialect.name === 'sqlite'
+      ? (await engine.db.one<{ s: string }>('SELECT hex(block) AS s FROM post_search_data WHERE id = 10'))?.s
+      : undefined;
+  let chores = 0;
+  for (let was = await structure(); ; ) {
+    await searchStore.searchChore(engine.db);
+    chores++;
+    const now = await structure();
+    if (now === was || chores >= 60) break;
+    was = now;
+  }
+  return { org, w, board: boards[0]!, chores };
 }
 
 /** The same posts, each created as `POST /v1/posts` creates it (`posts.create`: its triggers, its event). */
@@ -86,7 +98,7 @@ async function measure(database: string, label: string, size: number) {
   const engine = await createEngine({ database, log: () => {} });
   try {
     await engine.migrate();
-    const { org, w, board } = await seed(engine, size);
+    const { org, w, board, chores } = await seed(engine, size);
     const queries = queriesFor(size);
     const typos = queries.map(typo);
     const stems = (s: 'english' | 'none') => async () =>
@@ -121,7 +133,7 @@ async function measure(database: string, label: string, size: number) {
       boardSearch(queries),
       { a: async () => {}, b: async () => {} },
     );
-    return { label, size, typed, typoTimes, found, common, one, similar, suggested };
+    return { label, size, chores, typed, typoTimes, found, common, one, similar, suggested };
   } finally {
     await engine.close();
   }
@@ -136,7 +148,7 @@ try {
       const row = await measure(url, database === 'sqlite' ? 'SQLite' : 'PostgreSQL', size);
       rows.push(row);
       console.log(
-        `${row.label} ${size}: similar posts ${f(row.similar.a.p50)} ms (${row.suggested}/50 with a suggestion); typed queries forgiving ${f(row.typed.a.p50)} ms vs not ${f(row.typed.b.p50)} (ratio ${(row.typed.a.p50 / row.typed.b.p50).toFixed(2)}); with a typo ${f(row.typoTimes.a.p50)} ms (${row.found}/50 found); "${row.common.word}" (${(row.common.share * 100).toFixed(1)} % of posts): board ${f(row.one.a.p50)} ms, workspace ${f(row.one.b.p50)} ms`,
+        `${row.label} ${size} (${row.chores} chore runs after the load): similar posts ${f(row.similar.a.p50)} ms (${row.suggested}/50 with a suggestion); typed queries forgiving ${f(row.typed.a.p50)} ms vs not ${f(row.typed.b.p50)} (ratio ${(row.typed.a.p50 / row.typed.b.p50).toFixed(2)}); with a typo ${f(row.typoTimes.a.p50)} ms (${row.found}/50 found); "${row.common.word}" (${(row.common.share * 100).toFixed(1)} % of posts): board ${f(row.one.a.p50)} ms, workspace ${f(row.one.b.p50)} ms`,
       );
       if (database === 'postgresql' && !process.env.BENCH_FORGIVE_KEEP) await dropPg('bench_forgive');
     }
@@ -149,7 +161,7 @@ const n = (x: number) => x.toLocaleString('en');
 (THROUGH_API ? console.log : writeSection)(`## Search that forgives (issue 52)
 
 \`npm run bench\` (bench/forgive.ts), ${new Date().toISOString().slice(0, 10)}: the search benchmark's fixture (made-up words,
-10 boards), ${THROUGH_API ? 'each post created as the API creates it' : 'bulk-loaded'}, the search chore run once, no \`ANALYZE\` by the benchmark. Times are a board's search on the
+10 boards), ${THROUGH_API ? 'each post created as the API creates it' : 'bulk-loaded'}, the search chore run as the scheduler runs it (a minute apart) until it had nothing left to do, no \`ANALYZE\` by the benchmark. Times are a board's search on the
 portal (\`w.portal.posts\`), ${ROUNDS} rounds of 10 queries, the two sides turn about. "Typed" is the search
 benchmark's 50 queries; forgiving (English stems, the default) against a workspace with stems \`none\`. "One typo"
 swaps the first word's second and third letters.

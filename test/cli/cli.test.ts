@@ -58,6 +58,7 @@ describe('feedback-service command line', () => {
       'Migration20261216000000PostEmbeddings',
       'Migration20261217000000Languages',
       'Migration20261218000000Integrations',
+      'Migration20261219000000SearchSegments',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(

@@ -307,5 +307,5 @@ export async function searchPage<T extends RankedRow>(
   }
 }
 
-export { indexPending, SQLITE_POST_FLUSH, searchChore } from './search-index.js';
+export { indexPending, SQLITE_POST_FLUSH, searchChore, segmentsOf } from './search-index.js';
 export { knownWords, PENDING_WORDS_READ, startingWords } from './search-words.js';
