@@ -13,5 +13,5 @@ export {
   titleReader,
   type WordWeight,
 } from './similar.js';
-export { similarPosts } from './similar-posts.js';
+export { semanticScore, similarPosts } from './similar-posts.js';
 export { parseSearch, SEARCH_MAX_WORDS } from './syntax.js';

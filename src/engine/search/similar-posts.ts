@@ -13,7 +13,7 @@ import { DUPLICATE_THRESHOLD, similarity, titleReader } from './similar.js';
 const SEMANTIC_POSTS = 5000;
 const SEMANTIC_CANDIDATES = 10;
 /** A cosine of 0.5 or less says nothing; 1 is the same meaning: mapped onto the similarity's 0 to 1. */
-const semanticScore = (cos: number) => Math.max(0, Math.min(1, (cos - 0.5) / 0.5));
+export const semanticScore = (cos: number) => Math.max(0, Math.min(1, (cos - 0.5) / 0.5));
 
 /** How many of a title's words are looked up (the longest), and how many posts each brings as candidates. */
 const LOOKED_UP = 4;
