@@ -59,6 +59,7 @@ describe('feedback-service command line', () => {
       'Migration20261217000000Languages',
       'Migration20261218000000Integrations',
       'Migration20261219000000SearchSegments',
+      'Migration20261219010000SearchBound',
     ]);
     expect((await cli('migrate')).applied).toEqual([]);
     const org = await cli(

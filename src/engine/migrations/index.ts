@@ -15,6 +15,7 @@ import { PostEmbeddings } from './Migration20261216000000PostEmbeddings.js';
 import { Languages } from './Migration20261217000000Languages.js';
 import { Integrations } from './Migration20261218000000Integrations.js';
 import { SearchSegments } from './Migration20261219000000SearchSegments.js';
+import { SearchBound } from './Migration20261219010000SearchBound.js';
 import { Migration20261122000000Initial as PgInitial } from './postgresql/Migration20261122000000Initial.js';
 import { Migration20261122010000ContactVersion as PgContactVersion } from './postgresql/Migration20261122010000ContactVersion.js';
 import { Migration20261122020000TagsChangelog as PgTagsChangelog } from './postgresql/Migration20261122020000TagsChangelog.js';
@@ -82,6 +83,7 @@ const FOR_BOTH: readonly (readonly [string, BothDialects])[] = [
   ['Migration20261217000000Languages', Languages],
   ['Migration20261218000000Integrations', Integrations],
   ['Migration20261219000000SearchSegments', SearchSegments],
+  ['Migration20261219010000SearchBound', SearchBound],
 ];
 
 /** Each dialect's migrations written for it alone, in order (every change up to 2026-12-05). */

@@ -25,4 +25,4 @@ export type { ApiKeyInfo } from './tables/api-keys.js';
 /** A change and its events commit together: the mechanism every change goes through (events.ts). */
 export { emit, writeWithEvent } from './tables/events.js';
 export * from './tables/index.js';
-export type { PostQuery, PostSearchScope, SearchGroup, SearchTerm } from './tables/search.js';
+export type { PostMatch, PostQuery, PostSearchScope, SearchGroup, SearchTerm } from './tables/search.js';

@@ -97,10 +97,13 @@ export async function indexPending(db: Database): Promise<void> {
 /**
  * The search's chore, run by the scheduler every minute: SQLite indexes what waits (`indexPending`, which every search
  * also runs first), then merges the index's segments (`mergeSegments`); PostgreSQL lists the words of the posts
- * written since (`listPendingWords`), which no search waits for.
+ * written since (`listPendingWords`), which no search waits for, and keeps the large workspaces' bands (`keepBands`).
  */
 export async function searchChore(db: Database, mergeBudgetMs = MERGE_BUDGET_MS): Promise<void> {
-  if (db.dialect.name !== 'sqlite') return listPendingWords(db);
+  if (db.dialect.name !== 'sqlite') {
+    const listed = await listPendingWords(db);
+    return keepBands(db, listed);
+  }
   await indexPending(db);
   await mergeSegments(db, performance.now() + mergeBudgetMs);
 }
@@ -147,7 +150,7 @@ const PENDING_WORDS_BATCH = 2000;
  * this at once. Words are inserted in order, so two runs adding the same new words cannot deadlock. A name whose post
  * is gone (a deleted workspace) just goes.
  */
-async function listPendingWords(db: Database): Promise<void> {
+async function listPendingWords(db: Database): Promise<number> {
   let taken = 0;
   let posts: number;
   do {
@@ -169,4 +172,37 @@ async function listPendingWords(db: Database): Promise<void> {
   // Every search looks into this table: the rows just deleted are taken out of its pages now, not whenever autovacuum
   // comes (after a bulk load of 100,000 posts their dead index entries cost every search 10 to 15 ms).
   if (taken > 0) await db.run('VACUUM (SKIP_LOCKED) post_search_word_pending');
+  return taken;
+}
+
+/** PostgreSQL: a workspace's bands hold its this many posts of highest bound, then eight times as many, and so on. */
+export const BAND_POSTS = 4000;
+/** PostgreSQL: how many bands a workspace may have (4,000, 32,000 and 256,000 posts). */
+const BAND_LEVELS = 3;
+/** PostgreSQL: how often a process works the bands out again, unless many posts came meanwhile. */
+const BAND_EVERY_MS = 10 * 60_000;
+/** PostgreSQL: the posts listed by one run of the chore that call for the bands at once (a bulk load). */
+const BAND_INTAKE = 1000;
+const bandsKept = new WeakMap<Database, number>();
+
+/**
+ * PostgreSQL: for each workspace of more than twice BAND_POSTS posts, the bounds above which its BAND_POSTS posts of
+ * highest bound lie, and eight times as many, up to half its posts (`post_search_band`, which store/tables/search.ts
+ * reads), worked out every BAND_EVERY_MS, or at once after a run that listed the words of BAND_INTAKE posts or more.
+ * It reads every post's row, so not every minute. Bands out of date cost a search time, never a match: a search
+ * whose band holds too few of its matches ranks them all, as before.
+ */
+async function keepBands(db: Database, listed: number): Promise<void> {
+  const last = bandsKept.get(db);
+  if (last !== undefined && listed < BAND_INTAKE && performance.now() - last < BAND_EVERY_MS) return;
+  bandsKept.set(db, performance.now());
+  const sizes = Array.from({ length: BAND_LEVELS }, (_, k) => BAND_POSTS * 8 ** k);
+  await db.run(
+    `INSERT INTO post_search_band (organization_id, bounds, computed_at)
+     SELECT w.organization_id, array(SELECT x.bound FROM (
+         SELECT s.bound, row_number() OVER (ORDER BY s.bound DESC) AS n FROM post_search s WHERE s.organization_id = w.organization_id) x
+       WHERE x.n IN (${sizes.join(', ')}) AND x.n * 2 < w.posts ORDER BY x.n), now()
+     FROM (SELECT organization_id, count(*) AS posts FROM post_search GROUP BY organization_id HAVING count(*) > ${2 * BAND_POSTS}) w
+     ON CONFLICT (organization_id) DO UPDATE SET bounds = excluded.bounds, computed_at = excluded.computed_at`,
+  );
 }

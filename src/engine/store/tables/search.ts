@@ -2,7 +2,7 @@
 // PostgreSQL's `post_search` table of tsvectors, both kept in step by the triggers of the search migrations, and the
 // contacts' trigram indexes. The syntax is engine/search/'s; how its terms read on each database, and what else differs, is here.
 import type { Sql } from '../sql.js';
-import { SLOT_SHIFT, WORKSPACE_SHIFT } from './search-index.js';
+import { BAND_POSTS, SLOT_SHIFT, WORKSPACE_SHIFT } from './search-index.js';
 import { PENDING_WORDS_READ } from './search-words.js';
 
 /** One term of a query: a word, or a phrase of words; `prefix` also matches longer words that start with it. */
@@ -155,11 +155,24 @@ function rankerOf(
     ? [scope.organizationId, tsGroups(groups), scope.organizationId, tsQuery(terms)]
     : [scope.organizationId, tsQuery(terms)];
   let matching: Promise<PgMatch | undefined> | undefined;
+  let banding: Promise<number[]> | undefined;
   return async (count, atMost) => {
     const match = await (matching ??= groups
-      ? Promise.resolve({ where: `s.document @@ ${PG_QUERY}`, params: [scope.organizationId, tsGroups(groups)] })
+      ? Promise.resolve<PgMatch>({
+          where: `s.document @@ ${PG_QUERY}`,
+          params: [scope.organizationId, tsGroups(groups)],
+        })
       : pgMatch(sql, scope.organizationId, terms));
     if (match === undefined) return [];
+    // One word in a workspace: the matches of its band first, when they hold the best `count` (bandOf).
+    const band =
+      match.words && match.words.length <= BAND_WORDS && scope.boardId === undefined
+        ? bandFor(await (banding ??= bandOf(sql, scope.organizationId)), count)
+        : undefined;
+    if (band !== undefined) {
+      const best = await bandMatches(sql, scope.organizationId, { terms, match, band }, count, atMost);
+      if (best.length === count) return best;
+    }
     const rows = await sql.all<{ post_id: string; relevance: number }>(
       `SELECT s.post_id, ${rank} AS relevance FROM post_search s
        WHERE s.${scope.boardId !== undefined ? 'board_id' : 'organization_id'} = ? AND ${match.where}${atMost === undefined ? '' : ` AND ${rank} <= ?`}
@@ -180,6 +193,8 @@ function rankerOf(
 interface PgMatch {
   where: string;
   params: unknown[];
+  /** A search of one word, or of one prefix asked as the workspace's words it stands for: those words. */
+  words?: readonly string[];
 }
 
 /** A prefix that stands for more of a workspace's words than this stays a prefix match in the index. */
@@ -195,7 +210,12 @@ const PREFIX_WORDS = 64;
  * starts with it (a word can hold U+10FFFF only where PostgreSQL's parser reads it as a letter, which it does not).
  */
 async function pgMatch(sql: Sql, organizationId: string, terms: readonly SearchTerm[]): Promise<PgMatch | undefined> {
-  const whole = { where: `s.document @@ ${PG_QUERY}`, params: [organizationId, tsQuery(terms)] };
+  const only = terms.length === 1 && terms[0]!.words.length === 1 ? terms[0]! : undefined;
+  const whole: PgMatch = {
+    where: `s.document @@ ${PG_QUERY}`,
+    params: [organizationId, tsQuery(terms)],
+    ...(only && !only.prefix && { words: only.words }),
+  };
   const prefixes = terms.filter((t) => t.prefix).map((t) => t.words[0]!);
   if (prefixes.length === 0) return whole;
   // The words of the list, and those of the posts written since the list was last brought up to date (the scheduler's
@@ -239,11 +259,72 @@ async function pgMatch(sql: Sql, organizationId: string, terms: readonly SearchT
     where.unshift(`s.document @@ ${PG_QUERY}`);
     params.unshift(organizationId, tsQuery(asTyped));
   }
-  return { where: where.join(' AND '), params };
+  return { where: where.join(' AND '), params, ...(only && asTyped.length === 0 && { words: found[0]!.words }) };
 }
 
 /** A lexeme as a tsquery operand, taken as it is: quoted, its quotes doubled and its backslashes escaped. */
 const tsLexeme = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/** A word of a workspace's search stands for at most this many words for its band to be asked (their pairs are). */
+const BAND_WORDS = 8;
+
+/** A band of this many posts for each match asked: 4,000 for a page's first 100 matches. */
+const BAND_PER_MATCH = 32;
+
+/**
+ * PostgreSQL: the bounds above which a workspace's bands lie, of 4,000 posts and eight times more each (the search
+ * chore's `post_search_band`), none for a small workspace.
+ */
+async function bandOf(sql: Sql, organizationId: string): Promise<number[]> {
+  const row = await sql.one<{ bounds: unknown[] }>('SELECT bounds FROM post_search_band WHERE organization_id = ?', [
+    organizationId,
+  ]);
+  return (row?.bounds ?? []).map(Number);
+}
+
+/** The bound of the band to ask for `count` matches: the smallest of BAND_PER_MATCH posts a match, if there is one. */
+function bandFor(bounds: readonly number[], count: number): number | undefined {
+  const level = Math.max(0, Math.ceil(Math.log((count * BAND_PER_MATCH) / BAND_POSTS) / Math.log(8)));
+  return bounds[level];
+}
+
+/**
+ * PostgreSQL: the best `count` matches of a search of one word in a workspace, without ranking every match, or fewer
+ * when the band does not hold them (the caller then ranks every match). A post's `bound` is the highest rank one
+ * word can give it (migration SearchBound). A post holding one of the words the search stands for ranks at most its
+ * bound: those outside the band (bound below `band`) rank below `band`. So the matches in the band that rank at least
+ * `band`, with the posts holding two of the words or more (a prefix's rank adds up each word it stands for, so these
+ * are ranked whatever their bound), are every match that ranks at least `band`; if they are `count` or more, the best
+ * `count` of them are the best of all. The GIN index holds the bound beside the words: one index scan, which reads
+ * only the band's matches.
+ */
+async function bandMatches(
+  sql: Sql,
+  organizationId: string,
+  search: { terms: readonly SearchTerm[]; match: PgMatch; band: number },
+  count: number,
+  atMost: number | undefined,
+): Promise<PostMatch[]> {
+  const { terms, match, band } = search;
+  const rank = `ts_rank(s.document, ${PG_QUERY}, 1)`;
+  const query = [organizationId, tsQuery(terms)];
+  const select = (where: string, params: unknown[]) => ({
+    sql: `SELECT s.post_id, ${rank}::float8 AS relevance FROM post_search s
+      WHERE s.organization_id = ? AND ${where} AND ${rank} >= ?::real${atMost === undefined ? '' : ` AND ${rank}::float8 <= ?`}`,
+    params: [...query, organizationId, ...params, ...query, band, ...(atMost === undefined ? [] : [...query, atMost])],
+  });
+  const words = match.words!;
+  const parts = [select(`s.bound >= ?::real AND ${match.where}`, [band, ...match.params])];
+  if (words.length > 1) {
+    const pairs = words.flatMap((a, i) => words.slice(i + 1).map((b) => `(${tsLexeme(a)} & ${tsLexeme(b)})`));
+    parts.push(select('s.document @@ ?::tsquery', [pairs.join(' | ')]));
+  }
+  const rows = await sql.all<{ post_id: string; relevance: number }>(
+    `${parts.map((p) => p.sql).join(' UNION ')} ORDER BY relevance DESC LIMIT ?`,
+    [...parts.flatMap((p) => p.params), count],
+  );
+  return rows.map((r) => ({ postId: r.post_id, relevance: Number(r.relevance) }));
+}
 
 /**
  * PostgreSQL: read the workspace's posts again in its `search_language` (after it changed), in the caller's
