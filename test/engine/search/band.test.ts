@@ -3,6 +3,7 @@ import { createEngine, type Engine } from '../../../src/engine/index.js';
 import { parseSearch } from '../../../src/engine/search/index.js';
 import { type PostMatch, type Sql, search } from '../../../src/engine/store/index.js';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../../helpers/databases.js';
+import { copyPost } from '../../helpers/posts.js';
 
 // PostgreSQL: a search of one word in a large workspace ranks the matches of its band (the posts of highest bound),
 // and the posts holding two of the words a prefix stands for, instead of every match; when those hold the best page,
@@ -68,22 +69,17 @@ describe.skipIf(!(await postgresReachable()))('a common word in a large workspac
     // bound is one word's best rank), whose rank adds up both words and beats the short ones; 20 of one rare word.
     // And "quux": 30 posts at the band's floor, 100 in the band by another word (four times "lorem") that rank lower
     // by "quux" than 100 outside the band: the band holds too few that rank at its floor, and every match is ranked.
-    await engine.db.run(
-      `INSERT INTO post (id, organization_id, board_id, contact_id, author_user_id, title, slug, body, body_text, status,
-         moderation_status, hide_from_roadmap, roadmap_order, merged_into_id, comment_count, vote_count, created_at, updated_at, deleted_at)
-       SELECT 'post_band' || lpad(g::text, 12, '0'), organization_id, board_id, contact_id, author_user_id,
-         CASE WHEN g % 45 = 0 THEN 'export lorem ' || g
+    await copyPost(engine.db, seed.id, 9000, {
+      prefix: 'post_band',
+      title: `CASE WHEN g % 45 = 0 THEN 'export lorem ' || g
               WHEN g % 10 = 1 THEN 'exports and export alpha beta gamma delta epsilon zeta eta theta ' || g
               WHEN g % 450 = 2 THEN 'zyxwvut ' || g
               WHEN g % 300 = 3 THEN 'quux lorem ' || g
               WHEN g % 90 = 4 THEN 'lorem lorem lorem lorem quux ' || g
               WHEN g % 90 = 5 THEN 'quux alpha beta gamma ' || g
-              ELSE 'lorem ipsum ' || g END,
-         'band-' || g, body, '', status, moderation_status, hide_from_roadmap, roadmap_order, merged_into_id,
-         comment_count, vote_count, created_at, updated_at, deleted_at
-       FROM post, generate_series(1, 9000) g WHERE post.id = ?`,
-      [seed.id],
-    );
+              ELSE 'lorem ipsum ' || g END`,
+      bodyText: "''",
+    });
     await search.searchChore(engine.db);
   });
   afterAll(async () => {

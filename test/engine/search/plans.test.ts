@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/engine/index.js';
 import { portalPages, posts, type Sql, triage } from '../../../src/engine/store/index.js';
 import { createTestDatabase, postgresReachable } from '../../helpers/databases.js';
+import { copyPost } from '../../helpers/posts.js';
 
 // A search's best matches are read by id, and so are the API's posts and the titles a page names. On a table PostgreSQL has never analyzed (right after a bulk load, before
 // autovacuum, or where it is off), `id IN (ids)` was planned as a loop over every post for each id (a Join Filter):
@@ -36,15 +37,7 @@ describe.skipIf(!(await postgresReachable()))('reading matches by id, on a table
       const w = engine.workspace(org.id);
       const board = await w.boards.create({ name: 'Ideas' });
       const seed = await w.posts.create(board.id, { title: 'seed' });
-      await engine.db.run(
-        `INSERT INTO post (id, organization_id, board_id, contact_id, author_user_id, title, slug, body, body_text, status,
-           moderation_status, hide_from_roadmap, roadmap_order, merged_into_id, comment_count, vote_count, created_at, updated_at, deleted_at)
-         SELECT 'post_plan' || lpad(g::text, 12, '0'), organization_id, board_id, contact_id, author_user_id, 'export ' || g,
-           'export-' || g, body, body_text, status, moderation_status, hide_from_roadmap, roadmap_order, merged_into_id,
-           comment_count, vote_count, created_at, updated_at, deleted_at
-         FROM post, generate_series(1, 3000) g WHERE post.id = ?`,
-        [seed.id],
-      );
+      await copyPost(engine.db, seed.id, 3000, { prefix: 'post_plan', title: "'export ' || g" });
       const ids = Array.from({ length: 400 }, (_, i) => `post_plan${String(i * 7 + 1).padStart(12, '0')}`);
       const reads = {
         portal: (sql: Sql) => portalPages.shownByIds(sql, ids, {}),
