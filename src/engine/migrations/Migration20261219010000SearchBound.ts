@@ -20,7 +20,6 @@ export const SearchBound = forBothDialects({
       with (gin_pending_list_limit = 64)`,
     `create table "post_search_band" (
       "organization_id" text not null primary key references "organization" ("id") on delete cascade,
-      "bounds" real[] not null,
-      "computed_at" timestamptz not null)`,
+      "bounds" real[] not null)`,
   ],
 });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../src/engine/index.js';
 import { parseSearch } from '../../../src/engine/search/index.js';
-import { type PostMatch, type Sql, search } from '../../../src/engine/store/index.js';
+import { type PostMatch, search } from '../../../src/engine/store/index.js';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '../../helpers/databases.js';
 import { copyPost } from '../../helpers/posts.js';
+import { traceStatements } from '../../helpers/statements.js';
 
 // PostgreSQL: a search of one word in a large workspace ranks the matches of its band (the posts of highest bound),
 // and the posts holding two of the words a prefix stands for, instead of every match; when those hold the best page,
@@ -15,18 +16,14 @@ describe.skipIf(!(await postgresReachable()))('a common word in a large workspac
 
   /** The statements a ranking runs, and what it finds. */
   async function ranked(q: string, count: number, atMost?: number) {
-    const statements: string[] = [];
-    const recording = new Proxy(engine.db, {
-      get: (target, key) =>
-        key === 'all' || key === 'one'
-          ? (text: string, params?: unknown[]) => {
-              statements.push(text);
-              return Reflect.get(target, key).call(target, text, params);
-            }
-          : Reflect.get(target, key),
-    }) as Sql;
-    const matches = await search.rankedPosts(recording, { organizationId: orgId }, parseSearch(q), count, atMost);
-    return { matches, banded: statements.some((s) => s.includes('s.bound >= ?::real')), statements };
+    const trace = traceStatements(engine.db);
+    try {
+      const matches = await search.rankedPosts(engine.db, { organizationId: orgId }, parseSearch(q), count, atMost);
+      const statements = trace.take();
+      return { matches, banded: statements.some((s) => s.includes('s.bound >= ?::real')), statements };
+    } finally {
+      trace.stop();
+    }
   }
   /** The same ranked over every match: the workspace's band taken away for the while. */
   async function rankedFully(q: string, count: number, atMost?: number) {
@@ -36,10 +33,9 @@ describe.skipIf(!(await postgresReachable()))('a common word in a large workspac
       return (await ranked(q, count, atMost)).matches;
     } finally {
       for (const row of band)
-        await engine.db.run('INSERT INTO post_search_band (organization_id, bounds, computed_at) VALUES (?, ?, ?)', [
+        await engine.db.run('INSERT INTO post_search_band (organization_id, bounds) VALUES (?, ?)', [
           row.organization_id,
           row.bounds,
-          row.computed_at,
         ]);
     }
   }

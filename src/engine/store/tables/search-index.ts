@@ -119,6 +119,14 @@ export async function segmentsOf(db: Database): Promise<number> {
 }
 
 /**
+ * SQLite: the posts' FTS5 index's structure record (id 10 of its data table: its segments, at which levels, and a
+ * merge begun), as hex. It stays the same across a run of the chore that had nothing left to merge.
+ */
+export async function indexStructure(db: Database): Promise<string | undefined> {
+  return (await db.one<{ s: string }>('SELECT hex(block) AS s FROM post_search_data WHERE id = 10'))?.s;
+}
+
+/**
  * SQLite: merge the posts' FTS5 index's segments, a few pages a step, until nothing is left to merge or `deadline`.
  * Each flush of `indexPending` adds a segment, and FTS5's automerge goes on with its merges only as fast as new
  * entries are written: 22 segments right after a bulk load of 100,000 posts. A term is looked up in each, so a typo's
@@ -198,11 +206,11 @@ async function keepBands(db: Database, listed: number): Promise<void> {
   bandsKept.set(db, performance.now());
   const sizes = Array.from({ length: BAND_LEVELS }, (_, k) => BAND_POSTS * 8 ** k);
   await db.run(
-    `INSERT INTO post_search_band (organization_id, bounds, computed_at)
+    `INSERT INTO post_search_band (organization_id, bounds)
      SELECT w.organization_id, array(SELECT x.bound FROM (
          SELECT s.bound, row_number() OVER (ORDER BY s.bound DESC) AS n FROM post_search s WHERE s.organization_id = w.organization_id) x
-       WHERE x.n IN (${sizes.join(', ')}) AND x.n * 2 < w.posts ORDER BY x.n), now()
+       WHERE x.n IN (${sizes.join(', ')}) AND x.n * 2 < w.posts ORDER BY x.n)
      FROM (SELECT organization_id, count(*) AS posts FROM post_search GROUP BY organization_id HAVING count(*) > ${2 * BAND_POSTS}) w
-     ON CONFLICT (organization_id) DO UPDATE SET bounds = excluded.bounds, computed_at = excluded.computed_at`,
+     ON CONFLICT (organization_id) DO UPDATE SET bounds = excluded.bounds`,
   );
 }

@@ -170,7 +170,7 @@ function rankerOf(
         ? bandFor(await (banding ??= bandOf(sql, scope.organizationId)), count)
         : undefined;
     if (band !== undefined) {
-      const best = await bandMatches(sql, scope.organizationId, { terms, match, band }, count, atMost);
+      const best = await bandMatches(sql, scope.organizationId, { query, match, band }, count, atMost);
       if (best.length === count) return best;
     }
     const rows = await sql.all<{ post_id: string; relevance: number }>(
@@ -301,13 +301,14 @@ function bandFor(bounds: readonly number[], count: number): number | undefined {
 async function bandMatches(
   sql: Sql,
   organizationId: string,
-  search: { terms: readonly SearchTerm[]; match: PgMatch; band: number },
+  search: { query: readonly unknown[]; match: PgMatch; band: number },
   count: number,
   atMost: number | undefined,
 ): Promise<PostMatch[]> {
-  const { terms, match, band } = search;
+  // The ranker's query (never forgiven here: only a search of one word has words), its rank compared as `real`, as the
+  // bounds are.
+  const { query, match, band } = search;
   const rank = `ts_rank(s.document, ${PG_QUERY}, 1)`;
-  const query = [organizationId, tsQuery(terms)];
   const select = (where: string, params: unknown[]) => ({
     sql: `SELECT s.post_id, ${rank}::float8 AS relevance FROM post_search s
       WHERE s.organization_id = ? AND ${where} AND ${rank} >= ?::real${atMost === undefined ? '' : ` AND ${rank}::float8 <= ?`}`,
@@ -388,5 +389,5 @@ export async function searchPage<T extends RankedRow>(
   }
 }
 
-export { indexPending, SQLITE_POST_FLUSH, searchChore, segmentsOf } from './search-index.js';
+export { indexPending, indexStructure, SQLITE_POST_FLUSH, searchChore, segmentsOf } from './search-index.js';
 export { knownWords, PENDING_WORDS_READ, startingWords } from './search-words.js';
